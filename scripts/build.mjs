@@ -1,0 +1,81 @@
+// Bundles every entry point with esbuild. `--production` minifies and drops source maps (the .vsix
+// build); the default keeps source maps for development. `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import { existsSync, globSync, rmSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+// Sources are ES modules (they also run unbundled on Node 24); the Node bundles are CommonJS, so
+// `import.meta.url` is rebuilt from `__filename`.
+const cjsShim = {
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__importMetaUrl' },
+};
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'cjs',
+  external: ['vscode'],
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  ...cjsShim,
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
+  { ...node, entryPoints: { debugAdapter: 'src/debug/debugAdapterMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
+  { ...node, entryPoints: { controllerHost: 'src/runtime/controllerHostMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
+  {
+    ...node,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    banner: { js: '#!/usr/bin/env node\n' + cjsShim.banner.js },
+  },
+  {
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: { timeline: 'webview/timeline/main.ts' },
+    outdir: 'dist/webview',
+    tsconfig: 'webview/tsconfig.json',
+  },
+];
+
+// The integration suite runs inside a VS Code extension host, which loads CommonJS.
+if (!production) {
+  const suite = globSync('test/integration/**/*.ts');
+  if (suite.length > 0) {
+    builds.push({
+      ...node,
+      entryPoints: suite,
+      outbase: 'test/integration',
+      outdir: 'out/test/suite',
+      outExtension: { '.js': '.cjs' },
+      external: ['vscode', 'mocha'],
+    });
+  }
+}
+
+rmSync('dist', { recursive: true, force: true });
+for (const b of builds) {
+  for (const entry of Object.values(b.entryPoints)) {
+    if (!existsSync(entry)) throw new Error(`build entry missing: ${entry}`);
+  }
+}
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+  console.log('watching for changes…');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  console.log(`built ${builds.length} bundles (${production ? 'production' : 'development'})`);
+}

@@ -1,0 +1,2 @@
+// Timeline webview entry. Filled in by the timeline feature.
+export {};
