@@ -1,0 +1,228 @@
+import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
+import type { ListOptions, WatchOptions } from '../../informer/listerWatcher.ts';
+
+// The public contract of the simulated cluster's store, as the HTTP layer (src/sim/server), the
+// in-process ListerWatcher, scenarios and the views use it through SimCluster (src/sim/simCluster.ts).
+//
+// Conventions:
+// - Every failure is an ApiError (src/shared/apiError.ts) carrying a metav1.Status whose `code`,
+//   `reason`, `message` and `details` are what kube-apiserver would answer; map it to HTTP 1:1.
+// - resourceVersions are numbers inside the store and decimal strings on the wire.
+// - Objects handed out are deep-frozen and shared: never mutate them (copy with structuredClone).
+// - Calls are synchronous; watch events are delivered asynchronously (microtask batches), in order.
+
+/** One stored version of an object. Immutable; its JSON is serialized at most once and shared. */
+export interface StoredObject {
+  /** Deep-frozen. apiVersion/kind are always set. */
+  readonly object: Readonly<KubeObject>;
+  /** metadata.resourceVersion as a number. */
+  readonly resourceVersion: number;
+  /** The object's JSON (no trailing newline), cached: write these bytes, do not re-stringify. */
+  json(): string;
+}
+
+/** Who is asking: recorded by the client-insight registry (src/sim/store/clientInsight.ts). */
+export interface ClientIdentity {
+  /** The User-Agent header, or a name for in-process clients ('informer', 'scenario'). */
+  userAgent: string;
+  /** A stable id for the credential (e.g. a token hash or cert CN); '' when anonymous. */
+  tokenId: string;
+}
+
+/** Per-request context. Everything is optional. */
+export interface RequestContext {
+  client?: ClientIdentity;
+  /** ?fieldManager=… (recorded with writes; managedFields are not maintained). */
+  fieldManager?: string;
+  /** ?dryRun=All: validate and answer as if written, change nothing. */
+  dryRun?: boolean;
+}
+
+export type Subresource = 'status' | 'scale';
+
+export interface ListRequest extends ListOptions {
+  /** '' or undefined: all namespaces (or a cluster-scoped resource). */
+  namespace?: string;
+}
+
+/** One page of a list, at one resourceVersion. Items are sorted by key (namespace/name) like etcd. */
+export interface ListResult {
+  resourceVersion: number;
+  items: StoredObject[];
+  /** Opaque token for the next page; undefined on the last page. */
+  continue?: string;
+  /** Items after this page (set with `continue`, as the real server does). */
+  remainingItemCount?: number;
+  /** `ConfigMapList` etc., and the apiVersion the request used: what the list envelope needs. */
+  kind: string;
+  apiVersion: string;
+  /** The whole list as JSON, assembled from the items' cached JSON. */
+  json(): string;
+}
+
+export interface WatchRequest extends WatchOptions {
+  namespace?: string;
+}
+
+/** One watch event. `line()` is the JSON `{"type":…,"object":…}` (no newline), cached and shared. */
+export interface SimWatchEvent {
+  readonly type: WatchEventType;
+  /** An object, a bookmark stub (kind/apiVersion/metadata.resourceVersion), or a Status for ERROR. */
+  readonly object: Readonly<KubeObject>;
+  line(): string;
+}
+
+/** Why a watch ended. `stopped` is never reported (the caller stopped it). */
+export type WatchCloseReason =
+  | 'timeout' // timeoutSeconds elapsed: a clean end
+  | 'dropped' // faults.dropWatches(): a clean end, as if the connection was closed
+  | 'restart' // the cluster restarted: all watches end cleanly
+  | 'expired' // after an ERROR 410 event
+  | 'unserved'; // the resource went away (its CRD was deleted)
+
+export interface WatchListener {
+  /** Each event, in order. Must not throw; may call back into the cluster (delivery is not reentrant). */
+  event(event: SimWatchEvent): void;
+  /** Called once when the stream ends by itself (not after `stop`). */
+  close(reason: WatchCloseReason): void;
+}
+
+export interface SimWatch {
+  readonly id: number;
+  /** Ends the watch: no event is delivered after `stop` returns, `close` is not called. */
+  stop(): void;
+}
+
+export interface DeleteOptions {
+  /** Foreground is treated as Background (the sim deletes dependents right away either way). */
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  /** Ignored except that it is recorded in deletionGracePeriodSeconds (0 when unset). */
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface DeleteResult {
+  /** The object as deleted, or as it now stands with deletionTimestamp when finalizers hold it. */
+  object: StoredObject;
+  /** false: finalizers remain, the object still exists (HTTP 202 Accepted); true: gone (HTTP 200). */
+  deleted: boolean;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+/** Content-Type → PatchType; undefined for an unsupported type (answer 415). */
+export function patchTypeOf(contentType: string): PatchType | undefined {
+  const ct = contentType.split(';')[0]?.trim().toLowerCase();
+  switch (ct) {
+    case 'application/merge-patch+json': return 'merge';
+    case 'application/json-patch+json': return 'json';
+    case 'application/strategic-merge-patch+json': return 'strategic';
+    case 'application/apply-patch+yaml': return 'apply';
+    default: return undefined;
+  }
+}
+
+/** A committed change, as `SimCluster.onWrite` reports it (for views and the timeline). */
+export interface WriteRecord {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  group: string;
+  resource: string;
+  /** namespace/name or name. */
+  key: string;
+  object: StoredObject;
+  /** The version before this change (undefined for ADDED). */
+  previous?: StoredObject;
+  client?: ClientIdentity;
+}
+
+/** Faults the HTTP layer applies (H5): the settings live here so one admin API sets every fault. */
+export interface HttpFaultSettings {
+  /** 0..1: share of requests answered with `errorCode` instead of being served. */
+  errorRate: number;
+  /** 429 (with Retry-After) or 500. */
+  errorCode: 429 | 500;
+  retryAfterSeconds: number;
+  /** Extra latency added to every response, ms. */
+  latencyMs: number;
+  /** Only requests whose path contains this string are affected ('' = all). */
+  pathFilter: string;
+}
+
+/** What faults are active right now (for the admin endpoint and the views). */
+export interface FaultState {
+  /** ms added before each watch event is delivered (0 = none). */
+  eventDelayMs: number;
+  /** Events are held back (in order) until `releaseEvents()`. */
+  eventsWithheld: boolean;
+  /** Bookmarks are not sent until `releaseBookmarks()`. */
+  bookmarksWithheld: boolean;
+  /** Keys (`resource.group/ns/name`) whose next update answers 409 Conflict. */
+  pendingConflicts: string[];
+  http: HttpFaultSettings;
+}
+
+/** Store-level fault injection (DESIGN.md "Faults on demand"). */
+export interface FaultControls {
+  /** Ends every open watch cleanly (optionally only one resource's, by plural or `plural.group`). Returns how many. */
+  dropWatches(resource?: string): number;
+  /** Drops history before `rv` ('now' or unset: the current RV): resumes from older RVs get 410. Returns the compacted RV. */
+  compact(rv?: number | 'now'): number;
+  /** Delays every watch event (and bookmark) by `ms`; 0 turns it off. */
+  delayEvents(ms: number): void;
+  /** Holds every watch event back until `releaseEvents`. */
+  withholdEvents(): void;
+  releaseEvents(): void;
+  withholdBookmarks(): void;
+  releaseBookmarks(): void;
+  /** The next update/patch/delete of this object answers 409 Conflict (once). */
+  conflictNextUpdate(resource: { group: string; resource: string }, namespace: string, name: string): void;
+  /** A restart keeping state: every watch ends, RVs keep rising, history is kept. */
+  restart(): void;
+  /** Sets the HTTP faults (merged into the current settings). */
+  setHttp(settings: Partial<HttpFaultSettings>): void;
+  state(): FaultState;
+  onDidChange(listener: () => void): () => void;
+}
+
+/** One client's activity, as the views show it. */
+export interface ClientWatchInfo {
+  id: number;
+  resource: string;
+  namespace: string;
+  labelSelector: string;
+  fieldSelector: string;
+  startedAt: number;
+  /** The last resourceVersion sent (an event's or a bookmark's). */
+  lastResourceVersion: string;
+  events: number;
+  bookmarks: number;
+  open: boolean;
+  closeReason?: string;
+}
+
+export interface ClientInfo {
+  /** `${userAgent}|${tokenId}` */
+  id: string;
+  userAgent: string;
+  tokenId: string;
+  firstSeen: number;
+  lastSeen: number;
+  lists: number;
+  /** The last few list calls: resource, RV asked, RV answered, items. */
+  recentLists: { resource: string; at: number; resourceVersion: string; items: number; limit?: number }[];
+  watches: ClientWatchInfo[];
+  writes: number;
+  recentWrites: { at: number; verb: string; resource: string; key: string; resourceVersion: string; code: number }[];
+  errors: number;
+}
+
+/**
+ * Per-client insight. The store records lists, watches and writes automatically for requests that
+ * carry `RequestContext.client`; the HTTP layer may also record failures it answers itself.
+ */
+export interface ClientInsight {
+  clients(): ClientInfo[];
+  onDidChange(listener: () => void): () => void;
+  /** For answers the store never saw (429/500 faults, auth failures, 404 discovery misses). */
+  recordError(client: ClientIdentity, verb: string, resource: string, code: number): void;
+}
