@@ -1,0 +1,135 @@
+import type { KubeObject } from '../shared/k8s.ts';
+
+// The API a user controller is written against (`import { defineController } from 'controller-lab'`).
+// Shapes follow controller-runtime: a key-only request, a Result that may ask for a requeue, and a
+// TerminalError that is reported but never retried. types/controller-lab.d.ts mirrors these types
+// for the user's editor; keep the two in step.
+
+export interface KindRef {
+  apiVersion: string;
+  kind: string;
+}
+
+/** A kind given as `{ apiVersion, kind }`, or by its kind name when the controller watches it. */
+export type KindSelector = KindRef | string;
+
+/** Level-based: only the key; read the current state from the cache. */
+export interface ReconcileRequest {
+  namespace: string;
+  name: string;
+}
+
+export interface ReconcileResult {
+  /** Put the key back through the rate limiter (backoff), as controller-runtime's `Requeue: true`. */
+  requeue?: boolean;
+  /** Reconcile again after this many milliseconds (the rate limiter is reset). */
+  requeueAfter?: number;
+}
+
+export interface CacheListOptions {
+  namespace?: string;
+  /** `app=web,tier!=db` or an equality map. */
+  labelSelector?: string | Record<string, string>;
+}
+
+/** Identifies an object to patch or delete. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+export interface ControllerClient {
+  create<T extends KubeObject>(obj: T): Promise<T>;
+  update<T extends KubeObject>(obj: T): Promise<T>;
+  updateStatus<T extends KubeObject>(obj: T): Promise<T>;
+  patch<T extends KubeObject = KubeObject>(ref: ObjectRef, patch: unknown, type?: PatchType): Promise<T>;
+  delete(ref: ObjectRef | KubeObject): Promise<void>;
+}
+
+export interface ControllerLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ReconcileContext {
+  /** The cached object, or undefined when the cache does not hold it. */
+  get<T extends KubeObject = KubeObject>(kind: KindSelector, namespace: string, name: string): T | undefined;
+  list<T extends KubeObject = KubeObject>(kind: KindSelector, options?: CacheListOptions): T[];
+  client: ControllerClient;
+  log: ControllerLogger;
+  /** Unique per reconcile call, as controller-runtime's reconcileID. */
+  reconcileId: string;
+  /** Aborted when the reconcile timed out. */
+  signal: AbortSignal;
+}
+
+export interface WatchSpec extends KindRef {
+  /** Which requests an event on this object should trigger. */
+  map(obj: KubeObject): ReconcileRequest[];
+}
+
+export interface ControllerSpec {
+  name: string;
+  for: KindRef;
+  owns?: KindRef[];
+  watches?: WatchSpec[];
+  maxConcurrentReconciles?: number;
+  reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;
+}
+
+const CONTROLLER_BRAND = Symbol.for('controller-lab.controller');
+
+export interface ControllerDefinition extends ControllerSpec {
+  readonly [CONTROLLER_BRAND]: true;
+}
+
+/** An error that retrying will not fix: reported, the key is forgotten, no backoff. */
+export class TerminalError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TerminalError';
+  }
+}
+
+function checkKind(where: string, k: unknown): void {
+  const ref = k as Partial<KindRef> | undefined;
+  if (!ref || typeof ref.apiVersion !== 'string' || typeof ref.kind !== 'string') {
+    throw new TypeError(`defineController: ${where} needs { apiVersion, kind }`);
+  }
+}
+
+/** Validates a controller spec early, so a typo fails at load with a clear message, not mid-reconcile. */
+export function defineController(spec: ControllerSpec): ControllerDefinition {
+  if (!spec || typeof spec !== 'object') throw new TypeError('defineController: expected an object');
+  if (typeof spec.name !== 'string' || spec.name === '') throw new TypeError('defineController: `name` is required');
+  checkKind('`for`', spec.for);
+  spec.owns?.forEach((k, i) => checkKind(`owns[${i}]`, k));
+  spec.watches?.forEach((w, i) => {
+    checkKind(`watches[${i}]`, w);
+    if (typeof w.map !== 'function') throw new TypeError(`defineController: watches[${i}].map must be a function`);
+  });
+  if (typeof spec.reconcile !== 'function') throw new TypeError('defineController: `reconcile` must be a function');
+  const workers = spec.maxConcurrentReconciles;
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) {
+    throw new TypeError('defineController: maxConcurrentReconciles must be a positive integer');
+  }
+  return Object.assign(Object.create(null) as object, spec, { [CONTROLLER_BRAND]: true as const }) as ControllerDefinition;
+}
+
+export function isControllerDefinition(value: unknown): value is ControllerDefinition {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CONTROLLER_BRAND] === true;
+}
+
+export function isTerminalError(err: unknown): boolean {
+  return err instanceof TerminalError || (err instanceof Error && err.name === 'TerminalError');
+}
+
+/** What `import 'controller-lab'` evaluates to inside the controller host. */
+export const userApi = { defineController, TerminalError };
+
+/** The global slot the compiled user module reads the API from, so TerminalError stays one class. */
+export const USER_API_GLOBAL = Symbol.for('controller-lab.api');

@@ -1,0 +1,195 @@
+import type { KubeObject } from '../shared/k8s.ts';
+import type { ReconcileRequest } from './api.ts';
+import type { TriggerDelta } from './records.ts';
+
+// Reconcile breakpoints: the debugger's function breakpoints, named after what is reconciled.
+//   `Deployment`                 every Deployment reconcile
+//   `Deployment default/web`     one object;  `Deployment web` the name in any namespace
+//   `Deployment default/web-*`   globs (`*`, `?`) in kind, namespace and name
+//   `Pod default/web-1`          also matches a reconcile that this Pod's event triggered
+// Conditions are JavaScript over `obj`, `req` and `trigger`; hit conditions count matching reconciles
+// (`3` or `>=3`, `==3`, `>3`, `<3`, `<=3`, `%3`); a log message makes it a logpoint ({expr} interpolated).
+
+export interface BreakpointSpec {
+  name: string;
+  condition?: string;
+  hitCondition?: string;
+  logMessage?: string;
+}
+
+export interface BreakpointTarget {
+  kind: string;
+  key: string;
+  request: ReconcileRequest;
+  object: KubeObject | undefined;
+  trigger: TriggerDelta[];
+}
+
+interface NamePattern {
+  kind: RegExp;
+  namespace?: RegExp;
+  name?: RegExp;
+}
+
+export interface ReconcileBreakpoint {
+  id: number;
+  spec: BreakpointSpec;
+  verified: boolean;
+  /** Why it cannot be used (shown next to the breakpoint). */
+  message?: string;
+  hits: number;
+}
+
+export type BreakpointVerdict =
+  | { action: 'none' }
+  | { action: 'stop'; breakpoint: ReconcileBreakpoint }
+  | { action: 'log'; breakpoint: ReconcileBreakpoint; message: string };
+
+interface Compiled {
+  bp: ReconcileBreakpoint;
+  pattern: NamePattern;
+  condition?: (scope: ConditionScope) => unknown;
+  hit?: (count: number) => boolean;
+}
+
+interface ConditionScope {
+  obj: KubeObject | undefined;
+  req: ReconcileRequest;
+  trigger: TriggerDelta[];
+}
+
+export function globToRegExp(glob: string, caseInsensitive = false): RegExp {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${body}$`, caseInsensitive ? 'i' : '');
+}
+
+export function parseBreakpointName(name: string): NamePattern {
+  const parts = name.trim().split(/\s+/);
+  if (parts.length === 0 || parts[0] === '' || parts.length > 2) {
+    throw new Error('expected `Kind`, `Kind name` or `Kind namespace/name`');
+  }
+  const pattern: NamePattern = { kind: globToRegExp(parts[0] as string, true) };
+  const target = parts[1];
+  if (target !== undefined) {
+    const slash = target.indexOf('/');
+    if (slash < 0) pattern.name = globToRegExp(target);
+    else {
+      pattern.namespace = globToRegExp(target.slice(0, slash));
+      pattern.name = globToRegExp(target.slice(slash + 1));
+    }
+  }
+  return pattern;
+}
+
+export function parseHitCondition(text: string): (count: number) => boolean {
+  const m = /^\s*(>=|<=|==|=|>|<|%)?\s*(\d+)\s*$/.exec(text);
+  if (!m) throw new Error(`hit condition must be a number, optionally after >=, >, ==, <, <= or %: ${text}`);
+  const n = Number(m[2]);
+  switch (m[1]) {
+    case '>':
+      return (c) => c > n;
+    case '<':
+      return (c) => c < n;
+    case '<=':
+      return (c) => c <= n;
+    case '=':
+    case '==':
+      return (c) => c === n;
+    case '%':
+      return (c) => n > 0 && c % n === 0;
+    default:
+      return (c) => c >= n;
+  }
+}
+
+function compileExpression(source: string): (scope: ConditionScope) => unknown {
+  // Breakpoint expressions are the user's own code, run only in a trusted workspace.
+  const fn = new Function('obj', 'req', 'trigger', `"use strict"; return (${source});`) as (
+    obj: unknown,
+    req: unknown,
+    trigger: unknown,
+  ) => unknown;
+  return (s) => fn(s.obj, s.req, s.trigger);
+}
+
+function matchKey(p: NamePattern, kind: string, key: string): boolean {
+  if (!p.kind.test(kind)) return false;
+  if (!p.name) return true;
+  const slash = key.indexOf('/');
+  const ns = slash < 0 ? '' : key.slice(0, slash);
+  const name = slash < 0 ? key : key.slice(slash + 1);
+  if (!p.name.test(name)) return false;
+  return p.namespace ? p.namespace.test(ns) : true;
+}
+
+/** Interpolates `{expr}` in a logpoint message; a failing expression shows its error inline. */
+export function interpolateLogMessage(template: string, scope: ConditionScope): string {
+  return template.replace(/\{([^{}]+)\}/g, (_m, expr: string) => {
+    try {
+      const v = compileExpression(expr)(scope);
+      return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+    } catch (err) {
+      return `<${(err as Error).message}>`;
+    }
+  });
+}
+
+export class BreakpointSet {
+  private compiled: Compiled[] = [];
+  private nextId = 1;
+
+  /** Replaces all breakpoints (DAP sends the full list each time); hit counts restart. */
+  set(specs: BreakpointSpec[]): ReconcileBreakpoint[] {
+    this.compiled = specs.map((spec) => this.compile(spec));
+    return this.compiled.map((c) => c.bp);
+  }
+
+  list(): ReconcileBreakpoint[] {
+    return this.compiled.map((c) => c.bp);
+  }
+
+  /** Decides for one reconcile: the first stopping breakpoint wins; logpoints report but never stop. */
+  evaluate(target: BreakpointTarget, onLog?: (bp: ReconcileBreakpoint, message: string) => void): BreakpointVerdict {
+    const scope: ConditionScope = { obj: target.object, req: target.request, trigger: target.trigger };
+    let verdict: BreakpointVerdict = { action: 'none' };
+    for (const c of this.compiled) {
+      if (!c.bp.verified) continue;
+      const matches = matchKey(c.pattern, target.kind, target.key) || target.trigger.some((t) => matchKey(c.pattern, t.kind, t.key));
+      if (!matches) continue;
+      if (c.condition) {
+        let ok: unknown;
+        try {
+          ok = c.condition(scope);
+        } catch (err) {
+          onLog?.(c.bp, `breakpoint condition failed: ${(err as Error).message}`);
+          ok = false;
+        }
+        if (!ok) continue;
+      }
+      c.bp.hits++;
+      if (c.hit && !c.hit(c.bp.hits)) continue;
+      if (c.bp.spec.logMessage !== undefined) {
+        const message = interpolateLogMessage(c.bp.spec.logMessage, scope);
+        onLog?.(c.bp, message);
+        if (verdict.action === 'none') verdict = { action: 'log', breakpoint: c.bp, message };
+        continue;
+      }
+      if (verdict.action !== 'stop') verdict = { action: 'stop', breakpoint: c.bp };
+    }
+    return verdict;
+  }
+
+  private compile(spec: BreakpointSpec): Compiled {
+    const bp: ReconcileBreakpoint = { id: this.nextId++, spec, verified: true, hits: 0 };
+    try {
+      const compiled: Compiled = { bp, pattern: parseBreakpointName(spec.name) };
+      if (spec.condition?.trim()) compiled.condition = compileExpression(spec.condition);
+      if (spec.hitCondition?.trim()) compiled.hit = parseHitCondition(spec.hitCondition);
+      return compiled;
+    } catch (err) {
+      bp.verified = false;
+      bp.message = (err as Error).message;
+      return { bp, pattern: { kind: /$^/ } };
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import type { KubeObject } from '../shared/k8s.ts';
+import type { CacheDelta } from './protocol.ts';
+import { matchesLabels, type LabelSelectorInput } from './labelSelector.ts';
+
+// The parent's copy of the controller's caches, with history: every forwarded delta is kept, so the
+// cache "as it was" when reconcile #N started (its cacheSeq) can be read back for stepBack and
+// evaluate. Objects are immutable once received, so versions share nothing mutable.
+
+interface Version {
+  seq: number;
+  resourceVersion: string;
+  /** undefined: deleted at this seq. */
+  object: KubeObject | undefined;
+}
+
+export interface CacheView {
+  get(kind: string, namespace: string, name: string): KubeObject | undefined;
+  list(kind: string, options?: { namespace?: string; labelSelector?: LabelSelectorInput }): KubeObject[];
+  kinds(): string[];
+}
+
+export class CacheHistory {
+  /** kind (lower case) → object key → versions in seq order. */
+  private readonly kindsByName = new Map<string, Map<string, Version[]>>();
+  private lastSeq = 0;
+  private readonly maxVersionsPerKey: number;
+
+  constructor(maxVersionsPerKey = 64) {
+    this.maxVersionsPerKey = maxVersionsPerKey;
+  }
+
+  get seq(): number {
+    return this.lastSeq;
+  }
+
+  apply(delta: CacheDelta): void {
+    this.lastSeq = Math.max(this.lastSeq, delta.seq);
+    const kind = delta.kind.toLowerCase();
+    let byKey = this.kindsByName.get(kind);
+    if (!byKey) this.kindsByName.set(kind, (byKey = new Map()));
+    let versions = byKey.get(delta.key);
+    if (!versions) byKey.set(delta.key, (versions = []));
+    versions.push({ seq: delta.seq, resourceVersion: delta.resourceVersion, object: delta.type === 'DELETED' ? undefined : delta.object });
+    // Old versions fall off: stepping back further than this shows the oldest kept version.
+    if (versions.length > this.maxVersionsPerKey) versions.splice(0, versions.length - this.maxVersionsPerKey);
+  }
+
+  /** The cache as of `seq` (inclusive). */
+  at(seq: number = Number.POSITIVE_INFINITY): CacheView {
+    const pick = (versions: Version[]): KubeObject | undefined => {
+      for (let i = versions.length - 1; i >= 0; i--) {
+        const v = versions[i] as Version;
+        if (v.seq <= seq) return v.object;
+      }
+      return undefined;
+    };
+    return {
+      get: (kind, namespace, name) => {
+        const versions = this.kindsByName.get(kind.toLowerCase())?.get(namespace ? `${namespace}/${name}` : name);
+        return versions ? pick(versions) : undefined;
+      },
+      list: (kind, options = {}) => {
+        const out: KubeObject[] = [];
+        for (const versions of this.kindsByName.get(kind.toLowerCase())?.values() ?? []) {
+          const obj = pick(versions);
+          if (!obj) continue;
+          if (options.namespace && obj.metadata.namespace !== options.namespace) continue;
+          if (!matchesLabels(obj.metadata.labels, options.labelSelector)) continue;
+          out.push(obj);
+        }
+        return out;
+      },
+      kinds: () => [...this.kindsByName.keys()],
+    };
+  }
+}

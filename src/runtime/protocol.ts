@@ -1,0 +1,89 @@
+import type { KubeObject } from '../shared/k8s.ts';
+import type { Probe } from '../informer/probes.ts';
+import type { KindRef } from './api.ts';
+import type { LogLine, QueueSnapshot, ReconcileRecord, WriteRecord } from './records.ts';
+import type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
+
+// The IPC contract between the parent (CLI runner, debug adapter, extension) and the controller
+// host child. Every message is a plain JSON object with a `type`; the unions below are the whole
+// vocabulary, and the guards keep a stray message (or an older child) from being misread.
+
+export interface HostInit {
+  type: 'init';
+  /** The compiled user module (ESM, with an inline source map pointing at the user's file). */
+  moduleFile: string;
+  /** The user's source file, for messages. */
+  sourceFile: string;
+  kubeconfig: string;
+  context?: string;
+  /** Overrides the controller's maxConcurrentReconciles. */
+  workers?: number;
+  reconcileTimeoutMs: number;
+  /** Ask the parent before every reconcile (the debugger's gate). */
+  gated: boolean;
+  /** Forward every cached object so the parent can rebuild the cache as of any reconcile. */
+  mirrorCache: boolean;
+}
+
+export type ParentMessage =
+  | HostInit
+  /** The gate opens for one reconcile. */
+  | { type: 'proceed'; reconcileId: string }
+  /** Stop the informers and workers, then exit. */
+  | { type: 'shutdown' };
+
+export interface ControllerShape {
+  name: string;
+  forKind: KindRef;
+  owns: KindRef[];
+  watches: KindRef[];
+  workers: number;
+}
+
+export type CacheDeltaType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface CacheDelta {
+  /** Increases by one per delta; a reconcile's cacheSeq says which deltas it had seen. */
+  seq: number;
+  type: CacheDeltaType;
+  apiVersion: string;
+  kind: string;
+  key: string;
+  resourceVersion: string;
+  /** The object after the event (for DELETED: its last state). Only sent when mirroring. */
+  object?: KubeObject;
+}
+
+export interface ReconcileEnd {
+  reconcileId: string;
+  seq: number;
+  durationMs: number;
+  writes: WriteRecord[];
+  outcome: ReconcileOutcome;
+  decision: RequeueDecision;
+}
+
+export type HostMessage =
+  | { type: 'ready'; controller: ControllerShape }
+  | { type: 'fatal'; phase: 'load' | 'connect' | 'run'; message: string; stack?: string }
+  | { type: 'synced' }
+  | { type: 'delta'; delta: CacheDelta }
+  /** Sent before the reconcile runs; when gated the worker waits for `proceed`. */
+  | { type: 'reconcileStart'; record: ReconcileRecord; gated: boolean }
+  | { type: 'reconcileEnd'; end: ReconcileEnd }
+  | { type: 'log'; reconcileId?: string; line: LogLine }
+  | { type: 'queue'; snapshot: QueueSnapshot }
+  | { type: 'probe'; probe: Probe }
+  /** Idle: nothing queued, processing, delayed or backing off. */
+  | { type: 'idle'; idle: boolean };
+
+const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'idle']);
+const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown']);
+
+export function isHostMessage(m: unknown): m is HostMessage {
+  return typeof m === 'object' && m !== null && HOST_TYPES.has((m as { type: HostMessage['type'] }).type);
+}
+
+export function isParentMessage(m: unknown): m is ParentMessage {
+  return typeof m === 'object' && m !== null && PARENT_TYPES.has((m as { type: ParentMessage['type'] }).type);
+}

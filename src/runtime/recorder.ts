@@ -1,0 +1,70 @@
+import type { ReconcileEnd } from './protocol.ts';
+import type { LogLine, ReconcileRecord } from './records.ts';
+
+// Keeps the most recent reconciles, in start order, so the debugger can step back through them and
+// the views can list them. A record is added when the reconcile starts and completed when it ends.
+
+export class ReconcileRecorder {
+  private readonly records: ReconcileRecord[] = [];
+  private readonly byId = new Map<string, ReconcileRecord>();
+  private readonly capacity: number;
+
+  constructor(capacity = 5000) {
+    this.capacity = capacity;
+  }
+
+  start(record: ReconcileRecord): ReconcileRecord {
+    this.records.push(record);
+    this.byId.set(record.reconcileId, record);
+    while (this.records.length > this.capacity) {
+      const dropped = this.records.shift();
+      if (dropped) this.byId.delete(dropped.reconcileId);
+    }
+    return record;
+  }
+
+  end(end: ReconcileEnd): ReconcileRecord | undefined {
+    const record = this.byId.get(end.reconcileId);
+    if (!record) return undefined;
+    record.durationMs = end.durationMs;
+    record.writes = end.writes;
+    record.outcome = end.outcome;
+    record.decision = end.decision;
+    return record;
+  }
+
+  log(reconcileId: string, line: LogLine): void {
+    this.byId.get(reconcileId)?.logs.push(line);
+  }
+
+  get(reconcileId: string): ReconcileRecord | undefined {
+    return this.byId.get(reconcileId);
+  }
+
+  bySeq(seq: number): ReconcileRecord | undefined {
+    const first = this.records[0];
+    if (!first) return undefined;
+    return this.records[seq - first.seq];
+  }
+
+  /** The record started just before `seq` (stepBack), or undefined at the oldest one kept. */
+  previous(seq: number): ReconcileRecord | undefined {
+    return this.bySeq(seq - 1);
+  }
+
+  next(seq: number): ReconcileRecord | undefined {
+    return this.bySeq(seq + 1);
+  }
+
+  all(): readonly ReconcileRecord[] {
+    return this.records;
+  }
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  latest(): ReconcileRecord | undefined {
+    return this.records[this.records.length - 1];
+  }
+}

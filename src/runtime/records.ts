@@ -1,0 +1,98 @@
+import type { KubeObject } from '../shared/k8s.ts';
+import type { KindRef, ReconcileRequest } from './api.ts';
+import type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
+
+// What one reconcile leaves behind, and the queue state around it. Plain JSON, so records cross the
+// IPC channel, land in --trace files and feed the views without conversion. The RVs on triggers and
+// writes are the causal links: the timeline joins a span to the events that caused it and the
+// events it caused by resourceVersion.
+
+export type TriggerEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'RESYNC' | 'REQUEUE';
+
+/** One informer event that enqueued this key since its last reconcile. */
+export interface TriggerDelta {
+  type: TriggerEventType;
+  /** The object the event was about (for owns/watches, not the request's object). */
+  kind: string;
+  apiVersion: string;
+  key: string;
+  resourceVersion: string;
+  /** Why it maps to this request. */
+  via: 'for' | 'owns' | 'watches' | 'requeue';
+  at: number;
+}
+
+export type WriteVerb = 'create' | 'update' | 'updateStatus' | 'patch' | 'delete';
+
+export interface WriteRecord {
+  verb: WriteVerb;
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  /** The resourceVersion the server answered with (absent for errors and most deletes). */
+  resourceVersion?: string;
+  error?: { code?: number; reason?: string; message: string };
+  at: number;
+  durationMs: number;
+}
+
+export interface LogLine {
+  level: 'info' | 'error';
+  message: string;
+  fields?: Record<string, unknown>;
+  at: number;
+}
+
+export type QueueKeyState = 'queued' | 'processing' | 'waiting';
+
+export interface QueueKeySnapshot {
+  key: string;
+  state: QueueKeyState;
+  /** Rate-limited requeues so far (numRequeues). */
+  retries: number;
+  /** For `waiting`: when it becomes ready (epoch ms) and why. */
+  readyAt?: number;
+  backoffMs?: number;
+  reason?: 'backoff' | 'after';
+  /** Re-added while processing: it runs again after this reconcile. */
+  dirty?: boolean;
+}
+
+export interface QueueSnapshot {
+  at: number;
+  /** Keys ready to be handed to a worker. */
+  depth: number;
+  processing: number;
+  waiting: number;
+  keys: QueueKeySnapshot[];
+}
+
+export interface ReconcileRecord {
+  /** 1-based, in start order for this run (the `#17` in the debugger). */
+  seq: number;
+  reconcileId: string;
+  controller: string;
+  worker: number;
+  forKind: KindRef;
+  key: string;
+  request: ReconcileRequest;
+  trigger: TriggerDelta[];
+  /** The cached `for` object as the reconcile saw it (undefined: not in the cache, e.g. deleted). */
+  object?: KubeObject;
+  objectResourceVersion?: string;
+  /** The highest resourceVersion the controller's caches had seen when the reconcile started. */
+  cacheResourceVersion: string;
+  /** Position in the forwarded delta stream; the parent rebuilds the cache as of this point. */
+  cacheSeq: number;
+  startedAt: number;
+  durationMs?: number;
+  writes: WriteRecord[];
+  logs: LogLine[];
+  outcome?: ReconcileOutcome;
+  decision?: RequeueDecision;
+}
+
+export function describeRequest(kind: string, key: string): string {
+  return `${kind} ${key}`;
+}

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BreakpointSet, parseHitCondition, type BreakpointTarget } from '../../../src/runtime/breakpoints.ts';
+
+function target(kind: string, key: string, extra: Partial<BreakpointTarget> = {}): BreakpointTarget {
+  const slash = key.indexOf('/');
+  return {
+    kind,
+    key,
+    request: { namespace: slash < 0 ? '' : key.slice(0, slash), name: key.slice(slash + 1) },
+    object: { metadata: { name: key.slice(slash + 1), namespace: key.slice(0, slash) }, spec: { replicas: 3 } },
+    trigger: [],
+    ...extra,
+  };
+}
+
+test('a kind breakpoint stops on every reconcile of that kind, case-insensitively', () => {
+  const s = new BreakpointSet();
+  s.set([{ name: 'deployment' }]);
+  assert.equal(s.evaluate(target('Deployment', 'default/web')).action, 'stop');
+  assert.equal(s.evaluate(target('ReplicaSet', 'default/web')).action, 'none');
+});
+
+test('namespace/name and globs narrow the match', () => {
+  const s = new BreakpointSet();
+  s.set([{ name: 'Deployment default/web-*' }]);
+  assert.equal(s.evaluate(target('Deployment', 'default/web-1')).action, 'stop');
+  assert.equal(s.evaluate(target('Deployment', 'default/api')).action, 'none');
+  assert.equal(s.evaluate(target('Deployment', 'other/web-1')).action, 'none');
+  s.set([{ name: 'Deployment web' }]);
+  assert.equal(s.evaluate(target('Deployment', 'any/web')).action, 'stop');
+  assert.equal(s.evaluate(target('Deployment', 'any/web2')).action, 'none');
+});
+
+test('a breakpoint on a triggering object matches the reconcile it caused', () => {
+  const s = new BreakpointSet();
+  s.set([{ name: 'Pod default/web-abc' }]);
+  const t = target('ReplicaSet', 'default/web', {
+    trigger: [{ type: 'DELETED', kind: 'Pod', apiVersion: 'v1', key: 'default/web-abc', resourceVersion: '7', via: 'owns', at: 0 }],
+  });
+  assert.equal(s.evaluate(t).action, 'stop');
+});
+
+test('conditions see obj and req; a failing condition does not stop and is reported', () => {
+  const s = new BreakpointSet();
+  s.set([{ name: 'Deployment', condition: 'obj.spec.replicas > 2 && req.name === "web"' }]);
+  assert.equal(s.evaluate(target('Deployment', 'default/web')).action, 'stop');
+  assert.equal(s.evaluate(target('Deployment', 'default/api')).action, 'none');
+  s.set([{ name: 'Deployment', condition: 'obj.nope.deeper' }]);
+  const logs: string[] = [];
+  assert.equal(s.evaluate(target('Deployment', 'default/web'), (_bp, m) => logs.push(m)).action, 'none');
+  assert.match(logs[0] ?? '', /condition failed/);
+});
+
+test('hit counts count matching reconciles', () => {
+  const s = new BreakpointSet();
+  s.set([{ name: 'Deployment', hitCondition: '3' }]);
+  const results = [1, 2, 3, 4].map(() => s.evaluate(target('Deployment', 'default/web')).action);
+  assert.deepEqual(results, ['none', 'none', 'stop', 'stop']);
+  assert.equal(parseHitCondition('%2')(4), true);
+  assert.equal(parseHitCondition('%2')(3), false);
+  assert.equal(parseHitCondition('==2')(3), false);
+  assert.throws(() => parseHitCondition('often'));
+});
+
+test('logpoints interpolate expressions and never stop', () => {
+  const s = new BreakpointSet();
+  s.set([{ name: 'Deployment', logMessage: 'replicas={obj.spec.replicas} for {req.name}' }]);
+  const v = s.evaluate(target('Deployment', 'default/web'));
+  assert.equal(v.action, 'log');
+  assert.equal(v.action === 'log' && v.message, 'replicas=3 for web');
+});
+
+test('a malformed breakpoint is reported unverified with a reason', () => {
+  const s = new BreakpointSet();
+  const [bp] = s.set([{ name: 'Deployment default/web extra' }]);
+  assert.equal(bp?.verified, false);
+  assert.ok(bp?.message);
+  const [bad] = s.set([{ name: 'Deployment', condition: 'obj.(' }]);
+  assert.equal(bad?.verified, false);
+});

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ReconcileRecorder } from '../../../src/runtime/recorder.ts';
+import { CacheHistory } from '../../../src/runtime/cacheHistory.ts';
+import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+
+function record(seq: number, cacheSeq: number): ReconcileRecord {
+  return {
+    seq,
+    reconcileId: `r${seq}`,
+    controller: 'c',
+    worker: 1,
+    forKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+    key: 'default/a',
+    request: { namespace: 'default', name: 'a' },
+    trigger: [],
+    cacheResourceVersion: String(cacheSeq),
+    cacheSeq,
+    startedAt: 0,
+    writes: [],
+    logs: [],
+  };
+}
+
+test('records are found by seq, and stepping back and forth walks start order', () => {
+  const r = new ReconcileRecorder();
+  for (let i = 1; i <= 3; i++) r.start(record(i, i));
+  assert.equal(r.previous(3)?.seq, 2);
+  assert.equal(r.next(1)?.seq, 2);
+  assert.equal(r.previous(1), undefined);
+  r.end({ reconcileId: 'r2', seq: 2, durationMs: 4, writes: [], outcome: { kind: 'success', result: {} }, decision: { action: 'forget' } });
+  assert.equal(r.bySeq(2)?.durationMs, 4);
+});
+
+test('the recorder keeps only its capacity, dropping the oldest', () => {
+  const r = new ReconcileRecorder(2);
+  for (let i = 1; i <= 3; i++) r.start(record(i, i));
+  assert.equal(r.size, 2);
+  assert.equal(r.bySeq(1), undefined);
+  assert.equal(r.bySeq(3)?.seq, 3);
+  assert.equal(r.get('r1'), undefined);
+});
+
+test('the cache history reads the cache as of an earlier point', () => {
+  const h = new CacheHistory();
+  const cm = (rv: string, v: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default', resourceVersion: rv, labels: { app: 'x' } }, data: { v } });
+  h.apply({ seq: 1, type: 'ADDED', apiVersion: 'v1', kind: 'ConfigMap', key: 'default/a', resourceVersion: '10', object: cm('10', 'one') });
+  h.apply({ seq: 2, type: 'MODIFIED', apiVersion: 'v1', kind: 'ConfigMap', key: 'default/a', resourceVersion: '11', object: cm('11', 'two') });
+  h.apply({ seq: 3, type: 'DELETED', apiVersion: 'v1', kind: 'ConfigMap', key: 'default/a', resourceVersion: '12', object: cm('11', 'two') });
+  assert.equal(h.at(1).get('ConfigMap', 'default', 'a')?.metadata.resourceVersion, '10');
+  assert.equal(h.at(2).get('configmap', 'default', 'a')?.metadata.resourceVersion, '11');
+  assert.equal(h.at(3).get('ConfigMap', 'default', 'a'), undefined);
+  assert.equal(h.at(0).list('ConfigMap').length, 0);
+  assert.equal(h.at(2).list('ConfigMap', { labelSelector: 'app=x' }).length, 1);
+  assert.equal(h.at(2).list('ConfigMap', { labelSelector: 'app in (y)' }).length, 0);
+});
