@@ -1,0 +1,107 @@
+import { ApiError } from '../shared/apiError.ts';
+
+// Errors a person can act on. The CLI prints `describeFailure(err).message` as its one line; the
+// VS Code views pick an icon and an action from `kind`.
+
+/** The kubeconfig is missing, unreadable, or names something it does not define. */
+export class KubeconfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KubeconfigError';
+  }
+}
+
+/** A resource name that discovery does not know (`kubectl`'s "the server doesn't have a resource type"). */
+export class UnknownResourceError extends Error {
+  readonly resource: string;
+  constructor(resource: string, hint = '') {
+    super(`the server doesn't have a resource type "${resource}"${hint}`);
+    this.name = 'UnknownResourceError';
+    this.resource = resource;
+  }
+}
+
+/** The request never got an HTTP answer: refused, no such host, TLS failure, timeout. */
+export class ConnectionError extends Error {
+  readonly server: string;
+  readonly code: string;
+  constructor(server: string, cause: NodeJS.ErrnoException) {
+    super(connectionMessage(server, cause), { cause });
+    this.name = 'ConnectionError';
+    this.server = server;
+    this.code = cause.code ?? 'UNKNOWN';
+  }
+}
+
+/** A credential plugin (exec, auth-provider) or credential file failed. */
+export class CredentialError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'CredentialError';
+  }
+}
+
+export type FailureKind =
+  | 'kubeconfig'
+  | 'credentials'
+  | 'unreachable'
+  | 'timeout'
+  | 'tls'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'unknownResource'
+  | 'api'
+  | 'other';
+
+export interface Failure {
+  kind: FailureKind;
+  /** One line, naming the cause; no stack. */
+  message: string;
+}
+
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'EPROTO',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+function connectionMessage(server: string, cause: NodeJS.ErrnoException): string {
+  const code = cause.code ?? '';
+  if (code === 'ECONNREFUSED') return `cannot reach ${server}: connection refused`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach ${server}: host not found`;
+  if (code === 'ETIMEDOUT' || code === 'ECONNTIMEOUT') return `cannot reach ${server}: timed out connecting`;
+  if (code === 'ECONNRESET') return `connection to ${server} was reset`;
+  if (TLS_CODES.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS')) {
+    return `TLS handshake with ${server} failed: ${cause.message}`;
+  }
+  return `cannot reach ${server}: ${cause.message}`;
+}
+
+/** Sorts any error into a kind with a one-line message. */
+export function describeFailure(err: unknown): Failure {
+  if (err instanceof KubeconfigError) return { kind: 'kubeconfig', message: err.message };
+  if (err instanceof CredentialError) return { kind: 'credentials', message: err.message };
+  if (err instanceof UnknownResourceError) return { kind: 'unknownResource', message: err.message };
+  if (err instanceof ConnectionError) {
+    const tls = TLS_CODES.has(err.code) || err.code.startsWith('ERR_SSL') || err.code.startsWith('ERR_TLS');
+    const kind = tls ? 'tls' : err.code === 'ETIMEDOUT' || err.code === 'ECONNTIMEOUT' ? 'timeout' : 'unreachable';
+    return { kind, message: err.message };
+  }
+  if (err instanceof ApiError) {
+    const detail = err.message ? `: ${firstLine(err.message)}` : '';
+    if (err.code === 401) return { kind: 'unauthorized', message: `unauthorized (401): the server rejected the credentials${detail}` };
+    if (err.code === 403) return { kind: 'forbidden', message: `forbidden (403)${detail}` };
+    return { kind: 'api', message: `the server answered ${err.code}${err.reason ? ` ${err.reason}` : ''}${detail}` };
+  }
+  if (err instanceof Error) return { kind: 'other', message: firstLine(err.message) || err.name };
+  return { kind: 'other', message: String(err) };
+}
+
+function firstLine(s: string): string {
+  return s.split('\n', 1)[0]?.trim() ?? '';
+}

@@ -1,0 +1,139 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { ApiError } from '../shared/apiError.ts';
+import { isStatus } from '../shared/k8s.ts';
+import type { Status } from '../shared/k8s.ts';
+import { ConnectionError } from './errors.ts';
+import type { Transport } from './transport.ts';
+
+// One HTTP exchange with the API server over Node's http/https. The body stays a stream (watches
+// never end); a gzip body is decoded on the way. A non-2xx answer becomes ApiError carrying the
+// server's Status, so callers see 401/403/404/410/429/500 the way client-go reports them.
+
+export interface RequestOptions {
+  method?: string;
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+}
+
+/** An accepted (2xx) answer: status, headers and the decoded body stream. */
+export interface StreamedResponse {
+  statusCode: number;
+  headers: IncomingMessage['headers'];
+  body: Readable;
+  /** Tears the connection down (for a watch that is no longer wanted). */
+  destroy(): void;
+}
+
+const ERROR_BODY_LIMIT = 1 << 20;
+
+export function buildPath(transport: Transport, path: string, query?: RequestOptions['query']): string {
+  let out = transport.basePath + path;
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+    const qs = params.toString();
+    if (qs) out += (out.includes('?') ? '&' : '?') + qs;
+  }
+  return out;
+}
+
+/** Sends the request; resolves with the streamed body of a 2xx answer, rejects with ApiError otherwise. */
+export async function streamRequest(transport: Transport, path: string, options: RequestOptions = {}): Promise<StreamedResponse> {
+  const base = await transport.prepare();
+  options.signal?.throwIfAborted();
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Encoding': 'gzip',
+    ...(base.headers as Record<string, string>),
+    ...options.headers,
+  };
+  if (options.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
+  const req = transport.requestFn({ ...base, method: options.method ?? 'GET', path: buildPath(transport, path, options.query), headers, signal: options.signal });
+  const server = transport.server.origin;
+
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const err: NodeJS.ErrnoException = new Error(`no connection after ${transport.connectTimeoutMs} ms`);
+      err.code = 'ETIMEDOUT';
+      req.destroy(err);
+    }, transport.connectTimeoutMs);
+    req.on('socket', (socket) => {
+      if (!socket.connecting) return clearTimeout(timer);
+      socket.once(transport.secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
+    });
+    req.on('response', (r) => {
+      clearTimeout(timer);
+      resolve(r);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(err.name === 'AbortError' ? err : new ConnectionError(server, err));
+    });
+    req.end(options.body);
+  });
+
+  const statusCode = res.statusCode ?? 0;
+  const body: Readable = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+  if (body !== res) res.on('error', (err) => body.destroy(err));
+  if (statusCode < 200 || statusCode > 299) throw await apiErrorFrom(statusCode, res.statusMessage ?? '', body);
+  return { statusCode, headers: res.headers, body, destroy: () => req.destroy() };
+}
+
+/** Sends the request and parses the whole JSON answer. */
+export async function jsonRequest<T>(transport: Transport, path: string, options: RequestOptions = {}): Promise<T> {
+  const res = await streamRequest(transport, path, options);
+  const text = await readAll(res.body);
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ApiError(res.statusCode, `the server sent invalid JSON for ${path} (${text.length} bytes)`, 'InvalidResponse');
+  }
+}
+
+/** Reads a body to the end as UTF-8 (one Buffer.concat, one decode: fastest for big lists). */
+export async function readAll(body: Readable, limit = Infinity): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function apiErrorFrom(code: number, statusText: string, body: Readable): Promise<ApiError> {
+  let text = '';
+  try {
+    text = await readAll(body, ERROR_BODY_LIMIT);
+  } catch {
+    // The Status is a courtesy; the HTTP code alone still says what happened.
+  }
+  let status: Status | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isStatus(parsed)) status = parsed;
+  } catch {
+    // Not JSON (a proxy's HTML page, say): keep the text.
+  }
+  if (status) return new ApiError(code, status.message ?? `${code} ${status.reason ?? statusText}`, status.reason ?? '', { ...status, code: status.code || code });
+  const message = text.trim().split('\n', 1)[0]?.slice(0, 200) || statusText || `HTTP ${code}`;
+  return new ApiError(code, message, reasonFor(code));
+}
+
+// The reasons the API server uses for these codes (metav1.StatusReason), for answers with no Status.
+function reasonFor(code: number): string {
+  const reasons: Record<number, string> = {
+    400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
+    409: 'Conflict', 410: 'Expired', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout',
+  };
+  return reasons[code] ?? '';
+}

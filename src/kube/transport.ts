@@ -1,0 +1,187 @@
+import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import type { ClusterEntry as Cluster, ResolvedContext, UserEntry as User } from './kubeconfig.ts';
+import { CredentialError, KubeconfigError } from './errors.ts';
+import type * as FullKubeConfig from '@kubernetes/client-node/dist/config.js';
+import type * as SocksProxy from 'socks-proxy-agent';
+
+// How one kubeconfig context turns into Node request options: TLS material, credentials, a pooled
+// keep-alive agent (or a proxy agent). client-node's authenticators mint the credentials (exec
+// plugins, token files, OIDC…); the bytes then travel over Node's own http/https, which we stream.
+
+/** The client-node Authenticator shape (auth.d.ts), restated so that we import it only when needed. */
+interface Authenticator {
+  isAuthProvider(user: User): boolean;
+  applyAuthentication(user: User, opts: https.RequestOptions): Promise<void>;
+}
+
+export interface TransportOptions {
+  /** Gives up connecting after this long (kubectl: no limit; we prefer a clear error). Default 15 s. */
+  connectTimeoutMs?: number;
+  userAgent?: string;
+}
+
+export class Transport {
+  readonly server: URL;
+  readonly context: ResolvedContext;
+  readonly connectTimeoutMs: number;
+  private readonly userAgent: string;
+  private agent: http.Agent | undefined;
+  private authenticator: Promise<Authenticator | undefined> | undefined;
+
+  constructor(context: ResolvedContext, options: TransportOptions = {}) {
+    this.context = context;
+    this.server = new URL(context.cluster.server);
+    if (this.server.protocol !== 'http:' && this.server.protocol !== 'https:') {
+      throw new KubeconfigError(`cluster "${context.cluster.name}" server must be http(s): ${context.cluster.server}`);
+    }
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+    this.userAgent = options.userAgent ?? 'controller-lab';
+  }
+
+  get secure(): boolean {
+    return this.server.protocol === 'https:';
+  }
+
+  /** The request function for this server's protocol. */
+  get requestFn(): typeof https.request {
+    return this.secure ? https.request : (http.request as unknown as typeof https.request);
+  }
+
+  /**
+   * Fresh options for one request: host, TLS, credentials (asked of the plugin each time, which
+   * caches until expiry), agent. The caller adds method, path and its own headers.
+   */
+  async prepare(): Promise<https.RequestOptions> {
+    const { cluster, user } = this.context;
+    const opts: https.RequestOptions = {
+      protocol: this.server.protocol,
+      hostname: this.server.hostname.replace(/^\[|\]$/g, ''),
+      port: this.server.port || (this.secure ? 443 : 80),
+      headers: { 'User-Agent': this.userAgent },
+    };
+    applyTls(cluster, user, opts);
+    await this.applyCredentials(user, opts);
+    opts.agent = await this.agentFor(cluster, opts);
+    return opts;
+  }
+
+  /** The path prefix of the server URL (e.g. a proxy's `/k8s/clusters/c-1`), without trailing slash. */
+  get basePath(): string {
+    return this.server.pathname.replace(/\/$/, '');
+  }
+
+  /** Closes pooled connections. */
+  close(): void {
+    this.agent?.destroy();
+  }
+
+  private async applyCredentials(user: User, opts: https.RequestOptions): Promise<void> {
+    const headers = opts.headers as Record<string, string>;
+    if (user.impersonateUser) headers['Impersonate-User'] = user.impersonateUser;
+    if (user.username) opts.auth = `${user.username}:${user.password ?? ''}`;
+    const authenticator = await (this.authenticator ??= pickAuthenticator(user));
+    if (authenticator) {
+      try {
+        await authenticator.applyAuthentication(user, opts);
+      } catch (err) {
+        const what = user.exec ? `exec credential plugin "${String(user.exec.command)}"` : `auth provider "${String(user.authProvider?.name)}"`;
+        const why = err instanceof Error ? err.message.trim().split('\n', 1)[0] : String(err);
+        throw new CredentialError(`${what} for user "${user.name}" failed: ${why || 'no output'}`, err);
+      }
+    }
+    if (user.token) headers.Authorization = `Bearer ${user.token.trim()}`;
+  }
+
+  private async agentFor(cluster: Cluster, opts: https.RequestOptions): Promise<http.Agent> {
+    if (this.agent) return this.agent;
+    const base = { keepAlive: true, timeout: 0 };
+    if (cluster.proxyUrl) {
+      this.agent = await proxyAgent(cluster, this.secure, { ...base, ...tlsOf(opts) });
+    } else {
+      this.agent = this.secure ? new https.Agent(base) : new http.Agent(base);
+    }
+    return this.agent;
+  }
+}
+
+function applyTls(cluster: Cluster, user: User, opts: https.RequestOptions): void {
+  if (cluster.skipTLSVerify) opts.rejectUnauthorized = false;
+  if (cluster.tlsServerName) opts.servername = cluster.tlsServerName;
+  const ca = material(cluster.caFile, cluster.caData, `cluster "${cluster.name}" certificate-authority`);
+  if (ca) opts.ca = ca;
+  const cert = material(user.certFile, user.certData, `user "${user.name}" client-certificate`);
+  if (cert) opts.cert = cert;
+  const key = material(user.keyFile, user.keyData, `user "${user.name}" client-key`);
+  if (key) opts.key = key;
+}
+
+function material(file: string | undefined, data: string | undefined, what: string): Buffer | undefined {
+  if (file) {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new KubeconfigError(`cannot read ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  return data ? Buffer.from(data, 'base64') : undefined;
+}
+
+function tlsOf(opts: https.RequestOptions): https.AgentOptions {
+  const { ca, cert, key, rejectUnauthorized, servername } = opts;
+  return { ca, cert, key, rejectUnauthorized, servername };
+}
+
+// The same choice client-node's KubeConfig makes, loading only the authenticator needed: exec
+// plugins and token files are light; OIDC, Azure and GCP providers come with client-node's whole
+// KubeConfig, so they load it (lazily, and only for users that have such a provider).
+async function pickAuthenticator(user: User): Promise<Authenticator | undefined> {
+  if (user.exec || user.authProvider?.name === 'exec' || user.authProvider?.config?.exec) {
+    const { ExecAuth } = await import('@kubernetes/client-node/dist/exec_auth.js');
+    return new ExecAuth();
+  }
+  if (!user.authProvider) return undefined;
+  if (user.authProvider.config?.tokenFile) {
+    const { FileAuth } = await import('@kubernetes/client-node/dist/file_auth.js');
+    return new FileAuth();
+  }
+  // An OIDC provider whose id-token is at hand: use it, as client-go does while it is valid.
+  const idToken = user.authProvider.name === 'oidc' ? user.authProvider.config?.['id-token'] : undefined;
+  if (typeof idToken === 'string' && idToken) {
+    return {
+      isAuthProvider: () => true,
+      applyAuthentication: async (_u, opts) => void ((opts.headers as Record<string, string>).Authorization = `Bearer ${idToken}`),
+    };
+  }
+  const { KubeConfig } = (await importUnbundled('@kubernetes/client-node/dist/config.js')) as typeof FullKubeConfig;
+  const kc = new KubeConfig();
+  // Only the user matters here: the options it fills are a scratch copy whose headers we keep.
+  kc.loadFromClusterAndUser({ name: 'auth', server: 'https://auth.invalid', skipTLSVerify: false }, user);
+  return {
+    isAuthProvider: () => true,
+    async applyAuthentication(_u, opts) {
+      const scratch: https.RequestOptions = { headers: {} };
+      await kc.applyToHTTPSOptions(scratch);
+      Object.assign(opts.headers as Record<string, string>, scratch.headers);
+    },
+  };
+}
+
+// Rare paths (refreshing OIDC, Azure/GCP providers, SOCKS proxies) need modules that would triple
+// the bundles; a computed specifier keeps esbuild from inlining them, and Node loads them from
+// node_modules on first use.
+function importUnbundled(specifier: string): Promise<unknown> {
+  return import(specifier);
+}
+
+async function proxyAgent(cluster: Cluster, secure: boolean, options: https.AgentOptions): Promise<http.Agent> {
+  const proxy = cluster.proxyUrl ?? '';
+  if (proxy.startsWith('socks')) {
+    const { SocksProxyAgent } = (await importUnbundled('socks-proxy-agent')) as typeof SocksProxy;
+    return new SocksProxyAgent(proxy, options);
+  }
+  if (!proxy.startsWith('http')) throw new KubeconfigError(`cluster "${cluster.name}" has an unsupported proxy-url: ${proxy}`);
+  const { HttpProxyAgent, HttpsProxyAgent } = await import('hpagent');
+  return secure ? new HttpsProxyAgent({ ...options, proxy }) : new HttpProxyAgent({ ...options, proxy });
+}
