@@ -1,0 +1,117 @@
+// Content negotiation the way kubectl and client-go use it. Responses are always JSON; the Accept
+// header only decides *which* JSON (a plain object, a meta.k8s.io Table, or an aggregated discovery
+// document), and whether we must refuse (406) because the client accepts no JSON at all.
+import { apiError } from './status.ts';
+
+export interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+}
+
+const parsedCache = new Map<string, MediaRange[]>();
+
+/** Parses `a/b;k=v, c/d` (order kept: clients list preferences first; q-values are not used by them). */
+export function parseAccept(header: string | undefined): MediaRange[] {
+  if (!header) return [{ type: '*/*', params: {} }];
+  const cached = parsedCache.get(header);
+  if (cached) return cached;
+  const ranges: MediaRange[] = [];
+  for (const part of header.split(',')) {
+    const [typePart, ...paramParts] = part.split(';');
+    const type = (typePart ?? '').trim().toLowerCase();
+    if (!type) continue;
+    const params: Record<string, string> = {};
+    for (const p of paramParts) {
+      const eq = p.indexOf('=');
+      if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim();
+    }
+    ranges.push({ type, params });
+  }
+  if (parsedCache.size < 256) parsedCache.set(header, ranges);
+  return ranges;
+}
+
+function acceptsJson(range: MediaRange): boolean {
+  return range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*';
+}
+
+/** What a resource GET/LIST/WATCH answers with. */
+export type ObjectRendering = 'object' | 'table';
+
+/**
+ * The first acceptable rendering: `application/json;as=Table;g=meta.k8s.io;v=v1|v1beta1` → table;
+ * plain JSON (or a wildcard) → the object. Protobuf-only clients get 406 (kubectl never is one).
+ */
+export function negotiateObjectRendering(accept: string | undefined): ObjectRendering {
+  for (const range of parseAccept(accept)) {
+    if (!acceptsJson(range)) continue;
+    const as = range.params['as'];
+    if (as === undefined) return 'object';
+    if (as === 'Table' && range.params['g'] === 'meta.k8s.io' && (range.params['v'] === 'v1' || range.params['v'] === 'v1beta1')) {
+      return 'table';
+    }
+  }
+  throw notAcceptable();
+}
+
+export type DiscoveryRendering = 'legacy' | 'aggregated-v2' | 'aggregated-v2beta1';
+
+/** Discovery: the aggregated form when asked first, else the classic documents. */
+export function negotiateDiscoveryRendering(accept: string | undefined): DiscoveryRendering {
+  for (const range of parseAccept(accept)) {
+    if (!acceptsJson(range)) continue;
+    const as = range.params['as'];
+    if (as === undefined) return 'legacy';
+    if (as === 'APIGroupDiscoveryList' && range.params['g'] === 'apidiscovery.k8s.io') {
+      if (range.params['v'] === 'v2') return 'aggregated-v2';
+      if (range.params['v'] === 'v2beta1') return 'aggregated-v2beta1';
+    }
+  }
+  throw notAcceptable();
+}
+
+function notAcceptable() {
+  return apiError(406, 'only the following media types are accepted: application/json, application/yaml', 'NotAcceptable');
+}
+
+/** Request body formats, by Content-Type (parameters such as charset ignored). */
+export type BodyFormat = 'json' | 'yaml';
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+
+export function mediaTypeOf(contentType: string | undefined): string {
+  if (!contentType) return '';
+  const semi = contentType.indexOf(';');
+  return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
+export function patchTypeOf(contentType: string | undefined): PatchType {
+  switch (mediaTypeOf(contentType)) {
+    case 'application/merge-patch+json':
+      return 'merge';
+    case 'application/json-patch+json':
+      return 'json';
+    case 'application/strategic-merge-patch+json':
+      return 'strategic';
+    case 'application/apply-patch+yaml':
+    case 'application/apply-patch+cbor':
+      return 'apply';
+    default:
+      throw apiError(
+        415,
+        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
+        'UnsupportedMediaType',
+      );
+  }
+}
+
+/** Create/update bodies: JSON (the default when unset) or YAML; anything else (protobuf) → 415. */
+export function bodyFormatOf(contentType: string | undefined): BodyFormat {
+  const type = mediaTypeOf(contentType);
+  if (type === '' || type === 'application/json' || type === '*/*') return 'json';
+  if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return 'yaml';
+  throw apiError(
+    415,
+    `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`,
+    'UnsupportedMediaType',
+  );
+}

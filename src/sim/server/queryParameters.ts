@@ -1,0 +1,130 @@
+// Query parameters of resource requests, validated the way kube-apiserver does (a malformed number or
+// an unknown enum value is a 400 BadRequest, never silently ignored).
+import type { DeleteOptions, ListRequest, RequestContext, WatchRequest } from '../store/types.ts';
+import { badRequest } from './status.ts';
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export class QueryParameters {
+  private readonly params: URLSearchParams | undefined;
+
+  constructor(query: string) {
+    this.params = query === '' ? undefined : new URLSearchParams(query);
+  }
+
+  get(name: string): string | undefined {
+    const v = this.params?.get(name);
+    return v === null ? undefined : v;
+  }
+
+  has(name: string): boolean {
+    return this.params?.has(name) ?? false;
+  }
+
+  /** `true`/`1` → true; `false`/`0`/absent → false; anything else → 400. */
+  bool(name: string): boolean {
+    const v = this.get(name);
+    if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+    if (v === 'true' || v === '1') return true;
+    throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)} is not a boolean`);
+  }
+
+  /** A non-negative integer, or undefined when absent; anything else → 400. */
+  count(name: string): number | undefined {
+    const v = this.get(name);
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d{1,15}$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)} is not a non-negative integer`);
+    return Number(v);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+    const v = this.get(name);
+    if (v === undefined || v === '') return undefined;
+    if (!(allowed as readonly string[]).includes(v)) {
+      throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
+    }
+    return v as T;
+  }
+
+  isWatch(): boolean {
+    return this.bool('watch');
+  }
+
+  listRequest(namespace: string): ListRequest {
+    const request: ListRequest = { namespace };
+    const rv = this.get('resourceVersion');
+    if (rv !== undefined && rv !== '') request.resourceVersion = rv;
+    const match = this.oneOf('resourceVersionMatch', ['NotOlderThan', 'Exact'] as const);
+    if (match) request.resourceVersionMatch = match;
+    const limit = this.count('limit');
+    if (limit !== undefined && limit > 0) request.limit = limit;
+    const cont = this.get('continue');
+    if (cont) request.continue = cont;
+    const labelSelector = this.get('labelSelector');
+    if (labelSelector) request.labelSelector = labelSelector;
+    const fieldSelector = this.get('fieldSelector');
+    if (fieldSelector) request.fieldSelector = fieldSelector;
+    return request;
+  }
+
+  watchRequest(namespace: string): WatchRequest {
+    const request: WatchRequest = { namespace };
+    const rv = this.get('resourceVersion');
+    if (rv !== undefined && rv !== '') request.resourceVersion = rv;
+    const match = this.oneOf('resourceVersionMatch', ['NotOlderThan', 'Exact'] as const);
+    if (match) request.resourceVersionMatch = match;
+    if (this.bool('allowWatchBookmarks')) request.allowWatchBookmarks = true;
+    if (this.has('sendInitialEvents')) request.sendInitialEvents = this.bool('sendInitialEvents');
+    const timeoutSeconds = this.count('timeoutSeconds');
+    if (timeoutSeconds !== undefined && timeoutSeconds > 0) request.timeoutSeconds = timeoutSeconds;
+    const labelSelector = this.get('labelSelector');
+    if (labelSelector) request.labelSelector = labelSelector;
+    const fieldSelector = this.get('fieldSelector');
+    if (fieldSelector) request.fieldSelector = fieldSelector;
+    return request;
+  }
+
+  /** dryRun / fieldManager / fieldValidation, added to the request's client context. */
+  writeContext(base: RequestContext): RequestContext {
+    const dryRun = this.params?.getAll('dryRun') ?? [];
+    for (const d of dryRun) if (d !== 'All') throw badRequest(`invalid dry run option: ${JSON.stringify(d)}: supported values: "All"`);
+    this.oneOf('fieldValidation', ['Ignore', 'Warn', 'Strict'] as const);
+    const fieldManager = this.get('fieldManager');
+    if (fieldManager !== undefined && fieldManager.length > 128) throw badRequest('fieldManager: Too long: may not be longer than 128 characters');
+    if (dryRun.length === 0 && fieldManager === undefined) return base;
+    const ctx: RequestContext = { ...base };
+    if (dryRun.length > 0) ctx.dryRun = true;
+    if (fieldManager !== undefined) ctx.fieldManager = fieldManager;
+    return ctx;
+  }
+
+  /** Delete options from the query; a DeleteOptions body (kubectl sends one) is merged over them. */
+  deleteOptions(body: Record<string, unknown> | undefined): DeleteOptions {
+    const options: DeleteOptions = {};
+    const policy = this.oneOf('propagationPolicy', ['Foreground', 'Background', 'Orphan'] as const);
+    if (policy) options.propagationPolicy = policy;
+    const grace = this.count('gracePeriodSeconds');
+    if (grace !== undefined) options.gracePeriodSeconds = grace;
+    if (body) {
+      const p = body['propagationPolicy'];
+      if (p !== undefined && p !== null) {
+        if (p !== 'Foreground' && p !== 'Background' && p !== 'Orphan') throw badRequest(`invalid propagationPolicy: ${JSON.stringify(p)}`);
+        options.propagationPolicy = p;
+      }
+      const g = body['gracePeriodSeconds'];
+      if (typeof g === 'number') options.gracePeriodSeconds = g;
+      const pre = body['preconditions'];
+      if (pre && typeof pre === 'object') {
+        const { uid, resourceVersion } = pre as { uid?: unknown; resourceVersion?: unknown };
+        options.preconditions = {};
+        if (typeof uid === 'string') options.preconditions.uid = uid;
+        if (typeof resourceVersion === 'string') options.preconditions.resourceVersion = resourceVersion;
+      }
+    }
+    return options;
+  }
+
+  includeObject(): IncludeObject {
+    return this.oneOf('includeObject', ['None', 'Metadata', 'Object'] as const) ?? 'Metadata';
+  }
+}

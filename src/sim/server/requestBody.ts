@@ -1,0 +1,70 @@
+// Request bodies: read with the real apiserver's 3 MiB cap (413 past it), then decoded as JSON or
+// YAML; anything undecodable is a 400 BadRequest Status, never an exception that escapes.
+import type { IncomingMessage } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { apiError, badRequest } from './status.ts';
+
+/** kube-apiserver's MaxRequestBodyBytes. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+
+function tooLarge(limit: number) {
+  return apiError(413, `Request entity too large: limit is ${limit}`, 'RequestEntityTooLarge');
+}
+
+/** Reads the whole body; rejects with 413 as soon as it grows past `limit` (and stops buffering). */
+export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) {
+    req.resume(); // drain so keep-alive survives when the client sends it anyway
+    return Promise.reject(tooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        chunks.length = 0;
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    req.on('error', (err) => {
+      if (!failed) reject(err);
+    });
+  });
+}
+
+/** Decodes a body as JSON (fast path) or YAML. Empty → 400. */
+export function decodeBody(body: Buffer, format: 'json' | 'yaml'): unknown {
+  const text = body.toString('utf8');
+  if (text.trim() === '') throw badRequest('the body of the request is empty');
+  if (format === 'json') {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
+    }
+  }
+  try {
+    return parseYaml(text, { uniqueKeys: true, prettyErrors: false });
+  } catch (err) {
+    throw badRequest(`the body of the request could not be decoded as YAML: ${(err as Error).message}`);
+  }
+}
+
+/** A decoded body that must be a single JSON object (create, update). */
+export function decodeObjectBody(body: Buffer, format: 'json' | 'yaml'): Record<string, unknown> {
+  const value = decodeBody(body, format);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest('the body of the request must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,174 @@
+// The REST verbs on a resource path, mapped onto the store: collection GET (list or watch), POST
+// (create), DELETE (deletecollection); item GET/PUT/PATCH/DELETE; `/status` and `/scale`. The store
+// does the semantics and throws ApiErrors; this layer only decodes, negotiates and encodes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
+import type { ResourceInfo } from '../resources/types.ts';
+import type { SimClusterApi } from '../simCluster.ts';
+import type { ListResult, RequestContext, StoredObject, Subresource } from '../store/types.ts';
+import { bodyFormatOf, negotiateObjectRendering, patchTypeOf } from './mediaTypes.ts';
+import type { QueryParameters } from './queryParameters.ts';
+import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
+import type { ResourceTarget } from './requestPath.ts';
+import { sendJson } from './responses.ts';
+import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
+import { renderTable } from './table.ts';
+import { serveWatch } from './watchResponse.ts';
+
+export interface ResourceRequest {
+  cluster: SimClusterApi;
+  target: ResourceTarget;
+  query: QueryParameters;
+  ctx: RequestContext;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+function requireVerb(info: ResourceInfo, verb: string, method: string): void {
+  if (!info.verbs.includes(verb)) throw methodNotAllowed(method);
+}
+
+function resolve(cluster: SimClusterApi, target: ResourceTarget): ResourceInfo {
+  const info = cluster.resources.lookup({ group: target.group, version: target.version, resource: target.resource });
+  if (!info) throw pathNotFound();
+  // A namespace in the path of a cluster-scoped resource addresses nothing.
+  if (target.namespace !== '' && !info.namespaced) throw pathNotFound();
+  return info;
+}
+
+function subresourceOf(info: ResourceInfo, name: string): Subresource | undefined {
+  if (name === '') return undefined;
+  if ((name === 'status' || name === 'scale') && info.subresources.some((s) => s.name === name)) return name;
+  throw pathNotFound();
+}
+
+function sendObject(r: ResourceRequest, code: number, stored: StoredObject, rendering: 'object' | 'table', resource: string): void {
+  if (rendering === 'table') {
+    const json = renderTable([stored.object], { resourceVersion: String(stored.resourceVersion) }, {
+      resource,
+      includeObject: r.query.includeObject(),
+      now: r.cluster.clock.now(),
+      withColumnDefinitions: true,
+    });
+    sendJson(r.res, code, json);
+  } else {
+    sendJson(r.res, code, stored.json());
+  }
+}
+
+function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 'table', resource: string): void {
+  if (rendering === 'object') {
+    sendJson(r.res, 200, list.json());
+    return;
+  }
+  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(list.resourceVersion) };
+  if (list.continue) meta.continue = list.continue;
+  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
+  sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), meta, {
+    resource,
+    includeObject: r.query.includeObject(),
+    now: r.cluster.clock.now(),
+    withColumnDefinitions: true,
+  }));
+}
+
+async function readObject(r: ResourceRequest): Promise<KubeObject> {
+  const format = bodyFormatOf(r.req.headers['content-type']);
+  const body = decodeObjectBody(await readBody(r.req), format);
+  const metadata = body['metadata'];
+  if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
+    throw badRequest('metadata must be an object');
+  }
+  if (metadata === undefined) body['metadata'] = {};
+  return body as KubeObject;
+}
+
+async function readOptionalBody(r: ResourceRequest): Promise<Record<string, unknown> | undefined> {
+  const length = r.req.headers['content-length'];
+  if (length === '0' || (length === undefined && r.req.headers['transfer-encoding'] === undefined)) return undefined;
+  const raw = await readBody(r.req);
+  if (raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
+  return decodeObjectBody(raw, bodyFormatOf(r.req.headers['content-type']));
+}
+
+export async function serveResource(r: ResourceRequest): Promise<void> {
+  const { cluster, target, query, req } = r;
+  const info = resolve(cluster, target);
+  const gvr: GroupVersionResource = { group: target.group, version: target.version, resource: target.resource };
+  const method = req.method ?? 'GET';
+
+  if (target.name === '') {
+    switch (method) {
+      case 'GET': {
+        const rendering = negotiateObjectRendering(req.headers.accept);
+        if (query.isWatch()) {
+          requireVerb(info, 'watch', method);
+          const table = rendering === 'table' ? { includeObject: query.includeObject() } : undefined;
+          const options = { cluster, gvr, request: query.watchRequest(target.namespace), ctx: r.ctx };
+          serveWatch(req, r.res, table ? { ...options, table } : options);
+          return;
+        }
+        requireVerb(info, 'list', method);
+        sendList(r, cluster.list(gvr, query.listRequest(target.namespace), r.ctx), rendering, info.resource);
+        return;
+      }
+      case 'POST': {
+        requireVerb(info, 'create', method);
+        if (info.namespaced && target.namespace === '') throw methodNotAllowed(method);
+        const body = await readObject(r);
+        const created = cluster.create(gvr, target.namespace, body, query.writeContext(r.ctx));
+        sendJson(r.res, 201, created.json());
+        return;
+      }
+      case 'DELETE': {
+        requireVerb(info, 'deletecollection', method);
+        const body = await readOptionalBody(r);
+        const request = { ...query.listRequest(target.namespace), ...query.deleteOptions(body) };
+        sendJson(r.res, 200, cluster.deleteCollection(gvr, request, query.writeContext(r.ctx)).json());
+        return;
+      }
+      default:
+        throw methodNotAllowed(method);
+    }
+  }
+
+  // A namespaced resource is addressed by name only under /namespaces/{ns}/.
+  if (info.namespaced && target.namespace === '') throw pathNotFound();
+  const subresource = subresourceOf(info, target.subresource);
+  switch (method) {
+    case 'GET': {
+      requireVerb(info, 'get', method);
+      const rendering = subresource ? 'object' : negotiateObjectRendering(req.headers.accept);
+      sendObject(r, 200, cluster.get(gvr, target.namespace, target.name, subresource, r.ctx), rendering, info.resource);
+      return;
+    }
+    case 'PUT': {
+      requireVerb(info, 'update', method);
+      const body = await readObject(r);
+      sendJson(r.res, 200, cluster.update(gvr, target.namespace, target.name, body, subresource, query.writeContext(r.ctx)).json());
+      return;
+    }
+    case 'PATCH': {
+      requireVerb(info, 'patch', method);
+      const type = patchTypeOf(req.headers['content-type']);
+      const ctx = query.writeContext(r.ctx);
+      if (type === 'apply' && !ctx.fieldManager) throw badRequest('PATCH, fieldManager is required for apply requests');
+      const patch = decodeBody(await readBody(req), type === 'apply' ? 'yaml' : 'json');
+      if (type === 'json' ? !Array.isArray(patch) : typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+        throw badRequest(type === 'json' ? 'a JSON patch must be an array of operations' : 'the patch must be a JSON object');
+      }
+      sendJson(r.res, 200, cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx).json());
+      return;
+    }
+    case 'DELETE': {
+      if (subresource) throw methodNotAllowed(method);
+      requireVerb(info, 'delete', method);
+      const body = await readOptionalBody(r);
+      const result = cluster.delete(gvr, target.namespace, target.name, query.deleteOptions(body), query.writeContext(r.ctx));
+      sendJson(r.res, result.deleted ? 200 : 202, result.object.json());
+      return;
+    }
+    default:
+      throw methodNotAllowed(method);
+  }
+}

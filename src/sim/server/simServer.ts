@@ -1,0 +1,223 @@
+// The simulated cluster over HTTPS, so kubectl, client-go, client-node and any controller can use it
+// with a generated kubeconfig. 127.0.0.1 only; a bearer token is required on every request.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SimClusterApi } from '../simCluster.ts';
+import type { ClientIdentity, RequestContext } from '../store/types.ts';
+import { loadOrCreatePki } from '../tls/certificates.ts';
+import { renderKubeconfig, writeKubeconfig } from '../tls/kubeconfig.ts';
+import { handleAdmin } from './adminApi.ts';
+import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
+import { HttpFaults } from './httpFaults.ts';
+import { negotiateDiscoveryRendering } from './mediaTypes.ts';
+import { QueryParameters } from './queryParameters.ts';
+import { decodeBody, readBody } from './requestBody.ts';
+import { ADMIN_PREFIX, parseRequestPath, splitUrl, type RequestTarget } from './requestPath.ts';
+import { serveResource } from './resourceHandler.ts';
+import { sendJson, sendStatus, sendText } from './responses.ts';
+import { methodNotAllowed, pathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
+import { versionInfo } from './versionInfo.ts';
+
+export interface SimServerOptions {
+  /** 0 (default): a free port. */
+  port?: number;
+  /** Only loopback is served. */
+  host?: '127.0.0.1';
+  /** Plain HTTP instead of HTTPS (the token is still required). */
+  insecureHttp?: boolean;
+  /** Default: 32 random bytes, base64url. */
+  token?: string;
+  /** Where to write the kubeconfig. Default: `<stateDir>/kubeconfig`, else a new temp dir. */
+  kubeconfigOut?: string;
+  /** Keeps the CA (so kubeconfigs stay valid across restarts) and, by default, the kubeconfig. */
+  stateDir?: string;
+  /** What /version reports. Default v1.28.4. */
+  serverVersion?: string;
+}
+
+export interface SimServerHandle {
+  /** https://127.0.0.1:PORT (http:// with insecureHttp). */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  /** The CA that signed the serving certificate ('' with insecureHttp). */
+  readonly caPem: string;
+  readonly kubeconfigPath: string;
+  readonly kubeconfig: string;
+  /** `${url}/controller-lab/admin`: faults and client insight over HTTP. */
+  readonly adminUrl: string;
+  readonly cluster: SimClusterApi;
+  /** Stops listening and ends every connection (watches end cleanly). The cluster stays open. */
+  stop(): Promise<void>;
+}
+
+function tokenIdOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 12);
+}
+
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  if (header === undefined || header.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(header), expected);
+}
+
+export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const expectedAuth = Buffer.from(`Bearer ${token}`);
+  const tokenId = tokenIdOf(token);
+  const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir);
+  const version = JSON.stringify(versionInfo(options.serverVersion));
+  const httpFaults = new HttpFaults(cluster.faults);
+  const contexts = new Map<string, RequestContext>();
+  const sockets = new Set<Socket>();
+  let port = 0;
+  const discovery = new DiscoveryDocuments(cluster.resources, () => `127.0.0.1:${port}`);
+
+  const contextFor = (userAgent: string): RequestContext => {
+    let ctx = contexts.get(userAgent);
+    if (!ctx) {
+      ctx = { client: { userAgent, tokenId } };
+      if (contexts.size < 1000) contexts.set(userAgent, ctx);
+    }
+    return ctx;
+  };
+
+  const serveDiscovery = (target: RequestTarget, req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'GET') throw methodNotAllowed(req.method ?? '');
+    const docs = discovery;
+    if (target.kind === 'coreRoot' || target.kind === 'groupsRoot') {
+      const rendering = negotiateDiscoveryRendering(req.headers.accept);
+      const json = target.kind === 'coreRoot' ? docs.coreRoot(rendering) : docs.groupsRoot(rendering);
+      sendJson(res, 200, json, rendering === 'legacy' ? 'application/json' : AGGREGATED_CONTENT_TYPE[rendering]);
+    } else if (target.kind === 'group') {
+      sendJson(res, 200, docs.group(target.group));
+    } else if (target.kind === 'groupVersion') {
+      sendJson(res, 200, docs.groupVersion(target.group, target.version));
+    }
+  };
+
+  const serveAdmin = async (path: string[], req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let body: unknown;
+    if (req.method === 'POST') {
+      const raw = await readBody(req);
+      const text = raw.toString('utf8');
+      const isYaml = /yaml/i.test(req.headers['content-type'] ?? '');
+      body = path.join('/') === 'scenario' ? text : text.trim() === '' ? {} : decodeBody(raw, isYaml ? 'yaml' : 'json');
+    }
+    const answer = await handleAdmin({ method: req.method ?? 'GET', path, body }, {
+      cluster,
+      onRestart: () => setImmediate(() => server.closeIdleConnections()),
+    });
+    sendJson(res, answer.code, JSON.stringify(answer.body));
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, path: string, query: string, client: ClientIdentity): Promise<void> => {
+    const target = parseRequestPath(path);
+    if (target.kind === 'admin') return serveAdmin(target.path, req, res);
+
+    const latency = httpFaults.latencyFor(path);
+    if (latency > 0) await new Promise((r) => setTimeout(r, latency));
+    const failure = httpFaults.failureFor(path);
+    if (failure) {
+      cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, failure.status.code);
+      sendStatus(res, failure.status, failure.headers);
+      return;
+    }
+
+    switch (target.kind) {
+      case 'resource':
+        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: contextFor(client.userAgent), req, res });
+      case 'coreRoot':
+      case 'groupsRoot':
+      case 'group':
+      case 'groupVersion':
+        return serveDiscovery(target, req, res);
+      case 'version':
+        return sendJson(res, 200, version);
+      case 'health':
+        return sendText(res, 200, 'ok');
+      case 'openapi':
+        // No OpenAPI documents: kubectl then skips client-side schema validation and builds
+        // strategic merge patches from its compiled-in types, exactly as against an old server.
+        throw pathNotFound();
+      default:
+        throw pathNotFound();
+    }
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const userAgent = req.headers['user-agent'] ?? '';
+    const { path, query } = splitUrl(req.url ?? '/');
+    if (!bearerMatches(req.headers.authorization, expectedAuth)) {
+      cluster.clients.recordError({ userAgent, tokenId: '' }, (req.method ?? 'GET').toLowerCase(), path, 401);
+      req.resume();
+      sendStatus(res, UNAUTHORIZED_STATUS);
+      return;
+    }
+    const client = contextFor(userAgent).client!;
+    serve(req, res, path, query, client).catch((err: unknown) => {
+      const status = statusFromError(err);
+      if (status.code >= 500 && !(err && typeof err === 'object' && 'status' in err)) {
+        process.stderr.write(`controller-lab sim: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      }
+      if (status.code !== 404 || path.startsWith(`/${ADMIN_PREFIX}`) === false) {
+        cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, status.code);
+      }
+      // Drain whatever body is left so the keep-alive connection stays usable.
+      if (!req.readableEnded) req.resume();
+      sendStatus(res, status, status.details?.retryAfterSeconds ? { 'Retry-After': String(status.details.retryAfterSeconds) } : undefined);
+    });
+  };
+
+  const serverOptions = { keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000, noDelay: true };
+  const server: Server = pki
+    ? createHttpsServer({ ...serverOptions, key: pki.serving.keyPem, cert: pki.serving.certPem }, onRequest)
+    : createHttpServer(serverOptions, onRequest);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('clientError', (_err, socket: Socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const url = `${pki ? 'https' : 'http'}://127.0.0.1:${port}`;
+
+  const kubeconfig = renderKubeconfig(pki ? { server: url, token, caPem: pki.ca.certPem } : { server: url, token });
+  const kubeconfigPath =
+    options.kubeconfigOut ?? (options.stateDir ? join(options.stateDir, 'kubeconfig') : join(await mkdtemp(join(tmpdir(), 'controller-lab-sim-')), 'kubeconfig'));
+  await writeKubeconfig(kubeconfigPath, kubeconfig);
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    token,
+    caPem: pki?.ca.certPem ?? '',
+    kubeconfigPath,
+    kubeconfig,
+    adminUrl: `${url}/${ADMIN_PREFIX}/admin`,
+    cluster,
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+        httpFaults.dispose();
+        discovery.dispose();
+      });
+      return stopped;
+    },
+  };
+}

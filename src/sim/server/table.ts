@@ -1,0 +1,39 @@
+// Server-side printing: `kubectl get` asks for a meta.k8s.io/v1 Table and prints its cells. Rows carry
+// the object as PartialObjectMetadata by default (kubectl reads labels and namespace from it), the
+// whole object with includeObject=Object, or nothing with None.
+import type { KubeObject, ListMeta } from '../../shared/k8s.ts';
+import type { IncludeObject } from './queryParameters.ts';
+import { columnsFor } from './tableColumns.ts';
+
+export interface TableOptions {
+  resource: string;
+  includeObject: IncludeObject;
+  now: number;
+  /** False for the watch events after the first: the columns are sent once. */
+  withColumnDefinitions: boolean;
+}
+
+function rowObject(obj: Readonly<KubeObject>, include: IncludeObject): unknown {
+  if (include === 'None') return undefined;
+  if (include === 'Object') return obj;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+}
+
+export function renderTable(objects: readonly Readonly<KubeObject>[], listMeta: ListMeta, options: TableOptions): string {
+  const columns = columnsFor(options.resource);
+  const table = {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: listMeta,
+    columnDefinitions: options.withColumnDefinitions
+      ? columns.map((c) => ({ name: c.name, type: c.type, format: c.format, description: c.description, priority: c.priority }))
+      : [],
+    rows: objects.map((obj) => {
+      const row: { cells: unknown[]; object?: unknown } = { cells: columns.map((c) => c.cell(obj, options.now)) };
+      const o = rowObject(obj, options.includeObject);
+      if (o !== undefined) row.object = o;
+      return row;
+    }),
+  };
+  return JSON.stringify(table);
+}

@@ -1,0 +1,99 @@
+// The simulated cluster's own PKI: one CA (kept in the state dir so a kubeconfig written earlier stays
+// valid across restarts) and a serving certificate for 127.0.0.1 / localhost signed by it. EC P-256
+// keys: generation and TLS handshakes are far cheaper than RSA, and every client we target accepts them.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+
+export interface KeyPairPem {
+  certPem: string;
+  keyPem: string;
+}
+
+export interface ServingPki {
+  ca: KeyPairPem;
+  serving: KeyPairPem;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+const CA_FILE = 'ca.crt';
+const CA_KEY_FILE = 'ca.key';
+
+export async function generateCa(now = new Date()): Promise<KeyPairPem> {
+  const pems = await generate([{ name: 'commonName', value: 'controller-lab-sim-ca' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now.getTime() - DAY_MS),
+    notAfterDate: new Date(now.getTime() + 3650 * DAY_MS),
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    ],
+  });
+  return { certPem: pems.cert, keyPem: pems.private };
+}
+
+/** A leaf for the loopback addresses only: the sim never listens anywhere else. */
+export async function generateServingCert(ca: KeyPairPem, now = new Date()): Promise<KeyPairPem> {
+  const pems = await generate([{ name: 'commonName', value: 'controller-lab-sim' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now.getTime() - DAY_MS),
+    notAfterDate: new Date(now.getTime() + 365 * DAY_MS),
+    ca: { key: ca.keyPem, cert: ca.certPem },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  return { certPem: pems.cert, keyPem: pems.private };
+}
+
+async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+function stillValid(certPem: string, now: Date): boolean {
+  try {
+    return new Date(new X509Certificate(certPem).validTo).getTime() > now.getTime() + DAY_MS;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The CA from `stateDir` when one is there and still valid, else a new one (saved there when a
+ * state dir is given); the serving cert is minted fresh each start (cheap, never stale).
+ */
+export async function loadOrCreatePki(stateDir?: string, now = new Date()): Promise<ServingPki> {
+  let ca: KeyPairPem | undefined;
+  if (stateDir) {
+    const certPem = await readIfPresent(join(stateDir, CA_FILE));
+    const keyPem = await readIfPresent(join(stateDir, CA_KEY_FILE));
+    if (certPem && keyPem && stillValid(certPem, now)) ca = { certPem, keyPem };
+  }
+  if (!ca) {
+    ca = await generateCa(now);
+    if (stateDir) {
+      await mkdir(stateDir, { recursive: true });
+      await writeFile(join(stateDir, CA_FILE), ca.certPem, { mode: 0o644 });
+      await writeFile(join(stateDir, CA_KEY_FILE), ca.keyPem, { mode: 0o600 });
+    }
+  }
+  return { ca, serving: await generateServingCert(ca, now) };
+}
