@@ -1,0 +1,500 @@
+import { ApiError, isExpired } from '../shared/apiError.ts';
+import type { Clock, TimerHandle } from '../shared/clock.ts';
+import { INITIAL_EVENTS_END_ANNOTATION, isStatus } from '../shared/k8s.ts';
+import type { KubeObject, WatchEvent } from '../shared/k8s.ts';
+import { Backoff } from './backoff.ts';
+import type { ReflectorStore } from './deltaFifo.ts';
+import type { ListerWatcher, WatchHandle, WatchSink } from './listerWatcher.ts';
+import type { ProbeBus } from './probeBus.ts';
+
+// client-go reflector.go: keeps a store in step with the server. List (paged, or streamed as a
+// watch-list) → Replace → watch from the list's resourceVersion → on a clean close watch again from
+// the last seen version → on 410 Gone list again → on other failures back off and retry.
+// After `stop()` returns nothing reaches the store again.
+
+export interface ReflectorStats {
+  lists: number;
+  listPages: number;
+  watches: number;
+  relists: number;
+  expired: number;
+  reconnects: number;
+  events: number;
+  bookmarks: number;
+  malformed: number;
+  errors: number;
+  backoffs: number;
+}
+
+export interface ReflectorOptions<T extends KubeObject> {
+  name: string;
+  listerWatcher: ListerWatcher<T>;
+  store: ReflectorStore<T>;
+  clock: Clock;
+  random: () => number;
+  probes: ProbeBus;
+  /** Items per list page (client-go: 500). 0 = no paging. */
+  pageSize?: number | undefined;
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
+  /** Try a streaming list (sendInitialEvents) first; fall back to a plain list if the server can't. */
+  useWatchList?: boolean | undefined;
+  /** A streaming list silent for this long before its end bookmark falls back to a plain list. */
+  watchListIdleTimeoutMs?: number | undefined;
+  /** > 0: queue a `Sync` of every cached object this often. */
+  resyncPeriodMs?: number | undefined;
+  onError?: ((err: Error) => void) | undefined;
+  /** A watch was accepted by the server. */
+  onConnect?: (() => void) | undefined;
+  /** The first list (or streaming list) was handed to the store. */
+  onListed?: (() => void) | undefined;
+}
+
+/** One watch stream; callbacks of a finished stream are ignored. */
+interface WatchSession<T extends KubeObject> {
+  done: boolean;
+  handle: WatchHandle | undefined;
+  events: number;
+  openedAt: number;
+  /** Streaming list: objects gathered before the initial-events-end bookmark. */
+  initial: Map<string, T> | undefined;
+  idleTimer: TimerHandle | undefined;
+  resolve: (end: WatchEnd) => void;
+}
+
+type WatchEnd =
+  | { kind: 'clean' }
+  | { kind: 'stopped' }
+  | { kind: 'expired'; via: 'http' | 'event' }
+  | { kind: 'error'; error: Error }
+  /** A streaming list that did not complete: use a plain list instead. */
+  | { kind: 'watchListFailed'; error: Error };
+
+const MIN_WATCH_TIMEOUT_S = 300;
+
+function resourceVersionOf(obj: unknown): string | undefined {
+  if (typeof obj !== 'object' || obj === null) return undefined;
+  const meta = (obj as { metadata?: unknown }).metadata;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const rv = (meta as { resourceVersion?: unknown }).resourceVersion;
+  return typeof rv === 'string' ? rv : undefined;
+}
+
+/** Why an object from the server cannot be cached, or undefined when it can. */
+function malformation(obj: unknown): string | undefined {
+  if (typeof obj !== 'object' || obj === null) return 'object is missing';
+  const meta = (obj as { metadata?: unknown }).metadata;
+  if (typeof meta !== 'object' || meta === null) return 'object has no metadata';
+  const name = (meta as { name?: unknown }).name;
+  if (typeof name !== 'string' || name === '') return 'object has no metadata.name';
+  const ns = (meta as { namespace?: unknown }).namespace;
+  if (ns !== undefined && typeof ns !== 'string') return 'metadata.namespace is not a string';
+  return undefined;
+}
+
+function keyOfValid(obj: KubeObject): string {
+  const { namespace, name } = obj.metadata;
+  return namespace ? `${namespace}/${name}` : name!;
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+export class Reflector<T extends KubeObject = KubeObject> {
+  readonly stats: ReflectorStats = {
+    lists: 0, listPages: 0, watches: 0, relists: 0, expired: 0, reconnects: 0,
+    events: 0, bookmarks: 0, malformed: 0, errors: 0, backoffs: 0,
+  };
+
+  private readonly o: ReflectorOptions<T>;
+  private readonly lw: ListerWatcher<T>;
+  private readonly store: ReflectorStore<T>;
+  private readonly clock: Clock;
+  private readonly probes: ProbeBus;
+  private readonly backoff: Backoff;
+  private readonly abort = new AbortController();
+  private stopped = false;
+  private running = false;
+  private lastSyncRV = '';
+  /** The last RV can no longer be served (410): the next list must be a consistent read (''). */
+  private lastRVUnavailable = false;
+  private listedOnce = false;
+  private watchListUnsupported = false;
+  private session: WatchSession<T> | undefined;
+  private sleepTimer: TimerHandle | undefined;
+  private wakeSleeper: (() => void) | undefined;
+  private resyncTimer: TimerHandle | undefined;
+
+  constructor(options: ReflectorOptions<T>) {
+    this.o = options;
+    this.lw = options.listerWatcher;
+    this.store = options.store;
+    this.clock = options.clock;
+    this.probes = options.probes;
+    this.backoff = new Backoff(options.clock, options.random);
+  }
+
+  /** The resourceVersion the cache is known to be current with (list, event or bookmark). */
+  lastSyncResourceVersion(): string {
+    return this.lastSyncRV;
+  }
+
+  isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** Starts the list/watch loop in the background. Calling it twice does nothing. */
+  run(): void {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    void this.loop().catch((err: unknown) => {
+      // The loop handles its own failures; reaching here is a bug, and it must not stay silent.
+      if (!this.stopped) this.reportError(asError(err));
+    });
+  }
+
+  /** Immediate and final: aborts any in-flight list, ends the watch, cancels every timer. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.abort.abort();
+    this.resyncTimer?.cancel();
+    this.sleepTimer?.cancel();
+    this.wakeSleeper?.();
+    const s = this.session;
+    if (s) this.endSession(s, { kind: 'stopped' });
+  }
+
+  private async loop(): Promise<void> {
+    let needList = true;
+    while (!this.stopped) {
+      if (needList) {
+        const streamed = this.o.useWatchList && !this.watchListUnsupported;
+        const end = streamed ? await this.watch(true) : undefined;
+        if (this.stopped) return;
+        if (end === undefined || end.kind === 'watchListFailed') {
+          if (end) {
+            this.watchListUnsupported = true;
+            this.reportError(new Error(`streaming list unavailable, falling back to a plain list: ${end.error.message}`));
+          }
+          if (!(await this.list())) {
+            await this.sleep(this.nextBackoff());
+            continue;
+          }
+        } else {
+          needList = await this.afterWatch(end);
+          continue;
+        }
+      }
+      const end = await this.watch(false);
+      needList = await this.afterWatch(end);
+    }
+  }
+
+  /** Decides what follows a finished watch: true → list again. Sleeps out any backoff first. */
+  private async afterWatch(end: WatchEnd): Promise<boolean> {
+    switch (end.kind) {
+      case 'stopped':
+        return false;
+      case 'clean':
+        return false;
+      case 'expired':
+        return true;
+      case 'error':
+        await this.sleep(this.nextBackoff());
+        return false;
+      case 'watchListFailed':
+        return true;
+    }
+  }
+
+  // ---- list ---------------------------------------------------------------------------------
+
+  /** One full (paged) list handed to the store. False on failure (already reported). */
+  private async list(): Promise<boolean> {
+    if (this.listedOnce) {
+      this.stats.relists++;
+      if (this.probes.active) this.emit({ kind: 'relist', cause: this.lastRVUnavailable ? 'expired' : 'error' });
+    }
+    const startedAt = this.clock.now();
+    // client-go relistResourceVersion: '0' (any, cache is fine) the first time, the last synced
+    // version afterwards, and a consistent read ('') once that version is gone.
+    let rv: string | undefined = this.lastRVUnavailable ? undefined : this.listedOnce ? this.lastSyncRV || undefined : '0';
+    const limit = this.o.pageSize ?? 500;
+    for (let restart = 0; ; restart++) {
+      if (this.probes.active) this.emit({ kind: 'listStart', resourceVersion: rv });
+      const items: T[] = [];
+      let cont: string | undefined;
+      let listRV = '';
+      try {
+        do {
+          const page = await this.lw.list(
+            cont
+              ? { limit, continue: cont, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector }
+              : { resourceVersion: rv, limit: limit > 0 ? limit : undefined, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
+            this.abort.signal,
+          );
+          if (this.stopped) return false;
+          this.stats.listPages++;
+          const pageItems = Array.isArray(page?.items) ? page.items : [];
+          for (const item of pageItems) {
+            const bad = malformation(item);
+            if (bad) this.malformed(`list item: ${bad}`);
+            else items.push(item);
+          }
+          cont = page?.metadata?.continue || undefined;
+          listRV = page?.metadata?.resourceVersion ?? listRV;
+          if (this.probes.active) this.emit({ kind: 'listPage', items: pageItems.length, continued: cont !== undefined });
+        } while (cont);
+      } catch (err) {
+        if (this.stopped) return false;
+        if (isExpired(err) && restart === 0) {
+          // An expired continue token or a version the server no longer has: start over with a
+          // consistent read (client-go: isLastSyncResourceVersionUnavailable).
+          this.stats.expired++;
+          if (this.probes.active) this.emit({ kind: 'expired', via: 'http', resourceVersion: rv ?? '' });
+          this.lastRVUnavailable = true;
+          rv = undefined;
+          continue;
+        }
+        this.reportError(asError(err));
+        return false;
+      }
+      if (this.stopped) return false;
+      this.store.replace(items, listRV);
+      this.stats.lists++;
+      this.listed(listRV);
+      if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: listRV, items: items.length, durationMs: this.clock.now() - startedAt });
+      return true;
+    }
+  }
+
+  private listed(rv: string): void {
+    this.lastSyncRV = rv;
+    this.lastRVUnavailable = false;
+    if (!this.listedOnce) {
+      this.listedOnce = true;
+      this.startResync();
+      this.o.onListed?.();
+    }
+  }
+
+  private startResync(): void {
+    const period = this.o.resyncPeriodMs ?? 0;
+    if (period <= 0) return;
+    const tick = (): void => {
+      if (this.stopped) return;
+      this.store.resync();
+      this.resyncTimer = this.clock.setTimer(period, tick);
+    };
+    this.resyncTimer = this.clock.setTimer(period, tick);
+  }
+
+  // ---- watch --------------------------------------------------------------------------------
+
+  /** Runs one watch stream to its end. `streaming`: a watch-list that first rebuilds the state. */
+  private watch(streaming: boolean): Promise<WatchEnd> {
+    const timeoutSeconds = Math.floor(MIN_WATCH_TIMEOUT_S * (1 + this.o.random()));
+    return new Promise<WatchEnd>((resolve) => {
+      const session: WatchSession<T> = {
+        done: false, handle: undefined, events: 0, openedAt: this.clock.now(),
+        initial: streaming ? new Map() : undefined, idleTimer: undefined, resolve,
+      };
+      this.session = session;
+      if (streaming) {
+        if (this.listedOnce) {
+          this.stats.relists++;
+          if (this.probes.active) this.emit({ kind: 'relist', cause: 'watch-list' });
+        }
+        if (this.probes.active) this.emit({ kind: 'listStart', resourceVersion: undefined });
+        this.armIdleTimer(session);
+      }
+      const rv = streaming ? '' : this.lastSyncRV;
+      if (this.probes.active) this.emit({ kind: 'watchOpen', resourceVersion: rv, timeoutSeconds, streaming });
+      const sink: WatchSink<T> = {
+        event: (event) => this.onEvent(session, event),
+        close: (error) => this.onClose(session, error),
+      };
+      this.lw
+        .watch(
+          streaming
+            ? { resourceVersion: '', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true, timeoutSeconds, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector }
+            : { resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
+          sink,
+          this.abort.signal,
+        )
+        .then(
+          (handle) => {
+            if (session.done) {
+              handle.stop();
+              return;
+            }
+            session.handle = handle;
+            this.stats.watches++;
+            if (this.stats.watches > 1) this.stats.reconnects++;
+            this.o.onConnect?.();
+          },
+          (err: unknown) => {
+            if (session.done) return;
+            if (streaming) this.endSession(session, { kind: 'watchListFailed', error: asError(err) });
+            else if (isExpired(err)) this.endSession(session, { kind: 'expired', via: 'http' });
+            else this.endSession(session, { kind: 'error', error: asError(err) });
+          },
+        );
+    });
+  }
+
+  private onEvent(session: WatchSession<T>, event: WatchEvent<T>): void {
+    if (session.done || this.stopped) return;
+    session.events++;
+    const type = (event as { type?: unknown } | null)?.type;
+    const obj = (event as { object?: unknown } | null)?.object;
+    switch (type) {
+      case 'ADDED':
+      case 'MODIFIED':
+      case 'DELETED': {
+        const bad = malformation(obj);
+        if (bad) {
+          this.malformed(`${type} event: ${bad}`);
+          return;
+        }
+        const o = obj as T;
+        const rv = o.metadata.resourceVersion ?? '';
+        this.stats.events++;
+        if (this.probes.active) this.emit({ kind: 'event', type, key: keyOfValid(o), resourceVersion: rv });
+        if (session.initial) {
+          this.armIdleTimer(session);
+          if (type === 'DELETED') session.initial.delete(keyOfValid(o));
+          else session.initial.set(keyOfValid(o), o);
+          return;
+        }
+        if (type === 'ADDED') this.store.add(o);
+        else if (type === 'MODIFIED') this.store.update(o);
+        else this.store.delete(o);
+        if (rv) this.lastSyncRV = rv;
+        return;
+      }
+      case 'BOOKMARK': {
+        const rv = resourceVersionOf(obj);
+        this.stats.bookmarks++;
+        if (this.probes.active) this.emit({ kind: 'event', type, key: '', resourceVersion: rv ?? '' });
+        if (!rv) {
+          this.malformed('BOOKMARK event without metadata.resourceVersion');
+          return;
+        }
+        if (session.initial) {
+          const annotations = (obj as KubeObject).metadata.annotations;
+          if (annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== 'true') {
+            this.armIdleTimer(session);
+            return;
+          }
+          const items = [...session.initial.values()];
+          session.initial = undefined;
+          session.idleTimer?.cancel();
+          this.store.replace(items, rv);
+          this.stats.lists++;
+          this.listed(rv);
+          if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: rv, items: items.length, durationMs: this.clock.now() - session.openedAt });
+          return;
+        }
+        this.lastSyncRV = rv;
+        return;
+      }
+      case 'ERROR': {
+        if (this.probes.active) this.emit({ kind: 'event', type, key: '', resourceVersion: '' });
+        const error = isStatus(obj) ? ApiError.fromStatus(obj) : new ApiError(500, 'watch ERROR event without a Status');
+        if (session.initial) this.endSession(session, { kind: 'watchListFailed', error });
+        else if (isExpired(error)) this.endSession(session, { kind: 'expired', via: 'event' });
+        else this.endSession(session, { kind: 'error', error });
+        return;
+      }
+      default:
+        this.malformed(`unknown watch event type ${JSON.stringify(type)}`);
+    }
+  }
+
+  private onClose(session: WatchSession<T>, error: Error | undefined): void {
+    if (session.done) return;
+    if (session.initial) {
+      this.endSession(session, { kind: 'watchListFailed', error: error ?? new Error('stream closed before the initial-events-end bookmark') });
+    } else if (error) {
+      this.endSession(session, { kind: 'error', error });
+    } else if (session.events === 0 && this.clock.now() - session.openedAt < 1000) {
+      // client-go's "very short watch": a server that closes at once would otherwise spin us.
+      this.endSession(session, { kind: 'error', error: new Error('very short watch: closed within 1s without an event') });
+    } else {
+      this.endSession(session, { kind: 'clean' });
+    }
+  }
+
+  private armIdleTimer(session: WatchSession<T>): void {
+    session.idleTimer?.cancel();
+    const ms = this.o.watchListIdleTimeoutMs ?? 30_000;
+    session.idleTimer = this.clock.setTimer(ms, () => {
+      if (!session.done && session.initial) {
+        this.endSession(session, { kind: 'watchListFailed', error: new Error(`no initial-events-end bookmark within ${ms} ms of silence`) });
+      }
+    });
+  }
+
+  /** Ends a stream exactly once: stops it, reports why, and wakes the loop. */
+  private endSession(session: WatchSession<T>, end: WatchEnd): void {
+    if (session.done) return;
+    session.done = true;
+    session.idleTimer?.cancel();
+    session.handle?.stop();
+    if (this.session === session) this.session = undefined;
+    if (end.kind === 'expired') {
+      this.stats.expired++;
+      this.lastRVUnavailable = true;
+      if (this.probes.active) this.emit({ kind: 'expired', via: end.via, resourceVersion: this.lastSyncRV });
+    }
+    if (end.kind === 'error') this.reportError(end.error);
+    if (this.probes.active) {
+      const reason = end.kind === 'watchListFailed' ? 'error' : end.kind;
+      const error = end.kind === 'error' || end.kind === 'watchListFailed' ? end.error.message : undefined;
+      this.emit({ kind: 'watchClose', reason, error, events: session.events });
+    }
+    session.resolve(end);
+  }
+
+  // ---- plumbing -----------------------------------------------------------------------------
+
+  private nextBackoff(): number {
+    const { delayMs, attempt } = this.backoff.next();
+    this.stats.backoffs++;
+    if (this.probes.active) this.emit({ kind: 'backoff', delayMs, attempt });
+    return delayMs;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        this.sleepTimer = undefined;
+        this.wakeSleeper = undefined;
+        resolve();
+      };
+      this.wakeSleeper = wake;
+      this.sleepTimer = this.clock.setTimer(ms, wake);
+    });
+  }
+
+  private malformed(message: string): void {
+    this.stats.malformed++;
+    this.reportError(new Error(`malformed data from the server: ${message}`));
+  }
+
+  private reportError(err: Error): void {
+    this.stats.errors++;
+    if (this.probes.active) this.emit({ kind: 'error', message: err.message, code: err instanceof ApiError ? err.code : undefined });
+    this.o.onError?.(err);
+  }
+
+  private emit(probe: DistributiveOmit<Parameters<ProbeBus['emit']>[0], 'at' | 'informer'>): void {
+    this.probes.emit({ ...probe, at: this.clock.now(), informer: this.o.name } as Parameters<ProbeBus['emit']>[0]);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,157 @@
+import type { KubeObject } from '../shared/k8s.ts';
+import type { DeepReadonly } from './readonly.ts';
+
+// The informer's cache (client-go store.go + index.go + thread_safe_store.go): objects keyed
+// `namespace/name`, plus indexes that map an index value (a namespace, a label, an owner…) to the
+// keys of the objects that produce it. Readers get the cached objects themselves, read-only.
+
+/** Computes the index values of an object; an object may produce none, one or several. */
+export type IndexFunc<T extends KubeObject = KubeObject> = (obj: DeepReadonly<T>) => readonly string[];
+
+export type Indexers<T extends KubeObject = KubeObject> = Record<string, IndexFunc<T>>;
+
+/** The index every informer has: objects by `metadata.namespace` ('' for cluster-scoped objects). */
+export const NAMESPACE_INDEX = 'namespace';
+
+export const namespaceIndexFunc: IndexFunc = (obj) => [obj.metadata.namespace ?? ''];
+
+/** What readers (handlers, controllers, views) may do with the cache. */
+export interface ReadonlyIndexer<T extends KubeObject = KubeObject> {
+  /** The cached object under `namespace/name` (or `name` when cluster-scoped). */
+  get(key: string): DeepReadonly<T> | undefined;
+  has(key: string): boolean;
+  /** Every cached object, in no particular order. */
+  list(): DeepReadonly<T>[];
+  listKeys(): string[];
+  readonly size: number;
+  /** Objects whose index `indexName` produced `value`. Throws for an unknown index name. */
+  byIndex(indexName: string, value: string): DeepReadonly<T>[];
+  /** Keys of the objects whose index `indexName` produced `value`. Throws for an unknown index name. */
+  indexKeys(indexName: string, value: string): string[];
+  /** Every value index `indexName` currently holds. */
+  listIndexFuncValues(indexName: string): string[];
+  indexerNames(): string[];
+}
+
+/** The writable cache the informer keeps; only the informer's delta processing writes to it. */
+export interface Indexer<T extends KubeObject = KubeObject> extends ReadonlyIndexer<T> {
+  /** Inserts or replaces the object under `key`, keeping every index consistent. */
+  set(key: string, obj: DeepReadonly<T>): void;
+  delete(key: string): void;
+  /** Adds indexes; existing objects are indexed at once. Throws if a name is already taken. */
+  addIndexers(indexers: Indexers<T>): void;
+}
+
+const EMPTY: readonly string[] = [];
+
+class IndexedStore<T extends KubeObject> {
+  private readonly items = new Map<string, DeepReadonly<T>>();
+  private readonly funcs = new Map<string, IndexFunc<T>>();
+  /** index name → index value → keys. Invariant: a key is under a value iff its object produces it. */
+  private readonly indices = new Map<string, Map<string, Set<string>>>();
+
+  constructor(indexers: Indexers<T>) {
+    this.addIndexers(indexers);
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  get(key: string): DeepReadonly<T> | undefined {
+    return this.items.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.items.has(key);
+  }
+
+  list(): DeepReadonly<T>[] {
+    return [...this.items.values()];
+  }
+
+  listKeys(): string[] {
+    return [...this.items.keys()];
+  }
+
+  set(key: string, obj: DeepReadonly<T>): void {
+    const old = this.items.get(key);
+    this.items.set(key, obj);
+    for (const [name, fn] of this.funcs) this.reindex(name, fn, key, old, obj);
+  }
+
+  delete(key: string): void {
+    const old = this.items.get(key);
+    if (old === undefined) return;
+    this.items.delete(key);
+    for (const [name, fn] of this.funcs) this.reindex(name, fn, key, old, undefined);
+  }
+
+  byIndex(indexName: string, value: string): DeepReadonly<T>[] {
+    const out: DeepReadonly<T>[] = [];
+    for (const key of this.keysOf(indexName, value)) {
+      const obj = this.items.get(key);
+      if (obj !== undefined) out.push(obj);
+    }
+    return out;
+  }
+
+  indexKeys(indexName: string, value: string): string[] {
+    return [...this.keysOf(indexName, value)];
+  }
+
+  listIndexFuncValues(indexName: string): string[] {
+    return [...this.index(indexName).keys()];
+  }
+
+  indexerNames(): string[] {
+    return [...this.funcs.keys()];
+  }
+
+  addIndexers(indexers: Indexers<T>): void {
+    for (const [name, fn] of Object.entries(indexers)) {
+      if (this.funcs.has(name)) throw new Error(`indexer "${name}" already exists`);
+      this.funcs.set(name, fn);
+      this.indices.set(name, new Map());
+      for (const [key, obj] of this.items) this.reindex(name, fn, key, undefined, obj);
+    }
+  }
+
+  private index(indexName: string): Map<string, Set<string>> {
+    const index = this.indices.get(indexName);
+    if (!index) throw new Error(`no indexer named "${indexName}"`);
+    return index;
+  }
+
+  private keysOf(indexName: string, value: string): Iterable<string> {
+    return this.index(indexName).get(value) ?? EMPTY;
+  }
+
+  private reindex(name: string, fn: IndexFunc<T>, key: string, old: DeepReadonly<T> | undefined, obj: DeepReadonly<T> | undefined): void {
+    const oldValues = old === undefined ? EMPTY : fn(old);
+    const newValues = obj === undefined ? EMPTY : fn(obj);
+    // The common case on the hot path: one value, unchanged (an update within the same namespace).
+    if (oldValues.length === 1 && newValues.length === 1 && oldValues[0] === newValues[0]) return;
+    const index = this.indices.get(name)!;
+    for (const value of oldValues) {
+      if (newValues.includes(value)) continue;
+      const keys = index.get(value);
+      if (!keys) continue;
+      keys.delete(key);
+      if (keys.size === 0) index.delete(value);
+    }
+    for (const value of newValues) {
+      if (oldValues.includes(value)) continue;
+      let keys = index.get(value);
+      if (!keys) index.set(value, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+}
+
+/** A new, empty cache with the namespace index and the given user indexers. */
+export function createIndexer<T extends KubeObject = KubeObject>(indexers: Indexers<T> = {}): Indexer<T> {
+  const store = new IndexedStore<T>({ [NAMESPACE_INDEX]: namespaceIndexFunc as IndexFunc<T> });
+  store.addIndexers(indexers);
+  return store satisfies Indexer<T>;
+}
