@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { LineSplitter } from '../../../src/kube/lineSplitter.ts';
+
+function split(chunks: string[]): string[] {
+  const lines: string[] = [];
+  const s = new LineSplitter((l) => lines.push(l));
+  for (const c of chunks) s.push(c);
+  s.end();
+  return lines;
+}
+
+test('a line cut anywhere by chunk boundaries comes out whole', () => {
+  fc.assert(
+    fc.property(fc.array(fc.string({ minLength: 1 }).filter((l) => !l.includes('\n') && !l.includes('\r') && l.trim() === l), { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 30 }), (lines, cuts) => {
+      const text = lines.map((l) => `${l}\n`).join('');
+      const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+      const chunks: string[] = [];
+      let at = 0;
+      for (const p of points) {
+        chunks.push(text.slice(at, p));
+        at = p;
+      }
+      chunks.push(text.slice(at));
+      assert.deepEqual(split(chunks), lines);
+    }),
+  );
+});
+
+test('CRLF endings and blank lines are tolerated, a last unterminated line still counts', () => {
+  assert.deepEqual(split(['{"a":1}\r\n\r', '\n{"b"', ':2}']), ['{"a":1}', '{"b":2}']);
+});
+
+test('nothing is emitted until the newline arrives', () => {
+  const lines: string[] = [];
+  const s = new LineSplitter((l) => lines.push(l));
+  s.push('{"type":"ADDED"');
+  assert.deepEqual(lines, []);
+  assert.equal(s.buffered, 15);
+  s.push('}\n');
+  assert.deepEqual(lines, ['{"type":"ADDED"}']);
+});
