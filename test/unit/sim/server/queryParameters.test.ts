@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiError } from '../../../../src/shared/apiError.ts';
+import { QueryParameters } from '../../../../src/sim/server/queryParameters.ts';
+
+const is400 = (e: unknown) => e instanceof ApiError && e.code === 400;
+
+test('list parameters', () => {
+  const q = new QueryParameters('resourceVersion=10&resourceVersionMatch=Exact&limit=500&continue=abc&labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dx');
+  assert.deepEqual(q.listRequest('ns'), {
+    namespace: 'ns', resourceVersion: '10', resourceVersionMatch: 'Exact', limit: 500, continue: 'abc', labelSelector: 'app=web', fieldSelector: 'metadata.name=x',
+  });
+  assert.deepEqual(new QueryParameters('').listRequest(''), { namespace: '' });
+});
+
+test('watch parameters', () => {
+  const q = new QueryParameters('watch=1&resourceVersion=5&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=30');
+  assert.equal(q.isWatch(), true);
+  assert.deepEqual(q.watchRequest(''), {
+    namespace: '', resourceVersion: '5', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true, sendInitialEvents: true, timeoutSeconds: 30,
+  });
+  assert.equal(new QueryParameters('watch=true').isWatch(), true);
+  assert.equal(new QueryParameters('watch=false').isWatch(), false);
+});
+
+test('malformed values are 400s', () => {
+  assert.throws(() => new QueryParameters('limit=abc').listRequest(''), is400);
+  assert.throws(() => new QueryParameters('limit=-1').listRequest(''), is400);
+  assert.throws(() => new QueryParameters('watch=maybe').isWatch(), is400);
+  assert.throws(() => new QueryParameters('resourceVersionMatch=Newest').listRequest(''), is400);
+  assert.throws(() => new QueryParameters('dryRun=Some').writeContext({}), is400);
+  assert.throws(() => new QueryParameters('propagationPolicy=Now').deleteOptions(undefined), is400);
+  assert.throws(() => new QueryParameters('fieldValidation=Loose').writeContext({}), is400);
+});
+
+test('write context and delete options', () => {
+  const base = { client: { userAgent: 'kubectl', tokenId: 't' } };
+  assert.equal(new QueryParameters('').writeContext(base), base);
+  assert.deepEqual(new QueryParameters('dryRun=All&fieldManager=kubectl-client-side-apply&fieldValidation=Strict').writeContext(base), {
+    ...base, dryRun: true, fieldManager: 'kubectl-client-side-apply',
+  });
+  assert.deepEqual(new QueryParameters('gracePeriodSeconds=0&propagationPolicy=Orphan').deleteOptions({ propagationPolicy: 'Background', preconditions: { uid: 'u1' } }), {
+    propagationPolicy: 'Background', gracePeriodSeconds: 0, preconditions: { uid: 'u1' },
+  });
+});
