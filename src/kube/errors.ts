@@ -70,13 +70,19 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
+// OpenSSL's verdicts come with many codes (some just 'UNSPECIFIED'); the message says it is TLS.
+function isTlsFailure(cause: NodeJS.ErrnoException): boolean {
+  const code = cause.code ?? '';
+  return TLS_CODES.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code.startsWith('CERT_') || /certificate|\bssl\b|\btls\b|handshake|signature/i.test(cause.message);
+}
+
 function connectionMessage(server: string, cause: NodeJS.ErrnoException): string {
   const code = cause.code ?? '';
   if (code === 'ECONNREFUSED') return `cannot reach ${server}: connection refused`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach ${server}: host not found`;
   if (code === 'ETIMEDOUT' || code === 'ECONNTIMEOUT') return `cannot reach ${server}: timed out connecting`;
   if (code === 'ECONNRESET') return `connection to ${server} was reset`;
-  if (TLS_CODES.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS')) {
+  if (isTlsFailure(cause)) {
     return `TLS handshake with ${server} failed: ${cause.message}`;
   }
   return `cannot reach ${server}: ${cause.message}`;
@@ -88,7 +94,7 @@ export function describeFailure(err: unknown): Failure {
   if (err instanceof CredentialError) return { kind: 'credentials', message: err.message };
   if (err instanceof UnknownResourceError) return { kind: 'unknownResource', message: err.message };
   if (err instanceof ConnectionError) {
-    const tls = TLS_CODES.has(err.code) || err.code.startsWith('ERR_SSL') || err.code.startsWith('ERR_TLS');
+    const tls = isTlsFailure(err.cause as NodeJS.ErrnoException);
     const kind = tls ? 'tls' : err.code === 'ETIMEDOUT' || err.code === 'ECONNTIMEOUT' ? 'timeout' : 'unreachable';
     return { kind, message: err.message };
   }
