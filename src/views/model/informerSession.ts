@@ -1,0 +1,286 @@
+import type { SharedIndexInformer, InformerStats } from '../../informer/sharedInformer.ts';
+import type { Probe } from '../../informer/probes.ts';
+import type { ApiResource, KubeObject } from '../../shared/k8s.ts';
+import { objectKey } from '../../shared/keys.ts';
+import type { Clock } from '../../shared/clock.ts';
+import type { NewTimelineEvent } from '../timeline/eventRing.ts';
+import { ObjectHistory } from './objectHistory.ts';
+import type { VersionChange } from './objectHistory.ts';
+
+// One informer as the views see it: the objects it holds grouped by namespace (for the tree), the
+// last change of each, recent versions (for diffs), its health, and the timeline events its probes
+// produce. It listens to the informer through a handler and its probes; nothing here knows VS Code.
+
+export interface InformerSpec {
+  resource: ApiResource;
+  /** '' = all namespaces (or cluster-scoped). */
+  namespace: string;
+  labelSelector: string;
+}
+
+export interface ObjectEntry {
+  key: string;
+  namespace: string;
+  name: string;
+  object: Readonly<KubeObject>;
+  lastChange: VersionChange;
+  lastChangeAt: number;
+}
+
+export type InformerPhase = 'syncing' | 'synced' | 'retrying' | 'stopped';
+
+export interface InformerChange {
+  /** The informer's own row changed (phase, counts, health). */
+  informer: boolean;
+  /** Namespaces whose set of objects changed (added/removed objects, or a new/emptied namespace). */
+  namespaces: Set<string>;
+  /** Objects whose content or last change changed (keys). */
+  objects: Set<string>;
+}
+
+/** `configmaps`, `deployments.apps`: the name kubectl accepts. */
+export function resourceName(resource: Pick<ApiResource, 'group' | 'resource'>): string {
+  return resource.group ? `${resource.resource}.${resource.group}` : resource.resource;
+}
+
+/** The informer's id within its cluster: `configmaps`, `deployments.apps@default`, `pods@prod[app=web]`. */
+export function informerName(spec: InformerSpec): string {
+  let name = resourceName(spec.resource);
+  if (spec.namespace) name += `@${spec.namespace}`;
+  if (spec.labelSelector) name += `[${spec.labelSelector}]`;
+  return name;
+}
+
+export interface InformerSessionOptions {
+  clusterId: string;
+  spec: InformerSpec;
+  informer: SharedIndexInformer;
+  clock: Clock;
+  /** Where this informer's timeline events go. */
+  emitTimeline: (event: NewTimelineEvent) => void;
+  historyPerObject?: number;
+}
+
+export class InformerSession {
+  readonly clusterId: string;
+  readonly spec: InformerSpec;
+  readonly name: string;
+  /** Unique across clusters: `${clusterId}/${name}`. */
+  readonly id: string;
+  readonly informer: SharedIndexInformer;
+  readonly history: ObjectHistory;
+  phase: InformerPhase = 'syncing';
+  lastError: string | undefined;
+  /** The resourceVersion of the newest event or list seen. */
+  latestResourceVersion = '';
+  /** Watch events seen, for the status bar's events/s. */
+  eventsSeen = 0;
+  private readonly byNamespace = new Map<string, Map<string, ObjectEntry>>();
+  private readonly byKey = new Map<string, ObjectEntry>();
+  private readonly clock: Clock;
+  private readonly emitTimeline: (event: NewTimelineEvent) => void;
+  private listeners: ((change: InformerChange) => void)[] = [];
+  private pending: InformerChange | undefined;
+  private disposers: (() => void)[] = [];
+
+  constructor(options: InformerSessionOptions) {
+    this.clusterId = options.clusterId;
+    this.spec = options.spec;
+    this.name = informerName(options.spec);
+    this.id = `${options.clusterId}/${this.name}`;
+    this.informer = options.informer;
+    this.clock = options.clock;
+    this.emitTimeline = options.emitTimeline;
+    this.history = new ObjectHistory(options.historyPerObject ?? 10);
+    this.disposers.push(this.informer.onProbe((p) => this.onProbe(p)));
+    const registration = this.informer.addEventHandler(
+      {
+        onAdd: (obj) => this.upsert(obj as Readonly<KubeObject>, 'ADDED'),
+        onUpdate: (oldObj, newObj) => {
+          if (oldObj === newObj) return; // a resync re-delivers the same object: nothing changed
+          this.upsert(newObj as Readonly<KubeObject>, 'MODIFIED');
+        },
+        onDelete: (obj) => this.remove(obj as Readonly<KubeObject>),
+      },
+      { name: 'controller-lab-views' },
+    );
+    this.disposers.push(() => registration.remove());
+  }
+
+  get resource(): ApiResource {
+    return this.spec.resource;
+  }
+
+  get count(): number {
+    return this.byKey.size;
+  }
+
+  stats(): InformerStats {
+    return this.informer.stats();
+  }
+
+  /** Namespaces that hold objects, sorted; '' for cluster-scoped objects. */
+  namespaces(): string[] {
+    return [...this.byNamespace.keys()].sort();
+  }
+
+  /** The objects of one namespace, sorted by name. */
+  objectsIn(namespace: string): ObjectEntry[] {
+    const names = this.byNamespace.get(namespace);
+    if (!names) return [];
+    return [...names.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  countIn(namespace: string): number {
+    return this.byNamespace.get(namespace)?.size ?? 0;
+  }
+
+  entry(key: string): ObjectEntry | undefined {
+    return this.byKey.get(key);
+  }
+
+  start(): void {
+    this.informer.run();
+  }
+
+  stop(): void {
+    this.phase = 'stopped';
+    this.informer.stop();
+    this.markInformer();
+    this.flush();
+  }
+
+  dispose(): void {
+    for (const d of this.disposers.splice(0)) d();
+    if (!this.informer.isStopped()) this.informer.stop();
+    this.listeners = [];
+  }
+
+  /** Changes are collected and delivered in one call per microtask burst. */
+  onDidChange(listener: (change: InformerChange) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  private change(): InformerChange {
+    if (!this.pending) {
+      this.pending = { informer: false, namespaces: new Set(), objects: new Set() };
+      queueMicrotask(() => this.flush());
+    }
+    return this.pending;
+  }
+
+  private flush(): void {
+    const change = this.pending;
+    this.pending = undefined;
+    if (!change) return;
+    for (const l of this.listeners) l(change);
+  }
+
+  private markInformer(): void {
+    this.change().informer = true;
+  }
+
+  private upsert(obj: Readonly<KubeObject>, change: VersionChange): void {
+    const key = objectKey(obj);
+    const namespace = obj.metadata.namespace ?? '';
+    const name = obj.metadata.name ?? '';
+    const at = this.clock.now();
+    const resourceVersion = obj.metadata.resourceVersion ?? '';
+    let names = this.byNamespace.get(namespace);
+    if (!names) {
+      names = new Map();
+      this.byNamespace.set(namespace, names);
+    }
+    const existing = names.get(name);
+    const entry: ObjectEntry = { key, namespace, name, object: obj, lastChange: existing ? 'MODIFIED' : change, lastChangeAt: at };
+    names.set(name, entry);
+    this.byKey.set(key, entry);
+    this.history.record(key, { resourceVersion, object: obj, change: entry.lastChange, at });
+    const pending = this.change();
+    if (existing) pending.objects.add(key);
+    else {
+      pending.namespaces.add(namespace);
+      pending.informer = true;
+    }
+  }
+
+  private remove(obj: Readonly<KubeObject>): void {
+    const key = objectKey(obj);
+    const namespace = obj.metadata.namespace ?? '';
+    const names = this.byNamespace.get(namespace);
+    names?.delete(obj.metadata.name ?? '');
+    if (names && names.size === 0) this.byNamespace.delete(namespace);
+    this.byKey.delete(key);
+    this.history.record(key, { resourceVersion: obj.metadata.resourceVersion ?? '', object: obj, change: 'DELETED', at: this.clock.now() });
+    const pending = this.change();
+    pending.namespaces.add(namespace);
+    pending.informer = true;
+  }
+
+  private timeline(at: number, type: NewTimelineEvent['type'], key: string, resourceVersion: string): void {
+    const slash = key.indexOf('/');
+    this.emitTimeline({
+      at,
+      informer: this.id,
+      resource: resourceName(this.spec.resource),
+      namespace: slash < 0 ? '' : key.slice(0, slash),
+      name: slash < 0 ? key : key.slice(slash + 1),
+      type,
+      resourceVersion,
+    });
+  }
+
+  private onProbe(p: Probe): void {
+    switch (p.kind) {
+      case 'event':
+        this.eventsSeen++;
+        if (p.resourceVersion) this.latestResourceVersion = p.resourceVersion;
+        // Bookmarks and errors belong to the informer, not to an object: key '' puts them in its lane.
+        this.timeline(p.at, p.type, p.type === 'BOOKMARK' || p.type === 'ERROR' ? '' : p.key, p.resourceVersion);
+        if (p.type === 'BOOKMARK') this.markInformer();
+        break;
+      case 'listEnd':
+        this.latestResourceVersion = p.resourceVersion;
+        if (this.phase === 'retrying') this.phase = this.informer.hasSynced() ? 'synced' : 'syncing';
+        this.lastError = undefined;
+        this.timeline(p.at, 'RELIST', '', p.resourceVersion);
+        this.markInformer();
+        break;
+      case 'expired':
+        this.timeline(p.at, 'EXPIRED', '', p.resourceVersion);
+        this.markInformer();
+        break;
+      case 'synced':
+        this.phase = 'synced';
+        this.lastError = undefined;
+        this.markInformer();
+        break;
+      case 'watchOpen':
+        if (this.phase === 'retrying') this.phase = this.informer.hasSynced() ? 'synced' : 'syncing';
+        this.lastError = undefined;
+        this.markInformer();
+        break;
+      case 'error':
+        this.lastError = p.message;
+        this.markInformer();
+        break;
+      case 'backoff':
+        this.phase = 'retrying';
+        this.markInformer();
+        break;
+      case 'relist':
+      case 'watchClose':
+        this.markInformer();
+        break;
+      case 'stopped':
+        this.phase = 'stopped';
+        this.markInformer();
+        break;
+      default:
+        break;
+    }
+  }
+}

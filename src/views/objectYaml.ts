@@ -1,0 +1,12 @@
+import { stringify } from 'yaml';
+import type { KubeObject } from '../shared/k8s.ts';
+import { redactSecret } from './redact.ts';
+
+// How an object reads in a document, a diff and the timeline's details: YAML, Secrets redacted,
+// managedFields left out (pages of noise nobody reads while debugging an informer).
+
+export function objectToYaml(obj: KubeObject, showSecretValues = false): string {
+  const redacted = redactSecret(obj, showSecretValues);
+  const { managedFields: _managedFields, ...metadata } = redacted.metadata ?? {};
+  return stringify({ ...redacted, metadata }, { lineWidth: 0, aliasDuplicateObjects: false });
+}

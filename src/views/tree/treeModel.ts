@@ -1,0 +1,350 @@
+import type { ClientInfo } from '../../sim/store/types.ts';
+import type { ClusterSession } from '../model/clusterSession.ts';
+import type { InformerSession } from '../model/informerSession.ts';
+import type { Lab } from '../model/lab.ts';
+import { count, describeObject, escapeMarkdown, objectTooltip, relativeTime } from './format.ts';
+import { NodeCache, nodeIds } from './treeNodes.ts';
+import type { TreeNode } from './treeNodes.ts';
+
+// What the Clusters tree shows, as plain data: children, parents and item descriptions for every
+// node. The VS Code provider only turns ItemSpec into TreeItem, so all of this is unit-tested in Node.
+//
+//   Cluster ─┬─ Informer ─┬─ Namespace ── Object
+//            │            └─ Object (cluster-scoped)
+//            ├─ Clients ── Client ── watch / writes   (simulated cluster)
+//            └─ error rows (a failed connection, an informer that could not start)
+
+export interface IconSpec {
+  id: string;
+  /** A theme color id (`charts.green`, `errorForeground`…). */
+  color?: string;
+}
+
+export interface ItemSpec {
+  id: string;
+  label: string;
+  description?: string;
+  /** Markdown. */
+  tooltip?: string;
+  icon?: IconSpec;
+  contextValue: string;
+  collapsible: 'none' | 'collapsed' | 'expanded';
+  /** Runs on click. */
+  command?: { command: string; title: string; arguments: unknown[] };
+}
+
+const CHANGE_COLORS: Record<string, string> = { ADDED: 'charts.green', MODIFIED: 'charts.blue', DELETED: 'charts.red' };
+
+export class TreeModel {
+  readonly nodes = new NodeCache();
+  private readonly lab: Lab;
+
+  constructor(lab: Lab) {
+    this.lab = lab;
+  }
+
+  roots(): TreeNode[] {
+    return [...this.lab.clusters.values()].map((c) => this.nodes.get({ kind: 'cluster', id: nodeIds.cluster(c.id), clusterId: c.id }));
+  }
+
+  children(node: TreeNode | undefined): TreeNode[] {
+    if (!node) return this.roots();
+    switch (node.kind) {
+      case 'cluster': return this.clusterChildren(node.clusterId);
+      case 'informer': return this.informerChildren(node.informerId);
+      case 'namespace': return this.objectNodes(node.informerId, node.clusterId, node.namespace);
+      case 'clients': return this.clientNodes(node.clusterId);
+      case 'client': return this.clientDetails(node.clusterId, node.clientId);
+      default: return [];
+    }
+  }
+
+  parent(node: TreeNode): TreeNode | undefined {
+    switch (node.kind) {
+      case 'cluster': return undefined;
+      case 'informer':
+      case 'clients': return this.nodes.lookup(nodeIds.cluster(node.clusterId));
+      case 'namespace': return this.nodes.lookup(nodeIds.informer(node.informerId));
+      case 'object': {
+        const informer = this.lab.findInformer(node.informerId)?.informer;
+        return node.namespace && informer && this.groupsByNamespace(informer)
+          ? this.nodes.lookup(nodeIds.namespace(node.informerId, node.namespace))
+          : this.nodes.lookup(nodeIds.informer(node.informerId));
+      }
+      case 'client': return this.nodes.lookup(nodeIds.clients(node.clusterId));
+      case 'clientDetail': return this.nodes.lookup(nodeIds.client(node.clusterId, node.clientId));
+      case 'error':
+      case 'message': return this.nodes.lookup(node.parentId);
+    }
+  }
+
+  /** The node for an object, creating its ancestors' nodes so `reveal` can walk up. */
+  objectNode(informerId: string, key: string): TreeNode | undefined {
+    const found = this.lab.findInformer(informerId);
+    const entry = found?.informer.entry(key);
+    if (!found || !entry) return undefined;
+    this.roots();
+    this.clusterChildren(found.cluster.id);
+    if (entry.namespace && this.groupsByNamespace(found.informer)) this.informerChildren(informerId);
+    return this.nodes.get({ kind: 'object', id: nodeIds.object(informerId, key), clusterId: found.cluster.id, informerId, namespace: entry.namespace, key });
+  }
+
+  informerNode(informerId: string): TreeNode | undefined {
+    const found = this.lab.findInformer(informerId);
+    if (!found) return undefined;
+    return this.nodes.get({ kind: 'informer', id: nodeIds.informer(informerId), clusterId: found.cluster.id, informerId });
+  }
+
+  /** Namespaced resources are grouped by namespace; a single-namespace informer lists objects directly. */
+  private groupsByNamespace(informer: InformerSession): boolean {
+    return informer.resource.namespaced && !informer.spec.namespace;
+  }
+
+  private clusterChildren(clusterId: string): TreeNode[] {
+    const cluster = this.lab.clusters.get(clusterId);
+    if (!cluster) return [];
+    const parentId = nodeIds.cluster(clusterId);
+    if (cluster.phase === 'connecting') {
+      return [this.nodes.get({ kind: 'message', id: `${parentId}:connecting`, parentId, label: 'Connecting…', icon: 'loading~spin' })];
+    }
+    if (cluster.phase === 'failed') {
+      const f = cluster.failure;
+      return [this.nodes.get({ kind: 'error', id: `${parentId}:failure`, parentId, title: errorTitle(f?.kind), message: f?.message ?? 'connection failed' })];
+    }
+    const out: TreeNode[] = [...cluster.informers.values()].map((i) =>
+      this.nodes.get({ kind: 'informer', id: nodeIds.informer(i.id), clusterId, informerId: i.id }),
+    );
+    for (const [name, failure] of cluster.informerFailures) {
+      out.push(this.nodes.get({ kind: 'error', id: `${parentId}:informer-failure:${name}`, parentId, title: name, message: failure.message }));
+    }
+    if (cluster.backend?.clients) out.push(this.nodes.get({ kind: 'clients', id: nodeIds.clients(clusterId), clusterId }));
+    if (out.length === 0) {
+      out.push(this.nodes.get({ kind: 'message', id: `${parentId}:empty`, parentId, label: 'No informers — run “Watch Resource…”', icon: 'info' }));
+    }
+    return out;
+  }
+
+  private informerChildren(informerId: string): TreeNode[] {
+    const found = this.lab.findInformer(informerId);
+    if (!found) return [];
+    const { cluster, informer } = found;
+    if (!this.groupsByNamespace(informer)) return this.objectNodes(informerId, cluster.id, informer.spec.namespace || '');
+    return informer.namespaces().map((namespace) =>
+      this.nodes.get({ kind: 'namespace', id: nodeIds.namespace(informerId, namespace), clusterId: cluster.id, informerId, namespace }),
+    );
+  }
+
+  private objectNodes(informerId: string, clusterId: string, namespace: string): TreeNode[] {
+    const informer = this.lab.findInformer(informerId)?.informer;
+    if (!informer) return [];
+    return informer.objectsIn(namespace).map((entry) =>
+      this.nodes.get({ kind: 'object', id: nodeIds.object(informerId, entry.key), clusterId, informerId, namespace, key: entry.key }),
+    );
+  }
+
+  private clients(clusterId: string): ClientInfo[] {
+    const insight = this.lab.clusters.get(clusterId)?.backend?.clients;
+    if (!insight) return [];
+    // Our own views talk to the sim too; list them last so the user's controllers come first.
+    return insight.clients().sort((a, b) => b.lastSeen - a.lastSeen);
+  }
+
+  private clientNodes(clusterId: string): TreeNode[] {
+    return this.clients(clusterId).map((c) => this.nodes.get({ kind: 'client', id: nodeIds.client(clusterId, c.id), clusterId, clientId: c.id }));
+  }
+
+  private clientDetails(clusterId: string, clientId: string): TreeNode[] {
+    const client = this.clients(clusterId).find((c) => c.id === clientId);
+    if (!client) return [];
+    const base = nodeIds.client(clusterId, clientId);
+    const out: TreeNode[] = client.watches.map((w) => ({
+      kind: 'clientDetail' as const,
+      id: `${base}:watch:${w.id}`,
+      clusterId,
+      clientId,
+      label: `watch ${w.resource}${w.namespace ? ` in ${w.namespace}` : ''}${w.labelSelector ? ` [${w.labelSelector}]` : ''}`,
+      description: `last rv ${w.lastResourceVersion || '—'} · ${count(w.events, 'event')}${w.open ? '' : ` · closed (${w.closeReason ?? 'ended'})`}`,
+      icon: w.open ? 'eye' : 'eye-closed',
+    }));
+    out.push({
+      kind: 'clientDetail',
+      id: `${base}:writes`,
+      clusterId,
+      clientId,
+      label: count(client.writes, 'write'),
+      description: client.recentWrites.slice(-1).map((w) => `last: ${w.verb} ${w.resource} ${w.key} → ${w.code}`)[0] ?? '',
+      icon: 'edit',
+    });
+    return out.map((n) => this.nodes.get(n));
+  }
+
+  item(node: TreeNode): ItemSpec {
+    switch (node.kind) {
+      case 'cluster': return this.clusterItem(node.clusterId, node.id);
+      case 'informer': return this.informerItem(node.informerId, node.id);
+      case 'namespace': {
+        const informer = this.lab.findInformer(node.informerId)?.informer;
+        return {
+          id: node.id,
+          label: node.namespace,
+          description: count(informer?.countIn(node.namespace) ?? 0, 'object'),
+          icon: { id: 'symbol-namespace' },
+          contextValue: 'namespace',
+          collapsible: 'collapsed',
+        };
+      }
+      case 'object': return this.objectItem(node);
+      case 'clients': {
+        const n = this.clients(node.clusterId).length;
+        return {
+          id: node.id,
+          label: 'Clients',
+          description: count(n, 'client'),
+          tooltip: 'Everything that talks to the simulated cluster: your controllers, kubectl, and these views.',
+          icon: { id: 'plug' },
+          contextValue: 'clients',
+          collapsible: 'collapsed',
+        };
+      }
+      case 'client': {
+        const c = this.clients(node.clusterId).find((x) => x.id === node.clientId);
+        const open = c?.watches.filter((w) => w.open).length ?? 0;
+        return {
+          id: node.id,
+          label: c?.userAgent || 'unknown client',
+          description: c ? `${count(open, 'watch', 'watches')} · ${count(c.lists, 'list')} · ${count(c.writes, 'write')}${c.errors ? ` · ${count(c.errors, 'error')}` : ''}` : 'gone',
+          tooltip: c ? `**${escapeMarkdown(c.userAgent)}**\n\nfirst seen ${new Date(c.firstSeen).toISOString()}, last seen ${relativeTime(this.lab.clock.now() - c.lastSeen)}` : undefined,
+          icon: { id: 'account', color: c?.errors ? 'charts.yellow' : undefined },
+          contextValue: 'client',
+          collapsible: 'collapsed',
+        };
+      }
+      case 'clientDetail':
+        return { id: node.id, label: node.label, description: node.description, icon: { id: node.icon }, contextValue: 'clientDetail', collapsible: 'none' };
+      case 'error':
+        return {
+          id: node.id,
+          label: node.title,
+          description: node.message,
+          tooltip: `**${escapeMarkdown(node.title)}**\n\n${escapeMarkdown(node.message)}`,
+          icon: { id: 'error', color: 'errorForeground' },
+          contextValue: 'error',
+          collapsible: 'none',
+        };
+      case 'message':
+        return { id: node.id, label: node.label, icon: { id: node.icon }, contextValue: 'message', collapsible: 'none' };
+    }
+  }
+
+  /** The tooltips too costly to build for every row up front (objects), built on hover. */
+  resolveTooltip(node: TreeNode): string | undefined {
+    if (node.kind !== 'object') return this.item(node).tooltip;
+    const entry = this.lab.findInformer(node.informerId)?.informer.entry(node.key);
+    return entry ? objectTooltip(entry.object, entry.lastChange, this.lab.clock.now() - entry.lastChangeAt) : undefined;
+  }
+
+  private clusterItem(clusterId: string, id: string): ItemSpec {
+    const c = this.lab.clusters.get(clusterId);
+    if (!c) return { id, label: clusterId, contextValue: 'cluster', collapsible: 'none' };
+    const total = c.informers.size;
+    const description =
+      c.phase === 'connected' ? `${c.syncedCount()}/${total} synced${c.server ? ` · ${c.server}` : ''}` : c.phase === 'connecting' ? 'connecting…' : 'failed';
+    return {
+      id,
+      label: c.label,
+      description,
+      tooltip: clusterTooltip(c),
+      icon: c.phase === 'failed'
+        ? { id: 'error', color: 'errorForeground' }
+        : { id: c.kind === 'sim' ? 'beaker' : 'server-environment', color: c.phase === 'connected' ? 'charts.green' : undefined },
+      contextValue: `cluster.${c.kind}.${c.phase}`,
+      collapsible: 'expanded',
+    };
+  }
+
+  private informerItem(informerId: string, id: string): ItemSpec {
+    const found = this.lab.findInformer(informerId);
+    if (!found) return { id, label: informerId, contextValue: 'informer', collapsible: 'none' };
+    const i = found.informer;
+    const stats = i.stats();
+    const queued = stats.handlers.reduce((n, h) => n + h.queued, 0);
+    const scope = i.resource.namespaced ? (i.spec.namespace ? `in ${i.spec.namespace}` : 'all namespaces') : 'cluster';
+    const health: string[] = [];
+    if (stats.relists) health.push(`⟳ ${stats.relists}`);
+    if (stats.expired) health.push(`410 × ${stats.expired}`);
+    if (stats.reconnects) health.push(`↻ ${stats.reconnects}`);
+    if (queued) health.push(`queued ${queued}`);
+    const rv = i.informer.lastSyncResourceVersion();
+    const description = [scope, i.spec.labelSelector ? `[${i.spec.labelSelector}]` : '', i.phase, rv ? `rv ${rv}` : '', count(i.count, 'object'), ...health]
+      .filter(Boolean)
+      .join(' · ');
+    const tooltip = [
+      `**${escapeMarkdown(i.name)}** — ${i.phase}`,
+      '',
+      '| | |',
+      '|---|---|',
+      `| scope | ${escapeMarkdown(scope)} |`,
+      `| label selector | ${escapeMarkdown(i.spec.labelSelector || '—')} |`,
+      `| last synced RV | ${escapeMarkdown(rv || '—')} |`,
+      `| latest RV seen | ${escapeMarkdown(i.latestResourceVersion || '—')} |`,
+      `| objects | ${i.count} |`,
+      `| lists / relists | ${stats.lists} / ${stats.relists} |`,
+      `| 410 Expired | ${stats.expired} |`,
+      `| reconnects | ${stats.reconnects} |`,
+      `| watch events / bookmarks | ${stats.events} / ${stats.bookmarks} |`,
+      `| errors | ${stats.errors} |`,
+      `| handler buffers | ${escapeMarkdown(stats.handlers.map((h) => `${h.name}: ${h.queued}`).join(', ') || '—')} |`,
+      ...(i.lastError ? ['', `last error: ${escapeMarkdown(i.lastError)}`] : []),
+    ].join('\n');
+    const icon: IconSpec =
+      i.phase === 'synced'
+        ? { id: stats.expired || stats.relists ? 'pass' : 'pass-filled', color: 'charts.green' }
+        : i.phase === 'syncing'
+          ? { id: 'sync~spin', color: 'charts.blue' }
+          : i.phase === 'retrying'
+            ? { id: 'warning', color: 'charts.yellow' }
+            : { id: 'debug-stop' };
+    return { id, label: i.name, description, tooltip, icon, contextValue: i.phase === 'stopped' ? 'informer.stopped' : 'informer', collapsible: 'collapsed' };
+  }
+
+  private objectItem(node: Extract<TreeNode, { kind: 'object' }>): ItemSpec {
+    const informer = this.lab.findInformer(node.informerId)?.informer;
+    const entry = informer?.entry(node.key);
+    const name = node.key.slice(node.key.indexOf('/') + 1);
+    if (!entry) return { id: node.id, label: name, description: 'deleted', icon: { id: 'trash', color: 'charts.red' }, contextValue: 'object.deleted', collapsible: 'none' };
+    const age = this.lab.clock.now() - entry.lastChangeAt;
+    const rv = entry.object.metadata.resourceVersion ?? '';
+    return {
+      id: node.id,
+      label: entry.name,
+      description: describeObject(rv, entry.lastChange, age),
+      // The tooltip is built on hover (resolveTooltip): 10,000 rows should not pay for it.
+      icon: { id: entry.object.metadata.deletionTimestamp ? 'trash' : 'symbol-object', color: CHANGE_COLORS[entry.lastChange] },
+      contextValue: 'object',
+      collapsible: 'none',
+      command: { command: 'controllerLab.openObject', title: 'Open', arguments: [node] },
+    };
+  }
+}
+
+function errorTitle(kind: string | undefined): string {
+  switch (kind) {
+    case 'unreachable': return 'Cluster unreachable';
+    case 'timeout': return 'Timed out';
+    case 'tls': return 'TLS failure';
+    case 'unauthorized': return 'Unauthorized (401)';
+    case 'forbidden': return 'Forbidden (403)';
+    case 'kubeconfig': return 'Bad kubeconfig';
+    case 'credentials': return 'Credentials failed';
+    case 'unknownResource': return 'Unknown resource';
+    default: return 'Connection failed';
+  }
+}
+
+function clusterTooltip(c: ClusterSession): string {
+  const lines = [`**${escapeMarkdown(c.label)}**`, ''];
+  if (c.server) lines.push(`server: ${escapeMarkdown(c.server)}`);
+  if (c.backend?.kubeconfigPath) lines.push('', `kubeconfig: ${escapeMarkdown(c.backend.kubeconfigPath)}`);
+  if (c.failure) lines.push('', escapeMarkdown(c.failure.message));
+  return lines.join('\n');
+}

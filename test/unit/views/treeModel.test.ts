@@ -1,0 +1,153 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { FakeClock } from '../../../src/shared/clock.ts';
+import { Lab } from '../../../src/views/model/lab.ts';
+import type { InformerChange } from '../../../src/views/model/informerSession.ts';
+import { TreeModel } from '../../../src/views/tree/treeModel.ts';
+import type { TreeNode } from '../../../src/views/tree/treeNodes.ts';
+import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
+
+async function labWith(api: FakeApi) {
+  const clock = new FakeClock(1_700_000_000_000);
+  const lab = new Lab({ clock, createBackend: async () => fakeBackend(api), maxTimelineEvents: 1000 });
+  const cluster = await lab.connect({ kind: 'kubeconfig', context: 'test' }, 'test');
+  const informer = lab.startInformer(cluster.id, { resource: CONFIGMAPS, namespace: '', labelSelector: '' });
+  assert.equal(await informer.informer.waitForSync(), true);
+  await settle();
+  return { lab, clock, cluster, informer, tree: new TreeModel(lab) };
+}
+
+const labels = (tree: TreeModel, nodes: TreeNode[]) => nodes.map((n) => tree.item(n).label);
+
+describe('cluster tree model', () => {
+  it('shows cluster → informer → namespace → object with resourceVersions and counts', async () => {
+    const api = new FakeApi();
+    api.put('default', 'b');
+    api.put('default', 'a');
+    api.put('prod', 'web');
+    const { lab, tree } = await labWith(api);
+    const [cluster] = tree.roots();
+    assert.ok(cluster);
+    assert.match(tree.item(cluster).description ?? '', /^1\/1 synced/);
+    const [informer] = tree.children(cluster);
+    assert.ok(informer);
+    const informerItem = tree.item(informer);
+    assert.equal(informerItem.label, 'configmaps');
+    assert.equal(informerItem.description, 'all namespaces · synced · rv 13 · 3 objects');
+    assert.deepEqual(labels(tree, tree.children(informer)), ['default', 'prod']);
+    const [defaultNs] = tree.children(informer);
+    assert.ok(defaultNs);
+    assert.equal(tree.item(defaultNs).description, '2 objects');
+    const objects = tree.children(defaultNs);
+    assert.deepEqual(labels(tree, objects), ['a', 'b']);
+    assert.equal(tree.item(objects[0] as TreeNode).description, 'rv 12 · ADDED 0s ago');
+    assert.match(tree.resolveTooltip(objects[0] as TreeNode) ?? '', /uid-a/);
+    await lab.dispose();
+  });
+
+  it('follows watch events: a modified object gets its new RV, and only it is reported changed', async () => {
+    const api = new FakeApi();
+    api.put('default', 'a');
+    api.put('default', 'b');
+    const { lab, tree, clock, informer } = await labWith(api);
+    const changes: InformerChange[] = [];
+    informer.onDidChange((c) => changes.push(c));
+    clock.step(5000);
+    api.put('default', 'a', { v: '2' });
+    await settle();
+    const node = tree.objectNode(informer.id, 'default/a');
+    assert.ok(node);
+    assert.equal(tree.item(node).description, 'rv 13 · MODIFIED 0s ago');
+    clock.step(2000);
+    assert.equal(tree.item(node).description, 'rv 13 · MODIFIED 2s ago');
+    assert.deepEqual([...(changes[0]?.objects ?? [])], ['default/a']);
+    assert.equal(changes[0]?.namespaces.size, 0, 'no structural change for a modification');
+    assert.equal(informer.history.list('default/a').length, 2);
+    await lab.dispose();
+  });
+
+  it('reports a namespace change when an object is added or deleted, and removes emptied namespaces', async () => {
+    const api = new FakeApi();
+    api.put('prod', 'web');
+    const { lab, tree, informer } = await labWith(api);
+    const changes: InformerChange[] = [];
+    informer.onDidChange((c) => changes.push(c));
+    api.remove('prod', 'web');
+    await settle();
+    assert.deepEqual([...(changes[0]?.namespaces ?? [])], ['prod']);
+    const informerNode = tree.informerNode(informer.id);
+    assert.ok(informerNode);
+    assert.deepEqual(tree.children(informerNode), []);
+    assert.equal(informer.history.latest('prod/web')?.change, 'DELETED');
+    await lab.dispose();
+  });
+
+  it('keeps one node instance per id and walks parents up to the cluster (reveal)', async () => {
+    const api = new FakeApi();
+    api.put('default', 'a');
+    const { lab, tree, informer } = await labWith(api);
+    const fresh = new TreeModel(lab);
+    const node = fresh.objectNode(informer.id, 'default/a');
+    assert.ok(node);
+    const chain: string[] = [];
+    for (let n: TreeNode | undefined = node; n; n = fresh.parent(n)) chain.push(n.kind);
+    assert.deepEqual(chain, ['object', 'namespace', 'informer', 'cluster']);
+    const [c] = tree.roots();
+    assert.equal(tree.roots()[0], c, 'same instance across calls');
+    await lab.dispose();
+  });
+
+  it('shows a failed connection as an error node that says why', async () => {
+    const clock = new FakeClock();
+    const lab = new Lab({
+      clock,
+      createBackend: async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+      },
+      maxTimelineEvents: 10,
+    });
+    await assert.rejects(lab.connect({ kind: 'kubeconfig', context: 'down' }, 'down'));
+    const tree = new TreeModel(lab);
+    const [cluster] = tree.roots();
+    assert.ok(cluster);
+    assert.equal(tree.item(cluster).description, 'failed');
+    const [error] = tree.children(cluster);
+    assert.ok(error);
+    assert.equal(error.kind, 'error');
+    assert.match(tree.item(error).description ?? '', /ECONNREFUSED/);
+    await lab.dispose();
+  });
+
+  it('emits timeline events for watch events and lists', async () => {
+    const api = new FakeApi();
+    api.put('default', 'a');
+    const { lab } = await labWith(api);
+    api.put('default', 'a', { v: '2' });
+    api.put('default', 'c');
+    await settle();
+    const types = lab.ring.all().map((e) => `${e.type}:${e.name}`);
+    assert.deepEqual(types, ['RELIST:', 'MODIFIED:a', 'ADDED:c']);
+    assert.equal(lab.ring.all()[1]?.resourceVersion, '12');
+    await lab.dispose();
+  });
+
+  it('expands a namespace of 10,000 objects quickly (getChildren + item for each)', async () => {
+    const api = new FakeApi();
+    for (let i = 0; i < 10_000; i++) api.put('big', `cm-${String(i).padStart(5, '0')}`, { i: String(i) });
+    const { lab, tree, informer } = await labWith(api);
+    const ns = tree.children(tree.informerNode(informer.id))[0];
+    assert.ok(ns);
+    const runs: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const t0 = performance.now();
+      const children = tree.children(ns);
+      for (const child of children) tree.item(child);
+      runs.push(performance.now() - t0);
+      assert.equal(children.length, 10_000);
+    }
+    const median = [...runs].sort((a, b) => a - b)[1] as number;
+    console.log(`expand 10k: runs ${runs.map((r) => r.toFixed(1)).join(', ')} ms (median ${median.toFixed(1)} ms)`);
+    assert.ok(median < 1000, `median ${median} ms`);
+    await lab.dispose();
+  });
+});
