@@ -115,6 +115,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private readonly backoff: Backoff;
   private readonly abort = new AbortController();
   private stopped = false;
+  /** Inside stop(): the last probes (the watch closing) may still go out. */
+  private stopping = false;
   private running = false;
   private lastSyncRV = '';
   /** The last RV can no longer be served (410): the next list must be a consistent read (''). */
@@ -163,7 +165,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.sleepTimer?.cancel();
     this.wakeSleeper?.();
     const s = this.session;
+    this.stopping = true;
     if (s) this.endSession(s, { kind: 'stopped' });
+    this.stopping = false;
   }
 
   private async loop(): Promise<void> {
@@ -179,6 +183,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
             this.reportError(new Error(`streaming list unavailable, falling back to a plain list: ${end.error.message}`));
           }
           if (!(await this.list())) {
+            if (this.stopped) return;
             await this.sleep(this.nextBackoff());
             continue;
           }
@@ -493,6 +498,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
   }
 
   private emit(probe: DistributiveOmit<Parameters<ProbeBus['emit']>[0], 'at' | 'informer'>): void {
+    if (this.stopped && !this.stopping) return;
     this.probes.emit({ ...probe, at: this.clock.now(), informer: this.o.name } as Parameters<ProbeBus['emit']>[0]);
   }
 }

@@ -1,0 +1,294 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError } from '../../../src/shared/apiError.ts';
+import { obj } from './fixtures/fakeSource.ts';
+import type { FakeSource } from './fixtures/fakeSource.ts';
+import { rig } from './fixtures/rig.ts';
+
+const seedN = (n: number) => (s: FakeSource) => {
+  for (let i = 0; i < n; i++) s.create(obj('ns', `o${i}`));
+};
+
+describe('reflector: list', () => {
+  it('lists in pages of `limit`, first from any version (RV 0), then watches from the list RV', async () => {
+    const r = rig({ pageSize: 3 }, {}, seedN(7));
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.hasSynced(), true);
+    assert.equal(r.informer.indexer.size, 7);
+    assert.deepEqual(r.source.listCalls.map((c) => [c.resourceVersion, c.limit, c.continue !== undefined]), [
+      ['0', 3, false],
+      [undefined, 3, true],
+      [undefined, 3, true],
+    ]);
+    const w = r.source.watchCalls[0]!;
+    assert.equal(w.resourceVersion, '7');
+    assert.equal(w.allowWatchBookmarks, true);
+    assert.ok(w.timeoutSeconds! >= 300 && w.timeoutSeconds! < 600);
+    assert.equal(r.informer.lastSyncResourceVersion(), '7');
+  });
+
+  it('an expired continue token restarts the list from scratch as a consistent read', async () => {
+    const r = rig({ pageSize: 2 }, {}, seedN(5));
+    let expired = false;
+    r.source.beforeList = (o) => {
+      if (o.continue && !expired) {
+        expired = true;
+        r.source.expireContinueTokens();
+      }
+    };
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.indexer.size, 5);
+    const calls = r.source.listCalls.map((c) => [c.resourceVersion, c.continue !== undefined]);
+    assert.deepEqual(calls, [['0', false], [undefined, true], [undefined, false], [undefined, true], [undefined, true]]);
+    assert.ok(r.probes.some((p) => p.kind === 'expired' && p.via === 'http'));
+    assert.equal(r.informer.stats().expired, 1);
+    assert.deepEqual(r.log.filter((l) => l.startsWith('add')).length, 5);
+  });
+
+  it('a failing list backs off (0.8 s, doubling, jittered) and retries', async () => {
+    const r = rig({}, {}, seedN(2));
+    r.source.failNextList(new ApiError(500, 'boom'), 2);
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.hasSynced(), false);
+    const backoffs = () => r.probes.filter((p) => p.kind === 'backoff').map((p) => (p.kind === 'backoff' ? p.delayMs : 0));
+    assert.deepEqual(backoffs(), [1200]);
+    await r.tick(1199);
+    assert.equal(r.source.listCalls.length, 1);
+    await r.tick(1);
+    assert.equal(r.source.listCalls.length, 2);
+    assert.deepEqual(backoffs(), [1200, 2400]);
+    await r.tick(2400);
+    assert.equal(r.informer.hasSynced(), true);
+    assert.equal(r.errors.length, 2);
+  });
+});
+
+describe('reflector: watch', () => {
+  it('delivers watch events as deltas and tracks their resourceVersion', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.informer.run();
+    await r.tick();
+    r.source.create(obj('ns', 'new'));
+    r.source.update(obj('ns', 'o0', { k: 'v' }));
+    r.source.delete('ns', 'new');
+    await r.tick();
+    // Keys pop in first-queued order, each with its own history in order.
+    assert.deepEqual(r.log, ['add* ns/o0 1', 'add ns/new 2', 'delete ns/new 4', 'update ns/o0 3 <- 1']);
+    assert.equal(r.informer.lastSyncResourceVersion(), '4');
+  });
+
+  it('a bookmark advances the resourceVersion without a delta, and the next watch resumes from it', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.informer.run();
+    await r.tick();
+    const rv = r.source.bumpResourceVersion();
+    r.source.bookmark();
+    await r.tick();
+    assert.equal(r.informer.lastSyncResourceVersion(), rv);
+    assert.equal(r.probes.filter((p) => p.kind === 'delta').length, 1);
+    r.clock.step(5000);
+    r.source.dropWatches();
+    await r.tick();
+    assert.equal(r.source.watchCalls.at(-1)!.resourceVersion, rv);
+  });
+
+  it('a clean close rewatches from the last resourceVersion without relisting', async () => {
+    const r = rig({}, {}, seedN(2));
+    r.informer.run();
+    await r.tick();
+    r.source.update(obj('ns', 'o1'));
+    await r.tick(5000);
+    r.source.dropWatches();
+    await r.tick();
+    assert.equal(r.source.listCalls.length, 1);
+    assert.equal(r.source.watchCalls.length, 2);
+    assert.equal(r.source.watchCalls[1]!.resourceVersion, '3');
+    assert.equal(r.informer.stats().reconnects, 1);
+  });
+
+  it('the server ending the watch at timeoutSeconds is a clean close', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.informer.run();
+    await r.tick();
+    await r.tick(r.source.watchCalls[0]!.timeoutSeconds! * 1000);
+    assert.equal(r.source.watchCalls.length, 2);
+    assert.equal(r.source.listCalls.length, 1);
+  });
+
+  it('a watch closed at once without events is a failure and backs off ("very short watch")', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.informer.run();
+    await r.tick();
+    r.source.dropWatches();
+    await r.tick();
+    assert.equal(r.source.watchCalls.length, 1);
+    assert.ok(r.probes.some((p) => p.kind === 'backoff'));
+    await r.tick(1200);
+    assert.equal(r.source.watchCalls.length, 2);
+  });
+
+  for (const via of ['http', 'event'] as const) {
+    it(`410 as ${via === 'http' ? 'a rejected watch' : 'an ERROR event'} → relist with a consistent read`, async () => {
+      const r = rig({}, { expiredForm: via }, seedN(3));
+      r.informer.run();
+      await r.tick(5000);
+      r.source.dropWatches(new Error('network down'));
+      await r.tick();
+      // While disconnected: writes happen and history is compacted away.
+      r.source.delete('ns', 'o0');
+      r.source.update(obj('ns', 'o1', { changed: 'yes' }));
+      r.source.create(obj('ns', 'o9'));
+      r.source.compact();
+      await r.tick(1200);
+      assert.ok(r.probes.some((p) => p.kind === 'expired' && p.via === via));
+      assert.ok(r.probes.some((p) => p.kind === 'relist'));
+      assert.equal(r.source.listCalls.at(-1)!.resourceVersion, undefined);
+      assert.deepEqual(r.log.slice(3).sort(), ['add ns/o9 6', 'delete? ns/o0 1', 'update ns/o1 5 <- 2']);
+      assert.deepEqual([...r.informer.indexer.listKeys()].sort(), [...r.source.state().keys()].sort());
+      // And it keeps watching from the new list.
+      r.source.create(obj('ns', 'later'));
+      await r.tick();
+      assert.equal(r.log.at(-1), 'add ns/later 7');
+    });
+  }
+
+  it('a non-410 ERROR event reports the error, backs off and rewatches without relisting', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.informer.run();
+    await r.tick(5000);
+    r.source.inject({ type: 'ERROR', object: { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 500, reason: 'InternalError', message: 'etcd hiccup' } });
+    await r.tick();
+    assert.match(String(r.errors[0]), /etcd hiccup/);
+    await r.tick(1200);
+    assert.equal(r.source.watchCalls.length, 2);
+    assert.equal(r.source.listCalls.length, 1);
+  });
+
+  it('a rejected watch (non-410) backs off and retries from the same version', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.source.failNextWatch(new ApiError(503, 'unavailable'));
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.hasSynced(), true);
+    await r.tick(1200);
+    assert.deepEqual(r.source.watchCalls.map((c) => c.resourceVersion), ['1', '1']);
+    assert.equal(r.source.openWatches, 1);
+  });
+
+  it('malformed events are reported and counted, not silently dropped, and the stream goes on', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.informer.run();
+    await r.tick();
+    r.source.inject({ type: 'ADDED', object: { kind: 'ConfigMap' } });
+    r.source.inject({ type: 'MODIFIED', object: { metadata: { namespace: 'ns' } } });
+    r.source.inject({ type: 'WHAT', object: {} });
+    r.source.inject({ type: 'BOOKMARK', object: { metadata: {} } });
+    r.source.create(obj('ns', 'fine'));
+    await r.tick();
+    assert.equal(r.informer.stats().malformed, 4);
+    assert.equal(r.errors.length, 4);
+    assert.equal(r.probes.filter((p) => p.kind === 'error').length, 4);
+    assert.equal(r.log.at(-1), 'add ns/fine 2');
+  });
+
+  it('backoff grows to 30 s at most and resets after a healthy period', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.source.failNextWatch(new ApiError(500, 'down'), 8);
+    r.informer.run();
+    await r.tick();
+    for (let i = 0; i < 8; i++) await r.tick(30_000);
+    const delays = r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : []));
+    assert.deepEqual(delays, [1200, 2400, 4800, 9600, 19200, 30000, 30000, 30000]);
+    assert.equal(r.source.openWatches, 1);
+    await r.tick(121_000);
+    r.source.dropWatches(new Error('blip'));
+    await r.tick();
+    const last = r.probes.filter((p) => p.kind === 'backoff').at(-1);
+    assert.equal(last?.kind === 'backoff' ? last.delayMs : undefined, 1200);
+  });
+});
+
+describe('reflector: streaming list (watch-list)', () => {
+  it('builds the cache from initial events and the end bookmark, with no list call', async () => {
+    const r = rig({ useWatchList: true }, { watchList: 'supported' }, seedN(3));
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.source.listCalls.length, 0);
+    const w = r.source.watchCalls[0]!;
+    assert.equal(w.sendInitialEvents, true);
+    assert.equal(w.resourceVersionMatch, 'NotOlderThan');
+    assert.equal(r.informer.hasSynced(), true);
+    assert.deepEqual(r.log, ['add* ns/o0 1', 'add* ns/o1 2', 'add* ns/o2 3']);
+    r.source.create(obj('ns', 'live'));
+    await r.tick();
+    assert.equal(r.log.at(-1), 'add ns/live 4');
+    assert.equal(r.source.watchCalls.length, 1);
+  });
+
+  it('falls back to a plain list when the server rejects sendInitialEvents', async () => {
+    const r = rig({ useWatchList: true }, { watchList: 'reject' }, seedN(2));
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.hasSynced(), true);
+    assert.equal(r.source.listCalls.length, 1);
+    assert.equal(r.informer.indexer.size, 2);
+  });
+
+  it('falls back to a plain list when the end bookmark never comes, without duplicate adds', async () => {
+    const r = rig({ useWatchList: true, watchListIdleTimeoutMs: 10_000 }, { watchList: 'noEndBookmark' }, seedN(2));
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.hasSynced(), false);
+    assert.deepEqual(r.log, []);
+    await r.tick(10_000);
+    assert.equal(r.informer.hasSynced(), true);
+    assert.equal(r.source.listCalls.length, 1);
+    assert.deepEqual(r.log, ['add* ns/o0 1', 'add* ns/o1 2']);
+    assert.equal(r.source.openWatches, 1);
+    assert.equal(r.source.watchCalls.at(-1)!.sendInitialEvents, undefined);
+  });
+});
+
+describe('reflector: stop', () => {
+  it('stop during the initial list aborts it; nothing is delivered afterwards', async () => {
+    const r = rig({}, {}, seedN(3));
+    r.source.holdLists();
+    r.informer.run();
+    await r.tick();
+    r.informer.stop();
+    const probesAtStop = r.probes.length;
+    r.source.releaseLists();
+    await r.tick(60_000);
+    assert.deepEqual(r.log, []);
+    assert.equal(r.source.watchCalls.length, 0);
+    assert.equal(r.probes.length, probesAtStop);
+    assert.equal(r.probes.at(-1)!.kind, 'stopped');
+    assert.equal(await r.informer.waitForSync(), false);
+  });
+
+  it('stop while watching ends the watch; later writes reach no handler', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.informer.run();
+    await r.tick();
+    r.source.create(obj('ns', 'a'));
+    r.informer.stop(); // before the drain microtask ran
+    r.source.create(obj('ns', 'b'));
+    await r.tick(60_000);
+    assert.deepEqual(r.log, ['add* ns/o0 1']);
+    assert.equal(r.source.openWatches, 0);
+    assert.equal(r.clock.pendingTimers(), 0);
+  });
+
+  it('stop during backoff cancels the retry', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.source.failNextList(new ApiError(500, 'x'));
+    r.informer.run();
+    await r.tick();
+    r.informer.stop();
+    await r.tick(60_000);
+    assert.equal(r.source.listCalls.length, 1);
+  });
+});
