@@ -63,7 +63,7 @@ export interface DeltaFifoOptions<T extends KubeObject> {
   knownObjects: ReadonlyIndexer<T>;
   /** Applied to every incoming object before it is queued (never to tombstones or resyncs). */
   transform?: ((obj: T) => T) | undefined;
-  /** Called when the queue goes from empty to non-empty, so the owner can schedule a drain. */
+  /** Called when the queue goes from empty to non-empty (or a replace left it empty), so the owner can schedule a drain. */
   onNonEmpty?: (() => void) | undefined;
   /** Called for each queued delta (probes). */
   onDelta?: ((type: DeltaType, key: string, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>) => void) | undefined;
@@ -141,6 +141,8 @@ class DeltaFifoImpl<T extends KubeObject> {
       this.populated = true;
       this.initialPopulationCount = listed.size + queuedDeletions;
     }
+    // An empty first list queues nothing, yet the owner must look again: it is synced now.
+    if (this.length === 0) this.onNonEmpty?.();
   }
 
   resync(): void {
