@@ -1,0 +1,160 @@
+// Starts `controller-lab sim` as a real process (as a user would) and drives it with real clients:
+// kubectl with the kubeconfig it printed, and raw HTTPS requests with its token and CA.
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { endpointFromKubeconfig, type SimEndpoint } from '../../src/sim/server/adminClient.ts';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface SimProcess {
+  url: string;
+  kubeconfigPath: string;
+  stateDir: string;
+  endpoint: SimEndpoint;
+  process: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** SIGTERM, then waits for the exit; resolves to the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startSimProcess(extraArgs: string[] = [], stateDir?: string): Promise<SimProcess> {
+  const dir = stateDir ?? (await mkdtemp(join(tmpdir(), 'controller-lab-conformance-')));
+  const child = spawn(process.execPath, ['src/cli/main.ts', 'sim', '--port', '0', '--state-dir', dir, ...extraArgs], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+  const ready = await new Promise<{ url: string; kubeconfigPath: string }>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`sim did not start in 20 s:\n${out}\n${err}`)), 20_000);
+    const check = () => {
+      const url = /serving on (\S+)/.exec(out)?.[1];
+      const kubeconfigPath = /Kubeconfig: (\S+)/.exec(out)?.[1];
+      if (url && kubeconfigPath) {
+        clearTimeout(timer);
+        res({ url, kubeconfigPath });
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`sim exited with ${code} before it was ready:\n${out}\n${err}`));
+    });
+  });
+  const endpoint = endpointFromKubeconfig(await readFile(ready.kubeconfigPath, 'utf8'));
+  return {
+    ...ready,
+    stateDir: dir,
+    endpoint,
+    process: child,
+    output: () => out + err,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs kubectl against the sim (own discovery cache dir per sim, so runs never share one). */
+export function kubectl(sim: SimProcess, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CommandResult> {
+  return new Promise((res) => {
+    const child = execFile(
+      'kubectl',
+      ['--kubeconfig', sim.kubeconfigPath, '--cache-dir', join(sim.stateDir, 'kubectl-cache'), ...args],
+      { timeout: options.timeoutMs ?? 30_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        res({ code, stdout, stderr });
+      },
+    );
+    if (options.input !== undefined) child.stdin!.end(options.input);
+  });
+}
+
+/** kubectl that must succeed: returns stdout, or throws with stderr. */
+export async function kubectlOk(sim: SimProcess, args: string[], input?: string): Promise<string> {
+  const r = await kubectl(sim, args, input === undefined ? {} : { input });
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}):\n${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+/** A running `kubectl … -w`: its output so far, and a way to end it. */
+export interface BackgroundCommand {
+  output(): string;
+  waitFor(predicate: (out: string) => boolean, timeoutMs?: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function kubectlBackground(sim: SimProcess, args: string[]): BackgroundCommand {
+  const child = spawn('kubectl', ['--kubeconfig', sim.kubeconfigPath, '--cache-dir', join(sim.stateDir, 'kubectl-cache'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+  return {
+    output: () => out,
+    waitFor(predicate, timeoutMs = 15_000) {
+      return new Promise((res, rej) => {
+        const started = Date.now();
+        const poll = () => {
+          if (predicate(out)) return res(out);
+          if (Date.now() - started > timeoutMs) return rej(new Error(`timed out waiting on kubectl ${args.join(' ')}; output:\n${out}\nstderr:\n${err}`));
+          setTimeout(poll, 25);
+        };
+        poll();
+      });
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One HTTPS request with the sim's CA; the sim's token unless `token` says otherwise (null: none). */
+export function rawRequest(
+  sim: SimProcess | SimEndpoint,
+  method: string,
+  path: string,
+  options: { body?: string | Buffer; headers?: Record<string, string>; token?: string | null } = {},
+): Promise<RawResponse> {
+  const endpoint = 'endpoint' in sim ? sim.endpoint : sim;
+  const url = new URL(path, endpoint.server);
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  const token = options.token === undefined ? endpoint.token : options.token;
+  if (token !== null) headers['Authorization'] = `Bearer ${token}`;
+  if (options.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
+  const send = url.protocol === 'https:' ? request : httpRequest;
+  return new Promise((res, rej) => {
+    const req = send(url, { method, headers, ...(endpoint.caPem ? { ca: endpoint.caPem } : {}) }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => res({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', rej);
+    });
+    req.on('error', rej);
+    req.end(options.body);
+  });
+}
