@@ -1,3 +1,58 @@
-// The controller-lab command. Subcommands are added by their features.
-process.stderr.write('usage: controller-lab <sim|watch|run> ...\n');
-process.exit(2);
+// The controller-lab command: a table of subcommands, each a module loaded only when asked for,
+// so `controller-lab watch` never pays for the simulator and vice versa.
+//
+// To add a subcommand, add one line to `subcommands`. Its module exports
+// `async function main(argv: string[]): Promise<number>` (argv: the words after the subcommand;
+// the result: the exit code) and handles its own `--help`.
+
+export interface SubcommandModule {
+  main(argv: string[]): Promise<number>;
+}
+
+interface Subcommand {
+  /** One line for the top-level usage. */
+  summary: string;
+  load(): Promise<SubcommandModule>;
+}
+
+const subcommands: Record<string, Subcommand> = {
+  watch: { summary: 'watch a resource through the informer and print its events', load: () => import('./watch.ts') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(subcommands).map((n) => n.length));
+  const lines = Object.entries(subcommands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: controller-lab <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun 'controller-lab <command> --help' for a command's options.\n`;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    process.stderr.write(usage());
+    return 2;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = first === 'help' ? rest[0] : undefined;
+    if (topic && subcommands[topic]) return (await subcommands[topic].load()).main(['--help']);
+    process.stdout.write(usage());
+    return 0;
+  }
+  const command = subcommands[first];
+  if (!command) {
+    process.stderr.write(`controller-lab: unknown command "${first}"\n\n${usage()}`);
+    return 2;
+  }
+  return (await command.load()).main(rest);
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    // A bug, not a user error: say so in one line; CONTROLLER_LAB_DEBUG=1 shows the stack.
+    const detail = process.env.CONTROLLER_LAB_DEBUG ? (err as Error)?.stack : String((err as Error)?.message ?? err);
+    process.stderr.write(`controller-lab: internal error: ${detail}\n`);
+    process.exitCode = 70;
+  },
+);

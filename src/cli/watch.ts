@@ -1,0 +1,225 @@
+import { writeFileSync } from 'node:fs';
+import { createSharedInformer } from '../informer/index.ts';
+import type { SharedIndexInformer } from '../informer/index.ts';
+import type { ListerWatcher } from '../informer/listerWatcher.ts';
+import { ConnectionError, CredentialError, describeFailure, KubeconfigError, loadCluster } from '../kube/index.ts';
+import type { Cluster } from '../kube/index.ts';
+import { ApiError } from '../shared/apiError.ts';
+import type { ApiResource, KubeObject } from '../shared/k8s.ts';
+import { oneOf, parseCommandLine, UsageError } from './args.ts';
+import { age, BatchedWriter, columns } from './output.ts';
+import { tapListerWatcher } from './tapListerWatcher.ts';
+
+const USAGE = `usage: controller-lab watch RESOURCE [options]
+
+Runs an informer (list, then watch; relist on 410) for RESOURCE and prints what it sees.
+RESOURCE is named as with kubectl: configmaps, cm, deployments.apps, deploy, widgets.v1.example.com.
+
+options:
+  --kubeconfig FILE         kubeconfig to use (default: $KUBECONFIG, then ~/.kube/config)
+  --context NAME            kubeconfig context (default: the current context)
+  -n, --namespace NS        namespace (default: the context's namespace, else "default")
+  -A, --all-namespaces      every namespace
+  -l, --selector SELECTOR   label selector, e.g. app=web,tier!=db
+  --field-selector SEL      field selector, e.g. metadata.name=web
+  -o, --output FORMAT       events (default): a line per change, like kubectl get -w --output-watch-events
+                            jsonl: each watch event as the server sent it, one JSON per line (the
+                                   initial list's items first, as ADDED events)
+                            none: print nothing but the summary
+  --exit-when-seen NS/NAME  exit 0 once the informer has processed an event for this object
+  --dump-cache FILE         on exit, write the cache as a JSON array of
+                            {namespace, name, uid, resourceVersion}, sorted by namespace/name
+  -h, --help                show this help
+
+On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
+Exit codes: 0 done (Ctrl-C, --exit-when-seen), 2 usage, kubeconfig, connection, auth or
+unknown-resource errors.
+`;
+
+const OPTIONS = {
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
+  'all-namespaces': { type: 'boolean', short: 'A' },
+  selector: { type: 'string', short: 'l' },
+  'field-selector': { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  'exit-when-seen': { type: 'string' },
+  'dump-cache': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Output = 'events' | 'jsonl' | 'none';
+
+interface WatchArgs {
+  resource: string;
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  allNamespaces: boolean;
+  labelSelector?: string;
+  fieldSelector?: string;
+  output: Output;
+  exitWhenSeen?: string;
+  dumpCache?: string;
+}
+
+function parse(argv: string[]): WatchArgs | 'help' {
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
+  if (values.help) return 'help';
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'RESOURCE is required' : `one RESOURCE only (got ${positionals.join(' ')})`);
+  if (values['all-namespaces'] && values.namespace) throw new UsageError('-n and -A exclude each other');
+  return {
+    resource: positionals[0] ?? '',
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    namespace: values.namespace,
+    allNamespaces: values['all-namespaces'] ?? false,
+    labelSelector: values.selector,
+    fieldSelector: values['field-selector'],
+    output: oneOf('output', values.output ?? 'events', ['events', 'jsonl', 'none'] as const),
+    exitWhenSeen: values['exit-when-seen'],
+    dumpCache: values['dump-cache'],
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args: WatchArgs | 'help';
+  try {
+    args = parse(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`controller-lab watch: ${err.message}\nRun 'controller-lab watch --help' for usage.\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  let cluster: Cluster | undefined;
+  try {
+    cluster = loadCluster({ kubeconfig: args.kubeconfig, context: args.context });
+    const resource = await cluster.resolve(args.resource);
+    if (resource.verbs.length > 0 && !(resource.verbs.includes('list') && resource.verbs.includes('watch'))) {
+      throw new UsageError(`${label(resource)} cannot be watched (verbs: ${resource.verbs.join(', ')})`);
+    }
+    return await watchResource(cluster, resource, args);
+  } catch (err) {
+    if (!isUserFacing(err)) throw err;
+    process.stderr.write(`controller-lab watch: ${describeFailure(err).message}\n`);
+    return 2;
+  } finally {
+    cluster?.close();
+  }
+}
+
+/** Failures that are about the environment, not bugs: printed as one line, exit code 2. */
+function isUserFacing(err: unknown): boolean {
+  return err instanceof Error && (err instanceof ApiError || err instanceof ConnectionError || err instanceof CredentialError || err instanceof KubeconfigError || err instanceof UsageError || err.name === 'UnknownResourceError');
+}
+
+function label(r: ApiResource): string {
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}
+
+function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs): Promise<number> {
+  const namespace = !resource.namespaced || args.allNamespaces ? undefined : (args.namespace ?? cluster.namespace);
+  const out = new BatchedWriter(process.stdout);
+  let lw: ListerWatcher = cluster.listerWatcher(resource, { namespace, labelSelector: args.labelSelector, fieldSelector: args.fieldSelector });
+  if (args.output === 'jsonl') {
+    lw = tapListerWatcher(lw, {
+      listed: (list) => {
+        for (const item of list.items) out.line(JSON.stringify({ type: 'ADDED', object: item }));
+      },
+      event: (ev) => out.line(JSON.stringify(ev)),
+    });
+  }
+  const informer = createSharedInformer<KubeObject>({ name: namespace ? `${label(resource)}@${namespace}` : label(resource), listerWatcher: lw });
+  const started = performance.now();
+
+  return new Promise<number>((resolve) => {
+    let finished = false;
+    const finish = (code: number, message?: string): void => {
+      if (finished) return;
+      finished = true;
+      informer.stop();
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      if (message) {
+        // A failure the user must fix: its one line is all there is to say.
+        process.stderr.write(`controller-lab watch: ${message}\n`);
+      } else {
+        if (args.dumpCache) writeFileSync(args.dumpCache, dumpCache(informer));
+        process.stderr.write(`${summary(informer, performance.now() - started)}\n`);
+      }
+      out.flush(() => resolve(code));
+    };
+    const onSignal = (): void => finish(0);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.stdout.on('error', () => finish(0)); // e.g. `| head`: the reader went away
+
+    const printEvent = args.output === 'events' ? eventPrinter(out, resource.namespaced) : undefined;
+    printEvent?.header();
+    const seen = (obj: KubeObject): void => {
+      if (args.exitWhenSeen && keyOf(obj) === args.exitWhenSeen) finish(0);
+    };
+    informer.addEventHandler(
+      {
+        onAdd: (obj) => (printEvent?.('ADDED', obj as KubeObject), seen(obj as KubeObject)),
+        onUpdate: (_old, obj) => (printEvent?.('MODIFIED', obj as KubeObject), seen(obj as KubeObject)),
+        onDelete: (obj) => (printEvent?.('DELETED', obj as KubeObject), seen(obj as KubeObject)),
+      },
+      { name: 'controller-lab watch' },
+    );
+    informer.onError((err) => {
+      // Before the first sync, a failure the informer would retry forever (bad credentials, no
+      // access, no server) is the user's to fix: stop and say so. Later ones are retried.
+      if (!informer.hasSynced() && isFatalBeforeSync(err)) return finish(2, describeFailure(err).message);
+      process.stderr.write(`controller-lab watch: warning: ${describeFailure(err).message} (retrying)\n`);
+    });
+    informer.run();
+  });
+}
+
+function isFatalBeforeSync(err: unknown): boolean {
+  if (err instanceof ApiError) return err.code === 401 || err.code === 403 || err.code === 404;
+  return err instanceof ConnectionError || err instanceof CredentialError;
+}
+
+function keyOf(obj: KubeObject): string {
+  const { namespace, name } = obj.metadata;
+  return namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
+}
+
+interface EventPrinter {
+  (type: string, obj: KubeObject): void;
+  header(): void;
+}
+
+function eventPrinter(out: BatchedWriter, namespaced: boolean): EventPrinter {
+  const widths = namespaced ? [8, 20, 40, 10] : [8, 40, 10];
+  const row = (type: string, ns: string, name: string, rv: string, a: string): string =>
+    columns(namespaced ? [type, ns, name, rv, a] : [type, name, rv, a], widths);
+  const print = ((type: string, obj: KubeObject) => {
+    const m = obj.metadata;
+    out.line(row(type, m.namespace ?? '', m.name ?? '', m.resourceVersion ?? '', age(m.creationTimestamp, Date.now())));
+  }) as EventPrinter;
+  print.header = () => out.line(row('EVENT', 'NAMESPACE', 'NAME', 'RV', 'AGE'));
+  return print;
+}
+
+function summary(informer: SharedIndexInformer, elapsedMs: number): string {
+  const s = informer.stats();
+  const seconds = elapsedMs / 1000;
+  const rate = seconds > 0 ? s.events / seconds : 0;
+  return `lists=${s.lists} watches=${s.watches} relists=${s.relists} 410s=${s.expired} events=${s.events} events/s=${rate.toFixed(1)} elapsed=${seconds.toFixed(1)}s cached=${s.cached}`;
+}
+
+function dumpCache(informer: SharedIndexInformer): string {
+  const rows = informer.indexer
+    .list()
+    .map((o) => ({ namespace: o.metadata.namespace ?? '', name: o.metadata.name ?? '', uid: o.metadata.uid ?? '', resourceVersion: o.metadata.resourceVersion ?? '' }))
+    .sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return `${JSON.stringify(rows, null, 1)}\n`;
+}

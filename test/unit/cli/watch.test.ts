@@ -1,0 +1,135 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sendStatus } from '../kube/support/loopbackApi.ts';
+import { runCli, startCli } from './support/runCli.ts';
+import { configMap, startScriptedCluster, watchLine } from './support/scriptedCluster.ts';
+
+type T = { after(fn: () => unknown): void };
+
+async function cluster(t: T, options: Parameters<typeof startScriptedCluster>[0]) {
+  const c = await startScriptedCluster(options);
+  t.after(() => c.close());
+  return c;
+}
+
+test('events output: the list then each change, aligned, with RV and age; --exit-when-seen exits 0', async (t) => {
+  const c = await cluster(t, {
+    namespace: 'team-a',
+    items: [configMap('alpha', '5', 'team-a'), configMap('beta', '6', 'team-a')],
+    watch: (res) => res.write(watchLine('MODIFIED', 'alpha', '11', 'team-a') + watchLine('DELETED', 'beta', '12', 'team-a') + watchLine('ADDED', 'gamma', '13', 'team-a')),
+  });
+  const r = await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '--exit-when-seen', 'team-a/gamma']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.deepEqual(lines.map((l) => l.split(/\s+/).slice(0, 4)), [
+    ['EVENT', 'NAMESPACE', 'NAME', 'RV'],
+    ['ADDED', 'team-a', 'alpha', '5'],
+    ['ADDED', 'team-a', 'beta', '6'],
+    ['MODIFIED', 'team-a', 'alpha', '11'],
+    ['DELETED', 'team-a', 'beta', '12'],
+    ['ADDED', 'team-a', 'gamma', '13'],
+  ]);
+  assert.equal(new Set(lines.map((l) => l.search(/\S+\s+\S+$/))).size, 1, `RV column aligned:\n${r.stdout}`);
+  assert.match(lines[5] ?? '', /\s(90|91|92)s$/, 'AGE from creationTimestamp');
+  // The context's namespace was used, as kubectl does.
+  assert.ok(c.api.requests.some((q) => q.path.startsWith('/api/v1/namespaces/team-a/configmaps?')));
+  assert.match(r.stderr, /^lists=1 watches=1 relists=0 410s=0 events=3 events\/s=[\d.]+ /m);
+  assert.equal(r.stderr.trim().split('\n').length, 1, 'only the summary line on stderr');
+});
+
+test('jsonl output: list items as ADDED, then each watch event exactly as sent (bookmarks too)', async (t) => {
+  const bookmark = { type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '20' } } };
+  const c = await cluster(t, {
+    items: [configMap('a', '5')],
+    watch: (res) => res.write(`${JSON.stringify(bookmark)}\n${watchLine('ADDED', 'b', '21')}`),
+  });
+  const r = await runCli(['watch', 'configmaps', '--kubeconfig', c.kubeconfig, '-o', 'jsonl', '--exit-when-seen', 'default/b']);
+  assert.equal(r.code, 0, r.stderr);
+  const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name?: string; resourceVersion: string } } });
+  assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]), [['ADDED', 'a', '5'], ['BOOKMARK', undefined, '20'], ['ADDED', 'b', '21']]);
+  assert.deepEqual(events[1], bookmark);
+});
+
+test('a 410 inside the watch makes the informer relist; the summary counts it; --dump-cache writes the sorted cache', async (t) => {
+  const c = await cluster(t, {
+    items: [configMap('zeta', '5'), configMap('alpha', '6')],
+    watch: (res, attempt) => {
+      if (attempt === 0) return void res.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version: 10 (40)' } })}\n`);
+      res.write(watchLine('ADDED', 'mid', '41'));
+    },
+  });
+  const dump = path.join(c.dir, 'cache.json');
+  const r = await runCli(['watch', 'configmap', '--kubeconfig', c.kubeconfig, '-o', 'none', '--exit-when-seen', 'default/mid', '--dump-cache', dump]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^lists=2 watches=2 relists=1 410s=1 events=1 /m);
+  assert.deepEqual(JSON.parse(readFileSync(dump, 'utf8')), [
+    { namespace: 'default', name: 'alpha', uid: 'uid-alpha', resourceVersion: '6' },
+    { namespace: 'default', name: 'mid', uid: 'uid-mid', resourceVersion: '41' },
+    { namespace: 'default', name: 'zeta', uid: 'uid-zeta', resourceVersion: '5' },
+  ]);
+});
+
+test('SIGINT exits 0 with the summary; -A watches all namespaces', async (t) => {
+  const c = await cluster(t, { items: [configMap('a', '5', 'ns1'), configMap('b', '6', 'ns2')], watch: () => {} });
+  const cli = startCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '-A']);
+  await cli.waitForStdout('ns2');
+  cli.child.kill('SIGINT');
+  const r = await cli.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^lists=1 watches=1 relists=0 410s=0 events=0 /m);
+  assert.ok(c.api.requests.some((q) => q.path.startsWith('/api/v1/configmaps?')));
+});
+
+test('failures print one line naming the cause and exit 2, without a stack', async (t) => {
+  const c = await cluster(t, { items: [] });
+  const oneLine = (r: { code: number | null; stderr: string }, pattern: RegExp) => {
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, pattern);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  };
+  oneLine(await runCli(['watch', 'cm', '--kubeconfig', path.join(c.dir, 'missing')]), /^controller-lab watch: kubeconfig .*missing does not exist$/m);
+  oneLine(await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '--context', 'nope']), /context "nope" not found/);
+  oneLine(await runCli(['watch', 'gizmos', '--kubeconfig', c.kubeconfig]), /the server doesn't have a resource type "gizmos"/);
+
+  const closed = await startScriptedCluster({});
+  const deadKubeconfig = closed.kubeconfig;
+  const deadUrl = closed.api.url;
+  await closed.api.close();
+  oneLine(await runCli(['watch', 'cm', '--kubeconfig', deadKubeconfig]), new RegExp(`cannot reach ${deadUrl}: connection refused`));
+
+  const denied = await cluster(t, {});
+  denied.api.route('/api', (req, res) => sendStatus(res, 401, 'Unauthorized', 'Unauthorized'));
+  oneLine(await runCli(['watch', 'cm', '--kubeconfig', denied.kubeconfig]), /unauthorized \(401\)/);
+
+  const forbidden = await cluster(t, {});
+  forbidden.api.route('/api/v1/namespaces/default/configmaps', (req, res) => sendStatus(res, 403, 'Forbidden', 'configmaps is forbidden: User "bob" cannot list resource "configmaps"'));
+  oneLine(await runCli(['watch', 'cm', '--kubeconfig', forbidden.kubeconfig]), /forbidden \(403\): configmaps is forbidden: User "bob"/);
+});
+
+test('usage errors and help', async () => {
+  const top = await runCli(['--help']);
+  assert.equal(top.code, 0);
+  assert.match(top.stdout, /usage: controller-lab <command>[\s\S]*\n {2}watch +watch a resource/);
+  const none = await runCli([]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /usage: controller-lab/);
+  const unknown = await runCli(['frobnicate']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown command "frobnicate"/);
+  const help = await runCli(['watch', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--exit-when-seen NS\/NAME/);
+  assert.deepEqual((await runCli(['help', 'watch'])).stdout, help.stdout);
+  const bad = await runCli(['watch', 'cm', '-o', 'yaml']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--output must be one of events, jsonl, none \(got "yaml"\)/);
+  const missing = await runCli(['watch']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /RESOURCE is required/);
+  const both = await runCli(['watch', 'cm', '-n', 'x', '-A']);
+  assert.match(both.stderr, /-n and -A exclude each other/);
+});
