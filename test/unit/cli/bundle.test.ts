@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { cliSource, runCli } from './support/runCli.ts';
+import { configMap, startScriptedCluster, watchLine } from './support/scriptedCluster.ts';
+
+// The shipped command is an esbuild CommonJS bundle (scripts/build.mjs → dist/cli.cjs). Build one the
+// same way into a scratch folder, so this test never races another test for dist/.
+
+test('the bundled CLI (CJS, lazy subcommands inlined) watches a cluster and stays small', async (t) => {
+  const c = await startScriptedCluster({ items: [configMap('a', '3')], watch: (res) => res.write(watchLine('ADDED', 'b', '11')) });
+  t.after(() => c.close());
+  const outfile = path.join(c.dir, 'cli.cjs');
+  await build({
+    entryPoints: [cliSource],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    logLevel: 'warning',
+    banner: { js: "#!/usr/bin/env node\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__importMetaUrl' },
+  });
+  // client-node's generated API (~3 MB, ~0.8 s to load) must not creep in.
+  assert.ok(statSync(outfile).size < 1_000_000, `bundle is ${statSync(outfile).size} bytes`);
+  const r = await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '--exit-when-seen', 'default/b'], { entry: outfile });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /ADDED\s+default\s+b\s+11/);
+  assert.match(r.stderr, /^lists=1 watches=1 relists=0 410s=0 events=1 /m);
+});
