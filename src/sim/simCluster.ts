@@ -1,8 +1,26 @@
 import type { Clock } from '../shared/clock.ts';
+import { realClock } from '../shared/clock.ts';
 import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
+import { apiVersionOf } from '../shared/k8s.ts';
+import { ApiError } from '../shared/apiError.ts';
 import type { ListerWatcher } from '../informer/listerWatcher.ts';
-import type { ResourceRegistry } from './resources/types.ts';
+import { crdResources, validateCrd } from './resources/crd.ts';
+import { KindRegistry } from './resources/registry.ts';
+import type { ResourceInfo, ResourceRegistry } from './resources/types.ts';
+import { ApiStore } from './store/apiStore.ts';
+import { ClientRegistry } from './store/clientInsight.ts';
+import { FaultController } from './store/faults.ts';
+import type { HistoryEvent } from './store/history.ts';
+import { listJson, listTable } from './store/listing.ts';
+import { MvccStore, type ResourceTable } from './store/mvccStore.ts';
+import { DebouncedSaver, loadSnapshot, saveSnapshot, type Snapshot } from './store/persistence.ts';
+import type { Stored } from './store/storedObject.ts';
+import { openWatch } from './store/watchOpen.ts';
+import type { Watcher } from './store/watcher.ts';
+import { SimListerWatcher } from './simListerWatcher.ts';
+import { startScenario } from './scenario/scenarioRunner.ts';
 import type {
+  ClientIdentity,
   ClientInsight,
   DeleteOptions,
   DeleteResult,
@@ -81,4 +99,288 @@ export interface SimClusterApi {
   listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext): ListerWatcher;
   /** Writes a final snapshot (when persisting) and ends every watch and timer. */
   close(): Promise<void>;
+}
+
+const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+function resourceLabel(info: Pick<ResourceInfo, 'group' | 'resource'>): string {
+  return info.group ? `${info.resource}.${info.group}` : info.resource;
+}
+
+/** A small seeded PRNG (mulberry32) so uids and generated names repeat for a seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class SimCluster implements SimClusterApi {
+  readonly clock: Clock;
+  readonly resources: KindRegistry;
+  readonly faults: FaultController;
+  readonly clients: ClientRegistry;
+  private readonly mvcc: MvccStore;
+  private readonly api: ApiStore;
+  private readonly bookmarkIntervalMs: number;
+  private readonly writeListeners = new Set<(w: WriteRecord) => void>();
+  private readonly saver: DebouncedSaver | undefined;
+  private readonly stateDir: string | undefined;
+  private nextWatchId = 1;
+  private currentClient: ClientIdentity | undefined;
+  private random: () => number = Math.random;
+
+  constructor(options: SimClusterOptions = {}) {
+    this.clock = options.clock ?? realClock;
+    this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+    this.resources = new KindRegistry();
+    this.mvcc = new MvccStore(options.watchCacheSize ?? 1000);
+    this.faults = new FaultController({
+      dropWatches: (resource) => this.endWatches('dropped', resource),
+      compact: (rv) => this.mvcc.compact(rv ?? this.mvcc.resourceVersion),
+      restart: () => this.restart(),
+      wakeWatchers: () => this.eachWatcher((w) => w.wake()),
+    });
+    this.clients = new ClientRegistry(this.clock);
+    this.api = new ApiStore(this.mvcc, this.resources, {
+      clock: this.clock,
+      random: () => this.random(),
+      consumeConflict: (g, r, k) => this.faults.consumeConflict(g, r, k),
+      onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved', true); },
+    });
+    this.mvcc.onCommit((table, event) => this.emitWrite(table, event));
+
+    this.stateDir = options.stateDir;
+    const snapshot = this.stateDir ? loadSnapshot(this.stateDir) : undefined;
+    if (snapshot) this.restore(snapshot);
+    else if (options.defaultNamespaces !== false) {
+      for (const name of DEFAULT_NAMESPACES) this.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name } });
+    }
+    if (this.stateDir) {
+      const dir = this.stateDir;
+      this.saver = new DebouncedSaver(this.clock, options.persistDebounceMs ?? 500, () => saveSnapshot(dir, this.snapshot()));
+      this.mvcc.onCommit(() => this.saver?.touch());
+    }
+  }
+
+  get resourceVersion(): number {
+    return this.mvcc.resourceVersion;
+  }
+
+  /** Seeds uid and generateName randomness (scenarios do, for repeatable runs). */
+  seed(seed: number): void {
+    this.random = seededRandom(seed);
+  }
+
+  // ---- reads ----
+
+  list(gvr: GroupVersionResource, request: ListRequest, ctx?: RequestContext): ListResult {
+    const info = this.resources.require(gvr);
+    if (!info.verbs.includes('list')) throw this.methodNotAllowed();
+    try {
+      const result = listTable(this.mvcc, this.api.table(info), info, request, { kind: `${info.kind}List`, apiVersion: apiVersionOf(info) });
+      if (info.version !== info.storageVersion) {
+        result.items = result.items.map((s) => (s as Stored).asApiVersion(apiVersionOf(info)));
+        result.json = () => listJson(result);
+      }
+      if (ctx?.client) this.clients.recordList(ctx.client, resourceLabel(info), String(result.resourceVersion), result.items.length, request.limit);
+      return result;
+    } catch (err) {
+      if (ctx?.client && err instanceof ApiError) this.clients.recordError(ctx.client, 'list', resourceLabel(info), err.code);
+      throw err;
+    }
+  }
+
+  get(gvr: GroupVersionResource, namespace: string, name: string, subresource?: Subresource, _ctx?: RequestContext): StoredObject {
+    const info = this.resources.require(gvr);
+    return this.out(info, this.api.get(info, namespace, name, subresource), subresource);
+  }
+
+  // ---- writes ----
+
+  create(gvr: GroupVersionResource, namespace: string, body: KubeObject, ctx?: RequestContext): StoredObject {
+    const info = this.resources.require(gvr);
+    return this.recorded(ctx, 'create', info, namespace, body.metadata?.name ?? body.metadata?.generateName ?? '', () =>
+      this.out(info, this.api.create(info, namespace, body, ctx?.dryRun)));
+  }
+
+  update(gvr: GroupVersionResource, namespace: string, name: string, body: KubeObject, subresource?: Subresource, ctx?: RequestContext): StoredObject {
+    const info = this.resources.require(gvr);
+    return this.recorded(ctx, 'update', info, namespace, name, () =>
+      this.out(info, this.api.update(info, namespace, name, body, subresource, ctx?.dryRun), subresource));
+  }
+
+  patch(gvr: GroupVersionResource, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, ctx?: RequestContext): StoredObject {
+    const info = this.resources.require(gvr);
+    return this.recorded(ctx, 'patch', info, namespace, name, () =>
+      this.out(info, this.api.patch(info, namespace, name, type, patch, subresource, ctx?.dryRun), subresource));
+  }
+
+  delete(gvr: GroupVersionResource, namespace: string, name: string, options?: DeleteOptions, ctx?: RequestContext): DeleteResult {
+    const info = this.resources.require(gvr);
+    return this.recorded(ctx, 'delete', info, namespace, name, () => {
+      const r = this.api.delete(info, namespace, name, options, ctx?.dryRun);
+      return { object: this.out(info, r.object), deleted: r.deleted };
+    });
+  }
+
+  deleteCollection(gvr: GroupVersionResource, request: ListRequest & DeleteOptions, ctx?: RequestContext): ListResult {
+    const info = this.resources.require(gvr);
+    return this.recorded(ctx, 'deletecollection', info, request.namespace ?? '', '', () => {
+      const items = this.api.deleteCollection(info, request, ctx?.dryRun).map((s) => this.out(info, s) as Stored);
+      const result: ListResult = { resourceVersion: this.mvcc.resourceVersion, items, kind: `${info.kind}List`, apiVersion: apiVersionOf(info), json: () => listJson(result) };
+      return result;
+    });
+  }
+
+  // ---- watches ----
+
+  watch(gvr: GroupVersionResource, request: WatchRequest, listener: WatchListener, ctx?: RequestContext): SimWatch {
+    const info = this.resources.require(gvr);
+    if (!info.verbs.includes('watch')) throw this.methodNotAllowed();
+    const id = this.nextWatchId++;
+    const observer = ctx?.client
+      ? this.clients.recordWatch(ctx.client, id, resourceLabel(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
+      : undefined;
+    return openWatch({
+      id,
+      store: this.mvcc,
+      table: this.api.table(info),
+      info,
+      apiVersion: apiVersionOf(info),
+      request,
+      listener,
+      clock: this.clock,
+      gate: this.faults.gate,
+      bookmarkIntervalMs: this.bookmarkIntervalMs,
+      observer,
+    });
+  }
+
+  /** Open watches (for the views). */
+  openWatchCount(): number {
+    let n = 0;
+    for (const t of this.mvcc.allTables()) n += t.watchers.size;
+    return n;
+  }
+
+  // ---- faults & lifecycle ----
+
+  compact(rv?: number): number {
+    return this.faults.compact(rv);
+  }
+
+  /** Ends every watch. `dropHistory` also forgets the watch-cache window, like a real restart (resumes → 410). */
+  restart(options: { dropHistory?: boolean } = {}): void {
+    this.endWatches('restart');
+    if (options.dropHistory) this.mvcc.resetHistory();
+  }
+
+  loadScenario(yamlText: string, options: { fileName?: string } = {}): ScenarioRunHandle {
+    return startScenario(this, yamlText, options);
+  }
+
+  onWrite(listener: (write: WriteRecord) => void): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
+  }
+
+  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext): ListerWatcher {
+    return new SimListerWatcher(this, gvr, namespace, ctx);
+  }
+
+  async close(): Promise<void> {
+    this.endWatches('dropped');
+    this.saver?.flush();
+  }
+
+  /** Writes the snapshot now (when persisting). */
+  flush(): void {
+    this.saver?.flush();
+  }
+
+  // ---- internals ----
+
+  private out(info: ResourceInfo, stored: Stored, subresource?: Subresource): Stored {
+    if (subresource === 'scale' || info.version === info.storageVersion) return stored;
+    return stored.asApiVersion(apiVersionOf(info));
+  }
+
+  private recorded<T>(ctx: RequestContext | undefined, verb: string, info: ResourceInfo, namespace: string, name: string, fn: () => T): T {
+    const previous = this.currentClient;
+    this.currentClient = ctx?.client;
+    try {
+      const result = fn();
+      if (ctx?.client) {
+        const obj = (result as { object?: Stored }).object ?? (result as Stored);
+        const rv = (obj as { resourceVersion?: number }).resourceVersion;
+        this.clients.recordWrite(ctx.client, verb, resourceLabel(info), namespace ? `${namespace}/${name}` : name, String(rv ?? this.mvcc.resourceVersion), 200);
+      }
+      return result;
+    } catch (err) {
+      if (ctx?.client && err instanceof ApiError) this.clients.recordWrite(ctx.client, verb, resourceLabel(info), namespace ? `${namespace}/${name}` : name, '', err.code);
+      throw err;
+    } finally {
+      this.currentClient = previous;
+    }
+  }
+
+  private methodNotAllowed(): ApiError {
+    const message = 'the server does not allow this method on the requested resource';
+    return new ApiError(405, message, 'MethodNotAllowed', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason: 'MethodNotAllowed', code: 405 });
+  }
+
+  private emitWrite(table: ResourceTable, event: HistoryEvent): void {
+    if (this.writeListeners.size === 0) return;
+    const record: WriteRecord = { type: event.type, group: table.group, resource: table.resource, key: event.key, object: event.object };
+    if (event.prev) record.previous = event.prev;
+    if (this.currentClient) record.client = this.currentClient;
+    for (const l of [...this.writeListeners]) l(record);
+  }
+
+  private eachWatcher(fn: (w: Watcher) => void): void {
+    for (const t of this.mvcc.allTables()) for (const w of [...t.watchers]) fn(w);
+  }
+
+  private endWatches(reason: 'dropped' | 'restart', resource?: string): number {
+    let n = 0;
+    for (const t of this.mvcc.allTables()) {
+      if (resource && resource !== t.resource && resource !== resourceLabel(t)) continue;
+      for (const w of [...t.watchers]) {
+        w.end(reason, true);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private snapshot(): Snapshot {
+    const objects: Snapshot['objects'] = [];
+    for (const t of this.mvcc.allTables()) {
+      for (const s of t.current.values()) objects.push({ group: t.group, resource: t.resource, object: s.object as KubeObject });
+    }
+    return { version: 1, resourceVersion: this.mvcc.resourceVersion, objects };
+  }
+
+  private restore(snapshot: Snapshot): void {
+    this.mvcc.load(snapshot.resourceVersion, snapshot.objects.map((o) => ({ ...o, object: structuredClone(o.object) })));
+    // CRDs in the snapshot serve their resources again.
+    const crds = this.mvcc.table('apiextensions.k8s.io', 'customresourcedefinitions');
+    for (const s of crds.current.values()) {
+      if (validateCrd(s.object).length === 0) this.resources.serve(crdResources(s.object));
+    }
+    // The owner index learns the loaded objects through a replay of what is live.
+    for (const t of this.mvcc.allTables()) {
+      for (const [key, s] of t.current) this.api.owners.observe(t, { type: 'ADDED', key, rv: s.resourceVersion, object: s });
+    }
+  }
+}
+
+export type { ClientInsight, FaultControls, ResourceRegistry };
+export function createSimCluster(options: SimClusterOptions = {}): SimCluster {
+  return new SimCluster(options);
 }

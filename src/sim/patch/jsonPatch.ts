@@ -1,0 +1,114 @@
+import { ApiError } from '../../shared/apiError.ts';
+
+// JSON patch (RFC 6902): add, remove, replace, move, copy, test, with JSON pointers (RFC 6901).
+// A failing operation (a missing path, a failed test) rejects the whole patch; the server answers
+// 422 for a failed test and 500... we answer 422 Invalid for every failed operation, as
+// kube-apiserver does for patch application errors it can attribute to the request.
+
+export interface JsonPatchOp {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+function fail(message: string): ApiError {
+  return new ApiError(422, message, 'Invalid', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason: 'Invalid', code: 422 });
+}
+
+function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) throw fail(`invalid JSON pointer: "${pointer}"`);
+  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+function isContainer(v: unknown): v is Container {
+  return typeof v === 'object' && v !== null;
+}
+
+/** The parent container and the last token of `path`. */
+function locate(doc: unknown, tokens: string[], path: string): { parent: Container; key: string } {
+  let cur: unknown = doc;
+  for (const t of tokens.slice(0, -1)) {
+    if (Array.isArray(cur)) cur = cur[Number(t)];
+    else if (isContainer(cur)) cur = (cur as Record<string, unknown>)[t];
+    else cur = undefined;
+    if (!isContainer(cur)) throw fail(`doc is missing path: "${path}"`);
+  }
+  if (!isContainer(cur)) throw fail(`doc is missing path: "${path}"`);
+  return { parent: cur, key: tokens[tokens.length - 1] ?? '' };
+}
+
+function arrayIndex(arr: unknown[], key: string, path: string, forInsert: boolean): number {
+  if (forInsert && key === '-') return arr.length;
+  const i = Number(key);
+  if (!/^\d+$/.test(key) || i > arr.length || (!forInsert && i >= arr.length)) throw fail(`Unable to access invalid index: ${key} (path "${path}")`);
+  return i;
+}
+
+function get(doc: unknown, path: string): unknown {
+  const tokens = parsePointer(path);
+  if (tokens.length === 0) return doc;
+  const { parent, key } = locate(doc, tokens, path);
+  if (Array.isArray(parent)) return parent[arrayIndex(parent, key, path, false)];
+  if (!(key in parent)) throw fail(`doc is missing key: "${path}"`);
+  return parent[key];
+}
+
+function add(doc: unknown, path: string, value: unknown): unknown {
+  const tokens = parsePointer(path);
+  if (tokens.length === 0) return value;
+  const { parent, key } = locate(doc, tokens, path);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, path, true), 0, value);
+  else parent[key] = value;
+  return doc;
+}
+
+function remove(doc: unknown, path: string): unknown {
+  const tokens = parsePointer(path);
+  if (tokens.length === 0) throw fail('cannot remove the whole document');
+  const { parent, key } = locate(doc, tokens, path);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, path, false), 1);
+  else {
+    if (!(key in parent)) throw fail(`Unable to remove nonexistent key: ${key}: missing value (path "${path}")`);
+    delete parent[key];
+  }
+  return doc;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Applies the operations to a copy of `target`. Throws ApiError 422 when one fails. */
+export function applyJsonPatch(target: unknown, ops: unknown): unknown {
+  if (!Array.isArray(ops)) throw new ApiError(400, 'json patch must be an array of operations', 'BadRequest');
+  let doc = structuredClone(target);
+  for (const raw of ops as JsonPatchOp[]) {
+    if (typeof raw !== 'object' || raw === null || typeof raw.path !== 'string') throw fail('invalid JSON patch operation');
+    switch (raw.op) {
+      case 'add': doc = add(doc, raw.path, structuredClone(raw.value)); break;
+      case 'remove': doc = remove(doc, raw.path); break;
+      case 'replace': get(doc, raw.path); doc = add(remove(doc, raw.path), raw.path, structuredClone(raw.value)); break;
+      case 'move': {
+        const v = get(doc, raw.from ?? '');
+        doc = add(remove(doc, raw.from ?? ''), raw.path, v);
+        break;
+      }
+      case 'copy': doc = add(doc, raw.path, structuredClone(get(doc, raw.from ?? ''))); break;
+      case 'test':
+        if (!deepEqual(get(doc, raw.path), raw.value)) throw fail(`testing value ${raw.path} failed: test failed`);
+        break;
+      default: throw fail(`Unexpected kind: ${String((raw as { op?: unknown }).op)}`);
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { NameRule, ResourceInfo, ScaleMapping, SubresourceInfo } from './types.ts';
+
+// The built-in kinds the simulated cluster serves, with the discovery data a v1.28 kube-apiserver
+// reports for them (/work/shared/reference/discovery). Only kinds the store gives real behaviour to
+// are listed; subresources other than status/scale are left out (we cannot serve exec or logs).
+
+export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const STATUS_VERBS = ['get', 'patch', 'update'];
+
+/** base64(sha256("group/version/kind")[:8]), the way kube-apiserver derives storageVersionHash. */
+export function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
+}
+
+const REPLICAS_SCALE: ScaleMapping = { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'spec.selector' };
+
+interface Spec {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  namespaced?: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  status?: boolean;
+  scale?: boolean;
+  verbs?: string[];
+  nameRule?: NameRule;
+}
+
+function builtin(spec: Spec): ResourceInfo {
+  const subresources: SubresourceInfo[] = [];
+  if (spec.scale) subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: STATUS_VERBS });
+  if (spec.status) subresources.push({ name: 'status', kind: spec.kind, verbs: STATUS_VERBS });
+  const info: ResourceInfo = {
+    group: spec.group,
+    version: spec.version,
+    resource: spec.resource,
+    kind: spec.kind,
+    namespaced: spec.namespaced ?? true,
+    shortNames: spec.shortNames ?? [],
+    singularName: spec.kind.toLowerCase(),
+    verbs: spec.verbs ?? ALL_VERBS,
+    categories: spec.categories ?? [],
+    subresources,
+    servedVersions: [spec.version],
+    storageVersion: spec.version,
+    nameRule: spec.nameRule ?? 'subdomain',
+    source: 'builtin',
+    storageVersionHash: storageVersionHash(spec.group, spec.version, spec.kind),
+  };
+  if (spec.scale) info.scale = REPLICAS_SCALE;
+  return info;
+}
+
+export function builtinResources(): ResourceInfo[] {
+  return [
+    builtin({ group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }),
+    builtin({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'] }),
+    builtin({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret' }),
+    builtin({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', shortNames: ['po'], categories: ['all'], status: true }),
+    builtin({ group: '', version: 'v1', resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ['all'], status: true, nameRule: 'label' }),
+    builtin({ group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', shortNames: ['ep'] }),
+    builtin({ group: '', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] }),
+    builtin({ group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'] }),
+    builtin({ group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true }),
+    builtin({ group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ['all'], status: true, scale: true }),
+    builtin({ group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], status: true, scale: true }),
+    builtin({ group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], status: true, scale: true }),
+    builtin({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], status: true }),
+    builtin({ group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', categories: ['all'], status: true }),
+    builtin({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease' }),
+    builtin({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true }),
+  ];
+}

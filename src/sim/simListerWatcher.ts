@@ -1,0 +1,42 @@
+import type { GroupVersionResource, KubeList, KubeObject } from '../shared/k8s.ts';
+import type { ListOptions, ListerWatcher, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
+import type { SimCluster } from './simCluster.ts';
+import type { RequestContext } from './store/types.ts';
+
+// The informer's ListerWatcher served in process by the simulated cluster: no HTTP, same
+// semantics (the same list/watch code paths the HTTP server uses). Objects handed to the informer
+// are the store's frozen objects, shared, never copied: the informer must not mutate them
+// (client-go's rule for cached objects).
+
+export class SimListerWatcher<T extends KubeObject = KubeObject> implements ListerWatcher<T> {
+  private readonly cluster: SimCluster;
+  private readonly gvr: GroupVersionResource;
+  private readonly namespace: string | undefined;
+  private readonly ctx: RequestContext;
+
+  constructor(cluster: SimCluster, gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext) {
+    this.cluster = cluster;
+    this.gvr = gvr;
+    this.namespace = namespace;
+    this.ctx = ctx ?? { client: { userAgent: 'in-process informer', tokenId: '' } };
+  }
+
+  async list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
+    signal?.throwIfAborted();
+    const r = this.cluster.list(this.gvr, { ...options, namespace: this.namespace }, this.ctx);
+    const metadata: KubeList['metadata'] = { resourceVersion: String(r.resourceVersion) };
+    if (r.continue) metadata.continue = r.continue;
+    if (r.remainingItemCount !== undefined) metadata.remainingItemCount = r.remainingItemCount;
+    return { apiVersion: r.apiVersion, kind: r.kind, metadata, items: r.items.map((i) => i.object as T) };
+  }
+
+  async watch(options: WatchOptions, sink: WatchSink<T>, signal?: AbortSignal): Promise<WatchHandle> {
+    signal?.throwIfAborted();
+    const handle = this.cluster.watch(this.gvr, { ...options, namespace: this.namespace }, {
+      event: (e) => sink.event({ type: e.type, object: e.object as T }),
+      close: () => sink.close(),
+    }, this.ctx);
+    signal?.addEventListener('abort', () => handle.stop(), { once: true });
+    return { stop: () => handle.stop() };
+  }
+}

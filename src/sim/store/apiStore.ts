@@ -1,0 +1,532 @@
+import type { Clock } from '../../shared/clock.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
+import { apiVersionOf } from '../../shared/k8s.ts';
+import { ApiError } from '../../shared/apiError.ts';
+import { applyJsonPatch } from '../patch/jsonPatch.ts';
+import { applyMergePatch } from '../patch/mergePatch.ts';
+import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
+import { crdResources, crdStatus, validateCrd } from '../resources/crd.ts';
+import type { KindRegistry } from '../resources/registry.ts';
+import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
+import {
+  STALE_OBJECT, alreadyExists, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
+  namespaceNotFound, notFound, resourceNotFound, unsupportedMediaType, type Cause,
+} from './apiErrors.ts';
+import type { HistoryEvent } from './history.ts';
+import { matching, parseFilters } from './listing.ts';
+import type { MvccStore, ResourceTable } from './mvccStore.ts';
+import { keyOf, specChanged, timestamp } from './objectMeta.ts';
+import { OwnerIndex } from './ownerIndex.ts';
+import { applyScale, toScale } from './scale.ts';
+import { Stored, mutableCopy, transientStored } from './storedObject.ts';
+import type { DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
+import { generateSuffix, validateName } from './validation.ts';
+
+// The API semantics on top of the MVCC core: what create, update, patch and delete mean for
+// metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
+// /scale), and the work controllers would do in a real cluster that the sim does itself —
+// garbage collection of dependents, namespace termination, CRDs becoming served. That follow-up
+// work runs right after the write that caused it, before the call returns, in commit order.
+
+export interface ApiStoreOptions {
+  clock: Clock;
+  /** For generateName suffixes and uids (scenarios seed it for determinism). */
+  random: () => number;
+  /** Answers true (once) when a conflict fault is armed for this object. */
+  consumeConflict: (group: string, resource: string, key: string) => boolean;
+  /** Called after a resource stops being served (its CRD went), with its former table. */
+  onUnserved: (table: ResourceTable) => void;
+}
+
+const NAMESPACES = { group: '', resource: 'namespaces' };
+const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
+
+function requireVerb(info: ResourceInfo, verb: string): void {
+  if (!info.verbs.includes(verb)) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
+}
+
+function isCrdTable(t: { group: string; resource: string }): boolean {
+  return t.group === CRDS.group && t.resource === CRDS.resource;
+}
+
+export class ApiStore {
+  readonly owners = new OwnerIndex();
+  private readonly followUps: (() => void)[] = [];
+  private depth = 0;
+  private readonly namespacesToCheck = new Set<string>();
+
+  readonly mvcc: MvccStore;
+  readonly registry: KindRegistry;
+  private readonly opts: ApiStoreOptions;
+
+  constructor(mvcc: MvccStore, registry: KindRegistry, opts: ApiStoreOptions) {
+    this.mvcc = mvcc;
+    this.registry = registry;
+    this.opts = opts;
+    mvcc.onCommit((table, event) => {
+      this.owners.observe(table, event);
+      this.afterCommit(table, event);
+    });
+  }
+
+  // ---- reads ----
+
+  table(info: ResourceInfo): ResourceTable {
+    return this.mvcc.table(info.group, info.resource);
+  }
+
+  get(info: ResourceInfo, namespace: string, name: string, subresource?: Subresource): Stored {
+    requireVerb(info, 'get');
+    const stored = this.table(info).current.get(keyOf(info.namespaced ? namespace : '', name));
+    if (!stored) throw notFound(info.group, info.resource, name);
+    if (subresource === 'scale') return transientStored(toScale(this.scaleInfo(info), stored.object));
+    if (subresource === 'status') this.statusInfo(info);
+    return stored;
+  }
+
+  // ---- writes ----
+
+  /** Runs a write and the follow-up work it causes (GC, namespace cleanup) before returning. */
+  private write<T>(fn: () => T): T {
+    this.depth++;
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+      if (this.depth === 0) this.drain();
+    }
+  }
+
+  private drain(): void {
+    this.depth++;
+    try {
+      for (let task = this.followUps.shift(); task; task = this.followUps.shift()) {
+        try {
+          task();
+        } catch (err) {
+          // Follow-up work races with the user's own writes (an object already gone): skip it.
+          if (!(err instanceof ApiError)) throw err;
+        }
+      }
+    } finally {
+      this.depth--;
+    }
+  }
+
+  create(info: ResourceInfo, namespace: string, body: KubeObject, dryRun = false): Stored {
+    requireVerb(info, 'create');
+    return this.write(() => {
+      const obj = this.prepareBody(info, body);
+      const meta = obj.metadata;
+      const ns = this.namespaceFor(info, namespace, meta.namespace);
+      if (ns) meta.namespace = ns;
+      else delete meta.namespace;
+      if (!meta.name) {
+        if (meta.generateName) meta.name = meta.generateName + generateSuffix(this.opts.random);
+        else throw invalid(info.group, info.kind, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+      }
+      const name = meta.name;
+      this.validate(info, obj);
+      if (info.namespaced) this.requireLiveNamespace(info, ns, name);
+      const table = this.table(info);
+      const key = keyOf(ns, name);
+      if (table.current.has(key)) throw alreadyExists(info.group, info.resource, name);
+
+      const now = this.opts.clock.now();
+      meta.uid = this.uid();
+      meta.creationTimestamp = timestamp(now);
+      meta.generation = 1;
+      delete meta.resourceVersion;
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+      this.defaultsOnCreate(info, obj, now);
+      if (dryRun) return new Stored(obj, 0);
+      return this.mvcc.commit(table, key, obj).object;
+    });
+  }
+
+  update(info: ResourceInfo, namespace: string, name: string, body: KubeObject, subresource?: Subresource, dryRun = false): Stored {
+    requireVerb(info, 'update');
+    return this.write(() => {
+      const { table, key, current } = this.existing(info, namespace, name);
+      if (body.metadata?.name && body.metadata.name !== name) {
+        throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      this.namespaceFor(info, namespace, body.metadata?.namespace);
+      const next = subresource === 'scale'
+        ? this.scaleUpdate(info, current, body)
+        : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
+      this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
+      this.checkConflictFault(info, key, name);
+      const stored = this.commitUpdate(info, table, key, current, next, dryRun);
+      return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
+    });
+  }
+
+  patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, dryRun = false): Stored {
+    requireVerb(info, 'patch');
+    return this.write(() => {
+      const table = this.table(info);
+      const key = keyOf(info.namespaced ? namespace : '', name);
+      const current = table.current.get(key);
+      if (!current) {
+        if (type === 'apply' && !subresource) {
+          const body = patch as KubeObject;
+          return this.create(info, namespace, { ...body, metadata: { ...body.metadata, name } }, dryRun);
+        }
+        throw notFound(info.group, info.resource, name);
+      }
+      const base = subresource === 'scale' ? toScale(this.scaleInfo(info), current.object) : current.object;
+      const patched = this.applyPatch(info, type, mutableCopy(base), patch);
+      if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
+      const result = patched as KubeObject;
+      result.metadata ??= {};
+      const rv = result.metadata.resourceVersion;
+      this.checkPrecondition(info, name, current, rv === base.metadata.resourceVersion ? undefined : rv);
+      result.metadata.resourceVersion = current.object.metadata.resourceVersion;
+      const next = subresource === 'scale'
+        ? this.scaleUpdate(info, current, result)
+        : this.mergeIntoCurrent(info, current, result, subresource);
+      this.checkConflictFault(info, key, name);
+      const stored = this.commitUpdate(info, table, key, current, next, dryRun);
+      return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
+    });
+  }
+
+  delete(info: ResourceInfo, namespace: string, name: string, options: DeleteOptions = {}, dryRun = false): { object: Stored; deleted: boolean } {
+    requireVerb(info, 'delete');
+    return this.write(() => {
+      const { table, key, current } = this.existing(info, namespace, name);
+      const pre = options.preconditions;
+      if (pre?.uid && pre.uid !== current.object.metadata.uid) {
+        throw conflict(info.group, info.resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.object.metadata.uid ?? ''}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== current.object.metadata.resourceVersion) {
+        throw conflict(info.group, info.resource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.object.metadata.resourceVersion ?? ''}`);
+      }
+      this.checkConflictFault(info, key, name);
+      if (dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
+      if (isCrdTable(info)) this.deleteCustomResources(current.object);
+      if (options.propagationPolicy === 'Orphan') this.orphanDependents(current.object);
+      const isNamespace = info.group === '' && info.resource === 'namespaces';
+      if (isNamespace || current.object.metadata.finalizers?.length) {
+        if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };
+        const next = mutableCopy(current.object) as KubeObject;
+        next.metadata.deletionTimestamp = timestamp(this.opts.clock.now());
+        next.metadata.deletionGracePeriodSeconds = options.gracePeriodSeconds ?? 0;
+        next.metadata.generation = (next.metadata.generation ?? 1) + 1;
+        if (isNamespace) {
+          (next as { status?: unknown }).status = { phase: 'Terminating' };
+          this.followUps.push(() => this.emptyNamespace(name));
+        }
+        const marked = this.mvcc.commit(table, key, next).object;
+        return { object: marked, deleted: false };
+      }
+      return { object: this.mvcc.commit(table, key, undefined).object, deleted: true };
+    });
+  }
+
+  deleteCollection(info: ResourceInfo, request: ListRequest & DeleteOptions, dryRun = false): Stored[] {
+    requireVerb(info, 'deletecollection');
+    return this.write(() => {
+      const filters = parseFilters(info, request.namespace, request.labelSelector, request.fieldSelector);
+      const table = this.table(info);
+      const targets = [...matching({ objects: table.current, keys: table.keys }, filters)].map(([, s]) => s.object);
+      const out: Stored[] = [];
+      for (const obj of targets) {
+        try {
+          out.push(this.delete(info, obj.metadata.namespace ?? '', obj.metadata.name ?? '', request, dryRun).object);
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 404)) throw err;
+        }
+      }
+      return out;
+    });
+  }
+
+  // ---- helpers: bodies ----
+
+  /** A mutable copy of the body with apiVersion/kind checked and set to the storage version. */
+  private prepareBody(info: ResourceInfo, body: KubeObject): KubeObject {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
+    const expected = apiVersionOf(info);
+    if (body.apiVersion && body.apiVersion !== expected && !info.servedVersions.some((v) => apiVersionOf({ group: info.group, version: v }) === body.apiVersion)) {
+      throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${expected})`);
+    }
+    if (body.kind && body.kind !== info.kind) {
+      throw badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${info.kind})`);
+    }
+    // kind and apiVersion first, as the API server writes them.
+    const obj: KubeObject = { kind: info.kind, apiVersion: '', ...mutableCopy(body) };
+    obj.metadata ??= {};
+    obj.apiVersion = apiVersionOf({ group: info.group, version: info.storageVersion });
+    obj.kind = info.kind;
+    return obj;
+  }
+
+  private namespaceFor(info: ResourceInfo, urlNamespace: string, bodyNamespace: string | undefined): string {
+    if (!info.namespaced) return '';
+    if (bodyNamespace && urlNamespace && bodyNamespace !== urlNamespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const ns = urlNamespace || bodyNamespace || '';
+    if (!ns) throw badRequest('an empty namespace may not be set during creation');
+    return ns;
+  }
+
+  private validate(info: ResourceInfo, obj: KubeObject): void {
+    const causes: Cause[] = validateName(obj.metadata.name ?? '', info.nameRule);
+    if (isCrdTable(info)) causes.push(...validateCrd(obj));
+    if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
+  }
+
+  private requireLiveNamespace(info: ResourceInfo, namespace: string, name: string): void {
+    const ns = this.mvcc.table(NAMESPACES.group, NAMESPACES.resource).current.get(namespace);
+    if (!ns) throw namespaceNotFound(namespace);
+    if (ns.object.metadata.deletionTimestamp) throw forbiddenTerminating(info.group, info.resource, name, namespace);
+  }
+
+  private uid(): string {
+    const r = this.opts.random;
+    const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(r() * 16).toString(16)).join('');
+    return `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + Math.floor(r() * 4)).toString(16)}${hex(3)}-${hex(12)}`;
+  }
+
+  private defaultsOnCreate(info: ResourceInfo, obj: KubeObject, now: number): void {
+    const o = obj as Record<string, unknown>;
+    if (info.group === '' && info.resource === 'namespaces') {
+      obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+      o.spec = { finalizers: ['kubernetes'] };
+      o.status = { phase: 'Active' };
+    } else if (isCrdTable(info)) {
+      o.status = crdStatus(obj, timestamp(now));
+    } else if (info.group === '' && info.resource === 'pods') {
+      o.status = { phase: 'Pending' };
+    } else if (hasSubresource(info, 'status')) {
+      // Status is the controllers' to write, through /status.
+      delete o.status;
+    }
+  }
+
+  private existing(info: ResourceInfo, namespace: string, name: string): { table: ResourceTable; key: string; current: Stored } {
+    const table = this.table(info);
+    const key = keyOf(info.namespaced ? namespace : '', name);
+    const current = table.current.get(key);
+    if (!current) throw notFound(info.group, info.resource, name);
+    return { table, key, current };
+  }
+
+  private checkPrecondition(info: ResourceInfo, name: string, current: Stored, rv: string | undefined): void {
+    if (rv && rv !== current.object.metadata.resourceVersion) throw conflict(info.group, info.resource, name, STALE_OBJECT);
+  }
+
+  private checkConflictFault(info: ResourceInfo, key: string, name: string): void {
+    if (this.opts.consumeConflict(info.group, info.resource, key)) throw conflict(info.group, info.resource, name, STALE_OBJECT);
+  }
+
+  private statusInfo(info: ResourceInfo): void {
+    if (!hasSubresource(info, 'status')) throw resourceNotFound();
+  }
+
+  private scaleInfo(info: ResourceInfo): ResourceInfo {
+    if (!info.scale) throw resourceNotFound();
+    return info;
+  }
+
+  /** The new object for a main-resource or /status write: immutable metadata kept, status or spec as the subresource says. */
+  private mergeIntoCurrent(info: ResourceInfo, current: Stored, body: KubeObject, subresource: Subresource | undefined): KubeObject {
+    const cur = current.object;
+    let next: KubeObject;
+    if (subresource === 'status') {
+      this.statusInfo(info);
+      next = mutableCopy(cur) as KubeObject;
+      const status = (body as { status?: unknown }).status;
+      if (status === undefined) delete (next as { status?: unknown }).status;
+      else (next as { status?: unknown }).status = status;
+    } else {
+      next = body;
+      if (hasSubresource(info, 'status')) {
+        const status = (cur as { status?: unknown }).status;
+        if (status === undefined) delete (next as { status?: unknown }).status;
+        else (next as { status?: unknown }).status = mutableCopy(status);
+      }
+    }
+    const m = next.metadata;
+    const c = cur.metadata;
+    m.name = c.name;
+    if (c.namespace) m.namespace = c.namespace;
+    m.uid = c.uid;
+    m.creationTimestamp = c.creationTimestamp;
+    m.generation = c.generation;
+    if (c.deletionTimestamp) {
+      m.deletionTimestamp = c.deletionTimestamp;
+      m.deletionGracePeriodSeconds = c.deletionGracePeriodSeconds;
+    } else {
+      delete m.deletionTimestamp;
+      delete m.deletionGracePeriodSeconds;
+    }
+    if (isCrdTable(info) && subresource !== 'status') {
+      const causes = validateCrd(next);
+      if (causes.length) throw invalid(info.group, info.kind, c.name ?? '', causes);
+      (next as Record<string, unknown>).status = crdStatus(next, timestamp(this.opts.clock.now()));
+    }
+    return next;
+  }
+
+  private scaleUpdate(info: ResourceInfo, current: Stored, scale: KubeObject): KubeObject {
+    this.scaleInfo(info);
+    const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
+    if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
+      throw invalid('autoscaling', 'Scale', current.object.metadata.name ?? '', [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }]);
+    }
+    this.checkPrecondition(info, current.object.metadata.name ?? '', current, scale.metadata?.resourceVersion);
+    const next = mutableCopy(current.object) as KubeObject;
+    applyScale(info, next, scale);
+    return next;
+  }
+
+  private applyPatch(info: ResourceInfo, type: PatchType, base: Readonly<KubeObject>, patch: unknown): unknown {
+    try {
+      switch (type) {
+        case 'merge':
+        case 'apply':
+          return applyMergePatch(base, patch);
+        case 'json':
+          return applyJsonPatch(base, patch);
+        case 'strategic':
+          if (info.source === 'crd') throw unsupportedMediaType('application/strategic-merge-patch+json');
+          return applyStrategicMergePatch(base, patch);
+      }
+    } catch (err) {
+      if (err instanceof StrategicPatchError) throw badRequest(err.message);
+      throw err;
+    }
+  }
+
+  /** Commits an update: generation bump on spec changes, no-op writes skipped, a finalized deletion completes. */
+  private commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean): Stored {
+    const cur = current.object;
+    if (specChanged(cur, next)) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
+      if (dryRun) return current;
+      return this.mvcc.commit(table, key, undefined).object;
+    }
+    next.metadata.resourceVersion = cur.metadata.resourceVersion;
+    if (JSON.stringify(next) === current.json() || dryRun) return dryRun ? new Stored(next, current.resourceVersion) : current;
+    return this.mvcc.commit(table, key, next).object;
+  }
+
+  // ---- follow-up work: what controllers do in a real cluster ----
+
+  private afterCommit(table: ResourceTable, event: HistoryEvent): void {
+    const obj = event.object.object;
+    if (isCrdTable(table)) this.followCrd(event);
+    if (event.type !== 'DELETED') return;
+    const uid = obj.metadata.uid;
+    if (uid && this.owners.dependentsOf(uid).length) this.followUps.push(() => this.collectDependents(uid));
+    const ns = obj.metadata.namespace;
+    if (ns) {
+      const nsObj = this.mvcc.table(NAMESPACES.group, NAMESPACES.resource).current.get(ns);
+      if (nsObj?.object.metadata.deletionTimestamp && !this.namespacesToCheck.has(ns)) {
+        this.namespacesToCheck.add(ns);
+        this.followUps.push(() => {
+          this.namespacesToCheck.delete(ns);
+          this.finishNamespaceIfEmpty(ns);
+        });
+      }
+    }
+    if (this.depth === 0) this.drain();
+  }
+
+  /** Background GC: dependents whose owners are all gone are deleted; dangling refs to a gone owner are dropped. */
+  private collectDependents(ownerUid: string): void {
+    for (const ref of this.owners.dependentsOf(ownerUid)) {
+      const cur = ref.table.current.get(ref.key);
+      const info = this.registry.storageInfo(ref.table.group, ref.table.resource);
+      if (!cur || !info) continue;
+      const owners = cur.object.metadata.ownerReferences ?? [];
+      const live = owners.filter((o) => this.owners.isLive(o.uid));
+      const { namespace = '', name = '' } = cur.object.metadata;
+      if (live.length === 0) this.delete(info, namespace, name, { propagationPolicy: 'Background' });
+      else if (live.length < owners.length) {
+        const next = mutableCopy(cur.object) as KubeObject;
+        next.metadata.ownerReferences = live.map((o) => ({ ...o }));
+        this.commitUpdate(info, ref.table, ref.key, cur, next, false);
+      }
+    }
+    this.owners.forgetOwner(ownerUid);
+  }
+
+  private orphanDependents(owner: Readonly<KubeObject>): void {
+    const uid = owner.metadata.uid;
+    if (!uid) return;
+    for (const ref of this.owners.dependentsOf(uid)) {
+      const cur = ref.table.current.get(ref.key);
+      const info = this.registry.storageInfo(ref.table.group, ref.table.resource);
+      if (!cur || !info) continue;
+      const next = mutableCopy(cur.object) as KubeObject;
+      next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter((o) => o.uid !== uid);
+      if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
+      this.commitUpdate(info, ref.table, ref.key, cur, next, false);
+    }
+  }
+
+  // A real cluster's namespace controller empties a Terminating namespace and then finalizes it.
+  // The sim has no controller manager, so it does this itself, right after the delete.
+  private emptyNamespace(namespace: string): void {
+    for (const table of this.mvcc.allTables()) {
+      const info = this.registry.storageInfo(table.group, table.resource);
+      if (!info?.namespaced) continue;
+      for (const key of [...table.keys.range(`${namespace}/`, '')]) {
+        const cur = table.current.get(key);
+        if (cur && !cur.object.metadata.deletionTimestamp) this.delete(info, namespace, cur.object.metadata.name ?? '', { propagationPolicy: 'Background' });
+      }
+    }
+    this.finishNamespaceIfEmpty(namespace);
+  }
+
+  private finishNamespaceIfEmpty(namespace: string): void {
+    const nsTable = this.mvcc.table(NAMESPACES.group, NAMESPACES.resource);
+    const ns = nsTable.current.get(namespace);
+    if (!ns?.object.metadata.deletionTimestamp) return;
+    for (const table of this.mvcc.allTables()) {
+      if (table === nsTable) continue;
+      const first = table.keys.range(`${namespace}/`, '').next();
+      if (!first.done) return;
+    }
+    if (ns.object.metadata.finalizers?.length) {
+      const spec = (ns.object as { spec?: { finalizers?: string[] } }).spec;
+      if (spec?.finalizers?.length) {
+        const next = mutableCopy(ns.object) as KubeObject;
+        (next as { spec?: unknown }).spec = { ...spec, finalizers: [] };
+        this.mvcc.commit(nsTable, namespace, next);
+      }
+      return;
+    }
+    this.mvcc.commit(nsTable, namespace, undefined);
+  }
+
+  /** A CRD going away takes its objects with it (the real customresourcecleanup finalizer's job). */
+  private deleteCustomResources(crd: Readonly<KubeObject>): void {
+    const first = crdResources(crd)[0];
+    if (!first) return;
+    const table = this.mvcc.table(first.group, first.resource);
+    for (const key of [...table.keys.range('', '')]) this.mvcc.commit(table, key, undefined);
+  }
+
+  private followCrd(event: HistoryEvent): void {
+    const crd = event.object.object;
+    const served = validateCrd(crd).length === 0 ? crdResources(crd) : [];
+    const first = served[0];
+    if (!first) return;
+    const builtin = this.registry.storageInfo(first.group, first.resource);
+    if (builtin && builtin.source === 'builtin') return;
+    if (event.type === 'DELETED') {
+      this.registry.unserve(first.group, first.resource);
+      const table = this.mvcc.dropTable(first.group, first.resource);
+      if (table) this.opts.onUnserved(table);
+    } else {
+      this.registry.serve(served);
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import type { ResourceInfo } from '../resources/types.ts';
+import { parseFieldSelector, type FieldSelector } from '../selectors/fieldSelector.ts';
+import { parseLabelSelector, type LabelSelector } from '../selectors/labelSelector.ts';
+import { CONTINUE_EXPIRED, badRequest, expired, tooLargeResourceVersion } from './apiErrors.ts';
+import { decodeContinue, encodeContinue } from './continueToken.ts';
+import type { MvccStore, ResourceTable } from './mvccStore.ts';
+import { parseResourceVersion } from './resourceVersionParam.ts';
+import type { SortedKeys } from './sortedKeys.ts';
+import type { Stored } from './storedObject.ts';
+import type { ListRequest, ListResult } from './types.ts';
+
+// Lists with the API server's resourceVersion semantics:
+//   unset            → the latest state (a consistent read)
+//   0                → any state; served from the "cache" — the latest, with `limit` ignored as the
+//                      watch cache ignores it (so a reflector's first RV=0 list arrives in one page)
+//   N (NotOlderThan) → at least N: the latest; N newer than the store → 504 Too large resource version
+//                      (the real server first waits up to 3 s for it; nothing would arrive here)
+//   N, Exact         → exactly N, rebuilt from the watch-cache window; 410 when N is older
+// Pages: `limit` + `continue` (the token pins the snapshot RV; a compacted one → 410 Expired).
+
+export interface Filters {
+  namespace: string;
+  label: LabelSelector;
+  field: FieldSelector;
+}
+
+export function parseFilters(info: ResourceInfo, namespace: string | undefined, labelSelector?: string, fieldSelector?: string): Filters {
+  return {
+    namespace: info.namespaced ? namespace ?? '' : '',
+    label: parseLabelSelector(labelSelector),
+    field: parseFieldSelector(fieldSelector, info.kind),
+  };
+}
+
+export function matchesFilters(f: Filters, stored: Stored): boolean {
+  const obj = stored.object;
+  if (f.namespace !== '' && obj.metadata.namespace !== f.namespace) return false;
+  return f.label.matches(obj.metadata.labels) && f.field.matches(obj);
+}
+
+/** The oldest RV this table can still answer for. */
+export function windowStartOf(store: MvccStore, table: ResourceTable): number {
+  return Math.max(table.history.windowStart, store.compactedRv);
+}
+
+/** The matching objects at one RV, in key order. */
+export function* matching(state: { objects: Map<string, Stored>; keys: SortedKeys }, f: Filters, fromKey = ''): Generator<[string, Stored]> {
+  const prefix = f.namespace === '' ? '' : `${f.namespace}/`;
+  const noSelectors = f.label.empty && f.field.empty;
+  for (const key of state.keys.range(prefix, fromKey)) {
+    const stored = state.objects.get(key);
+    if (stored && (noSelectors || matchesFilters(f, stored))) yield [key, stored];
+  }
+}
+
+function stateAt(store: MvccStore, table: ResourceTable, rv: number, onExpired: () => Error): { objects: Map<string, Stored>; keys: SortedKeys } {
+  if (rv >= store.resourceVersion) return { objects: table.current, keys: table.keys };
+  if (rv < windowStartOf(store, table)) throw onExpired();
+  return table.stateAt(rv);
+}
+
+export interface ListEnvelope {
+  kind: string;
+  apiVersion: string;
+}
+
+export function listTable(store: MvccStore, table: ResourceTable, info: ResourceInfo, request: ListRequest, envelope: ListEnvelope): ListResult {
+  const filters = parseFilters(info, request.namespace, request.labelSelector, request.fieldSelector);
+  const current = store.resourceVersion;
+  let snapshot = current;
+  let fromKey = '';
+  let limit = request.limit !== undefined && request.limit > 0 ? Math.floor(request.limit) : 0;
+  let state: { objects: Map<string, Stored>; keys: SortedKeys };
+
+  if (request.continue) {
+    if (request.resourceVersion && request.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    const token = decodeContinue(request.continue);
+    snapshot = token.rv;
+    fromKey = token.start;
+    if (snapshot > current) throw badRequest('continue key is not valid: resource version is newer than the server');
+    state = stateAt(store, table, snapshot, () => expired(CONTINUE_EXPIRED));
+  } else {
+    const rv = parseResourceVersion(request.resourceVersion);
+    const match = request.resourceVersionMatch;
+    if (match && rv === undefined) throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (match === 'Exact') {
+      if (rv === 0) throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+      const exact = rv ?? current;
+      if (exact > current) throw tooLargeResourceVersion(exact, current);
+      snapshot = exact;
+      state = stateAt(store, table, exact, () => expired('The resourceVersion for the provided list is too old.'));
+    } else {
+      if (rv !== undefined && rv > current) throw tooLargeResourceVersion(rv, current);
+      if (rv === 0) limit = 0;
+      state = { objects: table.current, keys: table.keys };
+    }
+  }
+
+  const items: Stored[] = [];
+  let nextKey: string | undefined;
+  let remaining = 0;
+  const iter = matching(state, filters, fromKey);
+  for (let step = iter.next(); !step.done; step = iter.next()) {
+    const [key, stored] = step.value;
+    if (limit > 0 && items.length >= limit) {
+      nextKey = key;
+      remaining = 1;
+      break;
+    }
+    items.push(stored);
+  }
+  const result: ListResult = {
+    resourceVersion: snapshot,
+    items,
+    kind: envelope.kind,
+    apiVersion: envelope.apiVersion,
+    json: () => listJson(result),
+  };
+  if (nextKey !== undefined) {
+    result.continue = encodeContinue(snapshot, nextKey);
+    if (filters.label.empty && filters.field.empty) {
+      for (const _ of iter) remaining++;
+      result.remainingItemCount = remaining;
+    }
+  }
+  return result;
+}
+
+/** `{"kind":…,"apiVersion":…,"metadata":{…},"items":[…]}` from the items' cached JSON. */
+export function listJson(list: Omit<ListResult, 'json'>): string {
+  const meta: Record<string, unknown> = { resourceVersion: String(list.resourceVersion) };
+  if (list.continue) meta.continue = list.continue;
+  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
+  const items = list.items.map((i) => i.json()).join(',');
+  return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[${items}]}`;
+}
+

@@ -1,0 +1,52 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+
+// Small facts about objects the write path needs.
+
+/** RFC 3339 with second precision, as the API server writes timestamps. */
+export function timestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function stableJson(v: unknown): string {
+  return JSON.stringify(v ?? null);
+}
+
+/**
+ * Whether anything but metadata and status changed: that is what bumps `generation` (the
+ * strategies of built-in kinds compare spec; for kinds without spec — ConfigMaps, Secrets — the
+ * data fields count, which is what custom resources do too).
+ */
+export function specChanged(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const k of keys) {
+    if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
+    if (stableJson(before[k]) !== stableJson(after[k])) return true;
+  }
+  return false;
+}
+
+/** Reads a dotted path (`spec.replicas`) from an object. */
+export function readPath(obj: unknown, path: string): unknown {
+  let cur = obj;
+  for (const part of path.split('.')) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** Writes a dotted path, creating maps on the way. */
+export function writePath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = obj;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (typeof next !== 'object' || next === null) cur[part] = {};
+    cur = cur[part] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1] ?? ''] = value;
+}
+
+export function keyOf(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}

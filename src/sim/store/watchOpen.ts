@@ -1,0 +1,86 @@
+import type { Clock } from '../../shared/clock.ts';
+import type { ResourceInfo } from '../resources/types.ts';
+import { invalid, tooLargeResourceVersion, tooOldResourceVersion } from './apiErrors.ts';
+import { matching, parseFilters, windowStartOf } from './listing.ts';
+import type { MvccStore, ResourceTable } from './mvccStore.ts';
+import { parseResourceVersion } from './resourceVersionParam.ts';
+import type { WatchListener, WatchRequest } from './types.ts';
+import { errorEvent } from './watchEvent.ts';
+import { Watcher, type DeliveryGate, type WatchObserver } from './watcher.ts';
+
+// Opening a watch, with the watch cache's rules for where it starts:
+//   RV unset or 0           → synthetic ADDED for every matching object now, then every change
+//   sendInitialEvents=true  → the same, then a BOOKMARK annotated k8s.io/initial-events-end
+//   RV N in the window      → every change after N, in order
+//   RV N older than window  → accepted, then one ERROR (410 Expired "too old resource version")
+
+export interface OpenWatchArgs {
+  id: number;
+  store: MvccStore;
+  table: ResourceTable;
+  info: ResourceInfo;
+  apiVersion: string;
+  request: WatchRequest;
+  listener: WatchListener;
+  clock: Clock;
+  gate: DeliveryGate;
+  bookmarkIntervalMs: number;
+  observer?: WatchObserver;
+}
+
+function validate(request: WatchRequest): void {
+  if (!request.sendInitialEvents) return;
+  const causes = [];
+  if (request.resourceVersionMatch !== 'NotOlderThan') {
+    causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
+  }
+  if (!request.allowWatchBookmarks) {
+    causes.push({ reason: 'FieldValueForbidden', field: 'allowWatchBookmarks', message: 'Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true' });
+  }
+  if (causes.length) throw invalid('meta.k8s.io', 'ListOptions', '', causes);
+}
+
+export function openWatch(a: OpenWatchArgs): Watcher {
+  validate(a.request);
+  const filters = parseFilters(a.info, a.request.namespace, a.request.labelSelector, a.request.fieldSelector);
+  const rv = parseResourceVersion(a.request.resourceVersion);
+  const current = a.store.resourceVersion;
+  if (a.request.sendInitialEvents && rv !== undefined && rv > current) throw tooLargeResourceVersion(rv, current);
+  const watcher = new Watcher({
+    id: a.id,
+    clock: a.clock,
+    gate: a.gate,
+    listener: a.listener,
+    namespace: filters.namespace,
+    label: filters.label,
+    field: filters.field,
+    apiVersion: a.apiVersion,
+    kind: a.info.kind,
+    bookmarks: a.request.allowWatchBookmarks === true,
+    bookmarkIntervalMs: a.bookmarkIntervalMs,
+    timeoutSeconds: a.request.timeoutSeconds,
+    currentRv: () => a.store.resourceVersion,
+    detach: (w) => a.table.watchers.delete(w),
+    observer: a.observer,
+  });
+
+  if (a.request.sendInitialEvents || rv === undefined || rv === 0) {
+    for (const [, stored] of matching({ objects: a.table.current, keys: a.table.keys }, filters)) watcher.offerInitial(stored);
+    if (a.request.sendInitialEvents) watcher.bookmark(true);
+    a.table.watchers.add(watcher);
+    watcher.start(current);
+    return watcher;
+  }
+
+  const oldest = windowStartOf(a.store, a.table);
+  if (rv < oldest) {
+    const status = tooOldResourceVersion(rv, oldest).status;
+    if (status) watcher.pushEvent(errorEvent(status));
+    watcher.end('expired');
+    return watcher;
+  }
+  for (const event of a.table.history.after(rv)) watcher.offer(event);
+  a.table.watchers.add(watcher);
+  watcher.start(rv);
+  return watcher;
+}

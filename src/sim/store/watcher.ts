@@ -1,0 +1,230 @@
+import type { Clock, TimerHandle } from '../../shared/clock.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { FieldSelector } from '../selectors/fieldSelector.ts';
+import type { LabelSelector } from '../selectors/labelSelector.ts';
+import { Deque } from './deque.ts';
+import type { HistoryEvent } from './history.ts';
+import { Stored } from './storedObject.ts';
+import { bookmarkEvent, storedEvent } from './watchEvent.ts';
+import type { SimWatch, SimWatchEvent, WatchCloseReason, WatchListener } from './types.ts';
+
+// One open watch: filters the resource's events through its namespace and selectors, queues them
+// and delivers them in order, in microtask batches (or later, when a fault delays or withholds
+// them). Like the cacher's cacheWatcher, an object that stops matching is sent as DELETED and one
+// that starts matching as ADDED, so the client's view of "what matches" stays exact.
+
+/** Watch-delivery faults, read at delivery time (owned by the fault controls). */
+export interface DeliveryGate {
+  eventDelayMs: number;
+  eventsWithheld: boolean;
+  bookmarksWithheld: boolean;
+}
+
+/** What the client-insight registry learns about a watch. */
+export interface WatchObserver {
+  sent(event: SimWatchEvent): void;
+  closed(reason: WatchCloseReason | 'stopped'): void;
+}
+
+export interface WatcherConfig {
+  id: number;
+  clock: Clock;
+  gate: DeliveryGate;
+  listener: WatchListener;
+  namespace: string;
+  label: LabelSelector;
+  field: FieldSelector;
+  /** apiVersion and kind the client asked in (bookmarks carry them; objects are rewritten when it differs). */
+  apiVersion: string;
+  kind: string;
+  bookmarks: boolean;
+  bookmarkIntervalMs: number;
+  timeoutSeconds?: number;
+  /** The global RV now (bookmarks carry it). */
+  currentRv: () => number;
+  detach: (w: Watcher) => void;
+  observer?: WatchObserver;
+}
+
+type Queued = { event: SimWatchEvent; readyAt: number; bookmark: boolean } | { close: WatchCloseReason };
+
+/** Before the deadline, one last bookmark (the cacher sends one shortly before a watch times out). */
+const BOOKMARK_BEFORE_TIMEOUT_MS = 2000;
+
+export class Watcher implements SimWatch {
+  readonly id: number;
+  private readonly queue = new Deque<Queued>();
+  private scheduled = false;
+  private flushTimer: TimerHandle | undefined;
+  private readonly timers: TimerHandle[] = [];
+  private ended = false;
+  /** The lowest RV a bookmark may carry (a watch from a future RV must not go backwards). */
+  private floorRv = 0;
+  private readonly filtered: boolean;
+
+  private readonly cfg: WatcherConfig;
+
+  constructor(cfg: WatcherConfig) {
+    this.cfg = cfg;
+    this.id = cfg.id;
+    this.filtered = !cfg.label.empty || !cfg.field.empty || cfg.namespace !== '';
+  }
+
+  /** Starts bookmark and timeout timers; call once the initial events are queued. */
+  start(fromRv: number): void {
+    this.floorRv = fromRv;
+    const { clock } = this.cfg;
+    if (this.cfg.bookmarks && this.cfg.bookmarkIntervalMs > 0) this.scheduleBookmarks();
+    const timeoutMs = (this.cfg.timeoutSeconds ?? 0) * 1000;
+    if (timeoutMs > 0) {
+      if (this.cfg.bookmarks && timeoutMs > BOOKMARK_BEFORE_TIMEOUT_MS) {
+        this.timers.push(clock.setTimer(timeoutMs - BOOKMARK_BEFORE_TIMEOUT_MS, () => this.bookmark()));
+      }
+      this.timers.push(clock.setTimer(timeoutMs, () => this.end('timeout')));
+    }
+  }
+
+  private scheduleBookmarks(): void {
+    this.timers.push(this.cfg.clock.setTimer(this.cfg.bookmarkIntervalMs, () => {
+      this.bookmark();
+      if (!this.ended) this.scheduleBookmarks();
+    }));
+  }
+
+  matches(obj: Readonly<KubeObject>): boolean {
+    if (!this.filtered) return true;
+    if (this.cfg.namespace !== '' && obj.metadata.namespace !== this.cfg.namespace) return false;
+    return this.cfg.label.matches(obj.metadata.labels) && this.cfg.field.matches(obj);
+  }
+
+  /** Queues an event as this watcher sees it (after filtering). */
+  offer(h: HistoryEvent): void {
+    if (this.ended) return;
+    if (!this.filtered) {
+      this.push(storedEvent(h.type, h.object));
+      return;
+    }
+    const now = h.type !== 'DELETED' && this.matches(h.object.object);
+    const before = h.prev !== undefined && this.matches(h.prev.object);
+    if (h.type === 'ADDED') {
+      if (now) this.push(storedEvent('ADDED', h.object));
+    } else if (h.type === 'DELETED') {
+      if (before) this.push(storedEvent('DELETED', h.object));
+    } else if (now && before) this.push(storedEvent('MODIFIED', h.object));
+    else if (now) this.push(storedEvent('ADDED', h.object));
+    else if (before && h.prev) this.push(storedEvent('DELETED', (h.leftSelector ??= h.prev.withResourceVersion(h.rv))));
+  }
+
+  /** Queues a synthetic ADDED for an object of the initial state (already filtered by the caller). */
+  offerInitial(stored: Stored): void {
+    this.push(storedEvent('ADDED', stored));
+  }
+
+  pushEvent(event: SimWatchEvent): void {
+    this.push(event);
+  }
+
+  private push(event: SimWatchEvent): void {
+    if (this.cfg.apiVersion !== event.object.apiVersion && event.type !== 'BOOKMARK' && event.type !== 'ERROR') {
+      event = this.convert(event);
+    }
+    this.queue.push({ event, readyAt: this.cfg.clock.now() + this.cfg.gate.eventDelayMs, bookmark: event.type === 'BOOKMARK' });
+    this.schedule();
+  }
+
+  private convert(event: SimWatchEvent): SimWatchEvent {
+    const stored = new Stored({ ...structuredClone(event.object), apiVersion: this.cfg.apiVersion } as KubeObject, 0);
+    return storedEvent(event.type as 'ADDED', stored);
+  }
+
+  /** Queues a bookmark at the current RV (unless bookmarks are withheld). */
+  bookmark(initialEventsEnd = false): void {
+    if (this.ended || (!initialEventsEnd && this.cfg.gate.bookmarksWithheld)) return;
+    const rv = Math.max(this.cfg.currentRv(), this.floorRv);
+    this.push(bookmarkEvent(this.cfg.apiVersion, this.cfg.kind, rv, initialEventsEnd));
+  }
+
+  /** Ends the stream after what is queued (timeout, expired) or at once, dropping the backlog. */
+  end(reason: WatchCloseReason, dropBacklog = false): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.cancelTimers();
+    if (dropBacklog) this.queue.clear();
+    this.queue.push({ close: reason });
+    this.scheduled = false;
+    this.flushTimer?.cancel();
+    this.schedule();
+  }
+
+  /** Faults changed (released, delay lifted): look at the queue again. */
+  wake(): void {
+    if (this.scheduled) {
+      this.flushTimer?.cancel();
+      this.scheduled = false;
+    }
+    this.schedule();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.ended = true;
+    this.cancelTimers();
+    this.flushTimer?.cancel();
+    this.queue.clear();
+    this.cfg.detach(this);
+    this.cfg.observer?.closed('stopped');
+  }
+
+  private stopped = false;
+
+  private cancelTimers(): void {
+    for (const t of this.timers) t.cancel();
+    this.timers.length = 0;
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.stopped) return;
+    const head = this.queue.peek();
+    if (!head) return;
+    let wait = 0;
+    if ('event' in head) {
+      if (this.cfg.gate.eventsWithheld) return;
+      wait = head.readyAt - this.cfg.clock.now();
+    }
+    this.scheduled = true;
+    if (wait > 0) {
+      this.flushTimer = this.cfg.clock.setTimer(wait, () => {
+        this.scheduled = false;
+        this.flush();
+      });
+    } else {
+      queueMicrotask(() => {
+        if (!this.scheduled) return;
+        this.scheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  private flush(): void {
+    const { listener, observer, gate, clock } = this.cfg;
+    while (!this.stopped) {
+      const head = this.queue.peek();
+      if (!head) break;
+      if ('close' in head) {
+        this.queue.shift();
+        this.stopped = true;
+        this.cfg.detach(this);
+        observer?.closed(head.close);
+        listener.close(head.close);
+        return;
+      }
+      if (gate.eventsWithheld || head.readyAt > clock.now()) break;
+      this.queue.shift();
+      observer?.sent(head.event);
+      listener.event(head.event);
+    }
+    this.schedule();
+  }
+}
