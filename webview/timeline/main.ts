@@ -1,2 +1,250 @@
-// Timeline webview entry. Filled in by the timeline feature.
-export {};
+import type { AppendParams, EventDetails, FocusTarget, ResetParams, TimelineEvent } from '../../src/shared/protocol/timeline.ts';
+import {
+  AppendNotification,
+  ClearCommand,
+  CompareObjectCommand,
+  EventDetailsRequest,
+  FocusNotification,
+  OpenObjectCommand,
+  ReadyCommand,
+  ResetNotification,
+  command,
+  isNotification,
+} from '../../src/shared/protocol/timeline.ts';
+import { Toolbar } from './controls.ts';
+import { DetailsPane } from './details.ts';
+import { GUTTER_WIDTH, laneRowsFitting, plotWidth } from './layout.ts';
+import { RatePlot, formatRate } from './ratePlot.ts';
+import { LaneRenderer } from './renderer.ts';
+import type { TimelineAction, TimelineState } from './state.ts';
+import { initialState, reduce, selectedEvent } from './state.ts';
+import { readPalette, onThemeChange } from './theme.ts';
+import { registerToolkit } from './toolkit.ts';
+import { HostConnection } from './vscodeApi.ts';
+import { xToTime } from './viewport.ts';
+
+// The timeline app: host messages and user gestures become reducer actions; one animation frame
+// draws whatever changed. The host sends nothing before our `ready`.
+
+registerToolkit();
+const host = new HostConnection();
+
+let state: TimelineState = initialState(Date.now());
+let palette = readPalette();
+let frameRequested = false;
+let detailsSeq: number | undefined;
+
+const app = document.getElementById('app') ?? document.body;
+const toolbar = new Toolbar({
+  follow: (on) => dispatch({ type: 'setFollow', follow: on }),
+  zoom: (factor) => dispatch({ type: 'zoom', factor }),
+  fit: () => dispatch({ type: 'fit' }),
+  filter: (patch) => dispatch({ type: 'setFilter', filters: patch }),
+  clear: () => {
+    host.post(command(ClearCommand, {}));
+    dispatch({ type: 'clear' });
+  },
+});
+const rateCanvas = document.createElement('canvas');
+rateCanvas.id = 'rate';
+rateCanvas.setAttribute('aria-hidden', 'true');
+const laneCanvas = document.createElement('canvas');
+laneCanvas.id = 'lanes';
+laneCanvas.tabIndex = 0;
+laneCanvas.setAttribute('role', 'application');
+laneCanvas.setAttribute(
+  'aria-label',
+  'Event timeline. Arrow keys move between events and lanes, plus and minus zoom, Shift+arrows pan, Enter opens the object.',
+);
+const plot = document.createElement('section');
+plot.className = 'plot';
+plot.append(rateCanvas, laneCanvas);
+const detailsRoot = document.createElement('aside');
+detailsRoot.id = 'details';
+detailsRoot.setAttribute('aria-label', 'Event details');
+const status = document.createElement('div');
+status.className = 'sr-only';
+status.setAttribute('aria-live', 'polite');
+const main = document.createElement('main');
+main.append(plot, detailsRoot);
+app.append(toolbar.root, main, status);
+
+const lanes = new LaneRenderer(laneCanvas);
+const rate = new RatePlot(rateCanvas);
+const details = new DetailsPane(detailsRoot, {
+  open: (seq) => host.post(command(OpenObjectCommand, { seq })),
+  compare: (seq) => host.post(command(CompareObjectCommand, { seq })),
+});
+
+/** Draw times (ms) of the last frames, read by the UI check. */
+const frameTimes: number[] = [];
+(window as unknown as { timelineDebug: unknown }).timelineDebug = {
+  frameTimes,
+  state: () => state,
+};
+
+function dispatch(action: TimelineAction): void {
+  const before = state;
+  state = reduce(state, action);
+  if (state === before) return;
+  syncDom(before);
+  requestFrame();
+}
+
+function syncDom(before: TimelineState): void {
+  toolbar.setFollow(state.follow);
+  toolbar.setCount(state.view.count, state.store.size);
+  if (before.view.storeVersion !== state.view.storeVersion || before.filters !== state.filters) {
+    toolbar.setResources(state.store.resources(), state.filters.resource);
+    toolbar.setNamespaces(state.store.namespaces(), state.filters.namespace);
+    toolbar.setName(state.filters.name);
+  }
+  if (state.selectedSeq !== detailsSeq) {
+    detailsSeq = state.selectedSeq;
+    const event = selectedEvent(state);
+    if (event) {
+      status.textContent = `${event.type} ${event.name || event.informer} rv ${event.resourceVersion}`;
+      void loadDetails(event);
+    } else details.empty();
+  }
+}
+
+async function loadDetails(event: TimelineEvent): Promise<void> {
+  details.loading(event);
+  try {
+    const result: EventDetails = await host.request(EventDetailsRequest, { seq: event.seq });
+    if (detailsSeq === event.seq) details.show(result);
+  } catch (err) {
+    if (detailsSeq === event.seq) details.error(event, err instanceof Error ? err.message : String(err));
+  }
+}
+
+function requestFrame(): void {
+  if (frameRequested) return;
+  frameRequested = true;
+  requestAnimationFrame(() => {
+    frameRequested = false;
+    const t0 = performance.now();
+    lanes.draw(state, palette, document.activeElement === laneCanvas);
+    rate.draw(state, palette);
+    toolbar.setRate(`peak ${formatRate(rate.peak)}/s`);
+    frameTimes.push(performance.now() - t0);
+    if (frameTimes.length > 600) frameTimes.splice(0, frameTimes.length - 600);
+  });
+}
+
+function layout(): void {
+  const rect = plot.getBoundingClientRect();
+  const rateHeight = 44;
+  rate.resize(rect.width, rateHeight);
+  lanes.resize(rect.width, Math.max(60, rect.height - rateHeight));
+  dispatch({ type: 'layout', laneRows: laneRowsFitting(lanes.size) });
+  requestFrame();
+}
+new ResizeObserver(layout).observe(plot);
+onThemeChange(() => {
+  palette = readPalette();
+  requestFrame();
+});
+
+// ---- host messages ----
+host.onMessage((message) => {
+  if (isNotification<string, ResetParams>(message, ResetNotification)) {
+    const p = message.params;
+    dispatch({ type: 'reset', events: p.events, maxEvents: p.maxEvents, now: p.now });
+  } else if (isNotification<string, AppendParams>(message, AppendNotification)) {
+    const p = message.params;
+    dispatch({ type: 'append', events: p.events, evictedThroughSeq: p.evictedThroughSeq, now: p.now });
+  } else if (isNotification<string, FocusTarget>(message, FocusNotification)) {
+    dispatch({ type: 'focus', target: message.params });
+    laneCanvas.focus();
+  }
+});
+
+// ---- mouse ----
+function timeAtX(clientX: number): number {
+  const x = clientX - laneCanvas.getBoundingClientRect().left - GUTTER_WIDTH;
+  return xToTime(state.viewport, x, plotWidth(lanes.size));
+}
+
+function onWheel(e: WheelEvent): void {
+  e.preventDefault();
+  if (e.shiftKey) {
+    dispatch({ type: 'scrollLanes', delta: Math.sign(e.deltaY || e.deltaX) * 3 });
+  } else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+    dispatch({ type: 'pan', deltaMs: (e.deltaX / plotWidth(lanes.size)) * (state.viewport.end - state.viewport.start) });
+  } else {
+    dispatch({ type: 'zoom', factor: Math.exp(e.deltaY * 0.0015), anchor: timeAtX(e.clientX) });
+  }
+}
+laneCanvas.addEventListener('wheel', onWheel, { passive: false });
+rateCanvas.addEventListener('wheel', onWheel, { passive: false });
+
+let drag: { x: number; y: number; moved: boolean; scroll: number } | undefined;
+laneCanvas.addEventListener('pointerdown', (e) => {
+  laneCanvas.setPointerCapture(e.pointerId);
+  drag = { x: e.clientX, y: e.clientY, moved: false, scroll: state.laneScroll };
+});
+laneCanvas.addEventListener('pointermove', (e) => {
+  if (!drag) return;
+  const dx = e.clientX - drag.x;
+  const dy = e.clientY - drag.y;
+  if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
+  drag.moved = true;
+  const msPerPx = (state.viewport.end - state.viewport.start) / plotWidth(lanes.size);
+  dispatch({ type: 'pan', deltaMs: -dx * msPerPx });
+  const rows = Math.round(-dy / 20);
+  if (rows !== 0) dispatch({ type: 'scrollLanes', delta: drag.scroll + rows - state.laneScroll });
+  drag.x = e.clientX;
+  if (rows !== 0) {
+    drag.y = e.clientY;
+    drag.scroll = state.laneScroll;
+  }
+});
+laneCanvas.addEventListener('pointerup', (e) => {
+  const wasDrag = drag?.moved;
+  drag = undefined;
+  if (wasDrag) return;
+  const rect = laneCanvas.getBoundingClientRect();
+  const hit = lanes.hit(state, e.clientX - rect.left, e.clientY - rect.top);
+  dispatch({ type: 'select', seq: hit?.seq });
+});
+laneCanvas.addEventListener('dblclick', () => {
+  if (state.selectedSeq !== undefined) host.post(command(OpenObjectCommand, { seq: state.selectedSeq }));
+});
+laneCanvas.addEventListener('focus', requestFrame);
+laneCanvas.addEventListener('blur', requestFrame);
+
+// ---- keyboard ----
+laneCanvas.addEventListener('keydown', (e) => {
+  const span = state.viewport.end - state.viewport.start;
+  let action: TimelineAction | undefined;
+  switch (e.key) {
+    case 'ArrowLeft': action = e.shiftKey ? { type: 'pan', deltaMs: -span * 0.1 } : { type: 'step', direction: 'prev' }; break;
+    case 'ArrowRight': action = e.shiftKey ? { type: 'pan', deltaMs: span * 0.1 } : { type: 'step', direction: 'next' }; break;
+    case 'ArrowUp': action = { type: 'step', direction: 'up' }; break;
+    case 'ArrowDown': action = { type: 'step', direction: 'down' }; break;
+    case 'Home': action = { type: 'step', direction: 'first' }; break;
+    case 'End': action = { type: 'step', direction: 'last' }; break;
+    case 'PageUp': action = { type: 'scrollLanes', delta: -state.laneRows }; break;
+    case 'PageDown': action = { type: 'scrollLanes', delta: state.laneRows }; break;
+    case '+': case '=': action = { type: 'zoom', factor: 0.5 }; break;
+    case '-': case '_': action = { type: 'zoom', factor: 2 }; break;
+    case '0': action = { type: 'fit' }; break;
+    case 'f': action = { type: 'setFollow', follow: !state.follow }; break;
+    case 'Escape': action = { type: 'select', seq: undefined }; break;
+    case 'Enter':
+      if (state.selectedSeq !== undefined) host.post(command(OpenObjectCommand, { seq: state.selectedSeq }));
+      break;
+    default: return;
+  }
+  e.preventDefault();
+  if (action) dispatch(action);
+});
+
+// A clock tick keeps "follow live" moving when no events arrive.
+setInterval(() => {
+  if (state.follow) dispatch({ type: 'append', events: [], evictedThroughSeq: -1, now: Date.now() });
+}, 1000);
+
+host.post(command(ReadyCommand, {}));

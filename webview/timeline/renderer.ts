@@ -1,0 +1,268 @@
+import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';
+import type { Lane } from './eventStore.ts';
+import { AXIS_HEIGHT, GUTTER_WIDTH, HIT_RADIUS, ROW_HEIGHT, formatTick, plotWidth, tickStep } from './layout.ts';
+import type { Size } from './layout.ts';
+import type { TimelineState } from './state.ts';
+import type { Palette } from './theme.ts';
+import { timeToX, xToTime } from './viewport.ts';
+
+// Draws the lanes: only the rows on screen, and within each row only the events in the time window
+// (binary search), at most one marker per pixel column and type. So a frame costs O(visible rows ×
+// width) however many events the store holds.
+
+export class LaneRenderer {
+  private readonly canvas: HTMLCanvasElement;
+  private readonly ctx: CanvasRenderingContext2D;
+  size: Size = { width: 0, height: 0 };
+
+  constructor(canvas: HTMLCanvasElement) {
+    this.canvas = canvas;
+    const ctx = canvas.getContext('2d', { alpha: false });
+    if (!ctx) throw new Error('no 2d context');
+    this.ctx = ctx;
+  }
+
+  resize(width: number, height: number): void {
+    const ratio = window.devicePixelRatio || 1;
+    this.size = { width, height };
+    this.canvas.width = Math.max(1, Math.floor(width * ratio));
+    this.canvas.height = Math.max(1, Math.floor(height * ratio));
+    this.canvas.style.width = `${width}px`;
+    this.canvas.style.height = `${height}px`;
+    this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  }
+
+  /** The visible lane under a y coordinate. */
+  laneAt(state: TimelineState, y: number): Lane | undefined {
+    if (y < AXIS_HEIGHT) return undefined;
+    return state.view.lanes[state.laneScroll + Math.floor((y - AXIS_HEIGHT) / ROW_HEIGHT)];
+  }
+
+  /** The shown event nearest to (x, y) within the hit radius. */
+  hit(state: TimelineState, x: number, y: number): TimelineEvent | undefined {
+    const lane = this.laneAt(state, y);
+    if (!lane || x < GUTTER_WIDTH) return undefined;
+    const width = plotWidth(this.size);
+    const at = xToTime(state.viewport, x - GUTTER_WIDTH, width);
+    const slack = (HIT_RADIUS / width) * (state.viewport.end - state.viewport.start);
+    const [from, to] = state.store.laneRange(lane, at - slack, at + slack);
+    let best: TimelineEvent | undefined;
+    for (let i = from; i < to; i++) {
+      const e = lane.events[i] as TimelineEvent;
+      if (!state.filters.types[e.type]) continue;
+      if (!best || Math.abs(e.at - at) < Math.abs(best.at - at)) best = e;
+    }
+    return best;
+  }
+
+  draw(state: TimelineState, palette: Palette, focused: boolean): void {
+    const { ctx } = this;
+    const { width, height } = this.size;
+    const pw = plotWidth(this.size);
+    const vp = state.viewport;
+    ctx.fillStyle = palette.background;
+    ctx.fillRect(0, 0, width, height);
+    ctx.font = `12px ${palette.font}`;
+    ctx.textBaseline = 'middle';
+
+    const selected = state.selectedSeq === undefined ? undefined : state.store.bySeq(state.selectedSeq);
+    const lanes = state.view.lanes;
+    const last = Math.min(lanes.length, state.laneScroll + Math.ceil((height - AXIS_HEIGHT) / ROW_HEIGHT));
+
+    // Row backgrounds and labels.
+    for (let row = state.laneScroll; row < last; row++) {
+      const lane = lanes[row] as Lane;
+      const y = AXIS_HEIGHT + (row - state.laneScroll) * ROW_HEIGHT;
+      if (selected?.lane === lane) {
+        ctx.fillStyle = palette.selection;
+        ctx.globalAlpha = 0.35;
+        ctx.fillRect(0, y, width, ROW_HEIGHT);
+        ctx.globalAlpha = 1;
+      } else if (row % 2 === 1) {
+        ctx.fillStyle = palette.rowAlt;
+        ctx.fillRect(0, y, width, ROW_HEIGHT);
+      }
+      this.drawLabel(lane, y, palette);
+    }
+
+    // Time grid and axis.
+    const step = tickStep(vp.end - vp.start, pw);
+    ctx.strokeStyle = palette.grid;
+    ctx.lineWidth = 1;
+    ctx.fillStyle = palette.muted;
+    ctx.textAlign = 'left';
+    for (let t = Math.ceil(vp.start / step) * step; t <= vp.end; t += step) {
+      const x = Math.round(GUTTER_WIDTH + timeToX(vp, t, pw)) + 0.5;
+      ctx.globalAlpha = 0.5;
+      ctx.beginPath();
+      ctx.moveTo(x, AXIS_HEIGHT - 4);
+      ctx.lineTo(x, height);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+      ctx.fillText(formatTick(t, step), x + 3, AXIS_HEIGHT / 2);
+    }
+    ctx.beginPath();
+    ctx.moveTo(0, AXIS_HEIGHT - 0.5);
+    ctx.lineTo(width, AXIS_HEIGHT - 0.5);
+    ctx.moveTo(GUTTER_WIDTH - 0.5, 0);
+    ctx.lineTo(GUTTER_WIDTH - 0.5, height);
+    ctx.stroke();
+
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(GUTTER_WIDTH, AXIS_HEIGHT, pw, height - AXIS_HEIGHT);
+    ctx.clip();
+
+    // Relists and 410s concern every object: draw them across the whole plot.
+    for (const lane of lanes) {
+      if (!lane.isInformerLane) continue;
+      const [from, to] = state.store.laneRange(lane, vp.start, vp.end);
+      let lastX = -1;
+      for (let i = from; i < to; i++) {
+        const e = lane.events[i] as TimelineEvent;
+        if ((e.type !== 'RELIST' && e.type !== 'EXPIRED') || !state.filters.types[e.type]) continue;
+        const x = Math.round(GUTTER_WIDTH + timeToX(vp, e.at, pw)) + 0.5;
+        if (x === lastX) continue;
+        lastX = x;
+        ctx.strokeStyle = palette.types[e.type];
+        ctx.globalAlpha = 0.45;
+        ctx.setLineDash([4, 3]);
+        ctx.beginPath();
+        ctx.moveTo(x, AXIS_HEIGHT);
+        ctx.lineTo(x, height);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.globalAlpha = 1;
+      }
+    }
+
+    // Markers: one per pixel column and type per row.
+    const lastXByType = new Map<string, number>();
+    for (let row = state.laneScroll; row < last; row++) {
+      const lane = lanes[row] as Lane;
+      const cy = AXIS_HEIGHT + (row - state.laneScroll) * ROW_HEIGHT + ROW_HEIGHT / 2;
+      const [from, to] = state.store.laneRange(lane, vp.start, vp.end);
+      lastXByType.clear();
+      for (let i = from; i < to; i++) {
+        const e = lane.events[i] as TimelineEvent;
+        if (!state.filters.types[e.type]) continue;
+        const x = Math.round(GUTTER_WIDTH + timeToX(vp, e.at, pw));
+        if (lastXByType.get(e.type) === x) continue;
+        lastXByType.set(e.type, x);
+        this.drawMarker(e, x, cy, palette);
+      }
+    }
+
+    // The selection: a ring that keyboard users can find.
+    if (selected && selected.lane.visible) {
+      const row = lanes.indexOf(selected.lane);
+      if (row >= state.laneScroll && row < last) {
+        const x = GUTTER_WIDTH + timeToX(vp, selected.event.at, pw);
+        const cy = AXIS_HEIGHT + (row - state.laneScroll) * ROW_HEIGHT + ROW_HEIGHT / 2;
+        ctx.strokeStyle = focused ? palette.focus : palette.foreground;
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.arc(x, cy, 7.5, 0, Math.PI * 2);
+        ctx.stroke();
+        ctx.lineWidth = 1;
+      }
+    }
+    ctx.restore();
+
+    // A scroll indicator when there are more lanes than rows.
+    if (lanes.length > state.laneRows) {
+      const trackH = height - AXIS_HEIGHT;
+      const thumbH = Math.max(16, (trackH * state.laneRows) / lanes.length);
+      const thumbY = AXIS_HEIGHT + ((trackH - thumbH) * state.laneScroll) / Math.max(1, lanes.length - state.laneRows);
+      ctx.fillStyle = palette.muted;
+      ctx.globalAlpha = 0.4;
+      ctx.fillRect(width - 5, thumbY, 4, thumbH);
+      ctx.globalAlpha = 1;
+    }
+
+    if (lanes.length === 0) {
+      ctx.fillStyle = palette.muted;
+      ctx.textAlign = 'center';
+      ctx.fillText(state.store.size === 0 ? 'No events yet — start an informer (Watch Resource…)' : 'No events match the filters', GUTTER_WIDTH + pw / 2, AXIS_HEIGHT + 40);
+    }
+  }
+
+  private drawLabel(lane: Lane, y: number, palette: Palette): void {
+    const { ctx } = this;
+    ctx.textAlign = 'left';
+    const cy = y + ROW_HEIGHT / 2;
+    const max = GUTTER_WIDTH - 12;
+    if (lane.isInformerLane) {
+      ctx.fillStyle = palette.muted;
+      ctx.fillText(clip(ctx, `⟳ ${lane.informer.slice(lane.informer.indexOf('/') + 1)}`, max), 8, cy);
+      return;
+    }
+    const prefix = lane.namespace ? `${lane.namespace}/` : '';
+    ctx.fillStyle = palette.muted;
+    const prefixText = clip(ctx, prefix, max / 2);
+    ctx.fillText(prefixText, 8, cy);
+    const w = ctx.measureText(prefixText).width;
+    ctx.fillStyle = palette.foreground;
+    ctx.fillText(clip(ctx, lane.name, max - w), 8 + w, cy);
+  }
+
+  private drawMarker(e: TimelineEvent, x: number, cy: number, palette: Palette): void {
+    const { ctx } = this;
+    ctx.fillStyle = palette.types[e.type];
+    ctx.strokeStyle = palette.types[e.type];
+    switch (e.type) {
+      case 'ADDED':
+        ctx.beginPath();
+        ctx.moveTo(x, cy - 5);
+        ctx.lineTo(x + 5, cy + 4);
+        ctx.lineTo(x - 5, cy + 4);
+        ctx.closePath();
+        ctx.fill();
+        break;
+      case 'MODIFIED':
+        ctx.beginPath();
+        ctx.arc(x, cy, 4, 0, Math.PI * 2);
+        ctx.fill();
+        break;
+      case 'DELETED':
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.moveTo(x - 4, cy - 4);
+        ctx.lineTo(x + 4, cy + 4);
+        ctx.moveTo(x + 4, cy - 4);
+        ctx.lineTo(x - 4, cy + 4);
+        ctx.stroke();
+        ctx.lineWidth = 1;
+        break;
+      case 'BOOKMARK':
+        ctx.beginPath();
+        ctx.moveTo(x, cy - 4);
+        ctx.lineTo(x + 3, cy);
+        ctx.lineTo(x, cy + 4);
+        ctx.lineTo(x - 3, cy);
+        ctx.closePath();
+        ctx.fill();
+        break;
+      case 'ERROR':
+        ctx.fillRect(x - 4, cy - 4, 8, 8);
+        break;
+      case 'RELIST':
+      case 'EXPIRED':
+        ctx.fillRect(x - 1, cy - 7, 3, 14);
+        break;
+    }
+  }
+}
+
+function clip(ctx: CanvasRenderingContext2D, text: string, max: number): string {
+  if (max <= 0) return '';
+  if (ctx.measureText(text).width <= max) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (ctx.measureText(text.slice(0, mid) + '…').width <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return text.slice(0, lo) + '…';
+}
