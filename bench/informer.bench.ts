@@ -1,0 +1,314 @@
+// Informer benchmark: how fast our informer (SharedInformer over the kube HTTP ListerWatcher) syncs
+// a list and follows a watch, against client-node's makeInformer on the same server and against the
+// parse limit (split lines + JSON.parse + Map.set over the same HTTP client path, nothing else).
+// Each contender runs in a fresh child process with --expose-gc; medians of several runs; ratios
+// are taken within each run, then their median is reported.
+//
+//   npm run bench:informer [-- --quick] [-- --sizes 1000,10000 --events 100000 --reps 3 --prof]
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runChild } from './lib/child.ts';
+import { median, mb, ms, ratio, si } from './lib/stats.ts';
+import { BENCH_NAMESPACE, renderStream, startStreamServer } from './lib/streamServer.ts';
+import { markdownTable, textTable } from './lib/table.ts';
+
+const SELF = fileURLToPath(import.meta.url);
+const ROOT = path.resolve(path.dirname(SELF), '..');
+
+const CONTENDERS = ['parse-limit', 'controller-lab', 'client-node'] as const;
+type Contender = (typeof CONTENDERS)[number];
+
+interface Measurement {
+  syncMs: number;
+  watchMs: number;
+  eventsPerSec: number;
+  cpuMs: number;
+  peakRssBytes: number;
+  cacheHeapBytes: number;
+  cached: number;
+}
+
+const { values } = parseArgs({
+  options: {
+    child: { type: 'string' },
+    server: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    objects: { type: 'string' },
+    events: { type: 'string' },
+    sizes: { type: 'string' },
+    reps: { type: 'string' },
+    quick: { type: 'boolean' },
+    prof: { type: 'boolean' },
+    'import-child': { type: 'string' },
+  },
+});
+
+
+// ---- the orchestrator ---------------------------------------------------------------------------
+
+async function orchestrate(): Promise<void> {
+  const quick = values.quick ?? false;
+  const sizes = (values.sizes ?? (quick ? '1000,10000' : '1000,10000,50000')).split(',').map(Number);
+  const events = Number(values.events ?? (quick ? 20_000 : 100_000));
+  const reps = Number(values.reps ?? (quick ? 1 : 3));
+  const work = mkdtempSync(path.join(tmpdir(), 'cl-bench-'));
+  const profDir = path.join(ROOT, '.bench-output', 'profiles');
+  if (values.prof) mkdirSync(profDir, { recursive: true });
+  const server = await startStreamServer();
+  const kubeconfig = path.join(work, 'kubeconfig');
+  // client-node refuses plain http unless insecure-skip-tls-verify is set.
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'bench', cluster: { server: server.url, 'insecure-skip-tls-verify': true } }],
+      users: [{ name: 'bench', user: { token: 'bench' } }],
+      contexts: [{ name: 'bench', context: { cluster: 'bench', user: 'bench', namespace: BENCH_NAMESPACE } }],
+      'current-context': 'bench',
+    }),
+  );
+  console.error(`informer benchmark: ${sizes.join(', ')} objects, ${si(events, 0)} watch events, ${reps} run(s) each, node ${process.version}`);
+
+  const rows: { objects: number; contender: Contender; runs: Measurement[] }[] = [];
+  const ratios: { objects: number; evVsParse: number[]; evVsClientNode: number[]; syncVsParse: number[]; heapVsParse: number[] }[] = [];
+  try {
+    for (const objects of sizes) {
+      const stream = renderStream({ objects, events });
+      const perContender = new Map<Contender, Measurement[]>(CONTENDERS.map((c) => [c, []]));
+      const r = { objects, evVsParse: [] as number[], evVsClientNode: [] as number[], syncVsParse: [] as number[], heapVsParse: [] as number[] };
+      for (let rep = 0; rep < reps; rep++) {
+        // Rotate the order so no contender always runs first (or last) on a warming machine.
+        const order = CONTENDERS.map((_, i) => CONTENDERS[(i + rep) % CONTENDERS.length]!);
+        const run = new Map<Contender, Measurement>();
+        for (const contender of order) {
+          server.serve(stream);
+          const nodeFlags = ['--expose-gc', ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${contender}-${objects}-${rep}.cpuprofile`] : [])];
+          const child = await runChild<Measurement>(SELF, ['--child', contender, '--server', server.url, '--kubeconfig', kubeconfig, '--objects', String(objects), '--events', String(events)], { nodeFlags });
+          if (!child.result) {
+            console.error(`  ${contender} ${objects}: FAILED ${child.error}`);
+            continue;
+          }
+          const m = child.result;
+          if (m.cached !== stream.finalObjects) console.error(`  ${contender} ${objects}: cache holds ${m.cached}, expected ${stream.finalObjects}`);
+          run.set(contender, m);
+          perContender.get(contender)!.push(m);
+          console.error(`  ${objects} ${contender.padEnd(14)} sync ${ms(m.syncMs).padStart(8)}  ${si(m.eventsPerSec)} ev/s  cpu ${ms(m.cpuMs)}  rss ${mb(m.peakRssBytes)}  heap ${mb(m.cacheHeapBytes)}`);
+        }
+        const ours = run.get('controller-lab');
+        const parse = run.get('parse-limit');
+        const cn = run.get('client-node');
+        if (ours && parse) {
+          r.evVsParse.push(ours.eventsPerSec / parse.eventsPerSec);
+          r.syncVsParse.push(ours.syncMs / parse.syncMs);
+          r.heapVsParse.push(ours.cacheHeapBytes / parse.cacheHeapBytes);
+        }
+        if (ours && cn) r.evVsClientNode.push(ours.eventsPerSec / cn.eventsPerSec);
+      }
+      for (const c of CONTENDERS) rows.push({ objects, contender: c, runs: perContender.get(c)! });
+      ratios.push(r);
+    }
+  } finally {
+    await server.close();
+  }
+
+  const imports = await importCosts(work);
+  rmSync(work, { recursive: true, force: true });
+
+  const header = ['objects', 'contender', 'sync', 'watch events/s', 'CPU', 'peak RSS', 'cache heap'];
+  const table = rows.map(({ objects, contender, runs }) => {
+    const med = (f: (m: Measurement) => number) => median(runs.map(f));
+    return [si(objects, 0), contender, ms(med((m) => m.syncMs)), si(med((m) => m.eventsPerSec)), ms(med((m) => m.cpuMs)), mb(med((m) => m.peakRssBytes)), mb(med((m) => m.cacheHeapBytes))];
+  });
+  const check = (v: number, ok: boolean) => `${ratio(v)} ${Number.isFinite(v) ? (ok ? '✓' : '✗') : ''}`.trim();
+  const ratioHeader = ['objects', 'events/s vs parse limit (≥ 0.9×)', 'events/s vs client-node (≥ 1.3×)', 'sync vs parse limit (≤ 1.25×)', 'cache heap vs parse limit (≤ 1.2×)'];
+  const ratioRows = ratios.map((r) => {
+    const [a, b, c, d] = [median(r.evVsParse), median(r.evVsClientNode), median(r.syncVsParse), median(r.heapVsParse)];
+    return [si(r.objects, 0), check(a, a >= 0.9), check(b, b >= 1.3), check(c, c <= 1.25), check(d, d <= 1.2)];
+  });
+  const importHeader = ['module', 'import time', 'RSS added'];
+  const importRows = imports.map((i) => [i.label, ms(i.ms), mb(i.rssBytes)]);
+
+  console.log(`\nInformer: ${si(events, 0)} watch events of ~1 KB ConfigMaps (70% MODIFIED, 15% ADDED, 15% DELETED) over loopback HTTP; median of ${reps}\n`);
+  console.log(textTable(header, table));
+  console.log(`\nRatios (controller-lab ÷ peer, median of per-run ratios)\n`);
+  console.log(textTable(ratioHeader, ratioRows));
+  console.log(`\nStart-up: import cost in a fresh process (median of 5)\n`);
+  console.log(textTable(importHeader, importRows));
+  console.log(`\n--- markdown (README) ---\n`);
+  console.log(markdownTable(header, table));
+  console.log('');
+  console.log(markdownTable(ratioHeader, ratioRows));
+  console.log('');
+  console.log(markdownTable(importHeader, importRows));
+  if (values.prof) console.log(`\nCPU profiles: ${profDir}`);
+}
+
+// ---- import cost ------------------------------------------------------------------------------
+
+interface ImportCost {
+  label: string;
+  ms: number;
+  rssBytes: number;
+}
+
+async function importCosts(work: string): Promise<ImportCost[]> {
+  // The kube module as it ships (bundled by esbuild into the CLI / extension), and as source.
+  const { build } = await import('esbuild');
+  const bundled = path.join(work, 'kube.cjs');
+  await build({ entryPoints: [path.join(ROOT, 'src/kube/index.ts')], outfile: bundled, bundle: true, platform: 'node', format: 'cjs', target: 'node22', logLevel: 'warning' });
+  const targets: [string, string][] = [
+    ['(empty: node itself)', ''],
+    ['src/kube, bundled (as shipped)', bundled],
+    ['src/kube, .ts source (type stripping)', path.join(ROOT, 'src/kube/index.ts')],
+    ['@kubernetes/client-node (whole package)', '@kubernetes/client-node'],
+  ];
+  const out: ImportCost[] = [];
+  for (const [label, target] of targets) {
+    const runs: { ms: number; rssBytes: number }[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await runChild<{ ms: number; rssBytes: number }>(SELF, ['--import-child', target || '-']);
+      if (r.result) runs.push(r.result);
+    }
+    out.push({ label, ms: median(runs.map((r) => r.ms)), rssBytes: median(runs.map((r) => r.rssBytes)) });
+  }
+  return out;
+}
+
+async function importChild(target: string): Promise<void> {
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  if (target !== '-') await import(target);
+  const elapsed = performance.now() - t0;
+  console.log(JSON.stringify({ ms: elapsed, rssBytes: process.memoryUsage().rss - rss0 }));
+}
+
+// ---- one contender in its own process --------------------------------------------------------
+
+async function contenderChild(contender: Contender): Promise<void> {
+  const events = Number(values.events);
+  const kubeconfig = values.kubeconfig!;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  const start = await prepare(contender, kubeconfig);
+  gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let tSync = 0;
+  const tEnd = await new Promise<number>((resolve, reject) => {
+    let seen = 0;
+    start({
+      synced: () => (tSync = performance.now()),
+      watchEvent: () => {
+        if (++seen === events) resolve(performance.now());
+      },
+      fail: reject,
+    });
+  });
+  const cpu = process.cpuUsage(cpu0);
+  gc();
+  const cacheHeapBytes = process.memoryUsage().heapUsed - heap0;
+  const m: Measurement = {
+    syncMs: tSync - t0,
+    watchMs: tEnd - tSync,
+    eventsPerSec: events / ((tEnd - tSync) / 1000),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    cacheHeapBytes,
+    cached: cachedCount(),
+  };
+  console.log(JSON.stringify(m));
+  process.exit(0);
+}
+
+interface Hooks {
+  synced(): void;
+  watchEvent(): void;
+  fail(err: unknown): void;
+}
+
+let cachedCount: () => number = () => 0;
+
+/** Loads the contender's code (outside the measurement) and returns its start function. */
+async function prepare(contender: Contender, kubeconfig: string): Promise<(hooks: Hooks) => void> {
+  const listPath = `/api/v1/namespaces/${BENCH_NAMESPACE}/configmaps`;
+  const configmaps = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: [], singularName: 'configmap', verbs: ['list', 'watch'] };
+
+  if (contender === 'controller-lab') {
+    const { loadCluster } = await import('../src/kube/index.ts');
+    const { createSharedInformer } = await import('../src/informer/index.ts');
+    return (hooks) => {
+      const cluster = loadCluster({ kubeconfig });
+      const informer = createSharedInformer({ name: 'bench', listerWatcher: cluster.listerWatcher(configmaps, { namespace: BENCH_NAMESPACE }) });
+      cachedCount = () => informer.indexer.list().length;
+      informer.addEventHandler({
+        onAdd: (_o, initial) => void (initial ? undefined : hooks.watchEvent()),
+        onUpdate: () => hooks.watchEvent(),
+        onDelete: () => hooks.watchEvent(),
+      });
+      informer.onError((err) => hooks.fail(err));
+      void informer.waitForSync().then(() => hooks.synced());
+      informer.run();
+    };
+  }
+
+  if (contender === 'client-node') {
+    const k8s = await import('@kubernetes/client-node');
+    return (hooks) => {
+      const kc = new k8s.KubeConfig();
+      kc.loadFromFile(kubeconfig);
+      const api = kc.makeApiClient(k8s.CoreV1Api);
+      const informer = k8s.makeInformer(kc, listPath, () => api.listNamespacedConfigMap({ namespace: BENCH_NAMESPACE }));
+      cachedCount = () => informer.list(BENCH_NAMESPACE).length;
+      let synced = false;
+      let initial = 0;
+      const objects = Number(values.objects);
+      informer.on('add', () => {
+        if (synced) return hooks.watchEvent();
+        if (++initial === objects) {
+          synced = true;
+          hooks.synced();
+        }
+      });
+      informer.on('update', () => hooks.watchEvent());
+      informer.on('delete', () => hooks.watchEvent());
+      informer.on('error', (err) => hooks.fail(err));
+      void informer.start();
+    };
+  }
+
+  // The parse limit: our HTTP client path, a line splitter, JSON.parse and a Map — nothing else.
+  const { loadCluster } = await import('../src/kube/index.ts');
+  const { LineSplitter } = await import('../src/kube/lineSplitter.ts');
+  return (hooks) => {
+    const cluster = loadCluster({ kubeconfig });
+    const cache = new Map<string, unknown>();
+    cachedCount = () => cache.size;
+    type Item = { metadata: { namespace: string; name: string } };
+    void (async () => {
+      const list = await cluster.request<{ metadata: { resourceVersion: string }; items: Item[] }>(listPath);
+      for (const item of list.items) cache.set(`${item.metadata.namespace}/${item.metadata.name}`, item);
+      hooks.synced();
+      const res = await cluster.stream(listPath, { query: { watch: 'true', resourceVersion: list.metadata.resourceVersion, allowWatchBookmarks: 'true' } });
+      const splitter = new LineSplitter((line) => {
+        const ev = JSON.parse(line) as { type: string; object: Item };
+        const key = `${ev.object.metadata.namespace}/${ev.object.metadata.name}`;
+        if (ev.type === 'DELETED') cache.delete(key);
+        else cache.set(key, ev.object);
+        hooks.watchEvent();
+      });
+      res.body.setEncoding('utf8');
+      res.body.on('data', (chunk: string) => splitter.push(chunk));
+    })().catch(hooks.fail);
+  };
+}
+
+// Dispatch last: every declaration above is initialised by now.
+if (values['import-child']) await importChild(values['import-child']);
+else if (values.child) await contenderChild(values.child as Contender);
+else await orchestrate();
