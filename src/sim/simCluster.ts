@@ -18,7 +18,8 @@ import type { Stored } from './store/storedObject.ts';
 import { openWatch } from './store/watchOpen.ts';
 import type { Watcher } from './store/watcher.ts';
 import { SimListerWatcher } from './simListerWatcher.ts';
-import { startScenario } from './scenario/scenarioRunner.ts';
+import { startScenario, type ScenarioRun } from './scenario/scenarioRunner.ts';
+import { seededRandom } from './scenario/seededRandom.ts';
 import type {
   ClientIdentity,
   ClientInsight,
@@ -52,6 +53,8 @@ export interface SimClusterOptions {
   stateDir?: string;
   /** Debounce for snapshots. Default 500 ms. */
   persistDebounceMs?: number;
+  /** Seeds uids and generated names (default: Math.random). Scenarios reseed with their own seed. */
+  seed?: number;
   /** Create default, kube-system, kube-public, kube-node-lease at start (default true). */
   defaultNamespaces?: boolean;
 }
@@ -107,18 +110,6 @@ function resourceLabel(info: Pick<ResourceInfo, 'group' | 'resource'>): string {
   return info.group ? `${info.resource}.${info.group}` : info.resource;
 }
 
-/** A small seeded PRNG (mulberry32) so uids and generated names repeat for a seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class SimCluster implements SimClusterApi {
   readonly clock: Clock;
   readonly resources: KindRegistry;
@@ -154,6 +145,7 @@ export class SimCluster implements SimClusterApi {
     });
     this.mvcc.onCommit((table, event) => this.emitWrite(table, event));
 
+    if (options.seed !== undefined) this.seed(options.seed);
     this.stateDir = options.stateDir;
     const snapshot = this.stateDir ? loadSnapshot(this.stateDir) : undefined;
     if (snapshot) this.restore(snapshot);
@@ -280,7 +272,7 @@ export class SimCluster implements SimClusterApi {
     if (options.dropHistory) this.mvcc.resetHistory();
   }
 
-  loadScenario(yamlText: string, options: { fileName?: string } = {}): ScenarioRunHandle {
+  loadScenario(yamlText: string, options: { fileName?: string } = {}): ScenarioRun {
     return startScenario(this, yamlText, options);
   }
 
@@ -381,6 +373,7 @@ export class SimCluster implements SimClusterApi {
 }
 
 export type { ClientInsight, FaultControls, ResourceRegistry };
+export { seededRandom };
 export function createSimCluster(options: SimClusterOptions = {}): SimCluster {
   return new SimCluster(options);
 }

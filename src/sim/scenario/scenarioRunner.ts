@@ -1,6 +1,234 @@
+import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
+import { ApiError } from '../../shared/apiError.ts';
+import type { TimerHandle } from '../../shared/clock.ts';
+import type { ResourceInfo } from '../resources/types.ts';
 import type { ScenarioRunHandle, SimCluster } from '../simCluster.ts';
+import { seededRandom } from './seededRandom.ts';
+import type { RequestContext } from '../store/types.ts';
+import { validateName } from '../store/validation.ts';
+import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
+import { parseScenario } from './scenarioParser.ts';
+import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
 
-// TODO(H4): replaced by the real runner in the next commit.
-export function startScenario(_cluster: SimCluster, _yamlText: string, _options: { fileName?: string }): ScenarioRunHandle {
-  throw new Error('scenarios are not implemented yet');
+// Runs a validated scenario against a cluster: the objects at once (namespaces first, created when
+// missing), then each step when the cluster's clock reaches its time. A step that fails (a 404, a
+// conflict) is recorded and the run goes on, as a script of API calls against a live cluster would.
+
+const SCENARIO_CLIENT: RequestContext = { client: { userAgent: 'controller-lab/scenario', tokenId: '' } };
+
+export interface ScenarioRun extends ScenarioRunHandle {
+  readonly scenario: Scenario;
+  /** Steps run so far. */
+  readonly stepsRun: number;
+  /** Steps that failed, with the API's message. */
+  readonly errors: ScenarioProblem[];
+}
+
+function gvrOf(info: ResourceInfo): GroupVersionResource {
+  return { group: info.group, version: info.version, resource: info.resource };
+}
+
+function resolveKind(cluster: SimCluster, apiVersion: string | undefined, kind: string): ResourceInfo | undefined {
+  return apiVersion ? cluster.resources.byKind(apiVersion, kind) : cluster.resources.resolveName(kind);
+}
+
+/** Replaces `${i}` and `${rand}` in every string of a (copied) value. */
+function interpolate<T>(value: T, index: number, random: () => number): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(/\$\{i\}/g, String(index)).replace(/\$\{rand\}/g, () => String(Math.floor(random() * 1_000_000)));
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+function orderForApply(objects: Scenario['objects']): Scenario['objects'] {
+  const rank = (o: KubeObject): number => (o.kind === 'Namespace' ? 0 : o.kind === 'CustomResourceDefinition' ? 1 : 2);
+  return [...objects].sort((a, b) => rank(a.object) - rank(b.object));
+}
+
+export function startScenario(cluster: SimCluster, yamlText: string, options: { fileName?: string } = {}): ScenarioRun {
+  const fileName = options.fileName ?? 'scenario.yaml';
+  const scenario = parseScenario(yamlText, fileName, (apiVersion, kind) => resolveKind(cluster, apiVersion, kind) !== undefined);
+  precheckNames(cluster, scenario, fileName);
+
+  cluster.seed(scenario.seed);
+  const random = seededRandom(scenario.seed ^ 0x5bd1e995);
+  const errors: ScenarioProblem[] = [];
+  let stepsRun = 0;
+  let stopped = false;
+  let timer: TimerHandle | undefined;
+  let resolveDone: () => void = () => {};
+  const done = new Promise<void>((resolve) => { resolveDone = resolve; });
+
+  for (const { object, line, source } of orderForApply(scenario.objects)) {
+    try {
+      applyObject(cluster, structuredClone(object));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      throw new ScenarioError(fileName, [{ line, column: 1, path: source, message: err.message }]);
+    }
+  }
+
+  const start = cluster.clock.now();
+  let next = 0;
+  const runDue = (): void => {
+    timer = undefined;
+    while (!stopped && next < scenario.steps.length) {
+      const step = scenario.steps[next];
+      if (!step || step.at > cluster.clock.now() - start) break;
+      next++;
+      try {
+        runStep(cluster, step, random);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        errors.push({ line: step.line, column: 1, path: step.source, message: err.message });
+      }
+      stepsRun++;
+    }
+    const upcoming = scenario.steps[next];
+    if (stopped || !upcoming) {
+      resolveDone();
+      return;
+    }
+    timer = cluster.clock.setTimer(upcoming.at - (cluster.clock.now() - start), runDue);
+  };
+  runDue();
+
+  return {
+    scenario,
+    done,
+    get stepsRun() { return stepsRun; },
+    errors,
+    stop() {
+      stopped = true;
+      timer?.cancel();
+      resolveDone();
+    },
+  };
+}
+
+function precheckNames(cluster: SimCluster, scenario: Scenario, fileName: string): void {
+  const problems: ScenarioProblem[] = [];
+  for (const { object, line, source } of scenario.objects) {
+    const info = resolveKind(cluster, object.apiVersion, object.kind ?? '');
+    const name = object.metadata.name;
+    if (!info || name === undefined) continue;
+    for (const c of validateName(name, info.nameRule)) problems.push({ line, column: 1, path: `${source}.metadata.name`, message: c.message });
+  }
+  if (problems.length) throw new ScenarioError(fileName, problems);
+}
+
+function ensureNamespace(cluster: SimCluster, namespace: string): void {
+  const ns = { group: '', version: 'v1', resource: 'namespaces' };
+  try {
+    cluster.get(ns, '', namespace);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 404)) throw err;
+    cluster.create(ns, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, SCENARIO_CLIENT);
+  }
+}
+
+/** Create, or merge onto what exists; status is written through /status when the kind has one. */
+function applyObject(cluster: SimCluster, object: KubeObject): void {
+  const info = resolveKind(cluster, object.apiVersion, object.kind ?? '');
+  if (!info) throw new ApiError(404, `no kind "${object.kind ?? ''}" is served in ${object.apiVersion ?? ''}`, 'NotFound');
+  const gvr = gvrOf(info);
+  const namespace = info.namespaced ? object.metadata.namespace ?? 'default' : '';
+  if (namespace) ensureNamespace(cluster, namespace);
+  const status = (object as { status?: unknown }).status;
+  const hasStatus = info.subresources.some((s) => s.name === 'status') && status !== undefined && info.kind !== 'CustomResourceDefinition';
+  const name = object.metadata.name;
+  let exists = false;
+  if (name) {
+    try {
+      cluster.get(gvr, namespace, name);
+      exists = true;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 404)) throw err;
+    }
+  }
+  const withoutStatus: Record<string, unknown> = { ...object };
+  delete withoutStatus.status;
+  const written = exists && name
+    ? cluster.patch(gvr, namespace, name, 'merge', withoutStatus, undefined, SCENARIO_CLIENT)
+    : cluster.create(gvr, namespace, object, SCENARIO_CLIENT);
+  if (hasStatus) cluster.patch(gvr, namespace, written.object.metadata.name ?? '', 'merge', { status }, 'status', SCENARIO_CLIENT);
+}
+
+function resolveTarget(cluster: SimCluster, target: TargetRef, random: () => number): { gvr: GroupVersionResource; namespace: string; name: string } {
+  const info = resolveKind(cluster, target.apiVersion, target.kind);
+  if (!info) throw new ApiError(404, `no kind "${target.kind}" is served`, 'NotFound');
+  const gvr = gvrOf(info);
+  const namespace = info.namespaced ? target.namespace ?? 'default' : '';
+  let name = target.name;
+  if (name === '${random}') {
+    const items = cluster.list(gvr, { namespace }).items;
+    const pick = items[Math.floor(random() * items.length)];
+    if (!pick) throw new ApiError(404, `no ${info.resource} in ${namespace || 'the cluster'} to pick from`, 'NotFound');
+    name = pick.object.metadata.name ?? '';
+  }
+  return { gvr, namespace, name };
+}
+
+function runStep(cluster: SimCluster, step: ScheduledStep, random: () => number): void {
+  const action: ScenarioAction = interpolate(step.action, step.index, random);
+  const f = cluster.faults;
+  switch (action.type) {
+    case 'create': {
+      const info = resolveKind(cluster, action.object.apiVersion, action.object.kind ?? '');
+      if (!info) throw new ApiError(404, `no kind "${action.object.kind ?? ''}" is served`, 'NotFound');
+      const ns = info.namespaced ? action.object.metadata.namespace ?? 'default' : '';
+      if (ns) ensureNamespace(cluster, ns);
+      cluster.create(gvrOf(info), ns, action.object, SCENARIO_CLIENT);
+      return;
+    }
+    case 'apply':
+      applyObject(cluster, action.object);
+      return;
+    case 'update': {
+      const info = resolveKind(cluster, action.object.apiVersion, action.object.kind ?? '');
+      if (!info) throw new ApiError(404, `no kind "${action.object.kind ?? ''}" is served`, 'NotFound');
+      const ns = info.namespaced ? action.object.metadata.namespace ?? 'default' : '';
+      cluster.update(gvrOf(info), ns, action.object.metadata.name ?? '', action.object, undefined, SCENARIO_CLIENT);
+      return;
+    }
+    case 'patch': {
+      const t = resolveTarget(cluster, action.target, random);
+      cluster.patch(t.gvr, t.namespace, t.name, action.patchType, action.patch, undefined, SCENARIO_CLIENT);
+      return;
+    }
+    case 'delete': {
+      const t = resolveTarget(cluster, action.target, random);
+      cluster.delete(t.gvr, t.namespace, t.name, action.propagationPolicy ? { propagationPolicy: action.propagationPolicy } : {}, SCENARIO_CLIENT);
+      return;
+    }
+    case 'scale': {
+      const t = resolveTarget(cluster, action.target, random);
+      cluster.patch(t.gvr, t.namespace, t.name, 'merge', { spec: { replicas: action.replicas } }, 'scale', SCENARIO_CLIENT);
+      return;
+    }
+    case 'label': {
+      const t = resolveTarget(cluster, action.target, random);
+      cluster.patch(t.gvr, t.namespace, t.name, 'merge', { metadata: { labels: action.labels } }, undefined, SCENARIO_CLIENT);
+      return;
+    }
+    case 'conflictNextUpdate': {
+      const t = resolveTarget(cluster, action.target, random);
+      f.conflictNextUpdate(t.gvr, t.namespace, t.name);
+      return;
+    }
+    case 'dropWatches': f.dropWatches(action.resource); return;
+    case 'compact': f.compact(action.resourceVersion ?? 'now'); return;
+    case 'delayEvents': f.delayEvents(action.ms); return;
+    case 'withholdEvents': f.withholdEvents(); return;
+    case 'releaseEvents': f.releaseEvents(); return;
+    case 'withholdBookmarks': f.withholdBookmarks(); return;
+    case 'releaseBookmarks': f.releaseBookmarks(); return;
+    case 'restart': cluster.restart({ dropHistory: action.dropHistory }); return;
+    case 'errorRate':
+      f.setHttp({ errorRate: action.rate, errorCode: action.code, ...(action.retryAfterSeconds !== undefined ? { retryAfterSeconds: action.retryAfterSeconds } : {}) });
+      return;
+  }
 }

@@ -1,0 +1,292 @@
+import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
+import type { KubeObject } from '../../shared/k8s.ts';
+import { parseDuration } from './duration.ts';
+import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
+import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
+
+// Parses and validates a scenario file completely before anything runs: every problem is
+// collected with its line, column and field path, and any problem rejects the whole file.
+
+/** Answers whether a kind can be served (built in, or defined by a CRD in the scenario). */
+export type KindCheck = (apiVersion: string | undefined, kind: string) => boolean;
+
+type Path = (string | number)[];
+
+const TOP_LEVEL = ['name', 'description', 'seed', 'objects', 'steps'];
+const OBJECT_ACTIONS = ['create', 'apply', 'update'];
+const TARGET_ACTIONS = ['patch', 'delete', 'scale', 'label', 'conflictNextUpdate'];
+const FLAG_ACTIONS = ['withholdEvents', 'releaseEvents', 'withholdBookmarks', 'releaseBookmarks'];
+const OTHER_ACTIONS = ['dropWatches', 'compact', 'delayEvents', 'restart', 'errorRate'];
+const ACTIONS = [...OBJECT_ACTIONS, ...TARGET_ACTIONS, ...FLAG_ACTIONS, ...OTHER_ACTIONS];
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function pathText(path: Path): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? p : `.${p}`;
+  return out;
+}
+
+class Validator {
+  readonly problems: ScenarioProblem[] = [];
+  private readonly doc: Document.Parsed;
+  private readonly lines: LineCounter;
+  /** Kinds defined by CRDs in this file: `group/Kind`. */
+  private readonly crdKinds = new Set<string>();
+  private readonly knownKind: KindCheck;
+
+  constructor(doc: Document.Parsed, lines: LineCounter, knownKind: KindCheck) {
+    this.doc = doc;
+    this.lines = lines;
+    this.knownKind = knownKind;
+  }
+
+  lineOf(path: Path): { line: number; column: number } {
+    for (let p = path; p.length >= 0; p = p.slice(0, -1)) {
+      const node = this.doc.getIn(p, true);
+      if (isNode(node) && node.range) {
+        const pos = this.lines.linePos(node.range[0]);
+        return { line: pos.line, column: pos.col };
+      }
+      if (p.length === 0) break;
+    }
+    return { line: 0, column: 0 };
+  }
+
+  problem(path: Path, message: string): void {
+    this.problems.push({ ...this.lineOf(path), path: pathText(path), message });
+  }
+
+  noteCrd(obj: Record<string, unknown>): void {
+    if (obj.kind !== 'CustomResourceDefinition' || !isMap(obj.spec)) return;
+    const group = obj.spec.group;
+    const names = obj.spec.names;
+    if (typeof group === 'string' && isMap(names) && typeof names.kind === 'string') this.crdKinds.add(`${group}/${names.kind}`);
+  }
+
+  kindKnown(apiVersion: string | undefined, kind: string): boolean {
+    if (this.knownKind(apiVersion, kind)) return true;
+    for (const k of this.crdKinds) {
+      const [group, crdKind] = [k.slice(0, k.lastIndexOf('/')), k.slice(k.lastIndexOf('/') + 1)];
+      if (crdKind === kind && (apiVersion === undefined || apiVersion.startsWith(`${group}/`))) return true;
+    }
+    return false;
+  }
+
+  object(value: unknown, path: Path): KubeObject | undefined {
+    if (!isMap(value)) {
+      this.problem(path, 'expected a Kubernetes object (a map with apiVersion, kind, metadata)');
+      return undefined;
+    }
+    let ok = true;
+    if (typeof value.apiVersion !== 'string') { this.problem([...path, 'apiVersion'], 'required: a string such as "v1" or "apps/v1"'); ok = false; }
+    if (typeof value.kind !== 'string') { this.problem([...path, 'kind'], 'required: a string such as "ConfigMap"'); ok = false; }
+    const meta = value.metadata;
+    if (!isMap(meta)) { this.problem([...path, 'metadata'], 'required: a map with at least a name'); ok = false; }
+    else if (typeof meta.name !== 'string' && typeof meta.generateName !== 'string') { this.problem([...path, 'metadata', 'name'], 'required: a name (or generateName)'); ok = false; }
+    if (ok) {
+      this.noteCrd(value);
+      if (!this.kindKnown(value.apiVersion as string, value.kind as string)) {
+        this.problem([...path, 'kind'], `unknown kind "${String(value.kind)}" in ${String(value.apiVersion)} (not built in and no CustomResourceDefinition in this file defines it)`);
+        ok = false;
+      }
+    }
+    return ok ? (value as KubeObject) : undefined;
+  }
+
+  target(value: unknown, path: Path): TargetRef | undefined {
+    if (!isMap(value)) {
+      this.problem(path, 'expected a target: {kind, name, namespace?, apiVersion?}');
+      return undefined;
+    }
+    const { kind, name, namespace, apiVersion } = value;
+    let ok = true;
+    if (typeof kind !== 'string') { this.problem([...path, 'kind'], 'required: the kind (e.g. Deployment) or resource (deployments, deploy)'); ok = false; }
+    if (typeof name !== 'string') { this.problem([...path, 'name'], 'required: a name, or "${random}" for a random existing object'); ok = false; }
+    if (namespace !== undefined && typeof namespace !== 'string') { this.problem([...path, 'namespace'], 'must be a string'); ok = false; }
+    if (apiVersion !== undefined && typeof apiVersion !== 'string') { this.problem([...path, 'apiVersion'], 'must be a string'); ok = false; }
+    if (ok && !this.kindKnown(apiVersion as string | undefined, kind as string)) {
+      this.problem([...path, 'kind'], `unknown kind "${String(kind)}"`);
+      ok = false;
+    }
+    if (!ok) return undefined;
+    const t: TargetRef = { kind: kind as string, name: name as string };
+    if (typeof namespace === 'string') t.namespace = namespace;
+    if (typeof apiVersion === 'string') t.apiVersion = apiVersion;
+    return t;
+  }
+
+  action(step: Record<string, unknown>, path: Path): ScenarioAction | undefined {
+    const keys = Object.keys(step).filter((k) => k !== 'at' && k !== 'after' && k !== 'repeat');
+    const unknown = keys.filter((k) => !ACTIONS.includes(k));
+    for (const k of unknown) this.problem([...path, k], `unknown action "${k}"; expected one of: ${ACTIONS.join(', ')}`);
+    const actions = keys.filter((k) => ACTIONS.includes(k));
+    if (unknown.length) return undefined;
+    if (actions.length !== 1) {
+      this.problem(path, actions.length === 0 ? `a step needs one action (${ACTIONS.join(', ')})` : `a step has one action, found ${actions.join(', ')}`);
+      return undefined;
+    }
+    const type = actions[0] ?? '';
+    const v = step[type];
+    const p = [...path, type];
+    if (OBJECT_ACTIONS.includes(type)) {
+      const object = this.object(v, p);
+      return object ? { type: type as 'create', object } : undefined;
+    }
+    if (FLAG_ACTIONS.includes(type)) return { type: type as 'withholdEvents' };
+    switch (type) {
+      case 'patch': {
+        if (!isMap(v)) return this.problem(p, 'expected {target, patch, type?}'), undefined;
+        const target = this.target(v.target, [...p, 'target']);
+        const patchType = v.type ?? 'merge';
+        if (patchType !== 'merge' && patchType !== 'json' && patchType !== 'strategic') {
+          this.problem([...p, 'type'], 'must be merge, json or strategic');
+          return undefined;
+        }
+        if (v.patch === undefined) return this.problem([...p, 'patch'], 'required: the patch document'), undefined;
+        if (patchType === 'json' ? !Array.isArray(v.patch) : !isMap(v.patch)) {
+          return this.problem([...p, 'patch'], patchType === 'json' ? 'a JSON patch is a list of operations' : 'must be a map'), undefined;
+        }
+        return target ? { type: 'patch', target, patchType, patch: v.patch } : undefined;
+      }
+      case 'delete': {
+        const target = this.target(isMap(v) && 'target' in v ? v.target : v, isMap(v) && 'target' in v ? [...p, 'target'] : p);
+        const policy = isMap(v) ? v.propagationPolicy : undefined;
+        if (policy !== undefined && policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
+          return this.problem([...p, 'propagationPolicy'], 'must be Foreground, Background or Orphan'), undefined;
+        }
+        if (!target) return undefined;
+        return policy ? { type: 'delete', target, propagationPolicy: policy } : { type: 'delete', target };
+      }
+      case 'scale': {
+        const target = this.target(isMap(v) && 'target' in v ? v.target : v, isMap(v) && 'target' in v ? [...p, 'target'] : p);
+        const replicas = isMap(v) ? v.replicas : undefined;
+        if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+          return this.problem([...p, 'replicas'], 'required: a whole number >= 0'), undefined;
+        }
+        return target ? { type: 'scale', target, replicas } : undefined;
+      }
+      case 'label': {
+        const target = this.target(isMap(v) && 'target' in v ? v.target : v, isMap(v) && 'target' in v ? [...p, 'target'] : p);
+        const labels = isMap(v) ? v.labels : undefined;
+        if (!isMap(labels)) return this.problem([...p, 'labels'], 'required: a map of label → value (null removes)'), undefined;
+        return target ? { type: 'label', target, labels: labels as Record<string, string | null> } : undefined;
+      }
+      case 'conflictNextUpdate': {
+        const target = this.target(v, p);
+        return target ? { type: 'conflictNextUpdate', target } : undefined;
+      }
+      case 'dropWatches':
+        if (v === true || v === null || (isMap(v) && Object.keys(v).length === 0)) return { type: 'dropWatches' };
+        if (isMap(v) && typeof v.resource === 'string') return { type: 'dropWatches', resource: v.resource };
+        return this.problem(p, 'expected true or {resource: configmaps}'), undefined;
+      case 'compact':
+        if (v === true || v === null || v === 'now' || (isMap(v) && Object.keys(v).length === 0)) return { type: 'compact' };
+        if (isMap(v) && typeof v.resourceVersion === 'number') return { type: 'compact', resourceVersion: v.resourceVersion };
+        return this.problem(p, 'expected true, "now" or {resourceVersion: N}'), undefined;
+      case 'delayEvents': {
+        const ms = parseDuration(v);
+        if (ms === undefined) return this.problem(p, 'expected a duration such as 200ms (0 turns the delay off)'), undefined;
+        return { type: 'delayEvents', ms };
+      }
+      case 'restart':
+        if (v === true || v === null) return { type: 'restart', dropHistory: false };
+        if (isMap(v) && (v.dropHistory === undefined || typeof v.dropHistory === 'boolean')) return { type: 'restart', dropHistory: v.dropHistory === true };
+        return this.problem(p, 'expected true or {dropHistory: true|false}'), undefined;
+      case 'errorRate': {
+        const m = isMap(v) ? v : { rate: v };
+        const rate = m.rate;
+        const code = m.code ?? 500;
+        if (typeof rate !== 'number' || rate < 0 || rate > 1) return this.problem(isMap(v) ? [...p, 'rate'] : p, 'expected a rate between 0 and 1'), undefined;
+        if (code !== 429 && code !== 500) return this.problem([...p, 'code'], 'must be 429 or 500'), undefined;
+        const out: ScenarioAction = { type: 'errorRate', rate, code };
+        if (typeof m.retryAfterSeconds === 'number') out.retryAfterSeconds = m.retryAfterSeconds;
+        return out;
+      }
+    }
+    return undefined;
+  }
+}
+
+export function parseScenario(text: string, fileName: string, knownKind: KindCheck): Scenario {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true });
+  if (doc.errors.length) {
+    throw new ScenarioError(fileName, doc.errors.map((e) => {
+      const pos = e.linePos?.[0];
+      return { line: pos?.line ?? 0, column: pos?.col ?? 0, path: '', message: `YAML: ${(e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}` };
+    }));
+  }
+  const v = new Validator(doc, lines, knownKind);
+  const root: unknown = doc.toJS();
+  if (!isMap(root)) throw new ScenarioError(fileName, [{ line: 1, column: 1, path: '', message: 'a scenario is a map with seed, objects and steps' }]);
+  for (const k of Object.keys(root)) if (!TOP_LEVEL.includes(k)) v.problem([k], `unknown field; expected one of: ${TOP_LEVEL.join(', ')}`);
+
+  let seed = 1;
+  if (root.seed !== undefined) {
+    if (typeof root.seed === 'number' && Number.isInteger(root.seed)) seed = root.seed;
+    else v.problem(['seed'], 'must be a whole number');
+  }
+
+  const objects: Scenario['objects'] = [];
+  if (root.objects !== undefined && !Array.isArray(root.objects)) v.problem(['objects'], 'must be a list of Kubernetes objects');
+  const rawObjects = Array.isArray(root.objects) ? root.objects : [];
+  // CRDs first so objects of their kinds validate whatever the order in the file.
+  rawObjects.forEach((o) => { if (isMap(o)) v.noteCrd(o); });
+  rawObjects.forEach((o, i) => {
+    const obj = v.object(o, ['objects', i]);
+    if (obj) objects.push({ object: obj, line: v.lineOf(['objects', i]).line, source: `objects[${i}]` });
+  });
+
+  const steps: ScheduledStep[] = [];
+  if (root.steps !== undefined && !Array.isArray(root.steps)) v.problem(['steps'], 'must be a list of steps');
+  const rawSteps = Array.isArray(root.steps) ? root.steps : [];
+  // Note CRDs created by steps before validating the steps that use their kinds.
+  rawSteps.forEach((s) => { if (isMap(s)) for (const k of OBJECT_ACTIONS) if (isMap(s[k])) v.noteCrd(s[k]); });
+  let time = 0;
+  rawSteps.forEach((s, i) => {
+    const path: Path = ['steps', i];
+    if (!isMap(s)) return v.problem(path, 'a step is a map: {at|after, <action>}');
+    if (s.at !== undefined && s.after !== undefined) v.problem(path, 'use either at or after, not both');
+    if (s.at !== undefined) {
+      const at = parseDuration(s.at);
+      if (at === undefined) v.problem([...path, 'at'], 'expected a duration such as 2s or 500ms');
+      else time = at;
+    } else if (s.after !== undefined) {
+      const after = parseDuration(s.after);
+      if (after === undefined) v.problem([...path, 'after'], 'expected a duration such as 2s or 500ms');
+      else time += after;
+    }
+    const line = v.lineOf(path).line;
+    if (s.repeat !== undefined) {
+      const r = s.repeat;
+      const rp: Path = [...path, 'repeat'];
+      if (!isMap(r)) return v.problem(rp, 'expected {count, every|over, step}');
+      if (Object.keys(s).some((k) => k !== 'at' && k !== 'after' && k !== 'repeat')) v.problem(path, 'a repeat step has its action inside repeat.step');
+      const count = r.count;
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1_000_000) return v.problem([...rp, 'count'], 'required: a whole number from 1 to 1000000');
+      let every = 0;
+      if (r.every !== undefined) {
+        const e = parseDuration(r.every);
+        if (e === undefined) return v.problem([...rp, 'every'], 'expected a duration');
+        every = e;
+      } else if (r.over !== undefined) {
+        const o = parseDuration(r.over);
+        if (o === undefined) return v.problem([...rp, 'over'], 'expected a duration');
+        every = o / count;
+      }
+      if (!isMap(r.step)) return v.problem([...rp, 'step'], 'required: the step to repeat (one action)');
+      const action = v.action(r.step, [...rp, 'step']);
+      if (!action) return;
+      for (let k = 0; k < count; k++) steps.push({ at: Math.round(time + k * every), action, index: k, source: `steps[${i}].repeat#${k}`, line });
+      time += count * every;
+      return;
+    }
+    const action = v.action(s, path);
+    if (action) steps.push({ at: time, action, index: 0, source: `steps[${i}]`, line });
+  });
+
+  if (v.problems.length) throw new ScenarioError(fileName, v.problems);
+  steps.sort((a, b) => a.at - b.at);
+  return { seed, objects, steps };
+}

@@ -1,0 +1,173 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { FakeClock } from '../../../../src/shared/clock.ts';
+import { SimCluster } from '../../../../src/sim/simCluster.ts';
+import { ScenarioError } from '../../../../src/sim/scenario/scenarioError.ts';
+import { parseDuration } from '../../../../src/sim/scenario/duration.ts';
+
+const CM = { group: '', version: 'v1', resource: 'configmaps' };
+const DEPLOY = { group: 'apps', version: 'v1', resource: 'deployments' };
+const example = (name: string): string => readFileSync(fileURLToPath(new URL(`../../../../examples/scenarios/${name}`, import.meta.url)), 'utf8');
+
+function cluster(): { cluster: SimCluster; clock: FakeClock } {
+  const clock = new FakeClock();
+  return { cluster: new SimCluster({ clock, seed: 0 }), clock };
+}
+
+/** Everything in the store as JSON, for comparing two runs. */
+function dump(c: SimCluster): string {
+  return c.resources.all().filter((r) => r.version === r.storageVersion)
+    .map((r) => c.list({ group: r.group, version: r.version, resource: r.resource }, {}).json()).join('\n');
+}
+
+test('durations: ms, s, m, h and plain numbers', () => {
+  assert.equal(parseDuration('500ms'), 500);
+  assert.equal(parseDuration('1.5s'), 1500);
+  assert.equal(parseDuration('2m'), 120_000);
+  assert.equal(parseDuration(250), 250);
+  assert.equal(parseDuration('soon'), undefined);
+});
+
+test('objects are applied at once (namespaces created when missing, status through /status), steps when the clock reaches them', async () => {
+  const { cluster: c, clock } = cluster();
+  const run = c.loadScenario(`
+seed: 3
+objects:
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: { name: web, namespace: auto }
+    spec: { replicas: 1 }
+    status: { readyReplicas: 1 }
+steps:
+  - at: 2s
+    scale: { kind: deploy, namespace: auto, name: web, replicas: 3 }
+  - after: 1s
+    label: { kind: Deployment, namespace: auto, name: web, labels: { tier: front } }
+`);
+  const d = c.get(DEPLOY, 'auto', 'web').object;
+  assert.deepEqual(d.status, { readyReplicas: 1 });
+  clock.step(1999);
+  assert.equal((c.get(DEPLOY, 'auto', 'web').object.spec as { replicas: number }).replicas, 1);
+  clock.step(1);
+  assert.equal((c.get(DEPLOY, 'auto', 'web').object.spec as { replicas: number }).replicas, 3);
+  assert.equal(c.get(DEPLOY, 'auto', 'web').object.metadata.labels?.tier, undefined);
+  clock.step(1000);
+  assert.equal(c.get(DEPLOY, 'auto', 'web').object.metadata.labels?.tier, 'front');
+  await run.done;
+  assert.equal(run.stepsRun, 2);
+  assert.deepEqual(run.errors, []);
+});
+
+test('the same seed gives the same uids, names and random picks; another seed does not', () => {
+  const text = (seed: number): string => `
+seed: ${seed}
+objects:
+  - { apiVersion: v1, kind: Namespace, metadata: { name: load } }
+steps:
+  - repeat:
+      count: 20
+      every: 10ms
+      step:
+        create: { apiVersion: v1, kind: ConfigMap, metadata: { generateName: "cm-", namespace: load }, data: { v: "0" } }
+  - after: 1s
+    repeat:
+      count: 30
+      over: 3s
+      step:
+        patch: { target: { kind: ConfigMap, namespace: load, name: "\${random}" }, patch: { data: { v: "\${rand}-\${i}" } } }
+`;
+  const runs = [1, 1, 2].map((seed) => {
+    const { cluster: c, clock } = cluster();
+    c.loadScenario(text(seed));
+    clock.step(10_000);
+    return dump(c);
+  });
+  assert.equal(runs[0], runs[1]);
+  assert.notEqual(runs[0], runs[2]);
+});
+
+test('a failing step is recorded with its source and the run goes on', async () => {
+  const { cluster: c, clock } = cluster();
+  const run = c.loadScenario(`
+steps:
+  - delete: { kind: ConfigMap, namespace: default, name: ghost }
+  - create: { apiVersion: v1, kind: ConfigMap, metadata: { name: real }, data: {} }
+`);
+  clock.step(0);
+  await run.done;
+  assert.equal(run.errors.length, 1);
+  assert.equal(run.errors[0]?.path, 'steps[0]');
+  assert.equal(run.errors[0]?.line, 3);
+  assert.match(run.errors[0]?.message ?? '', /configmaps "ghost" not found/);
+  assert.ok(c.get(CM, 'default', 'real'));
+});
+
+test('a bad scenario file reports every problem with line and field, and applies nothing', () => {
+  const { cluster: c } = cluster();
+  const rv = c.resourceVersion;
+  const bad = `seed: 1
+objects:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: { name: fine }
+  - apiVersion: v1
+    kind: Gizmo
+    metadata: { name: g }
+steps:
+  - at: soon
+    compact: now
+  - after: 1s
+    explode: true
+  - scale: { kind: Deployment, name: web }
+`;
+  assert.throws(() => c.loadScenario(bad, { fileName: 'bad.yaml' }), (e: unknown) => {
+    assert.ok(e instanceof ScenarioError);
+    const byPath = Object.fromEntries(e.problems.map((p) => [p.path, p.line]));
+    assert.equal(byPath['objects[1].kind'], 7);
+    assert.equal(byPath['steps[0].at'], 10);
+    assert.equal(byPath['steps[1].explode'], 13);
+    assert.equal(byPath['steps[2].scale.replicas'] ?? byPath['steps[2].scale'], 14);
+    assert.match(e.message, /^bad\.yaml:7:\d+: objects\[1\]\.kind: unknown kind "Gizmo"/m);
+    return true;
+  });
+  assert.equal(c.resourceVersion, rv, 'nothing was applied');
+});
+
+test('YAML syntax errors point at their line', () => {
+  const { cluster: c } = cluster();
+  assert.throws(() => c.loadScenario('objects:\n  - { apiVersion: v1\nsteps: [', { fileName: 'broken.yaml' }), (e: unknown) =>
+    e instanceof ScenarioError && e.problems.length > 0 && e.problems.every((p) => p.line > 0) && /^broken\.yaml:\d+:\d+: YAML/.test(e.message));
+});
+
+test('kinds defined by a CRD in the same file validate and get served', () => {
+  const { cluster: c } = cluster();
+  c.loadScenario(`
+objects:
+  - apiVersion: example.com/v1
+    kind: Widget
+    metadata: { name: w1, namespace: default }
+    spec: { size: 2 }
+  - apiVersion: apiextensions.k8s.io/v1
+    kind: CustomResourceDefinition
+    metadata: { name: widgets.example.com }
+    spec:
+      group: example.com
+      scope: Namespaced
+      names: { plural: widgets, singular: widget, kind: Widget }
+      versions: [{ name: v1, served: true, storage: true }]
+`);
+  assert.equal(c.get({ group: 'example.com', version: 'v1', resource: 'widgets' }, 'default', 'w1').object.metadata.name, 'w1');
+});
+
+for (const file of ['basic.yaml', 'chaos.yaml', 'load.yaml']) {
+  test(`examples/scenarios/${file} validates and runs to the end without step errors`, async () => {
+    const { cluster: c, clock } = cluster();
+    const run = c.loadScenario(example(file), { fileName: file });
+    for (let i = 0; i < 200 && run.stepsRun < run.scenario.steps.length; i++) clock.step(1000);
+    await run.done;
+    assert.equal(run.stepsRun, run.scenario.steps.length);
+    assert.deepEqual(run.errors, []);
+  });
+}
