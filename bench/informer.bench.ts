@@ -27,6 +27,8 @@ interface Measurement {
   watchMs: number;
   eventsPerSec: number;
   cpuMs: number;
+  /** CPU spent per watch event, sync to last event: steadier than wall time on a busy machine. */
+  watchCpuUs: number;
   peakRssBytes: number;
   cacheHeapBytes: number;
   cached: number;
@@ -75,12 +77,12 @@ async function orchestrate(): Promise<void> {
   console.error(`informer benchmark: ${sizes.join(', ')} objects, ${si(events, 0)} watch events, ${reps} run(s) each, node ${process.version}`);
 
   const rows: { objects: number; contender: Contender; runs: Measurement[] }[] = [];
-  const ratios: { objects: number; evVsParse: number[]; evVsClientNode: number[]; syncVsParse: number[]; heapVsParse: number[] }[] = [];
+  const ratios: { objects: number; evVsParse: number[]; evVsClientNode: number[]; syncVsParse: number[]; heapVsParse: number[]; cpuVsParse: number[]; cpuVsClientNode: number[] }[] = [];
   try {
     for (const objects of sizes) {
       const stream = renderStream({ objects, events });
       const perContender = new Map<Contender, Measurement[]>(CONTENDERS.map((c) => [c, []]));
-      const r = { objects, evVsParse: [] as number[], evVsClientNode: [] as number[], syncVsParse: [] as number[], heapVsParse: [] as number[] };
+      const r = { objects, evVsParse: [] as number[], evVsClientNode: [] as number[], syncVsParse: [] as number[], heapVsParse: [] as number[], cpuVsParse: [] as number[], cpuVsClientNode: [] as number[] };
       for (let rep = 0; rep < reps; rep++) {
         // Rotate the order so no contender always runs first (or last) on a warming machine.
         const order = CONTENDERS.map((_, i) => CONTENDERS[(i + rep) % CONTENDERS.length]!);
@@ -106,8 +108,12 @@ async function orchestrate(): Promise<void> {
           r.evVsParse.push(ours.eventsPerSec / parse.eventsPerSec);
           r.syncVsParse.push(ours.syncMs / parse.syncMs);
           r.heapVsParse.push(ours.cacheHeapBytes / parse.cacheHeapBytes);
+          r.cpuVsParse.push(parse.watchCpuUs / ours.watchCpuUs);
         }
-        if (ours && cn) r.evVsClientNode.push(ours.eventsPerSec / cn.eventsPerSec);
+        if (ours && cn) {
+          r.evVsClientNode.push(ours.eventsPerSec / cn.eventsPerSec);
+          r.cpuVsClientNode.push(cn.watchCpuUs / ours.watchCpuUs);
+        }
       }
       for (const c of CONTENDERS) rows.push({ objects, contender: c, runs: perContender.get(c)! });
       ratios.push(r);
@@ -119,23 +125,23 @@ async function orchestrate(): Promise<void> {
   const imports = await importCosts(work);
   rmSync(work, { recursive: true, force: true });
 
-  const header = ['objects', 'contender', 'sync', 'watch events/s', 'CPU', 'peak RSS', 'cache heap'];
+  const header = ['objects', 'contender', 'sync', 'watch events/s', 'CPU / watch event', 'CPU total', 'peak RSS', 'cache heap'];
   const table = rows.map(({ objects, contender, runs }) => {
     const med = (f: (m: Measurement) => number) => median(runs.map(f));
-    return [si(objects, 0), contender, ms(med((m) => m.syncMs)), si(med((m) => m.eventsPerSec)), ms(med((m) => m.cpuMs)), mb(med((m) => m.peakRssBytes)), mb(med((m) => m.cacheHeapBytes))];
+    return [si(objects, 0), contender, ms(med((m) => m.syncMs)), si(med((m) => m.eventsPerSec)), `${med((m) => m.watchCpuUs).toFixed(1)} µs`, ms(med((m) => m.cpuMs)), mb(med((m) => m.peakRssBytes)), mb(med((m) => m.cacheHeapBytes))];
   });
   const check = (v: number, ok: boolean) => `${ratio(v)} ${Number.isFinite(v) ? (ok ? '✓' : '✗') : ''}`.trim();
-  const ratioHeader = ['objects', 'events/s vs parse limit (≥ 0.9×)', 'events/s vs client-node (≥ 1.3×)', 'sync vs parse limit (≤ 1.25×)', 'cache heap vs parse limit (≤ 1.2×)'];
+  const ratioHeader = ['objects', 'events/s vs parse limit (≥ 0.9×)', 'events/s vs client-node (≥ 1.3×)', 'sync vs parse limit (≤ 1.25×)', 'cache heap vs parse limit (≤ 1.2×)', 'CPU/event: parse limit', 'CPU/event: client-node'];
   const ratioRows = ratios.map((r) => {
     const [a, b, c, d] = [median(r.evVsParse), median(r.evVsClientNode), median(r.syncVsParse), median(r.heapVsParse)];
-    return [si(r.objects, 0), check(a, a >= 0.9), check(b, b >= 1.3), check(c, c <= 1.25), check(d, d <= 1.2)];
+    return [si(r.objects, 0), check(a, a >= 0.9), check(b, b >= 1.3), check(c, c <= 1.25), check(d, d <= 1.2), ratio(median(r.cpuVsParse)), ratio(median(r.cpuVsClientNode))];
   });
   const importHeader = ['module', 'import time', 'RSS added'];
   const importRows = imports.map((i) => [i.label, ms(i.ms), mb(i.rssBytes)]);
 
   console.log(`\nInformer: ${si(events, 0)} watch events of ~1 KB ConfigMaps (70% MODIFIED, 15% ADDED, 15% DELETED) over loopback HTTP; median of ${reps}\n`);
   console.log(textTable(header, table));
-  console.log(`\nRatios (controller-lab ÷ peer, median of per-run ratios)\n`);
+  console.log(`\nRatios (controller-lab ÷ peer, median of per-run ratios; CPU per event: peer ÷ controller-lab, i.e. > 1 is faster)\n`);
   console.log(textTable(ratioHeader, ratioRows));
   console.log(`\nStart-up: import cost in a fresh process (median of 5)\n`);
   console.log(textTable(importHeader, importRows));
@@ -200,10 +206,14 @@ async function contenderChild(contender: Contender): Promise<void> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let tSync = 0;
+  let cpuSync = cpu0;
   const tEnd = await new Promise<number>((resolve, reject) => {
     let seen = 0;
     start({
-      synced: () => (tSync = performance.now()),
+      synced: () => {
+        tSync = performance.now();
+        cpuSync = process.cpuUsage();
+      },
       watchEvent: () => {
         if (++seen === events) resolve(performance.now());
       },
@@ -211,6 +221,7 @@ async function contenderChild(contender: Contender): Promise<void> {
     });
   });
   const cpu = process.cpuUsage(cpu0);
+  const watchCpu = process.cpuUsage(cpuSync);
   gc();
   const cacheHeapBytes = process.memoryUsage().heapUsed - heap0;
   const m: Measurement = {
@@ -218,6 +229,7 @@ async function contenderChild(contender: Contender): Promise<void> {
     watchMs: tEnd - tSync,
     eventsPerSec: events / ((tEnd - tSync) / 1000),
     cpuMs: (cpu.user + cpu.system) / 1000,
+    watchCpuUs: (watchCpu.user + watchCpu.system) / events,
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     cacheHeapBytes,
     cached: cachedCount(),
