@@ -1,0 +1,243 @@
+import type { KubeObject } from '../shared/k8s.ts';
+import { objectKey } from '../shared/keys.ts';
+import type { Clock } from '../shared/clock.ts';
+import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from './api.ts';
+import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow, type ReconcileOutcome } from './reconcileHandler.ts';
+import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from './ports.ts';
+import type { HostMessage, ControllerShape, CacheDelta } from './protocol.ts';
+import type { ReconcileRecord, TriggerDelta, WriteRecord } from './records.ts';
+import { createReconcileContext } from './reconcileContext.ts';
+import { compareResourceVersions } from './resourceVersion.ts';
+
+// The controller's engine inside the host process: informer events become keys in the workqueue
+// (for → the object itself, owns → its controlling owner, watches → the user's map), workers take
+// keys one at a time, ask the gate, call reconcile, and hand the outcome to the one requeue decision.
+
+export interface LoopOptions {
+  definition: ControllerDefinition;
+  informers: KindInformer[];
+  queue: ControllerQueue;
+  writer: ObjectWriter;
+  clock: Clock;
+  workers: number;
+  /** 0 disables the limit (a line debugger may hold a reconcile for as long as it likes). */
+  reconcileTimeoutMs: number;
+  /** Resolves when the reconcile may run (the debugger's gate); undefined: always run. */
+  gate?: (record: ReconcileRecord) => Promise<void>;
+  mirrorCache: boolean;
+  send(message: HostMessage): void;
+}
+
+const kindId = (k: KindRef) => `${k.apiVersion}/${k.kind}`;
+const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+
+export class ControllerLoop {
+  private readonly opts: LoopOptions;
+  private readonly informersById = new Map<string, KindInformer>();
+  private readonly pendingTriggers = new Map<string, TriggerDelta[]>();
+  private deltaSeq = 0;
+  private reconcileSeq = 0;
+  private cacheResourceVersion = '0';
+  private stopped = false;
+  private readonly workerLoops: Promise<void>[] = [];
+  private lastIdle: boolean | undefined;
+
+  constructor(opts: LoopOptions) {
+    this.opts = opts;
+    for (const inf of opts.informers) this.informersById.set(kindId(inf.kind), inf);
+  }
+
+  get shape(): ControllerShape {
+    const d = this.opts.definition;
+    return { name: d.name, forKind: { ...d.for }, owns: (d.owns ?? []).map((k) => ({ ...k })), watches: (d.watches ?? []).map((w) => ({ apiVersion: w.apiVersion, kind: w.kind })), workers: this.opts.workers };
+  }
+
+  /** Registers handlers and starts the informers; workers start once every cache has synced. */
+  async start(): Promise<void> {
+    const d = this.opts.definition;
+    this.handle(d.for, (obj) => [objectKey(obj)], 'for');
+    for (const owned of d.owns ?? []) this.handle(owned, (obj, old) => this.ownerKeys(obj, old), 'owns');
+    for (const w of d.watches ?? []) {
+      this.handle(w, (obj) => w.map(obj).map((r) => (r.namespace ? `${r.namespace}/${r.name}` : r.name)), 'watches');
+    }
+    this.opts.queue.onChange(() => this.reportQueue());
+    for (const inf of this.informersById.values()) inf.start();
+    while (![...this.informersById.values()].every((i) => i.hasSynced())) {
+      if (this.stopped) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    this.opts.send({ type: 'synced' });
+    for (let w = 1; w <= this.opts.workers; w++) this.workerLoops.push(this.runWorker(w));
+    this.reportQueue();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.opts.queue.shutDown();
+    for (const inf of this.informersById.values()) inf.stop();
+    await Promise.race([Promise.all(this.workerLoops), new Promise((r) => setTimeout(r, 1000))]);
+  }
+
+  informerFor(kind: KindSelector): KindInformer {
+    if (typeof kind !== 'string') {
+      const inf = this.informersById.get(kindId(kind));
+      if (inf) return inf;
+    } else {
+      const lower = kind.toLowerCase();
+      for (const inf of this.informersById.values()) if (inf.kind.kind.toLowerCase() === lower) return inf;
+    }
+    const name = typeof kind === 'string' ? kind : kindId(kind);
+    throw new Error(`the cache has no ${name}: add it to the controller's \`for\`, \`owns\` or \`watches\``);
+  }
+
+  private handle(kind: KindRef, keysOf: (obj: KubeObject, old?: KubeObject) => string[], via: TriggerDelta['via']): void {
+    const inf = this.informersById.get(kindId(kind));
+    if (!inf) throw new Error(`no informer for ${kindId(kind)}`);
+    // One informer may serve for, owns and watches; each registration maps events on its own.
+    inf.onEvent((event) => this.observe(kind, event, keysOf, via));
+  }
+
+  private readonly lastSeqByEvent = new WeakMap<KubeObject, number>();
+
+  private observe(kind: KindRef, event: InformerEvent, keysOf: (obj: KubeObject, old?: KubeObject) => string[], via: TriggerDelta['via']): void {
+    const rv = event.object.metadata.resourceVersion ?? '';
+    // The same event reaches every registration on this informer; forward it to the parent once.
+    let seq = this.lastSeqByEvent.get(event.object);
+    if (seq === undefined) {
+      seq = ++this.deltaSeq;
+      this.lastSeqByEvent.set(event.object, seq);
+      if (compareResourceVersions(rv, this.cacheResourceVersion) > 0) this.cacheResourceVersion = rv;
+      const delta: CacheDelta = { seq, type: event.type, apiVersion: kind.apiVersion, kind: kind.kind, key: objectKey(event.object), resourceVersion: rv };
+      if (this.opts.mirrorCache) delta.object = event.object;
+      this.opts.send({ type: 'delta', delta });
+    }
+    let keys: string[];
+    try {
+      keys = keysOf(event.object, event.old);
+    } catch (err) {
+      this.opts.send({ type: 'log', line: { level: 'error', message: `watches map for ${kind.kind} threw: ${(err as Error).message}`, at: this.opts.clock.now() } });
+      return;
+    }
+    const resync = event.type === 'MODIFIED' && event.old?.metadata.resourceVersion === rv;
+    for (const key of new Set(keys)) {
+      const trigger: TriggerDelta = { type: resync ? 'RESYNC' : event.type, kind: kind.kind, apiVersion: kind.apiVersion, key: objectKey(event.object), resourceVersion: rv, via, at: this.opts.clock.now() };
+      const list = this.pendingTriggers.get(key) ?? [];
+      list.push(trigger);
+      this.pendingTriggers.set(key, list.slice(-50));
+      this.opts.queue.add(key);
+    }
+  }
+
+  /** The controlling owners of this object (and of its previous version) that are of the `for` kind. */
+  private ownerKeys(obj: KubeObject, old?: KubeObject): string[] {
+    const f = this.opts.definition.for;
+    const keys: string[] = [];
+    for (const o of [obj, old]) {
+      for (const ref of o?.metadata.ownerReferences ?? []) {
+        if (!ref.controller || ref.kind !== f.kind || groupOf(ref.apiVersion) !== groupOf(f.apiVersion)) continue;
+        keys.push(o?.metadata.namespace ? `${o.metadata.namespace}/${ref.name}` : ref.name);
+      }
+    }
+    return keys;
+  }
+
+  private async runWorker(worker: number): Promise<void> {
+    for (;;) {
+      const key = await this.opts.queue.get();
+      if (key === undefined || this.stopped) return;
+      try {
+        await this.reconcileKey(worker, key);
+      } catch (err) {
+        this.opts.send({ type: 'fatal', phase: 'run', message: (err as Error).message, stack: (err as Error).stack });
+      } finally {
+        this.opts.queue.done(key);
+        this.reportQueue();
+      }
+    }
+  }
+
+  private async reconcileKey(worker: number, key: string): Promise<void> {
+    const { definition, clock } = this.opts;
+    const slash = key.indexOf('/');
+    const request = slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+    const forInformer = this.informerFor(definition.for);
+    const object = forInformer.get(key);
+    let trigger = this.pendingTriggers.get(key) ?? [];
+    this.pendingTriggers.delete(key);
+    if (trigger.length === 0) {
+      // Nothing new was observed: the key came back through requeue/addAfter.
+      trigger = [{ type: 'REQUEUE', kind: definition.for.kind, apiVersion: definition.for.apiVersion, key, resourceVersion: object?.metadata.resourceVersion ?? '', via: 'requeue', at: clock.now() }];
+    }
+    const seq = ++this.reconcileSeq;
+    const record: ReconcileRecord = {
+      seq,
+      reconcileId: `${definition.name}-${seq}-${Math.random().toString(36).slice(2, 8)}`,
+      controller: definition.name,
+      worker,
+      forKind: { ...definition.for },
+      key,
+      request,
+      trigger,
+      object,
+      objectResourceVersion: object?.metadata.resourceVersion,
+      cacheResourceVersion: this.cacheResourceVersion,
+      cacheSeq: this.deltaSeq,
+      startedAt: clock.now(),
+      writes: [],
+      logs: [],
+    };
+    this.opts.send({ type: 'reconcileStart', record, gated: this.opts.gate !== undefined });
+    if (this.opts.gate) await this.opts.gate(record);
+    if (this.stopped) return;
+
+    const writes: WriteRecord[] = [];
+    const abort = new AbortController();
+    const ctx = createReconcileContext({
+      reconcileId: record.reconcileId,
+      informerFor: (k) => this.informerFor(k),
+      writer: this.opts.writer,
+      now: () => clock.now(),
+      onWrite: (w) => writes.push(w),
+      onLog: (line) => this.opts.send({ type: 'log', reconcileId: record.reconcileId, line }),
+      signal: abort.signal,
+    });
+    const started = clock.now();
+    const outcome = await this.callWithTimeout(() => definition.reconcile({ ...request }, ctx), abort);
+    const decision = handleReconcileOutcome(this.opts.queue, key, outcome);
+    this.opts.send({ type: 'reconcileEnd', end: { reconcileId: record.reconcileId, seq, durationMs: clock.now() - started, writes, outcome, decision } });
+  }
+
+  private async callWithTimeout(call: () => unknown, abort: AbortController): Promise<ReconcileOutcome> {
+    const limit = this.opts.reconcileTimeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const run = (async () => {
+      try {
+        return outcomeFromReturn(await call());
+      } catch (err) {
+        return outcomeFromThrow(err, isTerminalError(err));
+      }
+    })();
+    if (!limit) return run;
+    const timeout = new Promise<ReconcileOutcome>((resolve) => {
+      timer = setTimeout(() => {
+        abort.abort(new Error('reconcile timed out'));
+        resolve({ kind: 'error', error: { name: 'TimeoutError', message: `reconcile did not finish within ${limit} ms`, terminal: false, timedOut: true } });
+      }, limit);
+    });
+    try {
+      return await Promise.race([run, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private reportQueue(): void {
+    const snapshot = this.opts.queue.snapshot();
+    this.opts.send({ type: 'queue', snapshot });
+    const idle = snapshot.keys.length === 0 && snapshot.depth === 0 && snapshot.processing === 0;
+    if (idle !== this.lastIdle) {
+      this.lastIdle = idle;
+      this.opts.send({ type: 'idle', idle });
+    }
+  }
+}

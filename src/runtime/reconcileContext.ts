@@ -1,0 +1,85 @@
+import type { KubeObject } from '../shared/k8s.ts';
+import { ApiError } from '../shared/apiError.ts';
+import type { CacheListOptions, ControllerClient, KindSelector, ObjectRef, PatchType, ReconcileContext } from './api.ts';
+import type { KindInformer, ObjectWriter } from './ports.ts';
+import type { LogLine, WriteRecord, WriteVerb } from './records.ts';
+import { compileLabelSelector } from './labelSelector.ts';
+
+// The `ctx` a reconcile receives: cache readers over the controller's own informers, a client whose
+// every call is recorded (verb, object, the RV the server answered, or the error), and a logger.
+
+export interface ContextDeps {
+  reconcileId: string;
+  informerFor(kind: KindSelector): KindInformer;
+  writer: ObjectWriter;
+  now(): number;
+  onWrite(write: WriteRecord): void;
+  onLog(line: LogLine): void;
+  signal: AbortSignal;
+}
+
+function refOf(obj: ObjectRef | KubeObject): ObjectRef {
+  if ('metadata' in obj && obj.metadata) {
+    const o = obj as KubeObject;
+    if (!o.apiVersion || !o.kind) throw new TypeError('object needs apiVersion and kind');
+    if (!o.metadata.name) throw new TypeError('object needs metadata.name');
+    return { apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name };
+  }
+  return obj as ObjectRef;
+}
+
+// As controller-runtime's cache reader: callers get copies, so mutating one never corrupts the cache.
+function copy<T>(obj: T): T {
+  return obj === undefined ? obj : structuredClone(obj);
+}
+
+export function createReconcileContext(deps: ContextDeps): ReconcileContext {
+  const record = async <T>(verb: WriteVerb, ref: ObjectRef, call: () => Promise<KubeObject | undefined>): Promise<T> => {
+    const at = deps.now();
+    const base = { verb, apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace || undefined, name: ref.name, at };
+    try {
+      const result = await call();
+      deps.onWrite({ ...base, resourceVersion: result?.metadata?.resourceVersion, durationMs: deps.now() - at });
+      return result as T;
+    } catch (err) {
+      const e = err as Error;
+      deps.onWrite({
+        ...base,
+        error: { code: err instanceof ApiError ? err.code : undefined, reason: err instanceof ApiError ? err.reason : undefined, message: e.message },
+        durationMs: deps.now() - at,
+      });
+      throw err;
+    }
+  };
+
+  const client: ControllerClient = {
+    create: (obj) => record('create', refOf({ ...obj, metadata: { ...obj.metadata, name: obj.metadata.name ?? obj.metadata.generateName ?? '' } }), () => deps.writer.create(obj)),
+    update: (obj) => record('update', refOf(obj), () => deps.writer.update(obj)),
+    updateStatus: (obj) => record('updateStatus', refOf(obj), () => deps.writer.update(obj, 'status')),
+    patch: (ref, patch, type: PatchType = 'merge') => record('patch', ref, () => deps.writer.patch(ref, patch, type)),
+    delete: async (target) => {
+      const ref = refOf(target);
+      await record('delete', ref, () => deps.writer.delete(ref));
+    },
+  };
+
+  const log = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
+    deps.onLog({ level, message: String(message), fields, at: deps.now() });
+
+  return {
+    reconcileId: deps.reconcileId,
+    signal: deps.signal,
+    client,
+    log: { info: log('info'), error: log('error') },
+    get: <T extends KubeObject>(kind: KindSelector, namespace: string, name: string) =>
+      copy(deps.informerFor(kind).get(namespace ? `${namespace}/${name}` : name)) as T | undefined,
+    list: <T extends KubeObject>(kind: KindSelector, options: CacheListOptions = {}) => {
+      const matches = compileLabelSelector(options.labelSelector);
+      return deps
+        .informerFor(kind)
+        .list(options.namespace)
+        .filter((o) => matches(o.metadata.labels ?? {}))
+        .map(copy) as T[];
+    },
+  };
+}
