@@ -1,11 +1,127 @@
 import * as vscode from 'vscode';
+import { realClock } from './shared/clock.ts';
+import { createKubeconfigBackend } from './views/backends/kubeconfigBackend.ts';
+import { createSimBackend } from './views/backends/simBackend.ts';
+import { registerClusterCommands } from './views/commands/clusterCommands.ts';
+import { background, registerGuarded } from './views/commands/guard.ts';
+import { registerInformerCommands } from './views/commands/informerCommands.ts';
+import { registerObjectCommands } from './views/commands/objectCommands.ts';
+import { Connections } from './views/connections.ts';
+import { ObjectDocumentProvider } from './views/documents/objectDocumentProvider.ts';
+import { Lab } from './views/model/lab.ts';
+import type { LabServices } from './views/services.ts';
+import { Settings } from './views/settings.ts';
+import { LabStatusBar } from './views/statusBar.ts';
+import { TimelinePanel } from './views/timeline/timelinePanel.ts';
+import { ClusterTreeProvider } from './views/tree/clusterTreeProvider.ts';
+import type { TreeNode } from './views/tree/treeNodes.ts';
 
 // Activation builds the services and registers every contribution; each disposable goes into the
-// extension context so deactivation releases it.
-export function activate(context: vscode.ExtensionContext): void {
-  const output = vscode.window.createOutputChannel('Controller Lab', { log: true });
-  context.subscriptions.push(output);
-  output.info('Controller Lab activated');
+// extension context so deactivation releases it. Nothing connects until the Controller Lab view
+// is shown (or a command needs a cluster): activation itself never fails for want of a kubeconfig.
+
+/** What `activate` returns: the integration tests (and other extensions) drive the lab through it. */
+export interface ControllerLabApi {
+  readonly services: LabServices;
+  readonly statusBar: LabStatusBar;
+  /** Resolves once the first automatic connection attempt (when the view was shown) settled. */
+  whenAutoConnected(): Promise<void>;
+  timelinePanel(): TimelinePanel | undefined;
 }
 
-export function deactivate(): void {}
+let lab: Lab | undefined;
+
+export function activate(context: vscode.ExtensionContext): ControllerLabApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Controller Lab', { log: true });
+  context.subscriptions.push(log);
+  const settings = new Settings();
+  context.subscriptions.push(settings);
+
+  const kubeconfigOut = vscode.Uri.joinPath(context.globalStorageUri, 'sim', 'kubeconfig').fsPath;
+  lab = new Lab({
+    clock: realClock,
+    maxTimelineEvents: settings.maxTimelineEvents,
+    createBackend: (target) =>
+      target.kind === 'sim'
+        ? createSimBackend({ kubeconfigOut, sampleObjects: settings.simSampleObjects })
+        : createKubeconfigBackend(target),
+  });
+  const theLab = lab;
+
+  const tree = new ClusterTreeProvider(theLab);
+  context.subscriptions.push(tree);
+  const treeView = vscode.window.createTreeView<TreeNode>('controllerLab.clusters', { treeDataProvider: tree, showCollapseAll: true });
+  context.subscriptions.push(treeView);
+
+  const connections = new Connections(theLab, settings, log);
+  const services: LabServices = {
+    lab: theLab,
+    settings,
+    log,
+    tree,
+    treeView,
+    extensionUri: context.extensionUri,
+    ensureConnected: () => connections.ensureConnected(),
+    ensureSim: () => connections.ensureSim(),
+  };
+
+  context.subscriptions.push(new ObjectDocumentProvider(theLab, settings));
+  const statusBar = new LabStatusBar(theLab);
+  context.subscriptions.push(statusBar);
+  context.subscriptions.push(
+    ...registerClusterCommands(services, connections),
+    ...registerInformerCommands(services, connections),
+    ...registerObjectCommands(services),
+    registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),
+  );
+
+  // Context keys for menus: palette entries that need a cluster or an informer stay hidden until then.
+  const updateContext = () => {
+    void vscode.commands.executeCommand('setContext', 'controllerLab.connected', [...theLab.clusters.values()].some((c) => c.phase === 'connected'));
+    void vscode.commands.executeCommand('setContext', 'controllerLab.hasInformers', [...theLab.informers()].length > 0);
+  };
+  context.subscriptions.push({ dispose: theLab.onDidChange((change) => void (change.kind !== 'informer' && updateContext())) });
+
+  // Zero setup: the first time the view is shown, connect to the configured cluster (the sim by default).
+  let autoConnect: Promise<void> | undefined;
+  const connectOnce = () => {
+    autoConnect ??= connections.ensureConnected().then(
+      () => undefined,
+      (err: unknown) => {
+        // Shown once here, with the way out; the tree keeps the error row.
+        log.error(`auto-connect: ${err instanceof Error ? err.message : String(err)}`);
+        void vscode.window
+          .showErrorMessage(`Controller Lab: could not connect to ${settings.cluster} — ${err instanceof Error ? err.message : String(err)}`, 'Use Simulated Cluster', 'Connect to Cluster…')
+          .then((choice) => {
+            if (choice === 'Use Simulated Cluster') void vscode.commands.executeCommand('controllerLab.startSimulatedCluster');
+            else if (choice === 'Connect to Cluster…') void vscode.commands.executeCommand('controllerLab.connect');
+          });
+      },
+    );
+    return autoConnect;
+  };
+  if (treeView.visible) void connectOnce();
+  context.subscriptions.push(treeView.onDidChangeVisibility((e) => void (e.visible && connectOnce())));
+
+  context.subscriptions.push(
+    settings.onDidChange((key) => {
+      if (key === 'cluster' || key === 'kubeconfig') background(log, connections.ensureConnected(), 'Connect');
+    }),
+  );
+
+  log.info(`Controller Lab activated in ${(performance.now() - started).toFixed(0)} ms`);
+  return {
+    services,
+    statusBar,
+    whenAutoConnected: () => connectOnce(),
+    timelinePanel: () => TimelinePanel.current,
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  TimelinePanel.current?.dispose();
+  const current = lab;
+  lab = undefined;
+  await current?.dispose();
+}

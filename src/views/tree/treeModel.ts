@@ -275,7 +275,8 @@ export class TreeModel {
     if (stats.reconnects) health.push(`↻ ${stats.reconnects}`);
     if (queued) health.push(`queued ${queued}`);
     const rv = i.informer.lastSyncResourceVersion();
-    const description = [scope, i.spec.labelSelector ? `[${i.spec.labelSelector}]` : '', i.phase, rv ? `rv ${rv}` : '', count(i.count, 'object'), ...health]
+    const phase = i.phase === 'retrying' && i.lastError ? `retrying: ${i.lastError}` : i.phase;
+    const description = [scope, i.spec.labelSelector ? `[${i.spec.labelSelector}]` : '', phase, rv ? `rv ${rv}` : '', count(i.count, 'object'), ...health]
       .filter(Boolean)
       .join(' · ');
     const tooltip = [

@@ -50,6 +50,13 @@ export class NodeCache {
     for (const id of this.nodes.keys()) if (id.startsWith(prefix)) this.nodes.delete(id);
   }
 
+  /** Forgets an informer's row and every namespace and object row under it. */
+  forgetInformer(informerId: string): void {
+    this.delete(nodeIds.informer(informerId));
+    this.deletePrefix(`ns:${informerId}:`);
+    this.deletePrefix(`obj:${informerId}:`);
+  }
+
   get size(): number {
     return this.nodes.size;
   }

@@ -1,0 +1,24 @@
+import type { Lab } from '../model/lab.ts';
+import { objectToYaml } from '../objectYaml.ts';
+import type { ObjectAddress } from './objectUri.ts';
+
+// The text of an object document: a comment saying what you are looking at, then the YAML.
+
+export function objectDocumentText(lab: Lab, address: ObjectAddress, showSecretValues: boolean): string {
+  const informer = lab.findInformer(address.informerId)?.informer;
+  if (!informer) return `# The informer ${address.informerId} is not running, so ${address.key} cannot be shown.\n`;
+  if (address.resourceVersion) {
+    const { version } = informer.history.at(address.key, address.resourceVersion);
+    if (!version) return `# ${address.key} at resourceVersion ${address.resourceVersion} is no longer kept (only recent versions are).\n`;
+    return `# ${address.key} as of resourceVersion ${version.resourceVersion} (${version.change}) — from informer ${informer.name}, read-only\n${objectToYaml(version.object as never, showSecretValues)}`;
+  }
+  const entry = informer.entry(address.key);
+  if (entry) {
+    return `# ${address.key} — live from informer ${informer.name} (updates as the informer sees changes), read-only\n${objectToYaml(entry.object as never, showSecretValues)}`;
+  }
+  const last = informer.history.latest(address.key);
+  if (last) {
+    return `# ${address.key} was DELETED (resourceVersion ${last.resourceVersion}); its last state follows\n${objectToYaml(last.object as never, showSecretValues)}`;
+  }
+  return `# ${address.key} is not in the informer's cache.\n`;
+}

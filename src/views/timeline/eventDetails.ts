@@ -1,0 +1,39 @@
+import type { EventDetails, TimelineEvent } from '../../shared/protocol/timeline.ts';
+import { lineDiff, withContext } from '../lineDiff.ts';
+import type { Lab } from '../model/lab.ts';
+import type { ObjectVersion } from '../model/objectHistory.ts';
+import { objectToYaml } from '../objectYaml.ts';
+
+// What the timeline shows for a selected event: the object at that version and the diff to the
+// version before it, from the informer's recent-version history.
+
+const INFORMER_EVENT_NOTES: Partial<Record<TimelineEvent['type'], string>> = {
+  BOOKMARK: 'A bookmark: the server says nothing changed up to this resourceVersion; the informer resumes from here after a reconnect.',
+  RELIST: 'A list: the informer read every object at this resourceVersion and replaced its cache with the result (first sync, or a relist after a 410 or error).',
+  EXPIRED: '410 Gone/Expired: the resourceVersion the informer asked to resume from is older than the server keeps. It must relist.',
+  ERROR: 'The watch stream carried an ERROR event (a Status).',
+};
+
+export function objectKeyOfEvent(event: Pick<TimelineEvent, 'namespace' | 'name'>): string {
+  return event.namespace ? `${event.namespace}/${event.name}` : event.name;
+}
+
+export function versionsForEvent(lab: Lab, event: TimelineEvent): { version?: ObjectVersion; previous?: ObjectVersion } {
+  const informer = lab.findInformer(event.informer)?.informer;
+  if (!informer || !event.name) return {};
+  return informer.history.at(objectKeyOfEvent(event), event.resourceVersion);
+}
+
+export function eventDetails(lab: Lab, seq: number, showSecretValues: boolean, context = 4): EventDetails {
+  const event = lab.ring.get(seq);
+  if (!event) throw new Error(`event #${seq} is no longer kept (the timeline holds the newest ${lab.ring.capacity.toLocaleString('en-US')})`);
+  if (!event.name) return { event, note: INFORMER_EVENT_NOTES[event.type] ?? '' };
+  const { version, previous } = versionsForEvent(lab, event);
+  if (!version) {
+    return { event, note: 'This version is no longer kept: the informer remembers the last few versions of each object, and only while it runs.' };
+  }
+  const yaml = objectToYaml(version.object as never, showSecretValues);
+  if (!previous) return { event, yaml, note: event.type === 'ADDED' ? 'First version seen: nothing to compare with.' : 'The previous version is no longer kept.' };
+  const before = objectToYaml(previous.object as never, showSecretValues);
+  return { event, yaml, previousResourceVersion: previous.resourceVersion, diff: withContext(lineDiff(before, yaml), context) };
+}

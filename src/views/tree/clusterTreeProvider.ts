@@ -1,0 +1,131 @@
+import * as vscode from 'vscode';
+import { realClock } from '../../shared/clock.ts';
+import { Disposable } from '../disposable.ts';
+import type { Lab, LabChange } from '../model/lab.ts';
+import { RefreshScheduler } from './refreshScheduler.ts';
+import { TreeModel } from './treeModel.ts';
+import type { ItemSpec } from './treeModel.ts';
+import { nodeIds } from './treeNodes.ts';
+import type { TreeNode } from './treeNodes.ts';
+
+// The Clusters view. TreeModel decides what is shown; this class maps it onto VS Code and turns
+// lab changes into batched refreshes of just the elements that changed.
+
+const COLLAPSIBLE = {
+  none: vscode.TreeItemCollapsibleState.None,
+  collapsed: vscode.TreeItemCollapsibleState.Collapsed,
+  expanded: vscode.TreeItemCollapsibleState.Expanded,
+} as const;
+
+export function toTreeItem(spec: ItemSpec): vscode.TreeItem {
+  const item = new vscode.TreeItem(spec.label, COLLAPSIBLE[spec.collapsible]);
+  item.id = spec.id;
+  item.description = spec.description;
+  item.contextValue = spec.contextValue;
+  if (spec.tooltip) item.tooltip = new vscode.MarkdownString(spec.tooltip);
+  if (spec.icon) item.iconPath = new vscode.ThemeIcon(spec.icon.id, spec.icon.color ? new vscode.ThemeColor(spec.icon.color) : undefined);
+  if (spec.command) item.command = spec.command;
+  return item;
+}
+
+export class ClusterTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  readonly model: TreeModel;
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly scheduler: RefreshScheduler<TreeNode>;
+  private readonly clientSubscriptions = new Map<string, () => void>();
+
+  constructor(lab: Lab) {
+    super();
+    this.model = new TreeModel(lab);
+    this.scheduler = new RefreshScheduler<TreeNode>({
+      clock: realClock,
+      fire: (items) => this.changeEmitter.fire(items),
+    });
+    this._register(this.scheduler);
+    this._registerFn(lab.onDidChange((change) => this.onLabChange(lab, change)));
+    this._registerFn(() => {
+      for (const unsubscribe of this.clientSubscriptions.values()) unsubscribe();
+    });
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return toTreeItem(this.model.item(node));
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    return this.model.children(node);
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return this.model.parent(node);
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    const tooltip = this.model.resolveTooltip(node);
+    if (tooltip) item.tooltip = new vscode.MarkdownString(tooltip);
+    return item;
+  }
+
+  /** Refreshes everything now (the Refresh command). */
+  refresh(): void {
+    this.scheduler.markAll();
+    this.scheduler.flush();
+  }
+
+  /** Pending refreshes, fired now (tests call this instead of waiting). */
+  flush(): void {
+    this.scheduler.flush();
+  }
+
+  private markId(id: string): void {
+    const node = this.model.nodes.lookup(id);
+    if (node) this.scheduler.mark(node);
+  }
+
+  private onLabChange(lab: Lab, change: LabChange): void {
+    switch (change.kind) {
+      case 'clusters':
+        for (const [id, unsubscribe] of this.clientSubscriptions) {
+          if (!lab.clusters.has(id)) {
+            unsubscribe();
+            this.clientSubscriptions.delete(id);
+          }
+        }
+        this.scheduler.markAll();
+        break;
+      case 'cluster': {
+        this.watchClients(change.cluster.id, lab);
+        const node = this.model.nodes.lookup(nodeIds.cluster(change.cluster.id));
+        if (node) this.scheduler.mark(node);
+        else this.scheduler.markAll();
+        break;
+      }
+      case 'informer': {
+        const { informer, change: c } = change;
+        if (c.informer) this.markId(nodeIds.informer(informer.id));
+        const grouped = informer.resource.namespaced && !informer.spec.namespace;
+        for (const ns of c.namespaces) {
+          // The namespace row's count changed and its children; a new or emptied namespace changes the informer's children.
+          this.markId(grouped ? nodeIds.namespace(informer.id, ns) : nodeIds.informer(informer.id));
+          if (grouped) this.markId(nodeIds.informer(informer.id));
+        }
+        for (const key of c.objects) this.markId(nodeIds.object(informer.id, key));
+        break;
+      }
+    }
+  }
+
+  /** The simulated cluster's client list changes as clients connect, watch and write. */
+  private watchClients(clusterId: string, lab: Lab): void {
+    const clients = lab.clusters.get(clusterId)?.backend?.clients;
+    if (!clients || this.clientSubscriptions.has(clusterId)) return;
+    this.clientSubscriptions.set(
+      clusterId,
+      clients.onDidChange(() => {
+        const node = this.model.nodes.lookup(nodeIds.clients(clusterId));
+        if (node) this.scheduler.mark(node);
+      }),
+    );
+  }
+}
