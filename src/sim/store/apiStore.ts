@@ -231,7 +231,7 @@ export class ApiStore {
     return this.write(() => {
       const filters = parseFilters(info, request.namespace, request.labelSelector, request.fieldSelector);
       const table = this.table(info);
-      const targets = [...matching({ objects: table.current, keys: table.keys }, filters)].map(([, s]) => s.object);
+      const targets = [...matching(table.view(), filters)].map(([, s]) => s.object);
       const out: Stored[] = [];
       for (const obj of targets) {
         try {

@@ -3,9 +3,8 @@ import { parseFieldSelector, type FieldSelector } from '../selectors/fieldSelect
 import { parseLabelSelector, type LabelSelector } from '../selectors/labelSelector.ts';
 import { CONTINUE_EXPIRED, badRequest, expired, tooLargeResourceVersion } from './apiErrors.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
-import type { MvccStore, ResourceTable } from './mvccStore.ts';
+import type { MvccStore, ResourceTable, StateView } from './mvccStore.ts';
 import { parseResourceVersion } from './resourceVersionParam.ts';
-import type { SortedKeys } from './sortedKeys.ts';
 import type { Stored } from './storedObject.ts';
 import type { ListRequest, ListResult } from './types.ts';
 
@@ -44,17 +43,17 @@ export function windowStartOf(store: MvccStore, table: ResourceTable): number {
 }
 
 /** The matching objects at one RV, in key order. */
-export function* matching(state: { objects: Map<string, Stored>; keys: SortedKeys }, f: Filters, fromKey = ''): Generator<[string, Stored]> {
+export function* matching(state: StateView, f: Filters, fromKey = ''): Generator<[string, Stored]> {
   const prefix = f.namespace === '' ? '' : `${f.namespace}/`;
   const noSelectors = f.label.empty && f.field.empty;
-  for (const key of state.keys.range(prefix, fromKey)) {
-    const stored = state.objects.get(key);
+  for (const key of state.range(prefix, fromKey)) {
+    const stored = state.get(key);
     if (stored && (noSelectors || matchesFilters(f, stored))) yield [key, stored];
   }
 }
 
-function stateAt(store: MvccStore, table: ResourceTable, rv: number, onExpired: () => Error): { objects: Map<string, Stored>; keys: SortedKeys } {
-  if (rv >= store.resourceVersion) return { objects: table.current, keys: table.keys };
+function stateAt(store: MvccStore, table: ResourceTable, rv: number, onExpired: () => Error): StateView {
+  if (rv >= store.resourceVersion) return table.view();
   if (rv < windowStartOf(store, table)) throw onExpired();
   return table.stateAt(rv);
 }
@@ -70,7 +69,7 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
   let snapshot = current;
   let fromKey = '';
   let limit = request.limit !== undefined && request.limit > 0 ? Math.floor(request.limit) : 0;
-  let state: { objects: Map<string, Stored>; keys: SortedKeys };
+  let state: StateView;
 
   if (request.continue) {
     if (request.resourceVersion && request.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
@@ -92,7 +91,7 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
     } else {
       if (rv !== undefined && rv > current) throw tooLargeResourceVersion(rv, current);
       if (rv === 0) limit = 0;
-      state = { objects: table.current, keys: table.keys };
+      state = table.view();
     }
   }
 
@@ -119,7 +118,8 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
   if (nextKey !== undefined) {
     result.continue = encodeContinue(snapshot, nextKey);
     if (filters.label.empty && filters.field.empty) {
-      for (const _ of iter) remaining++;
+      if (state.countFrom) remaining = state.countFrom(filters.namespace === '' ? '' : `${filters.namespace}/`, nextKey);
+      else for (const _ of iter) remaining++;
       result.remainingItemCount = remaining;
     }
   }

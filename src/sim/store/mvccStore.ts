@@ -24,19 +24,54 @@ export class ResourceTable {
     this.history = new History(capacity, windowStart);
   }
 
-  /** The objects as they were at `rv` (>= history.windowStart), undoing later events. */
-  stateAt(rv: number): { objects: Map<string, Stored>; keys: SortedKeys } {
+  /** The objects now. */
+  view(): StateView {
+    return { get: (k) => this.current.get(k), range: (p, f) => this.keys.range(p, f), countFrom: (p, f) => this.keys.countFrom(p, f) };
+  }
+
+  /**
+   * The objects as they were at `rv` (>= history.windowStart): the current state overlaid with
+   * what the later events replaced, so nothing is copied and only touched keys are re-sorted.
+   */
+  stateAt(rv: number): StateView {
     const later = this.history.after(rv);
-    if (later.length === 0) return { objects: this.current, keys: this.keys };
-    const objects = new Map(this.current);
+    if (later.length === 0) return this.view();
+    const overlay = new Map<string, Stored | null>();
     for (let i = later.length - 1; i >= 0; i--) {
       const e = later[i];
-      if (!e) continue;
-      if (e.type === 'ADDED') objects.delete(e.key);
-      else if (e.prev) objects.set(e.key, e.prev);
+      if (e) overlay.set(e.key, e.type === 'ADDED' ? null : e.prev ?? null);
     }
-    return { objects, keys: SortedKeys.from(objects.keys()) };
+    const extra = [...overlay].filter(([k, v]) => v !== null && !this.current.has(k)).map(([k]) => k).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const get = (k: string): Stored | undefined => (overlay.has(k) ? overlay.get(k) ?? undefined : this.current.get(k));
+    const keys = this.keys;
+    function* range(prefix: string, from: string): Generator<string> {
+      const lo = from > prefix ? from : prefix;
+      const more = extra.filter((k) => k >= lo && k.startsWith(prefix));
+      let j = 0;
+      for (const k of keys.range(prefix, from)) {
+        while (j < more.length && (more[j] ?? '') < k) yield more[j++] ?? '';
+        if (get(k)) yield k;
+      }
+      while (j < more.length) yield more[j++] ?? '';
+    }
+    const inRange = (k: string, prefix: string, from: string): boolean => k >= from && k.startsWith(prefix);
+    const countFrom = (prefix: string, from: string): number => {
+      let n = keys.countFrom(prefix, from);
+      for (const k of extra) if (inRange(k, prefix, from)) n++;
+      for (const [k, v] of overlay) if (v === null && this.current.has(k) && inRange(k, prefix, from)) n--;
+      return n;
+    };
+    return { get, range, countFrom };
   }
+}
+
+/** A read-only state of one resource at one RV. */
+export interface StateView {
+  get(key: string): Stored | undefined;
+  /** Keys >= `from` starting with `prefix`, in order (only keys that exist in this state). */
+  range(prefix: string, from: string): Iterable<string>;
+  /** Fast count for range(prefix, from), when the view can tell without iterating. */
+  countFrom?(prefix: string, from: string): number;
 }
 
 export type CommitListener = (table: ResourceTable, event: HistoryEvent) => void;

@@ -39,6 +39,13 @@ export class SortedKeys {
     }
   }
 
+  /** How many keys >= `from` start with `prefix`. */
+  countFrom(prefix: string, from: string): number {
+    const start = this.lowerBound(from > prefix ? from : prefix);
+    const end = prefix === '' ? this.keys.length : this.lowerBound(prefix + '\uffff');
+    return Math.max(0, end - start);
+  }
+
   static from(keys: Iterable<string>): SortedKeys {
     const s = new SortedKeys();
     s.keys = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

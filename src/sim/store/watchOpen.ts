@@ -65,7 +65,7 @@ export function openWatch(a: OpenWatchArgs): Watcher {
   });
 
   if (a.request.sendInitialEvents || rv === undefined || rv === 0) {
-    for (const [, stored] of matching({ objects: a.table.current, keys: a.table.keys }, filters)) watcher.offerInitial(stored);
+    for (const [, stored] of matching(a.table.view(), filters)) watcher.offerInitial(stored);
     if (a.request.sendInitialEvents) watcher.bookmark(true);
     a.table.watchers.add(watcher);
     watcher.start(current);

@@ -98,6 +98,7 @@ test('paging: limit + continue walks a consistent snapshot, with remainingItemCo
   const second = cluster.list(CM, { limit: 3, continue: first.continue });
   assert.equal(second.resourceVersion, first.resourceVersion);
   assert.deepEqual(names(second.items), ['cm-3', 'cm-4', 'cm-5']);
+  assert.equal(second.remainingItemCount, 1, 'counted in the snapshot, not now');
   const third = cluster.list(CM, { limit: 3, continue: second.continue });
   assert.deepEqual(names(third.items), ['cm-6']);
   assert.equal(third.continue, undefined);
