@@ -5,6 +5,9 @@
 // are taken within each run, then their median is reported.
 //
 //   npm run bench:informer [-- --quick] [-- --sizes 1000,10000 --events 100000 --reps 3 --prof]
+//   npm run bench:informer -- --core    the informer pipeline alone, in process, no HTTP: how much
+//                                       each event costs on top of JSON.parse + Map.set (for
+//                                       working on src/informer without network noise)
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +49,8 @@ const { values } = parseArgs({
     quick: { type: 'boolean' },
     prof: { type: 'boolean' },
     'import-child': { type: 'string' },
+    core: { type: 'boolean' },
+    'core-child': { type: 'string' },
   },
 });
 
@@ -320,7 +325,105 @@ async function prepare(contender: Contender, kubeconfig: string): Promise<(hooks
   };
 }
 
+// ---- the informer core alone (no HTTP) -------------------------------------------------------
+
+interface CoreResult {
+  usPerEvent: number;
+  cpuUsPerEvent: number;
+}
+
+async function orchestrateCore(): Promise<void> {
+  const objects = Number(values.objects ?? 10_000);
+  const events = Number(values.events ?? 100_000);
+  const reps = Number(values.reps ?? 5);
+  const kinds = ['map', 'informer'] as const;
+  const results = new Map<string, CoreResult[]>(kinds.map((k) => [k, []]));
+  const overhead: number[] = [];
+  for (let rep = 0; rep < reps; rep++) {
+    const run = new Map<string, CoreResult>();
+    for (const kind of rep % 2 === 0 ? kinds : [...kinds].reverse()) {
+      const profDir = path.join(ROOT, '.bench-output', 'profiles');
+      const nodeFlags = ['--expose-gc', ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=core-${kind}-${rep}.cpuprofile`] : [])];
+      const r = await runChild<CoreResult>(SELF, ['--core-child', kind, '--objects', String(objects), '--events', String(events)], { nodeFlags });
+      if (!r.result) {
+        console.error(`  ${kind}: FAILED ${r.error}`);
+        continue;
+      }
+      run.set(kind, r.result);
+      results.get(kind)!.push(r.result);
+      console.error(`  ${kind.padEnd(9)} ${r.result.usPerEvent.toFixed(2)} µs/event wall, ${r.result.cpuUsPerEvent.toFixed(2)} µs/event CPU`);
+    }
+    const m = run.get('map');
+    const i = run.get('informer');
+    if (m && i) overhead.push(i.cpuUsPerEvent / m.cpuUsPerEvent);
+  }
+  const rows = kinds.map((k) => [k, `${median(results.get(k)!.map((r) => r.usPerEvent)).toFixed(2)} µs`, `${median(results.get(k)!.map((r) => r.cpuUsPerEvent)).toFixed(2)} µs`]);
+  console.log(`\nInformer core, in process: ${si(events, 0)} watch events (JSON.parse included) over ${si(objects, 0)} objects, 64 events per turn of the event loop; median of ${reps}\n`);
+  console.log(textTable(['pipeline', 'wall / event', 'CPU / event'], rows));
+  console.log(`\ninformer ÷ map, CPU per event (median of per-run ratios): ${ratio(median(overhead))} — the HTTP benchmark's 0.9× target needs ≤ 1.11×`);
+}
+
+async function coreChild(kind: string): Promise<void> {
+  const objects = Number(values.objects);
+  const events = Number(values.events);
+  const stream = renderStream({ objects, events });
+  const listText = stream.list.toString();
+  const lines = stream.watch.toString().split('\n').filter((l) => l.length > 0);
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  type Ev = { type: string; object: { metadata: { namespace: string; name: string } } };
+  const { createSharedInformer } = await import('../src/informer/index.ts');
+  let sink: ((ev: Ev) => void) | undefined;
+  let finished: () => void = () => {};
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  let seen = 0;
+  const count = (): void => {
+    if (++seen === events) finished();
+  };
+  if (kind === 'map') {
+    const cache = new Map<string, unknown>();
+    const list = JSON.parse(listText) as { items: Ev['object'][] };
+    for (const item of list.items) cache.set(`${item.metadata.namespace}/${item.metadata.name}`, item);
+    sink = (ev) => {
+      const key = `${ev.object.metadata.namespace}/${ev.object.metadata.name}`;
+      if (ev.type === 'DELETED') cache.delete(key);
+      else cache.set(key, ev.object);
+      count();
+    };
+  } else {
+    const informer = createSharedInformer({
+      name: 'core',
+      listerWatcher: {
+        list: async () => JSON.parse(listText),
+        watch: async (_options, s) => {
+          sink = (ev) => s.event(ev as never);
+          return { stop() {} };
+        },
+      },
+    });
+    informer.addEventHandler({ onAdd: (_o, initial) => void (initial ? undefined : count()), onUpdate: count, onDelete: count });
+    informer.run();
+    await informer.waitForSync();
+    while (!sink) await new Promise((r) => setImmediate(r));
+  }
+  gc();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  // 64 events per macrotask, as a socket read of 64 KB delivers them.
+  for (let i = 0; i < lines.length; i += 64) {
+    const end = Math.min(i + 64, lines.length);
+    for (let j = i; j < end; j++) sink!(JSON.parse(lines[j]!) as Ev);
+    await new Promise((r) => setImmediate(r));
+  }
+  await done;
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  console.log(JSON.stringify({ usPerEvent: (wall * 1000) / events, cpuUsPerEvent: (cpu.user + cpu.system) / events } satisfies CoreResult));
+  process.exit(0);
+}
+
 // Dispatch last: every declaration above is initialised by now.
 if (values['import-child']) await importChild(values['import-child']);
+else if (values['core-child']) await coreChild(values['core-child']);
+else if (values.core) await orchestrateCore();
 else if (values.child) await contenderChild(values.child as Contender);
 else await orchestrate();
