@@ -78,7 +78,7 @@ export class Toolbar {
     }
 
     this.count = make('span', { id: 'event-count', class: 'count', 'aria-live': 'polite' }, '0 events');
-    this.rate = make('span', { id: 'event-rate', class: 'count' }, '');
+    this.rate = make('span', { id: 'time-window', class: 'count' }, '');
 
     const row1 = make('div', { class: 'row' });
     row1.append(this.follow, zoomIn, zoomOut, fit, clear, this.resource, this.namespace, this.name, make('span', { class: 'spacer' }), this.rate, this.count);

@@ -35,3 +35,11 @@ export function formatTick(at: number, stepMs: number): string {
   if (stepMs < 60_000) return `${hh}:${mm}:${ss}`;
   return `${hh}:${mm}`;
 }
+
+/** `850 ms`, `12.5 s`, `4 min 30 s`, `2 h 5 min`. */
+export function formatSpan(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return `${Math.floor(ms / 3_600_000)} h ${Math.round((ms % 3_600_000) / 60_000)} min`;
+}

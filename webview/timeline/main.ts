@@ -14,7 +14,8 @@ import {
 import { Toolbar } from './controls.ts';
 import { DetailsPane } from './details.ts';
 import { GUTTER_WIDTH, laneRowsFitting, plotWidth } from './layout.ts';
-import { RatePlot, formatRate } from './ratePlot.ts';
+import { RatePlot } from './ratePlot.ts';
+import { formatSpan } from './layout.ts';
 import { LaneRenderer } from './renderer.ts';
 import type { TimelineAction, TimelineState } from './state.ts';
 import { initialState, reduce, selectedEvent } from './state.ts';
@@ -127,7 +128,7 @@ function requestFrame(): void {
     const t0 = performance.now();
     lanes.draw(state, palette, document.activeElement === laneCanvas);
     rate.draw(state, palette);
-    toolbar.setRate(`peak ${formatRate(rate.peak)}/s`);
+    toolbar.setRate(`window ${formatSpan(state.viewport.end - state.viewport.start)}`);
     frameTimes.push(performance.now() - t0);
     if (frameTimes.length > 600) frameTimes.splice(0, frameTimes.length - 600);
   });
