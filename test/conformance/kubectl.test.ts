@@ -56,7 +56,7 @@ async function getJson(args: string[]): Promise<Json> {
 /** `kubectl get -w --output-watch-events -o json` prints one indented JSON document per event. */
 function parseWatchJson(out: string): { type: string; object: Json }[] {
   return out
-    .split(/\n(?=\{)/)
+    .split(/\n(?=\{)/) // compact (one line each) or indented: every document starts a line with {
     .map((s) => s.trim())
     .filter((s) => s.endsWith('}'))
     .map((s) => JSON.parse(s));
@@ -138,7 +138,7 @@ describe('kubectl against controller-lab sim', { concurrency: true }, () => {
       await kubectlOk(sim, ['-n', ns, 'patch', 'configmap', 'seed', '--type=merge', '-p', '{"data":{"k":"v2"}}']);
       await kubectlOk(sim, ['-n', ns, 'create', 'configmap', 'second']);
       await kubectlOk(sim, ['-n', ns, 'delete', 'configmap', 'seed']);
-      const out = await json.waitFor((o) => /"type": "DELETED"/.test(o));
+      const out = await json.waitFor((o) => /"type": ?"DELETED"/.test(o));
       const events = parseWatchJson(out);
       assert.deepEqual(events.map((e) => `${e.type} ${e.object['metadata'].name}`), ['ADDED seed', 'MODIFIED seed', 'ADDED second', 'DELETED seed']);
       const rvs = events.map((e) => Number(e.object['metadata'].resourceVersion));
@@ -208,7 +208,7 @@ spec: {size: ${size}}
       assert.equal((await getJson(['-n', ns, 'get', 'wd', 'w1']))['spec'].size, 2);
       assert.match(await kubectlOk(sim, ['-n', ns, 'get', 'widgets']), /^w1\s+\d+s$/m);
       await kubectlOk(sim, ['-n', ns, 'delete', 'widget', 'w1']);
-      const events = parseWatchJson(await watch.waitFor((o) => /"type": "DELETED"/.test(o)));
+      const events = parseWatchJson(await watch.waitFor((o) => /"type": ?"DELETED"/.test(o)));
       assert.deepEqual(events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
       assert.equal(events[1]!.object['spec'].size, 2);
     } finally {

@@ -76,7 +76,8 @@ export class QueryParameters {
     if (this.bool('allowWatchBookmarks')) request.allowWatchBookmarks = true;
     if (this.has('sendInitialEvents')) request.sendInitialEvents = this.bool('sendInitialEvents');
     const timeoutSeconds = this.count('timeoutSeconds');
-    if (timeoutSeconds !== undefined && timeoutSeconds > 0) request.timeoutSeconds = timeoutSeconds;
+    // Like kube-apiserver (minRequestTimeout 1800 s): a watch without a timeout ends after 30–60 min.
+    request.timeoutSeconds = timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds : Math.round(1800 * (1 + Math.random()));
     const labelSelector = this.get('labelSelector');
     if (labelSelector) request.labelSelector = labelSelector;
     const fieldSelector = this.get('fieldSelector');

@@ -15,6 +15,7 @@ import { handleAdmin } from './adminApi.ts';
 import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';
 import { negotiateDiscoveryRendering } from './mediaTypes.ts';
+import { openApiDocument } from './openapi.ts';
 import { QueryParameters } from './queryParameters.ts';
 import { decodeBody, readBody } from './requestBody.ts';
 import { ADMIN_PREFIX, parseRequestPath, splitUrl, type RequestTarget } from './requestPath.ts';
@@ -70,7 +71,8 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const expectedAuth = Buffer.from(`Bearer ${token}`);
   const tokenId = tokenIdOf(token);
   const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir);
-  const version = JSON.stringify(versionInfo(options.serverVersion));
+  const serverVersion = versionInfo(options.serverVersion);
+  const version = JSON.stringify(serverVersion);
   const httpFaults = new HttpFaults(cluster.faults);
   const contexts = new Map<string, RequestContext>();
   const sockets = new Set<Socket>();
@@ -140,10 +142,12 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
         return sendJson(res, 200, version);
       case 'health':
         return sendText(res, 200, 'ok');
-      case 'openapi':
-        // No OpenAPI documents: kubectl then skips client-side schema validation and builds
-        // strategic merge patches from its compiled-in types, exactly as against an old server.
-        throw pathNotFound();
+      case 'openapi': {
+        const doc = openApiDocument(target.path, req.headers.accept, serverVersion.gitVersion);
+        res.writeHead(200, { 'Content-Type': doc.contentType, 'Content-Length': Buffer.byteLength(doc.body) });
+        res.end(doc.body);
+        return;
+      }
       default:
         throw pathNotFound();
     }

@@ -20,6 +20,8 @@ test('watch parameters', () => {
     namespace: '', resourceVersion: '5', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true, sendInitialEvents: true, timeoutSeconds: 30,
   });
   assert.equal(new QueryParameters('watch=true').isWatch(), true);
+  const defaulted = new QueryParameters('watch=1').watchRequest('').timeoutSeconds!;
+  assert.ok(defaulted >= 1800 && defaulted <= 3600, `default watch timeout ${defaulted}`);
   assert.equal(new QueryParameters('watch=false').isWatch(), false);
 });
 

@@ -1,0 +1,169 @@
+// `controller-lab sim`: the simulated cluster as a process kubectl and any controller can talk to.
+//   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http]
+//   controller-lab sim fault <action> [--name value …] [--kubeconfig FILE]   (drives a running sim)
+//   controller-lab sim clients|state [--kubeconfig FILE]
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { adminRequest, endpointFromKubeconfig } from '../sim/server/adminClient.ts';
+import { ADMIN_ACTIONS } from '../sim/server/adminApi.ts';
+import { startSimServer } from '../sim/server/simServer.ts';
+import { createSimCluster } from '../sim/simCluster.ts';
+
+const USAGE = `usage:
+  controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]
+  controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
+  controller-lab sim clients|state [--kubeconfig FILE]
+
+fault actions:
+${Object.entries(ADMIN_ACTIONS)
+  .filter(([, a]) => a.method === 'POST')
+  .map(([name, a]) => `  ${name.padEnd(20)} ${a.summary}`)
+  .join('\n')}
+`;
+
+function kebabToCamel(s: string): string {
+  return s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+async function readKubeconfigFor(flag: string | undefined): Promise<string> {
+  const path = flag ?? process.env['KUBECONFIG']?.split(':')[0];
+  if (!path) throw new Error('no kubeconfig: pass --kubeconfig FILE (the one `controller-lab sim` printed) or set KUBECONFIG');
+  return readFile(path, 'utf8');
+}
+
+/** `sim fault compact --resource-version 12` → POST admin/compact {"resourceVersion":"12"}. */
+async function runAdminCommand(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  let action: string;
+  let tokens = rest;
+  if (command === 'fault') {
+    if (!rest[0] || rest[0].startsWith('-')) {
+      process.stderr.write(USAGE);
+      return 2;
+    }
+    action = rest[0];
+    tokens = rest.slice(1);
+  } else {
+    action = command!;
+  }
+  const spec = ADMIN_ACTIONS[action];
+  if (!spec) {
+    process.stderr.write(`unknown action ${JSON.stringify(action)}\n${USAGE}`);
+    return 2;
+  }
+  let kubeconfigFlag: string | undefined;
+  const body: Record<string, string | boolean> = {};
+  let scenarioFile: string | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (!t.startsWith('--')) {
+      if (action === 'scenario' && scenarioFile === undefined) {
+        scenarioFile = t;
+        continue;
+      }
+      process.stderr.write(`unexpected argument ${JSON.stringify(t)}\n`);
+      return 2;
+    }
+    const eq = t.indexOf('=');
+    const key = eq > 0 ? t.slice(2, eq) : t.slice(2);
+    const next = tokens[i + 1];
+    const value = eq > 0 ? t.slice(eq + 1) : next !== undefined && !next.startsWith('--') ? (i++, next) : true;
+    if (key === 'kubeconfig') kubeconfigFlag = String(value);
+    else body[kebabToCamel(key)] = value;
+  }
+  const endpoint = endpointFromKubeconfig(await readKubeconfigFor(kubeconfigFlag));
+  let payload: unknown;
+  if (action === 'scenario') {
+    if (!scenarioFile) throw new Error('sim fault scenario FILE: the scenario file is missing');
+    payload = await readFile(scenarioFile, 'utf8');
+  } else if (spec.method === 'POST') {
+    payload = body;
+  }
+  const answer = await adminRequest(endpoint, action, payload);
+  process.stdout.write(JSON.stringify(answer, null, 2) + '\n');
+  return 0;
+}
+
+async function runServer(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: '0' },
+      'kubeconfig-out': { type: 'string' },
+      scenario: { type: 'string' },
+      'state-dir': { type: 'string' },
+      'insecure-http': { type: 'boolean', default: false },
+      'server-version': { type: 'string' },
+      token: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+  const stateDir = values['state-dir'];
+  const scenarioText = values.scenario ? await readFile(values.scenario, 'utf8') : undefined;
+
+  const cluster = createSimCluster(stateDir ? { stateDir } : {});
+  const server = await startSimServer(cluster, {
+    port,
+    insecureHttp: values['insecure-http'],
+    ...(values['kubeconfig-out'] ? { kubeconfigOut: values['kubeconfig-out'] } : {}),
+    ...(stateDir ? { stateDir } : {}),
+    ...(values['server-version'] ? { serverVersion: values['server-version'] } : {}),
+    ...(values.token ? { token: values.token } : {}),
+  });
+
+  process.stdout.write(
+    [
+      `Simulated cluster serving on ${server.url}`,
+      `Kubeconfig: ${server.kubeconfigPath}`,
+      `  export KUBECONFIG=${server.kubeconfigPath}`,
+      `Admin (faults, client insight): ${server.adminUrl}  — try: controller-lab sim fault --help`,
+      stateDir ? `State: ${stateDir} (kept across restarts)` : 'State: in memory (use --state-dir DIR to keep it)',
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+
+  if (scenarioText !== undefined) {
+    const run = cluster.loadScenario(scenarioText, { fileName: values.scenario! });
+    run.done.then(
+      () => process.stdout.write(`Scenario ${values.scenario} finished.\n`),
+      (err: unknown) => process.stderr.write(`Scenario ${values.scenario} failed: ${err instanceof Error ? err.message : String(err)}\n`),
+    );
+  }
+
+  await new Promise<void>((resolve) => {
+    const shutdown = () => resolve();
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+  process.stdout.write('Stopping…\n');
+  await server.stop();
+  await cluster.close();
+  return 0;
+}
+
+/** Entry point for `controller-lab sim …` (see main.ts); resolves to the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const first = args[0];
+  try {
+    if (first === 'fault' || first === 'clients' || first === 'state') {
+      if (args.includes('--help') || args.includes('-h')) {
+        process.stdout.write(USAGE);
+        return 0;
+      }
+      return await runAdminCommand(args);
+    }
+    return await runServer(args);
+  } catch (err) {
+    process.stderr.write(`controller-lab sim: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
