@@ -46,13 +46,16 @@ it('client-node makeInformer ends with the sim state', async () => {
 
   const informer = makeInformer(kc, `/api/v1/namespaces/${NS}/configmaps`, () => api.listNamespacedConfigMap({ namespace: NS }));
   const seen = { add: 0, update: 0, delete: 0, error: 0 };
+  let stopped = false;
   informer.on('add', () => seen.add++);
   informer.on('update', () => seen.update++);
   informer.on('delete', () => seen.delete++);
   informer.on('error', () => {
     seen.error++;
     // client-node stops on error; restart like its docs say to.
-    setTimeout(() => void informer.start(), 100);
+    setTimeout(() => {
+      if (!stopped) void informer.start();
+    }, 100);
   });
   await informer.start();
   try {
@@ -62,7 +65,8 @@ it('client-node makeInformer ends with the sim state', async () => {
     for (let i = 0; i < 20; i++) writes.push(api.createNamespacedConfigMap({ namespace: NS, body: { metadata: { name: `cm-${i}` } } }));
     await Promise.all(writes);
     for (let i = 0; i < 10; i++) {
-      await api.patchNamespacedConfigMap({ namespace: NS, name: `cm-${i}`, body: { data: { v: '2' } } });
+      // client-node 2.x sends a JSON patch (application/json-patch+json) by default.
+      await api.patchNamespacedConfigMap({ namespace: NS, name: `cm-${i}`, body: [{ op: 'add', path: '/data', value: { v: '2' } }] });
     }
     // Drop every watch, write while it reconnects, then compact: a resume from an old RV gets 410.
     await rawRequest(sim, 'POST', '/controller-lab/admin/drop-watches', { body: '{}', headers: { 'Content-Type': 'application/json' } });
@@ -81,6 +85,7 @@ it('client-node makeInformer ends with the sim state', async () => {
     assert.ok(seen.add >= 21, `adds seen: ${seen.add}`);
     assert.ok(seen.update >= 10, `updates seen: ${seen.update}`);
   } finally {
+    stopped = true;
     await informer.stop();
   }
 });
