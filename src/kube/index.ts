@@ -4,8 +4,8 @@
 
 export { loadCluster } from './cluster.ts';
 export type { Cluster, ClusterOptions } from './cluster.ts';
-export { resolveContext, kubeconfigFiles } from './kubeconfig.ts';
-export type { KubeconfigSelection, ResolvedContext } from './kubeconfig.ts';
+export { resolveContext, kubeconfigFiles, listContexts } from './kubeconfig.ts';
+export type { ContextSummary, KubeconfigSelection, ResolvedContext } from './kubeconfig.ts';
 export { HttpListerWatcher } from './httpListerWatcher.ts';
 export type { HttpListerWatcherStats, ResourceScope } from './httpListerWatcher.ts';
 export { discover } from './discovery.ts';

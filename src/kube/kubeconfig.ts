@@ -77,6 +77,32 @@ export function resolveContext(selection: KubeconfigSelection = {}, env: NodeJS.
   return { contextName, cluster, user, namespace: context.namespace || 'default', files: loaded.files };
 }
 
+/** A context as a picker shows it. */
+export interface ContextSummary {
+  name: string;
+  cluster: string;
+  server: string | undefined;
+  user: string | undefined;
+  namespace: string;
+}
+
+/** The contexts the kubeconfig defines (for a picker), and which one is current. */
+export function listContexts(selection: Pick<KubeconfigSelection, 'kubeconfig'> = {}, env: NodeJS.ProcessEnv = process.env): { contexts: ContextSummary[]; current: string | undefined; files: string[] } {
+  const files = kubeconfigFiles(selection, env);
+  const loaded = loadFiles(files, selection.kubeconfig !== undefined || !!env.KUBECONFIG);
+  return {
+    contexts: loaded.contexts.map((c) => ({
+      name: c.name,
+      cluster: c.cluster,
+      server: loaded.clusters.find((k) => k.name === c.cluster)?.server,
+      user: c.user,
+      namespace: c.namespace || 'default',
+    })),
+    current: loaded.currentContext,
+    files: loaded.files,
+  };
+}
+
 // Merge rule of client-go's loader: the first file that defines a name wins, and so does the first
 // current-context. A missing file is an error only when it was named explicitly.
 function loadFiles(files: string[], explicit: boolean): Loaded {

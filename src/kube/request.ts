@@ -63,6 +63,9 @@ export async function streamRequest(transport: Transport, path: string, options:
       req.destroy(err);
     }, transport.connectTimeoutMs);
     req.on('socket', (socket) => {
+      // A watch can sit idle for minutes; TCP keep-alive notices a peer that vanished without a FIN
+      // (client-go relies on the same, with a 30 s period).
+      socket.setKeepAlive(true, 30_000);
       if (!socket.connecting) return clearTimeout(timer);
       socket.once(transport.secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
     });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveContext } from '../../../src/kube/kubeconfig.ts';
+import { listContexts, resolveContext } from '../../../src/kube/kubeconfig.ts';
 import { KubeconfigError, describeFailure } from '../../../src/kube/errors.ts';
 import { scratchDir } from './support/loopbackApi.ts';
 
@@ -94,4 +94,19 @@ test('every kubeconfig problem is a KubeconfigError naming the cause', (t) => {
   for (const [fn, message] of cases) {
     assert.throws(fn, (err: unknown) => err instanceof KubeconfigError && message.test(err.message) && describeFailure(err).kind === 'kubeconfig');
   }
+});
+
+test('listContexts shows every context with its server and namespace, and the current one', (t) => {
+  const { dir, cleanup } = scratchDir();
+  t.after(cleanup);
+  const file = path.join(dir, 'kc.yaml');
+  writeFileSync(file, yamlConfig('prod'));
+  assert.deepEqual(listContexts({ kubeconfig: file }, {}), {
+    contexts: [
+      { name: 'dev', cluster: 'dev', server: 'https://dev.example:6443', user: 'alice', namespace: 'team-a' },
+      { name: 'prod', cluster: 'prod', server: 'https://prod.example', user: 'alice', namespace: 'default' },
+    ],
+    current: 'prod',
+    files: [file],
+  });
 });
