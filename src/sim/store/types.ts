@@ -9,7 +9,8 @@ import type { ListOptions, WatchOptions } from '../../informer/listerWatcher.ts'
 //   `reason`, `message` and `details` are what kube-apiserver would answer; map it to HTTP 1:1.
 // - resourceVersions are numbers inside the store and decimal strings on the wire.
 // - Objects handed out are deep-frozen and shared: never mutate them (copy with structuredClone).
-// - Calls are synchronous; watch events are delivered asynchronously (microtask batches), in order.
+// - Calls are synchronous; watch events are delivered asynchronously (microtask batches of at most
+//   1000 events; a longer backlog continues after a setImmediate so I/O can drain), in order.
 
 /** One stored version of an object. Immutable; its JSON is serialized at most once and shared. */
 export interface StoredObject {
@@ -91,6 +92,12 @@ export interface SimWatch {
   readonly id: number;
   /** Ends the watch: no event is delivered after `stop` returns, `close` is not called. */
   stop(): void;
+  /**
+   * Backpressure for slow consumers (e.g. when a socket's write returns false): events keep
+   * queueing in order but none is delivered until `resume` (e.g. on 'drain').
+   */
+  pause(): void;
+  resume(): void;
 }
 
 export interface DeleteOptions {

@@ -46,7 +46,30 @@ export interface WatcherConfig {
   observer?: WatchObserver;
 }
 
-type Queued = { event: SimWatchEvent; readyAt: number; bookmark: boolean } | { close: WatchCloseReason };
+/** An event held back by the delay fault until `readyAt`. */
+class Delayed {
+  readonly event: SimWatchEvent;
+  readonly readyAt: number;
+  constructor(event: SimWatchEvent, readyAt: number) {
+    this.event = event;
+    this.readyAt = readyAt;
+  }
+}
+
+/** The end of the stream, queued behind what is still to be delivered. */
+class CloseMarker {
+  readonly reason: WatchCloseReason;
+  constructor(reason: WatchCloseReason) {
+    this.reason = reason;
+  }
+}
+
+// Undelayed events are queued as themselves (one pointer each), so a watch replaying 50k events to
+// 100 watchers costs 5M pointers, not 5M wrapper objects.
+type Queued = SimWatchEvent | Delayed | CloseMarker;
+
+/** Events delivered per turn; past this, delivery yields to I/O (setImmediate) before going on. */
+const BATCH = 1000;
 
 /** Before the deadline, one last bookmark (the cacher sends one shortly before a watch times out). */
 const BOOKMARK_BEFORE_TIMEOUT_MS = 2000;
@@ -128,7 +151,8 @@ export class Watcher implements SimWatch {
     if (this.cfg.apiVersion !== event.object.apiVersion && event.type !== 'BOOKMARK' && event.type !== 'ERROR') {
       event = this.convert(event);
     }
-    this.queue.push({ event, readyAt: this.cfg.clock.now() + this.cfg.gate.eventDelayMs, bookmark: event.type === 'BOOKMARK' });
+    const delay = this.cfg.gate.eventDelayMs;
+    this.queue.push(delay > 0 ? new Delayed(event, this.cfg.clock.now() + delay) : event);
     this.schedule();
   }
 
@@ -150,7 +174,7 @@ export class Watcher implements SimWatch {
     this.ended = true;
     this.cancelTimers();
     if (dropBacklog) this.queue.clear();
-    this.queue.push({ close: reason });
+    this.queue.push(new CloseMarker(reason));
     this.scheduled = false;
     this.flushTimer?.cancel();
     this.schedule();
@@ -165,6 +189,17 @@ export class Watcher implements SimWatch {
     this.schedule();
   }
 
+  /** Backpressure: no delivery until `resume` (events keep queueing, in order). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.wake();
+  }
+
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
@@ -177,53 +212,57 @@ export class Watcher implements SimWatch {
   }
 
   private stopped = false;
+  private paused = false;
 
   private cancelTimers(): void {
     for (const t of this.timers) t.cancel();
     this.timers.length = 0;
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.stopped) return;
+  private schedule(yieldToIo = false): void {
+    if (this.scheduled || this.stopped || this.paused) return;
     const head = this.queue.peek();
-    if (!head) return;
+    if (head === undefined) return;
     let wait = 0;
-    if ('event' in head) {
+    if (!(head instanceof CloseMarker)) {
       if (this.cfg.gate.eventsWithheld) return;
-      wait = head.readyAt - this.cfg.clock.now();
+      if (head instanceof Delayed) wait = head.readyAt - this.cfg.clock.now();
     }
     this.scheduled = true;
-    if (wait > 0) {
-      this.flushTimer = this.cfg.clock.setTimer(wait, () => {
-        this.scheduled = false;
-        this.flush();
-      });
-    } else {
-      queueMicrotask(() => {
-        if (!this.scheduled) return;
-        this.scheduled = false;
-        this.flush();
-      });
-    }
+    const run = (): void => {
+      if (!this.scheduled) return;
+      this.scheduled = false;
+      this.flush();
+    };
+    if (wait > 0) this.flushTimer = this.cfg.clock.setTimer(wait, run);
+    else if (yieldToIo) setImmediate(run);
+    else queueMicrotask(run);
   }
 
   private flush(): void {
     const { listener, observer, gate, clock } = this.cfg;
-    while (!this.stopped) {
+    for (let delivered = 0; !this.stopped && !this.paused; ) {
       const head = this.queue.peek();
-      if (!head) break;
-      if ('close' in head) {
+      if (head === undefined) break;
+      if (head instanceof CloseMarker) {
         this.queue.shift();
         this.stopped = true;
         this.cfg.detach(this);
-        observer?.closed(head.close);
-        listener.close(head.close);
+        observer?.closed(head.reason);
+        listener.close(head.reason);
         return;
       }
-      if (gate.eventsWithheld || head.readyAt > clock.now()) break;
+      if (gate.eventsWithheld) break;
+      if (head instanceof Delayed && head.readyAt > clock.now()) break;
+      if (delivered >= BATCH) {
+        this.schedule(true);
+        return;
+      }
       this.queue.shift();
-      observer?.sent(head.event);
-      listener.event(head.event);
+      const event = head instanceof Delayed ? head.event : head;
+      observer?.sent(event);
+      listener.event(event);
+      delivered++;
     }
     this.schedule();
   }

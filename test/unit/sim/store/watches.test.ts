@@ -182,3 +182,32 @@ test('a listener that writes while handling an event still sees events in order'
   await tick();
   assert.deepEqual(seen, ['ADDED a', 'ADDED b', 'ADDED from-handler']);
 });
+
+test('a long backlog is delivered in order in batches that yield to I/O between them', async () => {
+  const { cluster } = newCluster({ watchCacheSize: 5000 });
+  const from = cluster.resourceVersion;
+  for (let i = 0; i < 2500; i++) cluster.create(CM, 'default', configMap(`cm-${i}`));
+  const w = record(cluster, CM, { resourceVersion: String(from) });
+  await tick();
+  assert.equal(w.events.length, 1000, 'one batch per turn');
+  await new Promise((r) => setImmediate(r));
+  await tick();
+  assert.equal(w.events.length, 2000);
+  await new Promise((r) => setImmediate(r));
+  await tick();
+  assert.equal(w.events.length, 2500);
+  assert.deepEqual(w.events.map((e) => Number(e.object.metadata.resourceVersion)), Array.from({ length: 2500 }, (_, i) => from + 1 + i));
+});
+
+test('pause holds delivery (events keep queueing in order) until resume', async () => {
+  const { cluster } = newCluster();
+  const w = record(cluster, CM, { resourceVersion: String(cluster.resourceVersion) });
+  w.handle.pause();
+  cluster.create(CM, 'default', configMap('a'));
+  cluster.create(CM, 'default', configMap('b'));
+  await tick();
+  assert.equal(w.events.length, 0);
+  w.handle.resume();
+  await tick();
+  assert.deepEqual(w.events.map((e) => e.object.metadata.name), ['a', 'b']);
+});
