@@ -55,10 +55,14 @@ export interface ControllerLogger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-export interface ReconcileContext {
+/** Reads the controller's informer caches (copies: mutating them changes nothing). */
+export interface CacheReader {
   /** The cached object, or undefined when the cache does not hold it. */
   get<T extends KubeObject = KubeObject>(kind: KindSelector, namespace: string, name: string): T | undefined;
   list<T extends KubeObject = KubeObject>(kind: KindSelector, options?: CacheListOptions): T[];
+}
+
+export interface ReconcileContext extends CacheReader {
   client: ControllerClient;
   log: ControllerLogger;
   /** Unique per reconcile call, as controller-runtime's reconcileID. */
@@ -69,7 +73,7 @@ export interface ReconcileContext {
 
 export interface WatchSpec extends KindRef {
   /** Which requests an event on this object should trigger. */
-  map(obj: KubeObject): ReconcileRequest[];
+  map(obj: KubeObject, cache: CacheReader): ReconcileRequest[];
 }
 
 export interface ControllerSpec {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 
 // Compiles the user's controller (TS or JS) into one ESM file the controller host imports. The
 // `controller-lab` import becomes a module that reads the host's API from a global, so the user's
@@ -35,6 +35,14 @@ const controllerLabAlias: esbuild.Plugin = {
   },
 };
 
+// esbuild's JS API finds its native binary relative to its own package, so it must never be bundled
+// into our dist files: load it at run time under a name the bundler cannot follow.
+const ESBUILD = 'esbuild';
+async function loadEsbuild(): Promise<typeof esbuild> {
+  const mod = (await import(ESBUILD)) as typeof esbuild & { default?: typeof esbuild };
+  return mod.default ?? mod;
+}
+
 export async function compileController(file: string): Promise<CompiledController> {
   const sourceFile = resolve(file);
   const info = await stat(sourceFile).catch(() => undefined);
@@ -42,7 +50,8 @@ export async function compileController(file: string): Promise<CompiledControlle
   const dir = await mkdtemp(join(tmpdir(), 'controller-lab-'));
   const moduleFile = join(dir, basename(sourceFile).replace(/\.[cm]?[jt]s$/, '') + '.mjs');
   try {
-    await esbuild.build({
+    const { build } = await loadEsbuild();
+    await build({
       entryPoints: [sourceFile],
       outfile: moduleFile,
       bundle: true,

@@ -1,3 +1,118 @@
-// Child process that hosts a user controller. Filled in by the controller runtime.
-process.stderr.write('controller-lab controller host: not implemented yet\n');
-process.exit(1);
+// The controller host: a child process that runs one user controller. It compiles nothing (the
+// parent hands it a compiled module), connects to the cluster with a kubeconfig, runs the informers,
+// the workqueue and the workers, and reports everything to its parent over IPC. It exits when the
+// parent says so or goes away, so a debug session never leaves it behind.
+import { pathToFileURL } from 'node:url';
+import { realClock } from '../shared/clock.ts';
+import { loadCluster } from '../kube/index.ts';
+import { createWorkQueue } from '../workqueue/index.ts';
+import { isControllerDefinition, userApi, USER_API_GLOBAL, type ControllerDefinition, type KindRef } from './api.ts';
+import { ClusterBinding } from './clusterBinding.ts';
+import { ControllerLoop } from './controllerLoop.ts';
+import { isParentMessage, type HostInit, type HostMessage } from './protocol.ts';
+import { WorkQueueAdapter } from './queueAdapter.ts';
+
+function send(message: HostMessage): void {
+  if (process.connected) process.send?.(message);
+}
+
+function fail(phase: 'load' | 'connect' | 'run', err: unknown): void {
+  const e = err instanceof Error ? err : new Error(String(err));
+  send({ type: 'fatal', phase, message: e.message, stack: e.stack });
+}
+
+async function loadDefinition(init: HostInit): Promise<ControllerDefinition> {
+  (globalThis as Record<symbol, unknown>)[USER_API_GLOBAL] = userApi;
+  const mod = (await import(pathToFileURL(init.moduleFile).href)) as Record<string, unknown>;
+  const found = Object.values(mod).filter(isControllerDefinition);
+  if (isControllerDefinition(mod['default'])) return mod['default'];
+  if (found.length === 1 && found[0]) return found[0];
+  if (found.length > 1) throw new Error(`${init.sourceFile} exports ${found.length} controllers; export one as default`);
+  throw new Error(`${init.sourceFile} exports no controller: add \`export default defineController({ … })\``);
+}
+
+const gateWaiters = new Map<string, () => void>();
+let loop: ControllerLoop | undefined;
+let binding: ClusterBinding | undefined;
+let shuttingDown = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (!shuttingDown) {
+    shuttingDown = true;
+    for (const open of gateWaiters.values()) open();
+    await loop?.stop().catch(() => {});
+    binding?.close();
+  }
+  process.exit(code);
+}
+
+async function run(init: HostInit): Promise<void> {
+  let definition: ControllerDefinition;
+  try {
+    definition = await loadDefinition(init);
+  } catch (err) {
+    fail('load', err);
+    return shutdown(3);
+  }
+  try {
+    binding = new ClusterBinding(loadCluster({ kubeconfig: init.kubeconfig, context: init.context }));
+    await binding.discover();
+    const kinds = new Map<string, KindRef>();
+    for (const k of [definition.for, ...(definition.owns ?? []), ...(definition.watches ?? [])]) kinds.set(`${k.apiVersion}/${k.kind}`, { apiVersion: k.apiVersion, kind: k.kind });
+    const b = binding;
+    const informers = [...kinds.values()].map((k) => b.informer(k, realClock, (probe) => send({ type: 'probe', probe })));
+    const queue = new WorkQueueAdapter(createWorkQueue<string>({ name: definition.name, clock: realClock }), realClock);
+    loop = new ControllerLoop({
+      definition,
+      informers,
+      queue,
+      writer: binding.writer(),
+      clock: realClock,
+      workers: init.workers ?? definition.maxConcurrentReconciles ?? 1,
+      reconcileTimeoutMs: init.reconcileTimeoutMs,
+      mirrorCache: init.mirrorCache,
+      gate: init.gated ? (record) => new Promise<void>((resolve) => gateWaiters.set(record.reconcileId, resolve)) : undefined,
+      send,
+    });
+    send({ type: 'ready', controller: loop.shape });
+    await loop.start();
+  } catch (err) {
+    fail('connect', err);
+    return shutdown(4);
+  }
+}
+
+process.on('message', (message: unknown) => {
+  if (!isParentMessage(message)) return;
+  switch (message.type) {
+    case 'init':
+      void run(message);
+      return;
+    case 'proceed': {
+      const open = gateWaiters.get(message.reconcileId);
+      gateWaiters.delete(message.reconcileId);
+      open?.();
+      return;
+    }
+    case 'shutdown':
+      void shutdown(0);
+      return;
+  }
+});
+
+// The parent went away (crash, kill, closed debug session): nobody is listening, stop.
+process.on('disconnect', () => void shutdown(0));
+
+// User code that forgets to await a promise must not kill the controller; report it instead.
+process.on('unhandledRejection', (reason) => {
+  const e = reason instanceof Error ? reason : new Error(String(reason));
+  send({ type: 'log', line: { level: 'error', message: `unhandled rejection: ${e.stack ?? e.message}`, at: Date.now() } });
+});
+process.on('uncaughtException', (err) => {
+  send({ type: 'log', line: { level: 'error', message: `uncaught exception: ${err.stack ?? err.message}`, at: Date.now() } });
+});
+
+if (!process.send) {
+  process.stderr.write('controller-lab controller host: start me with an IPC channel (child_process.fork)\n');
+  process.exit(2);
+}

@@ -6,7 +6,7 @@ import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow, type Recon
 import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from './ports.ts';
 import type { HostMessage, ControllerShape, CacheDelta } from './protocol.ts';
 import type { ReconcileRecord, TriggerDelta, WriteRecord } from './records.ts';
-import { createReconcileContext } from './reconcileContext.ts';
+import { createCacheReader, createReconcileContext } from './reconcileContext.ts';
 import { compareResourceVersions } from './resourceVersion.ts';
 
 // The controller's engine inside the host process: informer events become keys in the workqueue
@@ -58,7 +58,8 @@ export class ControllerLoop {
     this.handle(d.for, (obj) => [objectKey(obj)], 'for');
     for (const owned of d.owns ?? []) this.handle(owned, (obj, old) => this.ownerKeys(obj, old), 'owns');
     for (const w of d.watches ?? []) {
-      this.handle(w, (obj) => w.map(obj).map((r) => (r.namespace ? `${r.namespace}/${r.name}` : r.name)), 'watches');
+      const cache = createCacheReader((k) => this.informerFor(k));
+      this.handle(w, (obj) => w.map(obj, cache).map((r) => (r.namespace ? `${r.namespace}/${r.name}` : r.name)), 'watches');
     }
     this.opts.queue.onChange(() => this.reportQueue());
     for (const inf of this.informersById.values()) inf.start();

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import { ApiError } from '../shared/apiError.ts';
-import type { CacheListOptions, ControllerClient, KindSelector, ObjectRef, PatchType, ReconcileContext } from './api.ts';
+import type { CacheListOptions, CacheReader, ControllerClient, KindSelector, ObjectRef, PatchType, ReconcileContext } from './api.ts';
 import type { KindInformer, ObjectWriter } from './ports.ts';
 import type { LogLine, WriteRecord, WriteVerb } from './records.ts';
 import { compileLabelSelector } from './labelSelector.ts';
@@ -33,13 +33,27 @@ function copy<T>(obj: T): T {
   return obj === undefined ? obj : structuredClone(obj);
 }
 
+export function createCacheReader(informerFor: (kind: KindSelector) => KindInformer): CacheReader {
+  return {
+    get: <T extends KubeObject>(kind: KindSelector, namespace: string, name: string) =>
+      copy(informerFor(kind).get(namespace ? `${namespace}/${name}` : name)) as T | undefined,
+    list: <T extends KubeObject>(kind: KindSelector, options: CacheListOptions = {}) => {
+      const matches = compileLabelSelector(options.labelSelector);
+      return informerFor(kind)
+        .list(options.namespace)
+        .filter((o) => matches(o.metadata.labels ?? {}))
+        .map(copy) as T[];
+    },
+  };
+}
+
 export function createReconcileContext(deps: ContextDeps): ReconcileContext {
   const record = async <T>(verb: WriteVerb, ref: ObjectRef, call: () => Promise<KubeObject | undefined>): Promise<T> => {
     const at = deps.now();
     const base = { verb, apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace || undefined, name: ref.name, at };
     try {
       const result = await call();
-      deps.onWrite({ ...base, resourceVersion: result?.metadata?.resourceVersion, durationMs: deps.now() - at });
+      deps.onWrite({ ...base, name: result?.metadata?.name ?? base.name, resourceVersion: result?.metadata?.resourceVersion, durationMs: deps.now() - at });
       return result as T;
     } catch (err) {
       const e = err as Error;
@@ -71,15 +85,6 @@ export function createReconcileContext(deps: ContextDeps): ReconcileContext {
     signal: deps.signal,
     client,
     log: { info: log('info'), error: log('error') },
-    get: <T extends KubeObject>(kind: KindSelector, namespace: string, name: string) =>
-      copy(deps.informerFor(kind).get(namespace ? `${namespace}/${name}` : name)) as T | undefined,
-    list: <T extends KubeObject>(kind: KindSelector, options: CacheListOptions = {}) => {
-      const matches = compileLabelSelector(options.labelSelector);
-      return deps
-        .informerFor(kind)
-        .list(options.namespace)
-        .filter((o) => matches(o.metadata.labels ?? {}))
-        .map(copy) as T[];
-    },
+    ...createCacheReader(deps.informerFor),
   };
 }

@@ -1,0 +1,155 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { ControllerSession } from '../runtime/controllerSession.ts';
+import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
+import { traceLine, describeRecord } from '../runtime/traceFormat.ts';
+import { parseCommandLine, UsageError } from './args.ts';
+
+// `controller-lab run FILE`: runs a user controller in a child process against the simulated
+// cluster (--sim, optionally seeded and driven by --scenario) or a real one (--kubeconfig/--context),
+// printing one line per reconcile; --trace writes them as JSON lines, --until-idle stops once there
+// is nothing left to do.
+
+const HELP = `usage: controller-lab run FILE [--sim [--scenario F] | --kubeconfig F [--context C]]
+                          [--until-idle] [--trace OUT.jsonl] [--workers N]
+                          [--reconcile-timeout MS] [--timeout SECONDS] [--quiet]
+
+Runs the controller FILE exports (export default defineController({ … })) in a child process.
+  --sim                 start a simulated cluster in this process (served over HTTPS)
+  --scenario F          seed and drive the simulated cluster with a scenario (YAML)
+  --kubeconfig F        connect to a real cluster (default: $KUBECONFIG, ~/.kube/config)
+  --context C           the kubeconfig context (default: current-context)
+  --until-idle          exit once the queue is empty, nothing is scheduled and the scenario ended
+  --trace OUT.jsonl     one JSON line per reconcile: key, trigger, cache RV, writes, result, duration
+  --workers N           concurrent reconciles (default: the controller's maxConcurrentReconciles or 1)
+  --reconcile-timeout MS  a reconcile running longer is reported and retried (default 30000)
+  --timeout SECONDS     give up after this long (exit 1)
+`;
+
+const IDLE_SETTLE_MS = 300;
+
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseCommandLine(argv, {
+      sim: { type: 'boolean' },
+      scenario: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      context: { type: 'string' },
+      'until-idle': { type: 'boolean' },
+      trace: { type: 'string' },
+      workers: { type: 'string' },
+      'reconcile-timeout': { type: 'string' },
+      timeout: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (args.values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (args.positionals.length !== 1) throw new UsageError('expected exactly one controller FILE');
+    if (args.values.sim && args.values.kubeconfig) throw new UsageError('--sim and --kubeconfig exclude each other');
+    if (args.values.scenario && !args.values.sim) throw new UsageError('--scenario needs --sim');
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`controller-lab run: ${err.message}\n\n${HELP}`);
+      return 2;
+    }
+    throw err;
+  }
+  const v = args.values;
+  const file = resolve(args.positionals[0] as string);
+  const numberOption = (name: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a non-negative number`);
+    return n;
+  };
+
+  let sim: LaunchedSim | undefined;
+  let trace: WriteStream | undefined;
+  let session: ControllerSession | undefined;
+  const quiet = v.quiet === true;
+  const out = (line: string) => quiet || process.stdout.write(line + '\n');
+  try {
+    const workers = numberOption('workers', v.workers);
+    const reconcileTimeoutMs = numberOption('reconcile-timeout', v['reconcile-timeout']);
+    const timeoutS = numberOption('timeout', v.timeout);
+    let kubeconfig = v.kubeconfig ?? process.env.KUBECONFIG ?? '';
+    if (v.sim) {
+      sim = await launchSim({ scenario: v.scenario });
+      kubeconfig = sim.kubeconfigPath;
+      out(`simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath})`);
+    }
+    if (v.trace) trace = createWriteStream(resolve(v.trace));
+    session = new ControllerSession({ file, kubeconfig, context: v.context, workers, reconcileTimeoutMs });
+    const s = session;
+    const finished = new Promise<number>((done) => {
+      let settle: ReturnType<typeof setTimeout> | undefined;
+      let synced = false;
+      const checkIdle = () => {
+        clearTimeout(settle);
+        if (!v['until-idle'] || !synced || !s.idle || !(sim?.scenarioFinished() ?? true)) return;
+        settle = setTimeout(() => s.idle && done(0), IDLE_SETTLE_MS);
+      };
+      s.on('ready', ({ controller }) => out(`controller ${controller.name}: for ${controller.forKind.kind}, ${controller.workers} worker(s)`));
+      s.on('synced', () => {
+        synced = true;
+        checkIdle();
+      });
+      s.on('idle', checkIdle);
+      void sim?.scenarioDone.then(checkIdle, (err: Error) => {
+        process.stderr.write(`scenario: ${err.message}\n`);
+        done(1);
+      });
+      s.on('reconcileEnd', ({ record }) => {
+        out(describeRecord(record));
+        // API errors explain themselves; anything else gets its stack (source-mapped to the user's file).
+        const err = record.outcome?.kind === 'error' ? record.outcome.error : undefined;
+        if (err && err.name !== 'ApiError' && err.stack) process.stderr.write(`  ${err.stack}\n`);
+        trace?.write(traceLine(record) + '\n');
+      });
+      s.on('log', ({ line, record }) => {
+        const where = record ? ` [#${record.seq} ${record.key}]` : '';
+        const text = `  ${line.level}${where}: ${line.message}${line.fields ? ' ' + JSON.stringify(line.fields) : ''}`;
+        if (line.level === 'error') process.stderr.write(text + '\n');
+        else out(text);
+      });
+      s.on('output', ({ stream, text }) => (stream === 'stderr' ? process.stderr : process.stdout).write(text));
+      s.on('fatal', ({ phase, message }) => {
+        process.stderr.write(`controller-lab run: ${phase === 'compile' ? '' : `${phase} failed: `}${message}\n`);
+        done(1);
+      });
+      s.on('exit', ({ code, signal }) => {
+        if (code !== 0) process.stderr.write(`controller-lab run: the controller host exited (${signal ?? `code ${code}`})\n`);
+        done(code === 0 ? 0 : 1);
+      });
+      if (timeoutS) {
+        setTimeout(() => {
+          process.stderr.write(`controller-lab run: gave up after ${timeoutS} s (not idle: ${s.queue.keys.map((k) => `${k.key} ${k.state}`).join(', ') || 'scenario running'})\n`);
+          done(1);
+        }, timeoutS * 1000).unref();
+      }
+    });
+    const stopOnSignal = () => void s.stop();
+    process.once('SIGINT', stopOnSignal);
+    process.once('SIGTERM', stopOnSignal);
+    if (!(await session.start())) return 1;
+    const code = await finished;
+    process.off('SIGINT', stopOnSignal);
+    process.off('SIGTERM', stopOnSignal);
+    return code;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`controller-lab run: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`controller-lab run: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    await session?.stop();
+    await sim?.stop();
+    await new Promise<void>((r) => (trace ? trace.end(r) : r()));
+  }
+}

@@ -1,0 +1,73 @@
+import type { ApiResource, KubeObject } from '../shared/k8s.ts';
+import { apiVersionOf } from '../shared/k8s.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Cluster } from '../kube/index.ts';
+import { collectionPath } from '../kube/index.ts';
+import { createSharedInformer } from '../informer/index.ts';
+import type { Probe } from '../informer/index.ts';
+import type { KindRef } from './api.ts';
+import type { ObjectWriter } from './ports.ts';
+import { SharedInformerAdapter } from './informerAdapter.ts';
+
+// Connects the controller's kinds to a cluster: discovery maps each `{ apiVersion, kind }` to the
+// resource the API serves, one shared informer per kind (all namespaces), and a writer for the
+// recorded client.
+
+const PATCH_CONTENT_TYPE = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+} as const;
+
+export class ClusterBinding {
+  private readonly cluster: Cluster;
+  private resources: ApiResource[] = [];
+
+  constructor(cluster: Cluster) {
+    this.cluster = cluster;
+  }
+
+  async discover(): Promise<void> {
+    this.resources = (await this.cluster.discover()).resources;
+  }
+
+  resourceFor(kind: KindRef): ApiResource {
+    const found = this.resources.find((r) => r.kind === kind.kind && apiVersionOf(r) === kind.apiVersion);
+    if (found) return found;
+    const sameKind = this.resources.filter((r) => r.kind === kind.kind).map(apiVersionOf);
+    const hint = sameKind.length ? ` (served as ${sameKind.join(', ')})` : '';
+    throw new Error(`the cluster does not serve ${kind.apiVersion} ${kind.kind}${hint}`);
+  }
+
+  informer(kind: KindRef, clock: Clock, onProbe: (p: Probe) => void): SharedInformerAdapter {
+    const resource = this.resourceFor(kind);
+    const informer = createSharedInformer({
+      name: resource.group ? `${resource.resource}.${resource.group}` : resource.resource,
+      listerWatcher: this.cluster.listerWatcher(resource),
+      clock,
+    });
+    informer.onProbe(onProbe);
+    return new SharedInformerAdapter(kind, informer);
+  }
+
+  writer(): ObjectWriter {
+    const path = (ref: { apiVersion: string; kind: string; namespace?: string; name?: string }, sub?: string) => {
+      const r = this.resourceFor(ref);
+      const base = collectionPath(r, r.namespaced ? ref.namespace || 'default' : undefined);
+      return ref.name ? `${base}/${encodeURIComponent(ref.name)}${sub ? `/${sub}` : ''}` : base;
+    };
+    const json = { 'Content-Type': 'application/json' };
+    const refOf = (o: KubeObject) => ({ apiVersion: o.apiVersion ?? '', kind: o.kind ?? '', namespace: o.metadata.namespace, name: o.metadata.name });
+    return {
+      create: (obj) => this.cluster.request<KubeObject>(path({ ...refOf(obj), name: undefined }), { method: 'POST', body: JSON.stringify(obj), headers: json }),
+      update: (obj, sub) => this.cluster.request<KubeObject>(path(refOf(obj), sub), { method: 'PUT', body: JSON.stringify(obj), headers: json }),
+      patch: (ref, patch, type) =>
+        this.cluster.request<KubeObject>(path(ref), { method: 'PATCH', body: JSON.stringify(patch), headers: { 'Content-Type': PATCH_CONTENT_TYPE[type] } }),
+      delete: (ref) => this.cluster.request<KubeObject>(path(ref), { method: 'DELETE' }),
+    };
+  }
+
+  close(): void {
+    this.cluster.close();
+  }
+}

@@ -1,0 +1,115 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TypedEmitter } from './typedEmitter.ts';
+import { isHostMessage, type HostInit, type HostMessage, type ParentMessage } from './protocol.ts';
+
+// The parent's handle on one controller host child: spawns it, speaks the typed IPC protocol, and
+// makes sure it ends (graceful shutdown, then SIGKILL). A crash or hang in the child only ever shows
+// up here as events; nothing it does can throw into the parent.
+
+type MessageEvents = { [K in HostMessage['type']]: Extract<HostMessage, { type: K }> };
+
+export type ControllerProcessEvents = MessageEvents & {
+  output: { stream: 'stdout' | 'stderr'; text: string };
+  /** The child's inspector is listening (attachJsDebugger). */
+  inspector: { port: number; url: string };
+  exit: { code: number | null; signal: NodeJS.Signals | null };
+};
+
+export interface SpawnOptions {
+  /** Start the child with `--inspect-brk=0` so a JavaScript debugger can attach before user code runs. */
+  inspectBrk?: boolean;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** The host entry: the TS source when we run from source, the bundle next to us when bundled. */
+export function controllerHostEntry(): string {
+  const here = import.meta.url;
+  const candidates = here.endsWith('.ts')
+    ? [new URL('./controllerHostMain.ts', here)]
+    : [new URL('./controllerHost.cjs', here), new URL('../dist/controllerHost.cjs', here), new URL('../../dist/controllerHost.cjs', here)];
+  for (const c of candidates) {
+    const p = fileURLToPath(c);
+    if (existsSync(p)) return p;
+  }
+  throw new Error(`controller host not found next to ${fileURLToPath(here)} (run npm run build)`);
+}
+
+export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  private alive = false;
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return this.alive;
+  }
+
+  start(init: Omit<HostInit, 'type'>, options: SpawnOptions = {}): void {
+    const execArgv = ['--enable-source-maps', '--no-warnings=ExperimentalWarning'];
+    if (options.inspectBrk) execArgv.push('--inspect-brk=0');
+    const child = fork(controllerHostEntry(), [], {
+      execPath: process.execPath,
+      execArgv,
+      cwd: options.cwd,
+      // In VS Code's extension host, execPath is Electron: make it behave as plain Node.
+      env: { ...process.env, ...options.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+    this.child = child;
+    this.alive = true;
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.alive = false;
+        this.emit('exit', { code, signal });
+        resolve();
+      });
+    });
+    child.on('error', (err) => this.emit('output', { stream: 'stderr', text: `controller host: ${err.message}\n` }));
+    child.on('message', (m: unknown) => {
+      if (isHostMessage(m)) this.emit(m.type, m as never);
+    });
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => this.emit('output', { stream: 'stdout', text }));
+    let inspectorFound = false;
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      const m = /Debugger listening on (ws:\/\/[^:\s]+:(\d+)\/\S+)/.exec(text);
+      if (m && !inspectorFound) {
+        inspectorFound = true;
+        this.emit('inspector', { url: m[1] as string, port: Number(m[2]) });
+      }
+      // The inspector's own chatter is not the controller's output.
+      const rest = text.replace(/^(Debugger listening on|For help, see|Debugger attached|Waiting for the debugger).*\n?/gm, '');
+      if (rest) this.emit('output', { stream: 'stderr', text: rest });
+    });
+    this.send({ type: 'init', ...init });
+  }
+
+  send(message: ParentMessage): void {
+    if (this.child?.connected) this.child.send(message);
+  }
+
+  proceed(reconcileId: string): void {
+    this.send({ type: 'proceed', reconcileId });
+  }
+
+  /** Asks the child to stop; kills it if it has not exited within `graceMs`. Resolves once it is gone. */
+  async stop(graceMs = 2000): Promise<void> {
+    const child = this.child;
+    if (!child || !this.alive) return;
+    this.send({ type: 'shutdown' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  /** Immediate: for a parent that is exiting itself. */
+  kill(): void {
+    if (this.alive) this.child?.kill('SIGKILL');
+  }
+}

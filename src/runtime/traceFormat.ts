@@ -1,0 +1,43 @@
+import type { ReconcileRecord } from './records.ts';
+
+// How a finished reconcile is printed: one human line for the terminal, one JSON line for --trace.
+
+export function traceLine(r: ReconcileRecord): string {
+  return JSON.stringify({
+    seq: r.seq,
+    reconcileId: r.reconcileId,
+    controller: r.controller,
+    worker: r.worker,
+    kind: r.forKind.kind,
+    key: r.key,
+    trigger: r.trigger.map((t) => ({ type: t.type, kind: t.kind, key: t.key, resourceVersion: t.resourceVersion, via: t.via })),
+    cacheResourceVersion: r.cacheResourceVersion,
+    objectResourceVersion: r.objectResourceVersion ?? null,
+    writes: r.writes.map((w) => ({ verb: w.verb, kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion, error: w.error })),
+    result: r.outcome?.kind === 'success' ? r.outcome.result : undefined,
+    error: r.outcome?.kind === 'error' ? { message: r.outcome.error.message, terminal: r.outcome.error.terminal, timedOut: r.outcome.error.timedOut } : undefined,
+    requeue: r.decision,
+    startedAt: new Date(r.startedAt).toISOString(),
+    durationMs: r.durationMs,
+  });
+}
+
+export function describeTrigger(r: ReconcileRecord): string {
+  const first = r.trigger[0];
+  if (!first) return '';
+  const more = r.trigger.length > 1 ? ` +${r.trigger.length - 1}` : '';
+  return first.via === 'requeue' ? 'requeue' : `${first.type} ${first.kind === r.forKind.kind && first.key === r.key ? '' : `${first.kind} ${first.key} `}rv ${first.resourceVersion}${more}`;
+}
+
+export function describeRecord(r: ReconcileRecord): string {
+  const result =
+    r.outcome?.kind === 'error'
+      ? `${r.outcome.error.terminal ? 'terminal error' : r.outcome.error.timedOut ? 'timed out' : 'error'}: ${r.outcome.error.message}`
+      : r.outcome?.result.requeueAfter
+        ? `ok, requeue after ${r.outcome.result.requeueAfter} ms`
+        : r.outcome?.result.requeue
+          ? 'ok, requeue'
+          : 'ok';
+  const writes = r.writes.map((w) => `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name} → ${w.error ? `${w.error.code ?? ''} ${w.error.message}` : `rv ${w.resourceVersion ?? '-'}`}`);
+  return `#${r.seq} ${r.forKind.kind} ${r.key} (${describeTrigger(r)}) → ${result} [${r.durationMs ?? '?'} ms]${writes.length ? `\n    ${writes.join('\n    ')}` : ''}`;
+}

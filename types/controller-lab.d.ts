@@ -1,0 +1,130 @@
+// Types for `import { defineController, TerminalError } from 'controller-lab'`.
+// Controller Lab runs your controller with this module provided; this file only gives your editor
+// the types. Include it in your tsconfig ("include": [..., "types/controller-lab.d.ts"]), or run
+// "Controller Lab: Add Controller Types to Workspace", which does that for you.
+
+declare module 'controller-lab' {
+  export interface ObjectMeta {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+    ownerReferences?: OwnerReference[];
+  }
+
+  export interface OwnerReference {
+    apiVersion: string;
+    kind: string;
+    name: string;
+    uid: string;
+    controller?: boolean;
+    blockOwnerDeletion?: boolean;
+  }
+
+  /** A Kubernetes object as the API server sends it. */
+  export interface KubeObject {
+    apiVersion?: string;
+    kind?: string;
+    metadata: ObjectMeta;
+    [field: string]: unknown;
+  }
+
+  export interface KindRef {
+    apiVersion: string;
+    kind: string;
+  }
+
+  /** `{ apiVersion, kind }`, or just the kind's name when the controller watches it. */
+  export type KindSelector = KindRef | string;
+
+  /** Level-based: only the key. Read the current state from the cache. */
+  export interface ReconcileRequest {
+    namespace: string;
+    name: string;
+  }
+
+  export interface ReconcileResult {
+    /** Requeue through the rate limiter (exponential backoff). */
+    requeue?: boolean;
+    /** Reconcile again after this many milliseconds. */
+    requeueAfter?: number;
+  }
+
+  export interface CacheListOptions {
+    namespace?: string;
+    /** `app=web,tier!=db`, `env in (a,b)`, or an equality map. */
+    labelSelector?: string | Record<string, string>;
+  }
+
+  export interface ObjectRef {
+    apiVersion: string;
+    kind: string;
+    namespace?: string;
+    name: string;
+  }
+
+  export type PatchType = 'merge' | 'json' | 'strategic';
+
+  /** Writes go to the API server; each call is recorded (verb, object, resulting resourceVersion or error). */
+  export interface ControllerClient {
+    create<T extends KubeObject>(obj: T): Promise<T>;
+    update<T extends KubeObject>(obj: T): Promise<T>;
+    updateStatus<T extends KubeObject>(obj: T): Promise<T>;
+    patch<T extends KubeObject = KubeObject>(ref: ObjectRef, patch: unknown, type?: PatchType): Promise<T>;
+    delete(ref: ObjectRef | KubeObject): Promise<void>;
+  }
+
+  export interface ControllerLogger {
+    info(message: string, fields?: Record<string, unknown>): void;
+    error(message: string, fields?: Record<string, unknown>): void;
+  }
+
+  /** Reads the controller's informer caches. Returns copies: changing them changes nothing. */
+  export interface CacheReader {
+    get<T extends KubeObject = KubeObject>(kind: KindSelector, namespace: string, name: string): T | undefined;
+    list<T extends KubeObject = KubeObject>(kind: KindSelector, options?: CacheListOptions): T[];
+  }
+
+  export interface ReconcileContext extends CacheReader {
+    client: ControllerClient;
+    log: ControllerLogger;
+    /** Unique per reconcile call. */
+    reconcileId: string;
+    /** Aborted when the reconcile exceeded its time limit. */
+    signal: AbortSignal;
+  }
+
+  export interface WatchSpec extends KindRef {
+    /** Which requests an event on `obj` should trigger. */
+    map(obj: KubeObject, cache: CacheReader): ReconcileRequest[];
+  }
+
+  export interface ControllerSpec {
+    name: string;
+    /** The kind this controller reconciles: requests are its keys. */
+    for: KindRef;
+    /** Kinds it creates with a controller ownerReference: their events reconcile the owner. */
+    owns?: KindRef[];
+    /** Other kinds whose events map to requests. */
+    watches?: WatchSpec[];
+    maxConcurrentReconciles?: number;
+    /** Return nothing (done), `{ requeueAfter }`, `{ requeue: true }`, or throw (retried with backoff). */
+    reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;
+  }
+
+  export type ControllerDefinition = ControllerSpec;
+
+  export function defineController(spec: ControllerSpec): ControllerDefinition;
+
+  /** An error retrying will not fix: reported, never retried. */
+  export class TerminalError extends Error {
+    constructor(message: string, options?: { cause?: unknown });
+  }
+}
