@@ -2,7 +2,7 @@ import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
 import type { StoredObject } from './types.ts';
 
 // One immutable version of an object. It is frozen once at commit and shared by every list page,
-// watch event and GET; its JSON (and each watch line built on it) is produced at most once.
+// watch event and GET; its JSON is produced at most once.
 
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -21,7 +21,6 @@ export class Stored implements StoredObject {
   readonly object: Readonly<KubeObject>;
   readonly resourceVersion: number;
   private cachedJson: string | undefined;
-  private lines: Partial<Record<WatchEventType, string>> | undefined;
   private versions: Map<string, Stored> | undefined;
 
   /** Takes ownership of `object` (freezes it). */
@@ -35,10 +34,12 @@ export class Stored implements StoredObject {
     return (this.cachedJson ??= JSON.stringify(this.object));
   }
 
-  /** `{"type":…,"object":…}`, cached per event type. */
+  /**
+   * `{"type":…,"object":…}`. Not cached: the concatenation is a cheap rope over the cached JSON,
+   * and keeping flattened lines would double the memory of every stored version.
+   */
   line(type: WatchEventType): string {
-    const lines = (this.lines ??= {});
-    return (lines[type] ??= `{"type":"${type}","object":${this.json()}}`);
+    return `{"type":"${type}","object":${this.json()}}`;
   }
 
   /** The same object with metadata.resourceVersion replaced (a tombstone carrying the delete's RV). */
