@@ -138,10 +138,13 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs)
   const started = performance.now();
 
   return new Promise<number>((resolve) => {
+    // The informer's timers (backoff, resync) do not hold the process open; this does, until finish.
+    const alive = setInterval(() => {}, 1 << 30);
     let finished = false;
     const finish = (code: number, message?: string): void => {
       if (finished) return;
       finished = true;
+      clearInterval(alive);
       informer.stop();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -133,3 +133,14 @@ test('usage errors and help', async () => {
   const both = await runCli(['watch', 'cm', '-n', 'x', '-A']);
   assert.match(both.stderr, /-n and -A exclude each other/);
 });
+
+test('the process stays up through the informer backoff after a watch that closed at once', async (t) => {
+  const c = await cluster(t, {
+    items: [configMap('a', '5')],
+    watch: (res, attempt) => (attempt === 0 ? res.end() : res.write(watchLine('ADDED', 'late', '12'))),
+  });
+  const r = await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '-o', 'none', '--exit-when-seen', 'default/late']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /warning: very short watch.*\(retrying\)/);
+  assert.match(r.stderr, /^lists=1 watches=2 relists=0 410s=0 events=1 /m);
+});
