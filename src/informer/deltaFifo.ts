@@ -44,7 +44,7 @@ export interface ReflectorStore<T extends KubeObject = KubeObject> {
   resync(): void;
 }
 
-/** Processes one popped key: its deltas, oldest first, never empty. */
+/** Processes one popped key: its deltas, oldest first, never empty. The array is only valid during the call. */
 export type PopProcessor<T extends KubeObject> = (key: string, deltas: readonly Delta<T>[], isInInitialList: boolean) => void;
 
 export interface DeltaFifo<T extends KubeObject = KubeObject> extends ReflectorStore<T> {
@@ -69,14 +69,33 @@ export interface DeltaFifoOptions<T extends KubeObject> {
   onDelta?: ((type: DeltaType, key: string, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>) => void) | undefined;
 }
 
+/**
+ * One queued key. Its first delta lives in the entry itself (most keys get one delta between pops,
+ * so that costs one allocation); `more` holds all of them once there are two or more.
+ */
+class Entry<T extends KubeObject> implements Delta<T> {
+  readonly key: string;
+  type: DeltaType;
+  object: DeepReadonly<T> | DeletedFinalStateUnknown<T>;
+  more: Delta<T>[] | undefined = undefined;
+
+  constructor(key: string, type: DeltaType, object: DeepReadonly<T> | DeletedFinalStateUnknown<T>) {
+    this.key = key;
+    this.type = type;
+    this.object = object;
+  }
+}
+
 function keyOf<T extends KubeObject>(obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): string {
   return obj instanceof DeletedFinalStateUnknown ? obj.key : objectKey(obj as Readonly<KubeObject>);
 }
 
 class DeltaFifoImpl<T extends KubeObject> {
-  /** key → deltas, oldest first. Invariant: a key is in `items` iff it is in `queue[head..]`. */
-  private readonly items = new Map<string, Delta<T>[]>();
-  private queue: string[] = [];
+  /** Invariant: a key is in `items` iff its entry is in `queue[head..]`. */
+  private readonly items = new Map<string, Entry<T>>();
+  /** Hands a lone delta to the processor without allocating an array per pop. */
+  private readonly single: Delta<T>[] = [];
+  private queue: Entry<T>[] = [];
   private head = 0;
   private populated = false;
   /** Keys of the first replace not yet popped. */
@@ -125,9 +144,9 @@ class DeltaFifoImpl<T extends KubeObject> {
     }
     // Keys still queued (not yet in the cache) that the list no longer has.
     let queuedDeletions = 0;
-    for (const [key, deltas] of this.items) {
+    for (const [key, entry] of this.items) {
       if (listed.has(key)) continue;
-      const newest = deltas[deltas.length - 1]!.object;
+      const newest = (entry.more ? entry.more[entry.more.length - 1]! : entry).object;
       const last = newest instanceof DeletedFinalStateUnknown ? newest.obj : newest;
       queuedDeletions++;
       this.queueAction('Deleted', new DeletedFinalStateUnknown(key, last));
@@ -155,17 +174,27 @@ class DeltaFifoImpl<T extends KubeObject> {
 
   pop(process: PopProcessor<T>): boolean {
     if (this.head >= this.queue.length) return false;
-    const key = this.queue[this.head]!;
+    const entry = this.queue[this.head]!;
+    this.queue[this.head] = undefined!;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    const deltas = this.items.get(key)!;
+    const key = entry.key;
     this.items.delete(key);
     const isInInitialList = this.initialPopulationCount > 0;
     if (isInInitialList) this.initialPopulationCount--;
-    process(key, deltas, isInInitialList);
+    if (entry.more) {
+      process(key, entry.more, isInInitialList);
+    } else {
+      this.single[0] = entry;
+      try {
+        process(key, this.single, isInInitialList);
+      } finally {
+        this.single.length = 0;
+      }
+    }
     return true;
   }
 
@@ -174,7 +203,8 @@ class DeltaFifoImpl<T extends KubeObject> {
   }
 
   pending(key: string): readonly Delta<T>[] | undefined {
-    return this.items.get(key);
+    const entry = this.items.get(key);
+    return entry === undefined ? undefined : (entry.more ?? [{ type: entry.type, object: entry.object }]);
   }
 
   private incoming(obj: T): DeepReadonly<T> {
@@ -183,20 +213,24 @@ class DeltaFifoImpl<T extends KubeObject> {
 
   private queueAction(type: DeltaType, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): void {
     const key = keyOf(obj);
-    const delta: Delta<T> = { type, object: obj };
-    const deltas = this.items.get(key);
-    if (deltas === undefined) {
-      this.items.set(key, [delta]);
-      this.queue.push(key);
+    const entry = this.items.get(key);
+    if (entry === undefined) {
+      const fresh = new Entry<T>(key, type, obj);
+      this.items.set(key, fresh);
+      this.queue.push(fresh);
       if (this.head === this.queue.length - 1) this.onNonEmpty?.();
     } else {
-      const last = deltas[deltas.length - 1]!;
+      const more = entry.more;
+      const lastType = more ? more[more.length - 1]!.type : entry.type;
       // Consecutive deletes collapse into one; keep the one that knows the final state.
-      if (type === 'Deleted' && last.type === 'Deleted') {
-        if (!(obj instanceof DeletedFinalStateUnknown)) deltas[deltas.length - 1] = delta;
+      if (type === 'Deleted' && lastType === 'Deleted') {
+        if (obj instanceof DeletedFinalStateUnknown) return;
+        if (more) more[more.length - 1] = { type, object: obj };
+        else entry.object = obj;
         return;
       }
-      deltas.push(delta);
+      if (more) more.push({ type, object: obj });
+      else entry.more = [{ type: entry.type, object: entry.object }, { type, object: obj }];
     }
     this.onDelta?.(type, key, obj);
   }

@@ -325,8 +325,7 @@ class SharedInformerImpl<T extends KubeObject> {
         continue;
       }
       const obj = object as DeepReadonly<T>;
-      const old = this.cache.get(key);
-      this.cache.set(key, obj);
+      const old = this.cache.set(key, obj);
       if (old === undefined) {
         this.notify(isInInitialList ? Notification.addInitial : Notification.add, obj, undefined);
         continue;

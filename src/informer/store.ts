@@ -35,8 +35,8 @@ export interface ReadonlyIndexer<T extends KubeObject = KubeObject> {
 
 /** The writable cache the informer keeps; only the informer's delta processing writes to it. */
 export interface Indexer<T extends KubeObject = KubeObject> extends ReadonlyIndexer<T> {
-  /** Inserts or replaces the object under `key`, keeping every index consistent. */
-  set(key: string, obj: DeepReadonly<T>): void;
+  /** Inserts or replaces the object under `key`, keeping every index consistent; returns the previous one. */
+  set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined;
   delete(key: string): void;
   /** Adds indexes; existing objects are indexed at once. Throws if a name is already taken. */
   addIndexers(indexers: Indexers<T>): void;
@@ -46,7 +46,9 @@ const EMPTY: readonly string[] = [];
 
 class IndexedStore<T extends KubeObject> {
   private readonly items = new Map<string, DeepReadonly<T>>();
-  private readonly funcs = new Map<string, IndexFunc<T>>();
+  // Parallel arrays, not a Map: iterated on every write, and a Map iterator allocates.
+  private readonly names: string[] = [];
+  private readonly funcs: IndexFunc<T>[] = [];
   /** index name → index value → keys. Invariant: a key is under a value iff its object produces it. */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
 
@@ -74,17 +76,23 @@ class IndexedStore<T extends KubeObject> {
     return [...this.items.keys()];
   }
 
-  set(key: string, obj: DeepReadonly<T>): void {
+  set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined {
     const old = this.items.get(key);
     this.items.set(key, obj);
-    for (const [name, fn] of this.funcs) this.reindex(name, fn, key, old, obj);
+    for (let i = 0; i < this.funcs.length; i++) {
+      const fn = this.funcs[i]!;
+      // The hot path: an update within the same namespace leaves the namespace index as it is.
+      if (fn === namespaceIndexFunc && old !== undefined && old.metadata.namespace === obj.metadata.namespace) continue;
+      this.reindex(this.names[i]!, fn, key, old, obj);
+    }
+    return old;
   }
 
   delete(key: string): void {
     const old = this.items.get(key);
     if (old === undefined) return;
     this.items.delete(key);
-    for (const [name, fn] of this.funcs) this.reindex(name, fn, key, old, undefined);
+    for (let i = 0; i < this.funcs.length; i++) this.reindex(this.names[i]!, this.funcs[i]!, key, old, undefined);
   }
 
   byIndex(indexName: string, value: string): DeepReadonly<T>[] {
@@ -105,13 +113,14 @@ class IndexedStore<T extends KubeObject> {
   }
 
   indexerNames(): string[] {
-    return [...this.funcs.keys()];
+    return [...this.names];
   }
 
   addIndexers(indexers: Indexers<T>): void {
     for (const [name, fn] of Object.entries(indexers)) {
-      if (this.funcs.has(name)) throw new Error(`indexer "${name}" already exists`);
-      this.funcs.set(name, fn);
+      if (this.names.includes(name)) throw new Error(`indexer "${name}" already exists`);
+      this.names.push(name);
+      this.funcs.push(fn);
       this.indices.set(name, new Map());
       for (const [key, obj] of this.items) this.reindex(name, fn, key, undefined, obj);
     }
