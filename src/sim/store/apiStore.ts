@@ -389,8 +389,11 @@ export class ApiStore {
     try {
       switch (type) {
         case 'merge':
-        case 'apply':
           return applyMergePatch(base, patch);
+        case 'apply':
+          // Server-side apply, approximated: no managedFields or ownership conflicts; the applied
+          // configuration merges like a strategic merge patch (lists of containers by name…).
+          return info.source === 'crd' ? applyMergePatch(base, patch) : applyStrategicMergePatch(base, patch);
         case 'json':
           return applyJsonPatch(base, patch);
         case 'strategic':

@@ -164,3 +164,14 @@ test('unknown resources are 404 "the server could not find the requested resourc
   assert.throws(() => cluster.list({ group: '', version: 'v1', resource: 'widgets' }, {}), (e: unknown) =>
     code(404)(e) && (e as ApiError).message === 'the server could not find the requested resource');
 });
+
+test('an apply patch creates a missing object and merges into an existing one by merge keys', () => {
+  const { cluster } = newCluster();
+  const applied = cluster.patch(DEPLOY, 'default', 'web', 'apply', deployment('web', 2, 'nginx:1'));
+  assert.equal(applied.object.metadata.generation, 1);
+  cluster.patch(DEPLOY, 'default', 'web', 'strategic', { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'envoy' }] } } } });
+  const again = cluster.patch(DEPLOY, 'default', 'web', 'apply', deployment('web', 3, 'nginx:2'));
+  const containers = (again.object.spec as { template: { spec: { containers: { name: string; image: string }[] } } }).template.spec.containers;
+  assert.deepEqual(containers.map((c) => `${c.name}=${c.image}`), ['web=nginx:2', 'sidecar=envoy']);
+  assert.equal((again.object.spec as { replicas: number }).replicas, 3);
+});
