@@ -14,6 +14,7 @@ interface Waiting {
   since: number;
   readyAt: number;
   timer: TimerHandle;
+  reason: 'addAfter' | 'rateLimited';
 }
 
 export class BasicDelayingQueue<T> extends BasicQueue<T> implements DelayingQueue<T> {
@@ -26,6 +27,11 @@ export class BasicDelayingQueue<T> extends BasicQueue<T> implements DelayingQueu
   addAfter(item: T, delayMs: number): void {
     if (this.shuttingDown()) return;
     if (this.hasListeners()) this.emit({ kind: 'addAfter', item, delayMs });
+    this.schedule(item, delayMs, 'addAfter');
+  }
+
+  /** addAfter without its event: the rate-limiting layer reports its own. */
+  protected schedule(item: T, delayMs: number, reason: Waiting['reason']): void {
     if (delayMs <= 0) {
       this.add(item);
       return;
@@ -41,7 +47,7 @@ export class BasicDelayingQueue<T> extends BasicQueue<T> implements DelayingQueu
       this.waiting.delete(item);
       this.add(item);
     });
-    this.waiting.set(item, { since: existing?.since ?? now, readyAt, timer });
+    this.waiting.set(item, { since: existing?.since ?? now, readyAt, timer, reason });
   }
 
   protected override onShutDown(): void {
@@ -54,7 +60,7 @@ export class BasicDelayingQueue<T> extends BasicQueue<T> implements DelayingQueu
   }
 
   protected override waitingStates(): QueueItemState<T>[] {
-    return [...this.waiting].map(([item, w]) => ({ item, state: 'waiting' as const, since: w.since, until: w.readyAt, retries: this.retriesOf(item) }));
+    return [...this.waiting].map(([item, w]) => ({ item, state: 'waiting' as const, since: w.since, until: w.readyAt, reason: w.reason, retries: this.retriesOf(item) }));
   }
 }
 

@@ -49,6 +49,8 @@ export interface QueueItemState<T> {
   since: number;
   /** `waiting`: when it will be added. */
   until?: number;
+  /** `waiting`: why — a rate-limited retry (backoff) or a requested delay (`addAfter`). */
+  reason?: 'rateLimited' | 'addAfter';
   /** Rate-limited retries so far (`numRequeues`). */
   retries: number;
   /** `processing`: it was added again and will be handed out after `done`. */
@@ -59,6 +61,7 @@ export type QueueEvent<T> = { at: number; queue: string; item: T } & (
   | { kind: 'add'; deduplicated: boolean }
   | { kind: 'get'; waitedMs: number }
   | { kind: 'done'; workMs: number; requeued: boolean }
+  /** A requested delay; a rate-limited retry reports `rateLimited` instead (never both). */
   | { kind: 'addAfter'; delayMs: number }
   | { kind: 'rateLimited'; delayMs: number; retries: number }
   | { kind: 'forget' }

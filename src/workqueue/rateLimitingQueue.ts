@@ -34,7 +34,7 @@ export class BasicRateLimitingQueue<T> extends BasicDelayingQueue<T> implements 
     const delayMs = this.limiter.when(item);
     this.retries++;
     if (this.hasListeners()) this.emit({ kind: 'rateLimited', item, delayMs, retries: this.limiter.numRequeues(item) });
-    this.addAfter(item, delayMs);
+    this.schedule(item, delayMs, 'rateLimited');
   }
 
   forget(item: T): void {

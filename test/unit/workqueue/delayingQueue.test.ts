@@ -42,7 +42,7 @@ describe('delaying queue', () => {
     const clock = new FakeClock(0);
     const q = createDelayingQueue<string>({ clock });
     q.addAfter('a', 250);
-    assert.deepEqual(q.snapshot(), [{ item: 'a', state: 'waiting', since: 0, until: 250, retries: 0 }]);
+    assert.deepEqual(q.snapshot(), [{ item: 'a', state: 'waiting', since: 0, until: 250, reason: 'addAfter', retries: 0 }]);
     assert.equal(q.metrics().waiting, 1);
   });
 

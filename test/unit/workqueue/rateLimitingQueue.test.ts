@@ -48,7 +48,7 @@ describe('rate-limiting queue', () => {
     const q = createRateLimitingQueue<string>({ clock, rateLimiter: new ItemExponentialFailureRateLimiter(100, 1000) });
     q.addRateLimited('a');
     q.addRateLimited('a');
-    assert.deepEqual(q.snapshot(), [{ item: 'a', state: 'waiting', since: 0, until: 100, retries: 2 }]);
+    assert.deepEqual(q.snapshot(), [{ item: 'a', state: 'waiting', since: 0, until: 100, reason: 'rateLimited', retries: 2 }]);
   });
 
   it('reports rateLimited and forget events', () => {
@@ -58,7 +58,7 @@ describe('rate-limiting queue', () => {
     q.onEvent((e) => seen.push(e.kind === 'rateLimited' ? `rateLimited ${e.delayMs} ${e.retries}` : e.kind));
     q.addRateLimited('a');
     q.forget('a');
-    assert.deepEqual(seen, ['rateLimited 7 1', 'addAfter', 'forget']);
+    assert.deepEqual(seen, ['rateLimited 7 1', 'forget']);
   });
 
   it('ignores rate-limited adds after shutdown', () => {
