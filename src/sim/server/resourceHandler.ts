@@ -24,6 +24,22 @@ export interface ResourceRequest {
   res: ServerResponse;
 }
 
+/** Errors the store already counted in client insight (lists and writes record their failures). */
+const recordedByStore = new WeakSet<object>();
+
+export function wasRecordedByStore(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && recordedByStore.has(err);
+}
+
+function recording<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (err) {
+    if (typeof err === 'object' && err !== null) recordedByStore.add(err);
+    throw err;
+  }
+}
+
 function requireVerb(info: ResourceInfo, verb: string, method: string): void {
   if (!info.verbs.includes(verb)) throw methodNotAllowed(method);
 }
@@ -109,14 +125,15 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
           return;
         }
         requireVerb(info, 'list', method);
-        sendList(r, cluster.list(gvr, query.listRequest(target.namespace), r.ctx), rendering, info.resource);
+        sendList(r, recording(() => cluster.list(gvr, query.listRequest(target.namespace), r.ctx)), rendering, info.resource);
         return;
       }
       case 'POST': {
         requireVerb(info, 'create', method);
         if (info.namespaced && target.namespace === '') throw methodNotAllowed(method);
         const body = await readObject(r);
-        const created = cluster.create(gvr, target.namespace, body, query.writeContext(r.ctx));
+        const ctx = query.writeContext(r.ctx);
+        const created = recording(() => cluster.create(gvr, target.namespace, body, ctx));
         sendJson(r.res, 201, created.json());
         return;
       }
@@ -124,7 +141,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         requireVerb(info, 'deletecollection', method);
         const body = await readOptionalBody(r);
         const request = { ...query.listRequest(target.namespace), ...query.deleteOptions(body) };
-        sendJson(r.res, 200, cluster.deleteCollection(gvr, request, query.writeContext(r.ctx)).json());
+        const ctx = query.writeContext(r.ctx);
+        sendJson(r.res, 200, recording(() => cluster.deleteCollection(gvr, request, ctx)).json());
         return;
       }
       default:
@@ -145,7 +163,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     case 'PUT': {
       requireVerb(info, 'update', method);
       const body = await readObject(r);
-      sendJson(r.res, 200, cluster.update(gvr, target.namespace, target.name, body, subresource, query.writeContext(r.ctx)).json());
+      const ctx = query.writeContext(r.ctx);
+      sendJson(r.res, 200, recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, ctx)).json());
       return;
     }
     case 'PATCH': {
@@ -157,14 +176,16 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       if (type === 'json' ? !Array.isArray(patch) : typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
         throw badRequest(type === 'json' ? 'a JSON patch must be an array of operations' : 'the patch must be a JSON object');
       }
-      sendJson(r.res, 200, cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx).json());
+      sendJson(r.res, 200, recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx)).json());
       return;
     }
     case 'DELETE': {
       if (subresource) throw methodNotAllowed(method);
       requireVerb(info, 'delete', method);
       const body = await readOptionalBody(r);
-      const result = cluster.delete(gvr, target.namespace, target.name, query.deleteOptions(body), query.writeContext(r.ctx));
+      const options = query.deleteOptions(body);
+      const ctx = query.writeContext(r.ctx);
+      const result = recording(() => cluster.delete(gvr, target.namespace, target.name, options, ctx));
       sendJson(r.res, result.deleted ? 200 : 202, result.object.json());
       return;
     }

@@ -19,7 +19,7 @@ import { openApiDocument } from './openapi.ts';
 import { QueryParameters } from './queryParameters.ts';
 import { decodeBody, readBody } from './requestBody.ts';
 import { ADMIN_PREFIX, parseRequestPath, splitUrl, type RequestTarget } from './requestPath.ts';
-import { serveResource } from './resourceHandler.ts';
+import { serveResource, wasRecordedByStore } from './resourceHandler.ts';
 import { sendJson, sendStatus, sendText } from './responses.ts';
 import { methodNotAllowed, pathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
 import { versionInfo } from './versionInfo.ts';
@@ -168,9 +168,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       if (status.code >= 500 && !(err && typeof err === 'object' && 'status' in err)) {
         process.stderr.write(`controller-lab sim: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       }
-      if (status.code !== 404 || path.startsWith(`/${ADMIN_PREFIX}`) === false) {
-        cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, status.code);
-      }
+      if (!wasRecordedByStore(err)) cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, status.code);
       // Drain whatever body is left so the keep-alive connection stays usable.
       if (!req.readableEnded) req.resume();
       sendStatus(res, status, status.details?.retryAfterSeconds ? { 'Retry-After': String(status.details.retryAfterSeconds) } : undefined);
