@@ -20,7 +20,7 @@ import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
-import { generateSuffix, validateName } from './validation.ts';
+import { generateSuffix, validateLabelsAndAnnotations, validateName } from './validation.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
@@ -208,6 +208,9 @@ export class ApiStore {
       if (dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
       if (isCrdTable(info)) this.deleteCustomResources(current.object);
       if (options.propagationPolicy === 'Orphan') this.orphanDependents(current.object);
+      // Foreground, simplified: dependents go first (the real GC also parks the owner behind a
+      // foregroundDeletion finalizer meanwhile; here it all happens within this call).
+      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) this.deleteDependentsFirst(current.object.metadata.uid);
       const isNamespace = info.group === '' && info.resource === 'namespaces';
       if (isNamespace || current.object.metadata.finalizers?.length) {
         if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };
@@ -276,6 +279,7 @@ export class ApiStore {
 
   private validate(info: ResourceInfo, obj: KubeObject): void {
     const causes: Cause[] = validateName(obj.metadata.name ?? '', info.nameRule);
+    causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
     if (isCrdTable(info)) causes.push(...validateCrd(obj));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
@@ -409,6 +413,8 @@ export class ApiStore {
   /** Commits an update: generation bump on spec changes, no-op writes skipped, a finalized deletion completes. */
   private commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean): Stored {
     const cur = current.object;
+    const metaCauses = validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations);
+    if (metaCauses.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', metaCauses);
     if (specChanged(cur, next)) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
       if (dryRun) return current;
@@ -458,6 +464,16 @@ export class ApiStore {
       }
     }
     this.owners.forgetOwner(ownerUid);
+  }
+
+  private deleteDependentsFirst(ownerUid: string): void {
+    for (const ref of this.owners.dependentsOf(ownerUid)) {
+      const cur = ref.table.current.get(ref.key);
+      const info = this.registry.storageInfo(ref.table.group, ref.table.resource);
+      if (!cur || !info) continue;
+      const others = (cur.object.metadata.ownerReferences ?? []).filter((o) => o.uid !== ownerUid && this.owners.isLive(o.uid));
+      if (others.length === 0) this.delete(info, cur.object.metadata.namespace ?? '', cur.object.metadata.name ?? '', { propagationPolicy: 'Foreground' });
+    }
   }
 
   private orphanDependents(owner: Readonly<KubeObject>): void {

@@ -101,7 +101,7 @@ export interface SimWatch {
 }
 
 export interface DeleteOptions {
-  /** Foreground is treated as Background (the sim deletes dependents right away either way). */
+  /** Background (default): the owner goes, then its dependents. Foreground: dependents first. Orphan: dependents stay, unowned. */
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   /** Ignored except that it is recorded in deletionGracePeriodSeconds (0 when unset). */
   gracePeriodSeconds?: number;

@@ -35,3 +35,39 @@ export function generateSuffix(random: () => number): string {
   for (let i = 0; i < 5; i++) s += GENERATE_ALPHABET[Math.floor(random() * GENERATE_ALPHABET.length)] ?? 'x';
   return s;
 }
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+function validateKey(key: string, field: string, causes: Cause[]): void {
+  const slash = key.indexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : '';
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  const bad = (message: string): void => {
+    causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${key}": ${message}` });
+  };
+  if (slash >= 0 && (prefix === '' || prefix.length > 253 || !SUBDOMAIN.test(prefix))) bad('prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character');
+  if (name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) {
+    bad('name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\') with an optional DNS subdomain prefix and \'/\' (e.g. \'example.com/MyName\')');
+  }
+}
+
+/** metadata.labels and metadata.annotations keys (and label values), as the API server checks them. */
+export function validateLabelsAndAnnotations(labels: unknown, annotations: unknown): Cause[] {
+  const causes: Cause[] = [];
+  if (labels && typeof labels === 'object') {
+    for (const [k, v] of Object.entries(labels)) {
+      validateKey(k, 'metadata.labels', causes);
+      if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) {
+        causes.push({ reason: 'FieldValueInvalid', field: 'metadata.labels', message: `Invalid value: "${String(v)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')` });
+      }
+    }
+  }
+  if (annotations && typeof annotations === 'object') {
+    for (const [k, v] of Object.entries(annotations)) {
+      validateKey(k, 'metadata.annotations', causes);
+      if (typeof v !== 'string') causes.push({ reason: 'FieldValueInvalid', field: `metadata.annotations`, message: `Invalid value: ${JSON.stringify(v)}: annotation values must be strings` });
+    }
+  }
+  return causes;
+}

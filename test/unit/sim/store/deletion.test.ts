@@ -124,3 +124,13 @@ test('delete preconditions on uid and resourceVersion are 409 when they do not h
   assert.throws(() => cluster.delete(CM, 'default', 'a', { preconditions: { uid: 'other' } }), (e: unknown) => e instanceof ApiError && e.code === 409);
   assert.throws(() => cluster.delete(CM, 'default', 'a', { preconditions: { resourceVersion: '1' } }), (e: unknown) => e instanceof ApiError && e.code === 409);
 });
+
+test('propagationPolicy=Foreground deletes dependents before the owner', async () => {
+  const { cluster } = newCluster();
+  const d = cluster.create(DEPLOY, 'default', { metadata: { name: 'web' }, spec: {} }).object;
+  cluster.create(RS, 'default', owned('web-1', [{ kind: 'Deployment', apiVersion: 'apps/v1', name: 'web', uid: d.metadata.uid ?? '' }]));
+  const order: string[] = [];
+  cluster.onWrite((w) => { if (w.type === 'DELETED') order.push(w.key); });
+  cluster.delete(DEPLOY, 'default', 'web', { propagationPolicy: 'Foreground' });
+  assert.deepEqual(order, ['default/web-1', 'default/web']);
+});

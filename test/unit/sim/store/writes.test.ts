@@ -175,3 +175,12 @@ test('an apply patch creates a missing object and merges into an existing one by
   assert.deepEqual(containers.map((c) => `${c.name}=${c.image}`), ['web=nginx:2', 'sidecar=envoy']);
   assert.equal((again.object.spec as { replicas: number }).replicas, 3);
 });
+
+test('invalid label keys or values are 422 on create and on update', () => {
+  const { cluster } = newCluster();
+  assert.throws(() => cluster.create(CM, 'default', configMap('a', { 'bad key': 'v' })), (e: unknown) =>
+    code(422, 'Invalid')(e) && (e as ApiError).status?.details?.causes?.[0]?.field === 'metadata.labels');
+  cluster.create(CM, 'default', configMap('a', { ok: 'v' }));
+  assert.throws(() => cluster.patch(CM, 'default', 'a', 'merge', { metadata: { labels: { ok: 'not ok!' } } }), code(422, 'Invalid'));
+  cluster.patch(CM, 'default', 'a', 'merge', { metadata: { labels: { 'example.com/tier': 'front_1' } } });
+});
