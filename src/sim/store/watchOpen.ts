@@ -13,6 +13,7 @@ import { Watcher, type DeliveryGate, type WatchObserver } from './watcher.ts';
 //   sendInitialEvents=true  → the same, then a BOOKMARK annotated k8s.io/initial-events-end
 //   RV N in the window      → every change after N, in order
 //   RV N older than window  → accepted, then one ERROR (410 Expired "too old resource version")
+//   RV N newer than the store → refused: 504 "Too large resource version"
 
 export interface OpenWatchArgs {
   id: number;
@@ -45,7 +46,8 @@ export function openWatch(a: OpenWatchArgs): Watcher {
   const filters = parseFilters(a.info, a.request.namespace, a.request.labelSelector, a.request.fieldSelector);
   const rv = parseResourceVersion(a.request.resourceVersion);
   const current = a.store.resourceVersion;
-  if (a.request.sendInitialEvents && rv !== undefined && rv > current) throw tooLargeResourceVersion(rv, current);
+  // The watch cache waits up to 3 s for a future RV, then refuses; nothing will arrive here, so refuse now.
+  if (rv !== undefined && rv > current) throw tooLargeResourceVersion(rv, current);
   const watcher = new Watcher({
     id: a.id,
     clock: a.clock,

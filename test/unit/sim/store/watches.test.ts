@@ -211,3 +211,9 @@ test('pause holds delivery (events keep queueing in order) until resume', async 
   await tick();
   assert.deepEqual(w.events.map((e) => e.object.metadata.name), ['a', 'b']);
 });
+
+test('a watch from an RV the store has not reached is refused with 504 Too large resource version', () => {
+  const { cluster } = newCluster();
+  assert.throws(() => cluster.watch(CM, { resourceVersion: String(cluster.resourceVersion + 5) }, { event: () => {}, close: () => {} }),
+    (e: unknown) => e instanceof ApiError && e.code === 504 && /Too large resource version/.test(e.message));
+});
