@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { createSharedInformer } from '../informer/index.ts';
-import type { SharedIndexInformer } from '../informer/index.ts';
+import type { SharedIndexInformer, createSharedInformer as CreateSharedInformerFn } from '../informer/index.ts';
 import type { ListerWatcher } from '../informer/listerWatcher.ts';
-import { ConnectionError, CredentialError, describeFailure, KubeconfigError, loadCluster } from '../kube/index.ts';
 import type { Cluster } from '../kube/index.ts';
+import { ConnectionError, CredentialError, describeFailure, KubeconfigError } from '../kube/errors.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { ApiResource, KubeObject } from '../shared/k8s.ts';
 import { oneOf, parseCommandLine, UsageError } from './args.ts';
@@ -50,6 +49,7 @@ const OPTIONS = {
 } as const;
 
 type Output = 'events' | 'jsonl' | 'none';
+type CreateSharedInformer = typeof CreateSharedInformerFn;
 
 interface WatchArgs {
   resource: string;
@@ -96,6 +96,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  // Loaded only now, so that --help and usage errors answer at once.
+  const [{ loadCluster }, { createSharedInformer }] = await Promise.all([import('../kube/cluster.ts'), import('../informer/index.ts')]);
   let cluster: Cluster | undefined;
   try {
     cluster = loadCluster({ kubeconfig: args.kubeconfig, context: args.context });
@@ -103,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
     if (resource.verbs.length > 0 && !(resource.verbs.includes('list') && resource.verbs.includes('watch'))) {
       throw new UsageError(`${label(resource)} cannot be watched (verbs: ${resource.verbs.join(', ')})`);
     }
-    return await watchResource(cluster, resource, args);
+    return await watchResource(cluster, resource, args, createSharedInformer);
   } catch (err) {
     if (!isUserFacing(err)) throw err;
     process.stderr.write(`controller-lab watch: ${describeFailure(err).message}\n`);
@@ -122,7 +124,7 @@ function label(r: ApiResource): string {
   return r.group ? `${r.resource}.${r.group}` : r.resource;
 }
 
-function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs): Promise<number> {
+function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs, createSharedInformer: CreateSharedInformer): Promise<number> {
   const namespace = !resource.namespaced || args.allNamespaces ? undefined : (args.namespace ?? cluster.namespace);
   const out = new BatchedWriter(process.stdout);
   let lw: ListerWatcher = cluster.listerWatcher(resource, { namespace, labelSelector: args.labelSelector, fieldSelector: args.fieldSelector });

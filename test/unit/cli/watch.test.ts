@@ -85,52 +85,59 @@ test('SIGINT exits 0 with the summary; -A watches all namespaces', async (t) => 
 
 test('failures print one line naming the cause and exit 2, without a stack', async (t) => {
   const c = await cluster(t, { items: [] });
-  const oneLine = (r: { code: number | null; stderr: string }, pattern: RegExp) => {
-    assert.equal(r.code, 2, r.stderr);
+  const closed = await startScriptedCluster({});
+  const deadUrl = closed.api.url;
+  await closed.api.close();
+  t.after(() => closed.close());
+  const denied = await cluster(t, {});
+  denied.api.route('/api', (req, res) => sendStatus(res, 401, 'Unauthorized', 'Unauthorized'));
+  const forbidden = await cluster(t, {});
+  forbidden.api.route('/api/v1/namespaces/default/configmaps', (req, res) => sendStatus(res, 403, 'Forbidden', 'configmaps is forbidden: User "bob" cannot list resource "configmaps"'));
+
+  // Independent processes: run them side by side.
+  const cases: [string[], RegExp][] = [
+    [['watch', 'cm', '--kubeconfig', path.join(c.dir, 'missing')], /^controller-lab watch: kubeconfig .*missing does not exist$/m],
+    [['watch', 'cm', '--kubeconfig', c.kubeconfig, '--context', 'nope'], /context "nope" not found/],
+    [['watch', 'gizmos', '--kubeconfig', c.kubeconfig], /the server doesn't have a resource type "gizmos"/],
+    [['watch', 'cm', '--kubeconfig', closed.kubeconfig], new RegExp(`cannot reach ${deadUrl}: connection refused`)],
+    [['watch', 'cm', '--kubeconfig', denied.kubeconfig], /unauthorized \(401\)/],
+    [['watch', 'cm', '--kubeconfig', forbidden.kubeconfig], /forbidden \(403\): configmaps is forbidden: User "bob"/],
+  ];
+  const results = await Promise.all(cases.map(([args]) => runCli(args)));
+  results.forEach((r, i) => {
+    const [args, pattern] = cases[i]!;
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, pattern);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
-  };
-  oneLine(await runCli(['watch', 'cm', '--kubeconfig', path.join(c.dir, 'missing')]), /^controller-lab watch: kubeconfig .*missing does not exist$/m);
-  oneLine(await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '--context', 'nope']), /context "nope" not found/);
-  oneLine(await runCli(['watch', 'gizmos', '--kubeconfig', c.kubeconfig]), /the server doesn't have a resource type "gizmos"/);
-
-  const closed = await startScriptedCluster({});
-  const deadKubeconfig = closed.kubeconfig;
-  const deadUrl = closed.api.url;
-  await closed.api.close();
-  oneLine(await runCli(['watch', 'cm', '--kubeconfig', deadKubeconfig]), new RegExp(`cannot reach ${deadUrl}: connection refused`));
-
-  const denied = await cluster(t, {});
-  denied.api.route('/api', (req, res) => sendStatus(res, 401, 'Unauthorized', 'Unauthorized'));
-  oneLine(await runCli(['watch', 'cm', '--kubeconfig', denied.kubeconfig]), /unauthorized \(401\)/);
-
-  const forbidden = await cluster(t, {});
-  forbidden.api.route('/api/v1/namespaces/default/configmaps', (req, res) => sendStatus(res, 403, 'Forbidden', 'configmaps is forbidden: User "bob" cannot list resource "configmaps"'));
-  oneLine(await runCli(['watch', 'cm', '--kubeconfig', forbidden.kubeconfig]), /forbidden \(403\): configmaps is forbidden: User "bob"/);
+  });
 });
 
 test('usage errors and help', async () => {
-  const top = await runCli(['--help']);
+  const [top, none, unknown, help, helpWatch, bad, missing, both] = await Promise.all([
+    runCli(['--help']),
+    runCli([]),
+    runCli(['frobnicate']),
+    runCli(['watch', '--help']),
+    runCli(['help', 'watch']),
+    runCli(['watch', 'cm', '-o', 'yaml']),
+    runCli(['watch']),
+    runCli(['watch', 'cm', '-n', 'x', '-A']),
+  ]);
   assert.equal(top.code, 0);
   assert.match(top.stdout, /usage: controller-lab <command>[\s\S]*\n {2}watch +watch a resource/);
-  const none = await runCli([]);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /usage: controller-lab/);
-  const unknown = await runCli(['frobnicate']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command "frobnicate"/);
-  const help = await runCli(['watch', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--exit-when-seen NS\/NAME/);
-  assert.deepEqual((await runCli(['help', 'watch'])).stdout, help.stdout);
-  const bad = await runCli(['watch', 'cm', '-o', 'yaml']);
+  assert.deepEqual(helpWatch.stdout, help.stdout);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--output must be one of events, jsonl, none \(got "yaml"\)/);
-  const missing = await runCli(['watch']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /RESOURCE is required/);
-  const both = await runCli(['watch', 'cm', '-n', 'x', '-A']);
+  assert.equal(both.code, 2);
   assert.match(both.stderr, /-n and -A exclude each other/);
 });
 
