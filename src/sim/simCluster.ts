@@ -11,7 +11,7 @@ import { ApiStore } from './store/apiStore.ts';
 import { ClientRegistry } from './store/clientInsight.ts';
 import { FaultController } from './store/faults.ts';
 import type { HistoryEvent } from './store/history.ts';
-import { listJson, listTable } from './store/listing.ts';
+import { listJson, listTable, windowStartOf } from './store/listing.ts';
 import { MvccStore, type ResourceTable } from './store/mvccStore.ts';
 import { DebouncedSaver, loadSnapshot, saveSnapshot, type Snapshot } from './store/persistence.ts';
 import type { Stored } from './store/storedObject.ts';
@@ -100,8 +100,28 @@ export interface SimClusterApi {
   onWrite(listener: (write: WriteRecord) => void): () => void;
   /** An in-process ListerWatcher for one resource (optionally one namespace). */
   listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext): ListerWatcher;
+  /** What the store holds, per resource: for the views' cluster panel and the admin endpoint. */
+  stats(): SimStats;
   /** Writes a final snapshot (when persisting) and ends every watch and timer. */
   close(): Promise<void>;
+}
+
+export interface SimResourceStats {
+  group: string;
+  resource: string;
+  objects: number;
+  /** Events in the watch-cache window. */
+  historyEvents: number;
+  /** Resumes from an RV below this get 410 Expired. */
+  oldestResourceVersion: number;
+  watchers: number;
+}
+
+export interface SimStats {
+  resourceVersion: number;
+  compactedResourceVersion: number;
+  watchCacheSize: number;
+  resources: SimResourceStats[];
 }
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -118,6 +138,7 @@ export class SimCluster implements SimClusterApi {
   private readonly mvcc: MvccStore;
   private readonly api: ApiStore;
   private readonly bookmarkIntervalMs: number;
+  private readonly watchCacheSize: number;
   private readonly writeListeners = new Set<(w: WriteRecord) => void>();
   private readonly saver: DebouncedSaver | undefined;
   private readonly stateDir: string | undefined;
@@ -129,7 +150,8 @@ export class SimCluster implements SimClusterApi {
     this.clock = options.clock ?? realClock;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     this.resources = new KindRegistry();
-    this.mvcc = new MvccStore(options.watchCacheSize ?? 1000);
+    this.watchCacheSize = options.watchCacheSize ?? 1000;
+    this.mvcc = new MvccStore(this.watchCacheSize);
     this.faults = new FaultController({
       dropWatches: (resource) => this.endWatches('dropped', resource),
       compact: (rv) => this.mvcc.compact(rv ?? this.mvcc.resourceVersion),
@@ -251,6 +273,18 @@ export class SimCluster implements SimClusterApi {
       bookmarkIntervalMs: this.bookmarkIntervalMs,
       observer,
     });
+  }
+
+  stats(): SimStats {
+    const resources = this.mvcc.allTables().map((t) => ({
+      group: t.group,
+      resource: t.resource,
+      objects: t.current.size,
+      historyEvents: t.history.length,
+      oldestResourceVersion: windowStartOf(this.mvcc, t),
+      watchers: t.watchers.size,
+    }));
+    return { resourceVersion: this.mvcc.resourceVersion, compactedResourceVersion: this.mvcc.compactedRv, watchCacheSize: this.watchCacheSize, resources };
   }
 
   /** Open watches (for the views). */

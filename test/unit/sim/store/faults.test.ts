@@ -112,3 +112,12 @@ test('HTTP fault settings are kept for the server layer and reported in state', 
   assert.deepEqual(cluster.faults.state().http, { errorRate: 0.5, errorCode: 429, retryAfterSeconds: 1, latencyMs: 0, pathFilter: '' });
   assert.equal(changes, 1);
 });
+
+test('stats report objects, window and watchers per resource', () => {
+  const { cluster } = newCluster({ watchCacheSize: 2 });
+  for (const n of ['a', 'b', 'c']) cluster.create(CM, 'default', configMap(n));
+  record(cluster, CM, { resourceVersion: String(cluster.resourceVersion) });
+  const cm = cluster.stats().resources.find((r) => r.resource === 'configmaps');
+  assert.deepEqual(cm, { group: '', resource: 'configmaps', objects: 3, historyEvents: 2, oldestResourceVersion: cluster.resourceVersion - 2, watchers: 1 });
+  assert.equal(cluster.stats().watchCacheSize, 2);
+});
