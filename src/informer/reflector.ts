@@ -267,7 +267,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
         return false;
       }
       if (this.stopped) return false;
-      this.store.replace(items, listRV);
+      try {
+        this.store.replace(items, listRV);
+      } catch (err) {
+        // A transform that throws: the list cannot be used; report it and try again later.
+        this.reportError(asError(err));
+        return false;
+      }
       this.stats.lists++;
       this.listed(listRV);
       if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: listRV, items: items.length, durationMs: this.clock.now() - startedAt });
@@ -374,9 +380,15 @@ export class Reflector<T extends KubeObject = KubeObject> {
           else session.initial.set(keyOfValid(o), o);
           return;
         }
-        if (type === 'ADDED') this.store.add(o);
-        else if (type === 'MODIFIED') this.store.update(o);
-        else this.store.delete(o);
+        try {
+          if (type === 'ADDED') this.store.add(o);
+          else if (type === 'MODIFIED') this.store.update(o);
+          else this.store.delete(o);
+        } catch (err) {
+          // A transform that throws must not break the backend's stream reader that called us.
+          this.reportError(asError(err));
+          return;
+        }
         if (rv) this.lastSyncRV = rv;
         return;
       }
@@ -397,7 +409,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
           const items = [...session.initial.values()];
           session.initial = undefined;
           session.idleTimer?.cancel();
-          this.store.replace(items, rv);
+          try {
+            this.store.replace(items, rv);
+          } catch (err) {
+            this.endSession(session, { kind: 'error', error: asError(err) });
+            return;
+          }
           this.stats.lists++;
           this.listed(rv);
           if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: rv, items: items.length, durationMs: this.clock.now() - session.openedAt });

@@ -95,3 +95,19 @@ describe('informer lifecycle edge cases', () => {
     assert.equal(r.log.length, 2);
   });
 });
+
+describe('a transform that throws', () => {
+  it('is reported for a watch event and the stream goes on', async () => {
+    const r = rig({ transform: (o) => {
+      if (o.metadata.name === 'bad') throw new Error('transform bug');
+      return o;
+    } }, {}, seedN(1));
+    r.informer.run();
+    await r.tick();
+    r.source.create(obj('ns', 'bad'));
+    r.source.create(obj('ns', 'good'));
+    await r.tick();
+    assert.match(String(r.errors[0]), /transform bug/);
+    assert.equal(r.log.at(-1), 'add ns/good 3');
+  });
+});
