@@ -1,3 +1,5 @@
-// Standalone debug adapter entry (stdin/stdout DAP). Filled in by the reconcile debugger.
-process.stderr.write('controller-lab debug adapter: not implemented yet\n');
-process.exit(1);
+// The standalone debug adapter: DAP over stdin/stdout (used by tests, and by VS Code when the adapter
+// runs as a separate process: dist/debugAdapter.cjs).
+import { ReconcileDebugSession } from './reconcileDebugSession.ts';
+
+ReconcileDebugSession.run(ReconcileDebugSession);

@@ -1,0 +1,256 @@
+import {
+  Handles,
+  InitializedEvent,
+  LoggingDebugSession,
+  OutputEvent,
+  Scope,
+  Source,
+  StackFrame,
+  StoppedEvent,
+  ContinuedEvent,
+  TerminatedEvent,
+  ExitedEvent,
+  Thread,
+  Event,
+} from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { basename } from 'node:path';
+import type { ReconcileRecord } from '../runtime/records.ts';
+import { ReconcileRuntime, frameName, type DebugLaunchOptions, type StopState } from './reconcileRuntime.ts';
+import { childrenOf, toVariable, type Expandable } from './variables.ts';
+import { evaluateInStop } from './evaluate.ts';
+
+// DAP ↔ reconcile runtime (vscode-mock-debug's session layer): workers are threads, a reconcile is
+// a stack frame, its request/object/trigger/queue/writes/result are scopes, and `next`, `stepBack`,
+// `reverseContinue`, `pause` and `continue` move between reconciles rather than lines.
+
+export interface ControllerLabLaunchArguments extends DebugProtocol.LaunchRequestArguments, DebugLaunchOptions {}
+
+/** Custom event: the controller host's inspector is listening; the client may attach a JS debugger. */
+export const ATTACH_JS_EVENT = 'controllerLab.attachJsDebugger';
+
+const SCOPES = ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result'] as const;
+type ScopeName = (typeof SCOPES)[number];
+
+export class ReconcileDebugSession extends LoggingDebugSession {
+  private readonly runtime = new ReconcileRuntime();
+  private readonly handles = new Handles<Expandable>();
+  private configurationDone!: Promise<void>;
+  private markConfigured!: () => void;
+
+  constructor() {
+    super();
+    this.setDebuggerLinesStartAt1(true);
+    this.setDebuggerColumnsStartAt1(true);
+    this.configurationDone = new Promise((r) => (this.markConfigured = r));
+    this.runtime.on('stopped', (s) => this.onStopped(s));
+    this.runtime.on('continued', () => this.sendEvent(new ContinuedEvent(1, true)));
+    this.runtime.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
+    this.runtime.on('inspector', ({ port, url }) => this.sendEvent(new Event(ATTACH_JS_EVENT, { port, url, name: `${this.runtime.controllerName} (JavaScript)` })));
+    this.runtime.on('ended', ({ exitCode }) => {
+      this.sendEvent(new ExitedEvent(exitCode));
+      this.sendEvent(new TerminatedEvent());
+    });
+  }
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    response.body = {
+      supportsConfigurationDoneRequest: true,
+      supportsFunctionBreakpoints: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsLogPoints: true,
+      supportsStepBack: true,
+      supportsEvaluateForHovers: true,
+      supportsExceptionInfoRequest: true,
+      supportsTerminateRequest: true,
+      supportsSingleThreadExecutionRequests: false,
+      exceptionBreakpointFilters: [
+        { filter: 'reconcileErrors', label: 'Reconcile errors', description: 'Stop after a reconcile that threw or timed out', default: true },
+      ],
+    };
+    this.sendResponse(response);
+    this.sendEvent(new InitializedEvent());
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.markConfigured();
+    this.sendResponse(response);
+  }
+
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: ControllerLabLaunchArguments): Promise<void> {
+    // Breakpoints arrive between `initialized` and `configurationDone`; the first reconcile must see them.
+    await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, 2000))]);
+    if (!args.controller) return this.sendErrorResponse(response, 1001, 'launch: `controller` (the controller file) is required');
+    try {
+      await this.runtime.launch(args);
+      this.sendResponse(response);
+    } catch (err) {
+      const message = (err as Error).message;
+      this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
+      this.sendErrorResponse(response, 1002, `Controller Lab could not start ${basename(args.controller)}: ${message}`);
+    }
+  }
+
+  protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
+    const bps = this.runtime.setBreakpoints(
+      args.breakpoints.map((b) => ({ name: b.name, condition: b.condition, hitCondition: b.hitCondition, logMessage: (b as { logMessage?: string }).logMessage })),
+    );
+    response.body = { breakpoints: bps.map((b) => ({ id: b.id, verified: b.verified, message: b.message })) };
+    this.sendResponse(response);
+  }
+
+  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+    this.runtime.setExceptionFilters(args.filters);
+    this.sendResponse(response);
+  }
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    response.body = { threads: Array.from({ length: this.runtime.workers }, (_, i) => new Thread(i + 1, `worker ${i + 1}`)) };
+    this.sendResponse(response);
+  }
+
+  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+    const stop = this.runtime.current;
+    const records: ReconcileRecord[] = [];
+    if (stop && stop.record.worker === args.threadId) records.push(stop.record);
+    for (const r of this.runtime.heldFor(args.threadId)) if (r !== stop?.record) records.push(r);
+    const { path, line } = this.runtime.source;
+    const source = path ? new Source(basename(path), this.convertDebuggerPathToClient(path)) : undefined;
+    const frames = records.map((r) => {
+      const f = new StackFrame(r.seq, frameName(r), source, this.convertDebuggerLineToClient(line));
+      if (stop && r === stop.record && !stop.live) f.presentationHint = 'subtle';
+      return f;
+    });
+    response.body = { stackFrames: frames, totalFrames: frames.length };
+    this.sendResponse(response);
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    const record = this.runtime.recordBySeq(args.frameId);
+    if (!record) {
+      response.body = { scopes: [] };
+      return this.sendResponse(response);
+    }
+    const scopes = SCOPES.map((name) => {
+      const label = name === 'Result' && record.outcome?.kind === 'error' ? 'Error' : name;
+      return new Scope(label, this.handles.create({ value: this.scopeValue(name, record) }), name === 'Queue' || name === 'Trigger');
+    });
+    response.body = { scopes };
+    this.sendResponse(response);
+  }
+
+  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+    const container = this.handles.get(args.variablesReference);
+    response.body = { variables: container ? childrenOf(container.value, (v) => this.handles.create(v)) : [] };
+    this.sendResponse(response);
+  }
+
+  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+    const record = (args.frameId !== undefined ? this.runtime.recordBySeq(args.frameId) : undefined) ?? this.runtime.current?.record;
+    try {
+      const value = evaluateInStop(args.expression, record, record ? this.runtime.cacheView(record) : this.runtime.cacheView(), record && this.runtime.queueFor(record));
+      const v = toVariable('result', value, (x) => this.handles.create(x));
+      response.body = { result: v.value, type: v.type, variablesReference: v.variablesReference };
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, 2001, (err as Error).message, undefined, undefined);
+    }
+  }
+
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
+    const o = this.runtime.current?.record.outcome;
+    if (o?.kind !== 'error') {
+      response.body = { exceptionId: 'none', breakMode: 'never' };
+    } else {
+      response.body = {
+        exceptionId: o.error.name,
+        description: o.error.message,
+        breakMode: 'always',
+        details: { message: o.error.message, typeName: o.error.name, stackTrace: o.error.stack },
+      };
+    }
+    this.sendResponse(response);
+  }
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
+    response.body = { allThreadsContinued: true };
+    this.sendResponse(response);
+    this.runtime.continue();
+  }
+
+  protected override nextRequest(response: DebugProtocol.NextResponse): void {
+    this.sendResponse(response);
+    this.runtime.next();
+  }
+
+  protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
+    // Without a JavaScript debugger attached, stepping into a reconcile is running it.
+    this.sendResponse(response);
+    this.runtime.next();
+  }
+
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
+    this.sendResponse(response);
+    this.runtime.next();
+  }
+
+  protected override stepBackRequest(response: DebugProtocol.StepBackResponse): void {
+    this.sendResponse(response);
+    this.runtime.stepBack();
+  }
+
+  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
+    this.sendResponse(response);
+    this.runtime.reverseContinue();
+  }
+
+  protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
+    this.sendResponse(response);
+    this.runtime.pause();
+  }
+
+  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    await this.runtime.shutdown();
+    this.sendResponse(response);
+    this.sendEvent(new TerminatedEvent());
+  }
+
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
+    await this.runtime.shutdown();
+    this.sendResponse(response);
+  }
+
+  private onStopped(s: StopState): void {
+    this.handles.reset();
+    const text = s.reason === 'exception' ? s.description : s.live ? undefined : 'recorded';
+    const event = new StoppedEvent(s.reason, s.record.worker, text) as DebugProtocol.StoppedEvent;
+    event.body.allThreadsStopped = true;
+    event.body.description = `${s.live ? 'Paused before' : 'Recorded'} ${frameName(s.record)}`;
+    if (s.breakpointId !== undefined) event.body.hitBreakpointIds = [s.breakpointId];
+    this.sendEvent(event);
+  }
+
+  private scopeValue(name: ScopeName, record: ReconcileRecord): unknown {
+    const ran = record.outcome !== undefined;
+    switch (name) {
+      case 'Request':
+        return { namespace: record.request.namespace, name: record.request.name, key: record.key, kind: record.forKind.kind, reconcileId: record.reconcileId, worker: record.worker, cacheResourceVersion: record.cacheResourceVersion };
+      case 'Object':
+        return record.object ?? { '(not in cache)': `${record.forKind.kind} ${record.key} is not in the cache (deleted?)` };
+      case 'Trigger':
+        return Object.fromEntries(record.trigger.map((t, i) => [`${i}: ${t.type} ${t.kind} ${t.key}`, t]));
+      case 'Queue': {
+        const q = this.runtime.queueFor(record);
+        if (!q) return {};
+        return { depth: q.depth, processing: q.processing, waiting: q.waiting, keys: Object.fromEntries(q.keys.map((k) => [k.key, k])) };
+      }
+      case 'Writes':
+        return ran ? Object.fromEntries(record.writes.map((w, i) => [`${i}: ${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}`, w])) : { '(not run yet)': 'writes appear after the reconcile runs' };
+      case 'Result':
+        if (!ran) return { '(not run yet)': 'step (next) to run this reconcile' };
+        if (record.outcome?.kind === 'error') return { ...record.outcome.error, requeue: record.decision, durationMs: record.durationMs };
+        return { ...record.outcome?.result, requeue: record.decision, durationMs: record.durationMs };
+    }
+  }
+}

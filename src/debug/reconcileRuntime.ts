@@ -1,0 +1,335 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from '../runtime/breakpoints.ts';
+import type { CacheView } from '../runtime/cacheHistory.ts';
+import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS } from '../runtime/controllerSession.ts';
+import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
+import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
+import { TypedEmitter } from '../runtime/typedEmitter.ts';
+import { describeTrigger } from '../runtime/traceFormat.ts';
+
+// The reconcile debugger's engine, with no DAP and no VS Code in it (vscode-mock-debug's runtime
+// layer). It owns the gate: every reconcile asks it before running, and it decides to let it run
+// or to stop there (entry, breakpoint, step, pause). It also walks the recorded history for
+// stepBack/reverseContinue, where the cache is read as it was when that reconcile started.
+
+export interface ClusterChoice {
+  context?: string;
+  kubeconfig?: string;
+}
+
+export interface DebugLaunchOptions {
+  controller: string;
+  cluster: 'sim' | ClusterChoice;
+  scenario?: string;
+  stopOnEntry?: boolean;
+  workers?: number;
+  attachJsDebugger?: boolean;
+  reconcileTimeoutMs?: number;
+  cwd?: string;
+}
+
+export type StopReason = 'entry' | 'breakpoint' | 'step' | 'pause' | 'exception';
+
+export interface StopState {
+  reason: StopReason;
+  record: ReconcileRecord;
+  /** The reconcile is held at the gate (it has not run). False: a recorded, finished reconcile. */
+  live: boolean;
+  breakpointId?: number;
+  description?: string;
+}
+
+export type DebugRuntimeEvents = {
+  stopped: StopState;
+  continued: Record<string, never>;
+  output: { category: 'console' | 'stdout' | 'stderr' | 'important'; text: string };
+  inspector: { port: number; url: string };
+  /** The controller host ended (or never started); the session is over. */
+  ended: { exitCode: number };
+};
+
+interface Held {
+  record: ReconcileRecord;
+  release: () => void;
+}
+
+export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
+  readonly breakpoints = new BreakpointSet();
+  private session: ControllerSession | undefined;
+  private sim: LaunchedSim | undefined;
+  private readonly held: Held[] = [];
+  private stop: StopState | undefined;
+  /** The live stop that history browsing started from (stepBack keeps it held). */
+  private liveStop: StopState | undefined;
+  private entryPending = false;
+  private stepping = false;
+  private pauseRequested = false;
+  private stopOnErrors = true;
+  private readonly queueAtStart = new Map<number, QueueSnapshot>();
+  private controllerFile = '';
+  private reconcileLine = 0;
+  private ended = false;
+
+  get current(): StopState | undefined {
+    return this.stop;
+  }
+  get workers(): number {
+    return this.session?.controller?.workers ?? 1;
+  }
+  get controllerName(): string {
+    return this.session?.controller?.name ?? 'controller';
+  }
+  get pid(): number | undefined {
+    return this.session?.pid;
+  }
+  get source(): { path: string; line: number } {
+    return { path: this.controllerFile, line: this.reconcileLine };
+  }
+
+  async launch(options: DebugLaunchOptions): Promise<void> {
+    this.controllerFile = resolve(options.cwd ?? process.cwd(), options.controller);
+    this.reconcileLine = findReconcileLine(this.controllerFile);
+    this.entryPending = options.stopOnEntry === true;
+    let kubeconfig: string;
+    let context: string | undefined;
+    if (options.cluster === 'sim' || options.cluster === undefined) {
+      this.sim = await launchSim({ scenario: options.scenario && resolve(options.cwd ?? process.cwd(), options.scenario) });
+      kubeconfig = this.sim.kubeconfigPath;
+      this.print('console', `Simulated cluster at ${this.sim.url}\n`);
+    } else {
+      kubeconfig = options.cluster.kubeconfig ?? process.env.KUBECONFIG ?? '';
+      context = options.cluster.context;
+    }
+    const session = new ControllerSession({
+      file: this.controllerFile,
+      kubeconfig,
+      context,
+      workers: options.workers,
+      // Paused on a line breakpoint, a reconcile may take as long as the user likes.
+      reconcileTimeoutMs: options.attachJsDebugger ? 0 : (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS),
+      inspectBrk: options.attachJsDebugger === true,
+      cwd: options.cwd,
+      gate: (record) => this.gate(record),
+    });
+    this.session = session;
+    this.wire(session);
+    let fatal: string | undefined;
+    const sub = session.once('fatal', (f) => (fatal = f.message));
+    const started = await session.start();
+    sub.dispose();
+    if (!started) {
+      await this.shutdown();
+      throw new Error(fatal ?? 'the controller could not be started');
+    }
+  }
+
+  setBreakpoints(specs: BreakpointSpec[]): ReconcileBreakpoint[] {
+    return this.breakpoints.set(specs);
+  }
+
+  setExceptionFilters(filters: string[]): void {
+    this.stopOnErrors = filters.includes('reconcileErrors');
+  }
+
+  /** The cache as the stopped reconcile saw it (or the live cache when not stopped). */
+  cacheView(record?: ReconcileRecord): CacheView | undefined {
+    return this.session?.cache.at(record ? record.cacheSeq : undefined);
+  }
+
+  queueFor(record: ReconcileRecord): QueueSnapshot | undefined {
+    if (this.stop?.live && this.stop.record === record) return this.session?.queue;
+    return this.queueAtStart.get(record.seq) ?? this.session?.queue;
+  }
+
+  recordBySeq(seq: number): ReconcileRecord | undefined {
+    return this.session?.recorder.bySeq(seq);
+  }
+
+  /** Reconciles waiting at the gate, per worker (their stack frames). */
+  heldFor(worker: number): ReconcileRecord[] {
+    return this.held.filter((h) => h.record.worker === worker).map((h) => h.record);
+  }
+
+  // ── execution control ────────────────────────────────────────────────────────────────────────
+
+  continue(): void {
+    this.stepping = false;
+    this.resume();
+  }
+
+  /** Runs the current reconcile and stops at the next one. In history: one recorded reconcile forward. */
+  next(): void {
+    if (this.stop && !this.stop.live && this.liveStop) {
+      const later = this.session?.recorder.next(this.stop.record.seq);
+      if (later && later.seq < this.liveStop.record.seq) return this.show({ reason: 'step', record: later, live: false });
+      return this.show(this.liveStop);
+    }
+    this.stepping = true;
+    this.resume();
+  }
+
+  stepBack(): void {
+    const from = this.stop?.record;
+    if (!from) return;
+    const earlier = this.session?.recorder.previous(from.seq);
+    if (!earlier) return this.show({ ...this.stop!, reason: 'step' });
+    if (this.stop?.live) this.liveStop = this.stop;
+    this.show({ reason: 'step', record: earlier, live: false });
+  }
+
+  /** Back to the most recent earlier reconcile a breakpoint matches, or the oldest one recorded. */
+  reverseContinue(): void {
+    const from = this.stop?.record;
+    if (!from) return;
+    if (this.stop?.live) this.liveStop = this.stop;
+    let r = this.session?.recorder.previous(from.seq);
+    let last = r;
+    while (r) {
+      const verdict = this.breakpoints.evaluate({ kind: r.forKind.kind, key: r.key, request: r.request, object: r.object, trigger: r.trigger });
+      if (verdict.action === 'stop') return this.show({ reason: 'breakpoint', record: r, live: false, breakpointId: verdict.breakpoint.id });
+      last = r;
+      r = this.session?.recorder.previous(r.seq);
+    }
+    this.show({ reason: 'step', record: last ?? from, live: last ? false : (this.stop?.live ?? false) });
+  }
+
+  pause(): void {
+    if (this.stop) return;
+    const waiting = this.held.shift();
+    if (waiting) {
+      this.held.unshift(waiting);
+      return this.show({ reason: 'pause', record: waiting.record, live: true });
+    }
+    this.pauseRequested = true;
+    // Nothing is arriving (idle): stop on the latest recorded reconcile, holding any that come.
+    const latest = this.session?.recorder.latest();
+    if (latest) {
+      this.pauseRequested = false;
+      this.show({ reason: 'pause', record: latest, live: false });
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    for (const h of this.held.splice(0)) h.release();
+    await this.session?.stop();
+    await this.sim?.stop();
+  }
+
+  // ── the gate ─────────────────────────────────────────────────────────────────────────────────
+
+  private gate(record: ReconcileRecord): Promise<void> {
+    return new Promise<void>((release) => {
+      this.held.push({ record, release });
+      if (!this.stop) this.dispatch();
+    });
+  }
+
+  /** Lets held reconciles through, in order, until one has to stop. */
+  private dispatch(): void {
+    while (!this.stop && this.held.length > 0) {
+      const h = this.held[0] as Held;
+      const reason = this.stopReasonFor(h.record);
+      if (reason) {
+        this.show({ ...reason, record: h.record, live: true });
+        return;
+      }
+      this.held.shift();
+      h.release();
+    }
+  }
+
+  private stopReasonFor(record: ReconcileRecord): Pick<StopState, 'reason' | 'breakpointId' | 'description'> | undefined {
+    if (this.entryPending) {
+      this.entryPending = false;
+      return { reason: 'entry' };
+    }
+    if (this.stepping) {
+      this.stepping = false;
+      return { reason: 'step' };
+    }
+    if (this.pauseRequested) {
+      this.pauseRequested = false;
+      return { reason: 'pause' };
+    }
+    const verdict = this.breakpoints.evaluate(
+      { kind: record.forKind.kind, key: record.key, request: record.request, object: record.object, trigger: record.trigger },
+      (_bp, message) => this.print('console', `${message}\n`),
+    );
+    if (verdict.action === 'stop') return { reason: 'breakpoint', breakpointId: verdict.breakpoint.id };
+    return undefined;
+  }
+
+  private show(state: StopState): void {
+    this.stop = state;
+    if (state.live) this.liveStop = undefined;
+    this.emit('stopped', state);
+  }
+
+  /** Leaves the current stop: a held reconcile runs; from history, the live one does. */
+  private resume(): void {
+    const stop = this.liveStop ?? this.stop;
+    this.stop = undefined;
+    this.liveStop = undefined;
+    if (stop?.live) {
+      const i = this.held.findIndex((h) => h.record === stop.record);
+      const [h] = i >= 0 ? this.held.splice(i, 1) : [];
+      h?.release();
+    }
+    this.emit('continued', {});
+    this.dispatch();
+  }
+
+  private wire(session: ControllerSession): void {
+    session.on('ready', ({ controller }) =>
+      this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (host pid ${session.pid})\n`),
+    );
+    session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queue));
+    session.on('reconcileEnd', ({ record }) => {
+      const o = record.outcome;
+      if (o?.kind !== 'error') return;
+      const what = o.error.terminal ? 'terminal error (not retried)' : o.error.timedOut ? 'timed out (retried with backoff)' : 'error (retried with backoff)';
+      this.print('stderr', `#${record.seq} ${record.forKind.kind} ${record.key}: ${what}: ${o.error.message}\n`);
+      // Post-mortem stop on the failed reconcile: its Error and the key's backoff are visible.
+      if (this.stopOnErrors && !this.stop) {
+        this.stepping = false;
+        this.show({ reason: 'exception', record, live: false, description: o.error.message });
+      }
+    });
+    session.on('log', ({ line, record }) => {
+      const where = record ? `[#${record.seq} ${record.key}] ` : '';
+      const fields = line.fields ? ` ${JSON.stringify(line.fields)}` : '';
+      this.print(line.level === 'error' ? 'stderr' : 'stdout', `${where}${line.message}${fields}\n`);
+    });
+    session.on('output', ({ stream, text }) => this.print(stream, text));
+    session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
+    session.on('inspector', (i) => this.emit('inspector', i));
+    session.on('exit', ({ code }) => {
+      if (this.ended) return;
+      this.ended = true;
+      void this.sim?.stop();
+      this.emit('ended', { exitCode: code ?? 1 });
+    });
+  }
+
+  private print(category: DebugRuntimeEvents['output']['category'], text: string): void {
+    this.emit('output', { category, text });
+  }
+}
+
+/** The title of a reconcile's stack frame: `reconcile Deployment default/web #17 · MODIFIED rv 4821`. */
+export function frameName(record: ReconcileRecord): string {
+  return `reconcile ${record.forKind.kind} ${record.key} #${record.seq} · ${describeTrigger(record)}`;
+}
+
+function findReconcileLine(file: string): number {
+  try {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const i = lines.findIndex((l) => /\breconcile\s*[(:]/.test(l));
+    return i >= 0 ? i + 1 : 1;
+  } catch {
+    return 1;
+  }
+}

@@ -1,0 +1,68 @@
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { fileURLToPath } from 'node:url';
+
+// Starts the standalone adapter (the TS entry, run by this same Node 24) and drives the
+// initialize → breakpoints → configurationDone → launch sequence the way VS Code does.
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ADAPTER = fileURLToPath(new URL('../../src/debug/debugAdapterMain.ts', import.meta.url));
+export const RS_CONTROLLER = fileURLToPath(new URL('../../examples/replicaset-controller/controller.ts', import.meta.url));
+export const RS_SCENARIO = fileURLToPath(new URL('./fixtures/replicasets.yaml', import.meta.url));
+export const FAILING_CONTROLLER = fileURLToPath(new URL('./fixtures/failingController.ts', import.meta.url));
+
+export async function startClient(): Promise<DebugClient> {
+  const dc = new DebugClient(process.execPath, ADAPTER, 'controller-lab', { env: { ...process.env } }, true);
+  dc.defaultTimeout = 20_000;
+  await dc.start();
+  return dc;
+}
+
+export interface LaunchSetup {
+  functionBreakpoints?: DebugProtocol.FunctionBreakpoint[];
+  exceptionFilters?: string[];
+}
+
+export async function launch(dc: DebugClient, args: Record<string, unknown>, setup: LaunchSetup = {}): Promise<void> {
+  const initialized = dc.waitForEvent('initialized');
+  await dc.initializeRequest({ adapterID: 'controller-lab', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path', supportsStepBack: true } as DebugProtocol.InitializeRequestArguments);
+  const launched = dc.launchRequest({ cluster: 'sim', ...args } as DebugProtocol.LaunchRequestArguments);
+  await initialized;
+  if (setup.functionBreakpoints) await dc.setFunctionBreakpointsRequest({ breakpoints: setup.functionBreakpoints });
+  await dc.setExceptionBreakpointsRequest({ filters: setup.exceptionFilters ?? ['reconcileErrors'] });
+  await dc.configurationDoneRequest();
+  await launched;
+}
+
+export async function topFrame(dc: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame> {
+  const st = await dc.stackTraceRequest({ threadId });
+  const frame = st.body.stackFrames[0];
+  if (!frame) throw new Error('no stack frame');
+  return frame;
+}
+
+export async function scope(dc: DebugClient, frameId: number, name: string): Promise<DebugProtocol.Variable[]> {
+  const scopes = await dc.scopesRequest({ frameId });
+  const s = scopes.body.scopes.find((x) => x.name === name);
+  if (!s) throw new Error(`no scope ${name} (have ${scopes.body.scopes.map((x) => x.name).join(', ')})`);
+  return (await dc.variablesRequest({ variablesReference: s.variablesReference })).body.variables;
+}
+
+export async function expand(dc: DebugClient, vars: DebugProtocol.Variable[], name: string): Promise<DebugProtocol.Variable[]> {
+  const v = vars.find((x) => x.name === name);
+  if (!v) throw new Error(`no variable ${name} (have ${vars.map((x) => x.name).join(', ')})`);
+  return (await dc.variablesRequest({ variablesReference: v.variablesReference })).body.variables;
+}
+
+export function valueOf(vars: DebugProtocol.Variable[], name: string): string | undefined {
+  return vars.find((x) => x.name === name)?.value;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
