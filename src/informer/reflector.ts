@@ -175,6 +175,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     while (!this.stopped) {
       if (needList) {
         const streamed = this.o.useWatchList && !this.watchListUnsupported;
+        const listsBefore = this.stats.lists;
         const end = streamed ? await this.watch(true) : undefined;
         if (this.stopped) return;
         if (end === undefined || end.kind === 'watchListFailed') {
@@ -188,7 +189,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
             continue;
           }
         } else {
-          needList = await this.afterWatch(end);
+          // A stream that broke before its initial events were complete listed nothing: list again.
+          const listed = this.stats.lists > listsBefore;
+          needList = (await this.afterWatch(end)) || !listed;
           continue;
         }
       }

@@ -111,3 +111,21 @@ describe('a transform that throws', () => {
     assert.equal(r.log.at(-1), 'add ns/good 3');
   });
 });
+
+describe('streaming list broken before its end', () => {
+  it('a transform failing on the initial events leads to another list, never to a bare watch', async () => {
+    let fail = true;
+    const r = rig({ useWatchList: true, transform: (o) => {
+      if (fail) throw new Error('transform bug');
+      return o;
+    } }, { watchList: 'supported' }, seedN(2));
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.hasSynced(), false);
+    fail = false;
+    await r.tick(1200);
+    assert.equal(r.informer.hasSynced(), true);
+    assert.ok(r.source.watchCalls.every((c) => c.sendInitialEvents === true), 'every watch so far was a streaming list');
+    assert.equal(r.log.length, 2);
+  });
+});
