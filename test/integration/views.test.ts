@@ -142,6 +142,84 @@ describe('Controller Lab views', function () {
     await waitFor('status text', () => /Simulated cluster · \d+\/\d+ synced · [\d.]+ ev\/s/.test(api.statusBar.text));
   });
 
+  it('stays responsive under 1,000 watch events per second', async () => {
+    sim.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'load' } });
+    const names = Array.from({ length: 100 }, (_, i) => `load-${i}`);
+    for (const name of names) sim.create(CONFIGMAPS, 'load', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'load' }, data: { n: '0' } } as never);
+    const ns = await waitFor('load namespace', () => api.services.lab.findInformer('sim/configmaps')?.informer.countIn('load') === 100);
+    void ns;
+    const flushesBefore = api.services.tree.flushCount;
+    let lagMax = 0;
+    let last = performance.now();
+    const lagTimer = setInterval(() => {
+      const now = performance.now();
+      lagMax = Math.max(lagMax, now - last - 10);
+      last = now;
+    }, 10);
+    let n = 0;
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      const writer = setInterval(() => {
+        // Catch up to 1,000 writes per elapsed second (timers fire late under load).
+        const due = Math.floor(performance.now() - started);
+        while (n < due) {
+          const name = names[n % names.length]!;
+          sim.patch(CONFIGMAPS, 'load', name, 'merge', { data: { n: String(n) } });
+          n++;
+        }
+        if (performance.now() - started >= 3000) {
+          clearInterval(writer);
+          resolve();
+        }
+      }, 10);
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const last1 = names[(n - 1) % names.length]!;
+    await waitFor('the last write in the cache', () => api.services.lab.findInformer('sim/configmaps')?.informer.entry(`load/${last1}`)?.object.metadata.resourceVersion === String(sim.get(CONFIGMAPS, 'load', last1).resourceVersion));
+    clearInterval(lagTimer);
+    const flushes = api.services.tree.flushCount - flushesBefore;
+    console.log(`load: ${n} writes in ${seconds.toFixed(1)} s (${(n / seconds).toFixed(0)}/s); tree refreshes ${flushes} (${(flushes / seconds).toFixed(1)}/s); max event-loop lag ${lagMax.toFixed(0)} ms`);
+    assert.ok(n / seconds > 900, `only ${(n / seconds).toFixed(0)} writes/s`);
+    assert.ok(flushes / seconds <= 6, `${flushes} refreshes in ${seconds} s`);
+    assert.ok(lagMax < 500, `event loop stalled ${lagMax.toFixed(0)} ms`);
+  });
+
+  it('expands and reveals in a namespace of 10,000 objects quickly', async () => {
+    sim.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bulk' } });
+    const t0 = performance.now();
+    for (let i = 0; i < 10_000; i++) {
+      sim.create(CONFIGMAPS, 'bulk', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${String(i).padStart(5, '0')}`, namespace: 'bulk' }, data: { i: String(i) } } as never);
+    }
+    await waitFor('10k objects cached', () => api.services.lab.findInformer('sim/configmaps')?.informer.countIn('bulk') === 10_000, 30_000);
+    const ingest = performance.now() - t0;
+    const informerNode = tree().model.informerNode('sim/configmaps');
+    assert.ok(informerNode);
+    const bulk = tree().getChildren(informerNode).find((n) => labelOf(n) === 'bulk');
+    assert.ok(bulk);
+    const t1 = performance.now();
+    const children = tree().getChildren(bulk);
+    for (const child of children) tree().getTreeItem(child);
+    const expand = performance.now() - t1;
+    assert.equal(children.length, 1001, 'a page of 1,000 and a "Show more" row');
+    await vscode.commands.executeCommand('workbench.view.extension.controllerLab');
+    await waitFor('tree view visible', () => api.services.treeView.visible);
+    const t2 = performance.now();
+    const first = await tree().revealObject(api.services.treeView, 'sim/configmaps', 'bulk/cm-00500');
+    assert.ok(first);
+    const reveal = performance.now() - t2;
+    await waitFor('selection of the revealed object', () => api.services.treeView.selection[0] === first);
+    const t2b = performance.now();
+    await tree().revealObject(api.services.treeView, 'sim/configmaps', 'bulk/cm-00010');
+    const revealAgain = performance.now() - t2b;
+    const t3 = performance.now();
+    const lastOne = await tree().revealObject(api.services.treeView, 'sim/configmaps', 'bulk/cm-09999');
+    assert.ok(lastOne);
+    const revealAll = performance.now() - t3;
+    await waitFor('selection of the 10,000th object', () => api.services.treeView.selection[0] === lastOne);
+    console.log(`10k namespace: ingest ${ingest.toFixed(0)} ms; getChildren + TreeItems (first page of 1,000) ${expand.toFixed(0)} ms; reveal on the first page ${reveal.toFixed(0)} ms (first time the view shows), then ${revealAgain.toFixed(0)} ms; reveal of the 10,000th (all pages) ${revealAll.toFixed(0)} ms`);
+    assert.ok(expand < 1000, `expand took ${expand.toFixed(0)} ms`);
+  });
+
   it('stops an informer and removes it from the tree', async () => {
     await vscode.commands.executeCommand('controllerLab.stopInformer', 'sim/configmaps@shop[tier=gold]');
     const cluster = await waitFor('cluster node', () => findChild(undefined, 'Simulated cluster'));

@@ -110,5 +110,6 @@ export function registerClusterCommands(services: LabServices, connections: Conn
     }, 'Copy kubeconfig path'),
 
     registerGuarded(log, 'controllerLab.refresh', () => services.tree.refresh(), 'Refresh'),
+    registerGuarded(log, 'controllerLab.showMore', (node: unknown) => services.tree.showMore(node as never), 'Show more'),
   ];
 }

@@ -67,10 +67,32 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
     return item;
   }
 
+  /** The "Show more…" row: the next page of a long object list. */
+  showMore(node: TreeNode): void {
+    if (node.kind !== 'more') return;
+    const parent = this.model.showMore(node);
+    if (parent) this.changeEmitter.fire(parent);
+  }
+
+  /** Reveals an object, first growing and refreshing its list when it sits beyond the shown page. */
+  async revealObject(view: vscode.TreeView<TreeNode>, informerId: string, key: string, options: { select?: boolean; focus?: boolean } = {}): Promise<TreeNode | undefined> {
+    const node = this.model.objectNode(informerId, key);
+    if (!node) return undefined;
+    const grown = this.model.takeGrownLists();
+    if (grown.length) this.changeEmitter.fire(grown);
+    await view.reveal(node, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
+    return node;
+  }
+
   /** Refreshes everything now (the Refresh command). */
   refresh(): void {
     this.scheduler.markAll();
     this.scheduler.flush();
+  }
+
+  /** Refreshes fired so far (the load test checks they stay ≤ 5/s). */
+  get flushCount(): number {
+    return this.scheduler.flushes;
   }
 
   /** Pending refreshes, fired now (tests call this instead of waiting). */

@@ -35,9 +35,16 @@ export interface ItemSpec {
 
 const CHANGE_COLORS: Record<string, string> = { ADDED: 'charts.green', MODIFIED: 'charts.blue', DELETED: 'charts.red' };
 
+/** Objects shown per list before a "more" row: VS Code renders 1,000 rows fast, 10,000 slowly. */
+export const OBJECT_PAGE_SIZE = 1000;
+
 export class TreeModel {
   readonly nodes = new NodeCache();
   private readonly lab: Lab;
+  /** How many objects each list (by its parent's id) shows; grows with "more" and with reveal. */
+  private readonly limits = new Map<string, number>();
+  /** Lists whose page grew for a reveal; the provider refreshes them before revealing. */
+  private grown = new Set<string>();
 
   constructor(lab: Lab) {
     this.lab = lab;
@@ -74,7 +81,8 @@ export class TreeModel {
       case 'client': return this.nodes.lookup(nodeIds.clients(node.clusterId));
       case 'clientDetail': return this.nodes.lookup(nodeIds.client(node.clusterId, node.clientId));
       case 'error':
-      case 'message': return this.nodes.lookup(node.parentId);
+      case 'message':
+      case 'more': return this.nodes.lookup(node.parentId);
     }
   }
 
@@ -86,6 +94,7 @@ export class TreeModel {
     this.roots();
     this.clusterChildren(found.cluster.id);
     if (entry.namespace && this.groupsByNamespace(found.informer)) this.informerChildren(informerId);
+    this.includeInPage(found.informer, entry.namespace, key);
     return this.nodes.get({ kind: 'object', id: nodeIds.object(informerId, key), clusterId: found.cluster.id, informerId, namespace: entry.namespace, key });
   }
 
@@ -134,12 +143,48 @@ export class TreeModel {
     );
   }
 
+  private listParentId(informer: InformerSession, namespace: string): string {
+    return this.groupsByNamespace(informer) ? nodeIds.namespace(informer.id, namespace) : nodeIds.informer(informer.id);
+  }
+
   private objectNodes(informerId: string, clusterId: string, namespace: string): TreeNode[] {
     const informer = this.lab.findInformer(informerId)?.informer;
     if (!informer) return [];
-    return informer.objectsIn(namespace).map((entry) =>
-      this.nodes.get({ kind: 'object', id: nodeIds.object(informerId, entry.key), clusterId, informerId, namespace, key: entry.key }),
-    );
+    const entries = informer.objectsIn(namespace);
+    const parentId = this.listParentId(informer, namespace);
+    const limit = this.limits.get(parentId) ?? OBJECT_PAGE_SIZE;
+    const out: TreeNode[] = [];
+    for (let i = 0; i < entries.length && i < limit; i++) {
+      const entry = entries[i]!;
+      out.push(this.nodes.get({ kind: 'object', id: nodeIds.object(informerId, entry.key), clusterId, informerId, namespace, key: entry.key }));
+    }
+    if (entries.length > limit) out.push(this.nodes.get({ kind: 'more', id: `${parentId}:more`, parentId, informerId, namespace }));
+    return out;
+  }
+
+  /** Shows another page of a long object list; returns the node whose children changed. */
+  showMore(node: Extract<TreeNode, { kind: 'more' }>): TreeNode | undefined {
+    this.limits.set(node.parentId, (this.limits.get(node.parentId) ?? OBJECT_PAGE_SIZE) + OBJECT_PAGE_SIZE * 5);
+    return this.nodes.lookup(node.parentId);
+  }
+
+  /** Makes sure `key` is on a shown page (reveal needs it among its parent's children). */
+  private includeInPage(informer: InformerSession, namespace: string, key: string): void {
+    const parentId = this.listParentId(informer, namespace);
+    const limit = this.limits.get(parentId) ?? OBJECT_PAGE_SIZE;
+    if (informer.countIn(namespace) <= limit) return;
+    const index = informer.objectsIn(namespace).findIndex((e) => e.key === key);
+    if (index >= limit) {
+      this.limits.set(parentId, Math.ceil((index + 1) / OBJECT_PAGE_SIZE) * OBJECT_PAGE_SIZE);
+      this.grown.add(parentId);
+    }
+  }
+
+  /** The lists that grew since the last call (their rows must be refreshed). */
+  takeGrownLists(): TreeNode[] {
+    const nodes = [...this.grown].map((id) => this.nodes.lookup(id)).filter((n): n is TreeNode => n !== undefined);
+    this.grown = new Set();
+    return nodes;
   }
 
   private clients(clusterId: string): ClientInfo[] {
@@ -233,6 +278,21 @@ export class TreeModel {
         };
       case 'message':
         return { id: node.id, label: node.label, icon: { id: node.icon }, contextValue: 'message', collapsible: 'none' };
+      case 'more': {
+        const informer = this.lab.findInformer(node.informerId)?.informer;
+        const total = informer?.countIn(node.namespace) ?? 0;
+        const shown = this.limits.get(node.parentId) ?? OBJECT_PAGE_SIZE;
+        return {
+          id: node.id,
+          label: `Show more… (${(total - shown).toLocaleString('en-US')} not shown)`,
+          description: `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`,
+          tooltip: 'Long lists are shown a page at a time so the view stays fast. “Copy Key”/“Open Object” from the palette search all objects.',
+          icon: { id: 'ellipsis' },
+          contextValue: 'more',
+          collapsible: 'none',
+          command: { command: 'controllerLab.showMore', title: 'Show more', arguments: [node] },
+        };
+      }
     }
   }
 

@@ -10,7 +10,9 @@ export type TreeNode =
   | { kind: 'client'; id: string; clusterId: string; clientId: string }
   | { kind: 'clientDetail'; id: string; clusterId: string; clientId: string; label: string; description: string; icon: string }
   | { kind: 'error'; id: string; parentId: string; title: string; message: string }
-  | { kind: 'message'; id: string; parentId: string; label: string; icon: string };
+  | { kind: 'message'; id: string; parentId: string; label: string; icon: string }
+  /** "N more…": a long object list is shown a page at a time. */
+  | { kind: 'more'; id: string; parentId: string; informerId: string; namespace: string };
 
 export type TreeNodeKind = TreeNode['kind'];
 
