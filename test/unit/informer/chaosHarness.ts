@@ -172,6 +172,23 @@ function diff(label: string, actual: Map<string, string>, expected: Map<string, 
   return out;
 }
 
+/** The namespace index must list exactly the cached keys of each namespace. */
+function indexProblems(informer: SharedIndexInformer): string[] {
+  const out: string[] = [];
+  const expected = new Map<string, string[]>();
+  for (const key of informer.indexer.listKeys()) {
+    const ns = key.includes('/') ? key.slice(0, key.indexOf('/')) : '';
+    expected.set(ns, [...(expected.get(ns) ?? []), key]);
+  }
+  const values = informer.indexer.listIndexFuncValues('namespace');
+  for (const ns of new Set([...values, ...expected.keys()])) {
+    const got = informer.indexer.indexKeys('namespace', ns).sort().join(',');
+    const want = (expected.get(ns) ?? []).sort().join(',');
+    if (got !== want) out.push(`namespace index for "${ns}": [${got}], cache has [${want}]`);
+  }
+  return out;
+}
+
 function cacheState(informer: SharedIndexInformer): Map<string, string> {
   return new Map(informer.indexer.list().map((o) => [keyOf(o), o.metadata.resourceVersion ?? '']));
 }
@@ -315,6 +332,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       problems = [
         ...(informer.hasSynced() ? [] : ['informer never synced']),
         ...diff('cache', cacheState(informer), server),
+        ...indexProblems(informer),
         ...checkers.flatMap((c) => diff(`handler ${c.name}`, c.view, server)),
         ...informer.stats().handlers.flatMap((h) => (h.queued > 0 ? [`handler ${h.name} still has ${h.queued} queued`] : [])),
       ];
