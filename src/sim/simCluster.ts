@@ -19,7 +19,8 @@ import { openWatch } from './store/watchOpen.ts';
 import type { Watcher } from './store/watcher.ts';
 import { SimListerWatcher } from './simListerWatcher.ts';
 import { startScenario, type ScenarioRun } from './scenario/scenarioRunner.ts';
-import { seededRandom } from './scenario/seededRandom.ts';
+import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
+import { randomUUID } from 'node:crypto';
 import type {
   ClientIdentity,
   ClientInsight,
@@ -145,6 +146,7 @@ export class SimCluster implements SimClusterApi {
   private nextWatchId = 1;
   private currentClient: ClientIdentity | undefined;
   private random: () => number = Math.random;
+  private seeded = false;
 
   constructor(options: SimClusterOptions = {}) {
     this.clock = options.clock ?? realClock;
@@ -162,6 +164,7 @@ export class SimCluster implements SimClusterApi {
     this.api = new ApiStore(this.mvcc, this.resources, {
       clock: this.clock,
       random: () => this.random(),
+      uid: () => (this.seeded ? uuidFrom(this.random) : randomUUID()),
       consumeConflict: (g, r, k) => this.faults.consumeConflict(g, r, k),
       onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved', true); },
     });
@@ -187,6 +190,7 @@ export class SimCluster implements SimClusterApi {
 
   /** Seeds uid and generateName randomness (scenarios do, for repeatable runs). */
   seed(seed: number): void {
+    this.seeded = true;
     this.random = seededRandom(seed);
   }
 

@@ -9,3 +9,14 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** An RFC 4122 version-4-shaped uuid made from `random` (for seeded, repeatable runs). */
+export function uuidFrom(random: () => number): string {
+  const word = (): string => Math.floor(random() * 0x100000000).toString(16).padStart(8, '0');
+  const a = word();
+  const b = word();
+  const c = word();
+  const d = word();
+  const variant = ((parseInt(c[0] ?? '0', 16) & 3) | 8).toString(16);
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
+}

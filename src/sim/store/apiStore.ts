@@ -30,8 +30,10 @@ import { generateSuffix, validateLabelsAndAnnotations, validateName } from './va
 
 export interface ApiStoreOptions {
   clock: Clock;
-  /** For generateName suffixes and uids (scenarios seed it for determinism). */
+  /** For generateName suffixes (scenarios seed it for determinism). */
   random: () => number;
+  /** A new uid (seeded runs make them from `random` too). */
+  uid: () => string;
   /** Answers true (once) when a conflict fault is armed for this object. */
   consumeConflict: (group: string, resource: string, key: string) => boolean;
   /** Called after a resource stops being served (its CRD went), with its former table. */
@@ -133,7 +135,7 @@ export class ApiStore {
       if (table.current.has(key)) throw alreadyExists(info.group, info.resource, name);
 
       const now = this.opts.clock.now();
-      meta.uid = this.uid();
+      meta.uid = this.opts.uid();
       meta.creationTimestamp = timestamp(now);
       meta.generation = 1;
       delete meta.resourceVersion;
@@ -288,12 +290,6 @@ export class ApiStore {
     const ns = this.mvcc.table(NAMESPACES.group, NAMESPACES.resource).current.get(namespace);
     if (!ns) throw namespaceNotFound(namespace);
     if (ns.object.metadata.deletionTimestamp) throw forbiddenTerminating(info.group, info.resource, name, namespace);
-  }
-
-  private uid(): string {
-    const r = this.opts.random;
-    const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(r() * 16).toString(16)).join('');
-    return `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + Math.floor(r() * 4)).toString(16)}${hex(3)}-${hex(12)}`;
   }
 
   private defaultsOnCreate(info: ResourceInfo, obj: KubeObject, now: number): void {

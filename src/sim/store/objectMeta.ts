@@ -3,8 +3,16 @@ import type { KubeObject } from '../../shared/k8s.ts';
 // Small facts about objects the write path needs.
 
 /** RFC 3339 with second precision, as the API server writes timestamps. */
+let lastSecond = NaN;
+let lastStamp = '';
+
 export function timestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastStamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastStamp;
 }
 
 function stableJson(v: unknown): string {
