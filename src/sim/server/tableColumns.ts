@@ -111,6 +111,24 @@ function servicePorts(o: Obj): string {
   return ports.map((p) => `${(p as { port?: unknown }).port}/${(p as { protocol?: string }).protocol ?? 'TCP'}`).join(',');
 }
 
+function containerField(o: Obj, key: 'name' | 'image'): string {
+  const containers = field(o, 'spec.template.spec.containers');
+  if (!Array.isArray(containers)) return '<none>';
+  return containers.map((c) => String((c as Record<string, unknown>)[key] ?? '')).join(',');
+}
+
+function selectorText(o: Obj): string {
+  const labels = field(o, 'spec.selector.matchLabels');
+  if (!labels || typeof labels !== 'object') return '<none>';
+  return Object.entries(labels as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(',');
+}
+
+const WORKLOAD_WIDE: TableColumn[] = [
+  col('Containers', (o) => containerField(o, 'name'), 'string', 1),
+  col('Images', (o) => containerField(o, 'image'), 'string', 1),
+  col('Selector', selectorText, 'string', 1),
+];
+
 const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
   namespaces: [NAME, col('Status', (o) => str(o, 'status.phase', 'Active')), AGE],
   configmaps: [NAME, col('Data', (o) => countKeys(o, 'data', 'binaryData'), 'integer'), AGE],
@@ -138,6 +156,7 @@ const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
     col('Up-to-date', (o) => num(o, 'status.updatedReplicas'), 'integer'),
     col('Available', (o) => num(o, 'status.availableReplicas'), 'integer'),
     AGE,
+    ...WORKLOAD_WIDE,
   ],
   replicasets: [
     NAME,
@@ -145,8 +164,9 @@ const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
     col('Current', (o) => num(o, 'status.replicas'), 'integer'),
     col('Ready', (o) => num(o, 'status.readyReplicas'), 'integer'),
     AGE,
+    ...WORKLOAD_WIDE,
   ],
-  statefulsets: [NAME, col('Ready', replicasReady), AGE],
+  statefulsets: [NAME, col('Ready', replicasReady), AGE, ...WORKLOAD_WIDE.slice(0, 2)],
   daemonsets: [
     NAME,
     col('Desired', (o) => num(o, 'status.desiredNumberScheduled'), 'integer'),

@@ -8,6 +8,9 @@ import type { RequestContext, SimWatch, SimWatchEvent, WatchCloseReason, WatchRe
 import type { IncludeObject } from './queryParameters.ts';
 import { renderTable } from './table.ts';
 
+/** A batch is written out early once it holds this many characters, so a long replay streams. */
+const EARLY_WRITE_CHARS = 256 * 1024;
+
 /** A watcher whose client reads slower than this many buffered bytes is cut off (it will rewatch). */
 const MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
 
@@ -68,7 +71,9 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
     event(event) {
       if (ended) return;
       pending += lineFor(event) + '\n';
-      if (!flushScheduled) {
+      if (pending.length >= EARLY_WRITE_CHARS) {
+        flush();
+      } else if (!flushScheduled) {
         flushScheduled = true;
         queueMicrotask(flush);
       }

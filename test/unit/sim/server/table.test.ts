@@ -28,8 +28,9 @@ test('a Deployment row has kubectl columns and PartialObjectMetadata', () => {
   assert.equal(table.kind, 'Table');
   assert.equal(table.apiVersion, 'meta.k8s.io/v1');
   assert.deepEqual(table.metadata, { resourceVersion: '7' });
-  assert.deepEqual(table.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Ready', 'Up-to-date', 'Available', 'Age']);
-  assert.deepEqual(table.rows[0].cells, ['web', '2/3', 3, 2, '10m']);
+  assert.deepEqual(table.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers', 'Images', 'Selector']);
+  assert.deepEqual(table.columnDefinitions.map((c: { priority: number }) => c.priority), [0, 0, 0, 0, 0, 1, 1, 1]);
+  assert.deepEqual(table.rows[0].cells, ['web', '2/3', 3, 2, '10m', '<none>', '<none>', '<none>']);
   assert.deepEqual(table.rows[0].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: deploy.metadata });
 });
 
