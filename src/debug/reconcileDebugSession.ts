@@ -100,6 +100,13 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
+  /** Line breakpoints belong to the JavaScript debugger (attachJsDebugger); we only acknowledge them. */
+  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
+    const message = 'Line breakpoints hit in the JavaScript debugger: set "attachJsDebugger": true. Reconcile breakpoints are function breakpoints (e.g. "Deployment default/web").';
+    response.body = { breakpoints: (args.breakpoints ?? []).map((b) => ({ verified: false, line: b.line, message })) };
+    this.sendResponse(response);
+  }
+
   protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
     this.runtime.setExceptionFilters(args.filters);
     this.sendResponse(response);

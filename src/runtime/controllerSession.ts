@@ -6,6 +6,7 @@ import type { CacheDelta, ControllerShape } from './protocol.ts';
 import type { LogLine, QueueSnapshot, ReconcileRecord } from './records.ts';
 import { ReconcileRecorder } from './recorder.ts';
 import { CacheHistory } from './cacheHistory.ts';
+import { registerSession, unregisterSession } from './sessionRegistry.ts';
 
 // One run of a user controller, as the CLI, the debugger and the extension's views see it: compile,
 // spawn the host, and turn its messages into a typed stream of runtime events, while recording every
@@ -90,6 +91,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       return false;
     }
     this.wire();
+    registerSession(this);
     this.process.start(
       {
         moduleFile: this.compiled.moduleFile,
@@ -108,6 +110,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
 
   async stop(): Promise<void> {
     await this.process.stop();
+    unregisterSession(this);
     await this.compiled?.dispose().catch(() => {});
   }
 
@@ -154,6 +157,9 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     });
     p.on('output', (m) => this.emit('output', m));
     p.on('inspector', (m) => this.emit('inspector', m));
-    p.on('exit', (m) => this.emit('exit', m));
+    p.on('exit', (m) => {
+      unregisterSession(this);
+      this.emit('exit', m);
+    });
   }
 }

@@ -1,0 +1,120 @@
+import * as vscode from 'vscode';
+import { ReconcileDebugSession, ATTACH_JS_EVENT } from './reconcileDebugSession.ts';
+import { addControllerTypes } from './controllerTypes.ts';
+
+// VS Code glue for the reconcile debugger (vscode-mock-debug's activate layer): launch configuration
+// defaults, the adapter (inline in the extension host, or dist/debugAdapter.cjs as a process), the
+// child JavaScript debug session for line breakpoints, workspace trust, and two commands.
+
+export const DEBUG_TYPE = 'controller-lab';
+
+const TRUST_MESSAGE =
+  'Controller Lab runs your controller only in a trusted workspace: its code executes on this machine. Trust the workspace to debug or run it.';
+
+function isTrusted(): boolean {
+  return vscode.workspace.isTrusted;
+}
+
+async function explainUntrusted(): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(TRUST_MESSAGE, 'Manage Workspace Trust');
+  if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
+}
+
+function isControllerEditor(editor: vscode.TextEditor | undefined): editor is vscode.TextEditor {
+  return !!editor && ['typescript', 'javascript'].includes(editor.document.languageId);
+}
+
+const configurationProvider: vscode.DebugConfigurationProvider = {
+  provideDebugConfigurations(folder) {
+    const editor = vscode.window.activeTextEditor;
+    const controller = isControllerEditor(editor) && folder ? '${file}' : '${workspaceFolder}/controller.ts';
+    return [{ type: DEBUG_TYPE, request: 'launch', name: 'Debug controller (simulated cluster)', controller, cluster: 'sim', stopOnEntry: true }];
+  },
+
+  async resolveDebugConfiguration(folder, config) {
+    if (!isTrusted()) {
+      await explainUntrusted();
+      return undefined;
+    }
+    // F5 with no launch.json: debug the controller in the active editor on a simulated cluster.
+    if (!config.type && !config.request && !config.name) {
+      const editor = vscode.window.activeTextEditor;
+      if (!isControllerEditor(editor)) {
+        await vscode.window.showInformationMessage('Open your controller file (TypeScript or JavaScript) to debug it with Controller Lab.');
+        return undefined;
+      }
+      Object.assign(config, { type: DEBUG_TYPE, request: 'launch', name: 'Debug controller', controller: editor.document.uri.fsPath, cluster: 'sim', stopOnEntry: true });
+    }
+    if (!config.controller) {
+      await vscode.window.showErrorMessage('Controller Lab: set "controller" to your controller file in the launch configuration.');
+      return undefined;
+    }
+    config.cluster ??= 'sim';
+    config.cwd ??= folder?.uri.fsPath;
+    return config;
+  },
+};
+
+class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
+  private readonly extensionUri: vscode.Uri;
+  constructor(extensionUri: vscode.Uri) {
+    this.extensionUri = extensionUri;
+  }
+  createDebugAdapterDescriptor(session: vscode.DebugSession): vscode.ProviderResult<vscode.DebugAdapterDescriptor> {
+    if (session.configuration.debugAdapter === 'process') {
+      const adapter = vscode.Uri.joinPath(this.extensionUri, 'dist', 'debugAdapter.cjs').fsPath;
+      return new vscode.DebugAdapterExecutable(process.execPath, [adapter], { env: { ELECTRON_RUN_AS_NODE: '1' } });
+    }
+    // Inline: the controller's runtime events reach the views in this same process.
+    return new vscode.DebugAdapterInlineImplementation(new ReconcileDebugSession() as unknown as vscode.DebugAdapter);
+  }
+}
+
+/** The adapter's request to debug the controller host's JavaScript: a child pwa-node attach session. */
+async function attachJsDebugger(session: vscode.DebugSession, body: { port: number; name?: string }): Promise<void> {
+  const ok = await vscode.debug.startDebugging(
+    session.workspaceFolder,
+    {
+      type: 'pwa-node',
+      request: 'attach',
+      name: body.name ?? 'Controller (JavaScript)',
+      port: body.port,
+      continueOnAttach: true,
+      sourceMaps: true,
+      skipFiles: ['<node_internals>/**', '**/dist/controllerHost.cjs', '**/src/runtime/**'],
+    },
+    { parentSession: session, lifecycleManagedByParent: true, compact: true },
+  );
+  if (!ok) void vscode.window.showWarningMessage('Controller Lab: could not attach the JavaScript debugger to the controller process.');
+}
+
+async function runController(extensionUri: vscode.Uri, uri?: vscode.Uri): Promise<void> {
+  if (!isTrusted()) return explainUntrusted();
+  const file = uri?.fsPath ?? (isControllerEditor(vscode.window.activeTextEditor) ? vscode.window.activeTextEditor.document.uri.fsPath : undefined);
+  if (!file) {
+    void vscode.window.showInformationMessage('Open your controller file to run it with Controller Lab.');
+    return;
+  }
+  const cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli.cjs').fsPath;
+  const terminal = vscode.window.createTerminal({
+    name: 'Controller Lab: run',
+    shellPath: process.execPath,
+    shellArgs: [cli, 'run', file, '--sim'],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+    cwd: vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri,
+  });
+  terminal.show();
+}
+
+export function activateDebug(context: vscode.ExtensionContext): void {
+  context.subscriptions.push(
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterFactory(context.extensionUri)),
+    vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
+      if (e.session.type === DEBUG_TYPE && e.event === ATTACH_JS_EVENT) void attachJsDebugger(e.session, e.body as { port: number; name?: string });
+    }),
+    vscode.commands.registerCommand('controllerLab.addControllerTypes', () => addControllerTypes(context.extensionUri)),
+    vscode.commands.registerCommand('controllerLab.runController', (uri?: vscode.Uri) => runController(context.extensionUri, uri)),
+  );
+}

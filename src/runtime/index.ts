@@ -1,0 +1,24 @@
+// The controller runtime's public surface: run a user controller (ControllerSession), subscribe to
+// what it does (RuntimeEvents), and find the sessions running in this process (controllerSessions).
+//
+// Live inspection, for the views: `controllerSessions.onDidStart(session => session.on(...))` with
+//   reconcileStart / reconcileEnd  { record: ReconcileRecord }  key, trigger (event RVs), writes (their
+//                                  RVs), outcome, requeue decision, duration — the causal chain
+//   queue   { snapshot: QueueSnapshot }  depth, per-key state queued/processing/waiting, retries, backoff
+//   probe   { probe: Probe }             the controller's informer probes (list/watch/event/delta…)
+//   delta   { delta: CacheDelta }        every cache change, with the object
+//   log     { line, record? }            ctx.log lines;  idle { idle }  ready / synced / fatal / exit
+// `session.recorder` holds recent records; `session.cache.at(record.cacheSeq)` is the cache as it was.
+
+export { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS } from './controllerSession.ts';
+export type { ControllerSessionOptions, RuntimeEvents } from './controllerSession.ts';
+export { controllerSessions } from './sessionRegistry.ts';
+export type { ReconcileRecord, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from './records.ts';
+export type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
+export type { CacheDelta, ControllerShape } from './protocol.ts';
+export type { CacheView } from './cacheHistory.ts';
+export { launchSim } from './simLauncher.ts';
+export type { LaunchedSim } from './simLauncher.ts';
+export { traceLine, describeRecord } from './traceFormat.ts';
+export { defineController, TerminalError } from './api.ts';
+export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from './api.ts';
