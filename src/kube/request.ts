@@ -83,7 +83,7 @@ export async function streamRequest(transport: Transport, path: string, options:
   const statusCode = res.statusCode ?? 0;
   const body: Readable = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
   if (body !== res) res.on('error', (err) => body.destroy(err));
-  if (statusCode < 200 || statusCode > 299) throw await apiErrorFrom(statusCode, res.statusMessage ?? '', body);
+  if (statusCode < 200 || statusCode > 299) throw withRetryAfter(await apiErrorFrom(statusCode, res.statusMessage ?? '', body), res.headers['retry-after']);
   return { statusCode, headers: res.headers, body, destroy: () => req.destroy() };
 }
 
@@ -130,6 +130,15 @@ async function apiErrorFrom(code: number, statusText: string, body: Readable): P
   if (status) return new ApiError(code, status.message ?? `${code} ${status.reason ?? statusText}`, status.reason ?? '', { ...status, code: status.code || code });
   const message = text.trim().split('\n', 1)[0]?.slice(0, 200) || statusText || `HTTP ${code}`;
   return new ApiError(code, message, reasonFor(code));
+}
+
+// A 429 or 503 may say when to come back only in its Retry-After header; keep it where client-go
+// looks (Status.details.retryAfterSeconds).
+function withRetryAfter(err: ApiError, header: string | undefined): ApiError {
+  const seconds = header === undefined ? NaN : Number(header);
+  if (!Number.isFinite(seconds) || err.status?.details?.retryAfterSeconds !== undefined) return err;
+  const status: Status = err.status ?? { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: err.code, reason: err.reason, message: err.message };
+  return new ApiError(err.code, err.message, err.reason, { ...status, details: { ...status.details, retryAfterSeconds: seconds } });
 }
 
 // The reasons the API server uses for these codes (metav1.StatusReason), for answers with no Status.

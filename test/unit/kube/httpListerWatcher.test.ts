@@ -138,6 +138,15 @@ test('HTTP errors reject with ApiError carrying the server Status (401, 403, 404
   await assert.rejects(lw.list({ resourceVersion: '1', resourceVersionMatch: 'Exact' }), isExpired);
 });
 
+test('a Retry-After header lands in the Status details, where client-go looks for it', async (t) => {
+  const { api, cluster } = await setup(t);
+  api.route(PATH, (req, res) => {
+    res.writeHead(429, { 'Retry-After': '7', 'Content-Type': 'text/plain' });
+    res.end('slow down');
+  });
+  await assert.rejects(cluster.listerWatcher(configmaps, { namespace: 'team-a' }).list({}), (err: unknown) => err instanceof ApiError && err.code === 429 && err.reason === 'TooManyRequests' && err.status?.details?.retryAfterSeconds === 7);
+});
+
 test('an error answer without a Status body still gets its code and a reason', async (t) => {
   const { api, cluster } = await setup(t);
   api.route(PATH, (req, res) => {
