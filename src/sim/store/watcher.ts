@@ -220,9 +220,11 @@ export class Watcher implements SimWatch {
   }
 
   private schedule(yieldToIo = false): void {
-    if (this.scheduled || this.stopped || this.paused) return;
+    if (this.scheduled || this.stopped) return;
     const head = this.queue.peek();
     if (head === undefined) return;
+    // A paused watch still learns that it ended: the close carries no data to hold back.
+    if (this.paused && !(head instanceof CloseMarker)) return;
     let wait = 0;
     if (!(head instanceof CloseMarker)) {
       if (this.cfg.gate.eventsWithheld) return;
@@ -241,9 +243,10 @@ export class Watcher implements SimWatch {
 
   private flush(): void {
     const { listener, observer, gate, clock } = this.cfg;
-    for (let delivered = 0; !this.stopped && !this.paused; ) {
+    for (let delivered = 0; !this.stopped; ) {
       const head = this.queue.peek();
       if (head === undefined) break;
+      if (this.paused && !(head instanceof CloseMarker)) break;
       if (head instanceof CloseMarker) {
         this.queue.shift();
         this.stopped = true;

@@ -217,3 +217,14 @@ test('a watch from an RV the store has not reached is refused with 504 Too large
   assert.throws(() => cluster.watch(CM, { resourceVersion: String(cluster.resourceVersion + 5) }, { event: () => {}, close: () => {} }),
     (e: unknown) => e instanceof ApiError && e.code === 504 && /Too large resource version/.test(e.message));
 });
+
+test('a paused watch that is dropped still hears its close', async () => {
+  const { cluster } = newCluster();
+  const w = record(cluster, CM, { resourceVersion: String(cluster.resourceVersion) });
+  w.handle.pause();
+  cluster.create(CM, 'default', configMap('a'));
+  cluster.faults.dropWatches();
+  await tick();
+  assert.equal(w.events.length, 0);
+  assert.equal(w.closed, 'dropped');
+});
