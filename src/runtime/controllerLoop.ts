@@ -59,7 +59,9 @@ export class ControllerLoop {
     for (const owned of d.owns ?? []) this.handle(owned, (obj, old) => this.ownerKeys(obj, old), 'owns');
     for (const w of d.watches ?? []) {
       const cache = createCacheReader((k) => this.informerFor(k));
-      this.handle(w, (obj) => w.map(obj, cache).map((r) => (r.namespace ? `${r.namespace}/${r.name}` : r.name)), 'watches');
+      const keysOf = (o: KubeObject) => w.map(o, cache).map((r) => (r.namespace ? `${r.namespace}/${r.name}` : r.name));
+      // As controller-runtime's map handler: an update maps the old object too (it may have left a selector).
+      this.handle(w, (obj, old) => [...keysOf(obj), ...(old ? keysOf(old) : [])], 'watches');
     }
     this.opts.queue.onChange(() => this.reportQueue());
     for (const inf of this.informersById.values()) inf.start();
