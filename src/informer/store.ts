@@ -45,7 +45,8 @@ export interface Indexer<T extends KubeObject = KubeObject> extends ReadonlyInde
 const EMPTY: readonly string[] = [];
 
 class IndexedStore<T extends KubeObject> {
-  private readonly items = new Map<string, DeepReadonly<T>>();
+  /** key → a slot holding the object: an update rewrites the slot, one map lookup instead of two. */
+  private readonly items = new Map<string, { obj: DeepReadonly<T> }>();
   // Parallel arrays, not a Map: iterated on every write, and a Map iterator allocates.
   private readonly names: string[] = [];
   private readonly funcs: IndexFunc<T>[] = [];
@@ -61,7 +62,7 @@ class IndexedStore<T extends KubeObject> {
   }
 
   get(key: string): DeepReadonly<T> | undefined {
-    return this.items.get(key);
+    return this.items.get(key)?.obj;
   }
 
   has(key: string): boolean {
@@ -69,7 +70,9 @@ class IndexedStore<T extends KubeObject> {
   }
 
   list(): DeepReadonly<T>[] {
-    return [...this.items.values()];
+    const out: DeepReadonly<T>[] = [];
+    for (const slot of this.items.values()) out.push(slot.obj);
+    return out;
   }
 
   listKeys(): string[] {
@@ -77,8 +80,14 @@ class IndexedStore<T extends KubeObject> {
   }
 
   set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined {
-    const old = this.items.get(key);
-    this.items.set(key, obj);
+    const slot = this.items.get(key);
+    let old: DeepReadonly<T> | undefined;
+    if (slot === undefined) {
+      this.items.set(key, { obj });
+    } else {
+      old = slot.obj;
+      slot.obj = obj;
+    }
     for (let i = 0; i < this.funcs.length; i++) {
       const fn = this.funcs[i]!;
       // The hot path: an update within the same namespace leaves the namespace index as it is.
@@ -89,7 +98,7 @@ class IndexedStore<T extends KubeObject> {
   }
 
   delete(key: string): void {
-    const old = this.items.get(key);
+    const old = this.items.get(key)?.obj;
     if (old === undefined) return;
     this.items.delete(key);
     for (let i = 0; i < this.funcs.length; i++) this.reindex(this.names[i]!, this.funcs[i]!, key, old, undefined);
@@ -98,8 +107,8 @@ class IndexedStore<T extends KubeObject> {
   byIndex(indexName: string, value: string): DeepReadonly<T>[] {
     const out: DeepReadonly<T>[] = [];
     for (const key of this.keysOf(indexName, value)) {
-      const obj = this.items.get(key);
-      if (obj !== undefined) out.push(obj);
+      const slot = this.items.get(key);
+      if (slot !== undefined) out.push(slot.obj);
     }
     return out;
   }
@@ -122,7 +131,7 @@ class IndexedStore<T extends KubeObject> {
       this.names.push(name);
       this.funcs.push(fn);
       this.indices.set(name, new Map());
-      for (const [key, obj] of this.items) this.reindex(name, fn, key, undefined, obj);
+      for (const [key, slot] of this.items) this.reindex(name, fn, key, undefined, slot.obj);
     }
   }
 
