@@ -426,7 +426,15 @@ export class ApiStore {
   private afterCommit(table: ResourceTable, event: HistoryEvent): void {
     const obj = event.object.object;
     if (isCrdTable(table)) this.followCrd(event);
-    if (event.type !== 'DELETED') return;
+    if (table.group === NAMESPACES.group && table.resource === NAMESPACES.resource && event.type === 'MODIFIED' && obj.metadata.deletionTimestamp) {
+      // A Terminating namespace may just have lost its last finalizer.
+      const name = obj.metadata.name ?? '';
+      this.followUps.push(() => this.finishNamespaceIfEmpty(name));
+    }
+    if (event.type !== 'DELETED') {
+      if (this.depth === 0) this.drain();
+      return;
+    }
     const uid = obj.metadata.uid;
     if (uid && this.owners.dependentsOf(uid).length) this.followUps.push(() => this.collectDependents(uid));
     const ns = obj.metadata.namespace;

@@ -134,3 +134,15 @@ test('propagationPolicy=Foreground deletes dependents before the owner', async (
   cluster.delete(DEPLOY, 'default', 'web', { propagationPolicy: 'Foreground' });
   assert.deepEqual(order, ['default/web-1', 'default/web']);
 });
+
+test('a namespace with its own finalizers goes once they are removed', () => {
+  const { cluster } = newCluster();
+  cluster.create(NS, '', { metadata: { name: 'team', finalizers: ['example.com/hold'] } });
+  cluster.create(CM, 'team', configMap('a'));
+  cluster.delete(NS, '', 'team');
+  assert.ok(gone(cluster, CM, 'team', 'a'));
+  const ns = cluster.get(NS, '', 'team').object;
+  assert.deepEqual((ns.spec as { finalizers: string[] }).finalizers, [], 'the kubernetes finalizer is done');
+  cluster.patch(NS, '', 'team', 'merge', { metadata: { finalizers: null } });
+  assert.ok(gone(cluster, NS, '', 'team'));
+});
