@@ -12,7 +12,7 @@ import { renderTable } from './table.ts';
 const EARLY_WRITE_CHARS = 256 * 1024;
 
 /** A watcher whose client reads slower than this many buffered bytes is cut off (it will rewatch). */
-const MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
 export interface WatchResponseOptions {
   cluster: SimClusterApi;
