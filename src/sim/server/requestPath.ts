@@ -25,6 +25,8 @@ export interface ResourceTarget {
   name: string;
   /** '' when none. */
   subresource: string;
+  /** Set for the deprecated `/watch/` path prefix (`/api/v1/watch/namespaces/ns/pods`). */
+  watchPrefix?: true;
 }
 
 export const ADMIN_PREFIX = 'controller-lab';
@@ -50,6 +52,10 @@ function decodeSegments(path: string): string[] | undefined {
 }
 
 function resourceTarget(group: string, version: string, rest: string[]): RequestTarget {
+  if (rest[0] === 'watch') {
+    const target = resourceTarget(group, version, rest.slice(1));
+    return target.kind === 'resource' && target.subresource === '' ? { ...target, watchPrefix: true } : { kind: 'unknown' };
+  }
   let namespace = '';
   let parts = rest;
   if (parts[0] === 'namespaces' && parts.length > 1) {

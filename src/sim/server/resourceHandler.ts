@@ -113,11 +113,25 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   const gvr: GroupVersionResource = { group: target.group, version: target.version, resource: target.resource };
   const method = req.method ?? 'GET';
 
+  // Watching one object (`…/configmaps/name?watch=1` or the `/watch/` prefix) is a watch of the
+  // collection narrowed to that name, as kube-apiserver serves it.
+  if (method === 'GET' && target.name !== '' && target.subresource === '' && (target.watchPrefix || query.isWatch())) {
+    requireVerb(info, 'watch', method);
+    if (info.namespaced && target.namespace === '') throw pathNotFound();
+    const rendering = negotiateObjectRendering(req.headers.accept);
+    const request = query.watchRequest(target.namespace);
+    const byName = `metadata.name=${target.name}`;
+    request.fieldSelector = request.fieldSelector ? `${request.fieldSelector},${byName}` : byName;
+    const options = { cluster, gvr, request, ctx: r.ctx };
+    serveWatch(req, r.res, rendering === 'table' ? { ...options, table: { includeObject: query.includeObject() } } : options);
+    return;
+  }
+
   if (target.name === '') {
     switch (method) {
       case 'GET': {
         const rendering = negotiateObjectRendering(req.headers.accept);
-        if (query.isWatch()) {
+        if (target.watchPrefix || query.isWatch()) {
           requireVerb(info, 'watch', method);
           const table = rendering === 'table' ? { includeObject: query.includeObject() } : undefined;
           const options = { cluster, gvr, request: query.watchRequest(target.namespace), ctx: r.ctx };

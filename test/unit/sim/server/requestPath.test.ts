@@ -34,6 +34,16 @@ test('the namespace object itself, with its status subresource', () => {
   });
 });
 
+test('the deprecated /watch/ prefix', () => {
+  assert.deepEqual(parseRequestPath('/api/v1/watch/namespaces/ns/configmaps'), {
+    kind: 'resource', group: '', version: 'v1', resource: 'configmaps', namespace: 'ns', name: '', subresource: '', watchPrefix: true,
+  });
+  assert.deepEqual(parseRequestPath('/apis/apps/v1/watch/namespaces/ns/deployments/web'), {
+    kind: 'resource', group: 'apps', version: 'v1', resource: 'deployments', namespace: 'ns', name: 'web', subresource: '', watchPrefix: true,
+  });
+  assert.deepEqual(parseRequestPath('/apis/apps/v1/watch/namespaces/ns/deployments/web/status'), { kind: 'unknown' });
+});
+
 test('other paths', () => {
   assert.deepEqual(parseRequestPath('/version'), { kind: 'version' });
   assert.deepEqual(parseRequestPath('/readyz'), { kind: 'health', check: '' });

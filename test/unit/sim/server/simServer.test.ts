@@ -164,6 +164,22 @@ describe('watch over HTTP', () => {
     watch.close();
   });
 
+  it('watches one object by name, and through the deprecated /watch/ prefix', async () => {
+    await createConfigMap('default', 'single');
+    const rv = cluster.resourceVersion;
+    const byName = await openWatch(server, `/api/v1/namespaces/default/configmaps/single?watch=1&resourceVersion=${rv}`);
+    const prefixed = await openWatch(server, `/api/v1/watch/namespaces/default/configmaps?resourceVersion=${rv}`);
+    await createConfigMap('default', 'other');
+    await call(server, 'PATCH', '/api/v1/namespaces/default/configmaps/single', { body: { data: { a: '1' } }, contentType: 'application/merge-patch+json' });
+    const [one] = (await byName.waitForLines(1)).map((l) => JSON.parse(l));
+    assert.equal(`${one.type} ${one.object.metadata.name}`, 'MODIFIED single');
+    const both = (await prefixed.waitForLines(2)).map((l) => JSON.parse(l));
+    assert.deepEqual(both.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED other', 'MODIFIED single']);
+    assert.equal(byName.lines.length, 1);
+    byName.close();
+    prefixed.close();
+  });
+
   it('sends bookmarks and ends cleanly at timeoutSeconds', async () => {
     const watch = await openWatch(server, '/api/v1/namespaces/default/configmaps?watch=true&allowWatchBookmarks=true&timeoutSeconds=5&resourceVersion=' + cluster.resourceVersion);
     clock.step(1000);
