@@ -306,6 +306,20 @@ describe('faults and insight over the admin endpoint', () => {
     assert.equal((await call(server, 'GET', '/api/v1/namespaces')).status, 200);
   });
 
+  it('adds latency to the paths a filter names', async () => {
+    await call(server, 'POST', '/controller-lab/admin/http-faults', { body: { latencyMs: 150, pathFilter: '/configmaps' } });
+    try {
+      let start = performance.now();
+      assert.equal((await call(server, 'GET', '/api/v1/namespaces/default/configmaps')).status, 200);
+      assert.ok(performance.now() - start >= 140, 'the filtered path is slowed down');
+      start = performance.now();
+      assert.equal((await call(server, 'GET', '/api/v1/namespaces')).status, 200);
+      assert.ok(performance.now() - start < 140, 'other paths are not');
+    } finally {
+      await call(server, 'POST', '/controller-lab/admin/reset', { body: {} });
+    }
+  });
+
   it('arms a conflict, drops watches, compacts, and validates arguments', async () => {
     await createConfigMap('default', 'conflicted');
     assert.equal((await call(server, 'POST', '/controller-lab/admin/conflict', { body: { resource: 'configmaps', namespace: 'default', name: 'conflicted' } })).status, 200);
