@@ -20,7 +20,7 @@ import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
-import { generateSuffix, validateLabelsAndAnnotations, validateName } from './validation.ts';
+import { generateSuffix, immutableFieldChanges, validateLabelsAndAnnotations, validateName } from './validation.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
@@ -409,7 +409,7 @@ export class ApiStore {
   /** Commits an update: generation bump on spec changes, no-op writes skipped, a finalized deletion completes. */
   private commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean): Stored {
     const cur = current.object;
-    const metaCauses = validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations);
+    const metaCauses = [...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations), ...immutableFieldChanges(info, cur, next)];
     if (metaCauses.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', metaCauses);
     if (specChanged(cur, next)) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {

@@ -1,4 +1,5 @@
-import type { NameRule } from '../resources/types.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { NameRule, ResourceInfo } from '../resources/types.ts';
 import type { Cause } from './apiErrors.ts';
 
 // Name validation as apimachinery's validation package words it, so 422 answers read the same.
@@ -67,6 +68,29 @@ export function validateLabelsAndAnnotations(labels: unknown, annotations: unkno
     for (const [k, v] of Object.entries(annotations)) {
       validateKey(k, 'metadata.annotations', causes);
       if (typeof v !== 'string') causes.push({ reason: 'FieldValueInvalid', field: `metadata.annotations`, message: `Invalid value: ${JSON.stringify(v)}: annotation values must be strings` });
+    }
+  }
+  return causes;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Updates the real strategies refuse: data of an `immutable: true` ConfigMap or Secret, and the
+ * label selector of apps workloads.
+ */
+export function immutableFieldChanges(info: ResourceInfo, before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
+  const causes: Cause[] = [];
+  if (info.group === '' && (info.resource === 'configmaps' || info.resource === 'secrets') && before.immutable === true) {
+    for (const field of ['data', 'binaryData', ...(info.resource === 'secrets' ? ['stringData', 'type'] : [])]) {
+      if (!same(before[field], after[field])) causes.push({ reason: 'FieldValueForbidden', field, message: 'Forbidden: field is immutable when `immutable` is set' });
+    }
+    if (after.immutable !== true) causes.push({ reason: 'FieldValueForbidden', field: 'immutable', message: 'Forbidden: field is immutable when `immutable` is set' });
+  }
+  if (info.group === 'apps' && ['deployments', 'replicasets', 'statefulsets', 'daemonsets'].includes(info.resource)) {
+    const sel = (o: Readonly<KubeObject>): unknown => (o.spec as { selector?: unknown } | undefined)?.selector;
+    if (!same(sel(before), sel(after))) {
+      causes.push({ reason: 'FieldValueInvalid', field: 'spec.selector', message: `Invalid value: ${JSON.stringify(sel(after) ?? null)}: field is immutable` });
     }
   }
   return causes;

@@ -30,7 +30,12 @@ export interface OpenWatchArgs {
 }
 
 function validate(request: WatchRequest): void {
-  if (!request.sendInitialEvents) return;
+  if (!request.sendInitialEvents) {
+    if (request.resourceVersionMatch) {
+      throw invalid('meta.k8s.io', 'ListOptions', '', [{ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' }]);
+    }
+    return;
+  }
   const causes = [];
   if (request.resourceVersionMatch !== 'NotOlderThan') {
     causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });

@@ -228,3 +228,9 @@ test('a paused watch that is dropped still hears its close', async () => {
   assert.equal(w.events.length, 0);
   assert.equal(w.closed, 'dropped');
 });
+
+test('resourceVersionMatch on a plain watch is 422, as the server forbids it without sendInitialEvents', () => {
+  const { cluster } = newCluster();
+  assert.throws(() => cluster.watch(CM, { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, { event: () => {}, close: () => {} }),
+    (e: unknown) => e instanceof ApiError && e.code === 422);
+});

@@ -184,3 +184,13 @@ test('invalid label keys or values are 422 on create and on update', () => {
   assert.throws(() => cluster.patch(CM, 'default', 'a', 'merge', { metadata: { labels: { ok: 'not ok!' } } }), code(422, 'Invalid'));
   cluster.patch(CM, 'default', 'a', 'merge', { metadata: { labels: { 'example.com/tier': 'front_1' } } });
 });
+
+test('immutable ConfigMaps and workload selectors refuse changes with 422', () => {
+  const { cluster } = newCluster();
+  cluster.create(CM, 'default', { ...configMap('frozen'), immutable: true });
+  assert.throws(() => cluster.patch(CM, 'default', 'frozen', 'merge', { data: { k: 'changed' } }), code(422, 'Invalid'));
+  cluster.patch(CM, 'default', 'frozen', 'merge', { metadata: { labels: { ok: 'yes' } } });
+  cluster.create(DEPLOY, 'default', deployment('web'));
+  assert.throws(() => cluster.patch(DEPLOY, 'default', 'web', 'merge', { spec: { selector: { matchLabels: { app: 'other' } } } }), (e: unknown) =>
+    code(422)(e) && /spec\.selector/.test((e as ApiError).message));
+});
