@@ -19,6 +19,20 @@ ${Object.entries(ADMIN_ACTIONS)
   .filter(([, a]) => a.method === 'POST')
   .map(([name, a]) => `  ${name.padEnd(20)} ${a.summary}`)
   .join('\n')}
+
+Fault arguments are flags named after the fields: --ms 500, --resource deployments.apps,
+--resource-version 42, --error-rate 0.2, --error-code 429, --retry-after-seconds 2, --latency-ms 100.
+The sim's admin endpoint is found through the kubeconfig it wrote (--kubeconfig, else $KUBECONFIG).
+
+examples:
+  controller-lab sim --port 6443 --state-dir .sim
+  export KUBECONFIG=.sim/kubeconfig
+  controller-lab sim fault compact                       # resumes from older resourceVersions get 410
+  controller-lab sim fault drop-watches --resource deployments.apps
+  controller-lab sim fault http-faults --error-rate 0.2 --error-code 429 --retry-after-seconds 2
+  controller-lab sim fault conflict --resource deployments.apps --namespace shop --name web
+  controller-lab sim fault scenario examples/scenarios/chaos.yaml
+  controller-lab sim clients                             # who is watching what, from which RV
 `;
 
 function kebabToCamel(s: string): string {
