@@ -69,9 +69,9 @@ describe('Controller Lab views', function () {
   });
 
   it('watches a resource via the command, with scope and selector', async () => {
-    sim.create(CONFIGMAPS, 'shop', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'labelled', labels: { tier: 'gold' } }, data: {} });
-    const id = await vscode.commands.executeCommand<string>('controllerLab.watchResource', { resource: 'cm', namespace: 'shop', labelSelector: 'tier=gold' });
-    assert.equal(id, 'sim/configmaps@shop[tier=gold]');
+    sim.create(CONFIGMAPS, 'demo', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'labelled', labels: { tier: 'gold' } }, data: {} });
+    const id = await vscode.commands.executeCommand<string>('controllerLab.watchResource', { resource: 'cm', namespace: 'demo', labelSelector: 'tier=gold' });
+    assert.equal(id, 'sim/configmaps@demo[tier=gold]');
     const informer = api.services.lab.findInformer(id)?.informer;
     assert.ok(informer);
     await informer.informer.waitForSync();
@@ -111,7 +111,7 @@ describe('Controller Lab views', function () {
     const informer = api.services.lab.findInformer(id)?.informer;
     assert.ok(informer);
     await informer.informer.waitForSync();
-    await vscode.commands.executeCommand('controllerLab.openObject', { informerId: id, key: 'shop/payments-api' });
+    await vscode.commands.executeCommand('controllerLab.openObject', { informerId: id, key: 'demo/payments-api' });
     const doc = await waitFor('secret document', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('payments-api.yaml') ? vscode.window.activeTextEditor.document : undefined);
     assert.match(doc.getText(), /apiKey: "<redacted: 18 bytes>"/);
     assert.doesNotMatch(doc.getText(), /c2tfdGVzdF/);
@@ -221,8 +221,8 @@ describe('Controller Lab views', function () {
   });
 
   it('stops an informer and removes it from the tree', async () => {
-    await vscode.commands.executeCommand('controllerLab.stopInformer', 'sim/configmaps@shop[tier=gold]');
+    await vscode.commands.executeCommand('controllerLab.stopInformer', 'sim/configmaps@demo[tier=gold]');
     const cluster = await waitFor('cluster node', () => findChild(undefined, 'Simulated cluster'));
-    assert.equal(findChild(cluster, 'configmaps@shop[tier=gold]'), undefined);
+    assert.equal(findChild(cluster, 'configmaps@demo[tier=gold]'), undefined);
   });
 });

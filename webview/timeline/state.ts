@@ -222,8 +222,10 @@ export function reduce(state: TimelineState, action: TimelineAction): TimelineSt
     case 'setFilter':
       return refreshView({ ...state, filters: { ...state.filters, ...action.filters, types: { ...state.filters.types, ...action.filters.types } } });
     case 'zoom': {
-      // Following keeps the right edge pinned, so zoom about it.
-      const anchor = state.follow ? state.viewport.end : action.anchor;
+      // Following keeps the right edge pinned; keyboard/button zoom keeps the selection in place.
+      const selected = selectedEvent(state);
+      const selectedOnScreen = selected && selected.at >= state.viewport.start && selected.at <= state.viewport.end ? selected.at : undefined;
+      const anchor = state.follow ? state.viewport.end : (action.anchor ?? selectedOnScreen);
       return { ...state, viewport: vp.zoom(state.viewport, action.factor, anchor) };
     }
     case 'pan':

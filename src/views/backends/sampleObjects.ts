@@ -5,19 +5,19 @@ import type { SimClusterApi } from '../../sim/simCluster.ts';
 
 export function seedSampleObjects(sim: SimClusterApi): void {
   const core = { group: '', version: 'v1' };
-  sim.create({ ...core, resource: 'namespaces' }, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+  sim.create({ ...core, resource: 'namespaces' }, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } });
   for (const [namespace, name, data] of [
     ['default', 'app-config', { LOG_LEVEL: 'info', FEATURE_FLAGS: 'checkout,search' }],
     ['default', 'web-nginx', { 'nginx.conf': 'server { listen 8080; location / { proxy_pass http://web:8080; } }' }],
-    ['shop', 'cart-settings', { maxItems: '50', currency: 'EUR' }],
-    ['shop', 'payments', { provider: 'sandbox', retries: '3' }],
+    ['demo', 'cart-settings', { maxItems: '50', currency: 'EUR' }],
+    ['demo', 'payments', { provider: 'sandbox', retries: '3' }],
   ] as const) {
     sim.create({ ...core, resource: 'configmaps' }, namespace, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels: { app: name } }, data: { ...data } });
   }
-  sim.create({ ...core, resource: 'secrets' }, 'shop', {
+  sim.create({ ...core, resource: 'secrets' }, 'demo', {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: 'payments-api', namespace: 'shop' },
+    metadata: { name: 'payments-api', namespace: 'demo' },
     type: 'Opaque',
     data: { apiKey: Buffer.from('sk_test_4242424242').toString('base64') },
   });

@@ -70,6 +70,20 @@ export function registerClusterCommands(services: LabServices, connections: Conn
 
     registerGuarded(log, 'controllerLab.loadScenario', async (arg: unknown) => {
       let uri = arg instanceof vscode.Uri ? arg : undefined;
+      const active = vscode.window.activeTextEditor?.document.uri;
+      if (!uri && active && /\.ya?ml$/i.test(active.path)) {
+        // The scenario being edited is the likely one: offer it first.
+        const BROWSE = 'browse';
+        const choice = await vscode.window.showQuickPick(
+          [
+            { label: `$(file) ${active.path.split('/').pop()}`, description: 'the file in the editor', value: 'active' },
+            { label: '$(folder-opened) Choose a file…', value: BROWSE },
+          ],
+          { placeHolder: 'Load which scenario into the simulated cluster?' },
+        );
+        if (!choice) return undefined;
+        if (choice.value === 'active') uri = active;
+      }
       if (!uri) {
         const picked = await vscode.window.showOpenDialog({
           canSelectMany: false,
@@ -80,7 +94,8 @@ export function registerClusterCommands(services: LabServices, connections: Conn
         uri = picked?.[0];
       }
       if (!uri) return undefined;
-      const text = uri.scheme === 'file' ? await readFile(uri.fsPath, 'utf8') : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      const text = open ? open.getText() : uri.scheme === 'file' ? await readFile(uri.fsPath, 'utf8') : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       const session = await connections.ensureSim();
       const sim = session.backend?.sim;
       if (!sim) throw new Error('the simulated cluster is not running');

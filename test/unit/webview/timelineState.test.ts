@@ -81,6 +81,15 @@ describe('timeline state', () => {
     assert.equal(s.viewport.end - s.viewport.start, 20);
   });
 
+  it('zooms about the selected event when no anchor is given (keyboard and buttons)', () => {
+    let s = reduce(loaded([ev(1, 'a', 'ADDED', T0 + 1000), ev(2, 'a', 'MODIFIED', T0 + 50_000)]), { type: 'fit' });
+    s = reduce(s, { type: 'select', seq: 1 });
+    const before = (T0 + 1000 - s.viewport.start) / (s.viewport.end - s.viewport.start);
+    s = reduce(s, { type: 'zoom', factor: 0.25 });
+    const after = (T0 + 1000 - s.viewport.start) / (s.viewport.end - s.viewport.start);
+    assert.ok(Math.abs(after - before) < 1e-9, 'the selection stays where it was on screen');
+  });
+
   it('moves the selection with the keyboard: along a lane and across lanes, skipping filtered types', () => {
     let s = loaded([ev(1, 'a', 'ADDED'), ev(2, 'b', 'ADDED'), ev(3, 'a', 'BOOKMARK'), ev(4, 'a'), ev(5, 'b')]);
     s = reduce(s, { type: 'setFilter', filters: { types: { ...allTypes(), BOOKMARK: false } } });

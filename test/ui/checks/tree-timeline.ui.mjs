@@ -1,0 +1,244 @@
+/* global window, requestAnimationFrame -- functions passed to frame.evaluate run in the webview */
+// UI check: the Clusters tree and the timeline webview in a real workbench (code-server in
+// Chromium). Runs a scripted scenario on the simulated cluster, screenshots the tree and the
+// timeline into test-output/screenshots/, and asserts the webview's DOM: the event count, a filter
+// applied, a selected event's diff. Also records requestAnimationFrame intervals in the webview
+// while zooming and panning.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const name = 'tree and timeline show a scenario live';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const SCREENSHOTS = join(root, 'test-output', 'screenshots');
+
+const SCENARIO = `# UI check: churn, a delete, then events held back while history is compacted and watches drop:
+# the informer resumes from a compacted resourceVersion, gets 410 Expired, and relists.
+seed: 3
+objects:
+  - apiVersion: v1
+    kind: Namespace
+    metadata: { name: ui-demo }
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: { name: frontend, namespace: ui-demo, labels: { app: frontend } }
+    data: { version: v0 }
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: { name: backend, namespace: ui-demo, labels: { app: backend } }
+    data: { version: v0 }
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: { name: cache, namespace: ui-demo }
+    data: { size: 64Mi }
+  - apiVersion: apps/v1
+    kind: Deployment
+    metadata: { name: web, namespace: ui-demo, labels: { app: web } }
+    spec:
+      replicas: 1
+      selector: { matchLabels: { app: web } }
+      template:
+        metadata: { labels: { app: web } }
+        spec: { containers: [{ name: web, image: nginx:1.27 }] }
+steps:
+  - at: 1s
+    repeat:
+      count: 24
+      over: 3s
+      step:
+        patch:
+          target: { kind: ConfigMap, namespace: ui-demo, name: frontend }
+          patch: { data: { version: "v\${i}" } }
+  - after: 500ms
+    scale: { kind: Deployment, namespace: ui-demo, name: web, replicas: 3 }
+  - after: 500ms
+    create:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: { name: temp, namespace: ui-demo }
+      data: { short: lived }
+  - after: 1s
+    delete: { kind: ConfigMap, namespace: ui-demo, name: temp }
+  - after: 1s
+    withholdEvents: true
+  - after: 200ms
+    patch:
+      target: { kind: ConfigMap, namespace: ui-demo, name: backend }
+      patch: { data: { version: v1 } }
+  - after: 200ms
+    compact: now
+  - after: 0s
+    dropWatches: true
+  - after: 0s
+    releaseEvents: true
+  - after: 1s
+    patch:
+      target: { kind: ConfigMap, namespace: ui-demo, name: backend }
+      patch: { data: { version: v2 } }
+`;
+
+function pageOf(workbench) {
+  return workbench.page ?? workbench;
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+async function pickQuickItem(page, text) {
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
+}
+
+function treeRow(page, label) {
+  return page.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+}
+
+async function expand(page, label) {
+  const row = treeRow(page, label);
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+}
+
+async function waitFor(what, probe, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Drags the sidebar's sash so descriptions (RVs, health) are not cut off in the screenshot. */
+async function widenSidebar(page, width, narrowing = false) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || (!narrowing && box.width >= width)) return;
+  const x = box.x + box.width + 2;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** The timeline webview's inner frame (VS Code nests it: iframe.webview → #active-frame). */
+async function timelineFrame(page) {
+  return waitFor('the timeline webview', async () => {
+    for (const frame of page.frames()) {
+      try {
+        if (await frame.locator('#event-count').count()) return frame;
+      } catch {
+        // frames come and go while the webview loads
+      }
+    }
+    return undefined;
+  });
+}
+
+export async function run(workbench) {
+  const page = pageOf(workbench);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const results = {};
+
+  // 1. Open the view: the simulated cluster starts with its default informers.
+  await page.locator('.part.auxiliarybar .action-label.codicon-close, .part.auxiliarybar [aria-label^="Hide"]').first().click({ timeout: 3000 }).catch(() => {});
+  await page.locator('.activitybar [aria-label^="Controller Lab"]').first().click();
+  await treeRow(page, 'Simulated cluster').waitFor({ state: 'visible', timeout: 60_000 });
+  await waitFor('configmaps synced', async () => /synced/.test((await treeRow(page, 'configmaps').textContent()) ?? ''));
+
+  // 2. Load the scenario from the editor (the command offers the open YAML file first).
+  const file = join(tmpdir(), `controller-lab-ui-${process.pid}.yaml`);
+  writeFileSync(file, SCENARIO);
+  await page.keyboard.press('Control+P');
+  const quickOpen = page.locator('.quick-input-widget input');
+  await quickOpen.waitFor({ state: 'visible' });
+  await quickOpen.fill(file);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tab', { hasText: 'controller-lab-ui-' }).first().waitFor();
+  await runCommand(page, 'Controller Lab: Load Scenario…');
+  await pickQuickItem(page, 'the file in the editor');
+
+  // 3. The tree follows: the scenario's namespace, its objects and their resourceVersions.
+  await expand(page, 'configmaps');
+  await expand(page, 'ui-demo');
+  const frontend = treeRow(page, 'frontend');
+  await waitFor('frontend modified', async () => /rv \d+ · MODIFIED/.test((await frontend.textContent()) ?? ''));
+  await waitFor('the 410 relist to show in the informer row', async () => /410 × \d/.test((await treeRow(page, 'configmaps').textContent()) ?? ''), 40_000);
+  await waitFor('backend updated after the relist', async () => /MODIFIED/.test((await treeRow(page, 'backend').textContent()) ?? ''), 40_000);
+  results.frontendRow = (await frontend.textContent())?.trim();
+  results.informerRow = (await treeRow(page, 'configmaps').textContent())?.trim();
+  await widenSidebar(page, 560);
+  await frontend.hover();
+  await page.screenshot({ path: join(SCREENSHOTS, 'tree.png') });
+
+  // 4. The timeline: events arrive, a filter narrows them, a selected event shows its diff.
+  await runCommand(page, 'Controller Lab: Open Timeline');
+  const frame = await timelineFrame(page);
+  const count = frame.locator('#event-count');
+  await waitFor('events in the timeline', async () => Number((await count.getAttribute('data-total')) ?? 0) >= 30);
+  results.total = Number(await count.getAttribute('data-total'));
+  results.lanes = await frame.evaluate(() => window.timelineDebug.state().view.lanes.map((l) => l.name || `⟳ ${l.informer}`));
+  if (!results.lanes.includes('frontend') || !results.lanes.some((l) => l.startsWith('⟳'))) throw new Error(`lanes: ${results.lanes.join(', ')}`);
+  const types = await frame.evaluate(() => [...new Set(window.timelineDebug.state().store.lanes.flatMap((l) => l.events.map((e) => e.type)))]);
+  for (const t of ['ADDED', 'MODIFIED', 'DELETED', 'RELIST', 'EXPIRED']) if (!types.includes(t)) throw new Error(`no ${t} marker; types: ${types.join(', ')}`);
+
+  // Frame times while zooming and panning in the real webview.
+  const lanesBox = await frame.locator('#lanes').boundingBox();
+  await frame.evaluate(() => {
+    window.__intervals = [];
+    let last = performance.now();
+    window.__sampling = true;
+    const tick = (t) => { window.__intervals.push(t - last); last = t; if (window.__sampling) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  await page.mouse.move(lanesBox.x + lanesBox.width * 0.7, lanesBox.y + lanesBox.height * 0.4);
+  for (let i = 0; i < 20; i++) { await page.mouse.wheel(0, i < 10 ? -100 : 100); await page.waitForTimeout(16); }
+  await page.mouse.down();
+  for (let i = 0; i < 30; i++) { await page.mouse.move(lanesBox.x + lanesBox.width * 0.7 - i * 6, lanesBox.y + lanesBox.height * 0.4); await page.waitForTimeout(16); }
+  await page.mouse.up();
+  results.frames = await frame.evaluate(() => {
+    window.__sampling = false;
+    const iv = window.__intervals.slice(1).sort((a, b) => a - b);
+    const draws = [...window.timelineDebug.frameTimes].sort((a, b) => a - b);
+    const pct = (a, p) => (a.length ? +a[Math.min(a.length - 1, Math.floor(a.length * p))].toFixed(1) : 0);
+    return { frames: iv.length, intervalMedianMs: pct(iv, 0.5), intervalP95Ms: pct(iv, 0.95), drawMedianMs: pct(draws, 0.5), drawP95Ms: pct(draws, 0.95) };
+  });
+
+  await frame.locator('#zoom-fit').click();
+  await frame.locator('#filter-name input').fill('frontend');
+  await waitFor('the name filter', async () => {
+    const shown = Number(await count.getAttribute('data-shown'));
+    return shown > 0 && shown < results.total;
+  });
+  results.filtered = (await count.textContent())?.trim();
+  await frame.locator('#lanes').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('End');
+  await frame.locator('#details .diff-line.add').first().waitFor({ timeout: 15_000 });
+  results.selected = (await frame.locator('#details .details-title').textContent())?.trim();
+  results.diffAdded = (await frame.locator('#details .diff-line.add').allTextContents()).map((t) => t.trim());
+  if (!results.diffAdded.some((t) => /version: v\d+/.test(t))) throw new Error(`diff: ${results.diffAdded.join(' | ')}`);
+  await frame.locator('#filter-name input').fill('');
+  await waitFor('filter cleared', async () => (await count.getAttribute('data-shown')) === (await count.getAttribute('data-total')));
+  // Zoom in on the scenario (the first list happened well before it): wheel at the right edge.
+  await widenSidebar(page, 430, true);
+  await frame.locator('#zoom-fit').click();
+  const plot = await frame.locator('#lanes').boundingBox();
+  await page.mouse.move(plot.x + plot.width * 0.97, plot.y + plot.height * 0.3);
+  await page.mouse.wheel(0, -380);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SCREENSHOTS, 'timeline.png') });
+
+  console.log(JSON.stringify(results, null, 2));
+  return results;
+}
