@@ -3,6 +3,7 @@
 //   controller-lab sim fault <action> [--name value …] [--kubeconfig FILE]   (drives a running sim)
 //   controller-lab sim clients|state [--kubeconfig FILE]
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { adminRequest, endpointFromKubeconfig } from '../sim/server/adminClient.ts';
 import { ADMIN_ACTIONS } from '../sim/server/adminApi.ts';
@@ -120,14 +121,15 @@ async function runServer(args: string[]): Promise<number> {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
-  const stateDir = values['state-dir'];
+  // Absolute, so the printed kubeconfig path works from any directory.
+  const stateDir = values['state-dir'] ? resolve(values['state-dir']) : undefined;
   const scenarioText = values.scenario ? await readFile(values.scenario, 'utf8') : undefined;
 
   const cluster = createSimCluster(stateDir ? { stateDir } : {});
   const server = await startSimServer(cluster, {
     port,
     insecureHttp: values['insecure-http'],
-    ...(values['kubeconfig-out'] ? { kubeconfigOut: values['kubeconfig-out'] } : {}),
+    ...(values['kubeconfig-out'] ? { kubeconfigOut: resolve(values['kubeconfig-out']) } : {}),
     ...(stateDir ? { stateDir } : {}),
     ...(values['server-version'] ? { serverVersion: values['server-version'] } : {}),
     ...(values.token ? { token: values.token } : {}),
