@@ -13,7 +13,7 @@ import { FaultController } from './store/faults.ts';
 import type { HistoryEvent } from './store/history.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
 import { MvccStore, type ResourceTable } from './store/mvccStore.ts';
-import { DebouncedSaver, loadSnapshot, saveSnapshot, type Snapshot } from './store/persistence.ts';
+import { DebouncedSaver, loadSnapshot, saveSnapshot, snapshotJson, type Snapshot } from './store/persistence.ts';
 import type { Stored } from './store/storedObject.ts';
 import { openWatch } from './store/watchOpen.ts';
 import type { Watcher } from './store/watcher.ts';
@@ -388,12 +388,12 @@ export class SimCluster implements SimClusterApi {
     return n;
   }
 
-  private snapshot(): Snapshot {
-    const objects: Snapshot['objects'] = [];
-    for (const t of this.mvcc.allTables()) {
-      for (const s of t.current.values()) objects.push({ group: t.group, resource: t.resource, object: s.object as KubeObject });
+  private snapshot(): string {
+    const mvcc = this.mvcc;
+    function* objects(): Generator<{ group: string; resource: string; json: string }> {
+      for (const t of mvcc.allTables()) for (const s of t.current.values()) yield { group: t.group, resource: t.resource, json: s.json() };
     }
-    return { version: 1, resourceVersion: this.mvcc.resourceVersion, objects };
+    return snapshotJson(mvcc.resourceVersion, objects());
   }
 
   private restore(snapshot: Snapshot): void {

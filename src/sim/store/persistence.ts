@@ -27,11 +27,19 @@ export function loadSnapshot(stateDir: string): Snapshot | undefined {
   return parsed;
 }
 
-export function saveSnapshot(stateDir: string, snapshot: Snapshot): void {
+/** The snapshot's JSON, built from each object's cached JSON (nothing is stringified twice). */
+export function snapshotJson(resourceVersion: number, objects: Iterable<{ group: string; resource: string; json: string }>): string {
+  const parts: string[] = [];
+  for (const o of objects) parts.push(`{"group":${JSON.stringify(o.group)},"resource":${JSON.stringify(o.resource)},"object":${o.json}}`);
+  return `{"version":1,"resourceVersion":${resourceVersion},"objects":[${parts.join(',')}]}`;
+}
+
+/** Writes atomically (temp file + rename), so a crash never leaves half a snapshot. */
+export function saveSnapshot(stateDir: string, json: string): void {
   mkdirSync(stateDir, { recursive: true });
   const file = join(stateDir, 'state.json');
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(snapshot));
+  writeFileSync(tmp, json);
   renameSync(tmp, file);
 }
 
