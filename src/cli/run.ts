@@ -96,6 +96,7 @@ export async function main(argv: string[]): Promise<number> {
       s.on('ready', ({ controller }) => out(`controller ${controller.name}: for ${controller.forKind.kind}, ${controller.workers} worker(s)`));
       s.on('synced', () => {
         synced = true;
+        sim?.startScenario();
         checkIdle();
       });
       s.on('idle', checkIdle);

@@ -286,6 +286,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     session.on('ready', ({ controller }) =>
       this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (host pid ${session.pid})\n`),
     );
+    session.on('synced', () => this.sim?.startScenario());
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queue));
     session.on('reconcileEnd', ({ record }) => {
       const o = record.outcome;

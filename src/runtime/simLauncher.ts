@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createSimCluster } from '../sim/simCluster.ts';
 import type { SimClusterApi } from '../sim/simCluster.ts';
 import { startSimServer } from '../sim/server/simServer.ts';
+import { parseScenario } from '../sim/scenario/scenarioParser.ts';
 
 // `--sim` / `cluster: "sim"`: a simulated cluster in this process, served over HTTPS so the
 // controller host connects to it exactly as it would to a real API server (kubeconfig + token).
@@ -11,6 +12,11 @@ export interface LaunchedSim {
   cluster: SimClusterApi;
   url: string;
   kubeconfigPath: string;
+  /**
+   * Applies the scenario's objects and starts its clock. Called once the controller's caches have
+   * synced, so step times count from a running controller (not from however long start-up took).
+   */
+  startScenario(): void;
   /** Resolves when the scenario's last step ran (at once without a scenario). */
   scenarioDone: Promise<void>;
   scenarioFinished(): boolean;
@@ -20,29 +26,38 @@ export interface LaunchedSim {
 export async function launchSim(options: { scenario?: string } = {}): Promise<LaunchedSim> {
   // Read and validate the scenario first, so a bad file fails before anything listens.
   const scenarioText = options.scenario ? await readFile(resolve(options.scenario), 'utf8') : undefined;
+  // Kinds are checked again when it starts (the scenario may register CRDs itself).
+  if (scenarioText !== undefined) parseScenario(scenarioText, options.scenario ?? 'scenario', () => true);
   const cluster = createSimCluster();
   const server = await startSimServer(cluster);
   let finished = scenarioText === undefined;
-  let scenarioDone: Promise<void> = Promise.resolve();
   let stopScenario = () => {};
-  if (scenarioText !== undefined) {
+  let settle: { resolve: () => void; reject: (e: unknown) => void } = { resolve: () => {}, reject: () => {} };
+  const scenarioDone = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  scenarioDone.catch(() => {});
+  // The scenario's run starts in startScenario; without one there is nothing to wait for.
+  if (scenarioText === undefined) settle.resolve();
+  let started = false;
+  const startScenario = () => {
+    if (started || scenarioText === undefined) return;
+    started = true;
     try {
       const run = cluster.loadScenario(scenarioText, { fileName: options.scenario });
       stopScenario = () => run.stop();
-      scenarioDone = run.done.finally(() => {
-        finished = true;
-      });
-      scenarioDone.catch(() => {});
+      run.done.then(settle.resolve, settle.reject);
     } catch (err) {
-      await server.stop();
-      await cluster.close();
-      throw err;
+      settle.reject(err);
     }
-  }
+  };
+  void scenarioDone.then(
+    () => (finished = true),
+    () => (finished = true),
+  );
   return {
     cluster,
     url: server.url,
     kubeconfigPath: server.kubeconfigPath,
+    startScenario,
     scenarioDone,
     scenarioFinished: () => finished,
     stop: async () => {
