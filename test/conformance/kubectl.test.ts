@@ -238,6 +238,26 @@ spec: {size: ${size}}
     assert.match(list.stderr, /410|Expired|Gone|too old/i);
   });
 
+  it('replaces (PUT), lists in pages (--chunk-size) and deletes --all', async () => {
+    const ns = await namespace('conf-pages');
+    await Promise.all([1, 2, 3, 4, 5].map((i) => kubectlOk(sim, ['-n', ns, 'create', 'configmap', `c${i}`, `--from-literal=a=${i}`])));
+    const paged = await kubectl(sim, ['-n', ns, 'get', 'configmaps', '--chunk-size=2', '-o', 'name', '-v=6']);
+    assert.equal(paged.code, 0, paged.stderr);
+    assert.deepEqual(paged.stdout.trim().split('\n'), ['configmap/c1', 'configmap/c2', 'configmap/c3', 'configmap/c4', 'configmap/c5']);
+    assert.equal((paged.stderr.match(/configmaps\?(continue=[^&\s]+&)?limit=2 200/g) ?? []).length, 3, 'three pages of two');
+
+    const yaml = (await kubectlOk(sim, ['-n', ns, 'get', 'configmap', 'c1', '-o', 'yaml'])).replace('a: "1"', 'a: "9"');
+    assert.match(await kubectlOk(sim, ['replace', '-f', '-'], yaml), /configmap\/c1 replaced/);
+    assert.equal(await kubectlOk(sim, ['-n', ns, 'get', 'configmap', 'c1', '-o', 'jsonpath={.data.a}']), '9');
+    // The manifest still carries the old resourceVersion: a second replace is a conflict.
+    const stale = await kubectl(sim, ['replace', '-f', '-'], { input: yaml });
+    assert.notEqual(stale.code, 0);
+    assert.match(stale.stderr, /Conflict|modified/);
+
+    await kubectlOk(sim, ['-n', ns, 'delete', 'configmaps', '--all']);
+    assert.match((await kubectl(sim, ['-n', ns, 'get', 'configmaps'])).stderr, /No resources found/);
+  });
+
   it('dry-run=server changes nothing; server-side apply creates and merges', async () => {
     const ns = await namespace('conf-dryrun');
     await kubectlOk(sim, ['-n', ns, 'create', 'configmap', 'ghost', '--dry-run=server']);
