@@ -93,8 +93,8 @@ export interface SimClusterApi {
 
   /** Drops history before `rv` (default: now). */
   compact(rv?: number): number;
-  /** Ends every watch; state and RVs carry on. */
-  restart(): void;
+  /** Ends every watch; state and RVs carry on (`dropHistory`: resumes from before get 410). */
+  restart(options?: { dropHistory?: boolean }): void;
   /** Parses, validates and starts a scenario (YAML text). Throws a ScenarioError naming line and field. */
   loadScenario(yamlText: string, options?: { fileName?: string }): ScenarioRunHandle;
   /** Every committed write, after watchers were queued. */
@@ -157,7 +157,10 @@ export class SimCluster implements SimClusterApi {
     this.faults = new FaultController({
       dropWatches: (resource) => this.endWatches('dropped', resource),
       compact: (rv) => this.mvcc.compact(rv ?? this.mvcc.resourceVersion),
-      restart: () => this.restart(),
+      restart: (options) => {
+        this.endWatches('restart');
+        if (options?.dropHistory) this.mvcc.resetHistory();
+      },
       wakeWatchers: () => this.eachWatcher((w) => w.wake()),
     });
     this.clients = new ClientRegistry(this.clock);
@@ -306,8 +309,7 @@ export class SimCluster implements SimClusterApi {
 
   /** Ends every watch. `dropHistory` also forgets the watch-cache window, like a real restart (resumes → 410). */
   restart(options: { dropHistory?: boolean } = {}): void {
-    this.endWatches('restart');
-    if (options.dropHistory) this.mvcc.resetHistory();
+    this.faults.restart(options);
   }
 
   loadScenario(yamlText: string, options: { fileName?: string } = {}): ScenarioRun {

@@ -7,7 +7,7 @@ import type { FaultControls, FaultState, HttpFaultSettings } from './types.ts';
 export interface FaultActions {
   dropWatches(resource?: string): number;
   compact(rv?: number): number;
-  restart(): void;
+  restart(options?: { dropHistory?: boolean }): void;
   /** Watchers look at their queues again (a delay was lifted, events released). */
   wakeWatchers(): void;
 }
@@ -79,8 +79,8 @@ export class FaultController implements FaultControls {
     return true;
   }
 
-  restart(): void {
-    this.actions.restart();
+  restart(options: { dropHistory?: boolean } = {}): void {
+    this.actions.restart(options);
     this.changed();
   }
 

@@ -183,8 +183,11 @@ export interface FaultControls {
   releaseBookmarks(): void;
   /** The next update/patch/delete of this object answers 409 Conflict (once). */
   conflictNextUpdate(resource: { group: string; resource: string }, namespace: string, name: string): void;
-  /** A restart keeping state: every watch ends, RVs keep rising, history is kept. */
-  restart(): void;
+  /**
+   * A restart keeping state: every watch ends, RVs keep rising. History is kept unless
+   * `dropHistory` (then, like a real apiserver's fresh watch cache, resumes from before get 410).
+   */
+  restart(options?: { dropHistory?: boolean }): void;
   /** Sets the HTTP faults (merged into the current settings). */
   setHttp(settings: Partial<HttpFaultSettings>): void;
   state(): FaultState;
