@@ -143,7 +143,8 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     // The informer's timers (backoff, resync) do not hold the process open; this does, until finish.
     const alive = setInterval(() => {}, 1 << 30);
     let finished = false;
-    const finish = (code: number, message?: string): void => {
+    const finish = (exitCode: number, message?: string): void => {
+      let code = exitCode;
       if (finished) return;
       finished = true;
       clearInterval(alive);
@@ -154,7 +155,14 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
         // A failure the user must fix: its one line is all there is to say.
         process.stderr.write(`controller-lab watch: ${message}\n`);
       } else {
-        if (args.dumpCache) writeFileSync(args.dumpCache, dumpCache(informer));
+        if (args.dumpCache) {
+          try {
+            writeFileSync(args.dumpCache, dumpCache(informer));
+          } catch (err) {
+            process.stderr.write(`controller-lab watch: cannot write --dump-cache ${args.dumpCache}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+            code = 2;
+          }
+        }
         process.stderr.write(`${summary(informer, performance.now() - started)}\n`);
       }
       out.flush(() => resolve(code));

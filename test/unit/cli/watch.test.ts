@@ -72,6 +72,14 @@ test('a 410 inside the watch makes the informer relist; the summary counts it; -
   ]);
 });
 
+test('a --dump-cache file that cannot be written is one clear line and exit code 2', async (t) => {
+  const c = await cluster(t, { items: [configMap('a', '5')] });
+  const r = await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '-o', 'none', '--exit-when-seen', 'default/a', '--dump-cache', path.join(c.dir, 'no', 'such', 'dir.json')]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^controller-lab watch: cannot write --dump-cache .*dir\.json: ENOENT$/m);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+});
+
 test('SIGINT exits 0 with the summary; -A watches all namespaces', async (t) => {
   const c = await cluster(t, { items: [configMap('a', '5', 'ns1'), configMap('b', '6', 'ns2')], watch: () => {} });
   const cli = startCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '-A']);
