@@ -1,5 +1,8 @@
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Starts the standalone adapter (the TS entry, run by this same Node 24) and drives the
@@ -8,8 +11,46 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ADAPTER = fileURLToPath(new URL('../../src/debug/debugAdapterMain.ts', import.meta.url));
 export const RS_CONTROLLER = fileURLToPath(new URL('../../examples/replicaset-controller/controller.ts', import.meta.url));
-export const RS_SCENARIO = fileURLToPath(new URL('./fixtures/replicasets.yaml', import.meta.url));
-export const FAILING_CONTROLLER = fileURLToPath(new URL('./fixtures/failingController.ts', import.meta.url));
+
+// Fixtures are written to a temp dir: `node --test test/dap/**` runs every file it finds here.
+const FIXTURES = mkdtempSync(join(tmpdir(), 'cl-dap-'));
+process.on('exit', () => rmSync(FIXTURES, { recursive: true, force: true }));
+
+/** Two ReplicaSets and nothing else happening: reconcile order depends only on the controller. */
+export const RS_SCENARIO = join(FIXTURES, 'replicasets.yaml');
+writeFileSync(RS_SCENARIO, `# Two ReplicaSets and nothing else happening: reconcile order depends only on the controller.
+seed: 3
+objects:
+  - apiVersion: apps/v1
+    kind: ReplicaSet
+    metadata: { name: api, namespace: default, labels: { app: api } }
+    spec:
+      replicas: 1
+      selector: { matchLabels: { app: api } }
+      template: { metadata: { labels: { app: api } }, spec: { containers: [{ name: api, image: "example/api:1.0" }] } }
+  - apiVersion: apps/v1
+    kind: ReplicaSet
+    metadata: { name: web, namespace: default, labels: { app: web } }
+    spec:
+      replicas: 3
+      selector: { matchLabels: { app: web } }
+      template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: web, image: "nginx:1.25" }] } }
+`);
+
+/** Fails on purpose: `web` always throws, so the debugger shows the error and the backoff retries. */
+export const FAILING_CONTROLLER = join(FIXTURES, 'failingController.ts');
+writeFileSync(FAILING_CONTROLLER, `// Fails on purpose: \`web\` always throws, so the debugger shows the error and the backoff retries.
+import { defineController } from 'controller-lab';
+
+export default defineController({
+  name: 'failing',
+  for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  reconcile(req, ctx) {
+    ctx.log.info(\`reconciling \${req.name}\`);
+    if (req.name === 'web') throw new Error(\`boom: \${req.name} cannot be reconciled\`);
+  },
+});
+`);
 
 export async function startClient(): Promise<DebugClient> {
   const dc = new DebugClient(process.execPath, ADAPTER, 'controller-lab', { env: { ...process.env } }, true);

@@ -129,3 +129,24 @@ test('a controller that does not compile fails the launch with file:line', async
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('attachJsDebugger starts the host under the inspector and asks the client to attach', async () => {
+  const dc = await startClient();
+  let pid = 0;
+  dc.on('output', (e: DebugProtocol.OutputEvent) => {
+    const m = /host pid (\d+)/.exec(e.body.output);
+    if (m) pid = Number(m[1]);
+  });
+  try {
+    const attach = dc.waitForEvent('controllerLab.attachJsDebugger');
+    await launch(dc, { controller: RS_CONTROLLER, scenario: RS_SCENARIO, attachJsDebugger: true });
+    const event = (await attach) as DebugProtocol.Event & { body: { port: number; url: string } };
+    assert.ok(event.body.port > 0);
+    assert.match(event.body.url, /^ws:\/\/127\.0\.0\.1:\d+\//);
+  } finally {
+    await dc.disconnectRequest({}).catch(() => {});
+    await dc.stop();
+  }
+  for (let i = 0; i < 50 && pid && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  if (pid) assert.equal(isAlive(pid), false);
+});

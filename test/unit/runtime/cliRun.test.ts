@@ -99,7 +99,7 @@ export default defineController({
 `,
     );
     const trace = join(dir, 't.jsonl');
-    const r = run([file, '--sim', '--scenario', 'test/dap/fixtures/replicasets.yaml', '--until-idle', '--reconcile-timeout', '200', '--trace', trace, '--timeout', '30']);
+    const r = run([file, '--sim', '--scenario', 'examples/replicaset-controller/scenario.yaml', '--until-idle', '--reconcile-timeout', '200', '--trace', trace, '--timeout', '30']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /ReplicaSet default\/web .*timed out: reconcile did not finish within 200 ms/);
     const web = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TraceLine).filter((l) => l.key === 'default/web');
