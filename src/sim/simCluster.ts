@@ -20,6 +20,7 @@ import type { Watcher } from './store/watcher.ts';
 import { SimListerWatcher } from './simListerWatcher.ts';
 import { startScenario, type ScenarioRun } from './scenario/scenarioRunner.ts';
 import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
+import { replayTrace, type TraceReplay } from './scenario/traceReplay.ts';
 import { randomUUID } from 'node:crypto';
 import type {
   ClientIdentity,
@@ -314,6 +315,11 @@ export class SimCluster implements SimClusterApi {
 
   loadScenario(yamlText: string, options: { fileName?: string } = {}): ScenarioRun {
     return startScenario(this, yamlText, options);
+  }
+
+  /** Replays JSON lines of recorded watch events (see scenario/traceReplay.ts). Throws TraceError naming bad lines. */
+  replayTrace(jsonLines: string, options: { speed?: number } = {}): TraceReplay {
+    return replayTrace(this, jsonLines, options);
   }
 
   onWrite(listener: (write: WriteRecord) => void): () => void {
