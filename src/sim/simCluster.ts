@@ -98,6 +98,8 @@ export interface SimClusterApi {
   restart(options?: { dropHistory?: boolean }): void;
   /** Parses, validates and starts a scenario (YAML text). Throws a ScenarioError naming line and field. */
   loadScenario(yamlText: string, options?: { fileName?: string }): ScenarioRunHandle;
+  /** Replays JSON lines of recorded watch events on the clock (`speed` 0: at once). Throws TraceError naming bad lines. */
+  replayTrace(jsonLines: string, options?: { speed?: number }): TraceReplay;
   /** Every committed write, after watchers were queued. */
   onWrite(listener: (write: WriteRecord) => void): () => void;
   /** An in-process ListerWatcher for one resource (optionally one namespace). */
