@@ -27,6 +27,8 @@ interface Spec {
   scale?: boolean;
   verbs?: string[];
   nameRule?: NameRule;
+  /** When the server's hash is not derived from this group/version/kind (it was first stored in another). */
+  storageVersionHash?: string;
 }
 
 function builtin(spec: Spec): ResourceInfo {
@@ -48,7 +50,7 @@ function builtin(spec: Spec): ResourceInfo {
     storageVersion: spec.version,
     nameRule: spec.nameRule ?? 'subdomain',
     source: 'builtin',
-    storageVersionHash: storageVersionHash(spec.group, spec.version, spec.kind),
+    storageVersionHash: spec.storageVersionHash ?? storageVersionHash(spec.group, spec.version, spec.kind),
   };
   if (spec.scale) info.scale = REPLICAS_SCALE;
   return info;
@@ -71,6 +73,6 @@ export function builtinResources(): ResourceInfo[] {
     builtin({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], status: true }),
     builtin({ group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', categories: ['all'], status: true }),
     builtin({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease' }),
-    builtin({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true }),
+    builtin({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true, storageVersionHash: 'jfWCUB31mvA=' }),
   ];
 }
