@@ -12,7 +12,9 @@ import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
 import { sendJson } from './responses.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
+import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
+import type { TableColumn } from './tableColumns.ts';
 import { serveWatch } from './watchResponse.ts';
 
 export interface ResourceRequest {
@@ -58,10 +60,22 @@ function subresourceOf(info: ResourceInfo, name: string): Subresource | undefine
   throw pathNotFound();
 }
 
-function sendObject(r: ResourceRequest, code: number, stored: StoredObject, rendering: 'object' | 'table', resource: string): void {
+const CRD_GVR: GroupVersionResource = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+
+function columns(r: ResourceRequest, info: ResourceInfo): TableColumn[] {
+  return tableColumnsFor(info, (name) => {
+    try {
+      return r.cluster.get(CRD_GVR, '', name).object;
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+function sendObject(r: ResourceRequest, code: number, stored: StoredObject, rendering: 'object' | 'table', info: ResourceInfo): void {
   if (rendering === 'table') {
     const json = renderTable([stored.object], { resourceVersion: String(stored.resourceVersion) }, {
-      resource,
+      columns: columns(r, info),
       includeObject: r.query.includeObject(),
       now: r.cluster.clock.now(),
       withColumnDefinitions: true,
@@ -72,7 +86,7 @@ function sendObject(r: ResourceRequest, code: number, stored: StoredObject, rend
   }
 }
 
-function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 'table', resource: string): void {
+function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 'table', info: ResourceInfo): void {
   if (rendering === 'object') {
     sendJson(r.res, 200, list.json());
     return;
@@ -81,7 +95,7 @@ function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 't
   if (list.continue) meta.continue = list.continue;
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
   sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), meta, {
-    resource,
+    columns: columns(r, info),
     includeObject: r.query.includeObject(),
     now: r.cluster.clock.now(),
     withColumnDefinitions: true,
@@ -123,7 +137,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     const byName = `metadata.name=${target.name}`;
     request.fieldSelector = request.fieldSelector ? `${request.fieldSelector},${byName}` : byName;
     const options = { cluster, gvr, request, ctx: r.ctx };
-    serveWatch(req, r.res, rendering === 'table' ? { ...options, table: { includeObject: query.includeObject() } } : options);
+    serveWatch(req, r.res, rendering === 'table' ? { ...options, table: { includeObject: query.includeObject(), columns: columns(r, info) } } : options);
     return;
   }
 
@@ -133,13 +147,13 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         const rendering = negotiateObjectRendering(req.headers.accept);
         if (target.watchPrefix || query.isWatch()) {
           requireVerb(info, 'watch', method);
-          const table = rendering === 'table' ? { includeObject: query.includeObject() } : undefined;
+          const table = rendering === 'table' ? { includeObject: query.includeObject(), columns: columns(r, info) } : undefined;
           const options = { cluster, gvr, request: query.watchRequest(target.namespace), ctx: r.ctx };
           serveWatch(req, r.res, table ? { ...options, table } : options);
           return;
         }
         requireVerb(info, 'list', method);
-        sendList(r, recording(() => cluster.list(gvr, query.listRequest(target.namespace), r.ctx)), rendering, info.resource);
+        sendList(r, recording(() => cluster.list(gvr, query.listRequest(target.namespace), r.ctx)), rendering, info);
         return;
       }
       case 'POST': {
@@ -171,7 +185,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     case 'GET': {
       requireVerb(info, 'get', method);
       const rendering = subresource ? 'object' : negotiateObjectRendering(req.headers.accept);
-      sendObject(r, 200, cluster.get(gvr, target.namespace, target.name, subresource, r.ctx), rendering, info.resource);
+      sendObject(r, 200, cluster.get(gvr, target.namespace, target.name, subresource, r.ctx), rendering, info);
       return;
     }
     case 'PUT': {

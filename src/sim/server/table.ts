@@ -3,10 +3,10 @@
 // whole object with includeObject=Object, or nothing with None.
 import type { KubeObject, ListMeta } from '../../shared/k8s.ts';
 import type { IncludeObject } from './queryParameters.ts';
-import { columnsFor } from './tableColumns.ts';
+import type { TableColumn } from './tableColumns.ts';
 
 export interface TableOptions {
-  resource: string;
+  columns: TableColumn[];
   includeObject: IncludeObject;
   now: number;
   /** False for the watch events after the first: the columns are sent once. */
@@ -20,7 +20,7 @@ function rowObject(obj: Readonly<KubeObject>, include: IncludeObject): unknown {
 }
 
 export function renderTable(objects: readonly Readonly<KubeObject>[], listMeta: ListMeta, options: TableOptions): string {
-  const columns = columnsFor(options.resource);
+  const { columns } = options;
   const table = {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',

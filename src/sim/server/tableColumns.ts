@@ -1,5 +1,5 @@
 // The columns `kubectl get` shows, per kind, computed server-side like kube-apiserver's printers do
-// (pkg/printers/internalversion). Kinds not listed here get NAME and AGE, as custom resources without
+// (pkg/printers/internalversion). Kinds not listed here get NAME_COLUMN and AGE_COLUMN, as custom resources without
 // additionalPrinterColumns do.
 import type { KubeObject } from '../../shared/k8s.ts';
 
@@ -67,7 +67,7 @@ function age(obj: Obj, now: number): string {
   return Number.isNaN(created) ? '<unknown>' : humanDuration(now - created);
 }
 
-const NAME: TableColumn = {
+export const NAME_COLUMN: TableColumn = {
   name: 'Name',
   type: 'string',
   format: 'name',
@@ -76,7 +76,7 @@ const NAME: TableColumn = {
   cell: (o) => o.metadata.name ?? '',
 };
 
-const AGE: TableColumn = {
+export const AGE_COLUMN: TableColumn = {
   name: 'Age',
   type: 'string',
   format: '',
@@ -130,56 +130,56 @@ const WORKLOAD_WIDE: TableColumn[] = [
 ];
 
 const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
-  namespaces: [NAME, col('Status', (o) => str(o, 'status.phase', 'Active')), AGE],
-  configmaps: [NAME, col('Data', (o) => countKeys(o, 'data', 'binaryData'), 'integer'), AGE],
-  secrets: [NAME, col('Type', (o) => str(o, 'type', 'Opaque')), col('Data', (o) => countKeys(o, 'data'), 'integer'), AGE],
+  namespaces: [NAME_COLUMN, col('Status', (o) => str(o, 'status.phase', 'Active')), AGE_COLUMN],
+  configmaps: [NAME_COLUMN, col('Data', (o) => countKeys(o, 'data', 'binaryData'), 'integer'), AGE_COLUMN],
+  secrets: [NAME_COLUMN, col('Type', (o) => str(o, 'type', 'Opaque')), col('Data', (o) => countKeys(o, 'data'), 'integer'), AGE_COLUMN],
   pods: [
-    NAME,
+    NAME_COLUMN,
     col('Ready', podReady),
     col('Status', (o) => (o.metadata.deletionTimestamp ? 'Terminating' : str(o, 'status.phase', 'Pending'))),
     col('Restarts', podRestarts, 'integer'),
-    AGE,
+    AGE_COLUMN,
     col('IP', (o) => str(o, 'status.podIP', '<none>'), 'string', 1),
     col('Node', (o) => str(o, 'spec.nodeName', '<none>'), 'string', 1),
   ],
   services: [
-    NAME,
+    NAME_COLUMN,
     col('Type', (o) => str(o, 'spec.type', 'ClusterIP')),
     col('Cluster-IP', (o) => str(o, 'spec.clusterIP', '<none>')),
     col('External-IP', () => '<none>'),
     col('Port(s)', servicePorts),
-    AGE,
+    AGE_COLUMN,
   ],
   deployments: [
-    NAME,
+    NAME_COLUMN,
     col('Ready', replicasReady),
     col('Up-to-date', (o) => num(o, 'status.updatedReplicas'), 'integer'),
     col('Available', (o) => num(o, 'status.availableReplicas'), 'integer'),
-    AGE,
+    AGE_COLUMN,
     ...WORKLOAD_WIDE,
   ],
   replicasets: [
-    NAME,
+    NAME_COLUMN,
     col('Desired', (o) => num(o, 'spec.replicas'), 'integer'),
     col('Current', (o) => num(o, 'status.replicas'), 'integer'),
     col('Ready', (o) => num(o, 'status.readyReplicas'), 'integer'),
-    AGE,
+    AGE_COLUMN,
     ...WORKLOAD_WIDE,
   ],
-  statefulsets: [NAME, col('Ready', replicasReady), AGE, ...WORKLOAD_WIDE.slice(0, 2)],
+  statefulsets: [NAME_COLUMN, col('Ready', replicasReady), AGE_COLUMN, ...WORKLOAD_WIDE.slice(0, 2)],
   daemonsets: [
-    NAME,
+    NAME_COLUMN,
     col('Desired', (o) => num(o, 'status.desiredNumberScheduled'), 'integer'),
     col('Current', (o) => num(o, 'status.currentNumberScheduled'), 'integer'),
     col('Ready', (o) => num(o, 'status.numberReady'), 'integer'),
-    AGE,
+    AGE_COLUMN,
   ],
-  jobs: [NAME, col('Completions', (o) => `${num(o, 'status.succeeded')}/${num(o, 'spec.completions') || 1}`), AGE],
-  nodes: [NAME, col('Status', () => 'Ready'), AGE],
-  leases: [NAME, col('Holder', (o) => str(o, 'spec.holderIdentity')), AGE],
-  customresourcedefinitions: [NAME, col('Created At', (o) => str(o, 'metadata.creationTimestamp'), 'date')],
+  jobs: [NAME_COLUMN, col('Completions', (o) => `${num(o, 'status.succeeded')}/${num(o, 'spec.completions') || 1}`), AGE_COLUMN],
+  nodes: [NAME_COLUMN, col('Status', () => 'Ready'), AGE_COLUMN],
+  leases: [NAME_COLUMN, col('Holder', (o) => str(o, 'spec.holderIdentity')), AGE_COLUMN],
+  customresourcedefinitions: [NAME_COLUMN, col('Created At', (o) => str(o, 'metadata.creationTimestamp'), 'date')],
 };
 
 export function columnsFor(resource: string): TableColumn[] {
-  return COLUMNS_BY_RESOURCE[resource] ?? [NAME, AGE];
+  return COLUMNS_BY_RESOURCE[resource] ?? [NAME_COLUMN, AGE_COLUMN];
 }

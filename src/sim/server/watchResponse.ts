@@ -7,6 +7,7 @@ import type { SimClusterApi } from '../simCluster.ts';
 import type { RequestContext, SimWatch, SimWatchEvent, WatchCloseReason, WatchRequest } from '../store/types.ts';
 import type { IncludeObject } from './queryParameters.ts';
 import { renderTable } from './table.ts';
+import type { TableColumn } from './tableColumns.ts';
 
 /** A batch is written out early once it holds this many characters, so a long replay streams. */
 const EARLY_WRITE_CHARS = 256 * 1024;
@@ -20,7 +21,7 @@ export interface WatchResponseOptions {
   request: WatchRequest;
   ctx: RequestContext;
   /** Set when the client asked for Tables (`kubectl get -w`). */
-  table?: { includeObject: IncludeObject };
+  table?: { includeObject: IncludeObject; columns: TableColumn[] };
   /** Called once the stream ends, however it ends. */
   onEnd?: () => void;
 }
@@ -56,7 +57,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
   const lineFor = (event: SimWatchEvent): string => {
     if (!table || event.type === 'ERROR' || event.type === 'BOOKMARK') return event.line();
     const rendered = renderTable([event.object], { resourceVersion: event.object.metadata.resourceVersion ?? '' }, {
-      resource: gvr.resource,
+      columns: table.columns,
       includeObject: table.includeObject,
       now: cluster.clock.now(),
       withColumnDefinitions: firstTableEvent,

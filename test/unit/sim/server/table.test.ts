@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderTable } from '../../../../src/sim/server/table.ts';
-import { humanDuration } from '../../../../src/sim/server/tableColumns.ts';
+import { columnsFor, humanDuration } from '../../../../src/sim/server/tableColumns.ts';
 
 test('ages print like kubectl', () => {
   assert.equal(humanDuration(5_000), '5s');
@@ -24,7 +24,7 @@ const deploy = {
 };
 
 test('a Deployment row has kubectl columns and PartialObjectMetadata', () => {
-  const table = JSON.parse(renderTable([deploy], { resourceVersion: '7' }, { resource: 'deployments', includeObject: 'Metadata', now, withColumnDefinitions: true }));
+  const table = JSON.parse(renderTable([deploy], { resourceVersion: '7' }, { columns: columnsFor('deployments'), includeObject: 'Metadata', now, withColumnDefinitions: true }));
   assert.equal(table.kind, 'Table');
   assert.equal(table.apiVersion, 'meta.k8s.io/v1');
   assert.deepEqual(table.metadata, { resourceVersion: '7' });
@@ -35,10 +35,10 @@ test('a Deployment row has kubectl columns and PartialObjectMetadata', () => {
 });
 
 test('includeObject and column definitions after the first watch event', () => {
-  const full = JSON.parse(renderTable([deploy], {}, { resource: 'deployments', includeObject: 'Object', now, withColumnDefinitions: false }));
+  const full = JSON.parse(renderTable([deploy], {}, { columns: columnsFor('deployments'), includeObject: 'Object', now, withColumnDefinitions: false }));
   assert.deepEqual(full.columnDefinitions, []);
   assert.deepEqual(full.rows[0].object, deploy);
-  const none = JSON.parse(renderTable([deploy], {}, { resource: 'widgets', includeObject: 'None', now, withColumnDefinitions: true }));
+  const none = JSON.parse(renderTable([deploy], {}, { columns: columnsFor('widgets'), includeObject: 'None', now, withColumnDefinitions: true }));
   assert.equal(none.rows[0].object, undefined);
   assert.deepEqual(none.rows[0].cells, ['web', '10m']);
 });
