@@ -8,6 +8,8 @@
 //   npm run bench:informer -- --core    the informer pipeline alone, in process, no HTTP: how much
 //                                       each event costs on top of JSON.parse + Map.set (for
 //                                       working on src/informer without network noise)
+//   npm run bench:informer -- --core --alloc   adds bytes allocated per event and the top
+//                                       allocation sites (deterministic, unlike time on a busy machine)
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +52,7 @@ const { values } = parseArgs({
     prof: { type: 'boolean' },
     'import-child': { type: 'string' },
     core: { type: 'boolean' },
+    alloc: { type: 'boolean' },
     'core-child': { type: 'string' },
   },
 });
@@ -332,6 +335,9 @@ interface CoreResult {
   cpuUsPerEvent: number;
   /** Heap still live after the stream and a full GC (the cache and whatever else is kept). */
   heapAfterBytes: number;
+  /** With --alloc: bytes allocated per event (JSON.parse included) and where. */
+  allocBytesPerEvent?: number;
+  allocSites?: [site: string, bytesPerEvent: number][];
 }
 
 async function orchestrateCore(): Promise<void> {
@@ -346,7 +352,7 @@ async function orchestrateCore(): Promise<void> {
     for (const kind of rep % 2 === 0 ? kinds : [...kinds].reverse()) {
       const profDir = path.join(ROOT, '.bench-output', 'profiles');
       const nodeFlags = ['--expose-gc', ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=core-${kind}-${rep}.cpuprofile`] : [])];
-      const r = await runChild<CoreResult>(SELF, ['--core-child', kind, '--objects', String(objects), '--events', String(events)], { nodeFlags });
+      const r = await runChild<CoreResult>(SELF, ['--core-child', kind, '--objects', String(objects), '--events', String(events), ...(values.alloc ? ['--alloc'] : [])], { nodeFlags });
       if (!r.result) {
         console.error(`  ${kind}: FAILED ${r.error}`);
         continue;
@@ -363,6 +369,38 @@ async function orchestrateCore(): Promise<void> {
   console.log(`\nInformer core, in process: ${si(events, 0)} watch events (JSON.parse included) over ${si(objects, 0)} objects, 64 events per turn of the event loop; median of ${reps}\n`);
   console.log(textTable(['pipeline', 'wall / event', 'CPU / event', 'heap after GC'], rows));
   console.log(`\ninformer ÷ map, CPU per event (median of per-run ratios): ${ratio(median(overhead))} — the HTTP benchmark's 0.9× target needs ≤ 1.11×`);
+  if (values.alloc) {
+    for (const k of kinds) {
+      const last = results.get(k)!.at(-1);
+      if (!last?.allocSites) continue;
+      console.log(`\n${k}: ${last.allocBytesPerEvent!.toFixed(0)} bytes allocated per event (JSON.parse included); top sites:`);
+      for (const [site, bytes] of last.allocSites) console.log(`  ${bytes.toFixed(0).padStart(6)} B  ${site}`);
+    }
+  }
+}
+
+/** Samples every allocation (also those a GC already collected) while `run` runs. */
+async function sampleAllocations(run: () => Promise<void>, perUnit: number): Promise<{ total: number; sites: [string, number][] }> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 512, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true } as never);
+  await run();
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  const bySite = new Map<string, number>();
+  let total = 0;
+  type Node = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: Node[] };
+  const walk = (node: Node): void => {
+    const f = node.callFrame;
+    const site = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const c of node.children) walk(c);
+  };
+  walk(profile.head as unknown as Node);
+  const sites = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([site, bytes]): [string, number] => [site, bytes / perUnit]);
+  return { total: total / perUnit, sites };
 }
 
 async function coreChild(kind: string): Promise<void> {
@@ -408,20 +446,28 @@ async function coreChild(kind: string): Promise<void> {
     while (!sink) await new Promise((r) => setImmediate(r));
   }
   gc();
+  const stream_ = async (): Promise<void> => {
+    // 64 events per macrotask, as a socket read of 64 KB delivers them.
+    for (let i = 0; i < lines.length; i += 64) {
+      const end = Math.min(i + 64, lines.length);
+      for (let j = i; j < end; j++) sink!(JSON.parse(lines[j]!) as Ev);
+      await new Promise((r) => setImmediate(r));
+    }
+    await done;
+  };
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  // 64 events per macrotask, as a socket read of 64 KB delivers them.
-  for (let i = 0; i < lines.length; i += 64) {
-    const end = Math.min(i + 64, lines.length);
-    for (let j = i; j < end; j++) sink!(JSON.parse(lines[j]!) as Ev);
-    await new Promise((r) => setImmediate(r));
-  }
-  await done;
+  const alloc = values.alloc ? await sampleAllocations(stream_, events) : (await stream_(), undefined);
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   gc();
   const heapAfterBytes = process.memoryUsage().heapUsed;
-  console.log(JSON.stringify({ usPerEvent: (wall * 1000) / events, cpuUsPerEvent: (cpu.user + cpu.system) / events, heapAfterBytes } satisfies CoreResult));
+  const result: CoreResult = { usPerEvent: (wall * 1000) / events, cpuUsPerEvent: (cpu.user + cpu.system) / events, heapAfterBytes };
+  if (alloc) {
+    result.allocBytesPerEvent = alloc.total;
+    result.allocSites = alloc.sites;
+  }
+  console.log(JSON.stringify(result));
   process.exit(0);
 }
 
