@@ -191,6 +191,9 @@ spec:
       openAPIV3Schema:
         type: object
         x-kubernetes-preserve-unknown-fields: true
+    additionalPrinterColumns:
+    - {name: Size, type: integer, jsonPath: .spec.size}
+    - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
 `);
     const resources = await kubectlOk(sim, ['api-resources', '--api-group=example.com']);
     assert.match(resources, /^widgets\s+wd\s+example.com\/v1\s+true\s+Widget$/m);
@@ -206,7 +209,9 @@ spec: {size: ${size}}
       await watch.waitFor((o) => o.includes('"w1"'));
       assert.match(await kubectlOk(sim, ['apply', '-f', '-'], widget(2)), /widget.example.com\/w1 configured/);
       assert.equal((await getJson(['-n', ns, 'get', 'wd', 'w1']))['spec'].size, 2);
-      assert.match(await kubectlOk(sim, ['-n', ns, 'get', 'widgets']), /^w1\s+\d+s$/m);
+      const table = await kubectlOk(sim, ['-n', ns, 'get', 'widgets']);
+      assert.match(table, /^NAME\s+SIZE\s+AGE$/m);
+      assert.match(table, /^w1\s+2\s+\d+s$/m);
       await kubectlOk(sim, ['-n', ns, 'delete', 'widget', 'w1']);
       const events = parseWatchJson(await watch.waitFor((o) => /"type": ?"DELETED"/.test(o)));
       assert.deepEqual(events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
