@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { activateDebug } from './debug/activateDebug.ts';
 import { realClock } from './shared/clock.ts';
 import { createKubeconfigBackend } from './views/backends/kubeconfigBackend.ts';
 import { createSimBackend } from './views/backends/simBackend.ts';
@@ -75,6 +76,13 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     ...registerObjectCommands(services),
     registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),
   );
+
+  // The reconcile debugger's glue (H7): launch configurations, the adapter, its commands.
+  try {
+    activateDebug(context);
+  } catch (err) {
+    log.error(`debugger setup failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
 
   // Context keys for menus: palette entries that need a cluster or an informer stay hidden until then.
   const updateContext = () => {
