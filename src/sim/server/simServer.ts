@@ -1,17 +1,18 @@
 // The simulated cluster over HTTPS, so kubectl, client-go, client-node and any controller can use it
 // with a generated kubeconfig. 127.0.0.1 only; a bearer token is required on every request.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApiError } from '../../shared/apiError.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { ClientIdentity, RequestContext } from '../store/types.ts';
 import { loadOrCreatePki } from '../tls/certificates.ts';
 import { renderKubeconfig, writeKubeconfig } from '../tls/kubeconfig.ts';
 import { handleAdmin } from './adminApi.ts';
+import { BearerAuth, newToken } from './bearerAuth.ts';
 import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';
 import { negotiateDiscoveryRendering } from './mediaTypes.ts';
@@ -57,19 +58,9 @@ export interface SimServerHandle {
   stop(): Promise<void>;
 }
 
-function tokenIdOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 12);
-}
-
-function bearerMatches(header: string | undefined, expected: Buffer): boolean {
-  if (header === undefined || header.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(header), expected);
-}
-
 export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
-  const token = options.token ?? randomBytes(32).toString('base64url');
-  const expectedAuth = Buffer.from(`Bearer ${token}`);
-  const tokenId = tokenIdOf(token);
+  const auth = new BearerAuth(options.token ?? newToken());
+  const { token, tokenId } = auth;
   const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir);
   const serverVersion = versionInfo(options.serverVersion);
   const version = JSON.stringify(serverVersion);
@@ -156,7 +147,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const userAgent = req.headers['user-agent'] ?? '';
     const { path, query } = splitUrl(req.url ?? '/');
-    if (!bearerMatches(req.headers.authorization, expectedAuth)) {
+    if (!auth.accepts(req.headers.authorization)) {
       cluster.clients.recordError({ userAgent, tokenId: '' }, (req.method ?? 'GET').toLowerCase(), path, 401);
       req.resume();
       sendStatus(res, UNAUTHORIZED_STATUS);
@@ -165,7 +156,8 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     const client = contextFor(userAgent).client!;
     serve(req, res, path, query, client).catch((err: unknown) => {
       const status = statusFromError(err);
-      if (status.code >= 500 && !(err && typeof err === 'object' && 'status' in err)) {
+      // A non-API error is a bug of ours: answer 500 and say so on stderr, then keep serving.
+      if (!(err instanceof ApiError)) {
         process.stderr.write(`controller-lab sim: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       }
       if (!wasRecordedByStore(err)) cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, status.code);
