@@ -5,7 +5,11 @@ import { ApiError } from '../../shared/apiError.ts';
 import { applyJsonPatch } from '../patch/jsonPatch.ts';
 import { applyMergePatch } from '../patch/mergePatch.ts';
 import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
-import { crdResources, crdStatus, validateCrd } from '../resources/crd.ts';
+import { crdStatus, validateCrd } from '../resources/crd.ts';
+import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
+import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
+import { emptyNamespace, finishNamespaceIfEmpty } from './namespaceLifecycle.ts';
+import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
 import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
 import {
@@ -40,7 +44,6 @@ export interface ApiStoreOptions {
   onUnserved: (table: ResourceTable) => void;
 }
 
-const NAMESPACES = { group: '', resource: 'namespaces' };
 const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
 
 function requireVerb(info: ResourceInfo, verb: string): void {
@@ -51,7 +54,7 @@ function isCrdTable(t: { group: string; resource: string }): boolean {
   return t.group === CRDS.group && t.resource === CRDS.resource;
 }
 
-export class ApiStore {
+export class ApiStore implements StoreOps {
   readonly owners = new OwnerIndex();
   private readonly followUps: (() => void)[] = [];
   private depth = 0;
@@ -208,11 +211,11 @@ export class ApiStore {
       }
       this.checkConflictFault(info, key, name);
       if (dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
-      if (isCrdTable(info)) this.deleteCustomResources(current.object);
-      if (options.propagationPolicy === 'Orphan') this.orphanDependents(current.object);
+      if (isCrdTable(info)) deleteCustomResources(this, current.object);
+      if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object);
       // Foreground, simplified: dependents go first (the real GC also parks the owner behind a
       // foregroundDeletion finalizer meanwhile; here it all happens within this call).
-      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) this.deleteDependentsFirst(current.object.metadata.uid);
+      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) deleteDependentsFirst(this, current.object.metadata.uid);
       const isNamespace = info.group === '' && info.resource === 'namespaces';
       if (isNamespace || current.object.metadata.finalizers?.length) {
         if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };
@@ -222,7 +225,7 @@ export class ApiStore {
         next.metadata.generation = (next.metadata.generation ?? 1) + 1;
         if (isNamespace) {
           (next as { status?: unknown }).status = { phase: 'Terminating' };
-          this.followUps.push(() => this.emptyNamespace(name));
+          this.followUps.push(() => emptyNamespace(this, name));
         }
         const marked = this.mvcc.commit(table, key, next).object;
         return { object: marked, deleted: false };
@@ -407,7 +410,7 @@ export class ApiStore {
   }
 
   /** Commits an update: generation bump on spec changes, no-op writes skipped, a finalized deletion completes. */
-  private commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean): Stored {
+  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean): Stored {
     const cur = current.object;
     const metaCauses = [...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations), ...immutableFieldChanges(info, cur, next)];
     if (metaCauses.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', metaCauses);
@@ -425,18 +428,18 @@ export class ApiStore {
 
   private afterCommit(table: ResourceTable, event: HistoryEvent): void {
     const obj = event.object.object;
-    if (isCrdTable(table)) this.followCrd(event);
+    if (isCrdTable(table)) followCrd(this, event, this.opts.onUnserved);
     if (table.group === NAMESPACES.group && table.resource === NAMESPACES.resource && event.type === 'MODIFIED' && obj.metadata.deletionTimestamp) {
       // A Terminating namespace may just have lost its last finalizer.
       const name = obj.metadata.name ?? '';
-      this.followUps.push(() => this.finishNamespaceIfEmpty(name));
+      this.followUps.push(() => finishNamespaceIfEmpty(this, name));
     }
     if (event.type !== 'DELETED') {
       if (this.depth === 0) this.drain();
       return;
     }
     const uid = obj.metadata.uid;
-    if (uid && this.owners.dependentsOf(uid).length) this.followUps.push(() => this.collectDependents(uid));
+    if (uid && this.owners.dependentsOf(uid).length) this.followUps.push(() => collectDependents(this, uid));
     const ns = obj.metadata.namespace;
     if (ns) {
       const nsObj = this.mvcc.table(NAMESPACES.group, NAMESPACES.resource).current.get(ns);
@@ -444,112 +447,10 @@ export class ApiStore {
         this.namespacesToCheck.add(ns);
         this.followUps.push(() => {
           this.namespacesToCheck.delete(ns);
-          this.finishNamespaceIfEmpty(ns);
+          finishNamespaceIfEmpty(this, ns);
         });
       }
     }
     if (this.depth === 0) this.drain();
-  }
-
-  /** Background GC: dependents whose owners are all gone are deleted; dangling refs to a gone owner are dropped. */
-  private collectDependents(ownerUid: string): void {
-    for (const ref of this.owners.dependentsOf(ownerUid)) {
-      const cur = ref.table.current.get(ref.key);
-      const info = this.registry.storageInfo(ref.table.group, ref.table.resource);
-      if (!cur || !info) continue;
-      const owners = cur.object.metadata.ownerReferences ?? [];
-      const live = owners.filter((o) => this.owners.isLive(o.uid));
-      const { namespace = '', name = '' } = cur.object.metadata;
-      if (live.length === 0) this.delete(info, namespace, name, { propagationPolicy: 'Background' });
-      else if (live.length < owners.length) {
-        const next = mutableCopy(cur.object) as KubeObject;
-        next.metadata.ownerReferences = live.map((o) => ({ ...o }));
-        this.commitUpdate(info, ref.table, ref.key, cur, next, false);
-      }
-    }
-    this.owners.forgetOwner(ownerUid);
-  }
-
-  private deleteDependentsFirst(ownerUid: string): void {
-    for (const ref of this.owners.dependentsOf(ownerUid)) {
-      const cur = ref.table.current.get(ref.key);
-      const info = this.registry.storageInfo(ref.table.group, ref.table.resource);
-      if (!cur || !info) continue;
-      const others = (cur.object.metadata.ownerReferences ?? []).filter((o) => o.uid !== ownerUid && this.owners.isLive(o.uid));
-      if (others.length === 0) this.delete(info, cur.object.metadata.namespace ?? '', cur.object.metadata.name ?? '', { propagationPolicy: 'Foreground' });
-    }
-  }
-
-  private orphanDependents(owner: Readonly<KubeObject>): void {
-    const uid = owner.metadata.uid;
-    if (!uid) return;
-    for (const ref of this.owners.dependentsOf(uid)) {
-      const cur = ref.table.current.get(ref.key);
-      const info = this.registry.storageInfo(ref.table.group, ref.table.resource);
-      if (!cur || !info) continue;
-      const next = mutableCopy(cur.object) as KubeObject;
-      next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter((o) => o.uid !== uid);
-      if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
-      this.commitUpdate(info, ref.table, ref.key, cur, next, false);
-    }
-  }
-
-  // A real cluster's namespace controller empties a Terminating namespace and then finalizes it.
-  // The sim has no controller manager, so it does this itself, right after the delete.
-  private emptyNamespace(namespace: string): void {
-    for (const table of this.mvcc.allTables()) {
-      const info = this.registry.storageInfo(table.group, table.resource);
-      if (!info?.namespaced) continue;
-      for (const key of [...table.keys.range(`${namespace}/`, '')]) {
-        const cur = table.current.get(key);
-        if (cur && !cur.object.metadata.deletionTimestamp) this.delete(info, namespace, cur.object.metadata.name ?? '', { propagationPolicy: 'Background' });
-      }
-    }
-    this.finishNamespaceIfEmpty(namespace);
-  }
-
-  private finishNamespaceIfEmpty(namespace: string): void {
-    const nsTable = this.mvcc.table(NAMESPACES.group, NAMESPACES.resource);
-    const ns = nsTable.current.get(namespace);
-    if (!ns?.object.metadata.deletionTimestamp) return;
-    for (const table of this.mvcc.allTables()) {
-      if (table === nsTable) continue;
-      const first = table.keys.range(`${namespace}/`, '').next();
-      if (!first.done) return;
-    }
-    if (ns.object.metadata.finalizers?.length) {
-      const spec = (ns.object as { spec?: { finalizers?: string[] } }).spec;
-      if (spec?.finalizers?.length) {
-        const next = mutableCopy(ns.object) as KubeObject;
-        (next as { spec?: unknown }).spec = { ...spec, finalizers: [] };
-        this.mvcc.commit(nsTable, namespace, next);
-      }
-      return;
-    }
-    this.mvcc.commit(nsTable, namespace, undefined);
-  }
-
-  /** A CRD going away takes its objects with it (the real customresourcecleanup finalizer's job). */
-  private deleteCustomResources(crd: Readonly<KubeObject>): void {
-    const first = crdResources(crd)[0];
-    if (!first) return;
-    const table = this.mvcc.table(first.group, first.resource);
-    for (const key of [...table.keys.range('', '')]) this.mvcc.commit(table, key, undefined);
-  }
-
-  private followCrd(event: HistoryEvent): void {
-    const crd = event.object.object;
-    const served = validateCrd(crd).length === 0 ? crdResources(crd) : [];
-    const first = served[0];
-    if (!first) return;
-    const builtin = this.registry.storageInfo(first.group, first.resource);
-    if (builtin && builtin.source === 'builtin') return;
-    if (event.type === 'DELETED') {
-      this.registry.unserve(first.group, first.resource);
-      const table = this.mvcc.dropTable(first.group, first.resource);
-      if (table) this.opts.onUnserved(table);
-    } else {
-      this.registry.serve(served);
-    }
   }
 }

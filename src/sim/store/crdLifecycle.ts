@@ -1,0 +1,32 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { crdResources, validateCrd } from '../resources/crd.ts';
+import type { HistoryEvent } from './history.ts';
+import type { ResourceTable } from './mvccStore.ts';
+import type { StoreOps } from './storeOps.ts';
+
+// CustomResourceDefinitions taking effect: a stored CRD serves its resource (every served
+// version), an updated one re-serves it, a deleted one takes its objects and watches with it.
+
+/** A CRD going away takes its objects with it (the real customresourcecleanup finalizer's job). */
+export function deleteCustomResources(ops: StoreOps, crd: Readonly<KubeObject>): void {
+  const first = crdResources(crd)[0];
+  if (!first) return;
+  const table = ops.mvcc.table(first.group, first.resource);
+  for (const key of [...table.keys.range('', '')]) ops.mvcc.commit(table, key, undefined);
+}
+
+export function followCrd(ops: StoreOps, event: HistoryEvent, onUnserved: (table: ResourceTable) => void): void {
+  const crd = event.object.object;
+  const served = validateCrd(crd).length === 0 ? crdResources(crd) : [];
+  const first = served[0];
+  if (!first) return;
+  const existing = ops.registry.storageInfo(first.group, first.resource);
+  if (existing && existing.source === 'builtin') return;
+  if (event.type === 'DELETED') {
+    ops.registry.unserve(first.group, first.resource);
+    const table = ops.mvcc.dropTable(first.group, first.resource);
+    if (table) onUnserved(table);
+  } else {
+    ops.registry.serve(served);
+  }
+}

@@ -1,0 +1,40 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { mutableCopy } from './storedObject.ts';
+import { NAMESPACES, type StoreOps } from './storeOps.ts';
+
+// A real cluster's namespace controller empties a Terminating namespace and then finalizes it (a
+// cluster without kube-controller-manager leaves it Terminating forever). The sim has no
+// controller manager, so the store does this itself, right after the delete.
+
+export function emptyNamespace(ops: StoreOps, namespace: string): void {
+  for (const table of ops.mvcc.allTables()) {
+    const info = ops.registry.storageInfo(table.group, table.resource);
+    if (!info?.namespaced) continue;
+    for (const key of [...table.keys.range(`${namespace}/`, '')]) {
+      const cur = table.current.get(key);
+      if (cur && !cur.object.metadata.deletionTimestamp) ops.delete(info, namespace, cur.object.metadata.name ?? '', { propagationPolicy: 'Background' });
+    }
+  }
+  finishNamespaceIfEmpty(ops, namespace);
+}
+
+/** Once nothing is left in a Terminating namespace: its `kubernetes` finalizer is done; with no other finalizers it goes. */
+export function finishNamespaceIfEmpty(ops: StoreOps, namespace: string): void {
+  const nsTable = ops.mvcc.table(NAMESPACES.group, NAMESPACES.resource);
+  const ns = nsTable.current.get(namespace);
+  if (!ns?.object.metadata.deletionTimestamp) return;
+  for (const table of ops.mvcc.allTables()) {
+    if (table === nsTable) continue;
+    if (!table.keys.range(`${namespace}/`, '').next().done) return;
+  }
+  if (ns.object.metadata.finalizers?.length) {
+    const spec = (ns.object as { spec?: { finalizers?: string[] } }).spec;
+    if (spec?.finalizers?.length) {
+      const next = mutableCopy(ns.object) as KubeObject;
+      (next as { spec?: unknown }).spec = { ...spec, finalizers: [] };
+      ops.mvcc.commit(nsTable, namespace, next);
+    }
+    return;
+  }
+  ops.mvcc.commit(nsTable, namespace, undefined);
+}
