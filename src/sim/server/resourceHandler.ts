@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import type { SimClusterApi } from '../simCluster.ts';
-import type { ListResult, RequestContext, StoredObject, Subresource } from '../store/types.ts';
+import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf } from './mediaTypes.ts';
 import type { QueryParameters } from './queryParameters.ts';
 import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
@@ -15,7 +15,7 @@ import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableColumns.ts';
-import { serveWatch } from './watchResponse.ts';
+import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 
 export interface ResourceRequest {
   cluster: SimClusterApi;
@@ -102,6 +102,13 @@ function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 't
   }));
 }
 
+function startWatch(r: ResourceRequest, info: ResourceInfo, gvr: GroupVersionResource, request: WatchRequest): void {
+  requireVerb(info, 'watch', 'GET');
+  const options: WatchResponseOptions = { cluster: r.cluster, gvr, request, ctx: r.ctx };
+  if (negotiateObjectRendering(r.req.headers.accept) === 'table') options.table = { includeObject: r.query.includeObject(), columns: columns(r, info) };
+  serveWatch(r.req, r.res, options);
+}
+
 async function readObject(r: ResourceRequest): Promise<KubeObject> {
   const format = bodyFormatOf(r.req.headers['content-type']);
   const body = decodeObjectBody(await readBody(r.req), format);
@@ -130,29 +137,23 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   // Watching one object (`…/configmaps/name?watch=1` or the `/watch/` prefix) is a watch of the
   // collection narrowed to that name, as kube-apiserver serves it.
   if (method === 'GET' && target.name !== '' && target.subresource === '' && (target.watchPrefix || query.isWatch())) {
-    requireVerb(info, 'watch', method);
     if (info.namespaced && target.namespace === '') throw pathNotFound();
-    const rendering = negotiateObjectRendering(req.headers.accept);
     const request = query.watchRequest(target.namespace);
     const byName = `metadata.name=${target.name}`;
     request.fieldSelector = request.fieldSelector ? `${request.fieldSelector},${byName}` : byName;
-    const options = { cluster, gvr, request, ctx: r.ctx };
-    serveWatch(req, r.res, rendering === 'table' ? { ...options, table: { includeObject: query.includeObject(), columns: columns(r, info) } } : options);
+    startWatch(r, info, gvr, request);
     return;
   }
 
   if (target.name === '') {
     switch (method) {
       case 'GET': {
-        const rendering = negotiateObjectRendering(req.headers.accept);
         if (target.watchPrefix || query.isWatch()) {
-          requireVerb(info, 'watch', method);
-          const table = rendering === 'table' ? { includeObject: query.includeObject(), columns: columns(r, info) } : undefined;
-          const options = { cluster, gvr, request: query.watchRequest(target.namespace), ctx: r.ctx };
-          serveWatch(req, r.res, table ? { ...options, table } : options);
+          startWatch(r, info, gvr, query.watchRequest(target.namespace));
           return;
         }
         requireVerb(info, 'list', method);
+        const rendering = negotiateObjectRendering(req.headers.accept);
         sendList(r, recording(() => cluster.list(gvr, query.listRequest(target.namespace), r.ctx)), rendering, info);
         return;
       }
