@@ -21,6 +21,8 @@ options:
   -A, --all-namespaces      every namespace
   -l, --selector SELECTOR   label selector, e.g. app=web,tier!=db
   --field-selector SEL      field selector, e.g. metadata.name=web
+  --watch-list              start with a streaming list (watch with sendInitialEvents, Kubernetes
+                            1.27+) instead of a plain list; falls back when the server refuses
   -o, --output FORMAT       events (default): a line per change, like kubectl get -w --output-watch-events
                             jsonl: each watch event as the server sent it, one JSON per line (the
                                    initial list's items first, as ADDED events)
@@ -42,6 +44,7 @@ const OPTIONS = {
   'all-namespaces': { type: 'boolean', short: 'A' },
   selector: { type: 'string', short: 'l' },
   'field-selector': { type: 'string' },
+  'watch-list': { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   'exit-when-seen': { type: 'string' },
   'dump-cache': { type: 'string' },
@@ -59,6 +62,7 @@ interface WatchArgs {
   allNamespaces: boolean;
   labelSelector?: string;
   fieldSelector?: string;
+  watchList: boolean;
   output: Output;
   exitWhenSeen?: string;
   dumpCache?: string;
@@ -77,6 +81,7 @@ function parse(argv: string[]): WatchArgs | 'help' {
     allNamespaces: values['all-namespaces'] ?? false,
     labelSelector: values.selector,
     fieldSelector: values['field-selector'],
+    watchList: values['watch-list'] ?? false,
     output: oneOf('output', values.output ?? 'events', ['events', 'jsonl', 'none'] as const),
     exitWhenSeen: values['exit-when-seen'],
     dumpCache: values['dump-cache'],
@@ -136,7 +141,7 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
       event: (ev) => out.line(JSON.stringify(ev)),
     });
   }
-  const informer = createSharedInformer<KubeObject>({ name: namespace ? `${label(resource)}@${namespace}` : label(resource), listerWatcher: lw });
+  const informer = createSharedInformer<KubeObject>({ name: namespace ? `${label(resource)}@${namespace}` : label(resource), listerWatcher: lw, useWatchList: args.watchList });
   const started = performance.now();
 
   return new Promise<number>((resolve) => {

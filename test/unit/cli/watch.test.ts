@@ -80,6 +80,22 @@ test('a --dump-cache file that cannot be written is one clear line and exit code
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
 
+test('--watch-list starts with a streaming list instead of a plain list', async (t) => {
+  const endBookmark = { type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '30', annotations: { 'k8s.io/initial-events-end': 'true' } } } };
+  const c = await cluster(t, {
+    watch: (res, attempt, url) => {
+      if (attempt === 0 && url.searchParams.get('sendInitialEvents') === 'true') return void res.write(watchLine('ADDED', 'streamed', '29') + `${JSON.stringify(endBookmark)}\n`);
+      res.write(watchLine('ADDED', 'later', '31'));
+    },
+  });
+  const r = await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '--watch-list', '--exit-when-seen', 'default/streamed']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /ADDED\s+default\s+streamed\s+29/);
+  const cmRequests = c.api.requests.filter((q) => q.path.startsWith('/api/v1/namespaces/default/configmaps'));
+  assert.equal(cmRequests.length, 1, 'no plain list');
+  assert.match(cmRequests[0]!.path, /watch=true.*resourceVersionMatch=NotOlderThan.*sendInitialEvents=true/);
+});
+
 test('SIGINT exits 0 with the summary; -A watches all namespaces', async (t) => {
   const c = await cluster(t, { items: [configMap('a', '5', 'ns1'), configMap('b', '6', 'ns2')], watch: () => {} });
   const cli = startCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '-A']);
