@@ -88,6 +88,18 @@ async function attachJsDebugger(session: vscode.DebugSession, body: { port: numb
   if (!ok) void vscode.window.showWarningMessage('Controller Lab: could not attach the JavaScript debugger to the controller process.');
 }
 
+/** Debugs the controller in the editor (or the given file) on a simulated cluster, stopping at the first reconcile. */
+async function debugController(uri?: vscode.Uri): Promise<void> {
+  if (!isTrusted()) return explainUntrusted();
+  const file = uri?.fsPath ?? (isControllerEditor(vscode.window.activeTextEditor) ? vscode.window.activeTextEditor.document.uri.fsPath : undefined);
+  if (!file) {
+    void vscode.window.showInformationMessage('Open your controller file to debug it with Controller Lab.');
+    return;
+  }
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
+  await vscode.debug.startDebugging(folder, { type: DEBUG_TYPE, request: 'launch', name: 'Debug controller', controller: file, cluster: 'sim', stopOnEntry: true });
+}
+
 async function runController(extensionUri: vscode.Uri, uri?: vscode.Uri): Promise<void> {
   if (!isTrusted()) return explainUntrusted();
   const file = uri?.fsPath ?? (isControllerEditor(vscode.window.activeTextEditor) ? vscode.window.activeTextEditor.document.uri.fsPath : undefined);
@@ -115,6 +127,7 @@ export function activateDebug(context: vscode.ExtensionContext): void {
       if (e.session.type === DEBUG_TYPE && e.event === ATTACH_JS_EVENT) void attachJsDebugger(e.session, e.body as { port: number; name?: string });
     }),
     vscode.commands.registerCommand('controllerLab.addControllerTypes', () => addControllerTypes(context.extensionUri)),
+    vscode.commands.registerCommand('controllerLab.debugController', (uri?: vscode.Uri) => debugController(uri)),
     vscode.commands.registerCommand('controllerLab.runController', (uri?: vscode.Uri) => runController(context.extensionUri, uri)),
   );
 }

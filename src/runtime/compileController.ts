@@ -1,4 +1,5 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type * as esbuild from 'esbuild';
@@ -38,9 +39,35 @@ const controllerLabAlias: esbuild.Plugin = {
 // esbuild's JS API finds its native binary relative to its own package, so it must never be bundled
 // into our dist files: load it at run time under a name the bundler cannot follow.
 const ESBUILD = 'esbuild';
-async function loadEsbuild(): Promise<typeof esbuild> {
-  const mod = (await import(ESBUILD)) as typeof esbuild & { default?: typeof esbuild };
-  return mod.default ?? mod;
+async function loadEsbuild(): Promise<typeof esbuild | undefined> {
+  try {
+    const mod = (await import(ESBUILD)) as typeof esbuild & { default?: typeof esbuild };
+    return mod.default ?? mod;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Without esbuild (an installation that lacks it): Node's own type stripping for a single-file
+ * controller. Relative imports cannot be followed this way, so they are reported, not guessed.
+ */
+export async function stripSingleFile(sourceFile: string, moduleFile: string): Promise<void> {
+  const { stripTypeScriptTypes } = (await import('node:module')) as { stripTypeScriptTypes?: (code: string, options?: { mode?: string; sourceUrl?: string }) => string };
+  const source = await readFile(sourceFile, 'utf8');
+  const relative = /\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]/.exec(source);
+  if (relative) throw new Error(`${sourceFile}: imports ${relative[1]}, which needs esbuild (not installed); keep the controller in one file or install esbuild`);
+  let js = source;
+  if (/\.[cm]?ts$/.test(sourceFile)) {
+    if (!stripTypeScriptTypes) throw new Error('compiling TypeScript needs esbuild or Node >= 22.13 (type stripping)');
+    try {
+      js = stripTypeScriptTypes(source, { mode: 'strip', sourceUrl: pathToFileURL(sourceFile).href });
+    } catch (err) {
+      throw new Error(`${sourceFile}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  const api = `data:text/javascript,${encodeURIComponent(API_MODULE)}`;
+  await writeFile(moduleFile, js.replace(/(\bfrom\s+)['"]controller-lab['"]/g, `$1${JSON.stringify(api)}`));
 }
 
 export async function compileController(file: string): Promise<CompiledController> {
@@ -50,8 +77,12 @@ export async function compileController(file: string): Promise<CompiledControlle
   const dir = await mkdtemp(join(tmpdir(), 'controller-lab-'));
   const moduleFile = join(dir, basename(sourceFile).replace(/\.[cm]?[jt]s$/, '') + '.mjs');
   try {
-    const { build } = await loadEsbuild();
-    await build({
+    const bundler = await loadEsbuild();
+    if (!bundler) {
+      await stripSingleFile(sourceFile, moduleFile);
+      return { moduleFile, sourceFile, dispose: () => rm(dir, { recursive: true, force: true }) };
+    }
+    await bundler.build({
       entryPoints: [sourceFile],
       outfile: moduleFile,
       bundle: true,
