@@ -25,6 +25,8 @@ import type { TreeNode } from './views/tree/treeNodes.ts';
 export interface ControllerLabApi {
   readonly services: LabServices;
   readonly statusBar: LabStatusBar;
+  /** How long `activate` took (ms), for the activation-time report. */
+  readonly activationMs: number;
   /** Resolves once the first automatic connection attempt (when the view was shown) settled. */
   whenAutoConnected(): Promise<void>;
   timelinePanel(): TimelinePanel | undefined;
@@ -54,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(tree);
   const treeView = vscode.window.createTreeView<TreeNode>('controllerLab.clusters', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
+  tree.trackExpansion(treeView);
 
   const connections = new Connections(theLab, settings, log);
   const services: LabServices = {
@@ -118,10 +121,12 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     }),
   );
 
-  log.info(`Controller Lab activated in ${(performance.now() - started).toFixed(0)} ms`);
+  const activationMs = performance.now() - started;
+  log.info(`Controller Lab activated in ${activationMs.toFixed(0)} ms`);
   return {
     services,
     statusBar,
+    activationMs,
     whenAutoConnected: () => connectOnce(),
     timelinePanel: () => TimelinePanel.current,
   };

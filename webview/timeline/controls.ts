@@ -120,6 +120,13 @@ export class Toolbar {
     if (this.namespace.value !== selected) this.namespace.value = selected;
   }
 
+  setTypes(types: Record<TimelineEventType, boolean>): void {
+    for (const type of TIMELINE_EVENT_TYPES) {
+      const box = this.root.querySelector<ValueElement>(`#type-${type.toLowerCase()}`);
+      if (box && !!box.checked !== types[type]) box.checked = types[type];
+    }
+  }
+
   setName(name: string): void {
     if (this.name.value !== name) this.name.value = name;
   }

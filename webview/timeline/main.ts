@@ -84,12 +84,39 @@ const frameTimes: number[] = [];
   state: () => state,
 };
 
+/** What survives the panel being hidden and shown again (VS Code does not retain the page). */
+interface SavedView {
+  filters: TimelineState['filters'];
+  follow: boolean;
+  spanMs: number;
+}
+
 function dispatch(action: TimelineAction): void {
   const before = state;
   state = reduce(state, action);
   if (state === before) return;
   syncDom(before);
   requestFrame();
+  if (before.filters !== state.filters || before.follow !== state.follow || before.viewport !== state.viewport) saveView();
+}
+
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+function saveView(): void {
+  if (saveTimer) return;
+  saveTimer = setTimeout(() => {
+    saveTimer = undefined;
+    const saved: SavedView = { filters: state.filters, follow: state.follow, spanMs: state.viewport.end - state.viewport.start };
+    host.setState(saved);
+  }, 300);
+}
+
+function restoreView(): void {
+  const saved = host.getState<SavedView>();
+  if (!saved || typeof saved !== 'object') return;
+  if (saved.filters) dispatch({ type: 'setFilter', filters: saved.filters });
+  if (typeof saved.spanMs === 'number' && saved.spanMs > 0) dispatch({ type: 'zoom', factor: saved.spanMs / (state.viewport.end - state.viewport.start) });
+  if (typeof saved.follow === 'boolean') dispatch({ type: 'setFollow', follow: saved.follow });
+  toolbar.setName(state.filters.name);
 }
 
 function syncDom(before: TimelineState): void {
@@ -99,6 +126,7 @@ function syncDom(before: TimelineState): void {
     toolbar.setResources(state.store.resources(), state.filters.resource);
     toolbar.setNamespaces(state.store.namespaces(), state.filters.namespace);
     toolbar.setName(state.filters.name);
+    toolbar.setTypes(state.filters.types);
   }
   if (state.selectedSeq !== detailsSeq) {
     detailsSeq = state.selectedSeq;
@@ -248,4 +276,5 @@ setInterval(() => {
   if (state.follow) dispatch({ type: 'append', events: [], evictedThroughSeq: -1, now: Date.now() });
 }, 1000);
 
+restoreView();
 host.post(command(ReadyCommand, {}));

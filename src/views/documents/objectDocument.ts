@@ -10,7 +10,8 @@ export function objectDocumentText(lab: Lab, address: ObjectAddress, showSecretV
   if (address.resourceVersion) {
     const { version } = informer.history.at(address.key, address.resourceVersion);
     if (!version) return `# ${address.key} at resourceVersion ${address.resourceVersion} is no longer kept (only recent versions are).\n`;
-    return `# ${address.key} as of resourceVersion ${version.resourceVersion} (${version.change}) — from informer ${informer.name}, read-only\n${objectToYaml(version.object as never, showSecretValues)}`;
+    // No resourceVersion in the header: two versions side by side should differ only where the object does.
+    return `# ${address.key} — a recorded version from informer ${informer.name}, read-only\n${objectToYaml(version.object as never, showSecretValues)}`;
   }
   const entry = informer.entry(address.key);
   if (entry) {

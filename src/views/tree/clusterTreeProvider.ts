@@ -34,6 +34,8 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private readonly scheduler: RefreshScheduler<TreeNode>;
   private readonly clientSubscriptions = new Map<string, () => void>();
+  /** Rows the user has expanded: their children's "2s ago" ages are refreshed now and then. */
+  private readonly expanded = new Set<TreeNode>();
 
   constructor(lab: Lab) {
     super();
@@ -47,6 +49,22 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
     this._registerFn(() => {
       for (const unsubscribe of this.clientSubscriptions.values()) unsubscribe();
     });
+  }
+
+  /** Follows expansion so ages ("MODIFIED 2s ago") in open lists keep moving while the view shows. */
+  trackExpansion(view: vscode.TreeView<TreeNode>, ageRefreshMs = 10_000): void {
+    this._register(view.onDidExpandElement((e) => this.expanded.add(e.element)));
+    this._register(view.onDidCollapseElement((e) => this.expanded.delete(e.element)));
+    const timer = setInterval(() => {
+      if (!view.visible) return;
+      for (const node of this.expanded) {
+        if (node.kind === 'namespace' || node.kind === 'informer' || node.kind === 'client' || node.kind === 'clients') {
+          if (this.model.nodes.lookup(node.id) === node) this.scheduler.mark(node);
+          else this.expanded.delete(node);
+        }
+      }
+    }, ageRefreshMs);
+    this._registerFn(() => clearInterval(timer));
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {

@@ -177,9 +177,21 @@ export async function run(workbench) {
   await waitFor('backend updated after the relist', async () => /MODIFIED/.test((await treeRow(page, 'backend').textContent()) ?? ''), 40_000);
   results.frontendRow = (await frontend.textContent())?.trim();
   results.informerRow = (await treeRow(page, 'configmaps').textContent())?.trim();
+  await expand(page, 'Clients');
   await widenSidebar(page, 560);
   await frontend.hover();
   await page.screenshot({ path: join(SCREENSHOTS, 'tree.png') });
+
+  // 3b. Clicking an object opens its live YAML; the palette command diffs it with its previous version.
+  await frontend.click();
+  await page.locator('.tab', { hasText: 'frontend.yaml' }).first().waitFor();
+  await page.locator('.view-lines', { hasText: 'live from informer' }).first().waitFor();
+  await page.screenshot({ path: join(SCREENSHOTS, 'object-document.png') });
+  await runCommand(page, 'Controller Lab: Compare with Previous Version');
+  await page.locator('.tab', { hasText: '↔' }).first().waitFor();
+  await page.locator('.monaco-diff-editor').first().waitFor();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(SCREENSHOTS, 'diff.png') });
 
   // 4. The timeline: events arrive, a filter narrows them, a selected event shows its diff.
   await runCommand(page, 'Controller Lab: Open Timeline');
