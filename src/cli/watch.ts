@@ -149,28 +149,32 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     const alive = setInterval(() => {}, 1 << 30);
     let finished = false;
     const finish = (exitCode: number, message?: string): void => {
-      let code = exitCode;
       if (finished) return;
       finished = true;
       clearInterval(alive);
       informer.stop();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      if (message) {
-        // A failure the user must fix: its one line is all there is to say.
-        process.stderr.write(`controller-lab watch: ${message}\n`);
-      } else {
-        if (args.dumpCache) {
-          try {
-            writeFileSync(args.dumpCache, dumpCache(informer));
-          } catch (err) {
-            process.stderr.write(`controller-lab watch: cannot write --dump-cache ${args.dumpCache}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-            code = 2;
+      const elapsed = performance.now() - started;
+      // Events first, then the closing lines on stderr, so a terminal shows them in that order.
+      out.flush(() => {
+        let code = exitCode;
+        if (message) {
+          // A failure the user must fix: its one line is all there is to say.
+          process.stderr.write(`controller-lab watch: ${message}\n`);
+        } else {
+          if (args.dumpCache) {
+            try {
+              writeFileSync(args.dumpCache, dumpCache(informer));
+            } catch (err) {
+              process.stderr.write(`controller-lab watch: cannot write --dump-cache ${args.dumpCache}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+              code = 2;
+            }
           }
+          process.stderr.write(`${summary(informer, elapsed)}\n`);
         }
-        process.stderr.write(`${summary(informer, performance.now() - started)}\n`);
-      }
-      out.flush(() => resolve(code));
+        resolve(code);
+      });
     };
     const onSignal = (): void => finish(0);
     process.on('SIGINT', onSignal);
