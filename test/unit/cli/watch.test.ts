@@ -97,12 +97,14 @@ test('--watch-list starts with a streaming list instead of a plain list', async 
 });
 
 test('SIGINT exits 0 with the summary; -A watches all namespaces', async (t) => {
-  const c = await cluster(t, { items: [configMap('a', '5', 'ns1'), configMap('b', '6', 'ns2')], watch: () => {} });
+  let watchArrived: () => void = () => {};
+  const watching = new Promise<void>((resolve) => (watchArrived = resolve));
+  const c = await cluster(t, { items: [configMap('a', '5', 'ns1'), configMap('b', '6', 'ns2')], watch: () => watchArrived() });
   const cli = startCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '-A']);
   await cli.waitForStdout('ns2');
   // Interrupt once the watch is open too (the server has seen it); the summary may or may not
   // count it yet — the client learns of the acceptance a moment later.
-  while (c.watches === 0) await new Promise((r) => setTimeout(r, 10));
+  await watching;
   cli.child.kill('SIGINT');
   const r = await cli.done;
   assert.equal(r.code, 0, r.stderr);
