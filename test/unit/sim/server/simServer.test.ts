@@ -192,6 +192,17 @@ describe('watch over HTTP', () => {
     await watch.ended;
   });
 
+  it('streams a list (sendInitialEvents) ending with the initial-events-end bookmark', async () => {
+    await call(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'streamed' } } });
+    await createConfigMap('streamed', 's1');
+    await createConfigMap('streamed', 's2');
+    const watch = await openWatch(server, '/api/v1/namespaces/streamed/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true');
+    const events = (await watch.waitForLines(3)).map((l) => JSON.parse(l));
+    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`), ['ADDED s1', 'ADDED s2', 'BOOKMARK ']);
+    assert.equal(events[2].object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+    watch.close();
+  });
+
   it('a too-old resourceVersion: HTTP 200, one ERROR event with Status 410 Expired, then the end', async () => {
     const first = await createConfigMap('default', 'old-1');
     await createConfigMap('default', 'old-2');
