@@ -25,7 +25,9 @@ export interface SimProcess {
 
 export async function startSimProcess(extraArgs: string[] = [], stateDir?: string): Promise<SimProcess> {
   const dir = stateDir ?? (await mkdtemp(join(tmpdir(), 'controller-lab-conformance-')));
-  const child = spawn(process.execPath, ['src/cli/main.ts', 'sim', '--port', '0', '--state-dir', dir, ...extraArgs], {
+  // SIM_SERVER_VERSION=v1.32.2 runs the suites with the kubectl the dispatcher picks for that server.
+  const version = process.env['SIM_SERVER_VERSION'] ? ['--server-version', process.env['SIM_SERVER_VERSION']] : [];
+  const child = spawn(process.execPath, ['src/cli/main.ts', 'sim', '--port', '0', '--state-dir', dir, ...version, ...extraArgs], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
