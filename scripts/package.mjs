@@ -1,0 +1,22 @@
+// `npm run package`: a production build, then `vsce package` into controller-lab-<version>.vsix, then
+// a check that the archive holds only what users need (a source file, a test, a source map or
+// node_modules inside fails the build).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const vsix = `controller-lab-${version}.vsix`;
+const node = process.execPath;
+
+execFileSync(node, ['scripts/build.mjs', '--production'], { stdio: 'inherit' });
+execFileSync(node, ['node_modules/@vscode/vsce/vsce', 'package', '--no-dependencies', '--out', vsix], { stdio: 'inherit' });
+
+const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).split('\n').filter(Boolean);
+const files = listing.filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
+const allowed = /^(dist\/|media\/|types\/controller-lab\.d\.ts$|package\.json$|readme\.md$|changelog\.md$|license(\.txt)?$)/i;
+const forbidden = files.filter((f) => !allowed.test(f) || f.endsWith('.map') || f.includes('node_modules/'));
+if (forbidden.length > 0) {
+  console.error(`${vsix} contains files users do not need:\n  ${forbidden.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`${vsix}: ${files.length} files (${files.filter((f) => f.startsWith('dist/')).length} in dist/)`);

@@ -1,0 +1,101 @@
+// `npm test`: the whole pyramid, in order — typecheck, lint, unit (plain Node), conformance (real
+// kubectl and client-node against the sim), debug-adapter protocol tests, integration tests inside
+// a real VS Code extension host, and the UI check in Chromium against the packaged .vsix.
+// `npm test -- <stage>…` runs only those stages. Ends with one line: `N passed, N failed`.
+import { spawn } from 'node:child_process';
+import { globSync } from 'node:fs';
+
+const STAGES = ['typecheck', 'lint', 'unit', 'conformance', 'dap', 'integration', 'ui'];
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const stage of wanted) if (!STAGES.includes(stage)) throw new Error(`unknown stage ${stage}; stages: ${STAGES.join(', ')}`);
+const selected = wanted.length > 0 ? STAGES.filter((s) => wanted.includes(s)) : STAGES;
+
+/** Runs a command, streaming its output; resolves with its exit code and what it printed. */
+function run(command, args, { env = {} } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let out = '';
+    const tee = (stream) => (d) => {
+      out += d.toString();
+      stream.write(d);
+    };
+    child.stdout.on('data', tee(process.stdout));
+    child.stderr.on('data', tee(process.stderr));
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+const node = process.execPath;
+
+/** node --test over some folders; counts come from the runner's own closing lines. */
+async function nodeTests(patterns, extra = []) {
+  const files = patterns.flatMap((p) => globSync(p)).sort();
+  if (files.length === 0) {
+    console.log(`no test files match ${patterns.join(' ')}`);
+    return { passed: 0, failed: 0 };
+  }
+  const { code, out } = await run(node, ['--test', '--test-reporter=spec', ...extra, ...files]);
+  const count = (label) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+  const passed = count('pass');
+  let failed = count('fail') + count('cancelled');
+  if (code !== 0 && failed === 0) failed = 1;
+  return { passed, failed };
+}
+
+/** A check that is all or nothing (typecheck, lint): one pass or one failure. */
+async function gate(command, args) {
+  const { code } = await run(command, args);
+  return code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+}
+
+const npx = (bin) => `node_modules/.bin/${bin}`;
+
+const stages = {
+  typecheck: async () => {
+    const a = await gate(npx('tsc'), ['--noEmit', '-p', '.']);
+    const b = await gate(npx('tsc'), ['--noEmit', '-p', 'webview']);
+    return { passed: a.passed + b.passed, failed: a.failed + b.failed };
+  },
+  lint: () => gate(npx('eslint'), ['--max-warnings=0', '.']),
+  unit: () => nodeTests(['test/unit/**/*.test.ts']),
+  conformance: () => nodeTests(['test/conformance/**/*.test.ts']),
+  dap: async () => {
+    await gate(node, ['scripts/build.mjs']);
+    return nodeTests(['test/dap/**/*.test.ts']);
+  },
+  integration: async () => {
+    const build = await gate(node, ['scripts/build.mjs']);
+    if (build.failed) return build;
+    const { runIntegration } = await import('./vscodeHost/runIntegration.mjs');
+    return runIntegration();
+  },
+  ui: async () => {
+    const pkg = await gate(node, ['scripts/package.mjs']);
+    if (pkg.failed) return pkg;
+    const { runUiChecks } = await import('../test/ui/run.mjs');
+    return runUiChecks();
+  },
+};
+
+const results = [];
+for (const stage of selected) {
+  console.log(`\n━━━ ${stage} ━━━`);
+  const started = Date.now();
+  let result;
+  try {
+    result = await stages[stage]();
+  } catch (err) {
+    console.log(`${stage} stage crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    result = { passed: 0, failed: 1 };
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  results.push({ stage, ...result, seconds });
+  console.log(`━━━ ${stage}: ${result.passed} passed, ${result.failed} failed (${seconds} s)`);
+}
+
+console.log('\nstage         passed  failed  seconds');
+for (const r of results) console.log(`${r.stage.padEnd(13)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${r.seconds.padStart(7)}`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

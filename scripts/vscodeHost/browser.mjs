@@ -1,0 +1,30 @@
+// Debian's Chromium driven by playwright-core, with the flags that keep it off the network. Every
+// request the page makes is checked: anything but 127.0.0.1 is recorded as a violation.
+import { chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+export async function openBrowser({ width = 1600, height = 1000 } = {}) {
+  const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'controller-lab-chromium-')), {
+    executablePath: CHROMIUM,
+    args: FLAGS,
+    viewport: { width, height },
+  });
+  const offHost = new Set();
+  // Webview resources use https://*.vscode-resource.vscode-cdn.net URLs that VS Code's service worker
+  // answers locally; only a request that went to the network (or tried to) counts.
+  const record = (/** @type {import('playwright-core').Request} */ request, /** @type {boolean} */ local) => {
+    const url = new URL(request.url());
+    if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return;
+    if (url.hostname !== '127.0.0.1' && !local) offHost.add(url.origin);
+  };
+  browser.on('response', (response) => record(response.request(), response.fromServiceWorker()));
+  browser.on('requestfailed', (request) => record(request, false));
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  return { browser, page, offHostRequests: () => [...offHost] };
+}

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+
+// UI check: the Controller Lab activity-bar item opens our view container, whose Clusters view
+// starts the simulated cluster with no setup (no kubeconfig on this machine).
+
+export const name = 'the Controller Lab activity bar item opens the Clusters view on the simulated cluster';
+
+/** @param {ReturnType<typeof import('../workbench.mjs').workbench>} workbench */
+export async function run(workbench) {
+  const { page } = workbench;
+  await workbench.clickActivity('Controller Lab');
+  // With a single view, VS Code titles the container "Controller Lab: Clusters" and hides the pane header.
+  const title = page.locator('.sidebar .composite.title').first();
+  await title.waitFor({ timeout: 30_000 });
+  assert.match(await title.innerText(), /Controller Lab/i);
+  assert.match(await title.innerText(), /Clusters/i);
+  const cluster = page.locator('.sidebar .monaco-list-row', { hasText: 'Simulated cluster' }).first();
+  await cluster.waitFor({ timeout: 60_000 });
+  await page.locator('.sidebar .monaco-list-row', { hasText: /synced/ }).first().waitFor({ timeout: 60_000 });
+  await workbench.screenshot('activity-bar-clusters');
+}

@@ -1,0 +1,50 @@
+// What a UI check gets: a real workbench page (code-server in Chromium, the packaged .vsix
+// installed) and a few helpers to reach our views and webviews and to take screenshots.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const screenshotsDir = join(repoRoot, 'test-output', 'screenshots');
+
+/** @param {import('playwright-core').Page} page */
+export function workbench(page) {
+  mkdirSync(screenshotsDir, { recursive: true });
+  return {
+    page,
+    screenshotsDir,
+    /** Waits for the workbench to be interactive. */
+    async ready() {
+      await page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
+    },
+    /** Clicks an activity-bar item by the start of its accessible label ("Controller Lab"). */
+    async clickActivity(/** @type {string} */ label) {
+      const item = page.locator(`.activitybar [aria-label^="${label}"]`).first();
+      await item.waitFor({ timeout: 30_000 });
+      await item.click();
+    },
+    /** The visible rows of every tree/list in the side bar, as their text. */
+    async treeRows() {
+      return page.locator('.sidebar .monaco-list-row').allInnerTexts();
+    },
+    /** The active webview's document (two iframes deep in VS Code web). */
+    webviewFrame() {
+      return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    },
+    /** Runs a command from the palette by its title. */
+    async runCommand(/** @type {string} */ title) {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor();
+      await input.fill(`>${title}`);
+      await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+      await page.keyboard.press('Enter');
+    },
+    /** Saves a PNG into test-output/screenshots/ and returns its path. */
+    async screenshot(/** @type {string} */ name) {
+      const file = join(screenshotsDir, `${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+  };
+}
