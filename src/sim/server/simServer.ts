@@ -40,6 +40,8 @@ export interface SimServerOptions {
   stateDir?: string;
   /** What /version reports. Default v1.28.4. */
   serverVersion?: string;
+  /** Told about bugs (non-API errors answered as 500). Default: a line on stderr. */
+  onInternalError?: (message: string) => void;
 }
 
 export interface SimServerHandle {
@@ -65,6 +67,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const serverVersion = versionInfo(options.serverVersion);
   const version = JSON.stringify(serverVersion);
   const httpFaults = new HttpFaults(cluster.faults);
+  const reportInternalError = options.onInternalError ?? ((message: string) => process.stderr.write(`controller-lab sim: ${message}\n`));
   const contexts = new Map<string, RequestContext>();
   const sockets = new Set<Socket>();
   let port = 0;
@@ -158,7 +161,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       const status = statusFromError(err);
       // A non-API error is a bug of ours: answer 500 and say so on stderr, then keep serving.
       if (!(err instanceof ApiError)) {
-        process.stderr.write(`controller-lab sim: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+        reportInternalError(`${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
       if (!wasRecordedByStore(err)) cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, status.code);
       // Drain whatever body is left so the keep-alive connection stays usable.

@@ -369,10 +369,13 @@ describe('resilience', () => {
     broken.list = () => {
       throw new TypeError('boom');
     };
-    const other = await startSimServer(broken, {});
+    const bugs: string[] = [];
+    const other = await startSimServer(broken, { onInternalError: (m) => bugs.push(m) });
     try {
       const r = await call(other, 'GET', '/api/v1/namespaces');
       assert.equal(r.status, 500);
+      assert.equal(bugs.length, 1);
+      assert.match(bugs[0]!, /^GET \/api\/v1\/namespaces: TypeError: boom/);
       assert.equal(r.json().reason, 'InternalError');
       assert.match(r.json().message, /boom/);
       assert.equal((await call(other, 'GET', '/api/v1/namespaces/default')).status, 200);
