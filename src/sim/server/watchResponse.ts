@@ -96,4 +96,6 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
   const onGone = () => finish(true);
   req.on('close', onGone);
   res.on('close', onGone);
+  // The client may have gone while the request was being routed: its 'close' has fired already.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) finish(true);
 }
