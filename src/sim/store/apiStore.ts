@@ -6,6 +6,7 @@ import { applyJsonPatch } from '../patch/jsonPatch.ts';
 import { applyMergePatch } from '../patch/mergePatch.ts';
 import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
 import { crdStatus, validateCrd } from '../resources/crd.ts';
+import { applyDefaults } from '../resources/defaults.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
 import { emptyNamespace, finishNamespaceIfEmpty } from './namespaceLifecycle.ts';
@@ -131,6 +132,7 @@ export class ApiStore implements StoreOps {
         else throw invalid(info.group, info.kind, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
       }
       const name = meta.name;
+      applyDefaults(info, obj);
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
       const table = this.table(info);
@@ -303,12 +305,40 @@ export class ApiStore implements StoreOps {
       o.status = { phase: 'Active' };
     } else if (isCrdTable(info)) {
       o.status = crdStatus(obj, timestamp(now));
+    } else if (info.group === '' && info.resource === 'services') {
+      this.allocateClusterIp(obj);
+      delete o.status;
+      o.status = { loadBalancer: {} };
     } else if (info.group === '' && info.resource === 'pods') {
       o.status = { phase: 'Pending' };
     } else if (hasSubresource(info, 'status')) {
       // Status is the controllers' to write, through /status.
       delete o.status;
     }
+  }
+
+  /** A free address in 10.96.0.0/16 (10.96.0.1 is the `kubernetes` service's in a real cluster). */
+  private allocateClusterIp(obj: KubeObject): void {
+    const spec = (obj as { spec?: { type?: string; clusterIP?: string; clusterIPs?: string[] } }).spec;
+    if (!spec || spec.type === 'ExternalName' || spec.clusterIP === 'None') {
+      if (spec?.clusterIP === 'None') spec.clusterIPs = ['None'];
+      return;
+    }
+    if (!spec.clusterIP) {
+      const used = new Set<string>();
+      for (const s of this.mvcc.table('', 'services').current.values()) {
+        const ip = (s.object.spec as { clusterIP?: string } | undefined)?.clusterIP;
+        if (ip) used.add(ip);
+      }
+      for (let n = 10; n < 65_536; n++) {
+        const ip = `10.96.${n >> 8}.${n & 255}`;
+        if (!used.has(ip)) {
+          spec.clusterIP = ip;
+          break;
+        }
+      }
+    }
+    spec.clusterIPs ??= [spec.clusterIP ?? ''];
   }
 
   private existing(info: ResourceInfo, namespace: string, name: string): { table: ResourceTable; key: string; current: Stored } {
@@ -348,6 +378,8 @@ export class ApiStore implements StoreOps {
       else (next as { status?: unknown }).status = status;
     } else {
       next = body;
+      applyDefaults(info, next);
+      keepAllocatedServiceIp(info, cur, next);
       if (hasSubresource(info, 'status')) {
         const status = (cur as { status?: unknown }).status;
         if (status === undefined) delete (next as { status?: unknown }).status;
@@ -453,4 +485,14 @@ export class ApiStore implements StoreOps {
     }
     if (this.depth === 0) this.drain();
   }
+}
+
+/** An update that leaves a Service's clusterIP out keeps the allocated one (as the real server does since 1.20). */
+function keepAllocatedServiceIp(info: ResourceInfo, cur: Readonly<KubeObject>, next: KubeObject): void {
+  if (info.group !== '' || info.resource !== 'services') return;
+  const before = cur.spec as { clusterIP?: string; clusterIPs?: string[] } | undefined;
+  const after = next.spec as { clusterIP?: string; clusterIPs?: string[] } | undefined;
+  if (!before?.clusterIP || !after) return;
+  if (!after.clusterIP) after.clusterIP = before.clusterIP;
+  if (!after.clusterIPs && before.clusterIPs) after.clusterIPs = [...before.clusterIPs];
 }
