@@ -3,7 +3,12 @@
 // a real VS Code extension host, and the UI check in Chromium against the packaged .vsix.
 // `npm test -- <stage>…` runs only those stages. Ends with one line: `N passed, N failed`.
 import { spawn } from 'node:child_process';
-import { globSync } from 'node:fs';
+import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
 
 const STAGES = ['typecheck', 'lint', 'unit', 'conformance', 'dap', 'integration', 'ui'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -27,19 +32,35 @@ function run(command, args, { env = {} } = {}) {
 
 const node = process.execPath;
 
-/** node --test over some folders; counts come from the runner's own closing lines. */
+/**
+ * node --test over some folders: the spec reporter for people, and a TAP copy in a file whose
+ * closing `# pass N` / `# fail N` lines give the counts (test output cannot fake those: the runner
+ * indents everything a test prints).
+ */
 async function nodeTests(patterns, extra = []) {
   const files = patterns.flatMap((p) => globSync(p)).sort();
   if (files.length === 0) {
-    console.log(`no test files match ${patterns.join(' ')}`);
+    console.log(`no test files match ${patterns.join(' ')}: nothing to run`);
     return { passed: 0, failed: 0 };
   }
-  const { code, out } = await run(node, ['--test', '--test-reporter=spec', ...extra, ...files]);
-  const count = (label) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
-  const passed = count('pass');
-  let failed = count('fail') + count('cancelled');
-  if (code !== 0 && failed === 0) failed = 1;
-  return { passed, failed };
+  const dir = mkdtempSync(join(tmpdir(), 'controller-lab-tap-'));
+  const tap = join(dir, 'results.tap');
+  try {
+    const { code } = await run(node, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...extra, ...files]);
+    const summary = readFileSync(tap, 'utf8');
+    const count = (label) => {
+      const all = [...summary.matchAll(new RegExp(`^# ${label} (\\d+)$`, 'gm'))];
+      return Number(all.at(-1)?.[1] ?? 0);
+    };
+    const passed = count('pass');
+    let failed = count('fail') + count('cancelled');
+    // A runner that died before its summary still failed.
+    if (code !== 0 && failed === 0) failed = 1;
+    return { passed, failed };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A check that is all or nothing (typecheck, lint): one pass or one failure. */
@@ -57,13 +78,20 @@ const stages = {
     return { passed: a.passed + b.passed, failed: a.failed + b.failed };
   },
   lint: () => gate(npx('eslint'), ['--max-warnings=0', '.']),
-  unit: () => nodeTests(['test/unit/**/*.test.ts']),
+  // Most unit files wait on sockets, child processes or timers, not the CPU: run three at a time.
+  unit: () => nodeTests(['test/unit/**/*.test.ts'], ['--test-concurrency=3']),
   conformance: () => nodeTests(['test/conformance/**/*.test.ts']),
   dap: async () => {
-    await gate(node, ['scripts/build.mjs']);
-    return nodeTests(['test/dap/**/*.test.ts']);
+    const files = globSync('test/dap/**/*.test.ts');
+    if (files.length === 0) return nodeTests(['test/dap/**/*.test.ts']);
+    // The protocol tests drive the bundled adapter (dist/debugAdapter.cjs).
+    const build = await gate(node, ['scripts/build.mjs']);
+    if (build.failed) return build;
+    return nodeTests(files);
   },
   integration: async () => {
+    // A test deleted from test/integration must not live on as a stale bundle.
+    rmSync('out/test/suite', { recursive: true, force: true });
     const build = await gate(node, ['scripts/build.mjs']);
     if (build.failed) return build;
     const { runIntegration } = await import('./vscodeHost/runIntegration.mjs');
