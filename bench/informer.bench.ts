@@ -12,7 +12,7 @@
 //                                       allocation sites (deterministic, unlike time on a busy machine)
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -82,6 +82,7 @@ async function orchestrate(): Promise<void> {
       'current-context': 'bench',
     }),
   );
+  const loadBefore = loadavg()[0]!;
   console.error(`informer benchmark: ${sizes.join(', ')} objects, ${si(events, 0)} watch events, ${reps} run(s) each, node ${process.version}`);
 
   const rows: { objects: number; contender: Contender; runs: Measurement[] }[] = [];
@@ -147,7 +148,9 @@ async function orchestrate(): Promise<void> {
   const importHeader = ['module', 'import time', 'RSS added'];
   const importRows = imports.map((i) => [i.label, ms(i.ms), mb(i.rssBytes)]);
 
-  console.log(`\nInformer: ${si(events, 0)} watch events of ~1 KB ConfigMaps (70% MODIFIED, 15% ADDED, 15% DELETED) over loopback HTTP; median of ${reps}\n`);
+  // Wall times mean little on a machine busy with other work: say how busy it was.
+  const machine = `${cpus().length} CPUs, load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
+  console.log(`\nInformer: ${si(events, 0)} watch events of ~1 KB ConfigMaps (70% MODIFIED, 15% ADDED, 15% DELETED) over loopback HTTP; median of ${reps}; ${machine}\n`);
   console.log(textTable(header, table));
   console.log(`\nRatios (controller-lab ÷ peer, median of per-run ratios; CPU per event: peer ÷ controller-lab, i.e. > 1 is faster)\n`);
   console.log(textTable(ratioHeader, ratioRows));
