@@ -15,17 +15,31 @@ export class LineSplitter {
 
   /** Feeds one chunk; calls the sink once per line completed by it, in order. */
   push(chunk: string): void {
-    const text = this.pending.length === 0 ? chunk : this.pending + chunk;
     let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
-      let end = nl;
-      if (end > start && text.charCodeAt(end - 1) === 13) end--;
-      if (end > start) this.sink(text.slice(start, end));
-      start = nl + 1;
+    let nl = chunk.indexOf('\n');
+    if (nl < 0) {
+      this.pending += chunk;
+      return;
     }
-    this.pending = start === 0 ? text : text.slice(start);
+    // The line the previous chunks began: only that piece is joined, the chunk itself is never
+    // copied, and every other line is a slice of it.
+    if (this.pending.length > 0) {
+      this.emit(this.pending + chunk.slice(0, nl));
+      this.pending = '';
+      start = nl + 1;
+      nl = chunk.indexOf('\n', start);
+    }
+    while (nl >= 0) {
+      if (nl > start) this.emit(chunk.slice(start, nl));
+      start = nl + 1;
+      nl = chunk.indexOf('\n', start);
+    }
+    if (start < chunk.length) this.pending = chunk.slice(start);
+  }
+
+  private emit(line: string): void {
+    const end = line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
+    if (end > 0) this.sink(end === line.length ? line : line.slice(0, end));
   }
 
   /** The stream ended: a last line without a trailing newline still counts. */
