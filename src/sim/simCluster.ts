@@ -102,8 +102,8 @@ export interface SimClusterApi {
   replayTrace(jsonLines: string, options?: { speed?: number }): TraceReplay;
   /** Every committed write, after watchers were queued. */
   onWrite(listener: (write: WriteRecord) => void): () => void;
-  /** An in-process ListerWatcher for one resource (optionally one namespace). */
-  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext): ListerWatcher;
+  /** An in-process ListerWatcher for one resource (optionally one namespace); objects are copies unless `shareFrozen`. */
+  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher;
   /** What the store holds, per resource: for the views' cluster panel and the admin endpoint. */
   stats(): SimStats;
   /** Writes a final snapshot (when persisting) and ends every watch and timer. */
@@ -329,8 +329,8 @@ export class SimCluster implements SimClusterApi {
     return () => this.writeListeners.delete(listener);
   }
 
-  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext): ListerWatcher {
-    return new SimListerWatcher(this, gvr, namespace, ctx);
+  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher {
+    return new SimListerWatcher(this, gvr, namespace, ctx, options);
   }
 
   async close(): Promise<void> {

@@ -60,3 +60,14 @@ test('client insight records lists, watches (events, bookmarks, last RV) and wri
   w.stop();
   assert.equal(cluster.clients.clients()[0]?.watches[0]?.open, false);
 });
+
+test('objects from the in-process ListerWatcher are the informer\'s own (a transform may change them) unless shared frozen', async () => {
+  const { cluster } = newCluster();
+  cluster.create(CM, 'default', configMap('a'));
+  const own = (await cluster.listerWatcher(CM).list({})).items[0];
+  assert.ok(own && !Object.isFrozen(own.metadata));
+  delete own.metadata.uid;
+  assert.ok(cluster.get(CM, 'default', 'a').object.metadata.uid, 'the store is untouched');
+  const shared = (await cluster.listerWatcher(CM, undefined, undefined, { shareFrozen: true }).list({})).items[0];
+  assert.ok(shared && Object.isFrozen(shared.metadata));
+});
