@@ -97,7 +97,21 @@ async function debugController(uri?: vscode.Uri): Promise<void> {
     return;
   }
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file));
-  await vscode.debug.startDebugging(folder, { type: DEBUG_TYPE, request: 'launch', name: 'Debug controller', controller: file, cluster: 'sim', stopOnEntry: true });
+  // A scenario next to the controller seeds the simulated cluster (the examples' layout).
+  const scenario = vscode.Uri.joinPath(vscode.Uri.file(file), '..', 'scenario.yaml');
+  const hasScenario = await vscode.workspace.fs.stat(scenario).then(
+    () => true,
+    () => false,
+  );
+  await vscode.debug.startDebugging(folder, {
+    type: DEBUG_TYPE,
+    request: 'launch',
+    name: 'Debug controller',
+    controller: file,
+    cluster: 'sim',
+    stopOnEntry: true,
+    ...(hasScenario ? { scenario: scenario.fsPath } : {}),
+  });
 }
 
 async function runController(extensionUri: vscode.Uri, uri?: vscode.Uri): Promise<void> {

@@ -1,0 +1,126 @@
+// UI check: the reconcile debugger in a real workbench (code-server in Chromium). Debugs the
+// replicaset example on a simulated cluster with "Controller Lab: Debug Controller on Simulated
+// Cluster", steps to the second reconcile, expands the cached object in the Variables view, and
+// screenshots the stopped session (test-output/screenshots/debugger.png, for the README).
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const name = 'the reconcile debugger stops on a reconcile and shows its scopes';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const SCREENSHOTS = join(root, 'test-output', 'screenshots');
+
+function pageOf(workbench) {
+  return workbench.page ?? workbench;
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+async function waitFor(what, probe, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** The call stack's top reconcile frame, e.g. `reconcile ReplicaSet default/web #2 · …`. */
+async function stoppedFrame(page) {
+  const rows = await page.locator('.debug-call-stack .monaco-list-row').allTextContents();
+  return rows.map((r) => r.trim().replace(/controller\.ts\d*$/, '')).find((r) => r.startsWith('reconcile '));
+}
+
+function variableRow(page, label) {
+  return page.locator('.debug-variables .monaco-list-row', { has: page.locator('.monaco-tl-contents', { hasText: new RegExp(`^${label}\\b`) }) }).first();
+}
+
+async function expandVariable(page, label, expanded = true) {
+  const row = page.locator('.debug-variables .monaco-list-row', { has: page.locator('.monaco-tl-contents', { hasText: new RegExp(`^${label}\\b`) }) }).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await row.getAttribute('aria-expanded')) !== String(expanded)) {
+    await row.click();
+    await page.keyboard.press(expanded ? 'ArrowRight' : 'ArrowLeft');
+  }
+}
+
+/** Drags the sidebar's sash so reconcile frame names are not cut off in the screenshot. */
+async function widenSidebar(page, width) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width + 2, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 8 });
+  await page.mouse.up();
+}
+
+export async function run(workbench) {
+  const page = pageOf(workbench);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const results = {};
+
+  // The example controller and its scenario, side by side in a temp folder (the command picks up
+  // scenario.yaml next to the controller).
+  const dir = mkdtempSync(join(tmpdir(), 'controller-lab-debug-ui-'));
+  const controller = join(dir, 'controller.ts');
+  copyFileSync(join(root, 'examples/replicaset-controller/controller.ts'), controller);
+  copyFileSync(join(root, 'examples/replicaset-controller/scenario.yaml'), join(dir, 'scenario.yaml'));
+
+  await page.keyboard.press('Control+P');
+  const quickOpen = page.locator('.quick-input-widget input');
+  await quickOpen.waitFor({ state: 'visible' });
+  await quickOpen.fill(controller);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tab', { hasText: 'controller.ts' }).first().waitFor();
+
+  await runCommand(page, 'Controller Lab: Debug Controller on Simulated Cluster');
+  // The Run and Debug view: call stack (workers as threads, reconciles as frames) and variables.
+  await page.locator('.debug-toolbar').first().waitFor({ state: 'visible', timeout: 60_000 });
+  await page.locator('.activitybar [aria-label^="Run and Debug"]').first().click();
+  await page.locator('.debug-call-stack').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page.locator('.part.auxiliarybar .action-label.codicon-close, .part.auxiliarybar [aria-label^="Hide"]').first().click({ timeout: 3000 }).catch(() => {});
+  await widenSidebar(page, 640);
+  results.entry = await waitFor('the entry stop in the call stack', () => stoppedFrame(page), 90_000);
+  if (!/^reconcile ReplicaSet default\/\w+ #1 · ADDED rv \d+/.test(results.entry)) throw new Error(`entry frame: ${results.entry}`);
+
+  // Step Over: the first reconcile runs, the debugger stops at the next one.
+  await page.keyboard.press('F10');
+  results.next = await waitFor('the second reconcile', async () => {
+    const f = await stoppedFrame(page);
+    return f && f.includes('#2 ') ? f : undefined;
+  });
+
+  // Variables: the scopes, the cached object expanded to its spec.
+  await waitFor('the Object scope', async () => (await variableRow(page, 'Object').count()) > 0);
+  results.scopes = (await page.locator('.debug-variables .monaco-list-row[aria-level="1"]').allTextContents()).map((t) => t.trim());
+  for (const s of ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result']) {
+    if (!results.scopes.some((t) => t.startsWith(s))) throw new Error(`scopes: ${results.scopes.join(' | ')}`);
+  }
+  await expandVariable(page, 'Request', false);
+  await page.locator('.debug-pane-header, .pane-header', { hasText: 'Watch' }).first().click().catch(() => {});
+  await expandVariable(page, 'Object');
+  await expandVariable(page, 'spec');
+  const replicas = page.locator('.debug-variables .monaco-list-row', { has: page.locator('.monaco-tl-contents', { hasText: /^replicas\s*=\s*\d+$/ }) }).first();
+  await replicas.waitFor({ state: 'visible', timeout: 30_000 });
+  results.replicas = (await replicas.textContent())?.trim();
+  await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'reconcile ' }).first().hover();
+
+  await page.screenshot({ path: join(SCREENSHOTS, 'debugger.png') });
+
+  await page.keyboard.press('Shift+F5');
+  await waitFor('the session to end', async () => (await page.locator('.debug-toolbar').count()) === 0 || !(await page.locator('.debug-toolbar').isVisible()), 30_000);
+  console.log(JSON.stringify(results, null, 2));
+  return results;
+}
