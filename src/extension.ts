@@ -112,12 +112,15 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     );
     return autoConnect;
   };
+  // Both signals, as either may come first: VS Code asking for the roots, and the view becoming visible.
+  tree.onRootsRequested = () => void connectOnce();
   if (treeView.visible) void connectOnce();
   context.subscriptions.push(treeView.onDidChangeVisibility((e) => void (e.visible && connectOnce())));
 
   context.subscriptions.push(
     settings.onDidChange((key) => {
       if (key === 'cluster' || key === 'kubeconfig') background(log, connections.ensureConnected(), 'Connect');
+      if (key === 'timeline.maxEvents') theLab.ring.resize(settings.maxTimelineEvents);
     }),
   );
 

@@ -57,6 +57,7 @@ describe('Controller Lab views', function () {
   it('starts the simulated cluster over HTTPS with the default informers synced', async () => {
     const cluster = await waitFor('cluster node', () => findChild(undefined, 'Simulated cluster'));
     assert.match(api.services.lab.clusters.get('sim')?.server ?? '', /^https:\/\/127\.0\.0\.1:\d+$/);
+    console.log(`activate() took ${api.activationMs.toFixed(0)} ms`);
     const configmaps = await waitFor('configmaps synced', () => {
       const node = findChild(cluster, 'configmaps');
       return node && descriptionOf(node).includes('synced') ? node : undefined;

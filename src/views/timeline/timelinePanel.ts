@@ -87,10 +87,8 @@ export class TimelinePanel extends Disposable {
     this._registerFn(lab.ring.onDidPush(() => this.scheduleFlush()));
     this._register(
       settings.onDidChange((key) => {
-        if (key === 'timeline.maxEvents') {
-          lab.ring.resize(settings.maxTimelineEvents);
-          this.reset();
-        }
+        // The extension resized the ring (it listens first); start the webview over from it.
+        if (key === 'timeline.maxEvents') this.reset();
       }),
     );
     this._register(panel.onDidDispose(() => this.dispose()));

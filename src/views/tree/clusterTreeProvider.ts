@@ -71,7 +71,11 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
     return toTreeItem(this.model.item(node));
   }
 
+  /** Called when VS Code asks for the roots: the view is being shown (the zero-setup auto-connect hooks in here). */
+  onRootsRequested: (() => void) | undefined;
+
   getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) this.onRootsRequested?.();
     return this.model.children(node);
   }
 

@@ -155,6 +155,15 @@ export async function run(workbench) {
   await treeRow(page, 'Simulated cluster').waitFor({ state: 'visible', timeout: 60_000 });
   await waitFor('configmaps synced', async () => /synced/.test((await treeRow(page, 'configmaps').textContent()) ?? ''));
 
+  // 1b. Watch Resource… through its quick picks: resource, namespace, label selector.
+  await runCommand(page, 'Controller Lab: Watch Resource…');
+  await page.locator('.quick-input-widget input').fill('secrets');
+  await pickQuickItem(page, 'v1 · Secret');
+  await pickQuickItem(page, 'All namespaces');
+  await page.locator('.quick-input-widget', { hasText: 'Label selector for secrets' }).waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter'); // no label selector
+  await waitFor('secrets informer synced', async () => /synced/.test((await treeRow(page, 'secrets').textContent()) ?? ''));
+
   // 2. Load the scenario from the editor (the command offers the open YAML file first).
   const file = join(tmpdir(), `controller-lab-ui-${process.pid}.yaml`);
   writeFileSync(file, SCENARIO);
