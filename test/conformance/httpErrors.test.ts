@@ -74,7 +74,7 @@ describe('bad input over HTTP', { concurrency: true }, () => {
     assertStatus(await rawRequest(sim, 'PUT', '/api/v1/namespaces/errs/configmaps'), 405, 'MethodNotAllowed');
     assertStatus(await rawRequest(sim, 'POST', '/api'), 405, 'MethodNotAllowed');
     assertStatus(
-      await rawRequest(sim, 'POST', '/api/v1/namespaces/errs/configmaps', { body: 'x', headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' } }),
+      await rawRequest(sim, 'POST', '/api/v1/namespaces/errs/configmaps', { body: 'x', headers: { 'Content-Type': 'application/cbor' } }),
       415,
       'UnsupportedMediaType',
     );

@@ -75,7 +75,7 @@ function notAcceptable() {
 }
 
 /** Request body formats, by Content-Type (parameters such as charset ignored). */
-export type BodyFormat = 'json' | 'yaml';
+export type BodyFormat = 'json' | 'yaml' | 'protobuf';
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
 export function mediaTypeOf(contentType: string | undefined): string {
@@ -106,25 +106,15 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
-/** Create/update bodies: JSON (the default when unset) or YAML; anything else (protobuf) → 415. */
+/** Create/update bodies: JSON (the default when unset), YAML, or protobuf for the kinds we decode. */
 export function bodyFormatOf(contentType: string | undefined): BodyFormat {
   const type = mediaTypeOf(contentType);
   if (type === '' || type === 'application/json' || type === '*/*') return 'json';
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return 'yaml';
-  if (type === PROTOBUF) {
-    // controller-runtime (built-in kinds) and kubectl >= 1.32 (`kubectl create …`) send protobuf
-    // unless told otherwise; say how, since the real server would have accepted it.
-    throw apiError(
-      415,
-      'the simulated cluster accepts JSON and YAML bodies, not protobuf (application/vnd.kubernetes.protobuf): ' +
-        'set ContentType "application/json" in your client\'s rest.Config (controller-runtime uses protobuf for built-in kinds by default); ' +
-        'kubectl picks JSON when its version matches the server\'s (v1.28)',
-      'UnsupportedMediaType',
-    );
-  }
+  if (type === PROTOBUF) return 'protobuf';
   throw apiError(
     415,
-    `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`,
+    `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`,
     'UnsupportedMediaType',
   );
 }

@@ -2,6 +2,7 @@
 // YAML; anything undecodable is a 400 BadRequest Status, never an exception that escapes.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { decodeKubernetesProtobuf, UnsupportedProtobufKind } from './protobuf/decodeK8sProtobuf.ts';
 import { apiError, badRequest } from './status.ts';
 
 /** kube-apiserver's MaxRequestBodyBytes. */
@@ -42,8 +43,31 @@ export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): 
   });
 }
 
-/** Decodes a body as JSON (fast path) or YAML. Empty → 400. */
-export function decodeBody(body: Buffer, format: 'json' | 'yaml'): unknown {
+/** The 415 for protobuf of a kind we have no field table for: say how to switch the client to JSON. */
+function protobufKindUnsupported(typeName: string) {
+  return apiError(
+    415,
+    `the simulated cluster decodes protobuf bodies only for ConfigMap, Secret, Namespace, ServiceAccount, Event, Lease and DeleteOptions, not ${typeName}: ` +
+      'send JSON instead (set ContentType "application/json" in your rest.Config; controller-runtime uses protobuf for built-in kinds by default)',
+    'UnsupportedMediaType',
+  );
+}
+
+function decodeProtobuf(body: Buffer): unknown {
+  try {
+    return decodeKubernetesProtobuf(body);
+  } catch (err) {
+    if (err instanceof UnsupportedProtobufKind) throw protobufKindUnsupported(err.typeName);
+    throw badRequest(`the body of the request could not be decoded as protobuf: ${(err as Error).message}`);
+  }
+}
+
+/** Decodes a body as JSON (fast path), YAML or Kubernetes protobuf. Empty → 400. */
+export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf'): unknown {
+  if (format === 'protobuf') {
+    if (body.length === 0) throw badRequest('the body of the request is empty');
+    return decodeProtobuf(body);
+  }
   const text = body.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request is empty');
   if (format === 'json') {
@@ -61,7 +85,7 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml'): unknown {
 }
 
 /** A decoded body that must be a single JSON object (create, update). */
-export function decodeObjectBody(body: Buffer, format: 'json' | 'yaml'): Record<string, unknown> {
+export function decodeObjectBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf'): Record<string, unknown> {
   const value = decodeBody(body, format);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badRequest('the body of the request must be a JSON object');

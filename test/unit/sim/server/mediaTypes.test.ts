@@ -36,5 +36,6 @@ test('patch and body content types', () => {
   assert.throws(() => patchTypeOf('application/json'), (e: unknown) => e instanceof ApiError && e.code === 415);
   assert.equal(bodyFormatOf(undefined), 'json');
   assert.equal(bodyFormatOf('application/yaml'), 'yaml');
-  assert.throws(() => bodyFormatOf('application/vnd.kubernetes.protobuf'), (e: unknown) => e instanceof ApiError && e.code === 415);
+  assert.equal(bodyFormatOf('application/vnd.kubernetes.protobuf'), 'protobuf');
+  assert.throws(() => bodyFormatOf('application/cbor'), (e: unknown) => e instanceof ApiError && e.code === 415);
 });

@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeKubernetesProtobuf, isKubernetesProtobuf, UnsupportedProtobufKind } from '../../../../src/sim/server/protobuf/decodeK8sProtobuf.ts';
+
+// A minimal protobuf writer, enough to build the bodies Go clients send.
+function varint(n: number): number[] {
+  const out: number[] = [];
+  let v = n < 0 ? 2 ** 64 + n : n;
+  while (v >= 128) {
+    out.push((v % 128) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return out;
+}
+const bytes = (field: number, payload: Uint8Array | number[] | string): number[] => {
+  const data = typeof payload === 'string' ? [...Buffer.from(payload)] : [...payload];
+  return [...varint(field * 8 + 2), ...varint(data.length), ...data];
+};
+const num = (field: number, n: number): number[] => [...varint(field * 8), ...varint(n)];
+const entry = (field: number, key: string, value: string | number[]) => bytes(field, [...bytes(1, key), ...bytes(2, value)]);
+const envelope = (apiVersion: string, kind: string, raw: number[]) =>
+  new Uint8Array([0x6b, 0x38, 0x73, 0x00, ...bytes(1, [...bytes(1, apiVersion), ...bytes(2, kind)]), ...bytes(2, raw), ...bytes(4, 'application/vnd.kubernetes.protobuf')]);
+
+test('a ConfigMap with metadata, maps, owner references and an unset timestamp', () => {
+  const metadata = [
+    ...bytes(1, 'cm1'),
+    ...bytes(2, ''), // Go writes empty optional strings: they must not appear in JSON
+    ...bytes(3, 'ns'),
+    ...bytes(8, []), // a zero creationTimestamp
+    ...entry(11, 'app', 'web'),
+    ...bytes(13, [...bytes(1, 'Deployment'), ...bytes(3, 'web'), ...bytes(4, 'u-1'), ...bytes(5, 'apps/v1'), ...num(6, 1)]),
+    ...bytes(14, 'example.com/hold'),
+  ];
+  const raw = [...bytes(1, metadata), ...entry(2, 'k', 'v'), ...entry(2, 'k2', 'v2'), ...entry(3, 'bin', [1, 2, 3]), ...num(4, 1)];
+  const body = envelope('v1', 'ConfigMap', raw);
+  assert.equal(isKubernetesProtobuf(body), true);
+  assert.deepEqual(decodeKubernetesProtobuf(body), {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'cm1',
+      namespace: 'ns',
+      labels: { app: 'web' },
+      ownerReferences: [{ kind: 'Deployment', name: 'web', uid: 'u-1', apiVersion: 'apps/v1', controller: true }],
+      finalizers: ['example.com/hold'],
+    },
+    data: { k: 'v', k2: 'v2' },
+    binaryData: { bin: 'AQID' },
+    immutable: true,
+  });
+});
+
+test('a Lease with micro-second times, and DeleteOptions', () => {
+  const renew = [...num(1, 1767225600), ...num(2, 123456000)];
+  const spec = [...bytes(1, 'me'), ...num(2, 15), ...bytes(4, renew), ...num(5, 0)];
+  const lease = decodeKubernetesProtobuf(envelope('coordination.k8s.io/v1', 'Lease', [...bytes(1, bytes(1, 'leader')), ...bytes(2, spec)]));
+  assert.deepEqual(lease['spec'], { holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2026-01-01T00:00:00.123456Z', leaseTransitions: 0 });
+  const del = decodeKubernetesProtobuf(envelope('meta.k8s.io/v1', 'DeleteOptions', [...num(1, 0), ...bytes(4, 'Background'), ...bytes(2, bytes(1, 'u-1'))]));
+  assert.deepEqual(del, { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, propagationPolicy: 'Background', preconditions: { uid: 'u-1' } });
+});
+
+test('unknown kinds and broken bodies are told apart', () => {
+  assert.throws(() => decodeKubernetesProtobuf(envelope('apps/v1', 'Deployment', bytes(1, bytes(1, 'web')))), (e: unknown) => e instanceof UnsupportedProtobufKind && e.typeName === 'apps/v1/Deployment');
+  assert.throws(() => decodeKubernetesProtobuf(new Uint8Array([1, 2, 3, 4])), /no k8s/);
+  const truncated = envelope('v1', 'ConfigMap', bytes(1, bytes(1, 'cm'))).subarray(0, 20);
+  assert.throws(() => decodeKubernetesProtobuf(truncated), /truncated/);
+});
