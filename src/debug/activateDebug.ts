@@ -81,7 +81,7 @@ async function attachJsDebugger(session: vscode.DebugSession, body: { port: numb
       port: body.port,
       continueOnAttach: true,
       sourceMaps: true,
-      skipFiles: ['<node_internals>/**', '**/dist/controllerHost.cjs', '**/src/runtime/**'],
+      skipFiles: ['<node_internals>/**'],
     },
     { parentSession: session, lifecycleManagedByParent: true, compact: true },
   );

@@ -191,10 +191,10 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     this.runtime.next();
   }
 
+  /** Step into the reconcile's code: the JavaScript debugger attaches (if needed) and pauses before it. */
   protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
-    // Without a JavaScript debugger attached, stepping into a reconcile is running it.
     this.sendResponse(response);
-    this.runtime.next();
+    this.runtime.stepIn();
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {

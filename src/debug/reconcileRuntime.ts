@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from '../runtime/breakpoints.ts';
 import type { CacheView } from '../runtime/cacheHistory.ts';
-import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS } from '../runtime/controllerSession.ts';
+import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision } from '../runtime/controllerSession.ts';
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
 import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
 import { TypedEmitter } from '../runtime/typedEmitter.ts';
@@ -51,7 +51,7 @@ export type DebugRuntimeEvents = {
 
 interface Held {
   record: ReconcileRecord;
-  release: () => void;
+  release: (decision: GateDecision) => void;
 }
 
 export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
@@ -169,6 +169,13 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     this.resume();
   }
 
+  /** Runs the current reconcile under the JavaScript debugger, paused just before it is called. */
+  stepIn(): void {
+    if (this.stop && !this.stop.live) return this.next();
+    this.stepping = true;
+    this.resume({ stepIn: true });
+  }
+
   stepBack(): void {
     const from = this.stop?.record;
     if (!from) return;
@@ -213,15 +220,15 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   async shutdown(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    for (const h of this.held.splice(0)) h.release();
+    for (const h of this.held.splice(0)) h.release({});
     await this.session?.stop();
     await this.sim?.stop();
   }
 
   // ── the gate ─────────────────────────────────────────────────────────────────────────────────
 
-  private gate(record: ReconcileRecord): Promise<void> {
-    return new Promise<void>((release) => {
+  private gate(record: ReconcileRecord): Promise<GateDecision> {
+    return new Promise<GateDecision>((release) => {
       this.held.push({ record, release });
       if (!this.stop) this.dispatch();
     });
@@ -237,7 +244,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
         return;
       }
       this.held.shift();
-      h.release();
+      h.release({});
     }
   }
 
@@ -269,14 +276,14 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   /** Leaves the current stop: a held reconcile runs; from history, the live one does. */
-  private resume(): void {
+  private resume(decision: GateDecision = {}): void {
     const stop = this.liveStop ?? this.stop;
     this.stop = undefined;
     this.liveStop = undefined;
     if (stop?.live) {
       const i = this.held.findIndex((h) => h.record === stop.record);
       const [h] = i >= 0 ? this.held.splice(i, 1) : [];
-      h?.release();
+      h?.release(decision);
     }
     this.emit('continued', {});
     this.dispatch();

@@ -2,6 +2,7 @@
 // parent hands it a compiled module), connects to the cluster with a kubeconfig, runs the informers,
 // the workqueue and the workers, and reports everything to its parent over IPC. It exits when the
 // parent says so or goes away, so a debug session never leaves it behind.
+import inspector from 'node:inspector';
 import { pathToFileURL } from 'node:url';
 import { realClock } from '../shared/clock.ts';
 import { loadCluster } from '../kube/index.ts';
@@ -31,7 +32,18 @@ async function loadDefinition(init: HostInit): Promise<ControllerDefinition> {
   throw new Error(`${init.sourceFile} exports no controller: add \`export default defineController({ … })\``);
 }
 
-const gateWaiters = new Map<string, () => void>();
+const gateWaiters = new Map<string, (decision: { stepIn?: boolean }) => void>();
+
+/** Opens the inspector on first use, tells the parent where, and waits for a debugger to attach. */
+async function prepareStepIn(): Promise<void> {
+  if (inspector.url()) return;
+  inspector.open(0, '127.0.0.1', false);
+  const url = inspector.url();
+  if (!url) return;
+  // The message must leave before waitForDebugger blocks this thread.
+  await new Promise<void>((resolve) => (process.connected ? process.send?.({ type: 'inspector', url } satisfies HostMessage, () => resolve()) : resolve()));
+  inspector.waitForDebugger();
+}
 let loop: ControllerLoop | undefined;
 let binding: ClusterBinding | undefined;
 let shuttingDown = false;
@@ -39,7 +51,7 @@ let shuttingDown = false;
 async function shutdown(code: number): Promise<never> {
   if (!shuttingDown) {
     shuttingDown = true;
-    for (const open of gateWaiters.values()) open();
+    for (const open of gateWaiters.values()) open({});
     await loop?.stop().catch(() => {});
     binding?.close();
   }
@@ -71,7 +83,8 @@ async function run(init: HostInit): Promise<void> {
       workers: init.workers ?? definition.maxConcurrentReconciles ?? 1,
       reconcileTimeoutMs: init.reconcileTimeoutMs,
       mirrorCache: init.mirrorCache,
-      gate: init.gated ? (record) => new Promise<void>((resolve) => gateWaiters.set(record.reconcileId, resolve)) : undefined,
+      gate: init.gated ? (record) => new Promise<{ stepIn?: boolean }>((resolve) => gateWaiters.set(record.reconcileId, resolve)) : undefined,
+      prepareStepIn,
       send,
     });
     send({ type: 'ready', controller: loop.shape });
@@ -91,7 +104,7 @@ process.on('message', (message: unknown) => {
     case 'proceed': {
       const open = gateWaiters.get(message.reconcileId);
       gateWaiters.delete(message.reconcileId);
-      open?.();
+      open?.({ stepIn: message.stepIn });
       return;
     }
     case 'shutdown':

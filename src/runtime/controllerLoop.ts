@@ -23,7 +23,9 @@ export interface LoopOptions {
   /** 0 disables the limit (a line debugger may hold a reconcile for as long as it likes). */
   reconcileTimeoutMs: number;
   /** Resolves when the reconcile may run (the debugger's gate); undefined: always run. */
-  gate?: (record: ReconcileRecord) => Promise<void>;
+  gate?: (record: ReconcileRecord) => Promise<{ stepIn?: boolean } | void>;
+  /** Before a stepped-into reconcile: make sure a JavaScript debugger is attached. */
+  prepareStepIn?: () => Promise<void>;
   mirrorCache: boolean;
   send(message: HostMessage): void;
 }
@@ -190,8 +192,10 @@ export class ControllerLoop {
       logs: [],
     };
     this.opts.send({ type: 'reconcileStart', record, gated: this.opts.gate !== undefined });
-    if (this.opts.gate) await this.opts.gate(record);
+    const gateDecision = this.opts.gate ? await this.opts.gate(record) : undefined;
     if (this.stopped) return;
+    const stepIn = gateDecision?.stepIn === true;
+    if (stepIn) await this.opts.prepareStepIn?.();
 
     const writes: WriteRecord[] = [];
     const abort = new AbortController();
@@ -205,13 +209,21 @@ export class ControllerLoop {
       signal: abort.signal,
     });
     const started = clock.now();
-    const outcome = await this.callWithTimeout(() => definition.reconcile({ ...request }, ctx), abort);
+    const call = () => {
+      if (stepIn) {
+        // Step Into (F11) here to enter your reconcile.
+        // eslint-disable-next-line no-debugger -- the debugger's "step in" lands here on purpose
+        debugger;
+      }
+      return definition.reconcile({ ...request }, ctx);
+    };
+    // Someone stepping through the code sets the pace: no time limit for a stepped-into reconcile.
+    const outcome = await this.callWithTimeout(call, abort, stepIn ? 0 : this.opts.reconcileTimeoutMs);
     const decision = handleReconcileOutcome(this.opts.queue, key, outcome);
     this.opts.send({ type: 'reconcileEnd', end: { reconcileId: record.reconcileId, seq, durationMs: clock.now() - started, writes, outcome, decision } });
   }
 
-  private async callWithTimeout(call: () => unknown, abort: AbortController): Promise<ReconcileOutcome> {
-    const limit = this.opts.reconcileTimeoutMs;
+  private async callWithTimeout(call: () => unknown, abort: AbortController, limit: number): Promise<ReconcileOutcome> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = (async () => {
       try {

@@ -8,7 +8,7 @@ import { isHostMessage, type HostInit, type HostMessage, type ParentMessage } fr
 // makes sure it ends (graceful shutdown, then SIGKILL). A crash or hang in the child only ever shows
 // up here as events; nothing it does can throw into the parent.
 
-type MessageEvents = { [K in HostMessage['type']]: Extract<HostMessage, { type: K }> };
+type MessageEvents = { [K in Exclude<HostMessage['type'], 'inspector'>]: Extract<HostMessage, { type: K }> };
 
 export type ControllerProcessEvents = MessageEvents & {
   output: { stream: 'stdout' | 'stderr'; text: string };
@@ -73,7 +73,11 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     });
     child.on('error', (err) => this.emit('output', { stream: 'stderr', text: `controller host: ${err.message}\n` }));
     child.on('message', (m: unknown) => {
-      if (isHostMessage(m)) this.emit(m.type, m as never);
+      if (!isHostMessage(m)) return;
+      if (m.type === 'inspector') {
+        const port = Number(/:(\d+)\//.exec(m.url)?.[1] ?? 0);
+        this.emit('inspector', { url: m.url, port });
+      } else this.emit(m.type, m as never);
     });
     child.stdout?.setEncoding('utf8').on('data', (text: string) => this.emit('output', { stream: 'stdout', text }));
     let inspectorFound = false;
@@ -94,8 +98,8 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     if (this.child?.connected) this.child.send(message);
   }
 
-  proceed(reconcileId: string): void {
-    this.send({ type: 'proceed', reconcileId });
+  proceed(reconcileId: string, stepIn = false): void {
+    this.send({ type: 'proceed', reconcileId, stepIn: stepIn || undefined });
   }
 
   /** Asks the child to stop; kills it if it has not exited within `graceMs`. Resolves once it is gone. */

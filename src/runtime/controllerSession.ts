@@ -21,7 +21,7 @@ export interface ControllerSessionOptions {
   /** Default 30 s; 0 disables (used while a line debugger is attached). */
   reconcileTimeoutMs?: number;
   /** Decides when a reconcile may run; when absent every reconcile runs at once. */
-  gate?: (record: ReconcileRecord) => Promise<void>;
+  gate?: (record: ReconcileRecord) => Promise<GateDecision | void>;
   inspectBrk?: boolean;
   cwd?: string;
   /** Records kept for stepping back. Default 5000. */
@@ -49,6 +49,11 @@ export type RuntimeEvents = {
 };
 
 export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
+
+/** How the gate lets a reconcile through: `stepIn` pauses it in the JavaScript debugger first. */
+export interface GateDecision {
+  stepIn?: boolean;
+}
 
 export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   readonly recorder: ReconcileRecorder;
@@ -148,7 +153,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.emit('reconcileStart', { record });
       if (m.gated) {
         const gate = this.options.gate ?? (() => Promise.resolve());
-        void gate(record).then(() => p.proceed(record.reconcileId));
+        void gate(record).then((d) => p.proceed(record.reconcileId, d?.stepIn === true));
       }
     });
     p.on('reconcileEnd', (m) => {

@@ -28,7 +28,8 @@ export interface HostInit {
 export type ParentMessage =
   | HostInit
   /** The gate opens for one reconcile. */
-  | { type: 'proceed'; reconcileId: string }
+  /** `stepIn`: open the inspector if needed and pause in the JavaScript debugger before reconcile. */
+  | { type: 'proceed'; reconcileId: string; stepIn?: boolean }
   /** Stop the informers and workers, then exit. */
   | { type: 'shutdown' };
 
@@ -74,10 +75,12 @@ export type HostMessage =
   | { type: 'log'; reconcileId?: string; line: LogLine }
   | { type: 'queue'; snapshot: QueueSnapshot }
   | { type: 'probe'; probe: Probe }
+  /** The inspector opened on request (step in): a JavaScript debugger may attach at `url`. */
+  | { type: 'inspector'; url: string }
   /** Idle: nothing queued, processing, delayed or backing off. */
   | { type: 'idle'; idle: boolean };
 
-const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'idle']);
+const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle']);
 const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown']);
 
 export function isHostMessage(m: unknown): m is HostMessage {

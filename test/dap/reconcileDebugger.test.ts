@@ -150,3 +150,41 @@ test('attachJsDebugger starts the host under the inspector and asks the client t
   for (let i = 0; i < 50 && pid && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
   if (pid) assert.equal(isAlive(pid), false);
 });
+
+test('step in opens the host inspector and pauses before the user reconcile runs', async () => {
+  const dc = await startClient();
+  try {
+    const entry = dc.waitForEvent('stopped');
+    await launch(dc, { controller: RS_CONTROLLER, scenario: RS_SCENARIO, stopOnEntry: true });
+    await entry;
+    const attach = dc.waitForEvent('controllerLab.attachJsDebugger');
+    await dc.stepInRequest({ threadId: 1 });
+    const { body } = (await attach) as DebugProtocol.Event & { body: { url: string } };
+
+    // Play the JavaScript debugger: attach over CDP, let the host run, expect the pause.
+    const ws = new WebSocket(body.url);
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = reject;
+    });
+    let id = 0;
+    const send = (method: string, params: object = {}) => ws.send(JSON.stringify({ id: ++id, method, params }));
+    const paused = new Promise<{ callFrames: { functionName: string }[] }>((resolve) => {
+      ws.onmessage = (m) => {
+        const msg = JSON.parse(String(m.data)) as { method?: string; params?: { callFrames: { functionName: string }[] } };
+        if (msg.method === 'Debugger.paused' && msg.params) resolve(msg.params);
+      };
+    });
+    send('Debugger.enable');
+    send('Runtime.runIfWaitingForDebugger');
+    const pause = await paused;
+    assert.equal(pause.callFrames[0]?.functionName, 'call', 'paused at the debugger statement just before reconcile');
+    const next = dc.waitForEvent('stopped');
+    send('Debugger.resume');
+    // the stepped-into reconcile finishes; the reconcile debugger stops at the next one
+    assert.equal(((await next) as DebugProtocol.StoppedEvent).body.reason, 'step');
+    ws.close();
+  } finally {
+    await dc.stop();
+  }
+});
