@@ -92,6 +92,21 @@ async function runCommand(page, title) {
   await page.keyboard.press('Enter');
 }
 
+/** Runs a command if the palette knows its title; otherwise closes the palette. */
+async function tryCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  try {
+    await row.waitFor({ timeout: 3000 });
+    await page.keyboard.press('Enter');
+  } catch {
+    await page.keyboard.press('Escape');
+  }
+}
+
 async function pickQuickItem(page, text) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
   await row.waitFor({ state: 'visible' });
@@ -149,6 +164,10 @@ export async function run(workbench) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const results = {};
 
+  // 0. A clean layout for the screenshots: earlier checks may have left editors and panels open.
+  await tryCommand(page, 'View: Close All Editors');
+  await tryCommand(page, 'View: Hide Panel');
+
   // 1. Open the view: the simulated cluster starts with its default informers.
   await page.locator('.part.auxiliarybar .action-label.codicon-close, .part.auxiliarybar [aria-label^="Hide"]').first().click({ timeout: 3000 }).catch(() => {});
   await page.locator('.activitybar [aria-label^="Controller Lab"]').first().click();
@@ -167,11 +186,12 @@ export async function run(workbench) {
   // 2. Load the scenario from the editor (the command offers the open YAML file first).
   const file = join(tmpdir(), `controller-lab-ui-${process.pid}.yaml`);
   writeFileSync(file, SCENARIO);
-  await page.keyboard.press('Control+P');
-  const quickOpen = page.locator('.quick-input-widget input');
-  await quickOpen.waitFor({ state: 'visible' });
-  await quickOpen.fill(file);
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+  // VS Code's own file dialog (code-server has no native one): type the absolute path.
+  await runCommand(page, 'File: Open File...');
+  const pathInput = page.locator('.quick-input-widget input');
+  await pathInput.waitFor({ state: 'visible' });
+  await pathInput.fill(file);
+  await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
   await page.locator('.tab', { hasText: 'controller-lab-ui-' }).first().waitFor();
   await runCommand(page, 'Controller Lab: Load Scenario…');
