@@ -1,6 +1,8 @@
 // A watch over HTTP: status 200 at once, then one JSON object per line on a chunked response. The
-// store delivers events in batches (one microtask each); we append their pre-serialized lines to one
-// string and write it once per batch, so a burst of 10k events costs a handful of TLS records, not 10k.
+// store delivers events in batches (one microtask each); we collect their pre-serialized lines and
+// write them as one Buffer per batch (or per 256 KB of a long replay), so a burst of 10k events costs
+// a handful of TLS records, not 10k. (Appending to one string would build a rope that Node must
+// flatten to measure and again to encode: that cost more than the rest of the delivery.)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GroupVersionResource } from '../../shared/k8s.ts';
 import type { SimClusterApi } from '../simCluster.ts';
@@ -28,26 +30,29 @@ export interface WatchResponseOptions {
 
 export function serveWatch(req: IncomingMessage, res: ServerResponse, options: WatchResponseOptions): void {
   const { cluster, gvr, table } = options;
-  let pending = '';
+  let pending: string[] = [];
+  let pendingChars = 0;
   let flushScheduled = false;
   let ended = false;
   let firstTableEvent = true;
 
+  const takePending = (): Buffer => {
+    const chunk = Buffer.from(pending.join(''));
+    pending = [];
+    pendingChars = 0;
+    return chunk;
+  };
+
   const flush = () => {
     flushScheduled = false;
-    if (ended || pending === '') return;
-    const chunk = pending;
-    pending = '';
-    res.write(chunk);
+    if (ended || pendingChars === 0) return;
+    res.write(takePending());
     if (res.writableLength > MAX_BUFFERED_BYTES) finish(true);
   };
 
   const finish = (stopWatch: boolean) => {
     if (ended) return;
-    if (pending !== '') {
-      res.write(pending);
-      pending = '';
-    }
+    if (pendingChars > 0) res.write(takePending());
     ended = true;
     if (stopWatch) watch.stop(); // never synchronous with cluster.watch(): events and closes come later
     res.end();
@@ -71,8 +76,10 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
   const watch: SimWatch = cluster.watch(gvr, options.request, {
     event(event) {
       if (ended) return;
-      pending += lineFor(event) + '\n';
-      if (pending.length >= EARLY_WRITE_CHARS) {
+      const line = lineFor(event);
+      pending.push(line, '\n');
+      pendingChars += line.length + 1;
+      if (pendingChars >= EARLY_WRITE_CHARS) {
         flush();
       } else if (!flushScheduled) {
         flushScheduled = true;
