@@ -34,6 +34,7 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidChangeTreeData = this.changeEmitter.event;
   private readonly scheduler: RefreshScheduler<TreeNode>;
   private readonly clientSubscriptions = new Map<string, () => void>();
+  private readonly syncedCounts = new Map<string, number>();
   /** Rows the user has expanded: their children's "2s ago" ages are refreshed now and then. */
   private readonly expanded = new Set<TreeNode>();
 
@@ -147,7 +148,16 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'informer': {
         const { informer, change: c } = change;
-        if (c.informer) this.markId(nodeIds.informer(informer.id));
+        if (c.informer) {
+          this.markId(nodeIds.informer(informer.id));
+          // The cluster row counts synced informers; refresh it only when that count moves (a refresh
+          // re-reads everything expanded below it).
+          const synced = lab.clusters.get(informer.clusterId)?.syncedCount() ?? 0;
+          if (this.syncedCounts.get(informer.clusterId) !== synced) {
+            this.syncedCounts.set(informer.clusterId, synced);
+            this.markId(nodeIds.cluster(informer.clusterId));
+          }
+        }
         const grouped = informer.resource.namespaced && !informer.spec.namespace;
         for (const ns of c.namespaces) {
           // The namespace row's count changed and its children; a new or emptied namespace changes the informer's children.
