@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core, with the flags that keep it off the network. Every
 // request the page makes is checked: anything but 127.0.0.1 is recorded as a violation.
 import { chromium } from 'playwright-core';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,7 +10,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 export async function openBrowser({ width = 1600, height = 1000 } = {}) {
-  const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'controller-lab-chromium-')), {
+  const profile = mkdtempSync(join(tmpdir(), 'controller-lab-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     args: FLAGS,
     viewport: { width, height },
@@ -25,6 +26,7 @@ export async function openBrowser({ width = 1600, height = 1000 } = {}) {
   };
   browser.on('response', (response) => record(response.request(), response.fromServiceWorker()));
   browser.on('requestfailed', (request) => record(request, false));
+  browser.once('close', () => rmSync(profile, { recursive: true, force: true, maxRetries: 3 }));
   const page = browser.pages()[0] ?? (await browser.newPage());
   return { browser, page, offHostRequests: () => [...offHost] };
 }

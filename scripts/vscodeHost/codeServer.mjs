@@ -2,7 +2,7 @@
 // data, telemetry and the marketplace off. Stopping kills the whole group: killing only the main
 // PID leaves file-watcher children that a later run could attach to.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +47,7 @@ export async function startCodeServer(options) {
   const env = { ...process.env, EXTENSIONS_GALLERY: '{}', XDG_DATA_HOME: join(home, 'xdg'), XDG_CONFIG_HOME: join(home, 'xdg-config') };
 
   if (options.vsix) {
-    execFileSync(node, [entry, '--extensions-dir', extensionsDir, '--user-data-dir', userData, '--install-extension', options.vsix], {
+    execFileSync(node, [entry, '--extensions-dir', extensionsDir, '--user-data-dir', userData, '--install-extension', options.vsix, '--force'], {
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -78,6 +78,8 @@ export async function startCodeServer(options) {
     } catch {
       // already gone
     }
+    // The throwaway profile goes too (an extensions dir passed in by the caller stays).
+    rmSync(home, { recursive: true, force: true, maxRetries: 3 });
   };
   process.once('exit', stop);
 
@@ -96,5 +98,10 @@ export async function startCodeServer(options) {
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  return { url, port, home, extensionsDir, stop, output: () => output };
+  /** @type {Promise<number | null>} resolves when code-server's main process ends */
+  const exited = new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+  return { url, port, home, extensionsDir, stop, exited, output: () => output };
 }

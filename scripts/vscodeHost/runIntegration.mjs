@@ -13,8 +13,7 @@ import { openBrowser } from './browser.mjs';
 const TIMEOUT_MS = Number(process.env.INTEGRATION_TIMEOUT_MS ?? 600_000);
 
 /** @returns {Promise<{ passed: number, failed: number }>} */
-export async function runIntegration({ verbose = false } = {}) {
-  const suite = join(repoRoot, 'out', 'test', 'suite', 'index.cjs');
+export async function runIntegration({ verbose = false, suite = join(repoRoot, 'out', 'test', 'suite', 'index.cjs') } = {}) {
   if (!existsSync(suite)) throw new Error(`${suite} is missing: run \`npm run build\` first`);
   const workspace = existsSync(join(repoRoot, 'examples')) ? join(repoRoot, 'examples') : mkdtempSync(join(tmpdir(), 'controller-lab-ws-'));
   const server = await startCodeServer({ workspace, smokeTestDriver: true, verbose });
@@ -35,9 +34,18 @@ export async function runIntegration({ verbose = false } = {}) {
     const remote = (/** @type {string} */ p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
     const payload = [['extensionDevelopmentPath', remote(repoRoot)], ['extensionTestsPath', remote(suite)]];
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), TIMEOUT_MS))]);
-    if (code === 'timeout') {
-      console.log(`integration suite did not finish within ${TIMEOUT_MS / 1000} s`);
+    // Whatever happens, this ends: the suite's verdict, a dead server or page, or the timeout.
+    let timer;
+    const code = await Promise.race([
+      exited,
+      server.exited.then((c) => `code-server exited (${c}):\n${server.output()}`),
+      new Promise((resolve) => page.once('crash', () => resolve('the workbench page crashed'))),
+      new Promise((resolve) => page.once('close', () => resolve('the workbench page closed'))),
+      new Promise((resolve) => (timer = setTimeout(() => resolve(`the suite did not finish within ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (typeof code === 'string') {
+      console.log(`integration run aborted: ${code}`);
       counts = { passed: counts?.passed ?? 0, failed: (counts?.failed ?? 0) + 1 };
     } else if (!counts) {
       // The suite never reported (a missing entry, a loader that threw): that is a failure.
