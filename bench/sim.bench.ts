@@ -136,10 +136,9 @@ async function watchEventsPerSecond(server: ServerProcess, ns: string, fromRv: n
             (res) => {
               let seen = 0;
               let rest = '';
-              res.setEncoding('utf8');
-              res.on('data', (chunk: string) => {
+              res.on('data', (chunk: Buffer) => {
                 if (parse) {
-                  const text = rest + chunk;
+                  const text = rest + chunk.toString('utf8');
                   let from = 0;
                   for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
                     JSON.parse(text.slice(from, nl));
@@ -148,7 +147,8 @@ async function watchEventsPerSecond(server: ServerProcess, ns: string, fromRv: n
                   }
                   rest = text.slice(from);
                 } else {
-                  for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) seen++;
+                  // Bytes, not text: what the transport delivers, without decoding.
+                  for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) seen++;
                 }
                 if (seen >= events) {
                   req.destroy();
