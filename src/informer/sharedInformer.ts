@@ -312,7 +312,9 @@ class SharedInformerImpl<T extends KubeObject> {
 
   /** Applies one key's deltas to the cache, then tells every handler (client-go processDeltas). */
   private readonly process = (key: string, deltas: readonly Delta<T>[], isInInitialList: boolean): void => {
-    for (const delta of deltas) {
+    // Indexed, not for-of: an iterator per popped key shows up in the benchmark's allocations.
+    for (let i = 0; i < deltas.length; i++) {
+      const delta = deltas[i]!;
       this.deltas++;
       const object = delta.object;
       if (delta.type === 'Deleted') {

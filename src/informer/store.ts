@@ -45,8 +45,9 @@ export interface Indexer<T extends KubeObject = KubeObject> extends ReadonlyInde
 const EMPTY: readonly string[] = [];
 
 class IndexedStore<T extends KubeObject> {
-  /** key → a slot holding the object: an update rewrites the slot, one map lookup instead of two. */
-  private readonly items = new Map<string, { obj: DeepReadonly<T> }>();
+  // Objects sit directly in the map. Per-key slot objects ({ obj }) would save a lookup per update
+  // but double the scavenger's work: every update would write a young object into an old slot.
+  private readonly items = new Map<string, DeepReadonly<T>>();
   // Parallel arrays, not a Map: iterated on every write, and a Map iterator allocates.
   private readonly names: string[] = [];
   private readonly funcs: IndexFunc<T>[] = [];
@@ -62,7 +63,7 @@ class IndexedStore<T extends KubeObject> {
   }
 
   get(key: string): DeepReadonly<T> | undefined {
-    return this.items.get(key)?.obj;
+    return this.items.get(key);
   }
 
   has(key: string): boolean {
@@ -70,9 +71,7 @@ class IndexedStore<T extends KubeObject> {
   }
 
   list(): DeepReadonly<T>[] {
-    const out: DeepReadonly<T>[] = [];
-    for (const slot of this.items.values()) out.push(slot.obj);
-    return out;
+    return [...this.items.values()];
   }
 
   listKeys(): string[] {
@@ -80,14 +79,8 @@ class IndexedStore<T extends KubeObject> {
   }
 
   set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined {
-    const slot = this.items.get(key);
-    let old: DeepReadonly<T> | undefined;
-    if (slot === undefined) {
-      this.items.set(key, { obj });
-    } else {
-      old = slot.obj;
-      slot.obj = obj;
-    }
+    const old = this.items.get(key);
+    this.items.set(key, obj);
     for (let i = 0; i < this.funcs.length; i++) {
       const fn = this.funcs[i]!;
       // The hot path: an update within the same namespace leaves the namespace index as it is.
@@ -98,7 +91,7 @@ class IndexedStore<T extends KubeObject> {
   }
 
   delete(key: string): void {
-    const old = this.items.get(key)?.obj;
+    const old = this.items.get(key);
     if (old === undefined) return;
     this.items.delete(key);
     for (let i = 0; i < this.funcs.length; i++) this.reindex(this.names[i]!, this.funcs[i]!, key, old, undefined);
@@ -107,8 +100,8 @@ class IndexedStore<T extends KubeObject> {
   byIndex(indexName: string, value: string): DeepReadonly<T>[] {
     const out: DeepReadonly<T>[] = [];
     for (const key of this.keysOf(indexName, value)) {
-      const slot = this.items.get(key);
-      if (slot !== undefined) out.push(slot.obj);
+      const obj = this.items.get(key);
+      if (obj !== undefined) out.push(obj);
     }
     return out;
   }
@@ -131,7 +124,7 @@ class IndexedStore<T extends KubeObject> {
       this.names.push(name);
       this.funcs.push(fn);
       this.indices.set(name, new Map());
-      for (const [key, slot] of this.items) this.reindex(name, fn, key, undefined, slot.obj);
+      for (const [key, obj] of this.items) this.reindex(name, fn, key, undefined, obj);
     }
   }
 
