@@ -123,7 +123,10 @@ export async function main(argv: string[]): Promise<number> {
         done(1);
       });
       s.on('exit', ({ code, signal }) => {
-        if (code !== 0) process.stderr.write(`controller-lab run: the controller host exited (${signal ?? `code ${code}`})\n`);
+        if (code !== 0) {
+          const during = s.inFlight().map((r) => `#${r.seq} ${r.forKind.kind} ${r.key}`);
+          process.stderr.write(`controller-lab run: the controller host exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}\n`);
+        }
         done(code === 0 ? 0 : 1);
       });
       if (timeoutS) {

@@ -314,8 +314,10 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     session.on('output', ({ stream, text }) => this.print(stream, text));
     session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
     session.on('inspector', (i) => this.emit('inspector', i));
-    session.on('exit', ({ code }) => {
+    session.on('exit', ({ code, signal }) => {
       if (this.ended) return;
+      const during = session.inFlight().map((r) => `#${r.seq} ${r.forKind.kind} ${r.key}`);
+      this.print('important', `The controller process exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}.\n`);
       this.ended = true;
       void this.sim?.stop();
       this.emit('ended', { exitCode: code ?? 1 });

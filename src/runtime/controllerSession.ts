@@ -87,6 +87,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     return this.process.running;
   }
 
+  /** Reconciles that started and have not ended (for "the host died while reconciling …"). */
+  inFlight(): ReconcileRecord[] {
+    return this.recorder.all().filter((r) => r.outcome === undefined);
+  }
+
   /** Compiles and spawns. Resolves false (after a `fatal` event) when the file does not compile. */
   async start(): Promise<boolean> {
     try {
