@@ -29,6 +29,9 @@ const USER_SETTINGS = {
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,
   'security.workspace.trust.enabled': false,
+  // No prompts or empty panes over what the UI checks look at.
+  'git.openRepositoryInParentFolders': 'never',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 /**

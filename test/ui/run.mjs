@@ -1,11 +1,13 @@
 // Runs every UI check (test/ui/checks/*.ui.mjs) against the packaged .vsix installed into a fresh
 // code-server, each in a fresh workbench page (so each gets its own extension host). A failing
 // check leaves a screenshot named after it.
-import { existsSync, globSync, readFileSync } from 'node:fs';
+import { existsSync, globSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer } from '../../scripts/vscodeHost/codeServer.mjs';
 import { openBrowser } from '../../scripts/vscodeHost/browser.mjs';
-import { repoRoot, workbench } from './workbench.mjs';
+import { repoRoot, screenshotsDir, workbench } from './workbench.mjs';
+
+const CHECK_TIMEOUT_MS = Number(process.env.UI_CHECK_TIMEOUT_MS ?? 240_000);
 
 export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
@@ -14,6 +16,8 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
   const checks = globSync('test/ui/checks/*.ui.mjs', { cwd: repoRoot })
     .sort()
     .filter((f) => !only || f.includes(only));
+  // Screenshots are this run's: a full run starts from an empty folder.
+  if (!only) rmSync(screenshotsDir, { recursive: true, force: true });
   const workspace = join(repoRoot, 'examples');
   const server = await startCodeServer({ workspace: existsSync(workspace) ? workspace : repoRoot, vsix });
   const { browser, offHostRequests } = await openBrowser();
@@ -28,7 +32,12 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
       try {
         await page.goto(`${server.url}/?folder=${encodeURIComponent(existsSync(workspace) ? workspace : repoRoot)}`);
         await wb.ready();
-        await check.run(wb);
+        // A check never hangs the run: past its time it fails, and closing its page ends its waits.
+        let timer;
+        await Promise.race([
+          check.run(wb),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`did not finish within ${CHECK_TIMEOUT_MS / 1000} s`)), CHECK_TIMEOUT_MS))),
+        ]).finally(() => clearTimeout(timer));
         passed++;
         console.log(`✔ ${check.name} (${Date.now() - started} ms)`);
       } catch (err) {
