@@ -188,3 +188,45 @@ test('step in opens the host inspector and pauses before the user reconcile runs
     await dc.stop();
   }
 });
+
+test('continue runs to the next breakpoint hit, reverseContinue goes back to the previous one, pause stops', async () => {
+  const dc = await startClient();
+  try {
+    const first = dc.waitForEvent('stopped');
+    await launch(dc, { controller: RS_CONTROLLER, scenario: RS_SCENARIO }, { functionBreakpoints: [{ name: 'ReplicaSet default/web' }], exceptionFilters: [] });
+    await first;
+    const hit1 = await topFrame(dc, 1);
+    const seq1 = Number(/#(\d+)/.exec(hit1.name)?.[1]);
+
+    const second = dc.waitForEvent('stopped');
+    await dc.continueRequest({ threadId: 1 });
+    assert.equal(((await second) as DebugProtocol.StoppedEvent).body.reason, 'breakpoint');
+    const hit2 = await topFrame(dc, 1);
+    const seq2 = Number(/#(\d+)/.exec(hit2.name)?.[1]);
+    assert.match(hit2.name, /^reconcile ReplicaSet default\/web #/);
+    assert.ok(seq2 > seq1 + 1, `another reconcile ran in between (#${seq1} → #${seq2})`);
+
+    const back = dc.waitForEvent('stopped');
+    await dc.reverseContinueRequest({ threadId: 1 });
+    assert.equal(((await back) as DebugProtocol.StoppedEvent).body.reason, 'breakpoint');
+    assert.equal((await topFrame(dc, 1)).id, seq1);
+
+    // forward through history with next, back to the live reconcile
+    for (let seq = seq1 + 1; seq <= seq2; seq++) {
+      const step = dc.waitForEvent('stopped');
+      await dc.nextRequest({ threadId: 1 });
+      await step;
+      assert.equal((await topFrame(dc, 1)).id, seq);
+    }
+
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+    await dc.continueRequest({ threadId: 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    const paused = dc.waitForEvent('stopped');
+    await dc.pauseRequest({ threadId: 1 });
+    assert.equal(((await paused) as DebugProtocol.StoppedEvent).body.reason, 'pause');
+    assert.match((await topFrame(dc, 1)).name, /^reconcile ReplicaSet default\//);
+  } finally {
+    await dc.stop();
+  }
+});
