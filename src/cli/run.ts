@@ -83,7 +83,8 @@ export async function main(argv: string[]): Promise<number> {
       out(`simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath})`);
     }
     if (v.trace) trace = createWriteStream(resolve(v.trace));
-    session = new ControllerSession({ file, kubeconfig, context: v.context, workers, reconcileTimeoutMs });
+    // The runner never steps back, so the host need not copy every cached object over IPC.
+    session = new ControllerSession({ file, kubeconfig, context: v.context, workers, reconcileTimeoutMs, mirrorCache: false });
     const s = session;
     const finished = new Promise<number>((done) => {
       let settle: ReturnType<typeof setTimeout> | undefined;

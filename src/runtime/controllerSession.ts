@@ -26,6 +26,8 @@ export interface ControllerSessionOptions {
   cwd?: string;
   /** Records kept for stepping back. Default 5000. */
   history?: number;
+  /** Forward every cached object to this process (cache history for stepBack/evaluate). Default true. */
+  mirrorCache?: boolean;
 }
 
 export type RuntimeEvents = {
@@ -111,7 +113,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
         workers: this.options.workers,
         reconcileTimeoutMs: this.options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS,
         gated: this.options.gate !== undefined,
-        mirrorCache: true,
+        mirrorCache: this.options.mirrorCache ?? true,
       },
       { inspectBrk: this.options.inspectBrk, cwd: this.options.cwd },
     );
