@@ -1,15 +1,17 @@
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Starts the standalone adapter (the TS entry, run by this same Node 24) and drives the
+// Starts the standalone adapter (run by this same Node 24) and drives the
 // initialize → breakpoints → configurationDone → launch sequence the way VS Code does.
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const ADAPTER = fileURLToPath(new URL('../../src/debug/debugAdapterMain.ts', import.meta.url));
+// The bundle VS Code runs (the dap stage builds it first); the TS entry when no build exists.
+const BUNDLE = fileURLToPath(new URL('../../dist/debugAdapter.cjs', import.meta.url));
+export const ADAPTER = existsSync(BUNDLE) && !process.env.CONTROLLER_LAB_DAP_SOURCE ? BUNDLE : fileURLToPath(new URL('../../src/debug/debugAdapterMain.ts', import.meta.url));
 export const RS_CONTROLLER = fileURLToPath(new URL('../../examples/replicaset-controller/controller.ts', import.meta.url));
 
 // Fixtures are written to a temp dir: `node --test test/dap/**` runs every file it finds here.
