@@ -35,7 +35,7 @@ export class RatePlot {
     const { ctx, width, height } = this;
     ctx.clearRect(0, 0, width, height);
     const pw = Math.max(1, width - GUTTER_WIDTH);
-    const bins = rateBins(state.store, state.filters, state.viewport, Math.max(1, Math.floor(pw / 3)));
+    const bins = rateBins(state.view.times, state.viewport, Math.max(1, Math.floor(pw / 3)));
     this.peak = bins.max;
     ctx.font = `11px ${palette.font}`;
     ctx.textBaseline = 'middle';

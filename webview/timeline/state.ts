@@ -5,6 +5,7 @@ import type { TimelineFilters } from './filters.ts';
 import { NO_FILTERS, laneMatches, sameFilters, shownEventCount } from './filters.ts';
 import type { Viewport } from './viewport.ts';
 import * as vp from './viewport.ts';
+import { shownTimes } from './rate.ts';
 
 // The timeline's state and its reducer: every user gesture and host message becomes an action; the
 // reducer returns the next state. The event store is shared and mutated by append/evict (copying
@@ -18,6 +19,8 @@ export interface TimelineView {
   count: number;
   storeVersion: number;
   filters: TimelineFilters;
+  /** Times of the shown events, sorted (the rate plot bins them). */
+  times: Float64Array;
 }
 
 export interface TimelineState {
@@ -76,7 +79,7 @@ export function computeView(store: EventStore, filters: TimelineFilters): Timeli
       count += shownEventCount(lane, filters);
     }
   }
-  return { lanes, count, storeVersion: store.version, filters };
+  return { lanes, count, storeVersion: store.version, filters, times: shownTimes(store, filters) };
 }
 
 /** Recomputes the derived view when the store or the filters changed since it was computed. */

@@ -141,9 +141,9 @@ describe('timeline state', () => {
     const events = Array.from({ length: 100 }, (_, i) => ev(i + 1, i % 2 ? 'a' : 'b', 'MODIFIED', T0 + i * 10));
     let s = reduce(loaded(events), { type: 'setFollow', follow: false });
     const window = { start: T0, end: T0 + 1000 };
-    assert.equal(rateBins(s.store, s.filters, window, 10).max, 100);
+    assert.equal(rateBins(s.view.times, window, 10).max, 100);
     s = reduce(s, { type: 'setFilter', filters: { name: 'a' } });
-    const bins = rateBins(s.store, s.filters, window, 10);
+    const bins = rateBins(s.view.times, window, 10);
     assert.equal(bins.max, 50);
     assert.equal(bins.rates.length, 10);
   });
