@@ -55,6 +55,36 @@ const configurationProvider: vscode.DebugConfigurationProvider = {
   },
 };
 
+/** Dynamic configurations: one per controller file found in the workspace (imports 'controller-lab'). */
+const dynamicProvider: vscode.DebugConfigurationProvider = {
+  async provideDebugConfigurations(folder) {
+    const root = folder ?? vscode.workspace.workspaceFolders?.[0];
+    if (!root) return [];
+    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(root, '**/*.{ts,mts,js,mjs}'), '**/{node_modules,dist,out}/**', 300);
+    const configs: vscode.DebugConfiguration[] = [];
+    for (const file of files) {
+      if (configs.length >= 10) break;
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+      if (!/from\s+['"]controller-lab['"]/.test(text) || !/defineController\s*\(/.test(text)) continue;
+      const scenario = vscode.Uri.joinPath(file, '..', 'scenario.yaml');
+      const hasScenario = await vscode.workspace.fs.stat(scenario).then(
+        () => true,
+        () => false,
+      );
+      configs.push({
+        type: DEBUG_TYPE,
+        request: 'launch',
+        name: `Debug ${vscode.workspace.asRelativePath(file, false)} (simulated cluster)`,
+        controller: file.fsPath,
+        cluster: 'sim',
+        stopOnEntry: true,
+        ...(hasScenario ? { scenario: scenario.fsPath } : {}),
+      });
+    }
+    return configs;
+  },
+};
+
 class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
   private readonly extensionUri: vscode.Uri;
   constructor(extensionUri: vscode.Uri) {
@@ -135,7 +165,7 @@ async function runController(extensionUri: vscode.Uri, uri?: vscode.Uri): Promis
 export function activateDebug(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, dynamicProvider, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterFactory(context.extensionUri)),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
       if (e.session.type === DEBUG_TYPE && e.event === ATTACH_JS_EVENT) void attachJsDebugger(e.session, e.body as { port: number; name?: string });
