@@ -1,7 +1,10 @@
-// Runs every UI check (test/ui/checks/*.ui.mjs) against the packaged .vsix installed into a fresh
-// code-server, each in a fresh workbench page (so each gets its own extension host). A failing
-// check leaves a screenshot named after it.
-import { existsSync, globSync, readFileSync, rmSync } from 'node:fs';
+// Runs every UI check (test/ui/checks/*.ui.mjs) against the packaged .vsix, installed once with
+// code-server's --install-extension into a fresh extensions directory. Each check gets a workbench of
+// its own — a new code-server (fresh user data) and a new Chromium profile — so nothing one check
+// leaves behind (recent folders, open editors, a running cluster) changes what the next one sees.
+// A failing check leaves a screenshot named after it; UI_CHECK=<part of a file name> runs only those.
+import { existsSync, globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCodeServer } from '../../scripts/vscodeHost/codeServer.mjs';
 import { openBrowser } from '../../scripts/vscodeHost/browser.mjs';
@@ -16,23 +19,38 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
   const checks = globSync('test/ui/checks/*.ui.mjs', { cwd: repoRoot })
     .sort()
     .filter((f) => !only || f.includes(only));
+  if (checks.length === 0) {
+    console.log(`no UI checks${only ? ` match ${only}` : ''}`);
+    return { passed: 0, failed: only ? 1 : 0 };
+  }
   // Screenshots are this run's: a full run starts from an empty folder.
   if (!only) rmSync(screenshotsDir, { recursive: true, force: true });
-  const workspace = join(repoRoot, 'examples');
-  const server = await startCodeServer({ workspace: existsSync(workspace) ? workspace : repoRoot, vsix });
-  const { browser, offHostRequests } = await openBrowser();
+  const examples = join(repoRoot, 'examples');
+  const scratch = mkdtempSync(join(tmpdir(), 'controller-lab-ui-'));
+  const workspace = existsSync(examples) ? examples : mkdtempSync(join(scratch, 'workspace-'));
+  const extensionsDir = mkdtempSync(join(scratch, 'extensions-'));
+  const offHost = new Set();
+  let installed = false;
   let passed = 0;
   let failed = 0;
   try {
     for (const file of checks) {
       const check = await import(join(repoRoot, file));
-      const page = await browser.newPage();
-      const wb = workbench(page);
       const started = Date.now();
+      /** @type {Awaited<ReturnType<typeof startCodeServer>> | undefined} */
+      let server;
+      /** @type {Awaited<ReturnType<typeof openBrowser>> | undefined} */
+      let browser;
+      /** @type {ReturnType<typeof workbench> | undefined} */
+      let wb;
       try {
-        await page.goto(`${server.url}/?folder=${encodeURIComponent(existsSync(workspace) ? workspace : repoRoot)}`);
+        server = await startCodeServer({ workspace, extensionsDir, ...(installed ? {} : { vsix }) });
+        installed = true;
+        browser = await openBrowser();
+        wb = workbench(browser.page);
+        await browser.page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
         await wb.ready();
-        // A check never hangs the run: past its time it fails, and closing its page ends its waits.
+        // A check never hangs the run: past its time it fails, and closing its browser ends its waits.
         let timer;
         await Promise.race([
           check.run(wb),
@@ -42,23 +60,23 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
         console.log(`✔ ${check.name} (${Date.now() - started} ms)`);
       } catch (err) {
         failed++;
-        console.log(`✖ ${check.name}\n  ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        await wb.screenshot(`FAILED-${file.replace(/.*\//, '').replace('.ui.mjs', '')}`).catch(() => {});
+        console.log(`✖ ${check.name ?? file}\n  ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        await wb?.screenshot(`FAILED-${file.replace(/.*\//, '').replace('.ui.mjs', '')}`).catch(() => {});
       } finally {
-        await page.close().catch(() => {});
+        for (const origin of browser?.offHostRequests() ?? []) offHost.add(origin);
+        await browser?.browser.close().catch(() => {});
+        server?.stop();
       }
     }
-    const offHost = offHostRequests();
-    if (offHost.length > 0) {
-      failed++;
-      console.log(`✖ the browser reached hosts other than 127.0.0.1: ${offHost.join(', ')}`);
-    } else {
-      console.log('✔ the browser made requests to 127.0.0.1 only');
-      passed++;
-    }
   } finally {
-    await browser.close().catch(() => {});
-    server.stop();
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+  }
+  if (offHost.size > 0) {
+    failed++;
+    console.log(`✖ the browser reached hosts other than 127.0.0.1: ${[...offHost].join(', ')}`);
+  } else {
+    console.log('✔ the browser made requests to 127.0.0.1 only');
+    passed++;
   }
   return { passed, failed };
 }
