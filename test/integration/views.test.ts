@@ -84,8 +84,9 @@ describe('Controller Lab views', function () {
 
   it('watches a resource via the command, with scope and selector', async () => {
     sim.create(CONFIGMAPS, 'demo', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'labelled', labels: { tier: 'gold' } }, data: {} });
-    const id = await vscode.commands.executeCommand<string>('controllerLab.watchResource', { resource: 'cm', namespace: 'demo', labelSelector: 'tier=gold' });
-    assert.equal(id, 'sim/configmaps@demo[tier=gold]');
+    const id = await vscode.commands.executeCommand<string>('controllerLab.watchResource', { resource: 'cm', namespace: 'demo', labelSelector: 'tier=gold', clusterId: 'sim' });
+    const failures = [...(api.services.lab.clusters.get('sim')?.informerFailures ?? [])].map(([k, f]) => `${k}: ${f.message}`);
+    assert.equal(id, 'sim/configmaps@demo[tier=gold]', `failures: ${failures.join('; ')}; clusters: ${[...api.services.lab.clusters.keys()].join(', ')}`);
     const informer = api.services.lab.findInformer(id)?.informer;
     assert.ok(informer);
     await informer.informer.waitForSync();

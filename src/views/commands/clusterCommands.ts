@@ -6,6 +6,7 @@ import type { ConnectTarget } from '../model/lab.ts';
 import type { LabServices } from '../services.ts';
 import { nodeIds } from '../tree/treeNodes.ts';
 import { background, registerGuarded } from './guard.ts';
+import { revealQuietly } from './informerCommands.ts';
 
 // Connecting, disconnecting, and driving the simulated cluster (scenarios, its kubeconfig).
 
@@ -16,10 +17,8 @@ interface ContextPick extends vscode.QuickPickItem {
 export function registerClusterCommands(services: LabServices, connections: Connections): vscode.Disposable[] {
   const { log, lab, settings } = services;
 
-  const reveal = async (clusterId: string) => {
-    const node = services.tree.model.nodes.lookup(nodeIds.cluster(clusterId)) ?? services.tree.model.roots().find((n) => n.id === nodeIds.cluster(clusterId));
-    if (node && services.treeView.visible) await services.treeView.reveal(node, { expand: true, focus: false, select: false });
-  };
+  const reveal = (clusterId: string) =>
+    revealQuietly(services, services.tree.model.nodes.lookup(nodeIds.cluster(clusterId)) ?? services.tree.model.roots().find((n) => n.id === nodeIds.cluster(clusterId)));
 
   return [
     registerGuarded(log, 'controllerLab.startSimulatedCluster', async () => {

@@ -5,6 +5,7 @@ import type { Connections } from '../connections.ts';
 import type { ClusterSession } from '../model/clusterSession.ts';
 import { resourceName } from '../model/informerSession.ts';
 import type { LabServices } from '../services.ts';
+import type { TreeNode } from '../tree/treeNodes.ts';
 import { registerGuarded } from './guard.ts';
 import { informerIdOf } from './objectTarget.ts';
 
@@ -71,6 +72,17 @@ async function pickNamespace(session: ClusterSession, resource: ApiResource): Pr
   return vscode.window.showInputBox({ prompt: 'Namespace', validateInput: (v) => (/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(v) ? undefined : 'not a valid namespace name') });
 }
 
+/** Shows a row in the tree if the view is open. Cosmetic: a reveal that fails is not the command failing. */
+export async function revealQuietly(services: LabServices, node: TreeNode | undefined, expand = true): Promise<void> {
+  if (!node || !services.treeView.visible) return;
+  services.tree.flush(); // let VS Code learn about new rows before it looks for this one
+  try {
+    await services.treeView.reveal(node, { select: true, focus: false, expand });
+  } catch (err) {
+    services.log.debug(`reveal ${node.id}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 export function registerInformerCommands(services: LabServices, connections: Connections): vscode.Disposable[] {
   const { log, lab } = services;
   return [
@@ -97,8 +109,7 @@ export function registerInformerCommands(services: LabServices, connections: Con
         if (labelSelector === undefined) return undefined;
       }
       const informer = await connections.startInformer(session, { resource, namespace, labelSelector: labelSelector.trim() });
-      const node = services.tree.model.informerNode(informer.id);
-      if (node && services.treeView.visible) await services.treeView.reveal(node, { select: true, focus: false, expand: true });
+      await revealQuietly(services, services.tree.model.informerNode(informer.id));
       return informer.id;
     }, 'Watch resource'),
 
