@@ -48,10 +48,11 @@ function variableRow(page, label) {
 async function expandVariable(page, label, expanded = true) {
   const row = page.locator('.debug-variables .monaco-list-row', { has: page.locator('.monaco-tl-contents', { hasText: new RegExp(`^${label}\\b`) }) }).first();
   await row.waitFor({ state: 'visible', timeout: 30_000 });
-  if ((await row.getAttribute('aria-expanded')) !== String(expanded)) {
-    await row.click();
-    await page.keyboard.press(expanded ? 'ArrowRight' : 'ArrowLeft');
-  }
+  // A click may or may not toggle (it depends on the workbench's settings); the arrow key settles it.
+  if ((await row.getAttribute('aria-expanded')) === String(expanded)) return;
+  await row.click();
+  await page.waitForTimeout(100);
+  if ((await row.getAttribute('aria-expanded')) !== String(expanded)) await page.keyboard.press(expanded ? 'ArrowRight' : 'ArrowLeft');
 }
 
 /** Drags the sidebar's sash so reconcile frame names are not cut off in the screenshot. */
@@ -108,7 +109,9 @@ export async function run(workbench) {
   for (const s of ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result']) {
     if (!results.scopes.some((t) => t.startsWith(s))) throw new Error(`scopes: ${results.scopes.join(' | ')}`);
   }
-  await expandVariable(page, 'Request', false);
+  // Collapse Request (expanded by default) so the object fits: the Variables pane's Collapse All.
+  await page.locator('.pane-header', { hasText: 'Variables' }).first().hover();
+  await page.locator('.pane-header', { hasText: 'Variables' }).first().locator('.codicon-collapse-all').first().click({ timeout: 5000 }).catch(() => expandVariable(page, 'Request', false));
   await page.locator('.debug-pane-header, .pane-header', { hasText: 'Watch' }).first().click().catch(() => {});
   await expandVariable(page, 'Object');
   await expandVariable(page, 'spec');
