@@ -20,7 +20,7 @@ import {
 import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
-import { keyOf, specChanged, timestamp } from './objectMeta.ts';
+import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
@@ -142,7 +142,8 @@ export class ApiStore implements StoreOps {
       const now = this.opts.clock.now();
       meta.uid = this.opts.uid();
       meta.creationTimestamp = timestamp(now);
-      meta.generation = 1;
+      if (tracksGeneration(info)) meta.generation = 1;
+      else delete meta.generation;
       delete meta.resourceVersion;
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
@@ -224,7 +225,7 @@ export class ApiStore implements StoreOps {
         const next = mutableCopy(current.object) as KubeObject;
         next.metadata.deletionTimestamp = timestamp(this.opts.clock.now());
         next.metadata.deletionGracePeriodSeconds = options.gracePeriodSeconds ?? 0;
-        next.metadata.generation = (next.metadata.generation ?? 1) + 1;
+        if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
         if (isNamespace) {
           (next as { status?: unknown }).status = { phase: 'Terminating' };
           this.followUps.push(() => emptyNamespace(this, name));
@@ -446,7 +447,9 @@ export class ApiStore implements StoreOps {
     const cur = current.object;
     const metaCauses = [...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations), ...immutableFieldChanges(info, cur, next)];
     if (metaCauses.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', metaCauses);
-    if (specChanged(cur, next)) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    if (!tracksGeneration(info)) delete next.metadata.generation;
+    else if (specChanged(cur, next)) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    else next.metadata.generation = cur.metadata.generation;
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
       if (dryRun) return current;
       return this.mvcc.commit(table, key, undefined).object;

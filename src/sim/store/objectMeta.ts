@@ -20,10 +20,16 @@ function stableJson(v: unknown): string {
 }
 
 /**
- * Whether anything but metadata and status changed: that is what bumps `generation` (the
- * strategies of built-in kinds compare spec; for kinds without spec — ConfigMaps, Secrets — the
- * data fields count, which is what custom resources do too).
+ * Whether the kind keeps `metadata.generation`. The API server's strategies set it for workloads,
+ * CRDs and custom resources; ConfigMaps, Secrets, Services, Namespaces and the like have none.
  */
+export function tracksGeneration(info: { source: 'builtin' | 'crd'; group: string }): boolean {
+  return info.source === 'crd' || GENERATION_GROUPS.has(info.group);
+}
+
+const GENERATION_GROUPS = new Set(['apps', 'batch', 'apiextensions.k8s.io']);
+
+/** Whether anything but metadata and status changed: what bumps `generation` where it is kept. */
 export function specChanged(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   for (const k of keys) {

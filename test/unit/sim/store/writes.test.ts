@@ -15,14 +15,14 @@ function deployment(name: string, replicas = 1, image = 'nginx:1'): KubeObject {
 
 test('create assigns uid, creationTimestamp, generation 1 and a resourceVersion, and freezes what it stores', () => {
   const { cluster, clock } = newCluster();
-  const cm = cluster.create(CM, 'default', configMap('a'));
+  const cm = cluster.create(DEPLOY, 'default', deployment('a'));
   const m = cm.object.metadata;
   assert.match(m.uid ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.equal(m.creationTimestamp, new Date(clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
   assert.equal(m.generation, 1);
   assert.equal(m.namespace, 'default');
   assert.equal(m.resourceVersion, String(cluster.resourceVersion));
-  assert.equal(cm.object.kind, 'ConfigMap');
+  assert.equal(cm.object.kind, 'Deployment');
   assert.ok(Object.isFrozen(cm.object.metadata));
 });
 
@@ -83,6 +83,14 @@ test('update of a missing object is 404; a name differing from the URL is 400', 
   assert.throws(() => cluster.update(CM, 'default', 'ghost', configMap('ghost')), code(404, 'NotFound'));
   cluster.create(CM, 'default', configMap('a'));
   assert.throws(() => cluster.update(CM, 'default', 'a', configMap('b')), code(400));
+});
+
+test('kinds without a generation (ConfigMaps) get none, even when their data changes, like the real server', () => {
+  const { cluster } = newCluster();
+  const created = cluster.create(CM, 'default', { ...configMap('a'), metadata: { name: 'a', generation: 7 } });
+  assert.equal(created.object.metadata.generation, undefined);
+  const changed = cluster.patch(CM, 'default', 'a', 'merge', { data: { k: 'changed' } });
+  assert.equal(changed.object.metadata.generation, undefined);
 });
 
 test('generation bumps on spec changes only, not on metadata or status', () => {
