@@ -8,6 +8,7 @@ import { background, registerGuarded } from './views/commands/guard.ts';
 import { registerInformerCommands } from './views/commands/informerCommands.ts';
 import { registerObjectCommands } from './views/commands/objectCommands.ts';
 import { Connections } from './views/connections.ts';
+import { attachControllers } from './views/controllers/controllersView.ts';
 import { ObjectDocumentProvider } from './views/documents/objectDocumentProvider.ts';
 import { Lab } from './views/model/lab.ts';
 import type { LabServices } from './views/services.ts';
@@ -57,6 +58,8 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   const treeView = vscode.window.createTreeView<TreeNode>('controllerLab.clusters', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
   tree.trackExpansion(treeView);
+  // Running controllers (run or debug): their informers and workqueue in the tree, reconciles on the timeline.
+  context.subscriptions.push(attachControllers(tree));
 
   const connections = new Connections(theLab, settings, log);
   const services: LabServices = {

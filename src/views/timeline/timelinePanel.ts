@@ -109,6 +109,16 @@ export class TimelinePanel extends Disposable {
     } else this.pendingFocus = target;
   }
 
+  /** Called each time the webview (re)starts, after the events: other feeds (reconcile spans, src/views/controllers) send their state. */
+  static onReady: ((panel: TimelinePanel) => void) | undefined;
+
+  /** Posts a message from another feed; false while the webview is not ready (it will ask again with `ready`). */
+  postIfReady(message: unknown): boolean {
+    if (!this.ready) return false;
+    void this.post(message);
+    return true;
+  }
+
   private post(message: unknown): Thenable<boolean> {
     this.posted++;
     return this.panel.webview.postMessage(message);
@@ -140,6 +150,7 @@ export class TimelinePanel extends Disposable {
     if (isCommand(message, ReadyCommand)) {
       this.ready = true;
       this.reset();
+      TimelinePanel.onReady?.(this);
       if (this.pendingFocus) {
         void this.post(notification(FocusNotification, this.pendingFocus));
         this.pendingFocus = undefined;

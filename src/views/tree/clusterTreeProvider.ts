@@ -123,6 +123,18 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
     this.scheduler.flush();
   }
 
+  /** Marks rows by id for the next coalesced refresh, or every row: the running controllers' live rows (src/views/controllers). */
+  markIds(ids: readonly string[] | 'all'): void {
+    if (ids === 'all') {
+      this.scheduler.markAll();
+      return;
+    }
+    for (const id of ids) {
+      const node = this.model.controllers?.lookup(id) ?? this.model.nodes.lookup(id);
+      if (node) this.scheduler.mark(node);
+    }
+  }
+
   private markId(id: string): void {
     const node = this.model.nodes.lookup(id);
     if (node) this.scheduler.mark(node);

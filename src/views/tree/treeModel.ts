@@ -3,7 +3,8 @@ import type { ClusterSession } from '../model/clusterSession.ts';
 import type { InformerSession } from '../model/informerSession.ts';
 import type { Lab } from '../model/lab.ts';
 import { count, describeObject, escapeMarkdown, objectTooltip, relativeTime } from './format.ts';
-import { NodeCache, nodeIds } from './treeNodes.ts';
+import type { ControllerSessionsModel } from '../controllers/controllerSessionsModel.ts';
+import { NodeCache, isControllerNode, nodeIds } from './treeNodes.ts';
 import type { TreeNode } from './treeNodes.ts';
 
 // What the Clusters tree shows, as plain data: children, parents and item descriptions for every
@@ -45,17 +46,23 @@ export class TreeModel {
   private readonly limits = new Map<string, number>();
   /** Lists whose page grew for a reveal; the provider refreshes them before revealing. */
   private grown = new Set<string>();
+  /** Running controllers, shown after the clusters (set by src/views/controllers/controllersTree.ts). */
+  controllers: ControllerSessionsModel | undefined;
 
   constructor(lab: Lab) {
     this.lab = lab;
   }
 
   roots(): TreeNode[] {
-    return [...this.lab.clusters.values()].map((c) => this.nodes.get({ kind: 'cluster', id: nodeIds.cluster(c.id), clusterId: c.id }));
+    const roots: TreeNode[] = [...this.lab.clusters.values()].map((c) => this.nodes.get({ kind: 'cluster', id: nodeIds.cluster(c.id), clusterId: c.id }));
+    const controllers = this.controllers?.root();
+    if (controllers) roots.push(controllers);
+    return roots;
   }
 
   children(node: TreeNode | undefined): TreeNode[] {
     if (!node) return this.roots();
+    if (isControllerNode(node)) return this.controllers?.children(node) ?? [];
     switch (node.kind) {
       case 'cluster': return this.clusterChildren(node.clusterId);
       case 'informer': return this.informerChildren(node.informerId);
@@ -67,6 +74,7 @@ export class TreeModel {
   }
 
   parent(node: TreeNode): TreeNode | undefined {
+    if (isControllerNode(node)) return this.controllers?.parent(node);
     switch (node.kind) {
       case 'cluster': return undefined;
       case 'informer':
@@ -224,6 +232,7 @@ export class TreeModel {
   }
 
   item(node: TreeNode): ItemSpec {
+    if (isControllerNode(node)) return this.controllers?.item(node) ?? { id: node.id, label: node.id, contextValue: 'controller', collapsible: 'none' };
     switch (node.kind) {
       case 'cluster': return this.clusterItem(node.clusterId, node.id);
       case 'informer': return this.informerItem(node.informerId, node.id);

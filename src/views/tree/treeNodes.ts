@@ -1,3 +1,6 @@
+import type { ControllerTreeNode } from '../controllers/controllerSessionsModel.ts';
+import { CONTROLLER_NODE_KINDS } from '../controllers/controllerSessionsModel.ts';
+
 // The tree's elements: small records with ids that stay the same while what they name exists, so
 // VS Code keeps expansion and selection across refreshes and `reveal` can find them.
 
@@ -12,7 +15,13 @@ export type TreeNode =
   | { kind: 'error'; id: string; parentId: string; title: string; message: string }
   | { kind: 'message'; id: string; parentId: string; label: string; icon: string }
   /** "N more…": a long object list is shown a page at a time. */
-  | { kind: 'more'; id: string; parentId: string; informerId: string; namespace: string };
+  | { kind: 'more'; id: string; parentId: string; informerId: string; namespace: string }
+  /** Running controllers (src/views/controllers): their informers and workqueue. */
+  | ControllerTreeNode;
+
+export function isControllerNode(node: TreeNode): node is ControllerTreeNode {
+  return (CONTROLLER_NODE_KINDS as readonly string[]).includes(node.kind);
+}
 
 export type TreeNodeKind = TreeNode['kind'];
 
