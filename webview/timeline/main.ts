@@ -11,7 +11,10 @@ import {
   command,
   isNotification,
 } from '../../src/shared/protocol/timeline.ts';
+import { SpansNotification, isSpansParams } from '../../src/shared/protocol/reconcileSpans.ts';
 import { Toolbar } from './controls.ts';
+import { SpanStrip, readSpanColors, renderSpanDetails, spanStripHeight } from './spanStrip.ts';
+import { SpanStore, spanLinks } from './spanStore.ts';
 import { DetailsPane } from './details.ts';
 import { GUTTER_WIDTH, laneRowsFitting, plotWidth } from './layout.ts';
 import { RatePlot } from './ratePlot.ts';
@@ -43,6 +46,9 @@ const toolbar = new Toolbar({
   filter: (patch) => dispatch({ type: 'setFilter', filters: patch }),
   clear: () => {
     host.post(command(ClearCommand, {}));
+    spanStore.clear();
+    selectedSpan = undefined;
+    layoutSpans();
     dispatch({ type: 'clear' });
   },
 });
@@ -59,7 +65,11 @@ laneCanvas.setAttribute(
 );
 const plot = document.createElement('section');
 plot.className = 'plot';
-plot.append(rateCanvas, laneCanvas);
+// Reconciles of running controllers (a strip above the lanes, shown once there are any).
+const spanCanvas = document.createElement('canvas');
+spanCanvas.id = 'spans';
+spanCanvas.setAttribute('aria-label', 'Reconciles of running controllers. Click a bar to see what triggered it and what it wrote.');
+plot.append(rateCanvas, spanCanvas, laneCanvas);
 const detailsRoot = document.createElement('aside');
 detailsRoot.id = 'details';
 detailsRoot.setAttribute('aria-label', 'Event details');
@@ -72,6 +82,9 @@ app.append(toolbar.root, main, status);
 
 const lanes = new LaneRenderer(laneCanvas);
 const rate = new RatePlot(rateCanvas);
+const spanStore = new SpanStore();
+const strip = new SpanStrip(spanCanvas);
+let selectedSpan: string | undefined;
 const details = new DetailsPane(detailsRoot, {
   open: (seq) => host.post(command(OpenObjectCommand, { seq })),
   compare: (seq) => host.post(command(CompareObjectCommand, { seq })),
@@ -156,6 +169,7 @@ function requestFrame(): void {
     const t0 = performance.now();
     lanes.draw(state, palette, document.activeElement === laneCanvas);
     rate.draw(state, palette);
+    strip.draw(spanStore, state.viewport, state.now, state.selectedSeq === undefined ? selectedSpan : undefined);
     toolbar.setRate(`window ${formatSpan(state.viewport.end - state.viewport.start)}`);
     frameTimes.push(performance.now() - t0);
     if (frameTimes.length > 600) frameTimes.splice(0, frameTimes.length - 600);
@@ -168,11 +182,13 @@ function layout(): void {
   rate.resize(rect.width, rateHeight);
   lanes.resize(rect.width, Math.max(60, rect.height - rateHeight));
   dispatch({ type: 'layout', laneRows: laneRowsFitting(lanes.size) });
+  layoutSpans(true);
   requestFrame();
 }
 new ResizeObserver(layout).observe(plot);
 onThemeChange(() => {
   palette = readPalette();
+  strip.colors = readSpanColors();
   requestFrame();
 });
 
@@ -184,11 +200,52 @@ host.onMessage((message) => {
   } else if (isNotification<string, AppendParams>(message, AppendNotification)) {
     const p = message.params;
     dispatch({ type: 'append', events: p.events, evictedThroughSeq: p.evictedThroughSeq, now: p.now });
+  } else if (isNotification(message, SpansNotification) && isSpansParams(message.params)) {
+    spanStore.apply(message.params);
+    layoutSpans();
+    if (selectedSpan && state.selectedSeq === undefined) showSpan(selectedSpan);
+    requestFrame();
   } else if (isNotification<string, FocusTarget>(message, FocusNotification)) {
     dispatch({ type: 'focus', target: message.params });
     laneCanvas.focus();
   }
 });
+
+// ---- reconcile spans ----
+/** The strip takes rows from the lanes as controller keys appear (up to MAX_SPAN_ROWS). */
+function layoutSpans(force = false): void {
+  const height = spanStripHeight(spanStore.lanes().length);
+  if (!force && height === strip.size.height) return;
+  const rect = plot.getBoundingClientRect();
+  strip.resize(rect.width, height);
+  lanes.resize(rect.width, Math.max(60, rect.height - 44 - height));
+  dispatch({ type: 'layout', laneRows: laneRowsFitting(lanes.size) });
+  requestFrame();
+}
+
+function showSpan(id: string): void {
+  const span = spanStore.get(id);
+  if (!span) return;
+  renderSpanDetails(detailsRoot, span, spanLinks(span, state.store), (seq) => {
+    selectedSpan = undefined;
+    dispatch({ type: 'select', seq });
+    laneCanvas.focus();
+    requestFrame();
+  });
+}
+
+spanCanvas.addEventListener('click', (e) => {
+  const rect = spanCanvas.getBoundingClientRect();
+  const span = strip.hit(spanStore, state.viewport, e.clientX - rect.left, e.clientY - rect.top);
+  selectedSpan = span?.id;
+  dispatch({ type: 'select', seq: undefined });
+  if (span) {
+    status.textContent = `reconcile #${span.seq} ${span.key} ${span.outcome}`;
+    showSpan(span.id);
+  }
+  requestFrame();
+});
+spanCanvas.addEventListener('wheel', (e) => onWheel(e), { passive: false });
 
 // ---- mouse ----
 function timeAtX(clientX: number): number {
