@@ -1,0 +1,96 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ControllerLabApi } from '../../src/extension.ts';
+import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
+
+// Live inspection of a running controller (issue 6, item 5) inside a real extension host: debug the
+// replicaset example on a simulated cluster and watch the Controller Lab tree show the controller,
+// its informers and its workqueue — stopped in the debugger at the first reconcile, then running on.
+
+function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      let v: T | undefined;
+      try {
+        v = probe();
+      } catch {
+        v = undefined;
+      }
+      if (v !== undefined) return resolve(v);
+      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 50);
+    };
+    tick();
+  });
+}
+
+describe('Controller Lab: running controllers in the tree', function () {
+  this.timeout(90_000);
+  let api: ControllerLabApi;
+  let examples = '';
+  const tree = () => api.services.tree;
+  const labelOf = (node: TreeNode) => String(tree().getTreeItem(node).label ?? '');
+  const descriptionOf = (node: TreeNode) => String(tree().getTreeItem(node).description ?? '');
+  const findChild = (parent: TreeNode | undefined, label: string | RegExp) =>
+    tree().getChildren(parent).find((n) => (typeof label === 'string' ? labelOf(n) === label : label.test(labelOf(n))));
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<ControllerLabApi>('controller-lab.controller-lab');
+    assert.ok(ext, 'extension is installed');
+    api = await ext.activate();
+    examples = path.join(ext.extensionPath, 'examples');
+  });
+
+  after(async () => {
+    if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging(vscode.debug.activeDebugSession);
+  });
+
+  it('shows the debugged controller with its informers and workqueue, live', async () => {
+    const started = await vscode.debug.startDebugging(undefined, {
+      type: 'controller-lab',
+      request: 'launch',
+      name: 'ReplicaSet controller (controllers view)',
+      controller: path.join(examples, 'replicaset-controller/controller.ts'),
+      scenario: path.join(examples, 'replicaset-controller/scenario.yaml'),
+      cluster: 'sim',
+      stopOnEntry: true,
+    });
+    assert.equal(started, true);
+
+    const root = await waitFor('the Controllers root', () => findChild(undefined, 'Controllers'));
+    const controller = await waitFor('the controller row, stopped in the debugger', () => {
+      const node = findChild(root, /replicaset/i);
+      return node && /^stopped in debugger/.test(descriptionOf(node)) ? node : undefined;
+    });
+    assert.deepEqual(tree().getChildren(controller).map(labelOf), ['Informers', 'Workqueue']);
+    assert.equal(tree().getParent(controller), root);
+
+    const informers = findChild(controller, 'Informers');
+    const rows = await waitFor('the controller\'s synced informers', () => {
+      const children = tree().getChildren(informers);
+      return children.length > 0 && children.every((n) => /^synced/.test(descriptionOf(n))) ? children : undefined;
+    });
+    assert.ok(rows.some((n) => /replicasets/.test(labelOf(n))), `informers: ${rows.map(labelOf).join(', ')}`);
+
+    // Stopped at the first reconcile: its key is being processed.
+    const queue = findChild(controller, 'Workqueue');
+    assert.ok(queue);
+    assert.match(descriptionOf(queue), /^depth \d+ · processing 1 · waiting \d+$/);
+    const processing = tree().getChildren(queue).find((n) => /^processing/.test(descriptionOf(n)));
+    assert.ok(processing, `queue: ${tree().getChildren(queue).map((n) => `${labelOf(n)} ${descriptionOf(n)}`).join('; ')}`);
+    assert.match(labelOf(processing), /^default\/(web|api)$/);
+
+    // Continue: the reconciles run, the row counts them and leaves "stopped in debugger".
+    const session = vscode.debug.activeDebugSession;
+    assert.ok(session);
+    await session.customRequest('continue', { threadId: 1 });
+    await waitFor('reconciles counted', () => {
+      const d = descriptionOf(controller);
+      return /[1-9]\d* reconciles?/.test(d) && !/stopped in debugger/.test(d) ? d : undefined;
+    });
+    await vscode.debug.stopDebugging(session);
+    await waitFor('the controller row to show it exited', () => (/^exited|^failed/.test(descriptionOf(controller)) ? true : undefined));
+  });
+});
