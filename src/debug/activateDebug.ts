@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ReconcileDebugSession, ATTACH_JS_EVENT } from './reconcileDebugSession.ts';
 import { addControllerTypes } from './controllerTypes.ts';
+import { runControllerInTerminal } from '../views/controllers/runInTerminal.ts';
 
 // VS Code glue for the reconcile debugger (vscode-mock-debug's activate layer): launch configuration
 // defaults, the adapter (inline in the extension host, or dist/debugAdapter.cjs as a process), the
@@ -144,20 +145,24 @@ async function debugController(uri?: vscode.Uri): Promise<void> {
   });
 }
 
-async function runController(extensionUri: vscode.Uri, uri?: vscode.Uri): Promise<void> {
+/** Runs the controller in this extension host (so the Controllers tree and the timeline follow it), its output in a terminal. */
+async function runController(uri?: vscode.Uri): Promise<void> {
   if (!isTrusted()) return explainUntrusted();
   const file = uri?.fsPath ?? (isControllerEditor(vscode.window.activeTextEditor) ? vscode.window.activeTextEditor.document.uri.fsPath : undefined);
   if (!file) {
     void vscode.window.showInformationMessage('Open your controller file to run it with Controller Lab.');
     return;
   }
-  const cli = vscode.Uri.joinPath(extensionUri, 'dist', 'cli.cjs').fsPath;
-  const terminal = vscode.window.createTerminal({
-    name: 'Controller Lab: run',
-    shellPath: process.execPath,
-    shellArgs: [cli, 'run', file, '--sim'],
-    env: { ELECTRON_RUN_AS_NODE: '1' },
-    cwd: vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri,
+  // A scenario next to the controller seeds the simulated cluster (the examples' layout).
+  const scenario = vscode.Uri.joinPath(vscode.Uri.file(file), '..', 'scenario.yaml');
+  const hasScenario = await vscode.workspace.fs.stat(scenario).then(
+    () => true,
+    () => false,
+  );
+  const { terminal } = runControllerInTerminal({
+    file,
+    scenario: hasScenario ? scenario.fsPath : undefined,
+    cwd: vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))?.uri.fsPath,
   });
   terminal.show();
 }
@@ -172,6 +177,6 @@ export function activateDebug(context: vscode.ExtensionContext): void {
     }),
     vscode.commands.registerCommand('controllerLab.addControllerTypes', () => addControllerTypes(context.extensionUri)),
     vscode.commands.registerCommand('controllerLab.debugController', (uri?: vscode.Uri) => debugController(uri)),
-    vscode.commands.registerCommand('controllerLab.runController', (uri?: vscode.Uri) => runController(context.extensionUri, uri)),
+    vscode.commands.registerCommand('controllerLab.runController', (uri?: vscode.Uri) => runController(uri)),
   );
 }

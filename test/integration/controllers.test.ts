@@ -93,4 +93,27 @@ describe('Controller Lab: running controllers in the tree', function () {
     await vscode.debug.stopDebugging(session);
     await waitFor('the controller row to show it exited', () => (/^exited|^failed/.test(descriptionOf(controller)) ? true : undefined));
   });
+
+  it('shows a controller started with “Run Controller on Simulated Cluster”, running, until its terminal closes', async () => {
+    const file = vscode.Uri.file(path.join(examples, 'replicaset-controller/controller.ts'));
+    const before = new Set(vscode.window.terminals);
+    await vscode.commands.executeCommand('controllerLab.runController', file);
+    const terminal = await waitFor('the run terminal', () => vscode.window.terminals.find((t) => !before.has(t) && t.name === 'Controller Lab: run'));
+    const root = await waitFor('the Controllers root', () => findChild(undefined, 'Controllers'));
+    const controller = await waitFor('a running controller row with reconciles', () =>
+      tree()
+        .getChildren(root)
+        .find((n) => /replicaset/i.test(labelOf(n)) && /^(running|idle|reconciling) · [1-9]\d* reconciles?/.test(descriptionOf(n))),
+    );
+    const queue = findChild(controller, 'Workqueue');
+    assert.ok(queue);
+    assert.match(descriptionOf(queue), /^depth \d+ · processing \d+ · waiting \d+$/);
+    const informers = findChild(controller, 'Informers');
+    await waitFor('its informers synced', () => {
+      const rows = tree().getChildren(informers);
+      return rows.length > 0 && rows.every((n) => /^synced · rv \d+/.test(descriptionOf(n))) ? rows : undefined;
+    });
+    terminal.dispose();
+    await waitFor('the run to stop when its terminal closes', () => (/^exited|^failed/.test(descriptionOf(controller)) ? true : undefined));
+  });
 });
