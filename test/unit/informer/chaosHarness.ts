@@ -4,6 +4,7 @@ import type { ListerWatcher } from '../../../src/informer/listerWatcher.ts';
 import type { DeepReadonly } from '../../../src/informer/readonly.ts';
 import type { ProbeKind } from '../../../src/informer/probes.ts';
 import { FakeClock } from '../../../src/shared/clock.ts';
+import { seededRandom } from '../../../src/sim/scenario/seededRandom.ts';
 import type { KubeObject } from '../../../src/shared/k8s.ts';
 
 // Chaos convergence, over any backend: random writes interleaved with dropped watches, both forms of
@@ -87,17 +88,8 @@ export class ChaosFailure extends Error {
   }
 }
 
-/** A small seeded PRNG (mulberry32): same seed, same run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded: same seed, same run (the simulated cluster's own PRNG). */
+export { seededRandom };
 
 const NAMESPACES = ['a', 'b', 'c'];
 const NAMES = ['n0', 'n1', 'n2', 'n3', 'n4', 'n5'];
