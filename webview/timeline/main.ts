@@ -95,6 +95,7 @@ const frameTimes: number[] = [];
 (window as unknown as { timelineDebug: unknown }).timelineDebug = {
   frameTimes,
   state: () => state,
+  spans: () => spanStore,
 };
 
 /** What survives the panel being hidden and shown again (VS Code does not retain the page). */
