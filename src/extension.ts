@@ -59,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(treeView);
   tree.trackExpansion(treeView);
   // Running controllers (run or debug): their informers and workqueue in the tree, reconciles on the timeline.
-  context.subscriptions.push(attachControllers(tree));
+  context.subscriptions.push(attachControllers(tree, theLab.ring));
 
   const connections = new Connections(theLab, settings, log);
   const services: LabServices = {

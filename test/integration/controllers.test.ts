@@ -113,6 +113,10 @@ describe('Controller Lab: running controllers in the tree', function () {
       const rows = tree().getChildren(informers);
       return rows.length > 0 && rows.every((n) => /^synced · rv \d+/.test(descriptionOf(n))) ? rows : undefined;
     });
+    // Its informers' events are on the timeline (what its reconcile spans link to).
+    await waitFor('the controller\'s informer events in the timeline ring', () =>
+      api.services.lab.ring.all().find((e) => e.informer.startsWith('controller:') && /^replicasets/.test(e.resource) && e.type === 'ADDED'),
+    );
     terminal.dispose();
     await waitFor('the run to stop when its terminal closes', () => (/^exited|^failed/.test(descriptionOf(controller)) ? true : undefined));
   });

@@ -3,6 +3,7 @@ import type { ControllerShape } from '../../runtime/protocol.ts';
 import type { QueueKeySnapshot, QueueSnapshot, ReconcileRecord } from '../../runtime/records.ts';
 import type { RequeueDecision } from '../../runtime/reconcileHandler.ts';
 import type { ReconcileSpan } from '../../shared/protocol/reconcileSpans.ts';
+import type { NewTimelineEvent } from '../timeline/eventRing.ts';
 import { count, escapeMarkdown } from '../tree/format.ts';
 
 // Live inspection of running controllers (issue 6, item 5), as plain data: what the Controller Lab
@@ -514,4 +515,28 @@ export function reconcileSpan(record: ReconcileRecord): ReconcileSpan {
 function baseName(file: string): string {
   const name = file.split(/[\\/]/).pop() ?? file;
   return name.replace(/\.[cm]?[jt]s$/, '');
+}
+
+const DELTA_TYPES = { Added: 'ADDED', Replaced: 'ADDED', Updated: 'MODIFIED', Deleted: 'DELETED' } as const;
+
+/**
+ * What the controller's own informers see, as timeline events (so a reconcile's triggers and the
+ * events its writes caused are on the timeline even when no informer of the lab watches that
+ * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists and 410s as markers.
+ */
+export function probeTimelineEvent(controller: string, probe: Probe): NewTimelineEvent | undefined {
+  const informer = `controller:${controller}/${probe.informer}`;
+  const resource = probe.informer.replace(/@.*$/, '');
+  switch (probe.kind) {
+    case 'delta': {
+      if (probe.type === 'Sync') return undefined;
+      const slash = probe.key.indexOf('/');
+      const namespace = slash < 0 ? '' : probe.key.slice(0, slash);
+      const name = slash < 0 ? probe.key : probe.key.slice(slash + 1);
+      return { at: probe.at, informer, resource, namespace, name, type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
+    }
+    case 'relist': return { at: probe.at, informer, resource, namespace: '', name: '', type: 'RELIST', resourceVersion: '' };
+    case 'expired': return { at: probe.at, informer, resource, namespace: '', name: '', type: 'EXPIRED', resourceVersion: probe.resourceVersion };
+    default: return undefined;
+  }
 }

@@ -5,7 +5,8 @@ import { SpansNotification } from '../../shared/protocol/reconcileSpans.ts';
 import { notification } from '../../shared/protocol/timeline.ts';
 import { TimelinePanel } from '../timeline/timelinePanel.ts';
 import type { ClusterTreeProvider } from '../tree/clusterTreeProvider.ts';
-import { ControllerSessionsModel, controllerNodeIds } from './controllerSessionsModel.ts';
+import type { NewTimelineEvent } from '../timeline/eventRing.ts';
+import { ControllerSessionsModel, controllerNodeIds, probeTimelineEvent } from './controllerSessionsModel.ts';
 import type { ControllerChange, SessionLike } from './controllerSessionsModel.ts';
 
 // Glue for live inspection of running controllers: every controller session the runtime starts (Run
@@ -24,7 +25,11 @@ export interface ControllersView extends vscode.Disposable {
   spans(): ReconcileSpan[];
 }
 
-export function attachControllers(tree: ClusterTreeProvider, debugType = 'controller-lab'): ControllersView {
+/**
+ * `ring`: the lab's timeline events; the controller's own informer events go there too, so its
+ * reconciles link to the events that triggered them and that their writes caused.
+ */
+export function attachControllers(tree: ClusterTreeProvider, ring?: { push(event: NewTimelineEvent): unknown }, debugType = 'controller-lab'): ControllersView {
   const model = new ControllerSessionsModel();
   tree.model.controllers = model;
   const spans = new Map<string, ReconcileSpan>();
@@ -75,7 +80,15 @@ export function attachControllers(tree: ClusterTreeProvider, debugType = 'contro
   };
   const unsubscribeModel = model.onDidChange(onChange);
 
-  const track = (session: SessionLike) => model.track(session);
+  const track = (session: SessionLike & { controller?: { name: string } }) => {
+    const id = model.track(session);
+    if (ring) {
+      session.on('probe', ({ probe }) => {
+        const event = probeTimelineEvent(model.entries.get(id)?.name ?? session.controller?.name ?? id, probe);
+        if (event) ring.push(event);
+      });
+    }
+  };
   for (const session of controllerSessions.list()) track(session);
   const unsubscribeStart = controllerSessions.onDidStart((session) => void track(session));
 

@@ -4,7 +4,7 @@ import type { RuntimeEvents } from '../../../src/runtime/controllerSession.ts';
 import type { ReconcileRecord } from '../../../src/runtime/records.ts';
 import { TypedEmitter } from '../../../src/runtime/typedEmitter.ts';
 import type { ControllerShape } from '../../../src/runtime/protocol.ts';
-import { ControllerSessionsModel, controllerNodeIds, reconcileSpan } from '../../../src/views/controllers/controllerSessionsModel.ts';
+import { ControllerSessionsModel, controllerNodeIds, probeTimelineEvent, reconcileSpan } from '../../../src/views/controllers/controllerSessionsModel.ts';
 import type { ControllerChange, ControllerTreeNode, SessionLike } from '../../../src/views/controllers/controllerSessionsModel.ts';
 import { findLinkedEvent, isSpansParams, spanLaneKey, triggerTarget } from '../../../src/shared/protocol/reconcileSpans.ts';
 import type { TimelineEvent } from '../../../src/shared/protocol/timeline.ts';
@@ -181,6 +181,18 @@ describe('reconcile spans (timeline)', () => {
     assert.equal(spanLaneKey(done), 'reconcile:replicaset-controller:default/web');
     assert.ok(isSpansParams({ spans: [done, running] }));
     assert.ok(!isSpansParams({ spans: [{ id: 'x' }] }));
+  });
+
+  it('puts what the controller\'s own informers see on the timeline, so spans link without a lab informer', () => {
+    const delta = probeTimelineEvent('rs', { at: 7, informer: 'pods@default', kind: 'delta', type: 'Replaced', key: 'default/web-x1', resourceVersion: '11' });
+    assert.deepEqual(delta, { at: 7, informer: 'controller:rs/pods@default', resource: 'pods', namespace: 'default', name: 'web-x1', type: 'ADDED', resourceVersion: '11' });
+    assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' })?.type, 'MODIFIED');
+    assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' })?.namespace, '');
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Deleted', key: 'default/a', resourceVersion: '4' })?.type, 'DELETED');
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Sync', key: 'default/a', resourceVersion: '4' }), undefined);
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'expired', via: 'http', resourceVersion: '2' })?.type, 'EXPIRED');
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'relist', cause: '410' })?.name, '');
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'event', type: 'MODIFIED', key: 'default/a', resourceVersion: '4' }), undefined, 'watch events arrive as deltas too: once is enough');
   });
 
   it('links triggers and writes to timeline events by object and resourceVersion', () => {
