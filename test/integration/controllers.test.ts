@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ControllerLabApi } from '../../src/extension.ts';
+import { findLinkedEvent, triggerTarget } from '../../src/shared/protocol/reconcileSpans.ts';
 import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
 
 // Live inspection of a running controller (issue 6, item 5) inside a real extension host: debug the
@@ -117,6 +118,21 @@ describe('Controller Lab: running controllers in the tree', function () {
     await waitFor('the controller\'s informer events in the timeline ring', () =>
       api.services.lab.ring.all().find((e) => e.informer.startsWith('controller:') && /^replicasets/.test(e.resource) && e.type === 'ADDED'),
     );
+    // And its reconciles are spans whose writes link to the events they caused (by object and RV).
+    const linked = await waitFor('a reconcile span whose write is on the timeline', () => {
+      const events = api.services.lab.ring.all();
+      for (const span of tree().model.controllers?.spans.values() ?? []) {
+        for (const w of span.writes) {
+          const event = findLinkedEvent(w, events);
+          if (event) return { span, w, event };
+        }
+      }
+      return undefined;
+    });
+    assert.equal(linked.span.controller, labelOf(controller));
+    assert.equal(linked.event.resourceVersion, linked.w.resourceVersion);
+    const triggered = [...(tree().model.controllers?.spans.values() ?? [])].find((s) => s.triggers.some((t) => findLinkedEvent(triggerTarget(t), api.services.lab.ring.all())));
+    assert.ok(triggered, 'some reconcile links to the event that triggered it');
     terminal.dispose();
     await waitFor('the run to stop when its terminal closes', () => (/^exited|^failed/.test(descriptionOf(controller)) ? true : undefined));
   });

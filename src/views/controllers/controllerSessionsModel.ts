@@ -98,6 +98,9 @@ export interface ControllerItemSpec {
   collapsible: 'none' | 'collapsed' | 'expanded';
 }
 
+/** Reconcile spans kept for the timeline (a new timeline gets them all). */
+export const MAX_SPANS = 5000;
+
 /** Ended sessions stay listed (state "exited") so a crash can be read; this many at most. */
 const KEEP_ENDED = 3;
 
@@ -110,6 +113,8 @@ export type ControllerChange =
 
 export class ControllerSessionsModel {
   readonly entries = new Map<string, ControllerEntry>();
+  /** Recent reconcile spans by id, oldest first (bounded). */
+  readonly spans = new Map<string, ReconcileSpan>();
   private readonly nodes = new Map<string, ControllerTreeNode>();
   private readonly listeners = new Set<(change: ControllerChange) => void>();
   private readonly now: () => number;
@@ -125,6 +130,14 @@ export class ControllerSessionsModel {
   }
 
   private fire(change: ControllerChange): void {
+    if (change.kind === 'span') {
+      this.spans.delete(change.span.id);
+      this.spans.set(change.span.id, change.span);
+      if (this.spans.size > MAX_SPANS) {
+        const oldest = this.spans.keys().next().value;
+        if (oldest !== undefined) this.spans.delete(oldest);
+      }
+    }
     for (const l of this.listeners) l(change);
   }
 

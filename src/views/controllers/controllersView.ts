@@ -15,7 +15,6 @@ import type { ControllerChange, SessionLike } from './controllerSessionsModel.ts
 // the timeline (batched, like the timeline's events).
 
 const SPAN_FLUSH_MS = 150;
-const MAX_SPANS = 5000;
 /** While a key waits with backoff its "2.5s left" moves: its rows are refreshed this often. */
 const BACKOFF_TICK_MS = 1000;
 
@@ -32,7 +31,7 @@ export interface ControllersView extends vscode.Disposable {
 export function attachControllers(tree: ClusterTreeProvider, ring?: { push(event: NewTimelineEvent): unknown }, debugType = 'controller-lab'): ControllersView {
   const model = new ControllerSessionsModel();
   tree.model.controllers = model;
-  const spans = new Map<string, ReconcileSpan>();
+  const spans = model.spans;
   let pending = new Map<string, ReconcileSpan>();
   let flushTimer: NodeJS.Timeout | undefined;
 
@@ -66,12 +65,6 @@ export function attachControllers(tree: ClusterTreeProvider, ring?: { push(event
       }
       case 'span': {
         const { span } = change;
-        spans.delete(span.id);
-        spans.set(span.id, span);
-        if (spans.size > MAX_SPANS) {
-          const oldest = spans.keys().next().value;
-          if (oldest !== undefined) spans.delete(oldest);
-        }
         pending.set(span.id, span);
         flushTimer ??= setTimeout(flushSpans, SPAN_FLUSH_MS);
         break;

@@ -143,6 +143,7 @@ describe('controller sessions model (tree)', () => {
     session.send('idle', { idle: true });
     assert.equal(descOf(model, ctl), 'idle · 1 reconcile · 1 error');
     assert.ok(changes.some((c) => c.kind === 'span' && c.span.outcome === 'error'));
+    assert.deepEqual([...model.spans.values()].map((s) => `${s.id} ${s.outcome}`), ['r1 error'], 'the end replaces the start');
     session.send('exit', { code: 0, signal: null });
     assert.match(descOf(model, ctl), /^exited/);
     assert.equal(descOf(model, model.root()!), '0 running');
