@@ -101,6 +101,9 @@ export interface ControllerItemSpec {
 /** Reconcile spans kept for the timeline (a new timeline gets them all). */
 export const MAX_SPANS = 5000;
 
+/** Keys listed under Workqueue (a queue of 10,000 keys is summarised by its counts). */
+export const MAX_QUEUE_ROWS = 500;
+
 /** Ended sessions stay listed (state "exited") so a crash can be read; this many at most. */
 const KEEP_ENDED = 3;
 
@@ -275,7 +278,16 @@ export class ControllerSessionsModel {
         const entry = this.entries.get(node.sessionId);
         if (!entry) return [];
         if (entry.queue.keys.length === 0) return [this.node({ kind: 'controllerMessage', id: `${node.id}:empty`, parentId: node.id, label: 'Empty' })];
-        return entry.queue.keys.map((k) => this.node({ kind: 'controllerQueueKey', id: controllerNodeIds.queueKey(node.sessionId, k.key), sessionId: node.sessionId, key: k.key }));
+        const shown = entry.queue.keys.slice(0, MAX_QUEUE_ROWS);
+        const rows: ControllerTreeNode[] = shown.map((k) => this.node({ kind: 'controllerQueueKey', id: controllerNodeIds.queueKey(node.sessionId, k.key), sessionId: node.sessionId, key: k.key }));
+        const hidden = entry.queue.keys.length - shown.length;
+        if (hidden > 0) {
+          // Its label changes with the count: a fresh node each time (nothing refreshes it by identity).
+          const more: ControllerTreeNode = { kind: 'controllerMessage', id: `${node.id}:more`, parentId: node.id, label: `… ${count(hidden, 'more key')}` };
+          this.nodes.set(more.id, more);
+          rows.push(more);
+        }
+        return rows;
       }
       default:
         return [];

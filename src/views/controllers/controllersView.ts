@@ -51,18 +51,13 @@ export function attachControllers(tree: ClusterTreeProvider, ring?: { push(event
       case 'controller':
         tree.markIds([controllerNodeIds.controller(change.sessionId), controllerNodeIds.informers(change.sessionId), controllerNodeIds.queue(change.sessionId)]);
         break;
-      case 'informers': {
-        const entry = model.entries.get(change.sessionId);
-        const ids = [...(entry?.informers.keys() ?? [])].map((name) => controllerNodeIds.informer(change.sessionId, name));
-        tree.markIds([controllerNodeIds.informers(change.sessionId), ...ids]);
+      // Refreshing a row re-reads its children: the list rows need no marks of their own.
+      case 'informers':
+        tree.markIds([controllerNodeIds.informers(change.sessionId)]);
         break;
-      }
-      case 'queue': {
-        const entry = model.entries.get(change.sessionId);
-        const ids = (entry?.queue.keys ?? []).map((k) => controllerNodeIds.queueKey(change.sessionId, k.key));
-        tree.markIds([controllerNodeIds.controller(change.sessionId), controllerNodeIds.queue(change.sessionId), ...ids]);
+      case 'queue':
+        tree.markIds([controllerNodeIds.controller(change.sessionId), controllerNodeIds.queue(change.sessionId)]);
         break;
-      }
       case 'span': {
         const { span } = change;
         pending.set(span.id, span);
@@ -107,8 +102,7 @@ export function attachControllers(tree: ClusterTreeProvider, ring?: { push(event
 
   const tick = setInterval(() => {
     for (const entry of model.entries.values()) {
-      const waiting = entry.queue.keys.filter((k) => k.state === 'waiting');
-      if (waiting.length) tree.markIds(waiting.map((k) => controllerNodeIds.queueKey(entry.id, k.key)));
+      if (entry.queue.keys.some((k) => k.state === 'waiting')) tree.markIds([controllerNodeIds.queue(entry.id)]);
     }
   }, BACKOFF_TICK_MS);
 

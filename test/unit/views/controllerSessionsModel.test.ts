@@ -4,7 +4,7 @@ import type { RuntimeEvents } from '../../../src/runtime/controllerSession.ts';
 import type { ReconcileRecord } from '../../../src/runtime/records.ts';
 import { TypedEmitter } from '../../../src/runtime/typedEmitter.ts';
 import type { ControllerShape } from '../../../src/runtime/protocol.ts';
-import { ControllerSessionsModel, controllerNodeIds, probeTimelineEvent, reconcileSpan } from '../../../src/views/controllers/controllerSessionsModel.ts';
+import { ControllerSessionsModel, MAX_QUEUE_ROWS, controllerNodeIds, probeTimelineEvent, reconcileSpan } from '../../../src/views/controllers/controllerSessionsModel.ts';
 import type { ControllerChange, ControllerTreeNode, SessionLike } from '../../../src/views/controllers/controllerSessionsModel.ts';
 import { findLinkedEvent, isSpansParams, spanLaneKey, triggerTarget } from '../../../src/shared/protocol/reconcileSpans.ts';
 import type { TimelineEvent } from '../../../src/shared/protocol/timeline.ts';
@@ -147,6 +147,17 @@ describe('controller sessions model (tree)', () => {
     session.send('exit', { code: 0, signal: null });
     assert.match(descOf(model, ctl), /^exited/);
     assert.equal(descOf(model, model.root()!), '0 running');
+  });
+
+  it('lists at most MAX_QUEUE_ROWS keys of a long queue, then how many more', () => {
+    const { model, session } = setup();
+    const keys = Array.from({ length: MAX_QUEUE_ROWS + 7 }, (_, i) => ({ key: `default/k${i}`, state: 'queued' as const, retries: 0 }));
+    session.send('queue', { snapshot: { at: 1, depth: keys.length, processing: 0, waiting: 0, keys } });
+    const queue = model.children(model.children(model.root()!)[0]!)[1]!;
+    const rows = model.children(queue);
+    assert.equal(rows.length, MAX_QUEUE_ROWS + 1);
+    assert.equal(labelOf(model, rows.at(-1)!), '… 7 more keys');
+    assert.equal(model.parent(rows.at(-1)!), queue);
   });
 
   it('keeps only the last few ended sessions', () => {
