@@ -13,7 +13,8 @@ import {
 } from '../../src/shared/protocol/timeline.ts';
 import { SpansNotification, isSpansParams } from '../../src/shared/protocol/reconcileSpans.ts';
 import { Toolbar } from './controls.ts';
-import { SpanStrip, readSpanColors, renderSpanDetails, spanStripHeight } from './spanStrip.ts';
+import type { ReconcileSpan } from '../../src/shared/protocol/reconcileSpans.ts';
+import { MAX_SPAN_ROWS, SpanStrip, readSpanColors, renderSpanDetails, spanStripHeight } from './spanStrip.ts';
 import { SpanStore, spanLinks } from './spanStore.ts';
 import { DetailsPane } from './details.ts';
 import { GUTTER_WIDTH, laneRowsFitting, plotWidth } from './layout.ts';
@@ -68,7 +69,9 @@ plot.className = 'plot';
 // Reconciles of running controllers (a strip above the lanes, shown once there are any).
 const spanCanvas = document.createElement('canvas');
 spanCanvas.id = 'spans';
-spanCanvas.setAttribute('aria-label', 'Reconciles of running controllers. Click a bar to see what triggered it and what it wrote.');
+spanCanvas.tabIndex = 0;
+spanCanvas.setAttribute('role', 'application');
+spanCanvas.setAttribute('aria-label', 'Reconciles of running controllers. Click a bar, or use the arrow keys, to see what triggered it and what it wrote.');
 plot.append(rateCanvas, spanCanvas, laneCanvas);
 const detailsRoot = document.createElement('aside');
 detailsRoot.id = 'details';
@@ -235,16 +238,25 @@ function showSpan(id: string): void {
   });
 }
 
-spanCanvas.addEventListener('click', (e) => {
-  const rect = spanCanvas.getBoundingClientRect();
-  const span = strip.hit(spanStore, state.viewport, e.clientX - rect.left, e.clientY - rect.top);
+function selectSpan(span: ReconcileSpan | undefined): void {
   selectedSpan = span?.id;
   dispatch({ type: 'select', seq: undefined });
   if (span) {
-    status.textContent = `reconcile #${span.seq} ${span.key} ${span.outcome}`;
+    status.textContent = `reconcile #${span.seq} ${span.key} ${span.outcome}${span.detail ? ` ${span.detail}` : ''}`;
     showSpan(span.id);
   }
   requestFrame();
+}
+
+spanCanvas.addEventListener('click', (e) => {
+  const rect = spanCanvas.getBoundingClientRect();
+  selectSpan(strip.hit(spanStore, state.viewport, e.clientX - rect.left, e.clientY - rect.top));
+});
+spanCanvas.addEventListener('keydown', (e) => {
+  const direction = ({ ArrowLeft: 'prev', ArrowRight: 'next', ArrowUp: 'up', ArrowDown: 'down' } as const)[e.key as 'ArrowLeft'];
+  if (!direction) return;
+  e.preventDefault();
+  selectSpan(spanStore.step(state.selectedSeq === undefined ? selectedSpan : undefined, direction, MAX_SPAN_ROWS));
 });
 spanCanvas.addEventListener('wheel', (e) => onWheel(e), { passive: false });
 

@@ -93,6 +93,30 @@ export class SpanStore {
     if (lane.spans.length === 0) this.lanesByKey.delete(lane.key);
   }
 
+  /**
+   * Keyboard stepping: left/right move along the selected span's lane, up/down to the span nearest
+   * in time on the lane above or below (among the first `rows` lanes shown). No selection: the newest span.
+   */
+  step(currentId: string | undefined, direction: 'prev' | 'next' | 'up' | 'down', rows = Infinity): ReconcileSpan | undefined {
+    const lanes = this.lanes().slice(0, rows);
+    const current = currentId === undefined ? undefined : this.byId.get(currentId);
+    const laneIndex = current ? lanes.findIndex((l) => l.key === spanLaneKey(current)) : -1;
+    if (!current || laneIndex < 0) {
+      const first = lanes[0];
+      return first?.spans[first.spans.length - 1];
+    }
+    const lane = lanes[laneIndex] as SpanLane;
+    if (direction === 'prev' || direction === 'next') {
+      const i = lane.spans.indexOf(current) + (direction === 'next' ? 1 : -1);
+      return lane.spans[Math.max(0, Math.min(lane.spans.length - 1, i))];
+    }
+    const other = lanes[laneIndex + (direction === 'down' ? 1 : -1)];
+    if (!other || other.spans.length === 0) return current;
+    let best = other.spans[0] as ReconcileSpan;
+    for (const s of other.spans) if (Math.abs(s.startedAt - current.startedAt) < Math.abs(best.startedAt - current.startedAt)) best = s;
+    return best;
+  }
+
   /** The span of a lane at time `at` (± slack ms), the nearest one when several are close. */
   spanAt(lane: SpanLane, at: number, slack: number): ReconcileSpan | undefined {
     let best: ReconcileSpan | undefined;

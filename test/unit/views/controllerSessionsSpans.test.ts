@@ -33,6 +33,18 @@ describe('reconcile spans in the webview (span store)', () => {
     assert.deepEqual(store.lanes().map((l) => l.requestKey), ['x']);
   });
 
+  it('steps through spans with the keyboard: along a lane, and to the nearest span on the next lane', () => {
+    const store = new SpanStore();
+    store.apply({ spans: [span('w1', 'default/web', 100, { endedAt: 110 }), span('w2', 'default/web', 300, { endedAt: 310 }), span('a1', 'default/api', 120, { endedAt: 400 })] });
+    assert.deepEqual(store.lanes().map((l) => l.requestKey), ['default/api', 'default/web']);
+    assert.equal(store.step(undefined, 'next')?.id, 'a1', 'nothing selected: the newest span of the top lane');
+    assert.equal(store.step('a1', 'down')?.id, 'w1', 'nearest start time on the lane below');
+    assert.equal(store.step('w1', 'next')?.id, 'w2');
+    assert.equal(store.step('w2', 'next')?.id, 'w2', 'stays at the end');
+    assert.equal(store.step('w2', 'up')?.id, 'a1');
+    assert.equal(store.step('a1', 'up')?.id, 'a1');
+  });
+
   it('stays bounded, dropping the oldest spans and their empty lanes', () => {
     const store = new SpanStore();
     store.apply({ spans: [span('old', 'default/old', 1)] });

@@ -86,6 +86,13 @@ try {
   // Following the write's link selects the Pod's ADDED event.
   await page.locator('#details a.span-link-target', { hasText: 'create Pod default/web-x1' }).click();
   await page.waitForFunction(() => window.timelineDebug.state().selectedSeq === 2);
+  // Keyboard: the strip takes focus; arrows select spans (the newest first, then down to web's).
+  await page.focus('#spans');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.getElementById('details').dataset.span === 'r2');
+  assert.match(await page.evaluate(() => document.getElementById('details').innerText), /boom — requeued with backoff \(error\)/);
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => document.getElementById('details').dataset.span === 'r1');
   assert.deepEqual(errors, []);
   console.log(JSON.stringify({ ok: true, rows, links }));
 } catch (err) {
