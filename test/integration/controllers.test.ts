@@ -4,28 +4,12 @@ import * as vscode from 'vscode';
 import type { ControllerLabApi } from '../../src/extension.ts';
 import { findLinkedEvent, triggerTarget } from '../../src/shared/protocol/reconcileSpans.ts';
 import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
+import { waitFor } from './waitFor.ts';
 
 // Live inspection of a running controller (issue 6, item 5) inside a real extension host: debug the
 // replicaset example on a simulated cluster and watch the Controller Lab tree show the controller,
 // its informers and its workqueue — stopped in the debugger at the first reconcile, then running on.
 
-function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      let v: T | undefined;
-      try {
-        v = probe();
-      } catch {
-        v = undefined;
-      }
-      if (v !== undefined) return resolve(v);
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 50);
-    };
-    tick();
-  });
-}
 
 describe('Controller Lab: running controllers in the tree', function () {
   this.timeout(90_000);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { waitFor } from './waitFor.ts';
 
 // The reconcile debugger inside a real extension host: start a `controller-lab` session on the
 // replicaset example against a simulated cluster, wait for the stop (seen by a DebugAdapterTracker,
@@ -12,18 +13,6 @@ interface DapMessage {
   body?: Record<string, unknown>;
 }
 
-function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      const v = probe();
-      if (v !== undefined) return resolve(v);
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 25);
-    };
-    tick();
-  });
-}
 
 describe('Controller Lab reconcile debugger', function () {
   this.timeout(90_000);

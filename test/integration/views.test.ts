@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ControllerLabApi } from '../../src/extension.ts';
 import type { SimClusterApi } from '../../src/sim/simCluster.ts';
 import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
+import { waitFor } from './waitFor.ts';
 
 // The views inside a real extension host: the simulated cluster started by command, informers
 // started by command, writes through the sim, and what the tree, documents, diffs, timeline and
@@ -10,15 +11,6 @@ import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
 
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('Controller Lab views', function () {
   this.timeout(60_000);

@@ -6,19 +6,11 @@ import * as vscode from 'vscode';
 import { parse, stringify } from 'yaml';
 import type { ControllerLabApi } from '../../src/extension.ts';
 import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
+import { waitFor } from './waitFor.ts';
 
 // Bad input in a real extension host: each failure is an error row in the tree that says why, the
 // command reports instead of throwing, and the simulated cluster keeps working beside it.
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('Controller Lab views: bad input', function () {
   this.timeout(60_000);
