@@ -2,6 +2,7 @@ import { GUTTER_WIDTH } from './layout.ts';
 import { rateBins } from './rate.ts';
 import type { TimelineState } from './state.ts';
 import type { Palette } from './theme.ts';
+import { sizeCanvas } from './canvas.ts';
 
 // The events-per-second area plot above the lanes, sharing their time axis.
 
@@ -21,14 +22,9 @@ export class RatePlot {
   }
 
   resize(width: number, height: number): void {
-    const ratio = window.devicePixelRatio || 1;
     this.width = width;
     this.height = height;
-    this.canvas.width = Math.max(1, Math.floor(width * ratio));
-    this.canvas.height = Math.max(1, Math.floor(height * ratio));
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
-    this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    sizeCanvas(this.canvas, this.ctx, width, height);
   }
 
   draw(state: TimelineState, palette: Palette): void {

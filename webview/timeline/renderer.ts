@@ -1,4 +1,5 @@
 import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';
+import { opaqueContext, sizeCanvas } from './canvas.ts';
 import type { Lane } from './eventStore.ts';
 import { AXIS_HEIGHT, GUTTER_WIDTH, HIT_RADIUS, ROW_HEIGHT, formatTick, plotWidth, tickStep } from './layout.ts';
 import type { Size } from './layout.ts';
@@ -17,19 +18,12 @@ export class LaneRenderer {
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
-    const ctx = canvas.getContext('2d', { alpha: false });
-    if (!ctx) throw new Error('no 2d context');
-    this.ctx = ctx;
+    this.ctx = opaqueContext(canvas);
   }
 
   resize(width: number, height: number): void {
-    const ratio = window.devicePixelRatio || 1;
     this.size = { width, height };
-    this.canvas.width = Math.max(1, Math.floor(width * ratio));
-    this.canvas.height = Math.max(1, Math.floor(height * ratio));
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
-    this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    sizeCanvas(this.canvas, this.ctx, width, height);
   }
 
   /** The visible lane under a y coordinate. */

@@ -1,4 +1,5 @@
 import type { ReconcileSpan } from '../../src/shared/protocol/reconcileSpans.ts';
+import { opaqueContext, sizeCanvas } from './canvas.ts';
 import { GUTTER_WIDTH, formatSpan, plotWidth } from './layout.ts';
 import type { Size } from './layout.ts';
 import type { SpanLane, SpanLink, SpanStore } from './spanStore.ts';
@@ -56,20 +57,13 @@ export class SpanStrip {
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
-    const ctx = canvas.getContext('2d', { alpha: false });
-    if (!ctx) throw new Error('no 2d context');
-    this.ctx = ctx;
+    this.ctx = opaqueContext(canvas);
   }
 
   resize(width: number, height: number): void {
-    const ratio = window.devicePixelRatio || 1;
     this.size = { width, height };
-    this.canvas.width = Math.max(1, Math.floor(width * ratio));
-    this.canvas.height = Math.max(1, Math.floor(height * ratio));
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
+    sizeCanvas(this.canvas, this.ctx, width, height);
     this.canvas.style.display = height > 0 ? 'block' : 'none';
-    this.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   }
 
   hit(store: SpanStore, viewport: Viewport, x: number, y: number): ReconcileSpan | undefined {
