@@ -7,6 +7,20 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotsDir = join(repoRoot, 'test-output', 'screenshots');
 
+/**
+ * Runs a command from the palette by its title, once the palette shows that very row.
+ * @param {import('playwright-core').Page} page
+ * @param {string} title
+ */
+export async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
 /** @param {import('playwright-core').Page} page */
 export function workbench(page) {
   mkdirSync(screenshotsDir, { recursive: true });
@@ -32,14 +46,7 @@ export function workbench(page) {
       return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     },
     /** Runs a command from the palette by its title. */
-    async runCommand(/** @type {string} */ title) {
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor();
-      await input.fill(`>${title}`);
-      await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
-      await page.keyboard.press('Enter');
-    },
+    runCommand: (/** @type {string} */ title) => runCommand(page, title),
     /** Saves a PNG into test-output/screenshots/ and returns its path. */
     async screenshot(/** @type {string} */ name) {
       const file = join(screenshotsDir, `${name}.png`);

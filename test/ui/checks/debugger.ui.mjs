@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '../workbench.mjs';
 
 export const name = 'the reconcile debugger stops on a reconcile and shows its scopes';
 
@@ -16,14 +17,6 @@ function pageOf(workbench) {
   return workbench.page ?? workbench;
 }
 
-async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
-}
 
 async function waitFor(what, probe, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '../workbench.mjs';
 
 export const name = 'tree and timeline show a scenario live';
 
@@ -141,14 +142,6 @@ function pageOf(workbench) {
   return workbench.page ?? workbench;
 }
 
-async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
-}
 
 /** Runs a command if the palette knows its title; otherwise closes the palette. */
 async function tryCommand(page, title) {
