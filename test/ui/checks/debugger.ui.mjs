@@ -29,9 +29,14 @@ async function waitFor(what, probe, timeoutMs = 60_000) {
 }
 
 /** The call stack's top reconcile frame, e.g. `reconcile ReplicaSet default/web #2 · …`. */
-async function stoppedFrame(page) {
+/** The reconcile frames in the call stack, top first (a failed reconcile stays listed above the next one). */
+async function reconcileFrames(page) {
   const rows = await page.locator('.debug-call-stack .monaco-list-row').allTextContents();
-  return rows.map((r) => r.trim().replace(/controller\.ts\d*$/, '')).find((r) => r.startsWith('reconcile '));
+  return rows.map((r) => r.trim().replace(/controller\.ts\d*$/, '')).filter((r) => r.startsWith('reconcile '));
+}
+
+async function stoppedFrame(page) {
+  return (await reconcileFrames(page))[0];
 }
 
 function variableRow(page, label) {
@@ -91,10 +96,7 @@ export async function run(workbench) {
 
   // Step Over: the first reconcile runs, the debugger stops at the next one.
   await page.keyboard.press('F10');
-  results.next = await waitFor('the second reconcile', async () => {
-    const f = await stoppedFrame(page);
-    return f && f.includes('#2 ') ? f : undefined;
-  });
+  results.next = await waitFor('the second reconcile', async () => (await reconcileFrames(page)).find((f) => f.includes('#2 ')));
 
   // Variables: the scopes, the cached object expanded to its spec.
   await waitFor('the Object scope', async () => (await variableRow(page, 'Object').count()) > 0);
