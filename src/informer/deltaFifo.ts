@@ -63,7 +63,16 @@ export interface DeltaFifoOptions<T extends KubeObject> {
   knownObjects: ReadonlyIndexer<T>;
   /** Applied to every incoming object before it is queued (never to tombstones or resyncs). */
   transform?: ((obj: T) => T) | undefined;
-  /** Called when the queue goes from empty to non-empty (or a replace left it empty), so the owner can schedule a drain. */
+  /**
+   * The consumer waiting on Pop (client-go's processLoop). A delta that finds the queue empty is
+   * handed to it at once, as a blocked Pop would return it; deltas queued while it runs (it caused
+   * them) wait their turn and are handed over, in order, as soon as it returns. Without a
+   * consumer, the owner calls `pop`.
+   */
+  consumer?: PopProcessor<T> | undefined;
+  /** Called once, when `hasSynced()` becomes true, with the resourceVersion of the first replace. */
+  onSynced?: ((resourceVersion: string) => void) | undefined;
+  /** Without a consumer: called when the queue goes from empty to non-empty, so the owner can schedule pops. */
   onNonEmpty?: (() => void) | undefined;
   /** Called for each queued delta (probes). */
   onDelta?: ((type: DeltaType, key: string, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>) => void) | undefined;
@@ -80,16 +89,14 @@ class Entry<T extends KubeObject> implements Delta<T> {
   more: Delta<T>[] | undefined = undefined;
   /** Handed to the processor; a new delta for the key starts a new entry. */
   popped = false;
+  /** Holds a delta of the first replace: popping it counts towards `hasSynced`. */
+  initial = false;
 
   constructor(key: string, type: DeltaType, object: DeepReadonly<T> | DeletedFinalStateUnknown<T>) {
     this.key = key;
     this.type = type;
     this.object = object;
   }
-}
-
-function keyOf<T extends KubeObject>(obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): string {
-  return obj instanceof DeletedFinalStateUnknown ? obj.key : objectKey(obj as Readonly<KubeObject>);
 }
 
 class DeltaFifoImpl<T extends KubeObject> {
@@ -101,20 +108,30 @@ class DeltaFifoImpl<T extends KubeObject> {
    */
   private items = new Map<string, Entry<T>>();
   /** Hands a lone delta to the processor without allocating an array per pop. */
-  private readonly single: Delta<T>[] = [];
+  private readonly single: Delta<T>[] = [undefined!];
   private queue: Entry<T>[] = [];
   private head = 0;
   private populated = false;
-  /** Keys of the first replace not yet popped. */
-  private initialPopulationCount = 0;
+  private synced = false;
+  /** Inside the first `replace`: what it queues or hands over is the initial list. */
+  private inFirstReplace = false;
+  private firstReplaceVersion = '';
+  /** Queued entries holding deltas of the first replace. */
+  private initialRemaining = 0;
+  /** The consumer is running: new deltas queue behind the one it holds. */
+  private consuming = false;
   private readonly knownObjects: ReadonlyIndexer<T>;
   private readonly transform: ((obj: T) => T) | undefined;
+  private readonly consumer: PopProcessor<T> | undefined;
+  private readonly onSynced: ((resourceVersion: string) => void) | undefined;
   private readonly onNonEmpty: (() => void) | undefined;
   private readonly onDelta: DeltaFifoOptions<T>['onDelta'];
 
   constructor(options: DeltaFifoOptions<T>) {
     this.knownObjects = options.knownObjects;
     this.transform = options.transform;
+    this.consumer = options.consumer;
+    this.onSynced = options.onSynced;
     this.onNonEmpty = options.onNonEmpty;
     this.onDelta = options.onDelta;
   }
@@ -125,57 +142,56 @@ class DeltaFifoImpl<T extends KubeObject> {
 
   add(obj: T): void {
     this.populated = true;
-    this.queueAction('Added', this.incoming(obj));
+    const incoming = this.incoming(obj);
+    this.queueAction('Added', objectKey(incoming as Readonly<KubeObject>), incoming);
+    this.checkSynced();
   }
 
   update(obj: T): void {
     this.populated = true;
-    this.queueAction('Updated', this.incoming(obj));
+    const incoming = this.incoming(obj);
+    this.queueAction('Updated', objectKey(incoming as Readonly<KubeObject>), incoming);
+    this.checkSynced();
   }
 
   delete(obj: T): void {
     this.populated = true;
     const incoming = this.incoming(obj);
-    const key = keyOf(incoming);
+    const key = objectKey(incoming as Readonly<KubeObject>);
     // A delete for something neither cached nor queued changes nothing (client-go does the same).
-    if (!this.knownObjects.has(key) && !this.isQueued(key)) return;
-    this.queueAction('Deleted', incoming);
+    if (this.knownObjects.has(key) || this.isQueued(key)) this.queueAction('Deleted', key, incoming);
+    this.checkSynced();
   }
 
-  replace(list: readonly T[], _resourceVersion: string): void {
-    const listed = new Set<string>();
-    for (const raw of list) {
-      const obj = this.incoming(raw);
-      listed.add(keyOf(obj));
-      this.queueAction('Replaced', obj);
-    }
-    // Keys still queued (not yet in the cache) that the list no longer has.
-    let queuedDeletions = 0;
-    for (const [key, entry] of this.items) {
-      if (entry.popped || listed.has(key)) continue;
-      const newest = (entry.more ? entry.more[entry.more.length - 1]! : entry).object;
-      const last = newest instanceof DeletedFinalStateUnknown ? newest.obj : newest;
-      queuedDeletions++;
-      this.queueAction('Deleted', new DeletedFinalStateUnknown(key, last));
-    }
-    // Keys in the cache that vanished while we were not watching.
-    for (const key of this.knownObjects.listKeys()) {
-      if (listed.has(key) || this.isQueued(key)) continue;
-      this.queueAction('Deleted', new DeletedFinalStateUnknown(key, this.knownObjects.get(key)));
+  replace(list: readonly T[], resourceVersion: string): void {
+    // Nothing cached and nothing queued (the first list, usually): nothing can have vanished.
+    const mayHaveVanished = this.knownObjects.size > 0 || this.length > 0;
+    const listed = mayHaveVanished ? new Set<string>() : undefined;
+    // A first replace that fails part way (a transform throws) leaves the next one the first.
+    this.inFirstReplace = !this.populated;
+    try {
+      for (const raw of list) {
+        const obj = this.incoming(raw);
+        const key = objectKey(obj as Readonly<KubeObject>);
+        listed?.add(key);
+        this.queueAction('Replaced', key, obj);
+      }
+      if (listed) this.queueVanished(listed);
+    } finally {
+      this.inFirstReplace = false;
     }
     if (!this.populated) {
       this.populated = true;
-      this.initialPopulationCount = listed.size + queuedDeletions;
+      this.firstReplaceVersion = resourceVersion;
     }
-    // An empty first list queues nothing, yet the owner must look again: it is synced now.
-    if (this.length === 0) this.onNonEmpty?.();
+    this.checkSynced();
   }
 
   resync(): void {
     for (const key of this.knownObjects.listKeys()) {
       if (this.isQueued(key)) continue;
       const obj = this.knownObjects.get(key);
-      if (obj !== undefined) this.queueAction('Sync', obj);
+      if (obj !== undefined) this.queueAction('Sync', key, obj);
     }
   }
 
@@ -194,27 +210,51 @@ class DeltaFifoImpl<T extends KubeObject> {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    const key = entry.key;
-    const isInInitialList = this.initialPopulationCount > 0;
-    if (isInInitialList) this.initialPopulationCount--;
+    if (entry.initial) this.initialRemaining--;
     if (entry.more) {
-      process(key, entry.more, isInInitialList);
+      process(entry.key, entry.more, entry.initial);
     } else {
-      // Overwritten, never emptied: `length = 0` would free the backing store and cost an
-      // allocation on every pop.
       this.single[0] = entry;
-      process(key, this.single, isInInitialList);
+      try {
+        process(entry.key, this.single, entry.initial);
+      } finally {
+        this.single[0] = undefined!;
+      }
     }
+    if (entry.initial) this.checkSynced();
     return true;
   }
 
   hasSynced(): boolean {
-    return this.populated && this.initialPopulationCount === 0;
+    return this.populated && this.initialRemaining === 0;
   }
 
   pending(key: string): readonly Delta<T>[] | undefined {
     const entry = this.items.get(key);
     return entry === undefined || entry.popped ? undefined : (entry.more ?? [{ type: entry.type, object: entry.object }]);
+  }
+
+  private checkSynced(): void {
+    if (this.synced || !this.hasSynced()) return;
+    this.synced = true;
+    this.onSynced?.(this.firstReplaceVersion);
+  }
+
+  /** Tombstones, after a replace, for keys the list no longer has (client-go: the deletions Replace finds). */
+  private queueVanished(listed: ReadonlySet<string>): void {
+    // Keys still queued (not yet in the cache): their newest delta is the last state we know.
+    const queued: [string, DeepReadonly<T> | undefined][] = [];
+    for (const entry of this.items.values()) {
+      if (entry.popped || listed.has(entry.key)) continue;
+      const newest = (entry.more ? entry.more[entry.more.length - 1]! : entry).object;
+      queued.push([entry.key, newest instanceof DeletedFinalStateUnknown ? newest.obj : newest]);
+    }
+    for (const [key, last] of queued) this.queueAction('Deleted', key, new DeletedFinalStateUnknown(key, last));
+    // Keys in the cache that vanished while we were not watching.
+    for (const key of this.knownObjects.listKeys()) {
+      if (listed.has(key) || this.isQueued(key)) continue;
+      this.queueAction('Deleted', key, new DeletedFinalStateUnknown(key, this.knownObjects.get(key)));
+    }
   }
 
   private isQueued(key: string): boolean {
@@ -226,28 +266,76 @@ class DeltaFifoImpl<T extends KubeObject> {
     return (this.transform ? this.transform(obj) : obj) as DeepReadonly<T>;
   }
 
-  private queueAction(type: DeltaType, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): void {
-    const key = keyOf(obj);
+  private queueAction(type: DeltaType, key: string, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): void {
+    const consumer = this.consumer;
+    if (consumer !== undefined && !this.consuming && this.head === this.queue.length) {
+      this.onDelta?.(type, key, obj);
+      this.handOver(consumer, key, type, obj);
+      return;
+    }
+    if (!this.enqueue(type, key, obj)) return;
+    this.onDelta?.(type, key, obj);
+    if (consumer === undefined) {
+      if (this.length === 1) this.onNonEmpty?.();
+    } else if (!this.consuming) {
+      // Left behind by a consumer that threw: hand everything over now.
+      this.drain(consumer);
+    }
+  }
+
+  /** Appends a delta to its key's entry (a new entry at the back for a key not queued); false when it collapsed into the previous delete. */
+  private enqueue(type: DeltaType, key: string, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): boolean {
     const entry = this.items.get(key);
     if (entry === undefined || entry.popped) {
       const fresh = new Entry<T>(key, type, obj);
+      if (this.inFirstReplace) {
+        fresh.initial = true;
+        this.initialRemaining++;
+      }
       this.items.set(key, fresh);
       this.queue.push(fresh);
-      if (this.head === this.queue.length - 1) this.onNonEmpty?.();
-    } else {
-      const more = entry.more;
-      const lastType = more ? more[more.length - 1]!.type : entry.type;
-      // Consecutive deletes collapse into one; keep the one that knows the final state.
-      if (type === 'Deleted' && lastType === 'Deleted') {
-        if (obj instanceof DeletedFinalStateUnknown) return;
-        if (more) more[more.length - 1] = { type, object: obj };
-        else entry.object = obj;
-        return;
-      }
-      if (more) more.push({ type, object: obj });
-      else entry.more = [{ type: entry.type, object: entry.object }, { type, object: obj }];
+      return true;
     }
-    this.onDelta?.(type, key, obj);
+    if (this.inFirstReplace && !entry.initial) {
+      entry.initial = true;
+      this.initialRemaining++;
+    }
+    const more = entry.more;
+    const lastType = more ? more[more.length - 1]!.type : entry.type;
+    // Consecutive deletes collapse into one; keep the one that knows the final state.
+    if (type === 'Deleted' && lastType === 'Deleted') {
+      if (obj instanceof DeletedFinalStateUnknown) return false;
+      if (more) more[more.length - 1] = { type, object: obj };
+      else entry.object = obj;
+      return false;
+    }
+    if (more) more.push({ type, object: obj });
+    else entry.more = [{ type: entry.type, object: entry.object }, { type, object: obj }];
+    return true;
+  }
+
+  /** The waiting consumer takes the delta now, then whatever it queued meanwhile. */
+  private handOver(consumer: PopProcessor<T>, key: string, type: DeltaType, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): void {
+    this.consuming = true;
+    this.single[0] = { type, object: obj };
+    try {
+      consumer(key, this.single, this.inFirstReplace);
+    } finally {
+      this.single[0] = undefined!;
+      this.consuming = false;
+      if (this.head < this.queue.length) this.drain(consumer);
+    }
+  }
+
+  private drain(consumer: PopProcessor<T>): void {
+    this.consuming = true;
+    try {
+      while (this.pop(consumer)) {
+        // one key at a time, oldest first
+      }
+    } finally {
+      this.consuming = false;
+    }
   }
 }
 

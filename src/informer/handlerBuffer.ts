@@ -4,7 +4,7 @@ import type { DeepReadonly } from './readonly.ts';
 // client-go processorListener: every handler gets its own unbounded buffer, so a handler that is
 // slow (returns a promise) or throws never holds back or breaks the others. Notifications are kept
 // in parallel ring arrays (no object per notification) and delivered in order, one at a time: the
-// next call waits for a returned promise to settle.
+// next call waits for a returned promise to settle. A handler that is idle is called at once.
 
 /** What a handler may return: nothing, or a promise the next notification waits for. */
 export type HandlerResult = void | Promise<void>;
@@ -63,6 +63,7 @@ export class HandlerBuffer<T extends KubeObject = KubeObject> {
     return this.count + (this.busy ? 1 : 0);
   }
 
+  /** Queues a notification without delivering it (the owner calls `pump`). */
   push(code: NotificationCode, obj: DeepReadonly<T>, old: DeepReadonly<T> | undefined): void {
     if (this.removed) return;
     if (this.count === this.codes.length) this.grow();
@@ -74,10 +75,20 @@ export class HandlerBuffer<T extends KubeObject = KubeObject> {
     this.queuedTotal++;
   }
 
+  /** Delivers a notification now if the handler is idle with nothing waiting, else queues it behind the others. */
+  deliver(code: NotificationCode, obj: DeepReadonly<T>, old: DeepReadonly<T> | undefined): void {
+    if (this.count > 0 || this.busy || this.removed) {
+      this.push(code, obj, old);
+      this.pump();
+      return;
+    }
+    this.queuedTotal++;
+    this.invoke(code, obj, old);
+  }
+
   /** Delivers what is buffered, synchronously, until empty or until a handler returns a promise. */
   pump(): void {
-    if (this.busy) return;
-    while (this.count > 0 && !this.removed) {
+    while (this.count > 0 && !this.busy && !this.removed) {
       const mask = this.codes.length - 1;
       const i = this.head;
       const code = this.codes[i]!;
@@ -87,28 +98,35 @@ export class HandlerBuffer<T extends KubeObject = KubeObject> {
       this.olds[i] = undefined;
       this.head = (i + 1) & mask;
       this.count--;
-      this.hooks.onCall?.(this.name, code, obj as DeepReadonly<KubeObject>, this.count);
-      let result: HandlerResult;
-      try {
-        result = this.call(code, obj, old);
-      } catch (err) {
-        this.fail(err);
-        this.delivered++;
-        continue;
-      }
-      if (result !== undefined && typeof (result as { then?: unknown }).then === 'function') {
-        this.busy = true;
-        (result as Promise<void>).then(
-          () => this.settled(),
-          (err: unknown) => {
-            this.fail(err);
-            this.settled();
-          },
-        );
-        return;
-      }
-      this.delivered++;
+      this.invoke(code, obj, old);
     }
+  }
+
+  /** One handler call. `busy` while it runs (so a call it causes queues) and until a returned promise settles. */
+  private invoke(code: NotificationCode, obj: DeepReadonly<T>, old: DeepReadonly<T> | undefined): void {
+    this.hooks.onCall?.(this.name, code, obj as DeepReadonly<KubeObject>, this.count);
+    this.busy = true;
+    let result: HandlerResult;
+    try {
+      result = this.call(code, obj, old);
+    } catch (err) {
+      this.busy = false;
+      this.fail(err);
+      this.delivered++;
+      return;
+    }
+    if (result !== undefined && typeof (result as { then?: unknown }).then === 'function') {
+      (result as Promise<void>).then(
+        () => this.settled(),
+        (err: unknown) => {
+          this.fail(err);
+          this.settled();
+        },
+      );
+      return;
+    }
+    this.busy = false;
+    this.delivered++;
   }
 
   /** Drops everything buffered and delivers nothing more. */

@@ -232,7 +232,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const limit = this.o.pageSize ?? 500;
     for (let restart = 0; ; restart++) {
       if (this.probes.active) this.emit({ kind: 'listStart', resourceVersion: rv });
-      const items: T[] = [];
+      const pages: T[][] = [];
       let cont: string | undefined;
       let listRV = '';
       try {
@@ -246,11 +246,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           if (this.stopped) return false;
           this.stats.listPages++;
           const pageItems = Array.isArray(page?.items) ? page.items : [];
-          for (const item of pageItems) {
-            const bad = malformation(item);
-            if (bad) this.malformed(`list item: ${bad}`);
-            else items.push(item);
-          }
+          pages.push(this.wellFormed(pageItems));
           cont = page?.metadata?.continue || undefined;
           listRV = page?.metadata?.resourceVersion ?? listRV;
           if (this.probes.active) this.emit({ kind: 'listPage', items: pageItems.length, continued: cont !== undefined });
@@ -270,6 +266,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
         return false;
       }
       if (this.stopped) return false;
+      // One page (the usual answer from the watch cache) is handed on as it came: no copy.
+      const items = pages.length === 1 ? pages[0]! : pages.flat();
+      if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: listRV, items: items.length, durationMs: this.clock.now() - startedAt });
       try {
         this.store.replace(items, listRV);
       } catch (err) {
@@ -279,9 +278,22 @@ export class Reflector<T extends KubeObject = KubeObject> {
       }
       this.stats.lists++;
       this.listed(listRV);
-      if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: listRV, items: items.length, durationMs: this.clock.now() - startedAt });
       return true;
     }
+  }
+
+  /** The page's items the cache can hold; each one it cannot is reported. */
+  private wellFormed(items: T[]): T[] {
+    let i = 0;
+    while (i < items.length && malformation(items[i]) === undefined) i++;
+    if (i === items.length) return items;
+    const kept = items.slice(0, i);
+    for (; i < items.length; i++) {
+      const bad = malformation(items[i]);
+      if (bad) this.malformed(`list item: ${bad}`);
+      else kept.push(items[i]!);
+    }
+    return kept;
   }
 
   private listed(rv: string): void {
@@ -412,6 +424,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           const items = [...session.initial.values()];
           session.initial = undefined;
           session.idleTimer?.cancel();
+          if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: rv, items: items.length, durationMs: this.clock.now() - session.openedAt });
           try {
             this.store.replace(items, rv);
           } catch (err) {
@@ -420,7 +433,6 @@ export class Reflector<T extends KubeObject = KubeObject> {
           }
           this.stats.lists++;
           this.listed(rv);
-          if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: rv, items: items.length, durationMs: this.clock.now() - session.openedAt });
           return;
         }
         this.lastSyncRV = rv;

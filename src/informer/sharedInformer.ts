@@ -15,9 +15,9 @@ import { createIndexer } from './store.ts';
 import type { Indexer, Indexers, ReadonlyIndexer } from './store.ts';
 
 // client-go shared_informer.go: one reflector and one cache shared by many handlers. Deltas popped
-// from the DeltaFIFO update the cache first, then go to every handler's own buffer. Draining happens
-// in batches: the first delta of a burst schedules one microtask that pops everything queued, so a
-// watch chunk of N events costs no promise per event.
+// from the DeltaFIFO update the cache first, then go to every handler's own buffer. The informer is
+// the FIFO's waiting consumer, so a delta is processed as it arrives (as client-go's processLoop,
+// blocked in Pop, would take it), and a handler that keeps up is called at once.
 
 export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   /** Shown in probes and views: e.g. `configmaps` or `deployments.apps@default`. */
@@ -125,7 +125,6 @@ class SharedInformerImpl<T extends KubeObject> {
   private errorListeners: InformerErrorListener[] = [];
   private connectListeners: (() => void)[] = [];
   private syncWaiters: ((synced: boolean) => void)[] = [];
-  private drainScheduled = false;
   private synced = false;
   private stopped = false;
   private handlerSeq = 0;
@@ -144,7 +143,8 @@ class SharedInformerImpl<T extends KubeObject> {
     this.fifo = createDeltaFifo<T>({
       knownObjects: this.cache,
       transform: options.transform,
-      onNonEmpty: () => this.scheduleDrain(),
+      consumer: (key, deltas, isInInitialList) => this.process(key, deltas, isInInitialList),
+      onSynced: (resourceVersion) => this.markSynced(resourceVersion),
       onDelta: (type, key, obj) => {
         if (!this.probes.active) return;
         const o = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
@@ -284,44 +284,29 @@ class SharedInformerImpl<T extends KubeObject> {
 
   // ---- delta processing ---------------------------------------------------------------------
 
-  private scheduleDrain(): void {
-    if (this.drainScheduled || this.stopped) return;
-    this.drainScheduled = true;
-    queueMicrotask(this.drain);
+  /** The first list is in the cache and every handler was given it. */
+  private markSynced(resourceVersion: string): void {
+    if (this.stopped || this.synced) return;
+    this.synced = true;
+    for (const b of this.buffers) this.syncTargets.set(b, b.queuedTotal);
+    if (this.probes.active) this.emit({ kind: 'synced', resourceVersion, items: this.cache.size });
+    const waiters = this.syncWaiters;
+    this.syncWaiters = [];
+    for (const resolve of waiters) resolve(true);
   }
 
-  private readonly drain = (): void => {
-    this.drainScheduled = false;
-    while (!this.stopped && this.fifo.pop(this.process)) {
-      // pop → process, one key at a time
-    }
-    if (this.stopped) return;
-    const becameSynced = !this.synced && this.fifo.hasSynced();
-    if (becameSynced) {
-      this.synced = true;
-      for (const b of this.buffers) this.syncTargets.set(b, b.queuedTotal);
-      if (this.probes.active) this.emit({ kind: 'synced', resourceVersion: this.lastSyncResourceVersion(), items: this.cache.size });
-    }
-    for (const b of this.buffers) b.pump();
-    if (becameSynced && !this.stopped) {
-      const waiters = this.syncWaiters;
-      this.syncWaiters = [];
-      for (const resolve of waiters) resolve(true);
-    }
-  };
-
   /** Applies one key's deltas to the cache, then tells every handler (client-go processDeltas). */
-  private readonly process = (key: string, deltas: readonly Delta<T>[], isInInitialList: boolean): void => {
+  private process(key: string, deltas: readonly Delta<T>[], isInInitialList: boolean): void {
+    if (this.stopped) return;
     // Indexed, not for-of: an iterator per popped key shows up in the benchmark's allocations.
     for (let i = 0; i < deltas.length; i++) {
       const delta = deltas[i]!;
       this.deltas++;
       const object = delta.object;
       if (delta.type === 'Deleted') {
-        const old = this.cache.get(key);
+        const old = this.cache.delete(key);
         // Nothing to tell when the cache never had it (e.g. added and deleted within one relist).
         if (old === undefined) continue;
-        this.cache.delete(key);
         if (object instanceof DeletedFinalStateUnknown) this.notify(Notification.deleteUnknown, old, undefined);
         else this.notify(Notification.delete, object, undefined);
         continue;
@@ -337,11 +322,11 @@ class SharedInformerImpl<T extends KubeObject> {
       if (isSync && !this.resyncing) continue;
       this.notify(Notification.update, obj, old);
     }
-  };
+  }
 
   private notify(code: NotificationCode, obj: DeepReadonly<T>, old: DeepReadonly<T> | undefined): void {
     const buffers = this.buffers;
-    for (let i = 0; i < buffers.length; i++) buffers[i]!.push(code, obj, old);
+    for (let i = 0; i < buffers.length; i++) buffers[i]!.deliver(code, obj, old);
   }
 
   private reportError(err: unknown, context: { handler?: string }): void {

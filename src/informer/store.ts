@@ -37,7 +37,8 @@ export interface ReadonlyIndexer<T extends KubeObject = KubeObject> {
 export interface Indexer<T extends KubeObject = KubeObject> extends ReadonlyIndexer<T> {
   /** Inserts or replaces the object under `key`, keeping every index consistent; returns the previous one. */
   set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined;
-  delete(key: string): void;
+  /** Removes the object under `key` from the cache and every index; returns it. */
+  delete(key: string): DeepReadonly<T> | undefined;
   /** Adds indexes; existing objects are indexed at once. Throws if a name is already taken. */
   addIndexers(indexers: Indexers<T>): void;
 }
@@ -51,7 +52,12 @@ class IndexedStore<T extends KubeObject> {
   // Parallel arrays, not a Map: iterated on every write, and a Map iterator allocates.
   private readonly names: string[] = [];
   private readonly funcs: IndexFunc<T>[] = [];
-  /** index name → index value → keys. Invariant: a key is under a value iff its object produces it. */
+  /**
+   * Per index: kept up to date on every write yet? The built-in namespace index is built when
+   * first read (a plain informer may never ask), user indexes at once (their functions fail early).
+   */
+  private readonly live: boolean[] = [];
+  /** index name → index value → keys. Invariant, for a live index: a key is under a value iff its object produces it. */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
 
   constructor(indexers: Indexers<T>) {
@@ -81,20 +87,16 @@ class IndexedStore<T extends KubeObject> {
   set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined {
     const old = this.items.get(key);
     this.items.set(key, obj);
-    for (let i = 0; i < this.funcs.length; i++) {
-      const fn = this.funcs[i]!;
-      // The hot path: an update within the same namespace leaves the namespace index as it is.
-      if (fn === namespaceIndexFunc && old !== undefined && old.metadata.namespace === obj.metadata.namespace) continue;
-      this.reindex(this.names[i]!, fn, key, old, obj);
-    }
+    this.reindexAll(key, old, obj);
     return old;
   }
 
-  delete(key: string): void {
+  delete(key: string): DeepReadonly<T> | undefined {
     const old = this.items.get(key);
-    if (old === undefined) return;
+    if (old === undefined) return undefined;
     this.items.delete(key);
-    for (let i = 0; i < this.funcs.length; i++) this.reindex(this.names[i]!, this.funcs[i]!, key, old, undefined);
+    this.reindexAll(key, old, undefined);
+    return old;
   }
 
   byIndex(indexName: string, value: string): DeepReadonly<T>[] {
@@ -123,19 +125,60 @@ class IndexedStore<T extends KubeObject> {
       if (this.names.includes(name)) throw new Error(`indexer "${name}" already exists`);
       this.names.push(name);
       this.funcs.push(fn);
+      this.live.push(false);
       this.indices.set(name, new Map());
-      for (const [key, obj] of this.items) this.reindex(name, fn, key, undefined, obj);
+      if (fn !== namespaceIndexFunc) this.build(this.names.length - 1);
     }
   }
 
   private index(indexName: string): Map<string, Set<string>> {
-    const index = this.indices.get(indexName);
-    if (!index) throw new Error(`no indexer named "${indexName}"`);
-    return index;
+    const i = this.names.indexOf(indexName);
+    if (i < 0) throw new Error(`no indexer named "${indexName}"`);
+    if (!this.live[i]) this.build(i);
+    return this.indices.get(indexName)!;
+  }
+
+  private build(i: number): void {
+    const name = this.names[i]!;
+    const fn = this.funcs[i]!;
+    for (const [key, obj] of this.items) {
+      if (fn === namespaceIndexFunc) this.reindexNamespace(name, key, undefined, obj);
+      else this.reindex(name, fn, key, undefined, obj);
+    }
+    this.live[i] = true;
   }
 
   private keysOf(indexName: string, value: string): Iterable<string> {
     return this.index(indexName).get(value) ?? EMPTY;
+  }
+
+  private reindexAll(key: string, old: DeepReadonly<T> | undefined, obj: DeepReadonly<T> | undefined): void {
+    for (let i = 0; i < this.funcs.length; i++) {
+      if (!this.live[i]) continue;
+      const fn = this.funcs[i]!;
+      if (fn === namespaceIndexFunc) this.reindexNamespace(this.names[i]!, key, old, obj);
+      else this.reindex(this.names[i]!, fn, key, old, obj);
+    }
+  }
+
+  /** The built-in namespace index: one value per object, so no arrays on the hot path. */
+  private reindexNamespace(name: string, key: string, old: DeepReadonly<T> | undefined, obj: DeepReadonly<T> | undefined): void {
+    const from = old === undefined ? undefined : (old.metadata.namespace ?? '');
+    const to = obj === undefined ? undefined : (obj.metadata.namespace ?? '');
+    if (from === to) return;
+    const index = this.indices.get(name)!;
+    if (from !== undefined) {
+      const keys = index.get(from);
+      if (keys) {
+        keys.delete(key);
+        if (keys.size === 0) index.delete(from);
+      }
+    }
+    if (to !== undefined) {
+      let keys = index.get(to);
+      if (!keys) index.set(to, (keys = new Set()));
+      keys.add(key);
+    }
   }
 
   private reindex(name: string, fn: IndexFunc<T>, key: string, old: DeepReadonly<T> | undefined, obj: DeepReadonly<T> | undefined): void {

@@ -146,4 +146,62 @@ describe('DeltaFIFO', () => {
     fifo.add(v('ns', 'c', '1'));
     assert.equal(calls, 2);
   });
+
+  describe('with a waiting consumer', () => {
+    function consumed(onSynced?: (rv: string) => void): { fifo: DeltaFifo; cache: Indexer; log: string[] } {
+      const cache = createIndexer();
+      const log: string[] = [];
+      const fifo = createDeltaFifo({
+        knownObjects: cache,
+        onSynced,
+        consumer: (key, deltas, initial) => {
+          for (const d of deltas) {
+            log.push(`${d.type} ${key}${initial ? ' (initial)' : ''}`);
+            if (d.type === 'Deleted') cache.delete(key);
+            else cache.set(key, d.object as DeepReadonly<KubeObject>);
+          }
+        },
+      });
+      return { fifo, cache, log };
+    }
+
+    it('a delta into an empty queue is handed over at once, nothing stays queued', () => {
+      const { fifo, cache, log } = consumed();
+      fifo.add(v('ns', 'a', '1'));
+      assert.deepEqual(log, ['Added ns/a']);
+      assert.equal(fifo.length, 0);
+      assert.equal(cache.get('ns/a')?.metadata.resourceVersion, '1');
+    });
+
+    it('the first replace is handed over as the initial list, then syncs with its resourceVersion', () => {
+      const synced: string[] = [];
+      const { fifo, log } = consumed((rv) => synced.push(rv));
+      fifo.replace([v('ns', 'a', '1'), v('ns', 'b', '2')], '7');
+      assert.deepEqual(log, ['Replaced ns/a (initial)', 'Replaced ns/b (initial)']);
+      assert.equal(fifo.hasSynced(), true);
+      assert.deepEqual(synced, ['7']);
+      fifo.replace([v('ns', 'a', '1')], '9');
+      assert.deepEqual(log.slice(2), ['Replaced ns/a', 'Deleted ns/b']);
+      assert.deepEqual(synced, ['7'], 'onSynced is called once');
+    });
+
+    it('deltas queued while the consumer runs follow in order, even when it throws', () => {
+      let fifo!: DeltaFifo;
+      const log: string[] = [];
+      fifo = createDeltaFifo({
+        knownObjects: createIndexer(),
+        consumer: (key) => {
+          log.push(key);
+          if (log.length > 1) return;
+          fifo.add(v('ns', 'b', '2'));
+          fifo.update(v('ns', 'a', '3'));
+          assert.equal(fifo.length, 2, 'queued behind the delta being consumed');
+          throw new Error('consumer failed');
+        },
+      });
+      assert.throws(() => fifo.add(v('ns', 'a', '1')), /consumer failed/);
+      assert.deepEqual(log, ['ns/a', 'ns/b', 'ns/a']);
+      assert.equal(fifo.length, 0);
+    });
+  });
 });

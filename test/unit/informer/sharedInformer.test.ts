@@ -184,8 +184,8 @@ describe('shared informer: cache, sync, probes, stats', () => {
     r.source.create(obj('ns', 'n'));
     await r.tick();
     assert.deepEqual(r.probeKinds(), [
-      'listStart', 'listPage', 'listPage', 'delta', 'delta', 'listEnd',
-      'synced', 'handler', 'handler', 'watchOpen', 'event', 'delta', 'handler',
+      'listStart', 'listPage', 'listPage', 'listEnd', 'delta', 'handler', 'delta', 'handler',
+      'synced', 'watchOpen', 'event', 'delta', 'handler',
     ]);
     assert.ok(r.probes.every((p) => p.at === r.clock.now() && p.informer === 'test'));
     const h = r.probes.at(-1)!;
@@ -208,14 +208,24 @@ describe('shared informer: cache, sync, probes, stats', () => {
     assert.deepEqual(s.handlers, [{ name: 'recorder', queued: 0, delivered: 3, errors: 0 }]);
   });
 
-  it('pendingDeltas shows what is queued for a key before the drain', async () => {
+  it('deltas a handler causes wait in the FIFO (pendingDeltas shows them) and follow once it returns, in order', async () => {
     const r = rig({}, {}, seedN(1));
     r.informer.run();
     await r.tick();
-    r.source.update(obj('ns', 'o0', { a: '1' }));
-    r.source.update(obj('ns', 'o0', { a: '2' }));
-    assert.deepEqual(r.informer.pendingDeltas('ns/o0').map((d) => d.type), ['Updated', 'Updated']);
-    await r.tick();
+    let pendingInside: string[] = [];
+    r.informer.addEventHandler({
+      onAdd: (o, initial) => {
+        if (initial || o.metadata.name !== 'trigger') return;
+        // As a controller writing to an in-process cluster would: the events arrive while we run.
+        r.source.update(obj('ns', 'o0', { a: '1' }));
+        r.source.update(obj('ns', 'o0', { a: '2' }));
+        pendingInside = r.informer.pendingDeltas('ns/o0').map((d) => d.type);
+      },
+    });
+    r.source.create(obj('ns', 'trigger'));
+    assert.deepEqual(pendingInside, ['Updated', 'Updated']);
     assert.deepEqual(r.informer.pendingDeltas('ns/o0'), []);
+    assert.deepEqual(r.log.slice(1), ['add ns/trigger 2', 'update ns/o0 3 <- 1', 'update ns/o0 4 <- 3']);
+    assert.equal(r.informer.indexer.get('ns/o0')?.metadata.resourceVersion, '4');
   });
 });

@@ -30,6 +30,20 @@ describe('indexer', () => {
     assert.deepEqual(idx.listIndexFuncValues(NAMESPACE_INDEX), ['ns2']);
   });
 
+  it('the namespace index built at its first read reflects every earlier write, and stays in step after', () => {
+    const idx = createIndexer();
+    idx.set('ns1/a', ro(obj('ns1', 'a')));
+    idx.set('ns1/b', ro(obj('ns1', 'b')));
+    idx.delete('ns1/a');
+    idx.set('c', ro(obj('', 'c')));
+    assert.deepEqual(idx.listIndexFuncValues(NAMESPACE_INDEX).sort(), ['', 'ns1']);
+    assert.deepEqual(idx.indexKeys(NAMESPACE_INDEX, 'ns1'), ['ns1/b']);
+    idx.set('ns2/d', ro(obj('ns2', 'd')));
+    idx.delete('ns1/b');
+    assert.deepEqual(idx.listIndexFuncValues(NAMESPACE_INDEX).sort(), ['', 'ns2']);
+    assert.deepEqual(idx.byIndex(NAMESPACE_INDEX, 'ns2').map((o) => o.metadata.name), ['d']);
+  });
+
   it('re-indexes an object whose index value changed on update', () => {
     const idx = createIndexer(byApp);
     idx.set('ns/a', ro(obj('ns', 'a', {}, { app: 'web' })));
