@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpus } from 'node:os';
 
 // Runs one benchmark contender in a fresh Node process (so contenders never share a heap, a JIT or
 // a GC history) and reads the JSON line it prints last.
@@ -9,10 +10,19 @@ export interface ChildRun<R> {
   wallMs: number;
 }
 
-export function runChild<R>(script: string, args: string[], options: { nodeFlags?: string[]; timeoutMs?: number } = {}): Promise<ChildRun<R>> {
+export interface ChildOptions {
+  nodeFlags?: string[];
+  timeoutMs?: number;
+  /** Run on this CPU only (Linux, with `taskset`), so the contender never shares a core with the server. */
+  cpu?: number | undefined;
+}
+
+export function runChild<R>(script: string, args: string[], options: ChildOptions = {}): Promise<ChildRun<R>> {
   const started = performance.now();
+  const node = [process.execPath, ...(options.nodeFlags ?? []), script, ...args];
+  const argv = options.cpu !== undefined && canPin() ? ['taskset', '-c', String(options.cpu), ...node] : node;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -30,4 +40,30 @@ export function runChild<R>(script: string, args: string[], options: { nodeFlags
       resolve({ error: `exit ${code ?? signal}: ${(err || out).trim().split('\n').filter((l) => /Error|error/.test(l)).slice(0, 2).join(' | ') || (err || out).trim().slice(-300)}`, wallMs });
     });
   });
+}
+
+let pinnable: boolean | undefined;
+
+/** Whether `taskset` can pin processes here (Linux with util-linux, more than one CPU). */
+export function canPin(): boolean {
+  if (pinnable === undefined) {
+    try {
+      execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+      pinnable = cpus().length > 1;
+    } catch {
+      pinnable = false;
+    }
+  }
+  return pinnable;
+}
+
+/** Pins this process to one CPU (best effort): the benchmark's server keeps to its own core. */
+export function pinSelf(cpu: number): boolean {
+  if (!canPin()) return false;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
