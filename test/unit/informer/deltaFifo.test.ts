@@ -186,9 +186,8 @@ describe('DeltaFIFO', () => {
     });
 
     it('deltas queued while the consumer runs follow in order, even when it throws', () => {
-      let fifo!: DeltaFifo;
       const log: string[] = [];
-      fifo = createDeltaFifo({
+      const fifo: DeltaFifo = createDeltaFifo({
         knownObjects: createIndexer(),
         consumer: (key) => {
           log.push(key);
