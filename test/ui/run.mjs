@@ -3,6 +3,9 @@
 // its own — a new code-server (fresh user data) and a new Chromium profile — so nothing one check
 // leaves behind (recent folders, open editors, a running cluster) changes what the next one sees.
 // A failing check leaves a screenshot named after it; UI_CHECK=<part of a file name> runs only those.
+// Then the timeline webview alone in Chromium (test/ui/webview/*.mjs): frame times at 100,000 events
+// and the reconcile-span strip, each a script that exits non-zero when its check fails.
+import { spawnSync } from 'node:child_process';
 import { existsSync, globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +23,9 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
     .sort()
     .filter((f) => !only || f.includes(only));
   if (checks.length === 0) {
-    console.log(`no UI checks${only ? ` match ${only}` : ''}`);
-    return { passed: 0, failed: only ? 1 : 0 };
+    const pages = runPageChecks(only);
+    if (pages.passed + pages.failed === 0) console.log(`no UI checks${only ? ` match ${only}` : ''}`);
+    return pages.passed + pages.failed === 0 ? { passed: 0, failed: only ? 1 : 0 } : pages;
   }
   // Screenshots are this run's: a full run starts from an empty folder.
   if (!only) rmSync(screenshotsDir, { recursive: true, force: true });
@@ -71,12 +75,33 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
   } finally {
     rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
   }
+  const pages = runPageChecks(only);
+  passed += pages.passed;
+  failed += pages.failed;
   if (offHost.size > 0) {
     failed++;
     console.log(`✖ the browser reached hosts other than 127.0.0.1: ${[...offHost].join(', ')}`);
   } else {
     console.log('✔ the browser made requests to 127.0.0.1 only');
     passed++;
+  }
+  return { passed, failed };
+}
+
+function runPageChecks(only) {
+  let passed = 0;
+  let failed = 0;
+  for (const file of globSync('test/ui/webview/*.mjs', { cwd: repoRoot }).sort().filter((f) => !only || f.includes(only))) {
+    const started = Date.now();
+    const run = spawnSync(process.execPath, [file], { cwd: repoRoot, encoding: 'utf8', timeout: CHECK_TIMEOUT_MS });
+    const said = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim();
+    if (run.status === 0) {
+      passed++;
+      console.log(`✔ webview page: ${file} (${Date.now() - started} ms)\n${said.replace(/^/gm, '  ')}`);
+    } else {
+      failed++;
+      console.log(`✖ webview page: ${file} (exit ${run.status ?? run.signal})\n${said.replace(/^/gm, '  ')}`);
+    }
   }
   return { passed, failed };
 }

@@ -5,14 +5,14 @@
 // events), follows a link to select the event, and writes test-output/screenshots/timeline-spans.png.
 // Exit code 1 on any failed check.
 //
-//   npm run build && node test/unit/webview/browser/timelineSpans.mjs
+//   npm run build && node test/ui/webview/timelineSpans.mjs
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bundle = join(root, 'dist/webview/timeline.js');
 if (!existsSync(bundle)) throw new Error('build first: npm run build');
 const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);

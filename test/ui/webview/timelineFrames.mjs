@@ -6,13 +6,13 @@
 // and writes screenshots to test-output/screenshots/timeline-100k-{all,filtered}.png. Exit code 1 when the
 // median frame interval during interaction exceeds the budget.
 //
-//   npm run build && node test/unit/webview/browser/timelineFrames.mjs [--events 100000]
+//   npm run build && node test/ui/webview/timelineFrames.mjs [--events 100000]
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const eventsArg = process.argv.indexOf('--events');
 const EVENTS = eventsArg > 0 ? Number(process.argv[eventsArg + 1]) : 100_000;
 const BUDGET_MS = Number(process.env.TIMELINE_FRAME_BUDGET_MS ?? 50);
