@@ -3,7 +3,7 @@ import type { KubeObject } from '../shared/k8s.ts';
 // The API a user controller is written against (`import { defineController } from 'controller-lab'`).
 // Shapes follow controller-runtime: a key-only request, a Result that may ask for a requeue, and a
 // TerminalError that is reported but never retried. types/controller-lab.d.ts mirrors these types
-// for the user's editor; keep the two in step.
+// for the user's editor; test/unit/runtime/controllerTypes.typecheck.ts fails the typecheck when they differ.
 
 export interface KindRef {
   apiVersion: string;
