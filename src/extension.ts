@@ -85,7 +85,15 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
 
   // The reconcile debugger's glue (H7): launch configurations, the adapter, its commands.
   try {
-    activateDebug(context);
+    activateDebug(context, async (scenario) => {
+      const session = await connections.ensureSim();
+      const path = session.backend?.kubeconfigPath;
+      if (!path) throw new Error('the simulated cluster has no kubeconfig');
+      if (scenario && !(await vscode.commands.executeCommand<string | undefined>('controllerLab.loadScenario', vscode.Uri.file(scenario)))) {
+        throw new Error(`scenario ${scenario} could not be loaded (the Controller Lab output says why)`);
+      }
+      return path;
+    });
   } catch (err) {
     log.error(`debugger setup failed: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from 'node:path';
 import * as vscode from 'vscode';
 import { ReconcileDebugSession, ATTACH_JS_EVENT } from './reconcileDebugSession.ts';
 import { addControllerTypes } from './controllerTypes.ts';
@@ -23,6 +24,36 @@ async function explainUntrusted(): Promise<void> {
 
 function isControllerEditor(editor: vscode.TextEditor | undefined): editor is vscode.TextEditor {
   return !!editor && ['typescript', 'javascript'].includes(editor.document.languageId);
+}
+
+/** The simulated cluster the Controller Lab view runs: started if need be, seeded with `scenario`; its kubeconfig path. */
+export type ViewCluster = (scenario: string | undefined) => Promise<string>;
+
+/**
+ * `"cluster": "view"`: debug against the view's simulated cluster (its objects in the tree, its
+ * events on the timeline) rather than one of the session's own. Runs after variable substitution,
+ * so `scenario` is a real path; the scenario goes to that cluster, and the adapter gets its kubeconfig.
+ */
+function viewClusterResolver(viewCluster: ViewCluster | undefined): vscode.DebugConfigurationProvider {
+  return {
+    async resolveDebugConfigurationWithSubstitutedVariables(folder, config) {
+      if (config.cluster !== 'view') return config;
+      if (!viewCluster) {
+        await vscode.window.showErrorMessage('Controller Lab: "cluster": "view" needs the Controller Lab view, which is not running here.');
+        return undefined;
+      }
+      const cwd = typeof config.cwd === 'string' ? config.cwd : (folder?.uri.fsPath ?? '');
+      const scenario = typeof config.scenario === 'string' && config.scenario ? resolvePath(cwd, config.scenario) : undefined;
+      try {
+        const kubeconfig = await viewCluster(scenario);
+        const { scenario: _loaded, ...rest } = config;
+        return { ...rest, cluster: { kubeconfig } } as vscode.DebugConfiguration;
+      } catch (err) {
+        await vscode.window.showErrorMessage(`Controller Lab: the view's simulated cluster is not available: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      }
+    },
+  };
 }
 
 const configurationProvider: vscode.DebugConfigurationProvider = {
@@ -167,9 +198,10 @@ async function runController(uri?: vscode.Uri): Promise<void> {
   terminal.show();
 }
 
-export function activateDebug(context: vscode.ExtensionContext): void {
+export function activateDebug(context: vscode.ExtensionContext, viewCluster?: ViewCluster): void {
   context.subscriptions.push(
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, viewClusterResolver(viewCluster)),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, dynamicProvider, vscode.DebugConfigurationProviderTriggerKind.Dynamic),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterFactory(context.extensionUri)),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {

@@ -98,6 +98,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       kubeconfig = this.sim.kubeconfigPath;
       this.print('console', `Simulated cluster at ${this.sim.url}\n`);
     } else {
+      // "view" is resolved by the VS Code glue into the view cluster's kubeconfig before it gets here.
+      if (typeof options.cluster !== 'object') throw new Error(`"cluster": ${JSON.stringify(options.cluster)} is not available here: use "sim" or { "kubeconfig", "context" }`);
       kubeconfig = options.cluster.kubeconfig ?? process.env.KUBECONFIG ?? '';
       context = options.cluster.context;
     }

@@ -70,6 +70,31 @@ describe('Controller Lab reconcile debugger', function () {
     assert.match(after.stackFrames[0]?.name ?? '', /#2 · /);
   });
 
+  it('"cluster": "view" debugs against the view\'s simulated cluster, with the scenario loaded into it', async () => {
+    const first = vscode.debug.activeDebugSession;
+    if (first) await vscode.debug.stopDebugging(first);
+    await waitFor('the first session to end', () => (vscode.debug.activeDebugSession ? undefined : true));
+    const before = stops().length;
+    const started = await vscode.debug.startDebugging(undefined, {
+      type: 'controller-lab',
+      request: 'launch',
+      name: 'ReplicaSet controller on the view cluster (integration)',
+      controller: path.join(examples, 'replicaset-controller/controller.ts'),
+      scenario: path.join(examples, 'replicaset-controller/scenario.yaml'),
+      cluster: 'view',
+      stopOnEntry: true,
+    });
+    assert.equal(started, true);
+    const session = vscode.debug.activeDebugSession;
+    assert.ok(session);
+    assert.equal(typeof session.configuration.cluster, 'object', 'the adapter got the view cluster\'s kubeconfig');
+    const kubeconfig = (session.configuration.cluster as { kubeconfig: string }).kubeconfig;
+    assert.equal(kubeconfig, await vscode.commands.executeCommand('controllerLab.copySimKubeconfigPath'));
+    await waitFor('a stopped event', () => stops()[before]);
+    const trace = (await session.customRequest('stackTrace', { threadId: 1 })) as { stackFrames: { name: string }[] };
+    assert.match(trace.stackFrames[0]?.name ?? '', /^reconcile ReplicaSet default\/(web|api) #1/);
+  });
+
   it('ends the session on stop', async () => {
     const session = vscode.debug.activeDebugSession;
     assert.ok(session);
