@@ -34,14 +34,10 @@ export type ViewCluster = (scenario: string | undefined) => Promise<string>;
  * events on the timeline) rather than one of the session's own. Runs after variable substitution,
  * so `scenario` is a real path; the scenario goes to that cluster, and the adapter gets its kubeconfig.
  */
-function viewClusterResolver(viewCluster: ViewCluster | undefined): vscode.DebugConfigurationProvider {
+function viewClusterResolver(viewCluster: ViewCluster): vscode.DebugConfigurationProvider {
   return {
     async resolveDebugConfigurationWithSubstitutedVariables(folder, config) {
       if (config.cluster !== 'view') return config;
-      if (!viewCluster) {
-        await vscode.window.showErrorMessage('Controller Lab: "cluster": "view" needs the Controller Lab view, which is not running here.');
-        return undefined;
-      }
       const cwd = typeof config.cwd === 'string' ? config.cwd : (folder?.uri.fsPath ?? '');
       const scenario = typeof config.scenario === 'string' && config.scenario ? resolvePath(cwd, config.scenario) : undefined;
       try {
@@ -198,7 +194,7 @@ async function runController(uri?: vscode.Uri): Promise<void> {
   terminal.show();
 }
 
-export function activateDebug(context: vscode.ExtensionContext, viewCluster?: ViewCluster): void {
+export function activateDebug(context: vscode.ExtensionContext, viewCluster: ViewCluster): void {
   context.subscriptions.push(
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, configurationProvider),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, viewClusterResolver(viewCluster)),
