@@ -44,7 +44,7 @@ export interface ReflectorStore<T extends KubeObject = KubeObject> {
   resync(): void;
 }
 
-/** Processes one popped key: its deltas, oldest first, never empty. The array is only valid during the call. */
+/** Processes one popped key: its deltas, oldest first, never empty. The array and its deltas are only valid during the call (copy what you keep). */
 export type PopProcessor<T extends KubeObject> = (key: string, deltas: readonly Delta<T>[], isInInitialList: boolean) => void;
 
 export interface DeltaFifo<T extends KubeObject = KubeObject> extends ReflectorStore<T> {
@@ -109,6 +109,8 @@ class DeltaFifoImpl<T extends KubeObject> {
   private items = new Map<string, Entry<T>>();
   /** Hands a lone delta to the processor without allocating an array per pop. */
   private readonly single: Delta<T>[] = [undefined!];
+  /** The delta handed straight to an idle consumer, reused: consumers do not keep deltas. */
+  private readonly direct: { type: DeltaType; object: DeepReadonly<T> | DeletedFinalStateUnknown<T> | undefined } = { type: 'Added', object: undefined };
   private queue: Entry<T>[] = [];
   private head = 0;
   private populated = false;
@@ -317,11 +319,14 @@ class DeltaFifoImpl<T extends KubeObject> {
   /** The waiting consumer takes the delta now, then whatever it queued meanwhile. */
   private handOver(consumer: PopProcessor<T>, key: string, type: DeltaType, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): void {
     this.consuming = true;
-    this.single[0] = { type, object: obj };
+    this.direct.type = type;
+    this.direct.object = obj;
+    this.single[0] = this.direct as Delta<T>;
     try {
       consumer(key, this.single, this.inFirstReplace);
     } finally {
       this.single[0] = undefined!;
+      this.direct.object = undefined;
       this.consuming = false;
       if (this.head < this.queue.length) this.drain(consumer);
     }

@@ -5,7 +5,19 @@ import { LineSplitter } from './lineSplitter.ts';
 // chunks into events. A line that is not a watch event is counted and reported — never skipped —
 // because an event silently lost is a cache silently wrong.
 
-const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+// A switch, not a Set: each parsed `type` is a fresh string, and a Set lookup would hash it.
+function isEventType(type: unknown): boolean {
+  switch (type) {
+    case 'MODIFIED':
+    case 'ADDED':
+    case 'DELETED':
+    case 'BOOKMARK':
+    case 'ERROR':
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** A watch line that was not valid JSON, or not a watch event. */
 export class WatchDecodeError extends Error {
@@ -39,7 +51,7 @@ export class WatchDecoder<T extends KubeObject = KubeObject> {
         return;
       }
       const ev = parsed as WatchEvent<T>;
-      if (typeof ev !== 'object' || ev === null || !EVENT_TYPES.has(ev.type) || typeof ev.object !== 'object' || ev.object === null) {
+      if (typeof ev !== 'object' || ev === null || !isEventType(ev.type) || typeof ev.object !== 'object' || ev.object === null) {
         this.malformedLines++;
         sink.malformed(new WatchDecodeError('not a watch event', line));
         return;
