@@ -1,7 +1,7 @@
 // Bundles every entry point with esbuild. `--production` minifies and drops source maps (the .vsix
 // build); the default keeps source maps for development. `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { existsSync, globSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, globSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -72,10 +72,16 @@ for (const b of builds) {
     if (!existsSync(entry)) throw new Error(`build entry missing: ${entry}`);
   }
 }
+// package.json's `bin`: npx (and an npm-linked install) execute the file itself.
+const makeCliExecutable = () => chmodSync('dist/cli.cjs', 0o755);
 if (watch) {
-  for (const b of builds) await (await esbuild.context(b)).watch();
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  makeCliExecutable();
+  for (const c of contexts) await c.watch();
   console.log('watching for changes…');
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  makeCliExecutable();
   console.log(`built ${builds.length} bundles (${production ? 'production' : 'development'})`);
 }

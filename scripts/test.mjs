@@ -80,7 +80,12 @@ const stages = {
   lint: () => gate(npx('eslint'), ['--max-warnings=0', '.']),
   // Most unit files wait on sockets, child processes or timers, not the CPU: run three at a time.
   unit: () => nodeTests(['test/unit/**/*.test.ts'], ['--test-concurrency=3']),
-  conformance: () => nodeTests(['test/conformance/**/*.test.ts']),
+  conformance: async () => {
+    // One test runs the README's `npx controller-lab`, i.e. the built dist/cli.cjs.
+    const build = await gate(node, ['scripts/build.mjs']);
+    if (build.failed) return build;
+    return nodeTests(['test/conformance/**/*.test.ts']);
+  },
   dap: async () => {
     const files = globSync('test/dap/**/*.test.ts');
     if (files.length === 0) return nodeTests(['test/dap/**/*.test.ts']);

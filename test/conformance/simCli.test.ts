@@ -84,3 +84,15 @@ it('runs a scenario, takes faults from the CLI, and restarts from its state dir'
     assert.equal(await second.stop(), 0, second.output());
   }
 });
+
+it('`npx controller-lab sim`, the README\'s command, runs the built CLI and serves kubectl', async () => {
+  const sim = await startSimProcess([], undefined, 'npx');
+  try {
+    assert.match(sim.output(), /Simulated cluster serving on https:\/\/127\.0\.0\.1:\d+/);
+    await kubectlOk(sim, ['create', 'configmap', 'via-npx', '--from-literal=k=v']);
+    assert.equal(await kubectlOk(sim, ['get', 'configmap', 'via-npx', '-o', 'jsonpath={.data.k}']), 'v');
+  } finally {
+    const code = await sim.stop();
+    assert.ok(code === 0 || code === null, `exit ${code}: ${sim.output()}`);
+  }
+});

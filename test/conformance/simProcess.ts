@@ -23,14 +23,22 @@ export interface SimProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startSimProcess(extraArgs: string[] = [], stateDir?: string): Promise<SimProcess> {
+/**
+ * How the sim is started: from source (the default), or `npx controller-lab`, the README's command,
+ * which runs the built dist/cli.cjs through package.json's `bin`.
+ */
+export type SimLauncher = 'source' | 'npx';
+
+export async function startSimProcess(extraArgs: string[] = [], stateDir?: string, launcher: SimLauncher = 'source'): Promise<SimProcess> {
   const dir = stateDir ?? (await mkdtemp(join(tmpdir(), 'controller-lab-conformance-')));
   // SIM_SERVER_VERSION=v1.32.2 runs the suites with the kubectl the dispatcher picks for that server.
   const version = process.env['SIM_SERVER_VERSION'] ? ['--server-version', process.env['SIM_SERVER_VERSION']] : [];
-  const child = spawn(process.execPath, ['src/cli/main.ts', 'sim', '--port', '0', '--state-dir', dir, ...version, ...extraArgs], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const simArgs = ['sim', '--port', '0', '--state-dir', dir, ...version, ...extraArgs];
+  const child =
+    launcher === 'npx'
+      ? // npx runs the bin through a shell: its own process group, so stop() reaches the sim too.
+        spawn('npx', ['--no-install', 'controller-lab', ...simArgs], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+      : spawn(process.execPath, ['src/cli/main.ts', ...simArgs], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -60,7 +68,10 @@ export async function startSimProcess(extraArgs: string[] = [], stateDir?: strin
     process: child,
     output: () => out + err,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null) {
+        if (launcher === 'npx') process.kill(-child.pid!, 'SIGTERM');
+        else child.kill('SIGTERM');
+      }
       return exited;
     },
   };
