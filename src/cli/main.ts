@@ -24,7 +24,7 @@ const subcommands: Record<string, Subcommand> = {
 function usage(): string {
   const width = Math.max(...Object.keys(subcommands).map((n) => n.length));
   const lines = Object.entries(subcommands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `usage: controller-lab <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun 'controller-lab <command> --help' for a command's options.\n`;
+  return `usage: controller-lab <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun 'controller-lab <command> --help' for a command's options; 'controller-lab --version' prints the version.\n`;
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -32,6 +32,11 @@ async function run(argv: string[]): Promise<number> {
   if (first === undefined) {
     process.stderr.write(usage());
     return 2;
+  }
+  if (first === '--version' || first === '-v' || first === 'version') {
+    const { productVersion } = await import('./version.ts');
+    process.stdout.write(`controller-lab ${productVersion()} (node ${process.version})\n`);
+    return 0;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
