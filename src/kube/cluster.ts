@@ -38,7 +38,7 @@ export interface Cluster {
 
 /** Reads the kubeconfig and prepares a client for one context. Throws KubeconfigError. No request yet. */
 export function loadCluster(options: ClusterOptions = {}): Cluster {
-  const context = resolveContext(options);
+  const context = resolveContext(options, options.env);
   const transport = new Transport(context, options);
   let discovery: Promise<DiscoveryResult> | undefined;
   const cluster: Cluster = {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { ClusterEntry as Cluster, ResolvedContext, UserEntry as User } from './kubeconfig.ts';
+import { environmentProxy } from './environmentProxy.ts';
 import { CredentialError, KubeconfigError } from './errors.ts';
 import type * as FullKubeConfig from '@kubernetes/client-node/dist/config.js';
 import type * as SocksProxy from 'socks-proxy-agent';
@@ -20,6 +21,11 @@ export interface TransportOptions {
   /** Gives up connecting after this long (kubectl: no limit; we prefer a clear error). Default 15 s. */
   connectTimeoutMs?: number;
   userAgent?: string;
+  /**
+   * The environment HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from when the kubeconfig names no
+   * proxy-url (loadCluster reads KUBECONFIG from it too). Default process.env.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class Transport {
@@ -27,6 +33,8 @@ export class Transport {
   readonly context: ResolvedContext;
   readonly connectTimeoutMs: number;
   private readonly userAgent: string;
+  /** The proxy every request goes through, or undefined for direct connections. */
+  private readonly proxy: string | undefined;
   private agent: http.Agent | undefined;
   private authenticator: Promise<Authenticator | undefined> | undefined;
 
@@ -38,6 +46,9 @@ export class Transport {
     }
     this.connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
     this.userAgent = options.userAgent ?? 'controller-lab';
+    // client-go's order: the kubeconfig's proxy-url, else the environment. Decided here, so that a
+    // malformed proxy variable fails loading the cluster rather than every request.
+    this.proxy = context.cluster.proxyUrl || environmentProxy(this.server, options.env ?? process.env);
   }
 
   get secure(): boolean {
@@ -97,8 +108,8 @@ export class Transport {
   private async agentFor(cluster: Cluster, opts: https.RequestOptions): Promise<http.Agent> {
     if (this.agent) return this.agent;
     const base = { keepAlive: true, timeout: 0 };
-    if (cluster.proxyUrl) {
-      this.agent = await proxyAgent(cluster, this.secure, { ...base, ...tlsOf(opts) });
+    if (this.proxy) {
+      this.agent = await proxyAgent(this.proxy, cluster, this.secure, { ...base, ...tlsOf(opts) });
     } else {
       this.agent = this.secure ? new https.Agent(base) : new http.Agent(base);
     }
@@ -175,12 +186,14 @@ function importUnbundled(specifier: string): Promise<unknown> {
   return import(specifier);
 }
 
-async function proxyAgent(cluster: Cluster, secure: boolean, options: https.AgentOptions): Promise<http.Agent> {
-  const proxy = cluster.proxyUrl ?? '';
+async function proxyAgent(proxy: string, cluster: Cluster, secure: boolean, options: https.AgentOptions): Promise<http.Agent> {
   if (proxy.startsWith('socks')) {
     const { SocksProxyAgent } = (await importUnbundled('socks-proxy-agent')) as typeof SocksProxy;
-    return new SocksProxyAgent(proxy, options);
+    // Go's SOCKS5 dialer lets the proxy resolve the server's name (socks-proxy-agent's socks5h);
+    // behind a bastion, that name often resolves only on the far side.
+    return new SocksProxyAgent(proxy.replace(/^socks5:/, 'socks5h:'), options);
   }
+  // Environment values are checked when read (environmentProxy), so only a proxy-url gets here.
   if (!proxy.startsWith('http')) throw new KubeconfigError(`cluster "${cluster.name}" has an unsupported proxy-url: ${proxy}`);
   const { HttpProxyAgent, HttpsProxyAgent } = await import('hpagent');
   return secure ? new HttpsProxyAgent({ ...options, proxy }) : new HttpProxyAgent({ ...options, proxy });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerOptions as TlsServerOptions } from 'node:https';
 import { configMap, scratchDir, sendJson, serveDiscovery, startLoopbackApi, writeKubeconfig } from '../../kube/support/loopbackApi.ts';
 import type { KubeconfigSpec, LoopbackApi } from '../../kube/support/loopbackApi.ts';
 
@@ -22,8 +23,10 @@ export async function startScriptedCluster(options: {
   listRV?: string;
   watch?: WatchScript;
   kubeconfig?: Partial<KubeconfigSpec>;
+  /** Serve HTTPS with this certificate (default: plain HTTP). */
+  tls?: TlsServerOptions;
 }): Promise<ScriptedCluster> {
-  const api = await startLoopbackApi();
+  const api = await startLoopbackApi(options.tls);
   serveDiscovery(api);
   const { dir, cleanup } = scratchDir();
   const ns = options.namespace ?? 'default';
