@@ -4,6 +4,7 @@ import type { NameRule, ResourceInfo, ScaleMapping, SubresourceInfo } from './ty
 // The built-in kinds the simulated cluster serves, with the discovery data a v1.28 kube-apiserver
 // reports for them (/work/shared/reference/discovery). Only kinds the store gives real behaviour to
 // are listed; subresources other than status/scale are left out (we cannot serve exec or logs).
+// The reviews (SelfSubjectAccessReview…) are virtual: create-only, answered without storage.
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const STATUS_VERBS = ['get', 'patch', 'update'];
@@ -12,6 +13,8 @@ const STATUS_VERBS = ['get', 'patch', 'update'];
 export function storageVersionHash(group: string, version: string, kind: string): string {
   return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
 }
+
+const RBAC = 'rbac.authorization.k8s.io';
 
 const REPLICAS_SCALE: ScaleMapping = { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'spec.selector' };
 
@@ -29,6 +32,8 @@ interface Spec {
   nameRule?: NameRule;
   /** When the server's hash is not derived from this group/version/kind (it was first stored in another). */
   storageVersionHash?: string;
+  /** Create-only and never stored: discovery shows verbs [create] and no storageVersionHash. */
+  virtual?: true;
 }
 
 function builtin(spec: Spec): ResourceInfo {
@@ -43,15 +48,16 @@ function builtin(spec: Spec): ResourceInfo {
     namespaced: spec.namespaced ?? true,
     shortNames: spec.shortNames ?? [],
     singularName: spec.kind.toLowerCase(),
-    verbs: spec.verbs ?? ALL_VERBS,
+    verbs: spec.verbs ?? (spec.virtual ? ['create'] : ALL_VERBS),
     categories: spec.categories ?? [],
     subresources,
     servedVersions: [spec.version],
     storageVersion: spec.version,
     nameRule: spec.nameRule ?? 'subdomain',
     source: 'builtin',
-    storageVersionHash: spec.storageVersionHash ?? storageVersionHash(spec.group, spec.version, spec.kind),
   };
+  if (spec.virtual) info.virtual = true;
+  else info.storageVersionHash = spec.storageVersionHash ?? storageVersionHash(spec.group, spec.version, spec.kind);
   if (spec.scale) info.scale = REPLICAS_SCALE;
   return info;
 }
@@ -67,11 +73,28 @@ export function builtinResources(): ResourceInfo[] {
     builtin({ group: '', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] }),
     builtin({ group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'] }),
     builtin({ group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true }),
+    builtin({ group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], status: true }),
+    builtin({ group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ['all'], status: true, scale: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], status: true, scale: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], status: true, scale: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], status: true }),
+    builtin({ group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, virtual: true }),
+    builtin({ group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, virtual: true }),
+    builtin({ group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, virtual: true }),
+    // v1.28 stores HPAs as autoscaling/v2; autoscaling/v1 (a lossy view of it) is not served here.
+    builtin({ group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'], categories: ['all'], status: true }),
     builtin({ group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', categories: ['all'], status: true }),
+    builtin({ group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', shortNames: ['cj'], categories: ['all'], status: true }),
+    builtin({ group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', shortNames: ['ing'], status: true }),
+    // NetworkPolicy's status (alpha) was removed before v1.28: no subresource.
+    builtin({ group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', shortNames: ['netpol'] }),
+    builtin({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'], status: true }),
+    // RBAC names are path segments (`system:controller:foo`), and RBAC kinds have no status.
+    builtin({ group: RBAC, version: 'v1', resource: 'roles', kind: 'Role', nameRule: 'pathSegment' }),
+    builtin({ group: RBAC, version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', nameRule: 'pathSegment' }),
+    builtin({ group: RBAC, version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'pathSegment' }),
+    builtin({ group: RBAC, version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'pathSegment' }),
     builtin({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease' }),
     builtin({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true, storageVersionHash: 'jfWCUB31mvA=' }),
   ];

@@ -1,4 +1,9 @@
 import type { KubeObject } from '../../shared/k8s.ts';
+import { horizontalPodAutoscalerDefaults } from './autoscalingDefaults.ts';
+import { isObj, obj, setDefault, type Obj } from './defaulting.ts';
+import { networkPolicyDefaults } from './networkingDefaults.ts';
+import { roleBindingDefaults } from './rbacDefaults.ts';
+import { persistentVolumeClaimDefaults, persistentVolumeDefaults } from './storageDefaults.ts';
 import type { ResourceInfo } from './types.ts';
 
 // Defaulting, as the API server applies it to every object it decodes (create, update, patch):
@@ -6,22 +11,7 @@ import type { ResourceInfo } from './types.ts';
 // its desired spec with the stored one must cope with these, so the sim fills the common ones:
 // workloads, pod templates, containers and services. Defaulting is idempotent, so applying it on
 // every write never changes an already-defaulted object (and never bumps generation by itself).
-
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function obj(parent: Obj, key: string): Obj {
-  const v = parent[key];
-  if (isObj(v)) return v;
-  const created: Obj = {};
-  parent[key] = created;
-  return created;
-}
-
-function setDefault(o: Obj, key: string, value: unknown): void {
-  if (o[key] === undefined || o[key] === null) o[key] = value;
-}
+// Kinds outside workloads and services have their defaults in <area>Defaults.ts files.
 
 function imagePullPolicy(image: unknown): string {
   if (typeof image !== 'string') return 'IfNotPresent';
@@ -140,5 +130,33 @@ export function applyDefaults(info: Pick<ResourceInfo, 'group' | 'resource'>, o:
       podTemplate(spec, null);
       return;
     }
+    case 'batch/cronjobs': {
+      const spec = obj(object, 'spec');
+      setDefault(spec, 'concurrencyPolicy', 'Allow');
+      setDefault(spec, 'suspend', false);
+      setDefault(spec, 'successfulJobsHistoryLimit', 3);
+      setDefault(spec, 'failedJobsHistoryLimit', 1);
+      // The job template gets pod defaults only: Job-level ones (completions, backoffLimit…)
+      // are the Job's own, filled when the CronJob controller creates it.
+      const jobTemplate = spec.jobTemplate;
+      if (isObj(jobTemplate) && isObj(jobTemplate.spec)) podTemplate(jobTemplate.spec, null);
+      return;
+    }
+    case '/persistentvolumeclaims':
+      persistentVolumeClaimDefaults(object);
+      return;
+    case '/persistentvolumes':
+      persistentVolumeDefaults(object);
+      return;
+    case 'networking.k8s.io/networkpolicies':
+      networkPolicyDefaults(object);
+      return;
+    case 'rbac.authorization.k8s.io/rolebindings':
+    case 'rbac.authorization.k8s.io/clusterrolebindings':
+      roleBindingDefaults(object);
+      return;
+    case 'autoscaling/horizontalpodautoscalers':
+      horizontalPodAutoscalerDefaults(object);
+      return;
   }
 }

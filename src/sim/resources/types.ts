@@ -40,6 +40,11 @@ export interface ResourceInfo extends ApiResource {
   source: 'builtin' | 'crd';
   /** storageVersionHash as discovery shows it (opaque; stable per group/resource). */
   storageVersionHash?: string;
+  /**
+   * Set for the create-only reviews (SelfSubjectAccessReview, SelfSubjectReview…): the server
+   * answers them about the caller and stores nothing, so they have no table and no watch events.
+   */
+  virtual?: true;
 }
 
 /** The storage identity of a resource: versions share one storage (like etcd keys). */

@@ -3,6 +3,12 @@
 // token, never the token itself.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/**
+ * Who the token stands for, as `kubectl auth whoami` shows it: one cluster admin (system:masters),
+ * since the sim authorizes every request that carries the token.
+ */
+export const TOKEN_USER = { username: 'controller-lab', groups: ['system:masters', 'system:authenticated'] } as const;
+
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }

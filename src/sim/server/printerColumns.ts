@@ -3,7 +3,8 @@
 // `.status.conditions[?(@.type=="Ready")].status`. Dates print as ages, like the apiextensions server.
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
-import { AGE_COLUMN, columnsFor, humanDuration, NAME_COLUMN, type TableColumn } from './tableColumns.ts';
+import { AGE_COLUMN, humanDuration, NAME_COLUMN, type TableColumn } from './tableCells.ts';
+import { columnsFor } from './tableColumns.ts';
 
 type Step = { field: string } | { index: number } | { filterField: string; equals: string };
 

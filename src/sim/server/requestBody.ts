@@ -47,7 +47,7 @@ export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): 
 function protobufKindUnsupported(typeName: string) {
   return apiError(
     415,
-    `the simulated cluster decodes protobuf bodies only for ConfigMap, Secret, Namespace, ServiceAccount, Event, Lease and DeleteOptions, not ${typeName}: ` +
+    `the simulated cluster decodes protobuf bodies only for ConfigMap, Secret, Namespace, ServiceAccount, Event, Lease, RBAC roles and bindings, the self reviews and DeleteOptions, not ${typeName}: ` +
       'send JSON instead (set ContentType "application/json" in your rest.Config; controller-runtime uses protobuf for built-in kinds by default)',
     'UnsupportedMediaType',
   );

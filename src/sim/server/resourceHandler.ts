@@ -11,10 +11,11 @@ import type { QueryParameters } from './queryParameters.ts';
 import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
 import { sendJson } from './responses.ts';
+import { answerReview } from './selfReviews.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
-import type { TableColumn } from './tableColumns.ts';
+import type { TableColumn } from './tableCells.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 
 export interface ResourceRequest {
@@ -128,9 +129,19 @@ async function readOptionalBody(r: ResourceRequest): Promise<Record<string, unkn
   return decodeObjectBody(raw, bodyFormatOf(r.req.headers['content-type']));
 }
 
+/** A review is only ever POSTed to its collection; the answer is made up, never stored. */
+async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void> {
+  if (r.target.name !== '') throw pathNotFound();
+  const method = r.req.method ?? 'GET';
+  if (method !== 'POST') throw methodNotAllowed(method);
+  const body = await readObject(r);
+  sendJson(r.res, 201, JSON.stringify(answerReview(info, body, r.cluster.clock.now())));
+}
+
 export async function serveResource(r: ResourceRequest): Promise<void> {
   const { cluster, target, query, req } = r;
   const info = resolve(cluster, target);
+  if (info.virtual) return serveReview(r, info);
   const gvr: GroupVersionResource = { group: target.group, version: target.version, resource: target.resource };
   const method = req.method ?? 'GET';
 

@@ -3,7 +3,7 @@
 // whole object with includeObject=Object, or nothing with None.
 import type { KubeObject, ListMeta } from '../../shared/k8s.ts';
 import type { IncludeObject } from './queryParameters.ts';
-import type { TableColumn } from './tableColumns.ts';
+import type { TableColumn } from './tableCells.ts';
 
 export interface TableOptions {
   columns: TableColumn[];

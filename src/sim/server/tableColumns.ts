@@ -1,38 +1,12 @@
-// The columns `kubectl get` shows, per kind, computed server-side like kube-apiserver's printers do
-// (pkg/printers/internalversion). Kinds not listed here get NAME_COLUMN and AGE_COLUMN, as custom resources without
-// additionalPrinterColumns do.
-import type { KubeObject } from '../../shared/k8s.ts';
-
-export interface TableColumn {
-  name: string;
-  type: 'string' | 'integer' | 'date';
-  format: string;
-  description: string;
-  /** 0: always shown; 1: only with `-o wide`. */
-  priority: number;
-  cell(obj: Readonly<KubeObject>, now: number): unknown;
-}
-
-type Obj = Readonly<KubeObject>;
-
-function field(obj: Obj, path: string): unknown {
-  let cur: unknown = obj;
-  for (const part of path.split('.')) {
-    if (typeof cur !== 'object' || cur === null) return undefined;
-    cur = (cur as Record<string, unknown>)[part];
-  }
-  return cur;
-}
-
-function num(obj: Obj, path: string): number {
-  const v = field(obj, path);
-  return typeof v === 'number' ? v : 0;
-}
-
-function str(obj: Obj, path: string, fallback = ''): string {
-  const v = field(obj, path);
-  return typeof v === 'string' ? v : fallback;
-}
+// The columns `kubectl get` shows, per kind, computed server-side like a v1.28 kube-apiserver's
+// printers do (pkg/printers/internalversion). Kinds not listed here get NAME_COLUMN and AGE_COLUMN,
+// as custom resources without additionalPrinterColumns do. RBAC, networking, storage and
+// autoscaling kinds have their printers in <area>Columns.ts.
+import { HPA_COLUMNS } from './autoscalingColumns.ts';
+import { NETWORKING_COLUMNS } from './networkingColumns.ts';
+import { RBAC_COLUMNS } from './rbacColumns.ts';
+import { STORAGE_COLUMNS } from './storageColumns.ts';
+import { AGE_COLUMN, col, containerCells, field, labelSelectorText, list, NAME_COLUMN, num, quantityText, since, str, type Obj, type TableColumn } from './tableCells.ts';
 
 function countKeys(obj: Obj, ...paths: string[]): number {
   let n = 0;
@@ -41,52 +15,6 @@ function countKeys(obj: Obj, ...paths: string[]): number {
     if (v && typeof v === 'object') n += Object.keys(v).length;
   }
   return n;
-}
-
-/** kubectl's HumanDuration (k8s.io/apimachinery/pkg/util/duration). */
-export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 0) return '0s';
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
-  if (hours < 48) return `${hours}h`;
-  if (hours < 192) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
-  const days = Math.floor(hours / 24);
-  if (days < 365 * 2) return `${days}d`;
-  const years = Math.floor(days / 365);
-  if (years < 8) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
-  return `${years}y`;
-}
-
-function age(obj: Obj, now: number): string {
-  const created = Date.parse(str(obj, 'metadata.creationTimestamp'));
-  return Number.isNaN(created) ? '<unknown>' : humanDuration(now - created);
-}
-
-export const NAME_COLUMN: TableColumn = {
-  name: 'Name',
-  type: 'string',
-  format: 'name',
-  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: http://kubernetes.io/docs/user-guide/identifiers#names',
-  priority: 0,
-  cell: (o) => o.metadata.name ?? '',
-};
-
-export const AGE_COLUMN: TableColumn = {
-  name: 'Age',
-  type: 'string',
-  format: '',
-  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
-  priority: 0,
-  cell: age,
-};
-
-function col(name: string, cell: TableColumn['cell'], type: TableColumn['type'] = 'string', priority = 0, description = ''): TableColumn {
-  return { name, type, format: '', description, priority, cell };
 }
 
 const replicasReady = (o: Obj) => `${num(o, 'status.readyReplicas')}/${num(o, 'spec.replicas')}`;
@@ -111,22 +39,37 @@ function servicePorts(o: Obj): string {
   return ports.map((p) => `${(p as { port?: unknown }).port}/${(p as { protocol?: string }).protocol ?? 'TCP'}`).join(',');
 }
 
-function containerField(o: Obj, key: 'name' | 'image'): string {
-  const containers = field(o, 'spec.template.spec.containers');
-  if (!Array.isArray(containers)) return '<none>';
-  return containers.map((c) => String((c as Record<string, unknown>)[key] ?? '')).join(',');
-}
-
-function selectorText(o: Obj): string {
-  const labels = field(o, 'spec.selector.matchLabels');
-  if (!labels || typeof labels !== 'object') return '<none>';
-  return Object.entries(labels as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(',');
-}
-
 const WORKLOAD_WIDE: TableColumn[] = [
-  col('Containers', (o) => containerField(o, 'name'), 'string', 1),
-  col('Images', (o) => containerField(o, 'image'), 'string', 1),
-  col('Selector', selectorText, 'string', 1),
+  col('Containers', (o) => containerCells(field(o, 'spec.template.spec'), 'name'), 'string', 1),
+  col('Images', (o) => containerCells(field(o, 'spec.template.spec'), 'image'), 'string', 1),
+  col('Selector', (o) => labelSelectorText(field(o, 'spec.selector')), 'string', 1),
+];
+
+/** printBoolPtr: True, False, or <unset> when the field is absent. */
+function boolText(o: Obj, path: string): string {
+  const v = field(o, path);
+  return typeof v === 'boolean' ? (v ? 'True' : 'False') : '<unset>';
+}
+
+// v1.28 has no Timezone column yet (kubernetes#122231 added it in v1.30).
+const CRONJOB_COLUMNS: TableColumn[] = [
+  NAME_COLUMN,
+  col('Schedule', (o) => str(o, 'spec.schedule')),
+  col('Suspend', (o) => boolText(o, 'spec.suspend'), 'boolean'),
+  col('Active', (o) => list(o, 'status.active').length, 'integer'),
+  col('Last Schedule', (o, now) => (field(o, 'status.lastScheduleTime') ? since(o, 'status.lastScheduleTime', now) : '<none>')),
+  AGE_COLUMN,
+  col('Containers', (o) => containerCells(field(o, 'spec.jobTemplate.spec.template.spec'), 'name'), 'string', 1),
+  col('Images', (o) => containerCells(field(o, 'spec.jobTemplate.spec.template.spec'), 'image'), 'string', 1),
+  col('Selector', (o) => labelSelectorText(field(o, 'spec.jobTemplate.spec.selector')), 'string', 1),
+];
+
+const PDB_COLUMNS: TableColumn[] = [
+  NAME_COLUMN,
+  col('Min Available', (o) => quantityText(field(o, 'spec.minAvailable'), 'N/A')),
+  col('Max Unavailable', (o) => quantityText(field(o, 'spec.maxUnavailable'), 'N/A')),
+  col('Allowed Disruptions', (o) => num(o, 'status.disruptionsAllowed'), 'integer'),
+  AGE_COLUMN,
 ];
 
 const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
@@ -175,9 +118,15 @@ const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
     AGE_COLUMN,
   ],
   jobs: [NAME_COLUMN, col('Completions', (o) => `${num(o, 'status.succeeded')}/${num(o, 'spec.completions') || 1}`), AGE_COLUMN],
+  cronjobs: CRONJOB_COLUMNS,
+  poddisruptionbudgets: PDB_COLUMNS,
   nodes: [NAME_COLUMN, col('Status', () => 'Ready'), AGE_COLUMN],
   leases: [NAME_COLUMN, col('Holder', (o) => str(o, 'spec.holderIdentity')), AGE_COLUMN],
   customresourcedefinitions: [NAME_COLUMN, col('Created At', (o) => str(o, 'metadata.creationTimestamp'), 'date')],
+  ...RBAC_COLUMNS,
+  ...NETWORKING_COLUMNS,
+  ...STORAGE_COLUMNS,
+  ...HPA_COLUMNS,
 };
 
 export function columnsFor(resource: string): TableColumn[] {

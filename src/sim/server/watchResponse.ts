@@ -9,7 +9,7 @@ import type { SimClusterApi } from '../simCluster.ts';
 import type { RequestContext, SimWatch, SimWatchEvent, WatchCloseReason, WatchRequest } from '../store/types.ts';
 import type { IncludeObject } from './queryParameters.ts';
 import { renderTable } from './table.ts';
-import type { TableColumn } from './tableColumns.ts';
+import type { TableColumn } from './tableCells.ts';
 
 /** A batch is written out early once it holds this many characters, so a long replay streams. */
 const EARLY_WRITE_CHARS = 256 * 1024;

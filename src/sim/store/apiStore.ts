@@ -121,6 +121,8 @@ export class ApiStore implements StoreOps {
 
   create(info: ResourceInfo, namespace: string, body: KubeObject, dryRun = false): Stored {
     requireVerb(info, 'create');
+    // Reviews are answered by the HTTP server about its caller; a scenario cannot store one.
+    if (info.virtual) throw badRequest(`a ${info.kind} is answered by the API server about its caller and is never stored`);
     return this.write(() => {
       const obj = this.prepareBody(info, body);
       const meta = obj.metadata;
@@ -310,7 +312,8 @@ export class ApiStore implements StoreOps {
       this.allocateClusterIp(obj);
       delete o.status;
       o.status = { loadBalancer: {} };
-    } else if (info.group === '' && info.resource === 'pods') {
+    } else if (info.group === '' && (info.resource === 'pods' || info.resource === 'persistentvolumeclaims' || info.resource === 'persistentvolumes')) {
+      // The phase the server's defaulting fills in; the kubelet and the volume controller move it on.
       o.status = { phase: 'Pending' };
     } else if (hasSubresource(info, 'status')) {
       // Status is the controllers' to write, through /status.

@@ -21,13 +21,14 @@ function stableJson(v: unknown): string {
 
 /**
  * Whether the kind keeps `metadata.generation`. The API server's strategies set it for workloads,
- * CRDs and custom resources; ConfigMaps, Secrets, Services, Namespaces and the like have none.
+ * CRDs, custom resources, Ingresses, NetworkPolicies and PodDisruptionBudgets; ConfigMaps, Secrets,
+ * Services, Namespaces, RBAC, PVCs and HPAs (whose strategy never sets it) have none.
  */
 export function tracksGeneration(info: { source: 'builtin' | 'crd'; group: string }): boolean {
   return info.source === 'crd' || GENERATION_GROUPS.has(info.group);
 }
 
-const GENERATION_GROUPS = new Set(['apps', 'batch', 'apiextensions.k8s.io']);
+const GENERATION_GROUPS = new Set(['apps', 'batch', 'apiextensions.k8s.io', 'networking.k8s.io', 'policy']);
 
 /** Whether anything but metadata and status changed: what bumps `generation` where it is kept. */
 export function specChanged(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean {

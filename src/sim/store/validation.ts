@@ -73,11 +73,21 @@ export function validateLabelsAndAnnotations(labels: unknown, annotations: unkno
   return causes;
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Semantic equality of JSON values (apiequality.Semantic): map key order does not matter, list order does. */
+function same(a: unknown, b: unknown): boolean {
+  a ??= null;
+  b ??= null;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => same(v, b[i]));
+  }
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
 
 /**
- * Updates the real strategies refuse: data of an `immutable: true` ConfigMap or Secret, and the
- * label selector of apps workloads.
+ * Updates the real strategies refuse: data of an `immutable: true` ConfigMap or Secret, the label
+ * selector of apps workloads, and a binding's roleRef (controllers delete and recreate instead).
  */
 export function immutableFieldChanges(info: ResourceInfo, before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
   const causes: Cause[] = [];
@@ -91,6 +101,11 @@ export function immutableFieldChanges(info: ResourceInfo, before: Readonly<KubeO
     const sel = (o: Readonly<KubeObject>): unknown => (o.spec as { selector?: unknown } | undefined)?.selector;
     if (!same(sel(before), sel(after))) {
       causes.push({ reason: 'FieldValueInvalid', field: 'spec.selector', message: `Invalid value: ${JSON.stringify(sel(after) ?? null)}: field is immutable` });
+    }
+  }
+  if (info.group === 'rbac.authorization.k8s.io' && (info.resource === 'rolebindings' || info.resource === 'clusterrolebindings')) {
+    if (!same(before.roleRef, after.roleRef)) {
+      causes.push({ reason: 'FieldValueInvalid', field: 'roleRef', message: `Invalid value: ${JSON.stringify(after.roleRef ?? null)}: cannot change roleRef` });
     }
   }
   return causes;

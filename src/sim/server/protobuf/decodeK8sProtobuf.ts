@@ -86,7 +86,8 @@ function message(bytes: Uint8Array, spec: MessageSpec): Record<string, unknown> 
       continue;
     }
     const value = typeof field.type === 'string' ? scalar(field.type, r, t.wire) : message(r.bytes(), field.type);
-    if (value === undefined || value === '') continue;
+    // An empty string is Go's unset field, except as a list item: apiGroups [""] is the core group.
+    if (value === undefined || (value === '' && !field.repeated)) continue;
     if (field.repeated) ((out[field.name] ??= []) as unknown[]).push(value);
     else out[field.name] = value;
   }

@@ -1,6 +1,7 @@
 // Field tables for the Kubernetes kinds whose protobuf bodies we decode: the ones clients send
 // as protobuf without being asked (controller-runtime's leader election, event recorder and
-// ConfigMap/Secret writes; `kubectl create namespace|configmap|secret` from kubectl 1.32 on).
+// ConfigMap/Secret/RBAC writes; `kubectl create namespace|configmap|secret` and `kubectl auth` from
+// kubectl 1.32 on, `kubectl create rolebinding|clusterrolebinding` already in 1.28).
 // Field numbers and names follow the published API (k8s.io/api generated.proto).
 
 export type Scalar = 'string' | 'bytes' | 'bool' | 'int' | 'time' | 'microTime' | 'fieldsV1';
@@ -128,6 +129,60 @@ const LEASE: MessageSpec = {
   }),
 };
 
+const LABEL_SELECTOR: MessageSpec = {
+  1: f('matchLabels', 'string', { map: true }),
+  2: f('matchExpressions', { 1: f('key', 'string'), 2: f('operator', 'string'), 3: f('values', 'string', { repeated: true }) }, { repeated: true }),
+};
+
+const POLICY_RULE: MessageSpec = {
+  1: f('verbs', 'string', { repeated: true }),
+  2: f('apiGroups', 'string', { repeated: true }),
+  3: f('resources', 'string', { repeated: true }),
+  4: f('resourceNames', 'string', { repeated: true }),
+  5: f('nonResourceURLs', 'string', { repeated: true }),
+};
+
+const ROLE: MessageSpec = {
+  1: f('metadata', OBJECT_META),
+  2: f('rules', POLICY_RULE, { repeated: true }),
+};
+
+const CLUSTER_ROLE: MessageSpec = {
+  ...ROLE,
+  3: f('aggregationRule', { 1: f('clusterRoleSelectors', LABEL_SELECTOR, { repeated: true }) }),
+};
+
+const ROLE_BINDING: MessageSpec = {
+  1: f('metadata', OBJECT_META),
+  2: f('subjects', { 1: f('kind', 'string'), 2: f('apiGroup', 'string'), 3: f('name', 'string'), 4: f('namespace', 'string') }, { repeated: true }),
+  3: f('roleRef', { 1: f('apiGroup', 'string'), 2: f('kind', 'string'), 3: f('name', 'string') }),
+};
+
+// Reviews (`kubectl auth can-i|whoami` from kubectl 1.32 on): only what the server reads; the
+// status a client sends along is ignored.
+const SELF_SUBJECT_ACCESS_REVIEW: MessageSpec = {
+  1: f('metadata', OBJECT_META),
+  2: f('spec', {
+    1: f('resourceAttributes', {
+      1: f('namespace', 'string'),
+      2: f('verb', 'string'),
+      3: f('group', 'string'),
+      4: f('version', 'string'),
+      5: f('resource', 'string'),
+      6: f('subresource', 'string'),
+      7: f('name', 'string'),
+    }),
+    2: f('nonResourceAttributes', { 1: f('path', 'string'), 2: f('verb', 'string') }),
+  }),
+};
+
+const SELF_SUBJECT_RULES_REVIEW: MessageSpec = {
+  1: f('metadata', OBJECT_META),
+  2: f('spec', { 1: f('namespace', 'string') }),
+};
+
+const SELF_SUBJECT_REVIEW: MessageSpec = { 1: f('metadata', OBJECT_META) };
+
 const DELETE_OPTIONS: MessageSpec = {
   1: f('gracePeriodSeconds', 'int'),
   2: f('preconditions', { 1: f('uid', 'string'), 2: f('resourceVersion', 'string') }),
@@ -144,6 +199,13 @@ export const MESSAGES_BY_TYPE: Record<string, MessageSpec> = {
   'v1/ServiceAccount': SERVICE_ACCOUNT,
   'v1/Event': EVENT,
   'coordination.k8s.io/v1/Lease': LEASE,
+  'rbac.authorization.k8s.io/v1/Role': ROLE,
+  'rbac.authorization.k8s.io/v1/ClusterRole': CLUSTER_ROLE,
+  'rbac.authorization.k8s.io/v1/RoleBinding': ROLE_BINDING,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ROLE_BINDING,
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': SELF_SUBJECT_ACCESS_REVIEW,
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': SELF_SUBJECT_RULES_REVIEW,
+  'authentication.k8s.io/v1/SelfSubjectReview': SELF_SUBJECT_REVIEW,
   'meta.k8s.io/v1/DeleteOptions': DELETE_OPTIONS,
   'v1/DeleteOptions': DELETE_OPTIONS,
 };

@@ -60,6 +60,31 @@ test('a Lease with micro-second times, and DeleteOptions', () => {
   assert.deepEqual(del, { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, propagationPolicy: 'Background', preconditions: { uid: 'u-1' } });
 });
 
+test('RBAC: a RoleBinding as `kubectl create rolebinding` sends it, and a ClusterRole with core-group rules and an aggregation rule', () => {
+  const subject = [...bytes(1, 'User'), ...bytes(2, 'rbac.authorization.k8s.io'), ...bytes(3, 'alice'), ...bytes(4, '')];
+  const roleRef = [...bytes(1, 'rbac.authorization.k8s.io'), ...bytes(2, 'Role'), ...bytes(3, 'pod-reader')];
+  const rb = decodeKubernetesProtobuf(envelope('rbac.authorization.k8s.io/v1', 'RoleBinding', [...bytes(1, [...bytes(1, 'read-pods'), ...bytes(3, 'ns')]), ...bytes(2, subject), ...bytes(3, roleRef)]));
+  assert.deepEqual(rb, {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'read-pods', namespace: 'ns' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }],
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-reader' },
+  });
+  const rule = [...bytes(1, 'get'), ...bytes(1, 'list'), ...bytes(2, ''), ...bytes(3, 'pods'), ...bytes(4, 'one')];
+  const selector = [...entry(1, 'rbac.example.com/aggregate-to-view', 'true'), ...bytes(2, [...bytes(1, 'tier'), ...bytes(2, 'In'), ...bytes(3, 'a')])];
+  const cr = decodeKubernetesProtobuf(envelope('rbac.authorization.k8s.io/v1', 'ClusterRole', [...bytes(1, bytes(1, 'view-plus')), ...bytes(2, rule), ...bytes(3, bytes(1, selector))]));
+  assert.deepEqual(cr['rules'], [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: ['one'] }], 'the core group is the empty string');
+  assert.deepEqual(cr['aggregationRule'], { clusterRoleSelectors: [{ matchLabels: { 'rbac.example.com/aggregate-to-view': 'true' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }] }] });
+});
+
+test('reviews as kubectl 1.32 sends them: the spec is read, the status sent along is ignored', () => {
+  const attributes = [...bytes(1, 'default'), ...bytes(2, 'create'), ...bytes(3, ''), ...bytes(5, 'pods')];
+  const ssar = decodeKubernetesProtobuf(envelope('authorization.k8s.io/v1', 'SelfSubjectAccessReview', [...bytes(1, []), ...bytes(2, bytes(1, attributes)), ...bytes(3, num(1, 0))]));
+  assert.deepEqual(ssar, { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: {}, spec: { resourceAttributes: { namespace: 'default', verb: 'create', resource: 'pods' } } });
+  const ssrr = decodeKubernetesProtobuf(envelope('authorization.k8s.io/v1', 'SelfSubjectRulesReview', bytes(2, bytes(1, 'default'))));
+  assert.deepEqual(ssrr['spec'], { namespace: 'default' });
+  assert.deepEqual(decodeKubernetesProtobuf(envelope('authentication.k8s.io/v1', 'SelfSubjectReview', bytes(1, []))), { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} });
+});
+
 test('unknown kinds and broken bodies are told apart', () => {
   assert.throws(() => decodeKubernetesProtobuf(envelope('apps/v1', 'Deployment', bytes(1, bytes(1, 'web')))), (e: unknown) => e instanceof UnsupportedProtobufKind && e.typeName === 'apps/v1/Deployment');
   assert.throws(() => decodeKubernetesProtobuf(new Uint8Array([1, 2, 3, 4])), /no k8s/);

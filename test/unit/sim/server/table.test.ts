@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderTable } from '../../../../src/sim/server/table.ts';
-import { columnsFor, humanDuration } from '../../../../src/sim/server/tableColumns.ts';
+import { humanDuration } from '../../../../src/sim/server/tableCells.ts';
+import { columnsFor } from '../../../../src/sim/server/tableColumns.ts';
 
 test('ages print like kubectl', () => {
   assert.equal(humanDuration(5_000), '5s');
