@@ -1,38 +1,37 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type * as esbuild from 'esbuild';
+import { API_MODULE_SOURCE } from './apiModule.ts';
+import { ControllerLoadError } from './controllerLoadError.ts';
+import type { ControllerLoader } from './protocol.ts';
 
-// Compiles the user's controller (TS or JS) into one ESM file the controller host imports. The
-// `controller-lab` import becomes a module that reads the host's API from a global, so the user's
-// `TerminalError` is the very class the host checks with instanceof. Source maps point back at the
-// user's file, so stack traces and line breakpoints land in their code.
-
-export class ControllerLoadError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ControllerLoadError';
-  }
-}
+// Prepares the user's controller (TS or JS, one file or many) for the controller host. With esbuild
+// (a checkout, the CLI from the repo) it is bundled into one ESM file whose source map points back
+// at the user's files. Without it (the installed .vsix ships no node_modules) the host loads the
+// user's files themselves through Node's loader and type stripping (controllerModuleHooks.ts).
+// Either way stack traces and line breakpoints land in the user's code.
 
 export interface CompiledController {
+  /** What the host imports: the bundle (`loader: 'bundle'`) or the user's entry file (`'typeStripping'`). */
   moduleFile: string;
+  /** The user's entry file, for messages. */
   sourceFile: string;
+  loader: ControllerLoader;
+  /** Removes the bundle's temporary directory (nothing to remove when loading the user's files). */
   dispose(): Promise<void>;
 }
 
-const API_MODULE = `const api = globalThis[Symbol.for('controller-lab.api')];
-if (!api) throw new Error('controller-lab: this module runs only inside the Controller Lab controller host');
-export const defineController = api.defineController;
-export const TerminalError = api.TerminalError;
-export default api;`;
+export interface CompileOptions {
+  /** `esbuild` requires it; `none` loads the user's files with type stripping. Default: esbuild when installed. */
+  bundler?: 'esbuild' | 'none';
+}
 
 const controllerLabAlias: esbuild.Plugin = {
   name: 'controller-lab-api',
   setup(build) {
     build.onResolve({ filter: /^controller-lab$/ }, () => ({ path: 'controller-lab', namespace: 'controller-lab-api' }));
-    build.onLoad({ filter: /.*/, namespace: 'controller-lab-api' }, () => ({ contents: API_MODULE, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'controller-lab-api' }, () => ({ contents: API_MODULE_SOURCE, loader: 'js' }));
   },
 };
 
@@ -48,40 +47,19 @@ async function loadEsbuild(): Promise<typeof esbuild | undefined> {
   }
 }
 
-/**
- * Without esbuild (an installation that lacks it): Node's own type stripping for a single-file
- * controller. Relative imports cannot be followed this way, so they are reported, not guessed.
- */
-export async function stripSingleFile(sourceFile: string, moduleFile: string): Promise<void> {
-  const { stripTypeScriptTypes } = (await import('node:module')) as { stripTypeScriptTypes?: (code: string, options?: { mode?: string; sourceUrl?: string }) => string };
-  const source = await readFile(sourceFile, 'utf8');
-  const relative = /\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]/.exec(source);
-  if (relative) throw new Error(`${sourceFile}: imports ${relative[1]}, which needs esbuild (not installed); keep the controller in one file or install esbuild`);
-  let js = source;
-  if (/\.[cm]?ts$/.test(sourceFile)) {
-    if (!stripTypeScriptTypes) throw new Error('compiling TypeScript needs esbuild or Node >= 22.13 (type stripping)');
-    try {
-      js = stripTypeScriptTypes(source, { mode: 'strip', sourceUrl: pathToFileURL(sourceFile).href });
-    } catch (err) {
-      throw new Error(`${sourceFile}: ${(err as Error).message}`, { cause: err });
-    }
-  }
-  const api = `data:text/javascript,${encodeURIComponent(API_MODULE)}`;
-  await writeFile(moduleFile, js.replace(/(\bfrom\s+)['"]controller-lab['"]/g, `$1${JSON.stringify(api)}`));
-}
-
-export async function compileController(file: string): Promise<CompiledController> {
+export async function compileController(file: string, options: CompileOptions = {}): Promise<CompiledController> {
   const sourceFile = resolve(file);
   const info = await stat(sourceFile).catch(() => undefined);
   if (!info?.isFile()) throw new ControllerLoadError(`controller file not found: ${sourceFile}`);
+  const bundler = options.bundler === 'none' ? undefined : await loadEsbuild();
+  if (!bundler) {
+    if (options.bundler === 'esbuild') throw new ControllerLoadError('esbuild is not installed');
+    // Syntax and type-stripping errors surface when the host loads each file, as file:line:col.
+    return { moduleFile: sourceFile, sourceFile, loader: 'typeStripping', dispose: () => Promise.resolve() };
+  }
   const dir = await mkdtemp(join(tmpdir(), 'controller-lab-'));
   const moduleFile = join(dir, basename(sourceFile).replace(/\.[cm]?[jt]s$/, '') + '.mjs');
   try {
-    const bundler = await loadEsbuild();
-    if (!bundler) {
-      await stripSingleFile(sourceFile, moduleFile);
-      return { moduleFile, sourceFile, dispose: () => rm(dir, { recursive: true, force: true }) };
-    }
     await bundler.build({
       entryPoints: [sourceFile],
       outfile: moduleFile,
@@ -100,7 +78,7 @@ export async function compileController(file: string): Promise<CompiledControlle
     await rm(dir, { recursive: true, force: true });
     throw new ControllerLoadError(formatEsbuildFailure(err));
   }
-  return { moduleFile, sourceFile, dispose: () => rm(dir, { recursive: true, force: true }) };
+  return { moduleFile, sourceFile, loader: 'bundle', dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** `file:line:col: error: text` per message, as compilers print them (VS Code links them). */

@@ -1,7 +1,8 @@
 // The controller host: a child process that runs one user controller. It compiles nothing (the
-// parent hands it a compiled module), connects to the cluster with a kubeconfig, runs the informers,
-// the workqueue and the workers, and reports everything to its parent over IPC. It exits when the
-// parent says so or goes away, so a debug session never leaves it behind.
+// parent hands it a bundle, or the user's entry file to load with type stripping), connects to the
+// cluster with a kubeconfig, runs the informers, the workqueue and the workers, and reports
+// everything to its parent over IPC. It exits when the parent says so or goes away, so a debug
+// session never leaves it behind.
 import inspector from 'node:inspector';
 import { pathToFileURL } from 'node:url';
 import { realClock } from '../shared/clock.ts';
@@ -9,6 +10,7 @@ import { loadCluster } from '../kube/index.ts';
 import { createWorkQueue } from '../workqueue/index.ts';
 import { isControllerDefinition, userApi, USER_API_GLOBAL, type ControllerDefinition, type KindRef } from './api.ts';
 import { ClusterBinding } from './clusterBinding.ts';
+import { registerControllerModuleHooks } from './controllerModuleHooks.ts';
 import { ControllerLoop } from './controllerLoop.ts';
 import { isParentMessage, type HostInit, type HostMessage } from './protocol.ts';
 import { WorkQueueAdapter } from './queueAdapter.ts';
@@ -24,6 +26,7 @@ function fail(phase: 'load' | 'connect' | 'run', err: unknown): void {
 
 async function loadDefinition(init: HostInit): Promise<ControllerDefinition> {
   (globalThis as Record<symbol, unknown>)[USER_API_GLOBAL] = userApi;
+  if (init.loader === 'typeStripping') registerControllerModuleHooks();
   const mod = (await import(pathToFileURL(init.moduleFile).href)) as Record<string, unknown>;
   const found = Object.values(mod).filter(isControllerDefinition);
   if (isControllerDefinition(mod['default'])) return mod['default'];

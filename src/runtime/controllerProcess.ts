@@ -95,7 +95,9 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
   }
 
   send(message: ParentMessage): void {
-    if (this.child?.connected) this.child.send(message);
+    // A child that fails to load exits at once, so a message may race its exit (EPIPE); the exit
+    // event already says it is gone, so the failed send is not reported again as output.
+    if (this.child?.connected) this.child.send(message, () => {});
   }
 
   proceed(reconcileId: string, stepIn = false): void {

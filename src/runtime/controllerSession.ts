@@ -1,6 +1,6 @@
 import type { Probe } from '../informer/probes.ts';
 import { TypedEmitter } from './typedEmitter.ts';
-import { compileController, type CompiledController } from './compileController.ts';
+import { compileController, type CompiledController, type CompileOptions } from './compileController.ts';
 import { ControllerProcess } from './controllerProcess.ts';
 import type { CacheDelta, ControllerShape } from './protocol.ts';
 import type { LogLine, QueueSnapshot, ReconcileRecord } from './records.ts';
@@ -28,6 +28,8 @@ export interface ControllerSessionOptions {
   history?: number;
   /** Forward every cached object to this process (cache history for stepBack/evaluate). Default true. */
   mirrorCache?: boolean;
+  /** Default: esbuild when installed, else the user's files load through type stripping. */
+  bundler?: CompileOptions['bundler'];
 }
 
 export type RuntimeEvents = {
@@ -97,7 +99,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   /** Compiles and spawns. Resolves false (after a `fatal` event) when the file does not compile. */
   async start(): Promise<boolean> {
     try {
-      this.compiled = await compileController(this.options.file);
+      this.compiled = await compileController(this.options.file, { bundler: this.options.bundler });
     } catch (err) {
       this.emit('fatal', { phase: 'compile', message: (err as Error).message });
       return false;
@@ -108,6 +110,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       {
         moduleFile: this.compiled.moduleFile,
         sourceFile: this.compiled.sourceFile,
+        loader: this.compiled.loader,
         kubeconfig: this.options.kubeconfig,
         context: this.options.context,
         workers: this.options.workers,

@@ -8,12 +8,21 @@ import type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
 // host child. Every message is a plain JSON object with a `type`; the unions below are the whole
 // vocabulary, and the guards keep a stray message (or an older child) from being misread.
 
+/**
+ * How the host gets at the user's code. `bundle`: moduleFile is one self-contained ESM file that
+ * esbuild wrote, with an inline source map back to the user's files. `typeStripping` (no esbuild):
+ * moduleFile is the user's own entry file; the host first registers module hooks that map
+ * `controller-lab` to its API, resolve TypeScript-style relative imports and erase types.
+ */
+export type ControllerLoader = 'bundle' | 'typeStripping';
+
 export interface HostInit {
   type: 'init';
-  /** The compiled user module (ESM, with an inline source map pointing at the user's file). */
+  /** The module the host imports: the bundle, or the user's entry file itself (see loader). */
   moduleFile: string;
   /** The user's source file, for messages. */
   sourceFile: string;
+  loader: ControllerLoader;
   kubeconfig: string;
   context?: string;
   /** Overrides the controller's maxConcurrentReconciles. */

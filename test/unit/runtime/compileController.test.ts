@@ -1,41 +1,62 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
-import { compileController, stripSingleFile } from '../../../src/runtime/compileController.ts';
+import { pathToFileURL } from 'node:url';
+import { compileController } from '../../../src/runtime/compileController.ts';
+import { registerControllerModuleHooks } from '../../../src/runtime/controllerModuleHooks.ts';
 import { isControllerDefinition, TerminalError, userApi, USER_API_GLOBAL } from '../../../src/runtime/api.ts';
 
-const RS = fileURLToPath(new URL('../../../examples/replicaset-controller/controller.ts', import.meta.url));
 (globalThis as Record<symbol, unknown>)[USER_API_GLOBAL] = userApi;
 
-test('the compiled controller imports the host API, so TerminalError is the same class', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cl-compile-'));
+const CONTROLLER = "import { defineController, TerminalError } from 'controller-lab';\nexport const E: typeof TerminalError = TerminalError;\nexport default defineController({ name: 'c', for: { apiVersion: 'v1', kind: 'Pod' }, reconcile() {} });\n";
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'cl-compile-'));
+}
+
+test('the bundled controller imports the host API, so TerminalError is the same class', async () => {
+  const dir = tempDir();
   try {
     const file = join(dir, 'c.ts');
-    writeFileSync(file, "import { defineController, TerminalError } from 'controller-lab';\nexport const E: typeof TerminalError = TerminalError;\nexport default defineController({ name: 'c', for: { apiVersion: 'v1', kind: 'Pod' }, reconcile() {} });\n");
-    const compiled = await compileController(file);
+    writeFileSync(file, CONTROLLER);
+    const compiled = await compileController(file, { bundler: 'esbuild' });
+    assert.equal(compiled.loader, 'bundle');
     const mod = (await import(pathToFileURL(compiled.moduleFile).href)) as Record<string, unknown>;
     assert.ok(isControllerDefinition(mod['default']));
     assert.equal(mod['E'], TerminalError);
     await compiled.dispose();
+    assert.equal(existsSync(compiled.moduleFile), false, 'the bundle is removed');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('without esbuild, a single-file TypeScript controller still loads through type stripping', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cl-strip-'));
+test('without esbuild the host imports the user files themselves: controller-lab, folder and .js imports resolve', async () => {
+  const dir = tempDir();
   try {
-    const out = join(dir, 'rs.mjs');
-    await stripSingleFile(RS, out);
-    const mod = (await import(pathToFileURL(out).href)) as Record<string, unknown>;
+    const file = join(dir, 'c.ts');
+    writeFileSync(file, `${CONTROLLER}import { NAME } from './lib';\nexport const name: string = NAME;\n`);
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib', 'index.ts'), "export { NAME } from './names.js';\n");
+    writeFileSync(join(dir, 'lib', 'names.ts'), "export const NAME: string = 'from lib/names.ts';\n");
+    const compiled = await compileController(file, { bundler: 'none' });
+    assert.deepEqual({ moduleFile: compiled.moduleFile, loader: compiled.loader }, { moduleFile: file, loader: 'typeStripping' });
+
+    // What the controller host does before importing moduleFile.
+    registerControllerModuleHooks();
+    const mod = (await import(pathToFileURL(compiled.moduleFile).href)) as Record<string, unknown>;
     assert.ok(isControllerDefinition(mod['default']));
-    const multi = join(dir, 'multi.ts');
-    writeFileSync(multi, "import { helper } from './helper.ts';\nexport default helper;\n");
-    await assert.rejects(stripSingleFile(multi, join(dir, 'm.mjs')), /imports \.\/helper\.ts, which needs esbuild/);
+    assert.equal(mod['E'], TerminalError);
+    assert.equal(mod['name'], 'from lib/names.ts');
+    await compiled.dispose();
+    assert.ok(existsSync(file), "dispose leaves the user's file alone");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a missing controller file is reported before anything runs', async () => {
+  await assert.rejects(compileController(join(tmpdir(), 'cl-no-such-controller.ts'), { bundler: 'none' }), /controller file not found: .*cl-no-such-controller\.ts/);
 });
