@@ -1,29 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { cliSource, runCli } from './support/runCli.ts';
+import { bundleCli } from './support/bundleCli.ts';
+import { runCli } from './support/runCli.ts';
 import { configMap, startScriptedCluster, watchLine } from './support/scriptedCluster.ts';
 
-// The shipped command is an esbuild CommonJS bundle (scripts/build.mjs → dist/cli.cjs). Build one the
-// same way into a scratch folder, so this test never races another test for dist/.
+// The shipped command is an esbuild CommonJS bundle (scripts/build.mjs → dist/cli.cjs), built here
+// the same way into a scratch folder.
 
 test('the bundled CLI (CJS, lazy subcommands inlined) watches a cluster, without client-node\'s generated API', async (t) => {
   const c = await startScriptedCluster({ items: [configMap('a', '3')], watch: (res) => res.write(watchLine('ADDED', 'b', '11')) });
   t.after(() => c.close());
   const outfile = path.join(c.dir, 'cli.cjs');
-  const { metafile } = await build({
-    metafile: true,
-    entryPoints: [cliSource],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    logLevel: 'warning',
-    banner: { js: "#!/usr/bin/env node\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__importMetaUrl' },
-  });
+  const metafile = await bundleCli(outfile);
   // client-node's generated API and its undici (~2.3 MB, ~0.8 s to load) must not creep in.
   const heavy = Object.keys(metafile.inputs).filter((f) => f.includes('client-node/dist/gen/') || f.includes('node_modules/undici/') || f.endsWith('client-node/dist/config.js'));
   assert.deepEqual(heavy, []);

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { cliSource, repoRoot, runCli } from './support/runCli.ts';
+import { bundleCli } from './support/bundleCli.ts';
+import { repoRoot, runCli } from './support/runCli.ts';
 
 const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
 
@@ -18,17 +18,7 @@ test('the bundled CLI (dist/cli.cjs) reads the package.json one folder up', asyn
   // The shipped layout, in a scratch folder with a package.json of its own.
   const root = mkdtempSync(path.join(tmpdir(), 'controller-lab-version-'));
   const outfile = path.join(root, 'dist', 'cli.cjs');
-  await build({
-    entryPoints: [cliSource],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    logLevel: 'warning',
-    banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__importMetaUrl' },
-  });
+  await bundleCli(outfile);
   writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'controller-lab', version: '9.8.7' }));
   const r = await runCli(['version'], { entry: outfile });
   assert.equal(r.code, 0, r.stderr);
