@@ -1,6 +1,6 @@
 // The simulated cluster over HTTPS, so kubectl, client-go, client-node and any controller can use it
 // with a generated kubeconfig. 127.0.0.1 only; a bearer token is required on every request.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -56,7 +56,7 @@ export interface SimServerHandle {
   /** `${url}/controller-lab/admin`: faults and client insight over HTTP. */
   readonly adminUrl: string;
   readonly cluster: SimClusterApi;
-  /** Stops listening and ends every connection (watches end cleanly). The cluster stays open. */
+  /** Stops listening, ends every connection (watches end cleanly) and removes the scratch kubeconfig folder. The cluster stays open. */
   stop(): Promise<void>;
 }
 
@@ -192,8 +192,10 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const url = `${pki ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   const kubeconfig = renderKubeconfig(pki ? { server: url, token, caPem: pki.ca.certPem } : { server: url, token });
-  const kubeconfigPath =
-    options.kubeconfigOut ?? (options.stateDir ? join(options.stateDir, 'kubeconfig') : join(await mkdtemp(join(tmpdir(), 'controller-lab-sim-')), 'kubeconfig'));
+  // Without a place of the user's choosing, the kubeconfig lives in a scratch folder of this run,
+  // removed on stop (the extension and tests start many clusters; /tmp must not collect them).
+  const scratchDir = options.kubeconfigOut || options.stateDir ? undefined : await mkdtemp(join(tmpdir(), 'controller-lab-sim-'));
+  const kubeconfigPath = options.kubeconfigOut ?? join(options.stateDir ?? scratchDir!, 'kubeconfig');
   await writeKubeconfig(kubeconfigPath, kubeconfig);
 
   let stopped: Promise<void> | undefined;
@@ -213,7 +215,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
         for (const s of sockets) s.destroy();
         httpFaults.dispose();
         discovery.dispose();
-      });
+      }).then(() => (scratchDir ? rm(scratchDir, { recursive: true, force: true }) : undefined));
       return stopped;
     },
   };

@@ -2,10 +2,10 @@
 // (chunked lines, bookmarks, timeout, 410), Tables, faults, client insight, resilience.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { FakeClock } from '../../../../src/shared/clock.ts';
 import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
 import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
@@ -17,16 +17,34 @@ const KUBECTL_TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/
 let clock: FakeClock;
 let cluster: SimCluster;
 let server: SimServerHandle;
+let stateDir: string;
 
 before(async () => {
   clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   cluster = createSimCluster({ clock, bookmarkIntervalMs: 1000, watchCacheSize: 100 });
-  server = await startSimServer(cluster, { stateDir: await mkdtemp(join(tmpdir(), 'sim-server-test-')) });
+  stateDir = await mkdtemp(join(tmpdir(), 'sim-server-test-'));
+  server = await startSimServer(cluster, { stateDir });
 });
 
 after(async () => {
   await server.stop();
   await cluster.close();
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+describe('the kubeconfig it writes', () => {
+  it('without a state dir: in a scratch folder that stop() removes, so /tmp does not fill up', async () => {
+    const scratch = await startSimServer(cluster);
+    assert.ok(existsSync(scratch.kubeconfigPath));
+    assert.match(readFileSync(scratch.kubeconfigPath, 'utf8'), new RegExp(scratch.url.replace(/[.:/]/g, '\\$&')));
+    await scratch.stop();
+    assert.equal(existsSync(dirname(scratch.kubeconfigPath)), false);
+  });
+
+  it('with a state dir: in it, the user\'s to keep (the next start reuses its CA and state)', () => {
+    assert.equal(server.kubeconfigPath, join(stateDir, 'kubeconfig'));
+    assert.ok(existsSync(server.kubeconfigPath));
+  });
 });
 
 async function createConfigMap(ns: string, name: string, data: Record<string, string> = {}) {
