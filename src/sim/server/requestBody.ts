@@ -43,11 +43,11 @@ export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): 
   });
 }
 
-/** The 415 for protobuf of a kind we have no field table for: say how to switch the client to JSON. */
+/** The 415 for protobuf of a kind we have no schema for (CRDs, kinds the sim does not serve): say how to switch the client to JSON. */
 function protobufKindUnsupported(typeName: string) {
   return apiError(
     415,
-    `the simulated cluster decodes protobuf bodies only for ConfigMap, Secret, Namespace, ServiceAccount, Event, Lease, RBAC roles and bindings, the self reviews and DeleteOptions, not ${typeName}: ` +
+    `the simulated cluster decodes protobuf bodies only for the built-in kinds it serves and DeleteOptions, not ${typeName}: ` +
       'send JSON instead (set ContentType "application/json" in your rest.Config; controller-runtime uses protobuf for built-in kinds by default)',
     'UnsupportedMediaType',
   );

@@ -1,9 +1,13 @@
 // Kubernetes protobuf bodies (application/vnd.kubernetes.protobuf) to the JSON objects the store
 // takes. The body is the "k8s\0" magic, then a runtime.Unknown { typeMeta {apiVersion, kind}, raw };
-// `raw` is the object in its own message. Fields print as Go's JSON encoding would: empty strings
-// and zero timestamps are left out (omitempty), bytes become base64, times RFC 3339.
-import { MESSAGES_BY_TYPE, type FieldSpec, type MessageSpec, type Scalar } from './k8sMessages.ts';
-import { WIRE_LENGTH_DELIMITED, WireReader } from './wireReader.ts';
+// `raw` is the object in its own message, walked with the generated schemas (k8sMessages.ts). Fields
+// print as Go's JSON encoding would: empty strings, zero pointer timestamps and the zeros of
+// omitempty scalars are left out, a zero non-pointer metav1.Time is null, json:",inline" structs
+// merge into their parent, bytes become base64, and apimachinery's special types take their JSON
+// forms (specialTypes.ts).
+import { messageForType, type FieldSpec, type MessageSpec, type Scalar } from './k8sMessages.ts';
+import { duration, embeddedJson, intOrString, quantity, timestamp } from './specialTypes.ts';
+import { WIRE_FIXED64, WIRE_LENGTH_DELIMITED, WIRE_VARINT, WireReader } from './wireReader.ts';
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 
@@ -16,20 +20,6 @@ export class UnsupportedProtobufKind extends Error {
   }
 }
 
-function timestamp(bytes: Uint8Array, micro: boolean): string | undefined {
-  const r = new WireReader(bytes);
-  let seconds = 0;
-  let nanos = 0;
-  for (let t = r.tag(); t; t = r.tag()) {
-    if (t.field === 1) seconds = r.signedVarint();
-    else if (t.field === 2) nanos = r.signedVarint();
-    else r.skip(t.wire);
-  }
-  if (seconds === 0 && nanos === 0) return undefined;
-  const iso = new Date(seconds * 1000).toISOString().slice(0, 19);
-  return micro ? `${iso}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z` : `${iso}Z`;
-}
-
 function scalar(type: Scalar, r: WireReader, wire: number): unknown {
   switch (type) {
     case 'string':
@@ -40,23 +30,35 @@ function scalar(type: Scalar, r: WireReader, wire: number): unknown {
       return r.varint() !== 0;
     case 'int':
       return r.signedVarint();
+    case 'double':
+      return wire === WIRE_FIXED64 ? r.double() : (r.skip(wire), undefined);
     case 'time':
     case 'microTime':
       return timestamp(r.bytes(), type === 'microTime');
-    case 'fieldsV1': {
-      // FieldsV1 { raw = 1 }: raw holds the JSON of the field set.
-      const inner = new WireReader(r.bytes());
-      let value: unknown = {};
-      for (let t = inner.tag(); t; t = inner.tag()) {
-        if (t.field === 1 && t.wire === WIRE_LENGTH_DELIMITED) value = JSON.parse(Buffer.from(inner.bytes()).toString('utf8'));
-        else inner.skip(t.wire);
-      }
-      return value;
-    }
+    case 'duration':
+      return duration(r.bytes());
+    case 'intOrString':
+      return intOrString(r.bytes());
+    case 'quantity':
+      return quantity(r.bytes());
+    case 'rawExtension':
+      return embeddedJson(r.bytes());
+    case 'fieldsV1':
+      return embeddedJson(r.bytes()) ?? {};
     default:
       r.skip(wire);
       return undefined;
   }
+}
+
+const NUMERIC: ReadonlySet<Scalar> = new Set(['int', 'bool', 'double']);
+
+/** A packed repeated number field (proto3-style; accepted though Go's proto2 encoder writes them unpacked). */
+function packed(type: Scalar, bytes: Uint8Array): unknown[] {
+  const r = new WireReader(bytes);
+  const out: unknown[] = [];
+  while (!r.done) out.push(scalar(type, r, type === 'double' ? WIRE_FIXED64 : WIRE_VARINT));
+  return out;
 }
 
 function mapEntry(bytes: Uint8Array, spec: FieldSpec): [string, unknown] {
@@ -85,10 +87,18 @@ function message(bytes: Uint8Array, spec: MessageSpec): Record<string, unknown> 
       ((out[field.name] ??= {}) as Record<string, unknown>)[k] = v;
       continue;
     }
-    const value = typeof field.type === 'string' ? scalar(field.type, r, t.wire) : message(r.bytes(), field.type);
+    if (field.repeated && typeof field.type === 'string' && NUMERIC.has(field.type) && t.wire === WIRE_LENGTH_DELIMITED) {
+      ((out[field.name] ??= []) as unknown[]).push(...packed(field.type, r.bytes()));
+      continue;
+    }
+    const decoded = typeof field.type === 'string' ? scalar(field.type, r, t.wire) : message(r.bytes(), field.type);
+    const value = decoded === undefined && field.nullWhenZero ? null : decoded;
     // An empty string is Go's unset field, except as a list item: apiGroups [""] is the core group.
     if (value === undefined || (value === '' && !field.repeated)) continue;
-    if (field.repeated) ((out[field.name] ??= []) as unknown[]).push(value);
+    // Go's protobuf encoder writes every non-pointer field; its JSON encoder omits omitempty zeros.
+    if (field.omitZero && (value === 0 || value === false)) continue;
+    if (field.inline) Object.assign(out, value);
+    else if (field.repeated) ((out[field.name] ??= []) as unknown[]).push(value);
     else out[field.name] = value;
   }
   return out;
@@ -98,7 +108,7 @@ export function isKubernetesProtobuf(body: Uint8Array): boolean {
   return body.length >= 4 && MAGIC.every((b, i) => body[i] === b);
 }
 
-/** Decodes an enveloped body to JSON; throws UnsupportedProtobufKind for kinds without a table. */
+/** Decodes an enveloped body to JSON; throws UnsupportedProtobufKind for kinds without a schema. */
 export function decodeKubernetesProtobuf(body: Uint8Array): Record<string, unknown> {
   if (!isKubernetesProtobuf(body)) throw new Error('not a Kubernetes protobuf body (no k8s\\0 prefix)');
   const envelope = new WireReader(body, 4);
@@ -119,9 +129,13 @@ export function decodeKubernetesProtobuf(body: Uint8Array): Record<string, unkno
       envelope.skip(t.wire);
     }
   }
-  const spec = MESSAGES_BY_TYPE[`${apiVersion}/${kind}`];
+  const spec = messageForType(`${apiVersion}/${kind}`);
   if (!spec) throw new UnsupportedProtobufKind(`${apiVersion}/${kind}`);
   const object = message(raw ?? new Uint8Array(), spec);
+  // The object's own creationTimestamp is the server's to set: a zero one is left out (nested
+  // templates keep Go's null, as JSON clients send it).
+  const metadata = object['metadata'] as Record<string, unknown> | undefined;
+  if (metadata?.['creationTimestamp'] === null) delete metadata['creationTimestamp'];
   const withType: Record<string, unknown> = { apiVersion, kind, ...object };
   if (kind !== 'DeleteOptions' && withType['metadata'] === undefined) withType['metadata'] = {};
   return withType;

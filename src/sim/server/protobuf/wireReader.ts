@@ -1,5 +1,5 @@
 // The protobuf wire format, read-only and just enough for Kubernetes objects: varints, length-
-// delimited fields (strings, bytes, messages, packed nothing), and skipping fixed-size fields.
+// delimited fields (strings, bytes, messages, packed numbers), doubles, and skipping the rest.
 
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
@@ -39,6 +39,14 @@ export class WireReader {
   signedVarint(): number {
     const n = this.varint();
     return n >= 2 ** 63 ? n - 2 ** 64 : n;
+  }
+
+  /** A double (wire type fixed64, little-endian IEEE 754). */
+  double(): number {
+    if (this.pos + 8 > this.end) throw new Error('truncated fixed64');
+    const value = new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).getFloat64(0, true);
+    this.pos += 8;
+    return value;
   }
 
   /** The next field's number and wire type, or undefined at the end. */

@@ -25,9 +25,9 @@ export function call(
   const headers: Record<string, string> = { Accept: options.accept ?? 'application/json', ...options.headers };
   const token = options.token === undefined ? server.token : options.token;
   if (token !== null) headers['Authorization'] = `Bearer ${token}`;
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    body = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
     headers['Content-Type'] = options.contentType ?? 'application/json';
     headers['Content-Length'] = String(Buffer.byteLength(body));
   }

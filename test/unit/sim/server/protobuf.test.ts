@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeKubernetesProtobuf, isKubernetesProtobuf, UnsupportedProtobufKind } from '../../../../src/sim/server/protobuf/decodeK8sProtobuf.ts';
+import { duration, embeddedJson, goDuration } from '../../../../src/sim/server/protobuf/specialTypes.ts';
 
 // A minimal protobuf writer, enough to build the bodies Go clients send.
 function varint(n: number): number[] {
@@ -86,8 +87,65 @@ test('reviews as kubectl 1.32 sends them: the spec is read, the status sent alon
 });
 
 test('unknown kinds and broken bodies are told apart', () => {
-  assert.throws(() => decodeKubernetesProtobuf(envelope('apps/v1', 'Deployment', bytes(1, bytes(1, 'web')))), (e: unknown) => e instanceof UnsupportedProtobufKind && e.typeName === 'apps/v1/Deployment');
+  assert.throws(() => decodeKubernetesProtobuf(envelope('storage.k8s.io/v1', 'StorageClass', bytes(1, bytes(1, 'fast')))), (e: unknown) => e instanceof UnsupportedProtobufKind && e.typeName === 'storage.k8s.io/v1/StorageClass');
   assert.throws(() => decodeKubernetesProtobuf(new Uint8Array([1, 2, 3, 4])), /no k8s/);
   const truncated = envelope('v1', 'ConfigMap', bytes(1, bytes(1, 'cm'))).subarray(0, 20);
   assert.throws(() => decodeKubernetesProtobuf(truncated), /truncated/);
+});
+
+// The apimachinery types with JSON forms of their own, and Go's zero-value rules, in hand-written bytes.
+const time = (seconds: number, nanos = 0) => [...num(1, seconds), ...(nanos ? num(2, nanos) : [])];
+const intOrString = (v: number | string) => (typeof v === 'number' ? num(2, v) : [...num(1, 1), ...bytes(3, v)]);
+
+test('IntOrString, Quantity, Time and bytes as the JSON encoding prints them', () => {
+  const port = (n: number, target: number | string) => bytes(1, [...num(3, n), ...bytes(4, intOrString(target))]);
+  const svc = decodeKubernetesProtobuf(envelope('v1', 'Service', [...bytes(1, bytes(1, 's')), ...bytes(2, [...port(80, 8080), ...port(443, 'https')])]));
+  assert.deepEqual(svc['spec'], { ports: [{ port: 80, targetPort: 8080 }, { port: 443, targetPort: 'https' }] });
+
+  const quantity = (s: string) => bytes(1, s);
+  const resources = [...entry(1, 'cpu', quantity('500m')), ...entry(1, 'memory', quantity('1Gi')), ...entry(2, 'cpu', quantity('100m'))];
+  const pod = decodeKubernetesProtobuf(envelope('v1', 'Pod', [...bytes(1, bytes(1, 'p')), ...bytes(2, bytes(2, [...bytes(1, 'c'), ...bytes(8, resources)]))]));
+  assert.deepEqual((pod['spec'] as any).containers[0].resources, { limits: { cpu: '500m', memory: '1Gi' }, requests: { cpu: '100m' } }); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  // NodeCondition times are non-pointer metav1.Time: a zero one is null, as Go's JSON prints it.
+  const condition = [...bytes(1, 'Ready'), ...bytes(2, 'True'), ...bytes(3, time(1767225600)), ...bytes(4, [])];
+  const node = decodeKubernetesProtobuf(envelope('v1', 'Node', [...bytes(1, bytes(1, 'n1')), ...bytes(3, bytes(4, condition))]));
+  assert.deepEqual((node['status'] as any).conditions, [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2026-01-01T00:00:00Z', lastTransitionTime: null }]); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  const secret = decodeKubernetesProtobuf(envelope('v1', 'Secret', [...bytes(1, bytes(1, 's')), ...entry(2, 'token', [0xde, 0xad, 0xbe, 0xef]), ...bytes(3, 'Opaque')]));
+  assert.deepEqual(secret['data'], { token: '3q2+7w==' });
+});
+
+test('zero values: omitempty scalars left out, pointers kept, inline structs merged into their parent', () => {
+  // DeploymentSpec: replicas is *int32 (0 is a value), paused and minReadySeconds are omitempty.
+  const spec = [...num(1, 0), ...num(5, 0), ...num(7, 0)];
+  const d = decodeKubernetesProtobuf(envelope('apps/v1', 'Deployment', [...bytes(1, bytes(1, 'd')), ...bytes(2, spec), ...bytes(3, [...num(1, 0), ...num(2, 0)])]));
+  assert.deepEqual(d['spec'], { replicas: 0 });
+  assert.deepEqual(d['status'], {}, 'DeploymentStatus counters are omitempty');
+  // The scale subresource's body: autoscaling/v1 Scale.
+  assert.deepEqual(decodeKubernetesProtobuf(envelope('autoscaling/v1', 'Scale', [...bytes(1, bytes(1, 'd')), ...bytes(2, num(1, 5))]))['spec'], { replicas: 5 });
+  // Probe embeds ProbeHandler and Volume embeds VolumeSource (json:",inline").
+  const probe = [...bytes(1, bytes(2, [...bytes(1, '/healthz'), ...bytes(2, intOrString(8080))])), ...num(3, 0), ...num(4, 10)];
+  const volume = [...bytes(1, 'cfg'), ...bytes(2, bytes(19, bytes(1, bytes(1, 'app-config'))))];
+  const podSpec = [...bytes(1, volume), ...bytes(2, [...bytes(1, 'c'), ...bytes(10, probe)])];
+  const pod = decodeKubernetesProtobuf(envelope('v1', 'Pod', [...bytes(1, bytes(1, 'p')), ...bytes(2, podSpec)]));
+  assert.deepEqual(pod['spec'], {
+    volumes: [{ name: 'cfg', configMap: { name: 'app-config' } }],
+    containers: [{ name: 'c', livenessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 10 } }],
+  });
+});
+
+test('Duration, RawExtension and FieldsV1 (types no served kind uses at the top, decoded alike)', () => {
+  assert.equal(duration(new Uint8Array(num(1, 90e9))), '1m30s');
+  assert.equal(duration(new Uint8Array(num(1, 3600e9))), '1h0m0s');
+  assert.equal(duration(new Uint8Array(num(1, 1.5e6))), '1.5ms');
+  assert.equal(duration(new Uint8Array([])), '0s');
+  assert.equal(goDuration(-2_000_000_001), '-2.000000001s');
+  assert.deepEqual(embeddedJson(new Uint8Array(bytes(1, '{"a":[1,2]}'))), { a: [1, 2] });
+  assert.equal(embeddedJson(new Uint8Array([])), undefined);
+  assert.throws(() => embeddedJson(new Uint8Array(bytes(1, [0x0a, 0x01]))), /not JSON/);
+  // managedFields[].fieldsV1 through ObjectMeta.
+  const managed = [...bytes(1, 'kubectl'), ...bytes(2, 'Update'), ...bytes(4, time(1767225600)), ...bytes(6, 'FieldsV1'), ...bytes(7, bytes(1, '{"f:data":{}}'))];
+  const cm = decodeKubernetesProtobuf(envelope('v1', 'ConfigMap', bytes(1, [...bytes(1, 'cm'), ...bytes(17, managed)])));
+  assert.deepEqual((cm['metadata'] as any).managedFields, [{ manager: 'kubectl', operation: 'Update', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } }]); // eslint-disable-line @typescript-eslint/no-explicit-any
 });
