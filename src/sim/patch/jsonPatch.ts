@@ -1,4 +1,5 @@
 import { ApiError } from '../../shared/apiError.ts';
+import { jsonEqual } from '../jsonEqual.ts';
 
 // JSON patch (RFC 6902): add, remove, replace, move, copy, test, with JSON pointers (RFC 6901).
 // A failing operation (a missing path, a failed test) rejects the whole patch; the server answers
@@ -78,16 +79,6 @@ function remove(doc: unknown, path: string): unknown {
   return doc;
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
 /** Applies the operations to a copy of `target`. Throws ApiError 422 when one fails. */
 export function applyJsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw new ApiError(400, 'json patch must be an array of operations', 'BadRequest');
@@ -105,7 +96,7 @@ export function applyJsonPatch(target: unknown, ops: unknown): unknown {
       }
       case 'copy': doc = add(doc, raw.path, structuredClone(get(doc, raw.from ?? ''))); break;
       case 'test':
-        if (!deepEqual(get(doc, raw.path), raw.value)) throw fail(`testing value ${raw.path} failed: test failed`);
+        if (!jsonEqual(get(doc, raw.path), raw.value)) throw fail(`testing value ${raw.path} failed: test failed`);
         break;
       default: throw fail(`Unexpected kind: ${String((raw as { op?: unknown }).op)}`);
     }

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
+import { jsonEqual } from '../jsonEqual.ts';
 
 // Small facts about objects the write path needs.
 
@@ -13,10 +14,6 @@ export function timestamp(ms: number): string {
     lastStamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
   }
   return lastStamp;
-}
-
-function stableJson(v: unknown): string {
-  return JSON.stringify(v ?? null);
 }
 
 /**
@@ -35,7 +32,7 @@ export function specChanged(before: Readonly<KubeObject>, after: Readonly<KubeOb
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   for (const k of keys) {
     if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
-    if (stableJson(before[k]) !== stableJson(after[k])) return true;
+    if (!jsonEqual(before[k] ?? null, after[k] ?? null)) return true;
   }
   return false;
 }

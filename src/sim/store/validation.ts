@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { NameRule, ResourceInfo } from '../resources/types.ts';
 import type { Cause } from './apiErrors.ts';
+import { jsonEqual } from '../jsonEqual.ts';
 
 // Name validation as apimachinery's validation package words it, so 422 answers read the same.
 
@@ -73,17 +74,8 @@ export function validateLabelsAndAnnotations(labels: unknown, annotations: unkno
   return causes;
 }
 
-/** Semantic equality of JSON values (apiequality.Semantic): map key order does not matter, list order does. */
-function same(a: unknown, b: unknown): boolean {
-  a ??= null;
-  b ??= null;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => same(v, b[i]));
-  }
-  const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
+/** Unset and null are the same to a field-is-immutable check. */
+const same = (a: unknown, b: unknown): boolean => jsonEqual(a ?? null, b ?? null);
 
 /**
  * Updates the real strategies refuse: data of an `immutable: true` ConfigMap or Secret, the label

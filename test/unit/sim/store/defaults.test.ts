@@ -33,6 +33,15 @@ test('re-sending the same (undefaulted) manifest changes nothing: no new RV, no 
   assert.equal(again.object.metadata.generation, 1);
 });
 
+test('the same spec with its keys in another order is the same spec: no generation bump', () => {
+  const { cluster } = newCluster();
+  cluster.create(DEPLOY, 'default', manifest());
+  const original = manifest();
+  const reordered: KubeObject = { ...original, spec: Object.fromEntries(Object.entries(original.spec as Record<string, unknown>).reverse()) };
+  const again = cluster.update(DEPLOY, 'default', 'web', reordered);
+  assert.equal(again.object.metadata.generation, 1);
+});
+
 test('services get a cluster IP that an update leaving it out keeps; headless services keep None', () => {
   const { cluster } = newCluster();
   const svc = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector: { app: name }, ports: [{ port: 80 }], ...extra } });
