@@ -4,7 +4,7 @@
 // timeline into test-output/screenshots/, and asserts the webview's DOM: the event count, a filter
 // applied, a selected event's diff. Also records requestAnimationFrame intervals in the webview
 // while zooming and panning.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -247,8 +247,11 @@ export async function run(workbench) {
   await page.keyboard.press('Enter'); // no label selector
   await waitFor('secrets informer synced', async () => /synced/.test((await treeRow(page, 'secrets').textContent()) ?? ''));
 
-  // 2. Load the scenario from the editor (the command offers the open YAML file first).
-  const file = join(tmpdir(), `controller-lab-ui-${process.pid}.yaml`);
+  // 2. Load the scenario from the editor (the command offers the open YAML file first). The files
+  // live in a folder of their own: VS Code's file dialog lists the folder it is in, and a crowded
+  // /tmp (thousands of entries) stalls it.
+  const scenarios = mkdtempSync(join(tmpdir(), 'controller-lab-ui-'));
+  const file = join(scenarios, `controller-lab-ui-${process.pid}.yaml`);
   writeFileSync(file, SCENARIO);
   // VS Code's own file dialog (code-server has no native one): type the absolute path.
   await runCommand(page, 'File: Open File...');
@@ -323,7 +326,7 @@ export async function run(workbench) {
   await page.screenshot({ path: join(SCREENSHOTS, 'timeline.png') });
 
   // 5. 100,000 events end to end, then frame times while zooming and panning over all of them.
-  const loadFile = join(tmpdir(), `controller-lab-ui-load-${process.pid}.yaml`);
+  const loadFile = join(scenarios, `controller-lab-ui-load-${process.pid}.yaml`);
   writeFileSync(loadFile, LOAD_SCENARIO);
   await runCommand(page, 'Controller Lab: Load Scenario…');
   // The editor holds the timeline, not a YAML file: the command goes straight to the file dialog.
