@@ -18,12 +18,16 @@ const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 's
 
 /** apiVersion/kind → proto package: the kinds the sim serves (src/sim/resources/builtins.ts) and DeleteOptions. */
 const KINDS = {
-  v1: ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Event', 'Pod', 'Service', 'Endpoints', 'Node', 'PersistentVolumeClaim', 'PersistentVolume'],
-  'apps/v1': ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet'],
+  v1: ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Event', 'Pod', 'Service', 'Endpoints', 'Node', 'PersistentVolumeClaim', 'PersistentVolume', 'ResourceQuota', 'LimitRange', 'PodTemplate'],
+  'apps/v1': ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ControllerRevision'],
   'batch/v1': ['Job', 'CronJob'],
   'autoscaling/v2': ['HorizontalPodAutoscaler'],
   'autoscaling/v1': ['Scale'], // the scale subresource's body (client-go's scale client)
-  'networking.k8s.io/v1': ['Ingress', 'NetworkPolicy'],
+  'networking.k8s.io/v1': ['Ingress', 'NetworkPolicy', 'IngressClass'],
+  'discovery.k8s.io/v1': ['EndpointSlice'],
+  'scheduling.k8s.io/v1': ['PriorityClass'],
+  'storage.k8s.io/v1': ['StorageClass'],
+  'admissionregistration.k8s.io/v1': ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'],
   'policy/v1': ['PodDisruptionBudget'],
   'coordination.k8s.io/v1': ['Lease'],
   'rbac.authorization.k8s.io/v1': ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'],

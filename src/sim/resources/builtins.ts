@@ -15,6 +15,7 @@ export function storageVersionHash(group: string, version: string, kind: string)
 }
 
 const RBAC = 'rbac.authorization.k8s.io';
+const ADMISSION = 'admissionregistration.k8s.io';
 
 const REPLICAS_SCALE: ScaleMapping = { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'spec.selector' };
 
@@ -75,10 +76,14 @@ export function builtinResources(): ResourceInfo[] {
     builtin({ group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true }),
     builtin({ group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], status: true }),
     builtin({ group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true }),
+    builtin({ group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', shortNames: ['quota'], status: true }),
+    builtin({ group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', shortNames: ['limits'] }),
+    builtin({ group: '', version: 'v1', resource: 'podtemplates', kind: 'PodTemplate' }),
     builtin({ group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ['all'], status: true, scale: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], status: true, scale: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], status: true, scale: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], status: true }),
+    builtin({ group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision' }),
     builtin({ group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, virtual: true }),
     builtin({ group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, virtual: true }),
     builtin({ group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, virtual: true }),
@@ -89,13 +94,21 @@ export function builtinResources(): ResourceInfo[] {
     builtin({ group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', shortNames: ['ing'], status: true }),
     // NetworkPolicy's status (alpha) was removed before v1.28: no subresource.
     builtin({ group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', shortNames: ['netpol'] }),
+    builtin({ group: 'networking.k8s.io', version: 'v1', resource: 'ingressclasses', kind: 'IngressClass', namespaced: false }),
     builtin({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', shortNames: ['pdb'], status: true }),
     // RBAC names are path segments (`system:controller:foo`), and RBAC kinds have no status.
     builtin({ group: RBAC, version: 'v1', resource: 'roles', kind: 'Role', nameRule: 'pathSegment' }),
     builtin({ group: RBAC, version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', nameRule: 'pathSegment' }),
     builtin({ group: RBAC, version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'pathSegment' }),
     builtin({ group: RBAC, version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, nameRule: 'pathSegment' }),
+    // Groups from here on come in the order a v1.28 server lists them in /apis (CRDs last here).
+    builtin({ group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] }),
+    // Stored only: the sim never calls the webhooks these configure.
+    builtin({ group: ADMISSION, version: 'v1', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'] }),
+    builtin({ group: ADMISSION, version: 'v1', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'] }),
+    builtin({ group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'] }),
     builtin({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease' }),
+    builtin({ group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice' }),
     builtin({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true, storageVersionHash: 'jfWCUB31mvA=' }),
   ];
 }

@@ -3,7 +3,11 @@ import { horizontalPodAutoscalerDefaults } from './autoscalingDefaults.ts';
 import { isObj, obj, setDefault, type Obj } from './defaulting.ts';
 import { networkPolicyDefaults } from './networkingDefaults.ts';
 import { roleBindingDefaults } from './rbacDefaults.ts';
-import { persistentVolumeClaimDefaults, persistentVolumeDefaults } from './storageDefaults.ts';
+import { persistentVolumeClaimDefaults, persistentVolumeDefaults, storageClassDefaults } from './storageDefaults.ts';
+import { mutatingWebhookConfigurationDefaults, validatingWebhookConfigurationDefaults } from './admissionDefaults.ts';
+import { endpointSliceDefaults } from './discoveryDefaults.ts';
+import { limitRangeDefaults } from './quotaDefaults.ts';
+import { priorityClassDefaults } from './schedulingDefaults.ts';
 import type { ResourceInfo } from './types.ts';
 
 // Defaulting, as the API server applies it to every object it decodes (create, update, patch):
@@ -147,6 +151,27 @@ export function applyDefaults(info: Pick<ResourceInfo, 'group' | 'resource'>, o:
       return;
     case '/persistentvolumes':
       persistentVolumeDefaults(object);
+      return;
+    case '/podtemplates':
+      podTemplate(object);
+      return;
+    case '/limitranges':
+      limitRangeDefaults(object);
+      return;
+    case 'storage.k8s.io/storageclasses':
+      storageClassDefaults(object);
+      return;
+    case 'scheduling.k8s.io/priorityclasses':
+      priorityClassDefaults(object);
+      return;
+    case 'discovery.k8s.io/endpointslices':
+      endpointSliceDefaults(object);
+      return;
+    case 'admissionregistration.k8s.io/validatingwebhookconfigurations':
+      validatingWebhookConfigurationDefaults(object);
+      return;
+    case 'admissionregistration.k8s.io/mutatingwebhookconfigurations':
+      mutatingWebhookConfigurationDefaults(object);
       return;
     case 'networking.k8s.io/networkpolicies':
       networkPolicyDefaults(object);

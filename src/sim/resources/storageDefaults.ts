@@ -13,3 +13,9 @@ export function persistentVolumeDefaults(o: Obj): void {
   setDefault(spec, 'persistentVolumeReclaimPolicy', 'Retain');
   setDefault(spec, 'volumeMode', 'Filesystem');
 }
+
+/** storage/v1 SetDefaults_StorageClass: volumes it provisions are deleted with their claim, bound at once. */
+export function storageClassDefaults(o: Obj): void {
+  setDefault(o, 'reclaimPolicy', 'Delete');
+  setDefault(o, 'volumeBindingMode', 'Immediate');
+}

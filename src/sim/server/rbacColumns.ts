@@ -1,9 +1,7 @@
 // `kubectl get` columns for RBAC kinds (printRole, printClusterRole, printRoleBinding,
 // printClusterRoleBinding): roles show when they were made; bindings show their role and, wide,
 // who they bind.
-import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj, type TableColumn } from './tableCells.ts';
-
-const CREATED_AT = col('Created At', (o) => str(o, 'metadata.creationTimestamp'), 'date', 0, 'CreationTimestamp is a timestamp representing the server time when this object was created.');
+import { AGE_COLUMN, col, CREATED_AT_COLUMN, list, NAME_COLUMN, str, type Obj, type TableColumn } from './tableCells.ts';
 
 /** rbac.SubjectsStrings: a subject list split by kind, each part joined with ", ". */
 function subjects(o: Obj, kind: 'User' | 'Group' | 'ServiceAccount'): string {
@@ -23,8 +21,8 @@ const BINDING_COLUMNS: TableColumn[] = [
 ];
 
 export const RBAC_COLUMNS: Record<string, TableColumn[]> = {
-  roles: [NAME_COLUMN, CREATED_AT],
-  clusterroles: [NAME_COLUMN, CREATED_AT],
+  roles: [NAME_COLUMN, CREATED_AT_COLUMN],
+  clusterroles: [NAME_COLUMN, CREATED_AT_COLUMN],
   rolebindings: BINDING_COLUMNS,
   clusterrolebindings: BINDING_COLUMNS,
 };

@@ -4,7 +4,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 
 export interface TableColumn {
   name: string;
-  type: 'string' | 'integer' | 'date' | 'boolean';
+  type: 'string' | 'integer' | 'number' | 'date' | 'boolean';
   format: string;
   description: string;
   /** 0: always shown; 1: only with `-o wide`. */
@@ -86,6 +86,24 @@ export const AGE_COLUMN: TableColumn = {
   priority: 0,
   cell: (o, now) => since(o, 'metadata.creationTimestamp', now),
 };
+
+/** The RFC 3339 creation time, for printers that show it instead of an age (roles, limit ranges). */
+export const CREATED_AT_COLUMN: TableColumn = {
+  name: 'Created At',
+  type: 'date',
+  format: '',
+  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+  priority: 0,
+  cell: (o) => str(o, 'metadata.creationTimestamp'),
+};
+
+/** labels.FormatLabels: `k=v` pairs sorted by key, `<none>` when there are none. */
+export function labelsText(labels: unknown): string {
+  if (typeof labels !== 'object' || labels === null) return '<none>';
+  const keys = Object.keys(labels).sort();
+  if (keys.length === 0) return '<none>';
+  return keys.map((k) => `${k}=${String((labels as Record<string, unknown>)[k])}`).join(',');
+}
 
 export function col(name: string, cell: TableColumn['cell'], type: TableColumn['type'] = 'string', priority = 0, description = ''): TableColumn {
   return { name, type, format: '', description, priority, cell };

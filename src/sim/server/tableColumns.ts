@@ -1,8 +1,13 @@
 // The columns `kubectl get` shows, per kind, computed server-side like a v1.28 kube-apiserver's
 // printers do (pkg/printers/internalversion). Kinds not listed here get NAME_COLUMN and AGE_COLUMN,
-// as custom resources without additionalPrinterColumns do. RBAC, networking, storage and
-// autoscaling kinds have their printers in <area>Columns.ts.
+// as custom resources without additionalPrinterColumns do. Kinds beyond the first workloads have
+// their printers in <area>Columns.ts.
+import { ADMISSION_COLUMNS } from './admissionColumns.ts';
 import { HPA_COLUMNS } from './autoscalingColumns.ts';
+import { ENDPOINT_SLICE_COLUMNS } from './endpointSliceColumns.ts';
+import { QUOTA_COLUMNS } from './quotaColumns.ts';
+import { SCHEDULING_COLUMNS } from './schedulingColumns.ts';
+import { WORKLOAD_HISTORY_COLUMNS } from './workloadHistoryColumns.ts';
 import { NETWORKING_COLUMNS } from './networkingColumns.ts';
 import { RBAC_COLUMNS } from './rbacColumns.ts';
 import { STORAGE_COLUMNS } from './storageColumns.ts';
@@ -127,6 +132,11 @@ const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
   ...NETWORKING_COLUMNS,
   ...STORAGE_COLUMNS,
   ...HPA_COLUMNS,
+  ...ENDPOINT_SLICE_COLUMNS,
+  ...WORKLOAD_HISTORY_COLUMNS,
+  ...QUOTA_COLUMNS,
+  ...SCHEDULING_COLUMNS,
+  ...ADMISSION_COLUMNS,
 };
 
 export function columnsFor(resource: string): TableColumn[] {

@@ -37,6 +37,7 @@ const entry = (name: string, kind: string, namespaced: boolean, verbs: string[],
 /** What a real v1.28 server lists per group version, for the resources the sim serves there. */
 const REAL_V1_28: Record<string, Json[]> = {
   'networking.k8s.io/v1': [
+    entry('ingressclasses', 'IngressClass', false, ALL, { storageVersionHash: 'l/iqIbDgFyQ=' }),
     entry('ingresses', 'Ingress', true, ALL, { shortNames: ['ing'], storageVersionHash: '39NQlfNR+bo=' }),
     entry('ingresses/status', 'Ingress', true, STATUS),
     entry('networkpolicies', 'NetworkPolicy', true, ALL, { shortNames: ['netpol'], storageVersionHash: 'YpfwF18m1G8=' }),

@@ -87,7 +87,7 @@ test('reviews as kubectl 1.32 sends them: the spec is read, the status sent alon
 });
 
 test('unknown kinds and broken bodies are told apart', () => {
-  assert.throws(() => decodeKubernetesProtobuf(envelope('storage.k8s.io/v1', 'StorageClass', bytes(1, bytes(1, 'fast')))), (e: unknown) => e instanceof UnsupportedProtobufKind && e.typeName === 'storage.k8s.io/v1/StorageClass');
+  assert.throws(() => decodeKubernetesProtobuf(envelope('node.k8s.io/v1', 'RuntimeClass', bytes(1, bytes(1, 'gvisor')))), (e: unknown) => e instanceof UnsupportedProtobufKind && e.typeName === 'node.k8s.io/v1/RuntimeClass');
   assert.throws(() => decodeKubernetesProtobuf(new Uint8Array([1, 2, 3, 4])), /no k8s/);
   const truncated = envelope('v1', 'ConfigMap', bytes(1, bytes(1, 'cm'))).subarray(0, 20);
   assert.throws(() => decodeKubernetesProtobuf(truncated), /truncated/);
@@ -148,4 +148,19 @@ test('Duration, RawExtension and FieldsV1 (types no served kind uses at the top,
   const managed = [...bytes(1, 'kubectl'), ...bytes(2, 'Update'), ...bytes(4, time(1767225600)), ...bytes(6, 'FieldsV1'), ...bytes(7, bytes(1, '{"f:data":{}}'))];
   const cm = decodeKubernetesProtobuf(envelope('v1', 'ConfigMap', bytes(1, [...bytes(1, 'cm'), ...bytes(17, managed)])));
   assert.deepEqual((cm['metadata'] as any).managedFields, [{ manager: 'kubectl', operation: 'Update', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } }]); // eslint-disable-line @typescript-eslint/no-explicit-any
+});
+
+test('the cluster plumbing kinds decode too: PriorityClass, StorageClass, a webhook configuration, an EndpointSlice', () => {
+  // What `kubectl create priorityclass high --value=1000` (1.32) sends: value 1000, globalDefault false.
+  assert.deepEqual(decodeKubernetesProtobuf(envelope('scheduling.k8s.io/v1', 'PriorityClass', [...bytes(1, bytes(1, 'high')), ...num(2, 1000), ...num(3, 0)])), {
+    apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000,
+  });
+  assert.deepEqual(decodeKubernetesProtobuf(envelope('storage.k8s.io/v1', 'StorageClass', [...bytes(1, bytes(1, 'fast')), ...bytes(2, 'ebs.csi.aws.com'), ...entry(3, 'type', 'gp3'), ...num(6, 1)])), {
+    apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com', parameters: { type: 'gp3' }, allowVolumeExpansion: true,
+  });
+  const webhook = [...bytes(1, 'a.example.com'), ...bytes(2, bytes(3, 'https://a.example.com')), ...bytes(6, 'None'), ...bytes(8, 'v1')];
+  const hooks = decodeKubernetesProtobuf(envelope('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', [...bytes(1, bytes(1, 'v')), ...bytes(2, webhook)]));
+  assert.deepEqual(hooks['webhooks'], [{ name: 'a.example.com', clientConfig: { url: 'https://a.example.com' }, sideEffects: 'None', admissionReviewVersions: ['v1'] }]);
+  const slice = decodeKubernetesProtobuf(envelope('discovery.k8s.io/v1', 'EndpointSlice', [...bytes(1, bytes(1, 's')), ...bytes(2, bytes(1, '10.0.0.1')), ...bytes(3, [...num(3, 80)]), ...bytes(4, 'IPv4')]));
+  assert.deepEqual([slice['addressType'], slice['endpoints'], slice['ports']], ['IPv4', [{ addresses: ['10.0.0.1'] }], [{ port: 80 }]]);
 });

@@ -1,0 +1,31 @@
+// `kubectl get` columns for ResourceQuota and LimitRange (printResourceQuota, printLimitRange).
+// A quota's cells come from its status, which the quota controller fills in a real cluster; the
+// sim runs no controllers, so they stay empty until something writes /status.
+import { AGE_COLUMN, col, CREATED_AT_COLUMN, field, NAME_COLUMN, quantityText, type Obj, type TableColumn } from './tableCells.ts';
+
+/** A ResourceList (its keys hold dots, so they are read from the map, not as paths). */
+function quantities(o: Obj, path: string): Record<string, unknown> {
+  const v = field(o, path);
+  return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+}
+
+/** `resource: used/hard` for each hard limit, sorted by name; `limits.*` ones go to the Limit column. */
+function usage(o: Obj, limits: boolean): string {
+  const hard = quantities(o, 'status.hard');
+  const used = quantities(o, 'status.used');
+  return Object.keys(hard)
+    .sort()
+    .filter((resource) => resource.startsWith('limits.') === limits)
+    .map((resource) => `${resource}: ${quantityText(used[resource], '0')}/${quantityText(hard[resource], '0')}`)
+    .join(', ');
+}
+
+export const QUOTA_COLUMNS: Record<string, TableColumn[]> = {
+  resourcequotas: [
+    NAME_COLUMN,
+    AGE_COLUMN,
+    col('Request', (o) => usage(o, false), 'string', 0, 'Request represents a minimum amount of cpu/memory that a container may consume.'),
+    col('Limit', (o) => usage(o, true), 'string', 0, 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+  ],
+  limitranges: [NAME_COLUMN, CREATED_AT_COLUMN],
+};
