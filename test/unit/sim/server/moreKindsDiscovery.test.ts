@@ -1,14 +1,12 @@
 // Discovery for the kinds beyond the first set: every entry exactly as a real v1.28 kube-apiserver
 // reports it — from the recorded reference where it has the group, else as the real server answers
 // (storageVersionHash included: it is what `kubectl` and the storage-version migrator compare).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeClock } from '../../../../src/shared/clock.ts';
-import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
-import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
 import { call } from './httpClient.ts';
+import { suiteServer } from './suiteServer.ts';
 
 const REFERENCE = '/work/shared/reference/discovery';
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
@@ -18,18 +16,7 @@ const STATUS = ['get', 'patch', 'update'];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-let cluster: SimCluster;
-let server: SimServerHandle;
-
-before(async () => {
-  cluster = createSimCluster({ clock: new FakeClock(Date.parse('2026-01-01T00:00:00Z')) });
-  server = await startSimServer(cluster, { insecureHttp: true });
-});
-
-after(async () => {
-  await server.stop();
-  await cluster.close();
-});
+const sim = suiteServer();
 
 const entry = (name: string, kind: string, namespaced: boolean, verbs: string[], extra: Json = {}): Json =>
   ({ name, singularName: name.includes('/') ? '' : kind.toLowerCase(), namespaced, kind, verbs, ...extra });
@@ -71,27 +58,27 @@ function referenceEntries(file: string, names: string[]): Json[] {
 
 describe('discovery of the added kinds', () => {
   it('core PVCs and PVs, and batch CronJobs, match the recorded v1.28 server entry for entry', async () => {
-    const core = (await call(server, 'GET', '/api/v1')).json();
+    const core = (await call(sim.server, 'GET', '/api/v1')).json();
     const coreNames = ['persistentvolumeclaims', 'persistentvolumeclaims/status', 'persistentvolumes', 'persistentvolumes/status'];
     assert.deepEqual(coreNames.map((n) => core.resources.find((r: Json) => r.name === n)), referenceEntries('api_v1.json', coreNames));
-    const batch = (await call(server, 'GET', '/apis/batch/v1')).json();
+    const batch = (await call(sim.server, 'GET', '/apis/batch/v1')).json();
     const batchNames = ['cronjobs', 'cronjobs/status'];
     assert.deepEqual(batchNames.map((n) => batch.resources.find((r: Json) => r.name === n)), referenceEntries('apis_batch_v1.json', batchNames));
   });
 
   it('networking, RBAC, policy, autoscaling and the review groups list what a v1.28 server lists', async () => {
     for (const [groupVersion, expected] of Object.entries(REAL_V1_28)) {
-      const doc = (await call(server, 'GET', `/apis/${groupVersion}`)).json();
+      const doc = (await call(sim.server, 'GET', `/apis/${groupVersion}`)).json();
       assert.equal(doc.kind, 'APIResourceList', groupVersion);
       assert.equal(doc.groupVersion, groupVersion);
       assert.deepEqual(doc.resources, expected, groupVersion);
     }
-    const groups = (await call(server, 'GET', '/apis')).json().groups.map((g: Json) => g.preferredVersion.groupVersion);
+    const groups = (await call(sim.server, 'GET', '/apis')).json().groups.map((g: Json) => g.preferredVersion.groupVersion);
     for (const gv of Object.keys(REAL_V1_28)) assert.ok(groups.includes(gv), gv);
   });
 
   it('the aggregated document carries the same facts: scope, verbs, short names, categories, /status', async () => {
-    const doc = (await call(server, 'GET', '/apis', { accept: AGGREGATED })).json();
+    const doc = (await call(sim.server, 'GET', '/apis', { accept: AGGREGATED })).json();
     const resource = (group: string, name: string): Json =>
       doc.items.find((i: Json) => i.metadata.name === group).versions[0].resources.find((r: Json) => r.resource === name);
     assert.deepEqual(resource('authorization.k8s.io', 'selfsubjectaccessreviews'), {
@@ -104,7 +91,7 @@ describe('discovery of the added kinds', () => {
     assert.equal(resource('rbac.authorization.k8s.io', 'clusterroles').scope, 'Cluster');
     assert.equal(resource('rbac.authorization.k8s.io', 'roles').subresources, undefined, 'RBAC kinds have no status');
     assert.equal(resource('networking.k8s.io', 'networkpolicies').subresources, undefined);
-    const core = (await call(server, 'GET', '/api', { accept: AGGREGATED })).json();
+    const core = (await call(sim.server, 'GET', '/api', { accept: AGGREGATED })).json();
     const pv = core.items[0].versions[0].resources.find((r: Json) => r.resource === 'persistentvolumes');
     assert.deepEqual([pv.scope, pv.shortNames], ['Cluster', ['pv']]);
   });

@@ -1,14 +1,12 @@
 // Discovery for the cluster plumbing kinds: exactly what a v1.28 kube-apiserver lists — from the
 // recorded reference for core and apps, else the well-known v1.28 entries (short names, scope,
 // categories, the hash storageVersionHash() derives as the real server does).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeClock } from '../../../../src/shared/clock.ts';
-import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
-import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
 import { call } from './httpClient.ts';
+import { suiteServer } from './suiteServer.ts';
 
 const REFERENCE = '/work/shared/reference/discovery';
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
@@ -17,18 +15,7 @@ const ALL = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'up
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-let cluster: SimCluster;
-let server: SimServerHandle;
-
-before(async () => {
-  cluster = createSimCluster({ clock: new FakeClock(Date.parse('2026-01-01T00:00:00Z')) });
-  server = await startSimServer(cluster, { insecureHttp: true });
-});
-
-after(async () => {
-  await server.stop();
-  await cluster.close();
-});
+const sim = suiteServer();
 
 const entry = (name: string, kind: string, namespaced: boolean, extra: Json = {}): Json =>
   ({ name, singularName: kind.toLowerCase(), namespaced, kind, verbs: ALL, ...extra });
@@ -50,7 +37,7 @@ function referenceEntries(file: string, names: string[]): Json[] {
 }
 
 async function served(groupVersionPath: string, names: string[]): Promise<Json[]> {
-  const doc = (await call(server, 'GET', groupVersionPath)).json();
+  const doc = (await call(sim.server, 'GET', groupVersionPath)).json();
   return names.map((n) => doc.resources.find((r: Json) => r.name === n));
 }
 
@@ -63,24 +50,24 @@ describe('discovery of the cluster plumbing kinds', () => {
 
   it('discovery, scheduling, storage and admissionregistration list what a v1.28 server lists', async () => {
     for (const [groupVersion, expected] of Object.entries(REAL_V1_28)) {
-      const doc = (await call(server, 'GET', `/apis/${groupVersion}`)).json();
+      const doc = (await call(sim.server, 'GET', `/apis/${groupVersion}`)).json();
       assert.equal(doc.groupVersion, groupVersion);
       assert.deepEqual(doc.resources, expected, groupVersion);
     }
     const ingressClasses = await served('/apis/networking.k8s.io/v1', ['ingressclasses']);
     assert.deepEqual(ingressClasses, [entry('ingressclasses', 'IngressClass', false, { storageVersionHash: 'l/iqIbDgFyQ=' })]);
-    const groups = (await call(server, 'GET', '/apis')).json().groups.map((g: Json) => g.name);
+    const groups = (await call(sim.server, 'GET', '/apis')).json().groups.map((g: Json) => g.name);
     for (const g of ['discovery.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io']) assert.ok(groups.includes(g), g);
   });
 
   it('the aggregated document carries scope, short names, categories and the quota\'s /status', async () => {
-    const doc = (await call(server, 'GET', '/apis', { accept: AGGREGATED })).json();
+    const doc = (await call(sim.server, 'GET', '/apis', { accept: AGGREGATED })).json();
     const resource = (group: string, name: string): Json =>
       doc.items.find((i: Json) => i.metadata.name === group).versions[0].resources.find((r: Json) => r.resource === name);
     assert.deepEqual([resource('storage.k8s.io', 'storageclasses').scope, resource('storage.k8s.io', 'storageclasses').shortNames], ['Cluster', ['sc']]);
     assert.deepEqual(resource('admissionregistration.k8s.io', 'validatingwebhookconfigurations').categories, ['api-extensions']);
     assert.equal(resource('discovery.k8s.io', 'endpointslices').scope, 'Namespaced');
-    const core = (await call(server, 'GET', '/api', { accept: AGGREGATED })).json();
+    const core = (await call(sim.server, 'GET', '/api', { accept: AGGREGATED })).json();
     const quota = core.items[0].versions[0].resources.find((r: Json) => r.resource === 'resourcequotas');
     assert.deepEqual([quota.shortNames, quota.subresources.map((s: Json) => s.subresource)], [['quota'], ['status']]);
   });

@@ -1,14 +1,12 @@
 // Bodies kubectl 1.32 really sent (fixtures/kubectl132Bodies.ts), decoded with the generated schemas,
 // and one created next to the JSON kubectl 1.28 sends for the same command: the two stored objects
 // must be the same.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock } from '../../../../src/shared/clock.ts';
 import { decodeKubernetesProtobuf } from '../../../../src/sim/server/protobuf/decodeK8sProtobuf.ts';
-import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
-import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
 import { CRONJOB_HELLO2, DEPLOYMENT_WEB2, DEPLOYMENT_WEB3, JOB_ONCE2, SERVICE_MY_SVC } from './fixtures/kubectl132Bodies.ts';
 import { call } from './httpClient.ts';
+import { suiteServer } from './suiteServer.ts';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
@@ -47,18 +45,7 @@ describe('kubectl 1.32 protobuf bodies', () => {
 });
 
 describe('protobuf and JSON make the same stored object', () => {
-  let cluster: SimCluster;
-  let server: SimServerHandle;
-
-  before(async () => {
-    cluster = createSimCluster({ clock: new FakeClock(Date.parse('2026-01-01T00:00:00Z')) });
-    server = await startSimServer(cluster, { insecureHttp: true });
-  });
-
-  after(async () => {
-    await server.stop();
-    await cluster.close();
-  });
+  const sim = suiteServer();
 
   /** What differs between any two creates: identity, time, version, and the namespace we chose. */
   function comparable(object: Record<string, any>): Record<string, unknown> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -67,8 +54,8 @@ describe('protobuf and JSON make the same stored object', () => {
   }
 
   it('kubectl create deployment web3 --image=nginx: 1.32 protobuf vs 1.28 JSON', async () => {
-    for (const ns of ['from-protobuf', 'from-json']) assert.equal((await call(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status, 201);
-    const viaProtobuf = await call(server, 'POST', '/apis/apps/v1/namespaces/from-protobuf/deployments', { body: DEPLOYMENT_WEB3, contentType: PROTOBUF });
+    for (const ns of ['from-protobuf', 'from-json']) assert.equal((await call(sim.server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status, 201);
+    const viaProtobuf = await call(sim.server, 'POST', '/apis/apps/v1/namespaces/from-protobuf/deployments', { body: DEPLOYMENT_WEB3, contentType: PROTOBUF });
     assert.equal(viaProtobuf.status, 201, viaProtobuf.body);
     // kubectl 1.28's body for the same command (captured with -v=9), the name made web3.
     const json = {
@@ -80,9 +67,9 @@ describe('protobuf and JSON make the same stored object', () => {
       },
       status: {},
     };
-    const viaJson = await call(server, 'POST', '/apis/apps/v1/namespaces/from-json/deployments', { body: json });
+    const viaJson = await call(sim.server, 'POST', '/apis/apps/v1/namespaces/from-json/deployments', { body: json });
     assert.equal(viaJson.status, 201, viaJson.body);
-    const stored = async (ns: string) => comparable((await call(server, 'GET', `/apis/apps/v1/namespaces/${ns}/deployments/web3`)).json());
+    const stored = async (ns: string) => comparable((await call(sim.server, 'GET', `/apis/apps/v1/namespaces/${ns}/deployments/web3`)).json());
     const fromProtobuf = await stored('from-protobuf');
     const fromJson = await stored('from-json');
     assert.deepEqual(fromProtobuf, fromJson);
