@@ -1,7 +1,7 @@
 // Starts `controller-lab sim` as a real process (as a user would) and drives it with real clients:
 // kubectl with the kubeconfig it printed, and raw HTTPS requests with its token and CA.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -72,7 +72,10 @@ export async function startSimProcess(extraArgs: string[] = [], stateDir?: strin
         if (launcher === 'npx') process.kill(-child.pid!, 'SIGTERM');
         else child.kill('SIGTERM');
       }
-      return exited;
+      const code = await exited;
+      // A state dir made here is this run's alone; one the caller passed is theirs (restart tests reuse it).
+      if (stateDir === undefined) await rm(dir, { recursive: true, force: true });
+      return code;
     },
   };
 }
