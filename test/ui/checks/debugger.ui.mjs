@@ -83,6 +83,9 @@ export async function run(workbench) {
   await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.tab', { hasText: 'controller.ts' }).first().waitFor();
+  // The command debugs the active editor: make sure the controller's editor has focus, not a
+  // quick-open list still closing.
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
 
   await runCommand(page, 'Controller Lab: Debug Controller on Simulated Cluster');
   // The Run and Debug view: call stack (workers as threads, reconciles as frames) and variables.
