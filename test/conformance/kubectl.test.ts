@@ -1,27 +1,12 @@
 // Real kubectl against `controller-lab sim` started as a real process. Each test works in its own
 // namespace, so the tests run concurrently (kubectl start-up dominates their time).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl, kubectlBackground, kubectlOk, rawRequest, startSimProcess, type SimProcess } from './simProcess.ts';
+import { createNamespace, kubectl, kubectlBackground, kubectlOk, rawRequest, simForFile, type Json } from './simProcess.ts';
 
-let sim: SimProcess;
+const sim = simForFile();
 
-// Objects as kubectl prints them: read field by field, so loosely typed on purpose.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
-
-before(async () => {
-  sim = await startSimProcess();
-});
-
-after(async () => {
-  assert.equal(await sim.stop(), 0, `sim exited uncleanly:\n${sim?.output()}`);
-});
-
-async function namespace(name: string): Promise<string> {
-  await kubectlOk(sim, ['create', 'namespace', name]);
-  return name;
-}
+const namespace = (name: string): Promise<string> => createNamespace(sim, name);
 
 function deploymentYaml(ns: string, replicas: number, image: string): string {
   return `apiVersion: apps/v1

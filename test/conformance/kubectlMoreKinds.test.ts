@@ -1,28 +1,13 @@
 // Real kubectl against `controller-lab sim` for what users hit beyond workloads and config: CronJobs,
 // RBAC, Ingress, PVCs, PDBs, HPAs, and `kubectl auth can-i` / `auth whoami`. Each test has its own
 // namespace (and cluster-scoped names), so they run concurrently.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl, kubectlOk, startSimProcess, type SimProcess } from './simProcess.ts';
+import { createNamespace, kubectl, kubectlOk, simForFile, type Json } from './simProcess.ts';
 
-let sim: SimProcess;
+const sim = simForFile();
 
-// Objects as kubectl prints them: read field by field, so loosely typed on purpose.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
-
-before(async () => {
-  sim = await startSimProcess();
-});
-
-after(async () => {
-  assert.equal(await sim.stop(), 0, `sim exited uncleanly:\n${sim?.output()}`);
-});
-
-async function namespace(name: string): Promise<string> {
-  await kubectlOk(sim, ['create', 'namespace', name]);
-  return name;
-}
+const namespace = (name: string): Promise<string> => createNamespace(sim, name);
 
 async function getJson(args: string[]): Promise<Json> {
   return JSON.parse(await kubectlOk(sim, [...args, '-o', 'json']));

@@ -2,23 +2,11 @@
 // ControllerRevision, ResourceQuota, LimitRange, PodTemplate, PriorityClass, StorageClass,
 // IngressClass and webhook configurations (stored only: the sim calls no webhooks). Each test has
 // its own namespace and cluster-scoped names, so they run concurrently.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl, kubectlOk, startSimProcess, type SimProcess } from './simProcess.ts';
+import { kubectl, kubectlOk, simForFile, type Json } from './simProcess.ts';
 
-let sim: SimProcess;
-
-// Objects as kubectl prints them: read field by field, so loosely typed on purpose.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
-
-before(async () => {
-  sim = await startSimProcess();
-});
-
-after(async () => {
-  assert.equal(await sim.stop(), 0, `sim exited uncleanly:\n${sim?.output()}`);
-});
+const sim = simForFile();
 
 async function getJson(args: string[]): Promise<Json> {
   return JSON.parse(await kubectlOk(sim, [...args, '-o', 'json']));

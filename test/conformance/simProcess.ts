@@ -1,5 +1,7 @@
 // Starts `controller-lab sim` as a real process (as a user would) and drives it with real clients:
 // kubectl with the kubeconfig it printed, and raw HTTPS requests with its token and CA.
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:https';
@@ -173,4 +175,25 @@ export function rawRequest(
     req.on('error', rej);
     req.end(options.body);
   });
+}
+
+/** Objects as kubectl prints them: read field by field, so loosely typed on purpose. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+
+/**
+ * One `controller-lab sim` process for the tests of a file: started before them, stopped after
+ * them (an unclean exit fails the file). Its fields are filled in by the time the tests run.
+ */
+export function simForFile(): SimProcess {
+  const sim = {} as SimProcess;
+  before(async () => void Object.assign(sim, await startSimProcess()));
+  after(async () => assert.equal(await sim.stop(), 0, `sim exited uncleanly:\n${sim.output()}`));
+  return sim;
+}
+
+/** Creates a namespace for one test (tests run concurrently, each in its own). */
+export async function createNamespace(sim: SimProcess, name: string): Promise<string> {
+  await kubectlOk(sim, ['create', 'namespace', name]);
+  return name;
 }
