@@ -21,6 +21,7 @@ import { SimListerWatcher } from './simListerWatcher.ts';
 import { startScenario, type ScenarioRun } from './scenario/scenarioRunner.ts';
 import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
 import { replayTrace, type TraceReplay } from './scenario/traceReplay.ts';
+import { startWorkloads, type RunningWorkloads, type WorkloadOptions } from './workloads/index.ts';
 import { randomUUID } from 'node:crypto';
 import type {
   ClientIdentity,
@@ -100,6 +101,11 @@ export interface SimClusterApi {
   loadScenario(yamlText: string, options?: { fileName?: string }): ScenarioRunHandle;
   /** Replays JSON lines of recorded watch events on the clock (`speed` 0: at once). Throws TraceError naming bad lines. */
   replayTrace(jsonLines: string, options?: { speed?: number }): TraceReplay;
+  /**
+   * Starts the built-in workload controllers, scheduler and fake Nodes (once; later calls answer
+   * the options already running). Off by default so a user's own controllers are not raced.
+   */
+  enableWorkloads(options?: Partial<WorkloadOptions>): WorkloadOptions;
   /** Every committed write, after watchers were queued. */
   onWrite(listener: (write: WriteRecord) => void): () => void;
   /** An in-process ListerWatcher for one resource (optionally one namespace); objects are copies unless `shareFrozen`. */
@@ -147,6 +153,7 @@ export class SimCluster implements SimClusterApi {
   private readonly saver: DebouncedSaver | undefined;
   private readonly stateDir: string | undefined;
   private nextWatchId = 1;
+  private workloads: RunningWorkloads | undefined;
   private currentClient: ClientIdentity | undefined;
   private random: () => number = Math.random;
   private seeded = false;
@@ -324,6 +331,11 @@ export class SimCluster implements SimClusterApi {
     return replayTrace(this, jsonLines, options);
   }
 
+  enableWorkloads(options: Partial<WorkloadOptions> = {}): WorkloadOptions {
+    this.workloads ??= startWorkloads(this, options, (message) => process.stderr.write(`controller-lab sim: ${message}\n`));
+    return this.workloads.options;
+  }
+
   onWrite(listener: (write: WriteRecord) => void): () => void {
     this.writeListeners.add(listener);
     return () => this.writeListeners.delete(listener);
@@ -334,6 +346,7 @@ export class SimCluster implements SimClusterApi {
   }
 
   async close(): Promise<void> {
+    this.workloads?.stop();
     this.endWatches('dropped');
     this.saver?.flush();
   }

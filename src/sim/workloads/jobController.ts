@@ -1,0 +1,92 @@
+import { objectKey, splitKey } from '../../shared/keys.ts';
+import { isNotFound } from '../../shared/apiError.ts';
+import type { RequestContext } from '../store/types.ts';
+import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts';
+import { controllerRef, isActive, isControlledBy, isReady, phaseOf, podFromTemplate, timeString } from './pods.ts';
+import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
+import { getObject, JOBS, listObjects, PODS, type WorkloadCluster } from './workloadCluster.ts';
+
+// The Job controller (pkg/controller/job), NonIndexed: up to `parallelism` Pods at a time until
+// `completions` have Succeeded (Complete), or more than `backoffLimit` have Failed (Failed,
+// BackoffLimitExceeded). A suspended Job keeps no Pods.
+
+interface JobSpec {
+  parallelism?: number;
+  completions?: number | null;
+  backoffLimit?: number;
+  suspend?: boolean;
+  template?: unknown;
+}
+
+export function jobController(cluster: WorkloadCluster): ControllerDefinition {
+  return {
+    name: 'job-controller',
+    watches: [
+      { gvr: JOBS, keysFor: (job) => [objectKey(job)] },
+      { gvr: PODS, keysFor: (pod) => controllerKeyOf(pod, 'Job') },
+    ],
+    reconcile(key: string, ctx: RequestContext): void {
+      const { namespace, name } = splitKey(key);
+      const job = getObject(cluster, JOBS, namespace, name, ctx);
+      if (!job || job.metadata.deletionTimestamp) return;
+      const status = (job.status ?? {}) as { conditions?: Condition[]; startTime?: string; completionTime?: string };
+      if (status.conditions?.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')) return;
+      const spec = (job.spec ?? {}) as JobSpec;
+      const pods = listObjects(cluster, PODS, namespace, ctx).filter((p) => isControlledBy(p, job.metadata.uid));
+      const active = pods.filter(isActive);
+      const succeeded = pods.filter((p) => phaseOf(p) === 'Succeeded').length;
+      const failed = pods.filter((p) => phaseOf(p) === 'Failed').length;
+      const now = timeString(cluster.clock.now());
+      const parallelism = spec.parallelism ?? 1;
+      const completions = spec.completions ?? null;
+      let conditions = status.conditions;
+      let completionTime: string | undefined;
+      let remove = 0;
+      let add = 0;
+
+      if (failed > (spec.backoffLimit ?? 6)) {
+        conditions = setCondition(conditions, { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, now);
+        remove = active.length;
+      } else if (completions !== null ? succeeded >= completions : succeeded > 0 && active.length === 0) {
+        conditions = setCondition(conditions, { type: 'Complete', status: 'True', reason: '', message: '' }, now);
+        completionTime = now;
+        remove = active.length;
+      } else if (spec.suspend) {
+        conditions = setCondition(conditions, { type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' }, now);
+        remove = active.length;
+      } else {
+        // A work-queue Job (no completions) stops starting Pods once one has succeeded.
+        const wanted = completions !== null ? Math.min(parallelism, completions - succeeded) : succeeded > 0 ? 0 : parallelism;
+        if (active.length < wanted) add = wanted - active.length;
+        else remove = active.length - wanted;
+      }
+
+      const owner = controllerRef(job, 'batch/v1', 'Job');
+      const labels = { 'batch.kubernetes.io/controller-uid': job.metadata.uid ?? '', 'batch.kubernetes.io/job-name': name, 'controller-uid': job.metadata.uid ?? '', 'job-name': name };
+      for (let i = 0; i < add; i++) cluster.create(PODS, namespace, podFromTemplate(spec.template, owner, namespace, { generateName: `${name}-` }, labels), ctx);
+      for (const pod of active.slice(0, remove)) {
+        try {
+          cluster.delete(PODS, namespace, pod.metadata.name ?? '', {}, ctx);
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      }
+      const stillActive = active.length + add - remove;
+      writeStatusIfChanged(cluster, JOBS, job, {
+        startTime: status.startTime ?? now,
+        completionTime: completionTime ?? status.completionTime,
+        active: stillActive || undefined,
+        succeeded: succeeded || undefined,
+        failed: failed || undefined,
+        ready: active.slice(remove).filter(isReady).length,
+        uncountedTerminatedPods: {},
+        conditions: conditions?.map((c) => {
+          const out: Partial<Condition> = { ...c, lastProbeTime: c.lastTransitionTime } as Partial<Condition>;
+          if (!out.reason) delete out.reason;
+          if (!out.message) delete out.message;
+          return out;
+        }),
+      }, ctx);
+    },
+  };
+}
