@@ -9,9 +9,12 @@ import { adminRequest, endpointFromKubeconfig } from '../sim/server/adminClient.
 import { ADMIN_ACTIONS } from '../sim/server/adminApi.ts';
 import { startSimServer } from '../sim/server/simServer.ts';
 import { createSimCluster } from '../sim/simCluster.ts';
+import { parseDuration } from '../sim/scenario/duration.ts';
+import { workloadOptions, type WorkloadOptions } from '../sim/workloads/index.ts';
 
 const USAGE = `usage:
   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]
+                     [--workloads [--nodes N] [--pod-start-delay 500ms] [--job-pod-duration 1s] [--pod-failure-rate 0.1]]
   controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
   controller-lab sim clients|state [--kubeconfig FILE]
 
@@ -20,6 +23,10 @@ ${Object.entries(ADMIN_ACTIONS)
   .filter(([, a]) => a.method === 'POST')
   .map(([name, a]) => `  ${name.padEnd(20)} ${a.summary}`)
   .join('\n')}
+
+--workloads runs the Deployment, ReplicaSet, StatefulSet, DaemonSet and Job controllers, a scheduler
+and fake Nodes (default 3) whose kubelets move Pods to Running and Ready, so workloads roll out.
+Off by default, so your own controllers for these kinds are not raced.
 
 Fault arguments are flags named after the fields: --ms 500, --resource deployments.apps,
 --resource-version 42, --error-rate 0.2, --error-code 429, --retry-after-seconds 2, --latency-ms 100.
@@ -110,6 +117,11 @@ async function runServer(args: string[]): Promise<number> {
       'insecure-http': { type: 'boolean', default: false },
       'server-version': { type: 'string' },
       token: { type: 'string' },
+      workloads: { type: 'boolean', default: false },
+      nodes: { type: 'string' },
+      'pod-start-delay': { type: 'string' },
+      'job-pod-duration': { type: 'string' },
+      'pod-failure-rate': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -124,8 +136,13 @@ async function runServer(args: string[]): Promise<number> {
   // Absolute, so the printed kubeconfig path works from any directory.
   const stateDir = values['state-dir'] ? resolve(values['state-dir']) : undefined;
   const scenarioText = values.scenario ? await readFile(values.scenario, 'utf8') : undefined;
+  const workloads = workloadFlags(values);
 
   const cluster = createSimCluster(stateDir ? { stateDir } : {});
+  if (workloads) {
+    const o = cluster.enableWorkloads(workloads);
+    process.stdout.write(`Workloads: controllers, scheduler and ${o.nodes} fake Nodes (Pods start in ${o.podStartDelayMs} ms, ${o.podFailureRate * 100}% fail)\n`);
+  }
   const server = await startSimServer(cluster, {
     port,
     insecureHttp: values['insecure-http'],
@@ -164,6 +181,29 @@ async function runServer(args: string[]): Promise<number> {
   await server.stop();
   await cluster.close();
   return 0;
+}
+
+/** The workload simulation's options from the flags; any of them turns it on. */
+function workloadFlags(values: { workloads?: boolean; nodes?: string; 'pod-start-delay'?: string; 'job-pod-duration'?: string; 'pod-failure-rate'?: string }): Partial<WorkloadOptions> | undefined {
+  const given = values.nodes ?? values['pod-start-delay'] ?? values['job-pod-duration'] ?? values['pod-failure-rate'];
+  if (!values.workloads && given === undefined) return undefined;
+  const duration = (flag: 'pod-start-delay' | 'job-pod-duration'): number | undefined => {
+    const text = values[flag];
+    if (text === undefined) return undefined;
+    const ms = parseDuration(text);
+    if (ms === undefined) throw new Error(`--${flag} must be a duration such as 500ms or 2s, not ${text}`);
+    return ms;
+  };
+  const options: Partial<WorkloadOptions> = {};
+  if (values.nodes !== undefined) options.nodes = Number(values.nodes);
+  const start = duration('pod-start-delay');
+  if (start !== undefined) options.podStartDelayMs = start;
+  const run = duration('job-pod-duration');
+  if (run !== undefined) options.jobPodDurationMs = run;
+  if (values['pod-failure-rate'] !== undefined) options.podFailureRate = Number(values['pod-failure-rate']);
+  // Checked here so a bad flag ends the command before a server starts.
+  workloadOptions(options);
+  return options;
 }
 
 /** Entry point for `controller-lab sim …` (see main.ts); resolves to the exit code. */

@@ -2,6 +2,7 @@ import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { parseDuration } from './duration.ts';
 import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
+import { parseWorkloadsField } from './scenarioWorkloads.ts';
 import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
 
 // Parses and validates a scenario file completely before anything runs: every problem is
@@ -12,7 +13,7 @@ export type KindCheck = (apiVersion: string | undefined, kind: string) => boolea
 
 type Path = (string | number)[];
 
-const TOP_LEVEL = ['name', 'description', 'seed', 'objects', 'steps'];
+const TOP_LEVEL = ['name', 'description', 'seed', 'workloads', 'objects', 'steps'];
 const OBJECT_ACTIONS = ['create', 'apply', 'update'];
 const TARGET_ACTIONS = ['patch', 'delete', 'scale', 'label', 'conflictNextUpdate'];
 const FLAG_ACTIONS = ['withholdEvents', 'releaseEvents', 'withholdBookmarks', 'releaseBookmarks'];
@@ -228,6 +229,9 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
     else v.problem(['seed'], 'must be a whole number');
   }
 
+  const workloads = parseWorkloadsField(root.workloads ?? false);
+  for (const [field, message] of workloads.problems) v.problem(field ? ['workloads', field] : ['workloads'], message);
+
   const objects: Scenario['objects'] = [];
   if (root.objects !== undefined && !Array.isArray(root.objects)) v.problem(['objects'], 'must be a list of Kubernetes objects');
   const rawObjects = Array.isArray(root.objects) ? root.objects : [];
@@ -288,5 +292,5 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
 
   if (v.problems.length) throw new ScenarioError(fileName, v.problems);
   steps.sort((a, b) => a.at - b.at);
-  return { seed, objects, steps };
+  return workloads.options ? { seed, objects, steps, workloads: workloads.options } : { seed, objects, steps };
 }

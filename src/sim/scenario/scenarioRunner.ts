@@ -54,6 +54,7 @@ export function startScenario(cluster: SimCluster, yamlText: string, options: { 
   precheckNames(cluster, scenario, fileName);
 
   cluster.seed(scenario.seed);
+  if (scenario.workloads) cluster.enableWorkloads(scenario.workloads);
   const random = seededRandom(scenario.seed ^ 0x5bd1e995);
   const errors: ScenarioProblem[] = [];
   let stepsRun = 0;

@@ -1,9 +1,11 @@
 import type { KubeObject } from '../../shared/k8s.ts';
+import type { WorkloadOptions } from '../workloads/index.ts';
 
 // A scenario, validated: the initial objects and a timeline of steps with absolute times.
 //
 // File format (YAML):
 //   seed: 42                      # uids, generated names and random picks repeat for a seed
+//   workloads: { nodes: 3 }       # optional: workload controllers, scheduler, fake Nodes (or `true`)
 //   objects: [ <Kubernetes objects> ]   # applied at start; namespaces created when missing
 //   steps:
 //     - at: 2s                    # from the start; or `after: 500ms` (from the previous step)
@@ -49,6 +51,8 @@ export interface ScheduledStep {
 
 export interface Scenario {
   seed: number;
+  /** Run the workload simulation (controllers, scheduler, fake Nodes) with these settings. */
+  workloads?: Partial<WorkloadOptions>;
   objects: { object: KubeObject; line: number; source: string }[];
   steps: ScheduledStep[];
 }

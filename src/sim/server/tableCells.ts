@@ -136,3 +136,28 @@ export function containerCells(podSpec: unknown, key: 'name' | 'image'): string 
   if (!Array.isArray(containers)) return '<none>';
   return containers.map((c) => String((c as Record<string, unknown>)[key] ?? '')).join(',');
 }
+
+interface ContainerStateView {
+  waiting?: { reason?: string };
+  terminated?: { reason?: string; exitCode?: number; signal?: number };
+  running?: unknown;
+}
+
+/**
+ * kubectl's STATUS for a Pod (printPod): the phase, unless a container says more — a waiting
+ * reason (CrashLoopBackOff), a terminated reason (Completed, Error) — and Terminating while deleted.
+ */
+export function podStatusCell(pod: Readonly<KubeObject>): string {
+  const status = (pod.status ?? {}) as { phase?: string; reason?: string; containerStatuses?: { ready?: boolean; state?: ContainerStateView }[] };
+  let reason = status.reason || status.phase || 'Pending';
+  let running = false;
+  for (const c of [...(status.containerStatuses ?? [])].reverse()) {
+    const state = c.state ?? {};
+    if (state.waiting?.reason) reason = state.waiting.reason;
+    else if (state.terminated?.reason) reason = state.terminated.reason;
+    else if (state.terminated) reason = state.terminated.signal ? `Signal:${state.terminated.signal}` : `ExitCode:${state.terminated.exitCode ?? 0}`;
+    else if (c.ready && state.running) running = true;
+  }
+  if (reason === 'Completed' && running) reason = 'Running';
+  return pod.metadata.deletionTimestamp ? 'Terminating' : reason;
+}

@@ -11,7 +11,7 @@ import { WORKLOAD_HISTORY_COLUMNS } from './workloadHistoryColumns.ts';
 import { NETWORKING_COLUMNS } from './networkingColumns.ts';
 import { RBAC_COLUMNS } from './rbacColumns.ts';
 import { STORAGE_COLUMNS } from './storageColumns.ts';
-import { AGE_COLUMN, col, containerCells, field, labelSelectorText, list, NAME_COLUMN, num, quantityText, since, str, type Obj, type TableColumn } from './tableCells.ts';
+import { AGE_COLUMN, col, containerCells, field, labelSelectorText, list, NAME_COLUMN, num, podStatusCell, quantityText, since, str, type Obj, type TableColumn } from './tableCells.ts';
 
 function countKeys(obj: Obj, ...paths: string[]): number {
   let n = 0;
@@ -84,7 +84,7 @@ const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
   pods: [
     NAME_COLUMN,
     col('Ready', podReady),
-    col('Status', (o) => (o.metadata.deletionTimestamp ? 'Terminating' : str(o, 'status.phase', 'Pending'))),
+    col('Status', podStatusCell),
     col('Restarts', podRestarts, 'integer'),
     AGE_COLUMN,
     col('IP', (o) => str(o, 'status.podIP', '<none>'), 'string', 1),
