@@ -17,6 +17,7 @@ const HELP = `usage: controller-lab run FILE [--sim [--scenario F] | --kubeconfi
 Runs the controller FILE exports (export default defineController({ … })) in a child process.
   --sim                 start a simulated cluster in this process (served over HTTPS)
   --scenario F          seed and drive the simulated cluster with a scenario (YAML)
+  --workloads           run the sim's Deployment/ReplicaSet/StatefulSet/DaemonSet/Job controllers and fake Nodes
   --kubeconfig F        connect to a real cluster (default: $KUBECONFIG, ~/.kube/config)
   --context C           the kubeconfig context (default: current-context)
   --until-idle          exit once the queue is empty, nothing is scheduled and the scenario ended
@@ -34,6 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     args = parseCommandLine(argv, {
       sim: { type: 'boolean' },
       scenario: { type: 'string' },
+      workloads: { type: 'boolean' },
       kubeconfig: { type: 'string' },
       context: { type: 'string' },
       'until-idle': { type: 'boolean' },
@@ -51,6 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     if (args.positionals.length !== 1) throw new UsageError('expected exactly one controller FILE');
     if (args.values.sim && args.values.kubeconfig) throw new UsageError('--sim and --kubeconfig exclude each other');
     if (args.values.scenario && !args.values.sim) throw new UsageError('--scenario needs --sim');
+    if (args.values.workloads && !args.values.sim) throw new UsageError('--workloads needs --sim');
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`controller-lab run: ${err.message}\n\n${HELP}`);
@@ -78,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
     const timeoutS = numberOption('timeout', v.timeout);
     let kubeconfig = v.kubeconfig ?? process.env.KUBECONFIG ?? '';
     if (v.sim) {
-      sim = await launchSim({ scenario: v.scenario });
+      sim = await launchSim({ scenario: v.scenario, workloads: v.workloads ?? false });
       kubeconfig = sim.kubeconfigPath;
       out(`simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath})`);
     }

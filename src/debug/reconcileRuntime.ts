@@ -22,6 +22,8 @@ export interface DebugLaunchOptions {
   controller: string;
   cluster: 'sim' | ClusterChoice;
   scenario?: string;
+  /** Runs the sim's workload controllers and fake Nodes (see LaunchSimOptions). */
+  workloads?: unknown;
   stopOnEntry?: boolean;
   workers?: number;
   attachJsDebugger?: boolean;
@@ -94,7 +96,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     let kubeconfig: string;
     let context: string | undefined;
     if (options.cluster === 'sim' || options.cluster === undefined) {
-      this.sim = await launchSim({ scenario: options.scenario && resolve(options.cwd ?? process.cwd(), options.scenario) });
+      this.sim = await launchSim({ scenario: options.scenario && resolve(options.cwd ?? process.cwd(), options.scenario), workloads: options.workloads });
       kubeconfig = this.sim.kubeconfigPath;
       this.print('console', `Simulated cluster at ${this.sim.url}\n`);
     } else {

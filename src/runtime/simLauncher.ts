@@ -4,6 +4,7 @@ import { createSimCluster } from '../sim/simCluster.ts';
 import type { SimClusterApi } from '../sim/simCluster.ts';
 import { startSimServer } from '../sim/server/simServer.ts';
 import { parseScenario } from '../sim/scenario/scenarioParser.ts';
+import { parseWorkloadsField } from '../sim/scenario/scenarioWorkloads.ts';
 
 // `--sim` / `cluster: "sim"`: a simulated cluster in this process, served over HTTPS so the
 // controller host connects to it exactly as it would to a real API server (kubeconfig + token).
@@ -23,12 +24,24 @@ export interface LaunchedSim {
   stop(): Promise<void>;
 }
 
-export async function launchSim(options: { scenario?: string } = {}): Promise<LaunchedSim> {
+export interface LaunchSimOptions {
+  scenario?: string;
+  /**
+   * The workload simulation (Deployment/ReplicaSet/StatefulSet/DaemonSet/Job controllers, a
+   * scheduler, fake Nodes): `true`, or `{ nodes, podStartDelay, jobPodDuration, podFailureRate }`.
+   */
+  workloads?: unknown;
+}
+
+export async function launchSim(options: LaunchSimOptions = {}): Promise<LaunchedSim> {
   // Read and validate the scenario first, so a bad file fails before anything listens.
   const scenarioText = options.scenario ? await readFile(resolve(options.scenario), 'utf8') : undefined;
   // Kinds are checked again when it starts (the scenario may register CRDs itself).
   if (scenarioText !== undefined) parseScenario(scenarioText, options.scenario ?? 'scenario', () => true);
+  const workloads = parseWorkloadsField(options.workloads ?? false);
+  if (workloads.problems.length) throw new Error(`workloads: ${workloads.problems.map(([field, message]) => (field ? `${field}: ${message}` : message)).join('; ')}`);
   const cluster = createSimCluster();
+  if (workloads.options) cluster.enableWorkloads(workloads.options);
   const server = await startSimServer(cluster);
   let finished = scenarioText === undefined;
   let stopScenario = () => {};
