@@ -173,7 +173,7 @@ export class ApiStore implements StoreOps {
         : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
       this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
       this.checkConflictFault(info, key, name);
-      const stored = this.commitUpdate(info, table, key, current, next, dryRun);
+      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource);
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
   }
@@ -204,7 +204,7 @@ export class ApiStore implements StoreOps {
         ? this.scaleUpdate(info, current, result)
         : this.mergeIntoCurrent(info, current, result, subresource);
       this.checkConflictFault(info, key, name);
-      const stored = this.commitUpdate(info, table, key, current, next, dryRun);
+      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource);
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
   }
@@ -392,6 +392,7 @@ export class ApiStore implements StoreOps {
       const status = (body as { status?: unknown }).status;
       if (status === undefined) delete (next as { status?: unknown }).status;
       else (next as { status?: unknown }).status = status;
+      strategyFor(info).prepareForStatusUpdate?.(next, body);
     } else {
       next = body;
       strategyFor(info).normalize?.(next);
@@ -459,7 +460,7 @@ export class ApiStore implements StoreOps {
   }
 
   /** Commits an update: generation bump on spec changes, no-op writes skipped, a finalized deletion completes. */
-  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean): Stored {
+  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean, subresource?: Subresource): Stored {
     const cur = current.object;
     const strategy = strategyFor(info);
     const causes = [
@@ -470,7 +471,7 @@ export class ApiStore implements StoreOps {
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     if (!tracksGeneration(info)) delete next.metadata.generation;
-    else if (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next)) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
       if (dryRun) return current;

@@ -70,3 +70,14 @@ test('a Deployment\'s generation moves on annotation changes as on spec changes,
   const scaled = cluster.patch(DEPLOY, 'default', 'd', 'merge', { spec: { replicas: 3 } }).object;
   assert.equal(scaled.metadata.generation, 3);
 });
+
+test('a /status write may set a Deployment\'s annotations without moving its generation (how the revision is recorded)', () => {
+  const { cluster } = newCluster();
+  const spec = { replicas: 1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } };
+  const created = structuredClone(cluster.create(DEPLOY, 'default', { metadata: { name: 'd' }, spec }).object) as KubeObject;
+  created.metadata.annotations = { 'deployment.kubernetes.io/revision': '1' };
+  created.status = { observedGeneration: 1 };
+  const written = cluster.update(DEPLOY, 'default', 'd', created, 'status').object;
+  assert.equal(written.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
+  assert.equal(written.metadata.generation, 1);
+});
