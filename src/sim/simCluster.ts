@@ -155,6 +155,7 @@ export class SimCluster implements SimClusterApi {
   private nextWatchId = 1;
   private workloads: RunningWorkloads | undefined;
   private currentClient: ClientIdentity | undefined;
+  private currentRequest: RequestContext | undefined;
   private random: () => number = Math.random;
   private seeded = false;
 
@@ -180,6 +181,7 @@ export class SimCluster implements SimClusterApi {
       uid: () => (this.seeded ? uuidFrom(this.random) : randomUUID()),
       consumeConflict: (g, r, k) => this.faults.consumeConflict(g, r, k),
       onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved', true); },
+      decoding: () => ({ mode: this.currentRequest?.fieldValidation ?? 'Warn', warnings: this.currentRequest?.warnings }),
     });
     this.mvcc.onCommit((table, event) => this.emitWrite(table, event));
 
@@ -365,7 +367,9 @@ export class SimCluster implements SimClusterApi {
 
   private recorded<T>(ctx: RequestContext | undefined, verb: string, info: ResourceInfo, namespace: string, name: string, fn: () => T): T {
     const previous = this.currentClient;
+    const previousRequest = this.currentRequest;
     this.currentClient = ctx?.client;
+    this.currentRequest = ctx;
     try {
       const result = fn();
       if (ctx?.client) {
@@ -379,6 +383,7 @@ export class SimCluster implements SimClusterApi {
       throw err;
     } finally {
       this.currentClient = previous;
+      this.currentRequest = previousRequest;
     }
   }
 

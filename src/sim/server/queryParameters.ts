@@ -89,11 +89,11 @@ export class QueryParameters {
   writeContext(base: RequestContext): RequestContext {
     const dryRun = this.params?.getAll('dryRun') ?? [];
     for (const d of dryRun) if (d !== 'All') throw badRequest(`invalid dry run option: ${JSON.stringify(d)}: supported values: "All"`);
-    this.oneOf('fieldValidation', ['Ignore', 'Warn', 'Strict'] as const);
+    const fieldValidation = this.oneOf('fieldValidation', ['Ignore', 'Warn', 'Strict'] as const);
     const fieldManager = this.get('fieldManager');
     if (fieldManager !== undefined && fieldManager.length > 128) throw badRequest('fieldManager: Too long: may not be longer than 128 characters');
-    if (dryRun.length === 0 && fieldManager === undefined) return base;
-    const ctx: RequestContext = { ...base };
+    const ctx: RequestContext = { ...base, warnings: [] };
+    if (fieldValidation !== undefined) ctx.fieldValidation = fieldValidation;
     if (dryRun.length > 0) ctx.dryRun = true;
     if (fieldManager !== undefined) ctx.fieldManager = fieldManager;
     return ctx;

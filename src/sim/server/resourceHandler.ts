@@ -174,6 +174,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         const body = await readObject(r);
         const ctx = query.writeContext(r.ctx);
         const created = recording(() => cluster.create(gvr, target.namespace, body, ctx));
+        sendWarnings(r.res, ctx);
         sendJson(r.res, 201, created.json());
         return;
       }
@@ -204,7 +205,9 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       requireVerb(info, 'update', method);
       const body = await readObject(r);
       const ctx = query.writeContext(r.ctx);
-      sendJson(r.res, 200, recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, ctx)).json());
+      const updated = recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, ctx));
+      sendWarnings(r.res, ctx);
+      sendJson(r.res, 200, updated.json());
       return;
     }
     case 'PATCH': {
@@ -216,7 +219,9 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       if (type === 'json' ? !Array.isArray(patch) : typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
         throw badRequest(type === 'json' ? 'a JSON patch must be an array of operations' : 'the patch must be a JSON object');
       }
-      sendJson(r.res, 200, recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx)).json());
+      const patched = recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx));
+      sendWarnings(r.res, ctx);
+      sendJson(r.res, 200, patched.json());
       return;
     }
     case 'DELETE': {
@@ -232,4 +237,9 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     default:
       throw methodNotAllowed(method);
   }
+}
+
+/** The write's warnings as RFC 7234 Warning headers (code 299), as the API server sends them. */
+function sendWarnings(res: ServerResponse, ctx: RequestContext): void {
+  if (ctx.warnings?.length) res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
 }

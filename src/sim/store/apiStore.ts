@@ -21,6 +21,8 @@ import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
+import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
+import { strategyFor } from '../kinds/index.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
@@ -43,6 +45,8 @@ export interface ApiStoreOptions {
   consumeConflict: (group: string, resource: string, key: string) => boolean;
   /** Called after a resource stops being served (its CRD went), with its former table. */
   onUnserved: (table: ResourceTable) => void;
+  /** The running request's field validation and where its warnings go. Default: Warn, nowhere. */
+  decoding?: () => DecodingContext;
 }
 
 const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
@@ -134,6 +138,7 @@ export class ApiStore implements StoreOps {
         else throw invalid(info.group, info.kind, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
       }
       const name = meta.name;
+      strategyFor(info).normalize?.(obj);
       applyDefaults(info, obj);
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
@@ -168,7 +173,7 @@ export class ApiStore implements StoreOps {
         : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
       this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
       this.checkConflictFault(info, key, name);
-      const stored = this.commitUpdate(info, table, key, current, next, dryRun);
+      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource);
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
   }
@@ -190,6 +195,7 @@ export class ApiStore implements StoreOps {
       const patched = this.applyPatch(info, type, mutableCopy(base), patch);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
+      if (subresource !== 'scale') this.decode(info, result);
       result.metadata ??= {};
       const rv = result.metadata.resourceVersion;
       this.checkPrecondition(info, name, current, rv === base.metadata.resourceVersion ? undefined : rv);
@@ -198,7 +204,7 @@ export class ApiStore implements StoreOps {
         ? this.scaleUpdate(info, current, result)
         : this.mergeIntoCurrent(info, current, result, subresource);
       this.checkConflictFault(info, key, name);
-      const stored = this.commitUpdate(info, table, key, current, next, dryRun);
+      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource);
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
   }
@@ -260,6 +266,10 @@ export class ApiStore implements StoreOps {
   // ---- helpers: bodies ----
 
   /** A mutable copy of the body with apiVersion/kind checked and set to the storage version. */
+  private decode(info: ResourceInfo, obj: KubeObject): void {
+    decodeBuiltin(info, obj, this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined });
+  }
+
   private prepareBody(info: ResourceInfo, body: KubeObject): KubeObject {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
     const expected = apiVersionOf(info);
@@ -271,6 +281,7 @@ export class ApiStore implements StoreOps {
     }
     // kind and apiVersion first, as the API server writes them.
     const obj: KubeObject = { kind: info.kind, apiVersion: '', ...mutableCopy(body) };
+    this.decode(info, obj);
     obj.metadata ??= {};
     obj.apiVersion = apiVersionOf({ group: info.group, version: info.storageVersion });
     obj.kind = info.kind;
@@ -291,6 +302,7 @@ export class ApiStore implements StoreOps {
     const causes: Cause[] = validateName(obj.metadata.name ?? '', info.nameRule);
     causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
     if (isCrdTable(info)) causes.push(...validateCrd(obj));
+    causes.push(...(strategyFor(info).validate?.(obj) ?? []));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
 
@@ -380,8 +392,10 @@ export class ApiStore implements StoreOps {
       const status = (body as { status?: unknown }).status;
       if (status === undefined) delete (next as { status?: unknown }).status;
       else (next as { status?: unknown }).status = status;
+      strategyFor(info).prepareForStatusUpdate?.(next, body);
     } else {
       next = body;
+      strategyFor(info).normalize?.(next);
       applyDefaults(info, next);
       keepAllocatedServiceIp(info, cur, next);
       if (hasSubresource(info, 'status')) {
@@ -446,12 +460,18 @@ export class ApiStore implements StoreOps {
   }
 
   /** Commits an update: generation bump on spec changes, no-op writes skipped, a finalized deletion completes. */
-  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean): Stored {
+  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean, subresource?: Subresource): Stored {
     const cur = current.object;
-    const metaCauses = [...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations), ...immutableFieldChanges(info, cur, next)];
-    if (metaCauses.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', metaCauses);
+    const strategy = strategyFor(info);
+    const causes = [
+      ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
+      ...immutableFieldChanges(info, cur, next),
+      ...(strategy.validate?.(next) ?? []),
+      ...(strategy.validateUpdate?.(cur, next) ?? []),
+    ];
+    if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     if (!tracksGeneration(info)) delete next.metadata.generation;
-    else if (specChanged(cur, next)) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
       if (dryRun) return current;

@@ -1,3 +1,4 @@
+import { ApiError } from '../../shared/apiError.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { History, type HistoryEvent } from './history.ts';
 import { SortedKeys } from './sortedKeys.ts';
@@ -76,6 +77,9 @@ export interface StateView {
 
 export type CommitListener = (table: ResourceTable, event: HistoryEvent) => void;
 
+/** etcd's default --max-request-bytes: a larger value is refused with this message (as a 500). */
+const MAX_VALUE_BYTES = 1.5 * 1024 * 1024;
+
 export class MvccStore {
   private rv: number;
   /** History before this RV is gone (etcd compaction). */
@@ -129,11 +133,17 @@ export class MvccStore {
    */
   commit(table: ResourceTable, key: string, next: KubeObject | undefined): HistoryEvent {
     const prev = table.current.get(key);
+    // Serialized before the revision is taken: an object etcd would refuse leaves no trace.
+    let json: string | undefined;
+    if (next) {
+      next.metadata.resourceVersion = String(this.rv + 1);
+      json = JSON.stringify(next);
+      if (json.length > MAX_VALUE_BYTES && Buffer.byteLength(json) > MAX_VALUE_BYTES) throw new ApiError(500, 'etcdserver: request is too large');
+    }
     const rv = ++this.rv;
     let event: HistoryEvent;
     if (next) {
-      next.metadata.resourceVersion = String(rv);
-      const stored = new Stored(next, rv);
+      const stored = new Stored(next, rv, json);
       table.current.set(key, stored);
       if (prev) event = { type: 'MODIFIED', key, rv, object: stored, prev };
       else {

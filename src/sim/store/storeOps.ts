@@ -4,7 +4,7 @@ import type { ResourceInfo } from '../resources/types.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import type { OwnerIndex } from './ownerIndex.ts';
 import type { Stored } from './storedObject.ts';
-import type { DeleteOptions } from './types.ts';
+import type { DeleteOptions, Subresource } from './types.ts';
 
 /**
  * What the built-in controllers (garbage collection, namespace and CRD lifecycles) may do to the
@@ -15,7 +15,7 @@ export interface StoreOps {
   readonly registry: KindRegistry;
   readonly owners: OwnerIndex;
   delete(info: ResourceInfo, namespace: string, name: string, options?: DeleteOptions): { object: Stored; deleted: boolean };
-  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean): Stored;
+  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean, subresource?: Subresource): Stored;
 }
 
 export const NAMESPACES = { group: '', resource: 'namespaces' };

@@ -30,6 +30,9 @@ export interface ClientIdentity {
   tokenId: string;
 }
 
+/** ?fieldValidation: what a built-in kind's unknown fields do (Warn when not given, as the API server). */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
 /** Per-request context. Everything is optional. */
 export interface RequestContext {
   client?: ClientIdentity;
@@ -37,6 +40,9 @@ export interface RequestContext {
   fieldManager?: string;
   /** ?dryRun=All: validate and answer as if written, change nothing. */
   dryRun?: boolean;
+  fieldValidation?: FieldValidation;
+  /** Filled by the write with what the answer's Warning headers say (unknown fields dropped). */
+  warnings?: string[];
 }
 
 export type Subresource = 'status' | 'scale';

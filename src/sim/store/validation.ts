@@ -38,6 +38,9 @@ export function generateSuffix(random: () => number): string {
   return s;
 }
 
+/** All annotations of an object together, keys and values (ValidateAnnotationsSize). */
+const MAX_ANNOTATIONS_BYTES = 256 * 1024;
+
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
@@ -66,10 +69,13 @@ export function validateLabelsAndAnnotations(labels: unknown, annotations: unkno
     }
   }
   if (annotations && typeof annotations === 'object') {
+    let total = 0;
     for (const [k, v] of Object.entries(annotations)) {
       validateKey(k, 'metadata.annotations', causes);
       if (typeof v !== 'string') causes.push({ reason: 'FieldValueInvalid', field: `metadata.annotations`, message: `Invalid value: ${JSON.stringify(v)}: annotation values must be strings` });
+      total += k.length + (typeof v === 'string' ? v.length : 0);
     }
+    if (total > MAX_ANNOTATIONS_BYTES) causes.push({ reason: 'FieldValueTooLong', field: 'metadata.annotations', message: `Too long: must have at most ${MAX_ANNOTATIONS_BYTES} bytes` });
   }
   return causes;
 }

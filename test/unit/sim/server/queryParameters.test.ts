@@ -37,9 +37,9 @@ test('malformed values are 400s', () => {
 
 test('write context and delete options', () => {
   const base = { client: { userAgent: 'kubectl', tokenId: 't' } };
-  assert.equal(new QueryParameters('').writeContext(base), base);
+  assert.deepEqual(new QueryParameters('').writeContext(base), { ...base, warnings: [] });
   assert.deepEqual(new QueryParameters('dryRun=All&fieldManager=kubectl-client-side-apply&fieldValidation=Strict').writeContext(base), {
-    ...base, dryRun: true, fieldManager: 'kubectl-client-side-apply',
+    ...base, dryRun: true, fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict', warnings: [],
   });
   assert.deepEqual(new QueryParameters('gracePeriodSeconds=0&propagationPolicy=Orphan').deleteOptions({ propagationPolicy: 'Background', preconditions: { uid: 'u1' } }), {
     propagationPolicy: 'Background', gracePeriodSeconds: 0, preconditions: { uid: 'u1' },

@@ -1,0 +1,25 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { Cause } from '../store/apiErrors.ts';
+import { tooLong, validateDataKey } from './dataKeys.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+
+// ConfigMaps: valid keys, no key in both data and binaryData, at most 1 MiB of data in all.
+
+export const configMapStrategy: KindStrategy = {
+  validate(obj: Readonly<KubeObject>): Cause[] {
+    const data = (obj.data ?? {}) as Record<string, string>;
+    const binary = (obj.binaryData ?? {}) as Record<string, string>;
+    const causes: Cause[] = [];
+    let total = 0;
+    for (const [k, v] of Object.entries(data)) {
+      causes.push(...validateDataKey(k, `data[${k}]`));
+      total += k.length + (typeof v === 'string' ? Buffer.byteLength(v) : 0);
+    }
+    for (const [k, v] of Object.entries(binary)) {
+      causes.push(...validateDataKey(k, `binaryData[${k}]`));
+      if (Object.hasOwn(data, k)) causes.push({ reason: 'FieldValueInvalid', field: `data[${k}]`, message: `Invalid value: ${JSON.stringify(k)}: duplicate of key present in binaryData` });
+      total += k.length + (typeof v === 'string' ? Math.floor((v.length * 3) / 4) : 0);
+    }
+    return [...causes, ...tooLong(total)];
+  },
+};

@@ -1,0 +1,20 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { Cause } from '../store/apiErrors.ts';
+
+// What is particular to one kind on the write path, as a registry strategy is in kube-apiserver
+// (pkg/registry/<group>/<kind>/strategy.go): conversion and defaulting of a request's object,
+// validation with the API server's causes, and when `metadata.generation` moves. The store
+// (src/sim/store/apiStore.ts) stays generic and asks the kind's strategy.
+
+export interface KindStrategy {
+  /** Conversion from the request's form to the stored one (e.g. a Secret's stringData into data). Create and update. */
+  normalize?(obj: KubeObject): void;
+  /** Causes for a 422, for the object as it would be stored. */
+  validate?(obj: Readonly<KubeObject>): Cause[];
+  /** Causes for a 422 that compare with the stored object (immutable fields). */
+  validateUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
+  /** A /status write may carry more than status for some kinds: copy it from the request's body into `next`. */
+  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>): void;
+  /** Whether an update moves `metadata.generation` (default: anything but metadata and status changed). */
+  generationChanged?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean;
+}

@@ -1,0 +1,52 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { Cause } from '../store/apiErrors.ts';
+import { tooLong, validateDataKey } from './dataKeys.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+
+// Secrets: `stringData` is write-only — merged into `data` as base64 (its keys win) and never
+// stored; `type` defaults to Opaque and is immutable; the built-in types require their keys.
+
+const REQUIRED_KEYS: Record<string, string[]> = {
+  'kubernetes.io/tls': ['tls.crt', 'tls.key'],
+  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
+  'kubernetes.io/dockercfg': ['.dockercfg'],
+  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
+};
+
+export const secretStrategy: KindStrategy = {
+  normalize(obj: KubeObject): void {
+    const stringData = obj.stringData as Record<string, unknown> | null | undefined;
+    if (stringData && typeof stringData === 'object') {
+      const data = { ...((obj.data ?? {}) as Record<string, string>) };
+      for (const [k, v] of Object.entries(stringData)) if (typeof v === 'string') data[k] = Buffer.from(v, 'utf8').toString('base64');
+      obj.data = data;
+    }
+    delete obj.stringData;
+    if (!obj.type) obj.type = 'Opaque';
+  },
+
+  validate(obj: Readonly<KubeObject>): Cause[] {
+    const data = (obj.data ?? {}) as Record<string, string>;
+    const causes: Cause[] = [];
+    let total = 0;
+    for (const [k, v] of Object.entries(data)) {
+      causes.push(...validateDataKey(k, `data[${k}]`));
+      total += k.length + (typeof v === 'string' ? Math.floor((v.length * 3) / 4) : 0);
+    }
+    const type = String(obj.type ?? 'Opaque');
+    for (const key of REQUIRED_KEYS[type] ?? []) {
+      if (!Object.hasOwn(data, key)) causes.push({ reason: 'FieldValueRequired', field: `data[${key}]`, message: 'Required value' });
+    }
+    if (type === 'kubernetes.io/basic-auth' && !Object.hasOwn(data, 'username') && !Object.hasOwn(data, 'password')) {
+      causes.push({ reason: 'FieldValueRequired', field: 'data[username]', message: 'Required value' });
+    }
+    if (type === 'kubernetes.io/service-account-token' && !obj.metadata.annotations?.['kubernetes.io/service-account.name']) {
+      causes.push({ reason: 'FieldValueRequired', field: 'metadata.annotations[kubernetes.io/service-account.name]', message: 'Required value' });
+    }
+    return [...causes, ...tooLong(total)];
+  },
+
+  validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
+    return (before.type ?? 'Opaque') === (after.type ?? 'Opaque') ? [] : [{ reason: 'FieldValueInvalid', field: 'type', message: `Invalid value: ${JSON.stringify(after.type)}: field is immutable` }];
+  },
+};

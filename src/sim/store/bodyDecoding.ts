@@ -1,0 +1,32 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { apiVersionOf } from '../../shared/k8s.ts';
+import type { ResourceInfo } from '../resources/types.ts';
+import { badRequest } from './apiErrors.ts';
+import { decodeProblems, dropFields } from './typedDecoding.ts';
+import type { FieldValidation } from './types.ts';
+
+// A built-in kind's body as kube-apiserver's decoder treats it: a wrong JSON type is a 400 naming
+// the Go field; unknown fields are dropped, with a warning (fieldValidation=Warn, the default),
+// silently (Ignore), or refuse the request (Strict), as kubectl's --validate=strict asks.
+
+export interface DecodingContext {
+  mode: FieldValidation;
+  /** Where `Warn` puts its messages (the HTTP layer sends them as Warning headers). */
+  warnings: string[] | undefined;
+}
+
+function cannotHandle(info: ResourceInfo, why: string): Error {
+  return badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+}
+
+/** Checks `obj` (mutable, the request's body or a patch's result) and drops unknown fields in place. */
+export function decodeBuiltin(info: ResourceInfo, obj: KubeObject, decoding: DecodingContext): void {
+  if (info.source !== 'builtin' || info.virtual) return;
+  const problems = decodeProblems(`${apiVersionOf(info)}/${info.kind}`, obj);
+  if (!problems) return;
+  if (problems.typeError) throw cannotHandle(info, problems.typeError);
+  if (problems.unknown.length === 0) return;
+  if (decoding.mode === 'Strict') throw cannotHandle(info, `strict decoding error: ${problems.unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  if (decoding.mode === 'Warn') decoding.warnings?.push(...problems.unknown.map((f) => `unknown field "${f}"`));
+  dropFields(obj as Record<string, unknown>, problems.unknownPaths);
+}

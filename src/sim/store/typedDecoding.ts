@@ -1,0 +1,208 @@
+import { GENERATED_KINDS, GENERATED_MESSAGES } from '../server/protobuf/generatedSchemas.ts';
+
+// What kube-apiserver's decoding into the Go types rejects or drops, for built-in kinds: a value of
+// the wrong JSON type (`data: {a: 1}` in a ConfigMap) is a 400 with encoding/json's message, and a
+// field the type does not have is unknown (dropped with a warning, or refused under
+// fieldValidation=Strict). The field types come from the tables generated from k8s.io/api, so
+// every served kind is checked the same way and nothing is typed by hand.
+
+export interface DecodeProblems {
+  /** encoding/json's UnmarshalTypeError (or base64/time/quantity) text, if the body does not decode. */
+  typeError?: string;
+  /** Fields the Go type does not have, as the API server names them (`spec.containers[0].foo`). */
+  unknown: string[];
+  /** The same fields as path segments (names and list indexes), for dropFields. */
+  unknownPaths: Location[];
+}
+
+/** A field's place: names for objects, numbers for list items, `[key]` strings for map values. */
+export type Location = readonly (string | number)[];
+
+function locationText(loc: Location): string {
+  let out = '';
+  for (const part of loc) out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
+  return out;
+}
+
+type Row = readonly [number, string, string, string?];
+
+const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64', 'double', 'float', 'uint32', 'uint64']);
+const META = 'apimachinery.pkg.apis.meta.v1';
+/** Messages with a JSON form of their own (not an object of their fields). */
+const SPECIAL: Record<string, (v: unknown) => string | undefined> = {
+  [`${META}.Time`]: (v) => (typeof v === 'string' ? timeProblem(v) : `cannot unmarshal ${jsonKind(v)} into Go value of type string`),
+  [`${META}.MicroTime`]: (v) => (typeof v === 'string' ? timeProblem(v) : `cannot unmarshal ${jsonKind(v)} into Go value of type string`),
+  [`${META}.Duration`]: (v) => (typeof v === 'string' ? undefined : `cannot unmarshal ${jsonKind(v)} into Go value of type string`),
+  [`${META}.FieldsV1`]: () => undefined,
+  'apimachinery.pkg.runtime.RawExtension': () => undefined,
+  'apimachinery.pkg.util.intstr.IntOrString': (v) => (typeof v === 'string' || typeof v === 'number' ? undefined : `cannot unmarshal ${jsonKind(v)} into Go value of type int32`),
+  'apimachinery.pkg.api.resource.Quantity': (v) => quantityProblem(v),
+};
+
+/** Fields of a message by JSON name, with `json:",inline"` members lifted into their parent. */
+const fieldTables = new Map<string, Map<string, Row>>();
+
+function fieldsOf(message: string): Map<string, Row> {
+  let table = fieldTables.get(message);
+  if (table) return table;
+  table = new Map();
+  fieldTables.set(message, table);
+  for (const row of GENERATED_MESSAGES[message] ?? []) {
+    if ((row[3] ?? '').includes('i')) for (const [k, v] of fieldsOf(row[2])) table.set(k, v);
+    else table.set(row[1], row);
+  }
+  return table;
+}
+
+/** Go's name for a proto type: `api.core.v1.PodSpec` → `v1.PodSpec`, int64 → int64. */
+function goType(type: string, flags = ''): string {
+  const base = SCALARS.has(type) ? (type === 'bytes' ? '[]uint8' : type === 'double' ? 'float64' : type) : type.split('.').slice(-2).join('.');
+  if (flags.includes('m')) return `map[string]${base}`;
+  if (flags.includes('r')) return `[]${base}`;
+  return base;
+}
+
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  return typeof v === 'object' ? 'object' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : 'string';
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function base64Problem(v: string): string | undefined {
+  if (BASE64.test(v)) return undefined;
+  // Go reports the first byte that breaks the encoding.
+  let at = 0;
+  while (at < v.length && /[A-Za-z0-9+/]/.test(v[at]!)) at++;
+  if (at === v.length) at = v.length - (v.length % 4 || 4);
+  return `illegal base64 data at input byte ${Math.max(0, at)}`;
+}
+
+function timeProblem(v: string): string | undefined {
+  if (v === '' || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v)) return undefined;
+  return `parsing time ${JSON.stringify(JSON.stringify(v))} as "\\"2006-01-02T15:04:05Z07:00\\"": cannot parse ${JSON.stringify(`${v}"`)} as "2006"`;
+}
+
+const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+
+function quantityProblem(v: unknown): string | undefined {
+  if (typeof v === 'number') return undefined;
+  if (typeof v !== 'string') return `cannot unmarshal ${jsonKind(v)} into Go value of type resource.Quantity`;
+  return QUANTITY.test(v.trim()) ? undefined : "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+}
+
+function scalarProblem(type: string, v: unknown): string | undefined {
+  switch (type) {
+    case 'string':
+      return typeof v === 'string' ? undefined : jsonKind(v);
+    case 'bool':
+      return typeof v === 'boolean' ? undefined : jsonKind(v);
+    case 'double':
+    case 'float':
+      return typeof v === 'number' ? undefined : jsonKind(v);
+    case 'bytes':
+      return typeof v === 'string' ? undefined : jsonKind(v);
+    default:
+      // Integers: a fraction is refused as "number 1.5", as encoding/json words it.
+      if (typeof v !== 'number') return jsonKind(v);
+      return Number.isInteger(v) ? undefined : `number ${v}`;
+  }
+}
+
+class Walker {
+  typeError: string | undefined;
+  readonly unknown: Location[] = [];
+
+  /** `path`: the JSON names from the root, as encoding/json reports them; `loc`: with list indexes. */
+  message(message: string, value: Record<string, unknown>, path: string[], loc: Location, root: boolean): void {
+    const fields = fieldsOf(message);
+    const struct = message.split('.').at(-1)!;
+    for (const [key, v] of Object.entries(value)) {
+      if (this.typeError) return;
+      if (root && (key === 'apiVersion' || key === 'kind')) continue;
+      const row = fields.get(key);
+      if (!row) {
+        this.unknown.push([...loc, key]);
+        continue;
+      }
+      this.field(row, v, [...path, key], [...loc, key], struct);
+    }
+  }
+
+  private field(row: Row, v: unknown, path: string[], loc: Location, struct: string): void {
+    if (v === null) return;
+    const [, , type, flags = ''] = row;
+    const fail = (what: string, goTypeName: string) => {
+      this.typeError = `json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${goTypeName}`;
+    };
+    if (flags.includes('m')) {
+      if (typeof v !== 'object' || Array.isArray(v)) return fail(jsonKind(v), goType(type, flags));
+      for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
+        if (item !== null && !this.value(type, item, path, [...loc, `[${key}]`], struct)) return;
+      }
+      return;
+    }
+    if (flags.includes('r')) {
+      if (!Array.isArray(v)) return fail(jsonKind(v), goType(type, flags));
+      for (let i = 0; i < v.length; i++) if (v[i] !== null && !this.value(type, v[i], path, [...loc, i], struct)) return;
+      return;
+    }
+    this.value(type, v, path, loc, struct);
+  }
+
+  /** Checks one value of `type`; false once a type error is recorded. */
+  private value(type: string, v: unknown, path: string[], loc: Location, struct: string): boolean {
+    if (SCALARS.has(type)) {
+      const what = scalarProblem(type, v);
+      if (what) {
+        this.typeError = `json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${goType(type)}`;
+        return false;
+      }
+      if (type === 'bytes') {
+        const problem = base64Problem(v as string);
+        if (problem) {
+          this.typeError = problem;
+          return false;
+        }
+      }
+      return true;
+    }
+    const special = SPECIAL[type];
+    if (special) {
+      const problem = special(v);
+      if (problem) this.typeError = problem.startsWith('cannot unmarshal') ? `json: ${problem.replace('Go value', `Go struct field ${struct}.${path.join('.')}`)}` : problem;
+      return problem === undefined;
+    }
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      this.typeError = `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${struct}.${path.join('.')} of type ${goType(type)}`;
+      return false;
+    }
+    this.message(type, v as Record<string, unknown>, path, loc, false);
+    return this.typeError === undefined;
+  }
+}
+
+/** Problems decoding `object` as the built-in `apiVersion/kind`; undefined for kinds without a schema (custom resources). */
+export function decodeProblems(apiVersionKind: string, object: unknown): DecodeProblems | undefined {
+  if (!Object.hasOwn(GENERATED_KINDS, apiVersionKind)) return undefined;
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) return { unknown: [], unknownPaths: [] };
+  const walker = new Walker();
+  walker.message(GENERATED_KINDS[apiVersionKind]!, object as Record<string, unknown>, [], [], true);
+  const problems: DecodeProblems = { unknown: walker.unknown.map(locationText), unknownPaths: walker.unknown };
+  if (walker.typeError) problems.typeError = walker.typeError;
+  return problems;
+}
+
+/** Removes the fields at `paths` from `object`, as the API server drops what its types do not have. */
+export function dropFields(object: Record<string, unknown>, paths: readonly Location[]): void {
+  for (const path of paths) {
+    let cur: unknown = object;
+    for (const part of path.slice(0, -1)) {
+      if (typeof cur !== 'object' || cur === null) break;
+      const key = typeof part === 'string' && part.startsWith('[') ? part.slice(1, -1) : part;
+      cur = (cur as Record<string | number, unknown>)[key];
+    }
+    if (typeof cur === 'object' && cur !== null && !Array.isArray(cur)) delete (cur as Record<string, unknown>)[String(path.at(-1))];
+  }
+}
