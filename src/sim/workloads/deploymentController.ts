@@ -103,12 +103,10 @@ export function deploymentController(cluster: WorkloadCluster): ControllerDefini
         pruneHistory(cluster, old, spec.revisionHistoryLimit ?? 10, ctx);
       }
 
-      if (d.metadata.annotations?.[REVISION] !== revision && newRs) {
-        d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [REVISION]: revision };
-        const written = cluster.update(DEPLOYMENTS, namespace, name, d, undefined, ctx).object;
-        d.metadata = mutable(written).metadata;
-      }
-      writeStatusIfChanged(cluster, DEPLOYMENTS, d, deploymentStatus(d, desired, unavailable, newRs, owned.filter((rs) => rs !== newRs), created, cluster.clock.now()), ctx);
+      // The revision goes on through /status, as the real controller writes it: no generation bump.
+      const revised = newRs !== undefined && d.metadata.annotations?.[REVISION] !== revision;
+      if (revised) d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [REVISION]: revision };
+      writeStatusIfChanged(cluster, DEPLOYMENTS, d, deploymentStatus(d, desired, unavailable, newRs, owned.filter((rs) => rs !== newRs), created, cluster.clock.now()), ctx, revised);
     },
   };
 }

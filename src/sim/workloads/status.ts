@@ -6,12 +6,15 @@ import type { WorkloadCluster } from './workloadCluster.ts';
 // Status writes through /status, only when something changed (a real controller compares too, or
 // every resync would bump resourceVersions and wake every watcher).
 
-/** Replaces the fields of `status` given (others stay) and writes if that changed anything. */
-export function writeStatusIfChanged(cluster: WorkloadCluster, gvr: GroupVersionResource, object: KubeObject, status: Record<string, unknown>, ctx: RequestContext): KubeObject {
+/**
+ * Replaces the fields of `status` given (others stay) and writes if that changed anything, or
+ * when `metadataChanged` (a /status write carries the annotations a controller records there).
+ */
+export function writeStatusIfChanged(cluster: WorkloadCluster, gvr: GroupVersionResource, object: KubeObject, status: Record<string, unknown>, ctx: RequestContext, metadataChanged = false): KubeObject {
   const before = (object.status ?? {}) as Record<string, unknown>;
   const after: Record<string, unknown> = { ...before, ...status };
   for (const [k, v] of Object.entries(after)) if (v === undefined) delete after[k];
-  if (jsonEqual(before, after)) return object;
+  if (jsonEqual(before, after) && !metadataChanged) return object;
   object.status = after;
   return cluster.update(gvr, object.metadata.namespace ?? '', object.metadata.name ?? '', object, 'status', ctx).object as KubeObject;
 }

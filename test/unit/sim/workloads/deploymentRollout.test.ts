@@ -145,3 +145,14 @@ test('each loop is its own client in the Clients view', async () => {
   }
   await lab.cluster.close();
 });
+
+test('the controller records revisions without moving the generation: a new Deployment stays at generation 1', async () => {
+  const lab = workloadLab();
+  lab.cluster.create(GVR.deployments, 'default', deployment('web', 2, 'nginx:1.25'));
+  await lab.until(() => rolledOut(lab, 2));
+  const d = web(lab)!;
+  assert.equal(d.metadata.generation, 1);
+  assert.equal(d.metadata.annotations?.['deployment.kubernetes.io/revision'], '1');
+  assert.equal(statusOf(d).observedGeneration, 1);
+  await lab.cluster.close();
+});
