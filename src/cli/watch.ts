@@ -8,6 +8,8 @@ import type { ApiResource, KubeObject } from '../shared/k8s.ts';
 import { oneOf, parseCommandLine, UsageError } from './args.ts';
 import { age, BatchedWriter, columns } from './output.ts';
 import { tapListerWatcher } from './tapListerWatcher.ts';
+import { durationOption, sizeOption } from './units.ts';
+import type { RetryNotice } from '../kube/transport.ts';
 
 const USAGE = `usage: controller-lab watch RESOURCE [options]
 
@@ -28,8 +30,16 @@ options:
                                    initial list's items first, as ADDED events)
                             none: print nothing but the summary
   --exit-when-seen NS/NAME  exit 0 once the informer has processed an event for this object
+                            (and everything queued with it: a relist is applied whole first)
   --dump-cache FILE         on exit, write the cache as a JSON array of
                             {namespace, name, uid, resourceVersion}, sorted by namespace/name
+  --stall-timeout DURATION  abort and retry a request the server stops answering, or a list whose
+                            body stops arriving, for this long (default 60s; 0 = wait forever)
+  --watch-idle-timeout DURATION
+                            reconnect a watch that delivers nothing, not even a bookmark, for this
+                            long, from the last resourceVersion (default 2m; 0 = never)
+  --max-event-size SIZE     refuse watch events longer than this, in characters (default 16Mi, as
+                            client-go); the watch is closed and resumed from the last good event
   -h, --help                show this help
 
 On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
@@ -48,6 +58,9 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   'exit-when-seen': { type: 'string' },
   'dump-cache': { type: 'string' },
+  'stall-timeout': { type: 'string' },
+  'watch-idle-timeout': { type: 'string' },
+  'max-event-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -66,6 +79,9 @@ interface WatchArgs {
   output: Output;
   exitWhenSeen?: string;
   dumpCache?: string;
+  stallTimeoutMs?: number;
+  watchIdleTimeoutMs?: number;
+  maxEventLength?: number;
 }
 
 function parse(argv: string[]): WatchArgs | 'help' {
@@ -85,6 +101,9 @@ function parse(argv: string[]): WatchArgs | 'help' {
     output: oneOf('output', values.output ?? 'events', ['events', 'jsonl', 'none'] as const),
     exitWhenSeen: values['exit-when-seen'],
     dumpCache: values['dump-cache'],
+    stallTimeoutMs: values['stall-timeout'] === undefined ? undefined : durationOption('stall-timeout', values['stall-timeout']),
+    watchIdleTimeoutMs: values['watch-idle-timeout'] === undefined ? undefined : durationOption('watch-idle-timeout', values['watch-idle-timeout']),
+    maxEventLength: values['max-event-size'] === undefined ? undefined : sizeOption('max-event-size', values['max-event-size']),
   };
 }
 
@@ -105,7 +124,13 @@ export async function main(argv: string[]): Promise<number> {
   const [{ loadCluster }, { createSharedInformer }] = await Promise.all([import('../kube/cluster.ts'), import('../informer/index.ts')]);
   let cluster: Cluster | undefined;
   try {
-    cluster = loadCluster({ kubeconfig: args.kubeconfig, context: args.context });
+    cluster = loadCluster({
+      kubeconfig: args.kubeconfig,
+      context: args.context,
+      stallTimeoutMs: args.stallTimeoutMs,
+      maxEventLength: args.maxEventLength,
+      onRetry: (r) => process.stderr.write(`controller-lab watch: warning: ${retryWarning(r)}\n`),
+    });
     const resource = await cluster.resolve(args.resource);
     if (resource.verbs.length > 0 && !(resource.verbs.includes('list') && resource.verbs.includes('watch'))) {
       throw new UsageError(`${label(resource)} cannot be watched (verbs: ${resource.verbs.join(', ')})`);
@@ -141,7 +166,12 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
       event: (ev) => out.line(JSON.stringify(ev)),
     });
   }
-  const informer = createSharedInformer<KubeObject>({ name: namespace ? `${label(resource)}@${namespace}` : label(resource), listerWatcher: lw, useWatchList: args.watchList });
+  const informer = createSharedInformer<KubeObject>({
+    name: namespace ? `${label(resource)}@${namespace}` : label(resource),
+    listerWatcher: lw,
+    useWatchList: args.watchList,
+    watchIdleTimeoutMs: args.watchIdleTimeoutMs,
+  });
   const started = performance.now();
 
   return new Promise<number>((resolve) => {
@@ -183,8 +213,18 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
 
     const printEvent = args.output === 'events' ? eventPrinter(out, resource.namespaced) : undefined;
     printEvent?.header();
+    // The object may arrive in the middle of a relist whose other changes (its deletions come
+    // last) are still being applied: exit once they are, so that --dump-cache is a snapshot the
+    // server had, not half of one.
+    let exiting = false;
+    const exitWhenSettled = (): void => {
+      if (finished || isSettled(informer)) return finish(0);
+      setImmediate(exitWhenSettled);
+    };
     const seen = (obj: KubeObject): void => {
-      if (args.exitWhenSeen && keyOf(obj) === args.exitWhenSeen) finish(0);
+      if (exiting || !args.exitWhenSeen || keyOf(obj) !== args.exitWhenSeen) return;
+      exiting = true;
+      setImmediate(exitWhenSettled);
     };
     informer.addEventHandler(
       {
@@ -202,6 +242,17 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     });
     informer.run();
   });
+}
+
+/** Nothing queued between the server and the cache or the handlers. */
+function isSettled(informer: SharedIndexInformer): boolean {
+  const s = informer.stats();
+  return s.fifoDepth === 0 && s.handlers.every((h) => h.queued === 0);
+}
+
+function retryWarning(r: RetryNotice): string {
+  const seconds = r.waitMs % 1000 === 0 ? `${r.waitMs / 1000}s` : `${r.waitMs}ms`;
+  return `the server answered ${r.code}${r.reason ? ` ${r.reason}` : ''}: ${r.message.split('\n', 1)[0]} (retrying ${r.method} ${r.path} in ${seconds} as its Retry-After asks, ${r.attempt}/${r.maxRetries})`;
 }
 
 function isFatalBeforeSync(err: unknown): boolean {

@@ -3,6 +3,7 @@ import type { Clock, TimerHandle } from '../shared/clock.ts';
 import { INITIAL_EVENTS_END_ANNOTATION, isStatus } from '../shared/k8s.ts';
 import type { KubeObject, WatchEvent } from '../shared/k8s.ts';
 import { Backoff } from './backoff.ts';
+import { isTooLargeResourceVersion, retryAfterMs } from './serverVerdicts.ts';
 import type { ReflectorStore } from './deltaFifo.ts';
 import type { ListerWatcher, WatchHandle, WatchSink } from './listerWatcher.ts';
 import type { ProbeBus } from './probeBus.ts';
@@ -41,6 +42,13 @@ export interface ReflectorOptions<T extends KubeObject> {
   useWatchList?: boolean | undefined;
   /** A streaming list silent for this long before its end bookmark falls back to a plain list. */
   watchListIdleTimeoutMs?: number | undefined;
+  /**
+   * A watch that delivers nothing, not even a bookmark, for this long is closed with a warning and
+   * resumed from the last resourceVersion. Default 2 min: kube-apiserver (and the simulated
+   * cluster) send a bookmark every minute to watches that allow them, as ours do, so two minutes of
+   * silence means the stream is dead, not quiet. 0 turns it off.
+   */
+  watchIdleTimeoutMs?: number | undefined;
   /** > 0: queue a `Sync` of every cached object this often. */
   resyncPeriodMs?: number | undefined;
   onError?: ((err: Error) => void) | undefined;
@@ -59,6 +67,10 @@ interface WatchSession<T extends KubeObject> {
   /** Streaming list: objects gathered before the initial-events-end bookmark. */
   initial: Map<string, T> | undefined;
   idleTimer: TimerHandle | undefined;
+  /** Checks that the stream still delivers something (watchIdleTimeoutMs). */
+  silenceTimer: TimerHandle | undefined;
+  /** Cancels this stream's request while the server has not answered it yet. */
+  abort: AbortController;
   resolve: (end: WatchEnd) => void;
 }
 
@@ -66,11 +78,16 @@ type WatchEnd =
   | { kind: 'clean' }
   | { kind: 'stopped' }
   | { kind: 'expired'; via: 'http' | 'event' }
+  /** The server's versions are behind ours (it lost its history): relist with a consistent read. */
+  | { kind: 'behind'; error: Error }
+  /** Nothing arrived for watchIdleTimeoutMs: resume from the last RV at once. */
+  | { kind: 'silent'; silentMs: number }
   | { kind: 'error'; error: Error }
   /** A streaming list that did not complete: use a plain list instead. */
   | { kind: 'watchListFailed'; error: Error };
 
 const MIN_WATCH_TIMEOUT_S = 300;
+const DEFAULT_WATCH_IDLE_TIMEOUT_MS = 120_000;
 
 function resourceVersionOf(obj: unknown): string | undefined {
   if (typeof obj !== 'object' || obj === null) return undefined;
@@ -101,6 +118,16 @@ function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+function behindError(rv: string, cause: unknown): Error {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`the server has no resourceVersion ${rv || '(any)'} yet (${why}): it may have restarted without its history; relisting`, { cause });
+}
+
+function silentError(silentMs: number, rv: string): Error {
+  const seconds = silentMs >= 10_000 ? `${Math.round(silentMs / 1000)} s` : `${(silentMs / 1000).toFixed(1)} s`;
+  return new Error(`the watch received nothing, not even a bookmark, for ${seconds}: reconnecting from resourceVersion ${rv}`);
+}
+
 export class Reflector<T extends KubeObject = KubeObject> {
   readonly stats: ReflectorStats = {
     lists: 0, listPages: 0, watches: 0, relists: 0, expired: 0, reconnects: 0,
@@ -123,6 +150,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private lastRVUnavailable = false;
   private listedOnce = false;
   private watchListUnsupported = false;
+  /** Why the last list failed: its Retry-After, if any, lengthens the backoff. */
+  private listFailure: unknown;
   private session: WatchSession<T> | undefined;
   /**
    * Held so that the envelope's hidden class stays alive. Envelopes are garbage as soon as they are
@@ -192,7 +221,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           }
           if (!(await this.list())) {
             if (this.stopped) return;
-            await this.sleep(this.nextBackoff());
+            await this.sleep(this.nextBackoff(this.listFailure));
             continue;
           }
         } else {
@@ -215,9 +244,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
       case 'clean':
         return false;
       case 'expired':
+      case 'behind':
         return true;
+      case 'silent':
+        return false;
       case 'error':
-        await this.sleep(this.nextBackoff());
+        await this.sleep(this.nextBackoff(end.error));
         return false;
       case 'watchListFailed':
         return true;
@@ -260,15 +292,21 @@ export class Reflector<T extends KubeObject = KubeObject> {
         } while (cont);
       } catch (err) {
         if (this.stopped) return false;
-        if (isExpired(err) && restart === 0) {
-          // An expired continue token or a version the server no longer has: start over with a
-          // consistent read (client-go: isLastSyncResourceVersionUnavailable).
-          this.stats.expired++;
-          if (this.probes.active) this.emit({ kind: 'expired', via: 'http', resourceVersion: rv ?? '' });
+        if ((isExpired(err) || isTooLargeResourceVersion(err)) && restart === 0) {
+          // An expired continue token, a version the server no longer has, or one it never had
+          // (its history was lost): start over with a consistent read (client-go:
+          // isLastSyncResourceVersionUnavailable).
+          if (isExpired(err)) {
+            this.stats.expired++;
+            if (this.probes.active) this.emit({ kind: 'expired', via: 'http', resourceVersion: rv ?? '' });
+          } else {
+            this.reportError(behindError(rv ?? '', err));
+          }
           this.lastRVUnavailable = true;
           rv = undefined;
           continue;
         }
+        this.listFailure = err;
         this.reportError(asError(err));
         return false;
       }
@@ -332,9 +370,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
     return new Promise<WatchEnd>((resolve) => {
       const session: WatchSession<T> = {
         done: false, handle: undefined, events: 0, openedAt: this.clock.now(),
-        initial: streaming ? new Map() : undefined, idleTimer: undefined, resolve,
+        initial: streaming ? new Map() : undefined, idleTimer: undefined, silenceTimer: undefined,
+        abort: new AbortController(), resolve,
       };
       this.session = session;
+      this.watchForSilence(session);
       if (streaming) {
         if (this.listedOnce) {
           this.stats.relists++;
@@ -355,7 +395,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
             ? { resourceVersion: '', resourceVersionMatch: 'NotOlderThan', sendInitialEvents: true, allowWatchBookmarks: true, timeoutSeconds, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector }
             : { resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
           sink,
-          this.abort.signal,
+          AbortSignal.any([this.abort.signal, session.abort.signal]),
         )
         .then(
           (handle) => {
@@ -371,8 +411,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           (err: unknown) => {
             if (session.done) return;
             if (streaming) this.endSession(session, { kind: 'watchListFailed', error: asError(err) });
-            else if (isExpired(err)) this.endSession(session, { kind: 'expired', via: 'http' });
-            else this.endSession(session, { kind: 'error', error: asError(err) });
+            else this.endSession(session, this.refusal(err, 'http'));
           },
         );
     });
@@ -450,8 +489,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         if (this.probes.active) this.emit({ kind: 'event', type, key: '', resourceVersion: '' });
         const error = isStatus(obj) ? ApiError.fromStatus(obj) : new ApiError(500, 'watch ERROR event without a Status');
         if (session.initial) this.endSession(session, { kind: 'watchListFailed', error });
-        else if (isExpired(error)) this.endSession(session, { kind: 'expired', via: 'event' });
-        else this.endSession(session, { kind: 'error', error });
+        else this.endSession(session, this.refusal(error, 'event'));
         return;
       }
       default:
@@ -473,6 +511,41 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
   }
 
+  /** How a watch the server refused (HTTP) or ended with an ERROR event ends. */
+  private refusal(err: unknown, via: 'http' | 'event'): WatchEnd {
+    if (isExpired(err)) return { kind: 'expired', via };
+    if (isTooLargeResourceVersion(err)) return { kind: 'behind', error: behindError(this.lastSyncRV, err) };
+    return { kind: 'error', error: asError(err) };
+  }
+
+  /**
+   * Ends a watch that delivers nothing for watchIdleTimeoutMs (client-go relies on the request's
+   * timeout and the transport's; a half-open connection can otherwise hang until the server's
+   * timeoutSeconds, up to 10 min). Checked a few times per period rather than re-armed per event,
+   * so that the event path stays free of timer work.
+   */
+  private watchForSilence(session: WatchSession<T>): void {
+    const limitMs = this.o.watchIdleTimeoutMs ?? DEFAULT_WATCH_IDLE_TIMEOUT_MS;
+    if (!(limitMs > 0)) return;
+    const stepMs = Math.max(1, Math.ceil(limitMs / 4));
+    let seen = session.events;
+    let quietSince = this.clock.now();
+    const check = (): void => {
+      if (session.done || this.stopped) return;
+      const now = this.clock.now();
+      if (session.events !== seen || session.initial) {
+        // A streaming list's first phase has its own deadline (watchListIdleTimeoutMs).
+        seen = session.events;
+        quietSince = now;
+      } else if (now - quietSince >= limitMs) {
+        this.endSession(session, { kind: 'silent', silentMs: now - quietSince });
+        return;
+      }
+      session.silenceTimer = this.clock.setTimer(stepMs, check);
+    };
+    session.silenceTimer = this.clock.setTimer(stepMs, check);
+  }
+
   private armIdleTimer(session: WatchSession<T>): void {
     session.idleTimer?.cancel();
     const ms = this.o.watchListIdleTimeoutMs ?? 30_000;
@@ -488,17 +561,22 @@ export class Reflector<T extends KubeObject = KubeObject> {
     if (session.done) return;
     session.done = true;
     session.idleTimer?.cancel();
-    session.handle?.stop();
+    session.silenceTimer?.cancel();
+    if (session.handle) session.handle.stop();
+    else if (end.kind !== 'stopped') session.abort.abort();
     if (this.session === session) this.session = undefined;
     if (end.kind === 'expired') {
       this.stats.expired++;
       this.lastRVUnavailable = true;
       if (this.probes.active) this.emit({ kind: 'expired', via: end.via, resourceVersion: this.lastSyncRV });
     }
-    if (end.kind === 'error') this.reportError(end.error);
+    if (end.kind === 'behind') this.lastRVUnavailable = true;
+    if (end.kind === 'error' || end.kind === 'behind') this.reportError(end.error);
+    const silence = end.kind === 'silent' ? silentError(end.silentMs, this.lastSyncRV) : undefined;
+    if (silence) this.reportError(silence);
     if (this.probes.active) {
-      const reason = end.kind === 'watchListFailed' ? 'error' : end.kind;
-      const error = end.kind === 'error' || end.kind === 'watchListFailed' ? end.error.message : undefined;
+      const reason = end.kind === 'watchListFailed' || end.kind === 'behind' || end.kind === 'silent' ? 'error' : end.kind;
+      const error = end.kind === 'error' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence?.message;
       this.emit({ kind: 'watchClose', reason, error, events: session.events });
     }
     session.resolve(end);
@@ -506,8 +584,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   // ---- plumbing -----------------------------------------------------------------------------
 
-  private nextBackoff(): number {
-    const { delayMs, attempt } = this.backoff.next();
+  /** The next backoff delay, and never less than the Retry-After the failure carried. */
+  private nextBackoff(failure?: unknown): number {
+    const next = this.backoff.next();
+    const delayMs = Math.max(next.delayMs, retryAfterMs(failure));
+    const attempt = next.attempt;
     this.stats.backoffs++;
     if (this.probes.active) this.emit({ kind: 'backoff', delayMs, attempt });
     return delayMs;

@@ -38,6 +38,8 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   useWatchList?: boolean;
   /** A streaming list that stays silent this long before its end bookmark falls back. Default 30 s. */
   watchListIdleTimeoutMs?: number;
+  /** A watch that delivers nothing, not even a bookmark, this long is resumed afresh. Default 2 min; 0 = never. */
+  watchIdleTimeoutMs?: number;
   /** Jitter source for backoff and watch timeouts (seed it in tests). Default Math.random. */
   random?: () => number;
 }
@@ -163,6 +165,7 @@ class SharedInformerImpl<T extends KubeObject> {
       fieldSelector: options.fieldSelector,
       useWatchList: options.useWatchList,
       watchListIdleTimeoutMs: options.watchListIdleTimeoutMs,
+      watchIdleTimeoutMs: options.watchIdleTimeoutMs,
       resyncPeriodMs: options.resyncPeriodMs,
       onError: (err) => this.reportError(err, {}),
       onConnect: () => {

@@ -33,6 +33,42 @@ export class ConnectionError extends Error {
   }
 }
 
+/**
+ * The server accepted the request, then went silent: no answer, or a body that stopped arriving, for
+ * longer than the transport's stall timeout. The request was aborted; retrying is the cure, so this
+ * is never fatal (unlike a ConnectionError before the first sync).
+ */
+export class StallError extends Error {
+  readonly server: string;
+  readonly timeoutMs: number;
+  constructor(server: string, what: string, timeoutMs: number) {
+    super(`${server} sent nothing for ${seconds(timeoutMs)} ${what}: aborted`);
+    this.name = 'StallError';
+    this.server = server;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** A watch event line longer than the client accepts (client-go's decoder refuses frames over 16 MiB). */
+export class EventTooLargeError extends Error {
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`the server sent a watch event longer than the ${size(limit)} limit: the watch was closed`);
+    this.name = 'EventTooLargeError';
+    this.limit = limit;
+  }
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function size(n: number): string {
+  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n / (1 << 20)} MiB`;
+  if (n >= 1 << 10 && n % (1 << 10) === 0) return `${n / (1 << 10)} KiB`;
+  return `${n}-character`;
+}
+
 /** A credential plugin (exec, auth-provider) or credential file failed. */
 export class CredentialError extends Error {
   constructor(message: string, cause?: unknown) {
@@ -98,6 +134,7 @@ export function describeFailure(err: unknown): Failure {
     const kind = tls ? 'tls' : err.code === 'ETIMEDOUT' || err.code === 'ECONNTIMEOUT' ? 'timeout' : 'unreachable';
     return { kind, message: err.message };
   }
+  if (err instanceof StallError) return { kind: 'timeout', message: err.message };
   if (err instanceof ApiError) {
     const detail = err.message ? `: ${firstLine(err.message)}` : '';
     if (err.code === 401) return { kind: 'unauthorized', message: `unauthorized (401): the server rejected the credentials${detail}` };

@@ -1,5 +1,7 @@
 import type { ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
 import type { ApiResource, KubeList, KubeObject, WatchEvent } from '../shared/k8s.ts';
+import { EventTooLargeError } from './errors.ts';
+import { LineTooLongError } from './lineSplitter.ts';
 import { jsonRequest, streamRequest } from './request.ts';
 import { collectionPath } from './resourcePath.ts';
 import type { Transport } from './transport.ts';
@@ -69,7 +71,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
       signal,
     });
     this.stats.watches++;
-    return new StreamingWatch<T>(res.body, res.destroy, sink, this.stats, signal);
+    return new StreamingWatch<T>(res.body, res.destroy, sink, this.stats, this.transport.maxEventLength, signal);
   }
 }
 
@@ -81,7 +83,7 @@ class StreamingWatch<T extends KubeObject> implements WatchHandle {
   private readonly onAbort = (): void => this.stop();
   private readonly signal: AbortSignal | undefined;
 
-  constructor(body: NodeJS.ReadableStream, destroy: () => void, sink: WatchSink<T>, stats: HttpListerWatcherStats, signal?: AbortSignal) {
+  constructor(body: NodeJS.ReadableStream, destroy: () => void, sink: WatchSink<T>, stats: HttpListerWatcherStats, maxEventLength: number, signal?: AbortSignal) {
     this.destroy = destroy;
     this.sink = sink;
     this.signal = signal;
@@ -99,10 +101,17 @@ class StreamingWatch<T extends KubeObject> implements WatchHandle {
         stats.malformedLines++;
         this.fail(err);
       },
-    });
+    }, maxEventLength);
     body.setEncoding('utf8');
     body.on('data', (chunk: string) => {
-      if (!this.finished) decoder.push(chunk);
+      if (this.finished) return;
+      try {
+        decoder.push(chunk);
+      } catch (err) {
+        // Thrown inside a stream's 'data' handler, this would be an uncaught exception: the
+        // process would die. It ends this watch instead; the informer resumes from its last RV.
+        this.fail(err instanceof LineTooLongError ? new EventTooLargeError(err.limit) : err instanceof Error ? err : new Error(String(err)));
+      }
     });
     body.on('end', () => {
       if (this.finished) return;

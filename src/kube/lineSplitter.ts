@@ -5,12 +5,29 @@
 /** Receives every complete line, without its `\n` (a trailing `\r` is dropped too). Empty lines are skipped. */
 export type LineSink = (line: string) => void;
 
+/** A line grew past the splitter's limit; it was dropped, not buffered to the end. */
+export class LineTooLongError extends Error {
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`a line longer than ${limit} characters`);
+    this.name = 'LineTooLongError';
+    this.limit = limit;
+  }
+}
+
 export class LineSplitter {
   private pending = '';
   private readonly sink: LineSink;
+  private readonly maxLineLength: number;
 
-  constructor(sink: LineSink) {
+  /**
+   * `maxLineLength`: a line that grows past it throws LineTooLongError from `push` as soon as it
+   * does, so that a runaway stream never holds more than that (V8 throws a RangeError on strings
+   * past 512 MiB, which nothing upstream would expect).
+   */
+  constructor(sink: LineSink, maxLineLength = Infinity) {
     this.sink = sink;
+    this.maxLineLength = maxLineLength;
   }
 
   /** Feeds one chunk; calls the sink once per line completed by it, in order. */
@@ -18,23 +35,37 @@ export class LineSplitter {
     let start = 0;
     let nl = chunk.indexOf('\n');
     if (nl < 0) {
+      this.checkLength(this.pending.length + chunk.length);
       this.pending += chunk;
       return;
     }
     // The line the previous chunks began: only that piece is joined, the chunk itself is never
     // copied, and every other line is a slice of it.
     if (this.pending.length > 0) {
+      this.checkLength(this.pending.length + nl);
       this.emit(this.pending + chunk.slice(0, nl));
       this.pending = '';
       start = nl + 1;
       nl = chunk.indexOf('\n', start);
     }
     while (nl >= 0) {
-      if (nl > start) this.emit(chunk.slice(start, nl));
+      if (nl > start) {
+        this.checkLength(nl - start);
+        this.emit(chunk.slice(start, nl));
+      }
       start = nl + 1;
       nl = chunk.indexOf('\n', start);
     }
-    if (start < chunk.length) this.pending = chunk.slice(start);
+    if (start < chunk.length) {
+      this.checkLength(chunk.length - start);
+      this.pending = chunk.slice(start);
+    }
+  }
+
+  private checkLength(length: number): void {
+    if (length <= this.maxLineLength) return;
+    this.pending = '';
+    throw new LineTooLongError(this.maxLineLength);
   }
 
   private emit(line: string): void {

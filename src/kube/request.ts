@@ -1,15 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createGunzip } from 'node:zlib';
 import { ApiError } from '../shared/apiError.ts';
 import { isStatus } from '../shared/k8s.ts';
 import type { Status } from '../shared/k8s.ts';
-import { ConnectionError } from './errors.ts';
+import { ConnectionError, StallError } from './errors.ts';
 import type { Transport } from './transport.ts';
 
 // One HTTP exchange with the API server over Node's http/https. The body stays a stream (watches
 // never end); a gzip body is decoded on the way. A non-2xx answer becomes ApiError carrying the
-// server's Status, so callers see 401/403/404/410/429/500 the way client-go reports them.
+// server's Status, so callers see 401/403/404/410/429/500 the way client-go reports them. A server
+// that goes silent is not waited for forever: see TransportOptions.stallTimeoutMs.
 
 export interface RequestOptions {
   method?: string;
@@ -42,8 +44,26 @@ export function buildPath(transport: Transport, path: string, query?: RequestOpt
   return out;
 }
 
-/** Sends the request; resolves with the streamed body of a 2xx answer, rejects with ApiError otherwise. */
+/**
+ * Sends the request; resolves with the streamed body of a 2xx answer, rejects with ApiError otherwise.
+ * A 429 or 5xx carrying a Retry-After header is sent again once that many seconds have passed, up to
+ * `transport.maxRetries` times (client-go's rest client does the same, 10 times by default).
+ */
 export async function streamRequest(transport: Transport, path: string, options: RequestOptions = {}): Promise<StreamedResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await sendOnce(transport, path, options);
+    if (!('error' in answer)) return answer;
+    const { error, retryAfterSeconds } = answer;
+    if (retryAfterSeconds === undefined || attempt > transport.maxRetries) throw error;
+    const waitMs = retryAfterSeconds * 1000;
+    transport.onRetry?.({ method: options.method ?? 'GET', path, code: error.code, reason: error.reason, message: error.message, waitMs, attempt, maxRetries: transport.maxRetries });
+    await delay(waitMs, undefined, { signal: options.signal });
+  }
+}
+
+type Answer = StreamedResponse | { error: ApiError; retryAfterSeconds: number | undefined };
+
+async function sendOnce(transport: Transport, path: string, options: RequestOptions): Promise<Answer> {
   const base = await transport.prepare();
   options.signal?.throwIfAborted();
   const headers: Record<string, string> = {
@@ -53,8 +73,10 @@ export async function streamRequest(transport: Transport, path: string, options:
     ...options.headers,
   };
   if (options.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
-  const req = transport.requestFn({ ...base, method: options.method ?? 'GET', path: buildPath(transport, path, options.query), headers, signal: options.signal });
+  const method = options.method ?? 'GET';
+  const req = transport.requestFn({ ...base, method, path: buildPath(transport, path, options.query), headers, signal: options.signal });
   const server = transport.server.origin;
+  const stallMs = transport.stallTimeoutMs;
 
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -62,6 +84,12 @@ export async function streamRequest(transport: Transport, path: string, options:
       err.code = 'ETIMEDOUT';
       req.destroy(err);
     }, transport.connectTimeoutMs);
+    // Connected but never answered (a hung server, a proxy holding the request): give up.
+    const stall = stallMs > 0 ? setTimeout(() => req.destroy(new StallError(server, `in answer to ${method} ${path}`, stallMs)), stallMs) : undefined;
+    const settle = (): void => {
+      clearTimeout(timer);
+      clearTimeout(stall);
+    };
     req.on('socket', (socket) => {
       // A watch can sit idle for minutes; TCP keep-alive notices a peer that vanished without a FIN
       // (client-go relies on the same, with a 30 s period).
@@ -70,12 +98,12 @@ export async function streamRequest(transport: Transport, path: string, options:
       socket.once(transport.secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
     });
     req.on('response', (r) => {
-      clearTimeout(timer);
+      settle();
       resolve(r);
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(err.name === 'AbortError' ? err : new ConnectionError(server, err));
+      settle();
+      reject(err.name === 'AbortError' || err instanceof StallError ? err : new ConnectionError(server, err));
     });
     req.end(options.body);
   });
@@ -83,14 +111,16 @@ export async function streamRequest(transport: Transport, path: string, options:
   const statusCode = res.statusCode ?? 0;
   const body: Readable = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
   if (body !== res) res.on('error', (err) => body.destroy(err));
-  if (statusCode < 200 || statusCode > 299) throw withRetryAfter(await apiErrorFrom(statusCode, res.statusMessage ?? '', body), res.headers['retry-after']);
-  return { statusCode, headers: res.headers, body, destroy: () => req.destroy() };
+  if (statusCode >= 200 && statusCode <= 299) return { statusCode, headers: res.headers, body, destroy: () => req.destroy() };
+  const header = res.headers['retry-after'];
+  const error = withRetryAfter(await apiErrorFrom(statusCode, res.statusMessage ?? '', body, stallGuard(transport, `while sending the error body of ${method} ${path}`)), header);
+  return { error, retryAfterSeconds: statusCode === 429 || statusCode >= 500 ? retryAfterSeconds(header) : undefined };
 }
 
-/** Sends the request and parses the whole JSON answer. */
+/** Sends the request and parses the whole JSON answer; a body that stalls is aborted (StallError). */
 export async function jsonRequest<T>(transport: Transport, path: string, options: RequestOptions = {}): Promise<T> {
   const res = await streamRequest(transport, path, options);
-  const text = await readAll(res.body);
+  const text = await readAll(res.body, Infinity, stallGuard(transport, `in the middle of the answer to ${options.method ?? 'GET'} ${path}`));
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -98,25 +128,48 @@ export async function jsonRequest<T>(transport: Transport, path: string, options
   }
 }
 
+/** How long a body may go without a byte before it is abandoned, and the error that says so. */
+export interface StallGuard {
+  ms: number;
+  error(): Error;
+}
+
+function stallGuard(transport: Transport, what: string): StallGuard | undefined {
+  const ms = transport.stallTimeoutMs;
+  return ms > 0 ? { ms, error: () => new StallError(transport.server.origin, what, ms) } : undefined;
+}
+
 /** Reads a body to the end as UTF-8 (one Buffer.concat, one decode: fastest for big lists). */
-export async function readAll(body: Readable, limit = Infinity): Promise<string> {
+export async function readAll(body: Readable, limit = Infinity, stall?: StallGuard): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      break;
+  const timer = stall ? setTimeout(() => body.destroy(stall.error()), stall.ms) : undefined;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      timer?.refresh();
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        body.destroy();
+        break;
+      }
     }
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function apiErrorFrom(code: number, statusText: string, body: Readable): Promise<ApiError> {
+// client-go (checkWait) honours only a whole number of seconds.
+function retryAfterSeconds(header: string | undefined): number | undefined {
+  if (header === undefined || !/^\s*\d+\s*$/.test(header)) return undefined;
+  return Number(header);
+}
+
+async function apiErrorFrom(code: number, statusText: string, body: Readable, stall: StallGuard | undefined): Promise<ApiError> {
   let text = '';
   try {
-    text = await readAll(body, ERROR_BODY_LIMIT);
+    text = await readAll(body, ERROR_BODY_LIMIT, stall);
   } catch {
     // The Status is a courtesy; the HTTP code alone still says what happened.
   }

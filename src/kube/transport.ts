@@ -22,16 +22,59 @@ export interface TransportOptions {
   connectTimeoutMs?: number;
   userAgent?: string;
   /**
+   * A request whose answer does not start, or a list whose body stops arriving, for this long is
+   * aborted (StallError) and left to the caller's retry. Default 60 s: kube-apiserver ends any
+   * non-watch request after 60 s itself, so a healthy server has said something by then. Watches
+   * are exempt once accepted (the informer has its own idle deadline for them).
+   */
+  stallTimeoutMs?: number;
+  /**
+   * How often a request answered 429 or 5xx with a Retry-After header is sent again, after waiting
+   * as asked (client-go's rest client: 10). 0 turns this off.
+   */
+  maxRetries?: number;
+  /** Told of each such wait before it starts (the CLI prints a warning). */
+  onRetry?: (retry: RetryNotice) => void;
+  /**
+   * The longest watch event line accepted, in characters; a longer one closes the watch with
+   * EventTooLargeError. Default 16 MiB, client-go's limit (its streaming decoder's maxBytes): over
+   * five times kube-apiserver's 3 MiB request limit and ten times etcd's 1.5 MiB value limit, so no
+   * real object reaches it, while a broken stream cannot grow one string to V8's 512 MiB ceiling.
+   */
+  maxEventLength?: number;
+  /**
    * The environment HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from when the kubeconfig names no
    * proxy-url (loadCluster reads KUBECONFIG from it too). Default process.env.
    */
   env?: NodeJS.ProcessEnv;
 }
 
+/** A request that will be sent again once the server's Retry-After has passed. */
+export interface RetryNotice {
+  method: string;
+  path: string;
+  code: number;
+  reason: string;
+  message: string;
+  /** How long we wait, as the server asked. */
+  waitMs: number;
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+}
+
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_RETRIES = 10;
+export const DEFAULT_MAX_EVENT_LENGTH = 16 * 1024 * 1024;
+
 export class Transport {
   readonly server: URL;
   readonly context: ResolvedContext;
   readonly connectTimeoutMs: number;
+  readonly stallTimeoutMs: number;
+  readonly maxRetries: number;
+  readonly maxEventLength: number;
+  readonly onRetry: ((retry: RetryNotice) => void) | undefined;
   private readonly userAgent: string;
   /** The proxy every request goes through, or undefined for direct connections. */
   private readonly proxy: string | undefined;
@@ -45,6 +88,10 @@ export class Transport {
       throw new KubeconfigError(`cluster "${context.cluster.name}" server must be http(s): ${context.cluster.server}`);
     }
     this.connectTimeoutMs = options.connectTimeoutMs ?? 15_000;
+    this.stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
+    this.onRetry = options.onRetry;
     this.userAgent = options.userAgent ?? 'controller-lab';
     // client-go's order: the kubeconfig's proxy-url, else the environment. Decided here, so that a
     // malformed proxy variable fails loading the cluster rather than every request.

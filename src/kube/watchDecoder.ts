@@ -40,7 +40,8 @@ export class WatchDecoder<T extends KubeObject = KubeObject> {
   malformedLines = 0;
   events = 0;
 
-  constructor(sink: WatchDecoderSink<T>) {
+  /** `maxLineLength`: see LineSplitter; `push` throws LineTooLongError past it. */
+  constructor(sink: WatchDecoderSink<T>, maxLineLength = Infinity) {
     this.splitter = new LineSplitter((line) => {
       let parsed: unknown;
       try {
@@ -58,7 +59,7 @@ export class WatchDecoder<T extends KubeObject = KubeObject> {
       }
       this.events++;
       sink.event(ev);
-    });
+    }, maxLineLength);
   }
 
   push(chunk: string): void {
