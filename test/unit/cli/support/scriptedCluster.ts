@@ -12,16 +12,25 @@ export interface ScriptedCluster {
   dir: string;
   /** How many watch requests arrived so far. */
   watches: number;
+  /** How many list requests arrived so far. */
+  lists: number;
   close(): Promise<void>;
 }
 
 export type WatchScript = (res: ServerResponse, attempt: number, url: URL) => void;
+/** Answers one list request itself (sendList, sendStatus, or a body that stalls). */
+export type ListScript = (res: ServerResponse, attempt: number, url: URL) => void;
+/** A Status to refuse this watch request with, instead of accepting it. */
+export type WatchRefusal = (attempt: number, url: URL) => { code: number; reason: string; message: string; headers?: Record<string, string> } | undefined;
 
 export async function startScriptedCluster(options: {
   namespace?: string;
   items?: Record<string, unknown>[];
   listRV?: string;
   watch?: WatchScript;
+  /** Replaces the fixed `items`/`listRV` answer. */
+  list?: ListScript;
+  refuseWatch?: WatchRefusal;
   kubeconfig?: Partial<KubeconfigSpec>;
   /** Serve HTTPS with this certificate (default: plain HTTP). */
   tls?: TlsServerOptions;
@@ -35,6 +44,7 @@ export async function startScriptedCluster(options: {
     dir,
     kubeconfig: writeKubeconfig(dir, { server: api.url, namespace: options.namespace, ...options.kubeconfig }),
     watches: 0,
+    lists: 0,
     close: async () => {
       await api.close();
       cleanup();
@@ -42,16 +52,31 @@ export async function startScriptedCluster(options: {
   };
   const handler = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
     if (url.searchParams.get('watch') === 'true') {
+      const attempt = cluster.watches++;
+      const refusal = options.refuseWatch?.(attempt, url);
+      if (refusal) return void sendStatusWith(res, refusal);
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.flushHeaders();
-      (options.watch ?? (() => {}))(res, cluster.watches++, url);
+      (options.watch ?? (() => {}))(res, attempt, url);
       return;
     }
-    sendJson(res, 200, { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: options.listRV ?? '10' }, items: options.items ?? [] });
+    const attempt = cluster.lists++;
+    if (options.list) return void options.list(res, attempt, url);
+    sendList(res, options.items ?? [], options.listRV ?? '10');
   };
   api.route(`/api/v1/namespaces/${ns}/configmaps`, handler);
   api.route('/api/v1/configmaps', handler);
   return cluster;
+}
+
+export function sendList(res: ServerResponse, items: Record<string, unknown>[], resourceVersion: string): void {
+  sendJson(res, 200, { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion }, items });
+}
+
+function sendStatusWith(res: ServerResponse, s: { code: number; reason: string; message: string; headers?: Record<string, string> }): void {
+  const text = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: s.message, reason: s.reason, code: s.code });
+  res.writeHead(s.code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...s.headers });
+  res.end(text);
 }
 
 export function watchLine(type: string, name: string, rv: string, namespace = 'default'): string {
