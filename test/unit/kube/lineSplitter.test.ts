@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LineSplitter } from '../../../src/kube/lineSplitter.ts';
+import { LineSplitter, LineTooLongError } from '../../../src/kube/lineSplitter.ts';
 
 function split(chunks: string[]): string[] {
   const lines: string[] = [];
@@ -40,4 +40,22 @@ test('nothing is emitted until the newline arrives', () => {
   assert.equal(s.buffered, 15);
   s.push('}\n');
   assert.deepEqual(lines, ['{"type":"ADDED"}']);
+});
+
+test('a line longer than the limit throws LineTooLongError as soon as it is too long, in one chunk or many', () => {
+  const lines: string[] = [];
+  const whole = new LineSplitter((l) => void lines.push(l), 8);
+  whole.push('12345678\nabc\n');
+  assert.deepEqual(lines, ['12345678', 'abc'], 'a line of exactly the limit passes');
+  assert.throws(() => whole.push('123456789\n'), (err: unknown) => err instanceof LineTooLongError && err.limit === 8);
+
+  const pieces = new LineSplitter((l) => void lines.push(l), 8);
+  pieces.push('1234');
+  pieces.push('5678');
+  // No newline yet: the ninth character is already too many, nothing more is buffered.
+  assert.throws(() => pieces.push('9'), LineTooLongError);
+  assert.equal(pieces.buffered, 0);
+  const tail = new LineSplitter((l) => void lines.push(l), 8);
+  assert.throws(() => tail.push('ok\n123456789'), LineTooLongError);
+  assert.deepEqual(lines, ['12345678', 'abc', 'ok']);
 });
