@@ -13,10 +13,10 @@ import type { LoopbackApi } from './support/loopbackApi.ts';
 const configmaps: ApiResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], singularName: 'configmap', verbs: ['list', 'watch'] };
 const PATH = '/api/v1/namespaces/team-a/configmaps';
 
-async function setup(t: { after(fn: () => unknown): void }): Promise<{ api: LoopbackApi; cluster: Cluster }> {
+async function setup(t: { after(fn: () => unknown): void }, options: { maxRetries?: number } = {}): Promise<{ api: LoopbackApi; cluster: Cluster }> {
   const api = await startLoopbackApi();
   const { dir, cleanup } = scratchDir();
-  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: api.url }) });
+  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: api.url }), ...options });
   t.after(async () => {
     cluster.close();
     await api.close();
@@ -139,7 +139,8 @@ test('HTTP errors reject with ApiError carrying the server Status (401, 403, 404
 });
 
 test('a Retry-After header lands in the Status details, where client-go looks for it', async (t) => {
-  const { api, cluster } = await setup(t);
+  // Without retries: the error the caller gets once they are spent (retryAfter.test.ts).
+  const { api, cluster } = await setup(t, { maxRetries: 0 });
   api.route(PATH, (req, res) => {
     res.writeHead(429, { 'Retry-After': '7', 'Content-Type': 'text/plain' });
     res.end('slow down');
