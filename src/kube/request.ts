@@ -110,7 +110,11 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
 
   const statusCode = res.statusCode ?? 0;
   const body: Readable = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
-  if (body !== res) res.on('error', (err) => body.destroy(err));
+  if (body !== res) {
+    res.on('error', (err) => body.destroy(err));
+    // A gunzip stream given up on (stalled, stopped) must let go of the connection under it too.
+    body.once('close', () => res.complete || res.destroy());
+  }
   if (statusCode >= 200 && statusCode <= 299) return { statusCode, headers: res.headers, body, destroy: () => req.destroy() };
   const header = res.headers['retry-after'];
   const error = withRetryAfter(await apiErrorFrom(statusCode, res.statusMessage ?? '', body, stallGuard(transport, `while sending the error body of ${method} ${path}`)), header);

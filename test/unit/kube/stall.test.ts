@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 import { loadCluster } from '../../../src/kube/cluster.ts';
 import { StallError, describeFailure } from '../../../src/kube/errors.ts';
 import type { ApiResource } from '../../../src/shared/k8s.ts';
@@ -46,6 +47,24 @@ test('a list whose body stops half way fails with StallError instead of hanging'
     return true;
   });
   assert.ok(performance.now() - started >= STALL_MS - 10);
+});
+
+test('a gzip list that stalls fails the same way, and the connection under it is closed', async (t) => {
+  const { api, lw } = await setup(t);
+  let serverSawClose = false;
+  api.route(PATH, (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    const zipped = gzipSync(JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items: [configMap('a', '9')] }));
+    res.write(zipped.subarray(0, 20));
+    res.on('close', () => (serverSawClose = true));
+  });
+  await assert.rejects(within(lw.list({}), 10_000), StallError);
+  await within(
+    (async () => {
+      while (!serverSawClose) await new Promise((r) => setTimeout(r, 10));
+    })(),
+    5_000,
+  );
 });
 
 test('a request that gets no answer at all fails with StallError', async (t) => {
