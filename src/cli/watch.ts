@@ -9,7 +9,7 @@ import { oneOf, parseCommandLine, UsageError } from './args.ts';
 import { age, BatchedWriter, columns } from './output.ts';
 import { tapListerWatcher } from './tapListerWatcher.ts';
 import { durationOption, sizeOption } from './units.ts';
-import type { RetryNotice } from '../kube/transport.ts';
+import type { RetryNotice } from '../kube/index.ts';
 
 const USAGE = `usage: controller-lab watch RESOURCE [options]
 

@@ -14,5 +14,6 @@ export { resolveResource } from './resolve.ts';
 export { collectionPath } from './resourcePath.ts';
 export type { RequestOptions, StreamedResponse } from './request.ts';
 export { WatchDecodeError } from './watchDecoder.ts';
-export { ConnectionError, CredentialError, KubeconfigError, UnknownResourceError, describeFailure } from './errors.ts';
+export { ConnectionError, CredentialError, EventTooLargeError, KubeconfigError, StallError, UnknownResourceError, describeFailure } from './errors.ts';
+export type { RetryNotice, TransportOptions } from './transport.ts';
 export type { Failure, FailureKind } from './errors.ts';
