@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConnectionError, CredentialError, KubeconfigError, UnknownResourceError, describeFailure } from '../../../src/kube/errors.ts';
+import { ConnectionError, CredentialError, EventTooLargeError, KubeconfigError, StallError, UnknownResourceError, describeFailure } from '../../../src/kube/errors.ts';
 import { ApiError } from '../../../src/shared/apiError.ts';
 
 const errno = (code: string, message: string): NodeJS.ErrnoException => Object.assign(new Error(message), { code });
@@ -18,6 +18,8 @@ test('each failure kind gets a one-line message naming its cause', () => {
     [new ApiError(401, 'Unauthorized', 'Unauthorized'), 'unauthorized', 'unauthorized (401): the server rejected the credentials: Unauthorized'],
     [new ApiError(403, 'pods is forbidden: User "x" cannot list\nresource', 'Forbidden'), 'forbidden', 'forbidden (403): pods is forbidden: User "x" cannot list'],
     [new ApiError(500, 'etcdserver: timeout', 'InternalError'), 'api', 'the server answered 500 InternalError: etcdserver: timeout'],
+    [new StallError(server, 'in answer to GET /api/v1/pods', 60_000), 'timeout', `${server} sent nothing for 60 s in answer to GET /api/v1/pods: aborted`],
+    [new EventTooLargeError(16 << 20), 'other', 'the server sent a watch event longer than the 16 MiB limit: the watch was closed'],
     [new Error('boom\n  at somewhere'), 'other', 'boom'],
   ];
   for (const [err, kind, message] of cases) {
