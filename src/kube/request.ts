@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { constants as bufferConstants } from 'node:buffer';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createGunzip } from 'node:zlib';
 import { ApiError } from '../shared/apiError.ts';
@@ -32,6 +33,7 @@ export interface StreamedResponse {
 }
 
 const ERROR_BODY_LIMIT = 1 << 20;
+const MAX_STRING_LENGTH = bufferConstants.MAX_STRING_LENGTH;
 
 export function buildPath(transport: Transport, path: string, query?: RequestOptions['query']): string {
   let out = transport.basePath + path;
@@ -124,7 +126,11 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
 /** Sends the request and parses the whole JSON answer; a body that stalls is aborted (StallError). */
 export async function jsonRequest<T>(transport: Transport, path: string, options: RequestOptions = {}): Promise<T> {
   const res = await streamRequest(transport, path, options);
-  const text = await readAll(res.body, Infinity, stallGuard(transport, `in the middle of the answer to ${options.method ?? 'GET'} ${path}`));
+  const what = `${options.method ?? 'GET'} ${path}`;
+  // V8 cannot hold a longer string, so such an answer could never be parsed: stop reading it
+  // rather than buffer it whole and fail (or run out of memory) at the end.
+  const tooLarge = (): Error => new ApiError(res.statusCode, `the answer to ${what} is larger than ${MAX_STRING_LENGTH} bytes, more than can be parsed: ask for smaller pages`, 'InvalidResponse');
+  const text = await readAll(res.body, MAX_STRING_LENGTH, stallGuard(transport, `in the middle of the answer to ${what}`), tooLarge);
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -143,8 +149,11 @@ function stallGuard(transport: Transport, what: string): StallGuard | undefined 
   return ms > 0 ? { ms, error: () => new StallError(transport.server.origin, what, ms) } : undefined;
 }
 
-/** Reads a body to the end as UTF-8 (one Buffer.concat, one decode: fastest for big lists). */
-export async function readAll(body: Readable, limit = Infinity, stall?: StallGuard): Promise<string> {
+/**
+ * Reads a body to the end as UTF-8 (one Buffer.concat, one decode: fastest for big lists). Past
+ * `limit` bytes it stops reading: it returns what it has, or throws `tooLarge()` when given.
+ */
+export async function readAll(body: Readable, limit = Infinity, stall?: StallGuard, tooLarge?: () => Error): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   const timer = stall ? setTimeout(() => body.destroy(stall.error()), stall.ms) : undefined;
@@ -155,6 +164,7 @@ export async function readAll(body: Readable, limit = Infinity, stall?: StallGua
       size += chunk.length;
       if (size > limit) {
         body.destroy();
+        if (tooLarge) throw tooLarge();
         break;
       }
     }
