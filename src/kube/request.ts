@@ -120,7 +120,7 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
   if (statusCode >= 200 && statusCode <= 299) return { statusCode, headers: res.headers, body, destroy: () => req.destroy() };
   const header = res.headers['retry-after'];
   const error = withRetryAfter(await apiErrorFrom(statusCode, res.statusMessage ?? '', body, stallGuard(transport, `while sending the error body of ${method} ${path}`)), header);
-  return { error, retryAfterSeconds: statusCode === 429 || statusCode >= 500 ? retryAfterSeconds(header) : undefined };
+  return { error, retryAfterSeconds: statusCode === 429 || (statusCode >= 500 && !isResourceVersionTooLarge(error)) ? retryAfterSeconds(header) : undefined };
 }
 
 /** Sends the request and parses the whole JSON answer; a body that stalls is aborted (StallError). */
@@ -172,6 +172,14 @@ export async function readAll(body: Readable, limit = Infinity, stall?: StallGua
     clearTimeout(timer);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+// "Too large resource version" comes with Retry-After: 1, and client-go waits it out up to 10 times
+// hoping the server's cache catches up. The server already waited for that (kube-apiserver's watch
+// cache: up to 3 s) before answering; a server that lost its history never catches up, and the
+// informer's answer, a consistent relist, is right in both cases: hand it the error at once.
+function isResourceVersionTooLarge(err: ApiError): boolean {
+  return err.status?.details?.causes?.some((c) => c.reason === 'ResourceVersionTooLarge') ?? false;
 }
 
 // client-go (checkWait) honours only a whole number of seconds.

@@ -178,7 +178,11 @@ for (const via of ['ERROR event', 'HTTP 504'] as const) {
       list: (res, attempt) => (attempt === 0 ? sendList(res, '1000', [configMap('a', '990'), configMap('b', '995'), configMap('c', '1000')]) : sendList(res, '50', [configMap('a', '40'), configMap('d', '50')])),
       watch: (res, attempt, url) => {
         if (url.searchParams.get('resourceVersion') === '1000') {
-          if (via === 'HTTP 504') return sendJson(res, 504, tooLarge);
+          if (via === 'HTTP 504') {
+            // As kube-apiserver and the simulated cluster send it: with Retry-After: 1.
+            res.writeHead(504, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+            return void res.end(JSON.stringify(tooLarge));
+          }
           acceptWatch(res);
           return void res.end(line('ERROR', tooLarge));
         }
@@ -189,6 +193,7 @@ for (const via of ['ERROR event', 'HTTP 504'] as const) {
     await until('the cache to match the restarted server', () => cached(s.informer).join() === 'a@40,d@50,e@51');
     assert.equal(s.seen.lists.length, 2);
     assert.equal(s.seen.lists[1]!.url.searchParams.has('resourceVersion'), false, 'the relist is a consistent read');
+    assert.equal(s.seen.watches.filter((w) => w.url.searchParams.get('resourceVersion') === '1000').length, 1, 'relisted at once, not after retries');
     assert.equal(s.seen.watches.at(-1)!.url.searchParams.get('resourceVersion'), '50');
     assert.ok(s.errors.some((e) => /may have restarted without its history; relisting/.test(String(e))), s.errors.map(String).join('; '));
   });
