@@ -211,6 +211,53 @@ describe('reflector: watch', () => {
   });
 });
 
+describe('reflector: deadlines and server verdicts', () => {
+  it('a watch silent for watchIdleTimeoutMs is closed with an error and resumed from the last RV; events and bookmarks keep it open', async () => {
+    const r = rig({ watchIdleTimeoutMs: 10_000 }, {}, seedN(2));
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.source.watchCalls.length, 1);
+    // Bookmarks every 5 s: alive for a minute.
+    for (let i = 0; i < 12; i++) {
+      r.source.bookmark();
+      await r.tick(5_000);
+    }
+    assert.equal(r.source.watchCalls.length, 1);
+    assert.deepEqual(r.errors, []);
+    // A last bookmark, then nothing at all: closed 10–12.5 s later, resumed from the same version, no relist.
+    r.source.bookmark();
+    await r.tick();
+    const rv = r.informer.lastSyncResourceVersion();
+    await r.tick(9_000);
+    assert.equal(r.source.watchCalls.length, 1);
+    await r.tick(3_500);
+    assert.equal(r.source.watchCalls.length, 2);
+    assert.equal(r.source.watchCalls[1]!.resourceVersion, rv);
+    assert.equal(r.source.listCalls.length, 1);
+    assert.match(String(r.errors[0]), /received nothing, not even a bookmark, for 1\d s: reconnecting from resourceVersion/);
+  });
+
+  it('a watch ERROR "Too large resource version" relists with a consistent read; a 429 backs off no less than its Retry-After', async () => {
+    const r = rig({}, {}, seedN(2));
+    r.informer.run();
+    await r.tick();
+    const tooLarge = new ApiError(504, 'Timeout: Too large resource version: 9, current: 2', 'Timeout', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 504, reason: 'Timeout', details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] } });
+    r.source.failNextWatch(tooLarge);
+    r.source.dropWatches();
+    await r.tick(2_000);
+    assert.deepEqual(r.source.listCalls.map((c) => c.resourceVersion), ['0', undefined]);
+    assert.match(String(r.errors.at(-1)), /may have restarted without its history; relisting/);
+
+    const throttled = new ApiError(429, 'slow down', 'TooManyRequests', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 429, details: { retryAfterSeconds: 20 } });
+    await r.tick(10_000);
+    r.source.failNextWatch(throttled);
+    r.source.dropWatches();
+    for (let i = 0; i < 5; i++) await r.tick(5_000);
+    const delays = r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : []));
+    assert.ok(delays.includes(20_000), `backoffs: ${delays.join(', ')}`);
+  });
+});
+
 describe('reflector: streaming list (watch-list)', () => {
   it('builds the cache from initial events and the end bookmark, with no list call', async () => {
     const r = rig({ useWatchList: true }, { watchList: 'supported' }, seedN(3));
