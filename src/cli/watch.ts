@@ -42,6 +42,8 @@ options:
                             client-go); the watch is closed and resumed from the last good event
   -h, --help                show this help
 
+Answers 429 or 5xx with Retry-After are sent again after the wait the server asks for, up to 10
+times; every retry, stall and reconnection is a "warning:" line on stderr.
 On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
 Exit codes: 0 done (Ctrl-C, --exit-when-seen), 2 usage, kubeconfig, connection, auth or
 unknown-resource errors.
