@@ -87,3 +87,27 @@ test('bad --stall-timeout, --watch-idle-timeout and --max-event-size values are 
   assert.match(results[1]!.stderr, /--watch-idle-timeout must be a duration/);
   assert.match(results[2]!.stderr, /--max-event-size must be a size such as 16Mi or 65536 \(got "0"\)/);
 });
+
+test('a 600 MiB event line with the default limit: the CLI hangs up at 16 MiB, resumes, and exits normally', { timeout: 120_000 }, async (t) => {
+  let sent = 0;
+  const c = await cluster(t, {
+    items: [configMap('a', '5')],
+    watch: (res, attempt) => {
+      if (attempt > 0) return void res.write(watchLine('ADDED', 'sentinel', '13'));
+      // Streamed from one reused 1 MiB piece: the test itself never holds the line.
+      res.write('{"type":"ADDED","object":{"metadata":{"name":"huge","namespace":"default","resourceVersion":"12"},"data":{"k":"');
+      const piece = 'x'.repeat(1 << 20);
+      const pump = (): void => {
+        if (res.destroyed || sent >= 600 << 20) return;
+        sent += piece.length;
+        res.write(piece, () => setImmediate(pump));
+      };
+      pump();
+    },
+  });
+  const r = await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '-o', 'none', '--exit-when-seen', 'default/sentinel']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /warning: the server sent a watch event longer than the 16 MiB limit: the watch was closed \(retrying\)/);
+  assert.match(r.stderr, /^lists=1 watches=2 relists=0 410s=0 events=1 .* cached=2$/m);
+  assert.ok(sent < 64 << 20, `the client read ${sent >> 20} MiB of one line before hanging up`);
+});
