@@ -13,7 +13,8 @@ import { FaultController } from './store/faults.ts';
 import type { HistoryEvent } from './store/history.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
 import { MvccStore, type ResourceTable } from './store/mvccStore.ts';
-import { DebouncedSaver, loadSnapshot, saveSnapshot, snapshotJson, type Snapshot } from './store/persistence.ts';
+import { Persistence, type PersistenceOptions } from './store/persistence.ts';
+import { loadStateDir, prepareStateDir, type LoadedState } from './store/stateDir.ts';
 import type { Stored } from './store/storedObject.ts';
 import { openWatch } from './store/watchOpen.ts';
 import type { Watcher } from './store/watcher.ts';
@@ -52,10 +53,13 @@ export interface SimClusterOptions {
   watchCacheSize?: number;
   /** Interval between bookmarks on watches that allow them. Default 60 000 ms. */
   bookmarkIntervalMs?: number;
-  /** When set, the state is snapshotted to `<stateDir>/state.json` (debounced) and loaded on start. */
+  /**
+   * When set, every write is journaled there (durable before the HTTP answer, see whenDurable) and
+   * the state is loaded from it on start. Throws StateFileError if it holds something unreadable.
+   */
   stateDir?: string;
-  /** Debounce for snapshots. Default 500 ms. */
-  persistDebounceMs?: number;
+  /** Tuning and a fault-injectable file layer for the state dir (tests). */
+  persistence?: PersistenceOptions;
   /** Seeds uids and generated names (default: Math.random). Scenarios reseed with their own seed. */
   seed?: number;
   /** Create default, kube-system, kube-public, kube-node-lease at start (default true). */
@@ -112,7 +116,14 @@ export interface SimClusterApi {
   listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher;
   /** What the store holds, per resource: for the views' cluster panel and the admin endpoint. */
   stats(): SimStats;
-  /** Writes a final snapshot (when persisting) and ends every watch and timer. */
+  /**
+   * Resolves once every write made so far is on disk (at once without a state dir): the HTTP server
+   * answers a write only then. Rejects with a 500 ApiError if it could not be saved.
+   */
+  whenDurable(): Promise<void>;
+  /** Why the state dir cannot be written now (the server's /readyz reports it), or undefined. */
+  persistenceProblem(): string | undefined;
+  /** Writes what is pending and a final snapshot (when persisting) and ends every watch and timer. */
   close(): Promise<void>;
 }
 
@@ -150,8 +161,7 @@ export class SimCluster implements SimClusterApi {
   private readonly bookmarkIntervalMs: number;
   private readonly watchCacheSize: number;
   private readonly writeListeners = new Set<(w: WriteRecord) => void>();
-  private readonly saver: DebouncedSaver | undefined;
-  private readonly stateDir: string | undefined;
+  private readonly persistence: Persistence | undefined;
   private nextWatchId = 1;
   private workloads: RunningWorkloads | undefined;
   private currentClient: ClientIdentity | undefined;
@@ -186,16 +196,15 @@ export class SimCluster implements SimClusterApi {
     this.mvcc.onCommit((table, event) => this.emitWrite(table, event));
 
     if (options.seed !== undefined) this.seed(options.seed);
-    this.stateDir = options.stateDir;
-    const snapshot = this.stateDir ? loadSnapshot(this.stateDir) : undefined;
-    if (snapshot) this.restore(snapshot);
+    const loaded = options.stateDir ? loadStateDir(options.stateDir) : undefined;
+    if (loaded && !loaded.fresh) this.restore(loaded);
     else if (options.defaultNamespaces !== false) {
       for (const name of DEFAULT_NAMESPACES) this.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name } });
     }
-    if (this.stateDir) {
-      const dir = this.stateDir;
-      this.saver = new DebouncedSaver(this.clock, options.persistDebounceMs ?? 500, () => saveSnapshot(dir, this.snapshot()));
-      this.mvcc.onCommit(() => this.saver?.touch());
+    if (options.stateDir && loaded) {
+      prepareStateDir(options.stateDir);
+      this.persistence = new Persistence(options.stateDir, this.mvcc, loaded, options.persistence);
+      this.mvcc.commitLog = this.persistence;
     }
   }
 
@@ -350,12 +359,15 @@ export class SimCluster implements SimClusterApi {
   async close(): Promise<void> {
     this.workloads?.stop();
     this.endWatches('dropped');
-    this.saver?.flush();
+    await this.persistence?.close();
   }
 
-  /** Writes the snapshot now (when persisting). */
-  flush(): void {
-    this.saver?.flush();
+  whenDurable(): Promise<void> {
+    return this.persistence ? this.persistence.whenDurable() : Promise.resolve();
+  }
+
+  persistenceProblem(): string | undefined {
+    return this.persistence?.problem();
   }
 
   // ---- internals ----
@@ -416,16 +428,8 @@ export class SimCluster implements SimClusterApi {
     return n;
   }
 
-  private snapshot(): string {
-    const mvcc = this.mvcc;
-    function* objects(): Generator<{ group: string; resource: string; json: string }> {
-      for (const t of mvcc.allTables()) for (const s of t.current.values()) yield { group: t.group, resource: t.resource, json: s.json() };
-    }
-    return snapshotJson(mvcc.resourceVersion, objects());
-  }
-
-  private restore(snapshot: Snapshot): void {
-    this.mvcc.load(snapshot.resourceVersion, snapshot.objects.map((o) => ({ ...o, object: structuredClone(o.object) })));
+  private restore(loaded: LoadedState): void {
+    this.mvcc.load(loaded.resourceVersion, loaded.objects);
     // CRDs in the snapshot serve their resources again.
     const crds = this.mvcc.table('apiextensions.k8s.io', 'customresourcedefinitions');
     for (const s of crds.current.values()) {

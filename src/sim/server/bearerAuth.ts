@@ -22,12 +22,19 @@ export class BearerAuth {
   constructor(token: string) {
     this.token = token;
     this.tokenId = createHash('sha256').update(token).digest('hex').slice(0, 12);
-    this.expected = Buffer.from(`Bearer ${token}`);
+    this.expected = Buffer.from(token);
   }
 
-  /** Whether an Authorization header carries this token. */
+  /**
+   * Whether an Authorization header carries this token. Read as kube-apiserver's bearer token
+   * authenticator reads it: surrounding spaces trimmed, the scheme in any case ("bearer" too),
+   * the token the word after it.
+   */
   accepts(header: string | undefined): boolean {
-    if (header === undefined || header.length !== this.expected.length) return false;
-    return timingSafeEqual(Buffer.from(header), this.expected);
+    if (header === undefined) return false;
+    const [scheme, token] = header.trim().split(' ', 3);
+    if (scheme?.toLowerCase() !== 'bearer' || !token) return false;
+    const given = Buffer.from(token);
+    return given.length === this.expected.length && timingSafeEqual(given, this.expected);
   }
 }

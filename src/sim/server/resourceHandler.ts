@@ -43,6 +43,12 @@ function recording<T>(call: () => T): T {
   }
 }
 
+/** A write is answered only once it is on disk (with a state dir): the acknowledged point, as etcd's. */
+async function sendWritten(r: ResourceRequest, code: number, json: string): Promise<void> {
+  await r.cluster.whenDurable();
+  sendJson(r.res, code, json);
+}
+
 function requireVerb(info: ResourceInfo, verb: string, method: string): void {
   if (!info.verbs.includes(verb)) throw methodNotAllowed(method);
 }
@@ -175,7 +181,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         const ctx = query.writeContext(r.ctx);
         const created = recording(() => cluster.create(gvr, target.namespace, body, ctx));
         sendWarnings(r.res, ctx);
-        sendJson(r.res, 201, created.json());
+        await sendWritten(r, 201, created.json());
         return;
       }
       case 'DELETE': {
@@ -183,7 +189,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         const body = await readOptionalBody(r);
         const request = { ...query.listRequest(target.namespace), ...query.deleteOptions(body) };
         const ctx = query.writeContext(r.ctx);
-        sendJson(r.res, 200, recording(() => cluster.deleteCollection(gvr, request, ctx)).json());
+        await sendWritten(r, 200, recording(() => cluster.deleteCollection(gvr, request, ctx)).json());
         return;
       }
       default:
@@ -207,7 +213,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const ctx = query.writeContext(r.ctx);
       const updated = recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, ctx));
       sendWarnings(r.res, ctx);
-      sendJson(r.res, 200, updated.json());
+      await sendWritten(r, 200, updated.json());
       return;
     }
     case 'PATCH': {
@@ -221,7 +227,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       }
       const patched = recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx));
       sendWarnings(r.res, ctx);
-      sendJson(r.res, 200, patched.json());
+      await sendWritten(r, 200, patched.json());
       return;
     }
     case 'DELETE': {
@@ -231,7 +237,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const options = query.deleteOptions(body);
       const ctx = query.writeContext(r.ctx);
       const result = recording(() => cluster.delete(gvr, target.namespace, target.name, options, ctx));
-      sendJson(r.res, result.deleted ? 200 : 202, result.object.json());
+      await sendWritten(r, result.deleted ? 200 : 202, result.object.json());
       return;
     }
     default:

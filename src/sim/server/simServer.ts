@@ -11,6 +11,7 @@ import type { SimClusterApi } from '../simCluster.ts';
 import type { ClientIdentity, RequestContext } from '../store/types.ts';
 import { loadOrCreatePki } from '../tls/certificates.ts';
 import { renderKubeconfig, writeKubeconfig } from '../tls/kubeconfig.ts';
+import { loadOrCreateToken } from '../tls/tokenFile.ts';
 import { handleAdmin } from './adminApi.ts';
 import { BearerAuth, newToken } from './bearerAuth.ts';
 import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
@@ -21,7 +22,8 @@ import { QueryParameters } from './queryParameters.ts';
 import { decodeBody, readBody } from './requestBody.ts';
 import { ADMIN_PREFIX, parseRequestPath, splitUrl, type RequestTarget } from './requestPath.ts';
 import { serveResource, wasRecordedByStore } from './resourceHandler.ts';
-import { sendJson, sendStatus, sendText } from './responses.ts';
+import { sendHealth } from './health.ts';
+import { sendJson, sendStatus } from './responses.ts';
 import { methodNotAllowed, pathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
 import { versionInfo } from './versionInfo.ts';
 
@@ -32,7 +34,7 @@ export interface SimServerOptions {
   host?: '127.0.0.1';
   /** Plain HTTP instead of HTTPS (the token is still required). */
   insecureHttp?: boolean;
-  /** Default: 32 random bytes, base64url. */
+  /** Default: the one kept in `stateDir` (made there on first start), else 32 random bytes, base64url. */
   token?: string;
   /** Where to write the kubeconfig. Default: `<stateDir>/kubeconfig`, else a new temp dir. */
   kubeconfigOut?: string;
@@ -61,7 +63,7 @@ export interface SimServerHandle {
 }
 
 export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
-  const auth = new BearerAuth(options.token ?? newToken());
+  const auth = new BearerAuth(options.token ?? (options.stateDir ? await loadOrCreateToken(options.stateDir) : newToken()));
   const { token, tokenId } = auth;
   const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir);
   const serverVersion = versionInfo(options.serverVersion);
@@ -135,7 +137,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       case 'version':
         return sendJson(res, 200, version);
       case 'health':
-        return sendText(res, 200, 'ok');
+        return sendHealth(res, path, cluster.persistenceProblem());
       case 'openapi': {
         const doc = openApiDocument(target.path, req.headers.accept, serverVersion.gitVersion);
         res.writeHead(200, { 'Content-Type': doc.contentType, 'Content-Length': Buffer.byteLength(doc.body) });

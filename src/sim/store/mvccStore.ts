@@ -80,12 +80,21 @@ export type CommitListener = (table: ResourceTable, event: HistoryEvent) => void
 /** etcd's default --max-request-bytes: a larger value is refused with this message (as a 500). */
 const MAX_VALUE_BYTES = 1.5 * 1024 * 1024;
 
+/** Told of every commit before anyone else, in commit order (listeners may commit in turn). */
+export interface CommitLog {
+  /** May throw (the commit is then not made): called before `rv` is handed out. */
+  beforeCommit(rv: number): void;
+  recordCommit(table: ResourceTable, event: HistoryEvent): void;
+}
+
 export class MvccStore {
   private rv: number;
   /** History before this RV is gone (etcd compaction). */
   compactedRv = 0;
   private readonly tables = new Map<string, ResourceTable>();
   private readonly listeners = new Set<CommitListener>();
+  /** Persistence (a state dir), when there is one. */
+  commitLog: CommitLog | undefined;
 
   private readonly capacity: number;
 
@@ -133,6 +142,7 @@ export class MvccStore {
    */
   commit(table: ResourceTable, key: string, next: KubeObject | undefined): HistoryEvent {
     const prev = table.current.get(key);
+    if (!next && !prev) throw new Error(`commit: delete of missing ${key}`);
     // Serialized before the revision is taken: an object etcd would refuse leaves no trace.
     let json: string | undefined;
     if (next) {
@@ -140,6 +150,7 @@ export class MvccStore {
       json = JSON.stringify(next);
       if (json.length > MAX_VALUE_BYTES && Buffer.byteLength(json) > MAX_VALUE_BYTES) throw new ApiError(500, 'etcdserver: request is too large');
     }
+    this.commitLog?.beforeCommit(this.rv + 1);
     const rv = ++this.rv;
     let event: HistoryEvent;
     if (next) {
@@ -157,6 +168,7 @@ export class MvccStore {
       event = { type: 'DELETED', key, rv, object: prev.withResourceVersion(rv), prev };
     }
     table.history.push(event);
+    this.commitLog?.recordCommit(table, event);
     for (const w of table.watchers) w.offer(event);
     for (const l of this.listeners) l(table, event);
     return event;

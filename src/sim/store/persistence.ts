@@ -1,75 +1,237 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Clock, TimerHandle } from '../../shared/clock.ts';
-import type { KubeObject } from '../../shared/k8s.ts';
+import { ApiError } from '../../shared/apiError.ts';
+import type { Status } from '../../shared/k8s.ts';
+import type { HistoryEvent } from './history.ts';
+import { Journal } from './journal.ts';
+import { deleteLine, putLine } from './journalRecord.ts';
+import type { MvccStore, ResourceTable } from './mvccStore.ts';
+import { nodePersistenceFs, replaceFileSync, type PersistenceFs } from './persistenceFs.ts';
+import { snapshotHeader, snapshotItem, SNAPSHOT_FOOTER, writeSnapshot, type SnapshotEntry } from './snapshotWriter.ts';
+import { RESERVATION_FILE, segmentFile, segmentNumber, SNAPSHOT_FILE, StateFileError, type LoadedState } from './stateDir.ts';
 
-// Snapshots of the store in `<stateDir>/state.json`, written after writes settle (debounced) and
-// read at start. The resourceVersion is saved too, so RVs keep rising across restarts; history is
-// not saved (like a restarted apiserver's watch cache, which starts empty).
+// Durability for `--state-dir`, as etcd gives it: every commit is appended to a journal (group
+// commit, see journal.ts) and a write is acknowledged only once its batch is on disk
+// (whenDurable); the journal is folded into a snapshot (state.json) when it grows or writes go
+// quiet. ResourceVersions never go back: a block of them is reserved on disk before any is handed
+// out, and a restart after a crash carries on past the block, so a client holding a version that
+// was seen but never saved is told 410 and relists instead of resuming on a reused one.
+//
+// A disk that fails (full, read-only, gone) never takes the process down: waiting writes are
+// answered 500, new ones 503 while the journal cannot be written (it retries every second), and
+// problem() says why for /readyz and the log.
 
-export interface Snapshot {
-  version: 1;
-  resourceVersion: number;
-  objects: { group: string; resource: string; object: KubeObject }[];
+export interface PersistenceOptions {
+  fs?: PersistenceFs;
+  /** Compact once the journal has grown this much past the last snapshot (or the snapshot's size, if larger). Default 4 MiB. */
+  compactAfterBytes?: number;
+  /** Compact once writes have been quiet this long. Default 2000 ms. */
+  quietMs?: number;
+  /** Retry interval for a failing journal. Default 1000 ms. */
+  retryMs?: number;
+  /** ResourceVersions reserved per durable reservation. Default 10 000. */
+  reserveBlock?: number;
+  /** One line per change of health. Default: stderr. */
+  log?: (line: string) => void;
 }
 
-export function loadSnapshot(stateDir: string): Snapshot | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(stateDir, 'state.json'), 'utf8');
-  } catch {
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function storageError(code: 500 | 503, message: string): ApiError {
+  const reason = code === 503 ? 'ServiceUnavailable' : 'InternalError';
+  const status: Status = { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason, code };
+  if (code === 503) status.details = { retryAfterSeconds: 1 };
+  return new ApiError(code, message, reason, status);
+}
+
+export class Persistence {
+  private readonly fs: PersistenceFs;
+  private readonly dir: string;
+  private readonly mvcc: MvccStore;
+  private readonly journal: Journal;
+  private readonly compactAfterBytes: number;
+  private readonly quietMs: number;
+  private readonly retryMs: number;
+  private readonly reserveBlock: number;
+  private readonly log: (line: string) => void;
+  private reserved = 0;
+  private sinceSnapshot = 0;
+  private snapshotBytes = 0;
+  private lastWriteAt = 0;
+  private quietTimer: NodeJS.Timeout | undefined;
+  private compacting: Promise<void> | undefined;
+  private closing = false;
+  private reservationFailure: Error | undefined;
+  private snapshotFailure: Error | undefined;
+
+  /**
+   * Takes over a state dir whose contents `loaded` describes and whose objects `mvcc` now holds:
+   * writes a fresh snapshot of them (0600) and starts a new journal. Throws StateFileError when
+   * the directory cannot be written.
+   */
+  constructor(dir: string, mvcc: MvccStore, loaded: LoadedState, options: PersistenceOptions = {}) {
+    this.fs = options.fs ?? nodePersistenceFs;
+    this.dir = dir;
+    this.mvcc = mvcc;
+    this.compactAfterBytes = options.compactAfterBytes ?? 4 * 1024 * 1024;
+    this.quietMs = options.quietMs ?? 2000;
+    this.retryMs = options.retryMs ?? 1000;
+    this.reserveBlock = options.reserveBlock ?? 10_000;
+    this.log = options.log ?? ((line) => process.stderr.write(`controller-lab sim: ${line}\n`));
+
+    const snapshotFile = join(dir, SNAPSHOT_FILE);
+    try {
+      const parts = [snapshotHeader(mvcc.resourceVersion)];
+      const items = this.capture().map(snapshotItem);
+      parts.push(items.join(','), SNAPSHOT_FOOTER);
+      const text = parts.join('');
+      replaceFileSync(snapshotFile, text);
+      this.snapshotBytes = Buffer.byteLength(text);
+      this.reserve(mvcc.resourceVersion + 1);
+    } catch (err) {
+      throw new StateFileError(`${snapshotFile}: cannot be written (${messageOf(err)})`);
+    }
+    // The snapshot holds everything: the journals it was rebuilt from can go.
+    for (const n of loaded.segments) {
+      try {
+        unlinkSync(join(dir, segmentFile(n)));
+      } catch {
+        // Replaying an old segment again is harmless: its records are older than the snapshot.
+      }
+    }
+    this.journal = new Journal(this.fs, dir, Math.max(0, ...loaded.segments), this.retryMs, {
+      onFailure: (err) => this.log(`cannot write the journal in ${dir}: ${err.message}; writes are refused (503) until it can (retrying every ${this.retryMs} ms)`),
+      onRecovered: () => this.log(`the journal in ${dir} is written again; writes are accepted`),
+    });
+  }
+
+  /** Called before resourceVersion `rv` is handed out: refuses while nothing can be saved, reserves ahead. */
+  beforeCommit(rv: number): void {
+    if (this.closing) throw storageError(503, 'the simulated cluster is shutting down');
+    const failed = this.journal.failed;
+    if (failed) throw storageError(503, `storage is unavailable: cannot write the journal in ${this.dir}: ${failed.message}`);
+    if (rv >= this.reserved) {
+      try {
+        this.reserve(rv + this.reserveBlock);
+        if (this.reservationFailure) this.log(`${join(this.dir, RESERVATION_FILE)} is written again`);
+        this.reservationFailure = undefined;
+      } catch (err) {
+        if (!this.reservationFailure) this.log(`cannot write ${join(this.dir, RESERVATION_FILE)}: ${messageOf(err)}; writes are refused (503)`);
+        this.reservationFailure = err instanceof Error ? err : new Error(String(err));
+        throw storageError(503, `storage is unavailable: cannot write ${join(this.dir, RESERVATION_FILE)}: ${messageOf(err)}`);
+      }
+    }
+  }
+
+  /** Called for every commit, in commit order. */
+  recordCommit(table: ResourceTable, event: HistoryEvent): void {
+    const line = event.type === 'DELETED'
+      ? deleteLine(event.rv, table.group, table.resource, event.key)
+      : putLine(event.rv, table.group, table.resource, event.key, event.object.json());
+    this.journal.append(line);
+    this.sinceSnapshot += line.length;
+    this.lastWriteAt = Date.now();
+    if (this.sinceSnapshot > Math.max(this.compactAfterBytes, this.snapshotBytes)) void this.compact();
+    else this.armQuietTimer(this.quietMs);
+  }
+
+  /** Resolves once every write so far is on disk; rejects with a 500 Status if it cannot be saved. */
+  whenDurable(): Promise<void> {
+    return this.journal.whenDurable().catch((err: unknown) => {
+      throw storageError(500, `Internal error occurred: the write was applied but could not be saved to ${this.dir}: ${messageOf(err)}`);
+    });
+  }
+
+  /** Why persistence is failing now (for /readyz and the views), or undefined. */
+  problem(): string | undefined {
+    const failed = this.journal.failed;
+    if (failed) return `cannot write the journal in ${this.dir}: ${failed.message}`;
+    if (this.reservationFailure) return `cannot write ${join(this.dir, RESERVATION_FILE)}: ${this.reservationFailure.message}`;
+    if (this.snapshotFailure) return `cannot write ${join(this.dir, SNAPSHOT_FILE)}: ${this.snapshotFailure.message}`;
     return undefined;
   }
-  const parsed = JSON.parse(text) as Snapshot;
-  if (parsed.version !== 1 || typeof parsed.resourceVersion !== 'number' || !Array.isArray(parsed.objects)) {
-    throw new Error(`${join(stateDir, 'state.json')}: not a Controller Lab state file`);
-  }
-  return parsed;
-}
 
-/** The snapshot's JSON, built from each object's cached JSON (nothing is stringified twice). */
-export function snapshotJson(resourceVersion: number, objects: Iterable<{ group: string; resource: string; json: string }>): string {
-  const parts: string[] = [];
-  for (const o of objects) parts.push(`{"group":${JSON.stringify(o.group)},"resource":${JSON.stringify(o.resource)},"object":${o.json}}`);
-  return `{"version":1,"resourceVersion":${resourceVersion},"objects":[${parts.join(',')}]}`;
-}
-
-/** Writes atomically (temp file + rename), so a crash never leaves half a snapshot. */
-export function saveSnapshot(stateDir: string, json: string): void {
-  mkdirSync(stateDir, { recursive: true });
-  const file = join(stateDir, 'state.json');
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, json);
-  renameSync(tmp, file);
-}
-
-/** Calls `save` once writes have been quiet for `debounceMs` (and at most every 10 × debounce). */
-export class DebouncedSaver {
-  private timer: TimerHandle | undefined;
-  private firstPendingAt: number | undefined;
-  private readonly clock: Clock;
-  private readonly debounceMs: number;
-  private readonly save: () => void;
-
-  constructor(clock: Clock, debounceMs: number, save: () => void) {
-    this.clock = clock;
-    this.debounceMs = debounceMs;
-    this.save = save;
+  /** Writes what is queued and a last snapshot; afterwards every write is refused. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.quietTimer);
+    await this.compacting;
+    await this.journal.close();
+    if (this.journal.failed) {
+      this.log(`stopping with writes not saved: ${this.journal.failed.message}`);
+      return;
+    }
+    if (this.sinceSnapshot > 0) await this.compactNow();
+    try {
+      // Every version handed out is on disk: the next start carries on right after the last one.
+      this.reserve(this.mvcc.resourceVersion + 1);
+    } catch (err) {
+      this.log(`cannot write ${join(this.dir, RESERVATION_FILE)}: ${messageOf(err)}`);
+    }
   }
 
-  touch(): void {
-    const now = this.clock.now();
-    this.firstPendingAt ??= now;
-    this.timer?.cancel();
-    const overdue = now - this.firstPendingAt >= this.debounceMs * 10;
-    this.timer = this.clock.setTimer(overdue ? 0 : this.debounceMs, () => this.flush());
+  // ---- internals ----
+
+  private reserve(upTo: number): void {
+    this.fs.replaceSync(join(this.dir, RESERVATION_FILE), `${upTo}\n`);
+    this.reserved = upTo;
   }
 
-  flush(): void {
-    this.timer?.cancel();
-    this.timer = undefined;
-    if (this.firstPendingAt === undefined) return;
-    this.firstPendingAt = undefined;
-    this.save();
+  private capture(): SnapshotEntry[] {
+    const entries: SnapshotEntry[] = [];
+    for (const t of this.mvcc.allTables()) for (const stored of t.current.values()) entries.push({ group: t.group, resource: t.resource, stored });
+    return entries;
+  }
+
+  private armQuietTimer(ms: number): void {
+    if (this.quietTimer || this.closing) return;
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      const quietFor = Date.now() - this.lastWriteAt;
+      if (quietFor < this.quietMs) this.armQuietTimer(this.quietMs - quietFor);
+      else void this.compact();
+    }, ms);
+    this.quietTimer.unref();
+  }
+
+  private compact(): Promise<void> {
+    if (this.compacting || this.closing || this.sinceSnapshot === 0) return this.compacting ?? Promise.resolve();
+    this.compacting = this.compactNow().finally(() => (this.compacting = undefined));
+    return this.compacting;
+  }
+
+  private async compactNow(): Promise<void> {
+    const rv = this.mvcc.resourceVersion;
+    const entries = this.capture();
+    const covered = this.journal.rotate();
+    const journaled = this.sinceSnapshot;
+    this.sinceSnapshot = 0;
+    try {
+      this.snapshotBytes = await writeSnapshot(this.fs, this.dir, rv, entries);
+      if (this.snapshotFailure) this.log(`${join(this.dir, SNAPSHOT_FILE)} is written again`);
+      this.snapshotFailure = undefined;
+    } catch (err) {
+      this.sinceSnapshot += journaled;
+      if (!this.snapshotFailure) this.log(`cannot write ${join(this.dir, SNAPSHOT_FILE)}: ${messageOf(err)}; writes are still journaled, retrying`);
+      this.snapshotFailure = err instanceof Error ? err : new Error(String(err));
+      this.armQuietTimer(this.retryMs * 5);
+      return;
+    }
+    await this.deleteSegmentsUpTo(covered);
+  }
+
+  private async deleteSegmentsUpTo(last: number): Promise<void> {
+    let files: string[];
+    try {
+      files = await this.fs.list(this.dir);
+    } catch {
+      return;
+    }
+    for (const f of files) {
+      const n = segmentNumber(f);
+      if (n !== undefined && n <= last) await this.fs.unlink(join(this.dir, f)).catch(() => undefined);
+    }
   }
 }

@@ -5,6 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { writePrivateFile } from './kubeconfig.ts';
 
 export interface KeyPairPem {
   certPem: string;
@@ -92,7 +93,7 @@ export async function loadOrCreatePki(stateDir?: string, now = new Date()): Prom
     if (stateDir) {
       await mkdir(stateDir, { recursive: true });
       await writeFile(join(stateDir, CA_FILE), ca.certPem, { mode: 0o644 });
-      await writeFile(join(stateDir, CA_KEY_FILE), ca.keyPem, { mode: 0o600 });
+      await writePrivateFile(join(stateDir, CA_KEY_FILE), ca.keyPem);
     }
   }
   return { ca, serving: await generateServingCert(ca, now) };

@@ -1,7 +1,7 @@
 // A kubeconfig that points kubectl, client-go and client-node at the simulated cluster: the CA is
 // embedded (certificate-authority-data) so no file besides this one is needed, and the bearer token
 // is the one the server demands on every request.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { stringify } from 'yaml';
 
@@ -33,8 +33,22 @@ export function renderKubeconfig(input: KubeconfigInput): string {
   });
 }
 
-/** Writes with owner-only permissions: the file holds the bearer token. */
+/**
+ * Writes with owner-only permissions: the file holds the bearer token. A file already there keeps
+ * its mode on write, so it is narrowed to 0600 before the token goes in.
+ */
 export async function writeKubeconfig(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, content, { mode: 0o600 });
+  await writePrivateFile(path, content);
+}
+
+/** Creates `path` 0600, or narrows an existing one to 0600 before writing `content` into it. */
+export async function writePrivateFile(path: string, content: string): Promise<void> {
+  const handle = await open(path, 'w', 0o600);
+  try {
+    await handle.chmod(0o600);
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
 }
