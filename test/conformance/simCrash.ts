@@ -21,6 +21,13 @@ export interface CrashableSim {
   stop(): Promise<number | null>;
 }
 
+const running = new Set<ChildProcess>();
+
+/** Kills what a failed test left running (call from after()). */
+export function killLeftoverSims(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
@@ -68,7 +75,9 @@ export async function startCrashableSim(stateDir: string, port: number, options:
       rej(new Error(`sim exited with ${code} before it was ready:\n${out}`));
     });
   });
-  const kubeconfigPath = join(stateDir, 'kubeconfig');
+  const kubeconfigPath = /Kubeconfig: (\S+)/.exec(out)?.[1] ?? join(stateDir, 'kubeconfig');
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   return {
     port,
     stateDir,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createSharedInformer } from '../../src/informer/index.ts';
 import { loadCluster } from '../../src/kube/cluster.ts';
 import type { ApiResource, KubeObject } from '../../src/shared/k8s.ts';
-import { freePort, startCrashableSim, type CrashableSim } from './simCrash.ts';
+import { freePort, killLeftoverSims, startCrashableSim, type CrashableSim } from './simCrash.ts';
 import { rawRequest } from './simProcess.ts';
 
 const NS = 'chaos';
@@ -24,6 +24,7 @@ interface Acked {
 
 const dirs: string[] = [];
 after(async () => {
+  killLeftoverSims();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 

@@ -1,0 +1,157 @@
+// What a user sees when the state dir goes bad under a running `controller-lab sim` (disk full, the
+// snapshot path taken by a directory) or is damaged before a start, and who may read its files.
+import { after, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, killLeftoverSims, runSimToExit, startCrashableSim, type CrashableSim } from './simCrash.ts';
+import { rawRequest } from './simProcess.ts';
+
+const dirs: string[] = [];
+after(async () => {
+  killLeftoverSims();
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function newDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), 'sim-faults-'));
+  dirs.push(d);
+  return d;
+}
+
+function create(sim: CrashableSim, name: string, size = 0) {
+  const body = JSON.stringify({ metadata: { name }, data: { v: name, pad: 'x'.repeat(size) } });
+  return rawRequest(sim.endpoint, 'POST', '/api/v1/namespaces/default/configmaps', { body, headers: { 'Content-Type': 'application/json' } });
+}
+
+async function names(sim: CrashableSim): Promise<Set<string>> {
+  const r = await rawRequest(sim.endpoint, 'GET', '/api/v1/namespaces/default/configmaps');
+  assert.equal(r.status, 200, r.body);
+  return new Set((JSON.parse(r.body) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name));
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+it('a full disk fails writes with a Status while the sim keeps serving and /readyz says why; nothing answered is lost', { timeout: 90_000 }, async () => {
+  const dir = await newDir();
+  const port = await freePort();
+  // 256 blocks of 512 bytes: the journal fills up after some 50 writes of 2 KiB (EFBIG, as ENOSPC would).
+  let sim = await startCrashableSim(dir, port, { fileSizeLimitBlocks: 256 });
+  const acknowledged: string[] = [];
+  let failure: { status: number; body: string } | undefined;
+  for (let i = 0; i < 400 && !failure; i++) {
+    const r = await create(sim, `cm-${i}`, 2048);
+    if (r.status === 201) acknowledged.push(`cm-${i}`);
+    else failure = r;
+  }
+  assert.ok(failure, 'writes kept succeeding past the file size limit');
+  assert.ok(acknowledged.length > 10, `only ${acknowledged.length} writes before the failure`);
+  assert.ok(failure.status === 500 || failure.status === 503, `${failure.status} ${failure.body}`);
+  const status = JSON.parse(failure.body) as { kind: string; message: string };
+  assert.equal(status.kind, 'Status');
+  assert.match(status.message, /File too large|EFBIG/);
+
+  const refused = await create(sim, 'while-failing');
+  assert.equal(refused.status, 503, refused.body);
+  assert.equal(refused.headers['retry-after'], '1');
+  const ready = await rawRequest(sim.endpoint, 'GET', '/readyz');
+  assert.equal(ready.status, 500);
+  assert.match(ready.body, /\[-\]persistence failed: cannot write the journal in .*EFBIG/);
+  assert.equal((await rawRequest(sim.endpoint, 'GET', '/healthz')).status, 200, 'liveness is the server, not the disk');
+  assert.equal((await rawRequest(sim.endpoint, 'GET', '/livez')).status, 200);
+  assert.ok((await names(sim)).has(acknowledged[0]!), 'reads keep working');
+  assert.match(sim.output(), /cannot write the journal in .*EFBIG.*writes are refused \(503\)/);
+  assert.equal(sim.process.exitCode, null, 'still running');
+
+  await sim.kill9();
+  sim = await startCrashableSim(dir, port);
+  try {
+    const present = await names(sim);
+    assert.deepEqual(acknowledged.filter((n) => !present.has(n)), [], 'answered writes lost');
+    assert.equal((await rawRequest(sim.endpoint, 'GET', '/readyz')).status, 200);
+  } finally {
+    assert.equal(await sim.stop(), 0, sim.output());
+  }
+});
+
+it('a snapshot path taken by a directory makes /readyz say so while writes stay journaled, and no write is lost', { timeout: 90_000 }, async () => {
+  const dir = await newDir();
+  const port = await freePort();
+  let sim = await startCrashableSim(dir, port);
+  await rm(join(dir, 'state.json'));
+  await mkdir(join(dir, 'state.json'));
+  const written: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const r = await create(sim, `cm-${i}`);
+    assert.equal(r.status, 201, r.body);
+    written.push(`cm-${i}`);
+  }
+  // The journal is folded into state.json once writes go quiet: that now fails, visibly.
+  await until(async () => (await rawRequest(sim.endpoint, 'GET', '/readyz')).status === 500, '/readyz to report the snapshot failure');
+  assert.match((await rawRequest(sim.endpoint, 'GET', '/readyz')).body, /persistence failed: cannot write .*state\.json/);
+  assert.match(sim.output(), /cannot write .*state\.json: .*writes are still journaled/);
+  assert.equal((await create(sim, 'after')).status, 201);
+  written.push('after');
+  await sim.kill9();
+
+  await rm(join(dir, 'state.json'), { recursive: true });
+  sim = await startCrashableSim(dir, port);
+  try {
+    const present = await names(sim);
+    assert.deepEqual(written.filter((n) => !present.has(n)), []);
+  } finally {
+    assert.equal(await sim.stop(), 0, sim.output());
+  }
+});
+
+it('a damaged or unreadable state file stops the start with one line naming it, no stack trace', { timeout: 60_000 }, async () => {
+  for (const [label, damage, expected] of [
+    ['garbage', (d: string) => writeFile(join(d, 'state.json'), '\u0000\u0001garbage'), /state\.json: not valid JSON, truncated or damaged/],
+    ['truncated', (d: string) => writeFile(join(d, 'state.json'), '{"version":1,"resourceVersion":9,"objects":[{"gro'), /state\.json: not valid JSON, truncated or damaged/],
+    ['a directory', (d: string) => mkdir(join(d, 'state.json')), /state\.json: is a directory/],
+  ] as const) {
+    const dir = await newDir();
+    await damage(dir);
+    const r = await runSimToExit(['--port', '0', '--state-dir', dir]);
+    assert.equal(r.code, 1, `${label}: ${r.stderr}`);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, `${label}: ${r.stderr}`);
+    assert.match(lines[0]!, expected, label);
+    assert.ok(lines[0]!.includes(join(dir, 'state.json')), `${label}: names the file`);
+  }
+});
+
+it('files holding the token or Secret data are 0600, a pre-existing 0644 kubeconfig included; a lower-case "bearer" is accepted', { timeout: 60_000 }, async () => {
+  const dir = await newDir();
+  const kubeconfigOut = join(dir, 'out', 'kubeconfig');
+  await mkdir(join(dir, 'out'));
+  await writeFile(kubeconfigOut, 'old content\n', { mode: 0o644 });
+  const stateDir = join(dir, 'state');
+  const sim = await startCrashableSim(stateDir, 0, { args: ['--kubeconfig-out', kubeconfigOut] });
+  try {
+    const text = await readFile(kubeconfigOut, 'utf8');
+    assert.match(text, /token: /);
+    assert.equal((await stat(kubeconfigOut)).mode & 0o777, 0o600);
+    const url = /serving on (\S+)/.exec(sim.output())![1]!;
+    const token = /token: (\S+)/.exec(text)![1]!;
+    const endpoint = { server: url, token, caPem: sim.endpoint.caPem };
+    const secret = JSON.stringify({ metadata: { name: 's' }, stringData: { password: 'hunter2' } });
+    const created = await rawRequest(endpoint, 'POST', '/api/v1/namespaces/default/secrets', { body: secret, token: null, headers: { Authorization: `bearer ${token}`, 'Content-Type': 'application/json' } });
+    assert.equal(created.status, 201, created.body);
+    assert.equal(await sim.stop(), 0);
+    for (const f of await readdir(stateDir)) {
+      if (f === 'ca.crt') continue; // a certificate: public
+      assert.equal((await stat(join(stateDir, f))).mode & 0o777, 0o600, `${f}`);
+    }
+    assert.ok((await readFile(join(stateDir, 'state.json'), 'utf8')).includes('"name":"s"'));
+  } finally {
+    await sim.stop();
+  }
+});
