@@ -198,7 +198,9 @@ export class Persistence {
 
   private compact(): Promise<void> {
     if (this.compacting || this.closing || this.sinceSnapshot === 0) return this.compacting ?? Promise.resolve();
-    this.compacting = this.compactNow().finally(() => (this.compacting = undefined));
+    this.compacting = this.compactNow()
+      .catch((err: unknown) => this.log(`compaction failed: ${messageOf(err)}`))
+      .finally(() => (this.compacting = undefined));
     return this.compacting;
   }
 
