@@ -62,6 +62,7 @@ export class Persistence {
   private lastWriteAt = 0;
   private quietTimer: NodeJS.Timeout | undefined;
   private compacting: Promise<void> | undefined;
+  private compactAgain = false;
   private closing = false;
   private reservationFailure: Error | undefined;
   private snapshotFailure: Error | undefined;
@@ -197,10 +198,21 @@ export class Persistence {
   }
 
   private compact(): Promise<void> {
-    if (this.compacting || this.closing || this.sinceSnapshot === 0) return this.compacting ?? Promise.resolve();
+    if (this.compacting) {
+      // Asked again meanwhile: writes came after the capture; fold them in once this one is done.
+      this.compactAgain = true;
+      return this.compacting;
+    }
+    if (this.closing || this.sinceSnapshot === 0) return Promise.resolve();
     this.compacting = this.compactNow()
       .catch((err: unknown) => this.log(`compaction failed: ${messageOf(err)}`))
-      .finally(() => (this.compacting = undefined));
+      .finally(() => {
+        this.compacting = undefined;
+        if (this.compactAgain && !this.snapshotFailure) {
+          this.compactAgain = false;
+          void this.compact();
+        }
+      });
     return this.compacting;
   }
 
