@@ -20,7 +20,13 @@ export interface DeleteRecord {
   d: true;
 }
 
-export type JournalRecord = PutRecord | DeleteRecord;
+/** ResourceVersions below `reserve` may be handed out (see persistence.ts). */
+export interface ReserveRecord {
+  rv: number;
+  reserve: number;
+}
+
+export type JournalRecord = PutRecord | DeleteRecord | ReserveRecord;
 
 /** A put carries the object's JSON as stored (built once at commit, never stringified again here). */
 export function putLine(rv: number, group: string, resource: string, key: string, objectJson: string): string {
@@ -29,6 +35,10 @@ export function putLine(rv: number, group: string, resource: string, key: string
 
 export function deleteLine(rv: number, group: string, resource: string, key: string): string {
   return sealed(`{"rv":${rv},"g":${JSON.stringify(group)},"r":${JSON.stringify(resource)},"k":${JSON.stringify(key)},"d":true}`);
+}
+
+export function reserveLine(rv: number, upTo: number): string {
+  return sealed(`{"rv":${rv},"reserve":${upTo}}`);
 }
 
 function sealed(json: string): string {
@@ -46,7 +56,8 @@ export function parseLine(line: string): JournalRecord | string {
   } catch {
     return 'not JSON';
   }
-  const r = value as Partial<PutRecord & DeleteRecord>;
+  const r = value as Partial<PutRecord & DeleteRecord & ReserveRecord>;
+  if (typeof r === 'object' && r !== null && Number.isSafeInteger(r.rv) && Number.isSafeInteger(r.reserve)) return r as ReserveRecord;
   if (typeof r !== 'object' || r === null || !Number.isSafeInteger(r.rv) || typeof r.g !== 'string' || typeof r.r !== 'string' || typeof r.k !== 'string') {
     return 'not a journal record';
   }

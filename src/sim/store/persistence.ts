@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/apiError.ts';
 import type { Status } from '../../shared/k8s.ts';
 import type { HistoryEvent } from './history.ts';
 import { Journal } from './journal.ts';
-import { deleteLine, putLine } from './journalRecord.ts';
+import { deleteLine, putLine, reserveLine } from './journalRecord.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { nodePersistenceFs, replaceFileSync, type PersistenceFs } from './persistenceFs.ts';
 import { snapshotHeader, snapshotItem, SNAPSHOT_FOOTER, writeSnapshot, type SnapshotEntry } from './snapshotWriter.ts';
@@ -14,8 +14,10 @@ import { RESERVATION_FILE, segmentFile, segmentNumber, SNAPSHOT_FILE, StateFileE
 // commit, see journal.ts) and a write is acknowledged only once its batch is on disk
 // (whenDurable); the journal is folded into a snapshot (state.json) when it grows or writes go
 // quiet. ResourceVersions never go back: a block of them is reserved on disk before any is handed
-// out, and a restart after a crash carries on past the block, so a client holding a version that
-// was seen but never saved is told 410 and relists instead of resuming on a reused one.
+// out (a journal record, written ahead while half the block is left; a synchronous write of
+// rv-reservation only if the journal falls that far behind), and a restart after a crash carries
+// on past the block, so a client holding a version that was seen but never saved is told 410 and
+// relists instead of resuming on a reused one.
 //
 // A disk that fails (full, read-only, gone) never takes the process down: waiting writes are
 // answered 500, new ones 503 while the journal cannot be written (it retries every second), and
@@ -56,7 +58,10 @@ export class Persistence {
   private readonly retryMs: number;
   private readonly reserveBlock: number;
   private readonly log: (line: string) => void;
+  /** Versions below this are reserved on disk. */
   private reserved = 0;
+  /** The highest reservation asked for (on disk or in the journal's queue). */
+  private requested = 0;
   private sinceSnapshot = 0;
   private snapshotBytes = 0;
   private lastWriteAt = 0;
@@ -84,13 +89,13 @@ export class Persistence {
 
     const snapshotFile = join(dir, SNAPSHOT_FILE);
     try {
-      const parts = [snapshotHeader(mvcc.resourceVersion)];
+      const parts = [snapshotHeader(mvcc.resourceVersion, mvcc.resourceVersion + 1)];
       const items = this.capture().map(snapshotItem);
       parts.push(items.join(','), SNAPSHOT_FOOTER);
       const text = parts.join('');
       replaceFileSync(snapshotFile, text);
       this.snapshotBytes = Buffer.byteLength(text);
-      this.reserve(mvcc.resourceVersion + 1);
+      this.reserve(mvcc.resourceVersion + this.reserveBlock);
     } catch (err) {
       throw new StateFileError(`${snapshotFile}: cannot be written (${messageOf(err)})`);
     }
@@ -113,7 +118,9 @@ export class Persistence {
     if (this.closing) throw storageError(503, 'the simulated cluster is shutting down');
     const failed = this.journal.failed;
     if (failed) throw storageError(503, `storage is unavailable: cannot write the journal in ${this.dir}: ${failed.message}`);
-    if (rv >= this.reserved) {
+    if (rv < this.reserved) {
+      if (rv >= this.reserved - this.reserveBlock / 2 && this.requested <= this.reserved) this.reserveAhead(rv);
+    } else {
       try {
         this.reserve(rv + this.reserveBlock);
         if (this.reservationFailure) this.log(`${join(this.dir, RESERVATION_FILE)} is written again`);
@@ -164,9 +171,9 @@ export class Persistence {
       this.log(`stopping with writes not saved: ${this.journal.failed.message}`);
       return;
     }
-    if (this.sinceSnapshot > 0) await this.compactNow();
+    // Every version handed out is on disk: the next start carries on right after the last one.
+    if (!(await this.compactNow(this.mvcc.resourceVersion + 1))) return;
     try {
-      // Every version handed out is on disk: the next start carries on right after the last one.
       this.reserve(this.mvcc.resourceVersion + 1);
     } catch (err) {
       this.log(`cannot write ${join(this.dir, RESERVATION_FILE)}: ${messageOf(err)}`);
@@ -175,9 +182,22 @@ export class Persistence {
 
   // ---- internals ----
 
+  /** Synchronously, before returning: at start, at stop, and when the journal fell behind. */
   private reserve(upTo: number): void {
     this.fs.replaceSync(join(this.dir, RESERVATION_FILE), `${upTo}\n`);
     this.reserved = upTo;
+    this.requested = Math.max(this.requested, upTo);
+  }
+
+  /** The next block, through the journal: on disk with the next batch, long before it is needed. */
+  private reserveAhead(rv: number): void {
+    const upTo = rv + this.reserveBlock;
+    this.requested = upTo;
+    this.journal.append(reserveLine(rv - 1, upTo));
+    this.journal.whenDurable().then(
+      () => (this.reserved = Math.max(this.reserved, upTo)),
+      () => (this.requested = this.reserved), // asked again once the journal is written again
+    );
   }
 
   private capture(): SnapshotEntry[] {
@@ -205,7 +225,7 @@ export class Persistence {
     }
     if (this.closing || this.sinceSnapshot === 0) return Promise.resolve();
     this.compacting = this.compactNow()
-      .catch((err: unknown) => this.log(`compaction failed: ${messageOf(err)}`))
+      .then(() => undefined, (err: unknown) => this.log(`compaction failed: ${messageOf(err)}`))
       .finally(() => {
         this.compacting = undefined;
         if (this.compactAgain && !this.snapshotFailure) {
@@ -216,14 +236,15 @@ export class Persistence {
     return this.compacting;
   }
 
-  private async compactNow(): Promise<void> {
+  /** Resolves to whether the snapshot was written. `reserved`: what it records as reserved (default: every version asked for). */
+  private async compactNow(reserved = this.requested): Promise<boolean> {
     const rv = this.mvcc.resourceVersion;
     const entries = this.capture();
     const covered = this.journal.rotate();
     const journaled = this.sinceSnapshot;
     this.sinceSnapshot = 0;
     try {
-      this.snapshotBytes = await writeSnapshot(this.fs, this.dir, rv, entries);
+      this.snapshotBytes = await writeSnapshot(this.fs, this.dir, rv, reserved, entries);
       if (this.snapshotFailure) this.log(`${join(this.dir, SNAPSHOT_FILE)} is written again`);
       this.snapshotFailure = undefined;
     } catch (err) {
@@ -231,9 +252,10 @@ export class Persistence {
       if (!this.snapshotFailure) this.log(`cannot write ${join(this.dir, SNAPSHOT_FILE)}: ${messageOf(err)}; writes are still journaled, retrying`);
       this.snapshotFailure = err instanceof Error ? err : new Error(String(err));
       this.armQuietTimer(this.retryMs * 5);
-      return;
+      return false;
     }
     await this.deleteSegmentsUpTo(covered);
+    return true;
   }
 
   private async deleteSegmentsUpTo(last: number): Promise<void> {

@@ -16,8 +16,8 @@ export interface SnapshotEntry {
 
 const OBJECTS_PER_CHUNK = 250;
 
-export function snapshotHeader(resourceVersion: number): string {
-  return `{"version":1,"resourceVersion":${resourceVersion},"objects":[`;
+export function snapshotHeader(resourceVersion: number, reservedResourceVersion: number): string {
+  return `{"version":1,"resourceVersion":${resourceVersion},"reservedResourceVersion":${reservedResourceVersion},"objects":[`;
 }
 
 export function snapshotItem(e: SnapshotEntry): string {
@@ -27,7 +27,7 @@ export function snapshotItem(e: SnapshotEntry): string {
 export const SNAPSHOT_FOOTER = ']}';
 
 /** Writes the snapshot; resolves to its size in bytes. */
-export async function writeSnapshot(fs: PersistenceFs, dir: string, resourceVersion: number, entries: readonly SnapshotEntry[]): Promise<number> {
+export async function writeSnapshot(fs: PersistenceFs, dir: string, resourceVersion: number, reserved: number, entries: readonly SnapshotEntry[]): Promise<number> {
   const file = join(dir, SNAPSHOT_FILE);
   const tmp = `${file}.tmp`;
   let out: WritableFile | undefined;
@@ -39,7 +39,7 @@ export async function writeSnapshot(fs: PersistenceFs, dir: string, resourceVers
       await out!.write(data, position);
       position += data.length;
     };
-    await write(snapshotHeader(resourceVersion));
+    await write(snapshotHeader(resourceVersion, reserved));
     for (let i = 0; i < entries.length; i += OBJECTS_PER_CHUNK) {
       const parts: string[] = [];
       for (const e of entries.slice(i, i + OBJECTS_PER_CHUNK)) parts.push(snapshotItem(e));

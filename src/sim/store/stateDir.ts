@@ -7,7 +7,8 @@ import { parseLine, type JournalRecord } from './journalRecord.ts';
 //   state.json          a snapshot: every object at one resourceVersion (written whole, then renamed)
 //   journal-N.log       the writes after it, one checksummed line each, N rising (compaction
 //                       starts a new one and deletes the older ones once the snapshot is on disk)
-//   rv-reservation      resourceVersions below this number may have been handed out
+//   rv-reservation      resourceVersions below this number may have been handed out (so may
+//                       those below a `reserve` record in a journal or the snapshot's reservedResourceVersion)
 // A crash can leave a torn last line in a journal (never acknowledged: dropped). Anything else that
 // does not parse is damage, reported as one line naming the file, never guessed around.
 
@@ -51,6 +52,8 @@ export interface LoadedState {
 interface Snapshot {
   version: 1;
   resourceVersion: number;
+  /** Versions below this may have been handed out when it was written (absent in older files). */
+  reservedResourceVersion?: number;
   objects: StoredEntry[];
 }
 
@@ -149,7 +152,7 @@ export function loadStateDir(dir: string): LoadedState {
   }
   const snapshot = readSnapshot(join(dir, SNAPSHOT_FILE));
   const segments = files.map(segmentNumber).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
-  const reserved = readReservation(join(dir, RESERVATION_FILE));
+  let reserved = Math.max(readReservation(join(dir, RESERVATION_FILE)), snapshot?.reservedResourceVersion ?? 0);
 
   const objects = new Map<string, StoredEntry>();
   const id = (g: string, r: string, k: string) => `${g}\u0000${r}\u0000${k}`;
@@ -158,6 +161,10 @@ export function loadStateDir(dir: string): LoadedState {
   for (const o of snapshot?.objects ?? []) objects.set(id(o.group, o.resource, keyOf(o.object)), o);
   for (const n of segments) {
     for (const rec of readSegment(join(dir, segmentFile(n)))) {
+      if ('reserve' in rec) {
+        reserved = Math.max(reserved, rec.reserve);
+        continue;
+      }
       if (rec.rv <= snapshotRv) continue;
       if ('d' in rec) objects.delete(id(rec.g, rec.r, rec.k));
       else objects.set(id(rec.g, rec.r, rec.k), { group: rec.g, resource: rec.r, object: rec.o });

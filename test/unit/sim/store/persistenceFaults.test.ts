@@ -129,3 +129,28 @@ test('a snapshot of 20 000 objects is written in chunks, letting other work run 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('while serving, resourceVersions are reserved through the journal ahead of need, never by a synchronous write', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sim-faults-'));
+  let synchronousWrites = 0;
+  const fs: PersistenceFs = { ...nodePersistenceFs, replaceSync: (path, content) => (synchronousWrites++, nodePersistenceFs.replaceSync(path, content)) };
+  const cluster = new SimCluster({ clock: new FakeClock(), stateDir: dir, persistence: { fs, reserveBlock: 1000, quietMs: 60_000 } });
+  try {
+    const atStart = synchronousWrites;
+    for (let batch = 0; batch < 50; batch++) {
+      for (let i = 0; i < 100; i++) cluster.create(CM, 'default', configMap(`cm-${batch}-${i}`));
+      await cluster.whenDurable();
+    }
+    assert.equal(synchronousWrites - atStart, 0, 'a fsync on the event loop per block');
+    const copy = `${dir}-crash`;
+    cpSync(dir, copy, { recursive: true });
+    const rv = cluster.resourceVersion;
+    const restarted = new SimCluster({ clock: new FakeClock(), stateDir: copy, persistence: { quietMs: 60_000 } });
+    assert.ok(restarted.resourceVersion >= rv);
+    await restarted.close();
+    rmSync(copy, { recursive: true, force: true });
+  } finally {
+    await cluster.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
