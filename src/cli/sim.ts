@@ -158,7 +158,7 @@ async function runServer(args: string[]): Promise<number> {
       `Kubeconfig: ${server.kubeconfigPath}`,
       `  export KUBECONFIG=${server.kubeconfigPath}`,
       `Admin (faults, client insight): ${server.adminUrl}  — try: controller-lab sim fault --help`,
-      stateDir ? `State: ${stateDir} (kept across restarts)` : 'State: in memory (use --state-dir DIR to keep it)',
+      stateDir ? `State: ${stateDir} (kept across restarts; a write is on disk before it is answered)` : 'State: in memory (use --state-dir DIR to keep it)',
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),

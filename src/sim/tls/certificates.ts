@@ -1,7 +1,7 @@
 // The simulated cluster's own PKI: one CA (kept in the state dir so a kubeconfig written earlier stays
 // valid across restarts) and a serving certificate for 127.0.0.1 / localhost signed by it. EC P-256
 // keys: generation and TLS handshakes are far cheaper than RSA, and every client we target accepts them.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
@@ -92,7 +92,8 @@ export async function loadOrCreatePki(stateDir?: string, now = new Date()): Prom
     ca = await generateCa(now);
     if (stateDir) {
       await mkdir(stateDir, { recursive: true });
-      await writeFile(join(stateDir, CA_FILE), ca.certPem, { mode: 0o644 });
+      // The certificate is public, but nothing in a state dir is for other users: owner-only too.
+      await writePrivateFile(join(stateDir, CA_FILE), ca.certPem);
       await writePrivateFile(join(stateDir, CA_KEY_FILE), ca.keyPem);
     }
   }
