@@ -27,7 +27,7 @@ export interface PersistenceOptions {
   fs?: PersistenceFs;
   /** Compact once the journal has grown this much past the last snapshot (or the snapshot's size, if larger). Default 4 MiB. */
   compactAfterBytes?: number;
-  /** Compact once writes have been quiet this long. Default 2000 ms. */
+  /** Compact once writes have been quiet this long. Default 500 ms. */
   quietMs?: number;
   /** Retry interval for a failing journal. Default 1000 ms. */
   retryMs?: number;
@@ -82,7 +82,7 @@ export class Persistence {
     this.dir = dir;
     this.mvcc = mvcc;
     this.compactAfterBytes = options.compactAfterBytes ?? 4 * 1024 * 1024;
-    this.quietMs = options.quietMs ?? 2000;
+    this.quietMs = options.quietMs ?? 500;
     this.retryMs = options.retryMs ?? 1000;
     this.reserveBlock = options.reserveBlock ?? 10_000;
     this.log = options.log ?? ((line) => process.stderr.write(`controller-lab sim: ${line}\n`));
