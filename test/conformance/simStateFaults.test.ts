@@ -65,6 +65,8 @@ it('a full disk fails writes with a Status while the sim keeps serving and /read
   assert.equal(ready.status, 500);
   assert.match(ready.body, /\[-\]persistence failed: cannot write the journal in .*EFBIG/);
   assert.equal((await rawRequest(sim.endpoint, 'GET', '/healthz')).status, 200, 'liveness is the server, not the disk');
+  const state = await rawRequest(sim.endpoint, 'GET', '/controller-lab/admin/state');
+  assert.match((JSON.parse(state.body) as { persistenceProblem?: string }).persistenceProblem ?? '', /EFBIG/, '`controller-lab sim state` says why');
   assert.equal((await rawRequest(sim.endpoint, 'GET', '/livez')).status, 200);
   assert.ok((await names(sim)).has(acknowledged[0]!), 'reads keep working');
   assert.match(sim.output(), /cannot write the journal in .*EFBIG.*writes are refused \(503\)/);

@@ -87,8 +87,11 @@ function httpFaultSettings(body: Record<string, unknown>): Partial<HttpFaultSett
 export const ADMIN_ACTIONS: Record<string, ActionSpec> = {
   state: {
     method: 'GET',
-    summary: 'current resourceVersion and active faults',
-    run: ({ cluster }) => ok({ resourceVersion: String(cluster.resourceVersion), faults: cluster.faults.state() }),
+    summary: 'current resourceVersion, active faults, and why the state dir cannot be written (if so)',
+    run: ({ cluster }) => {
+      const problem = cluster.persistenceProblem();
+      return ok({ resourceVersion: String(cluster.resourceVersion), faults: cluster.faults.state(), ...(problem ? { persistenceProblem: problem } : {}) });
+    },
   },
   clients: {
     method: 'GET',
