@@ -76,7 +76,7 @@ async function burst(sim: CrashableSim, round: number, acked: Map<string, Acked>
   return maxRv;
 }
 
-it('kill -9 during write bursts loses no acknowledged write, never moves resourceVersions back, and leaves informers equal to the server', { timeout: 120_000 }, async () => {
+it('kill -9 during write bursts loses no acknowledged write, never moves resourceVersions back, and leaves informers equal to the server', { timeout: 180_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'sim-crash-'));
   dirs.push(dir);
   const port = await freePort();
