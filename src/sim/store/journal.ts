@@ -10,6 +10,8 @@ import { segmentFile } from './stateDir.ts';
 // When a batch fails (ENOSPC, EIO) its records stay queued and are written again, at the same offset,
 // every `retryMs` until the disk takes them; those waiting are told at once.
 
+const LINES_PER_WRITE = 2000;
+
 interface Waiter {
   seq: number;
   resolve: () => void;
@@ -38,8 +40,6 @@ export class Journal {
   private readonly dir: string;
   private readonly retryMs: number;
   private readonly hooks: JournalHooks;
-  /** Bytes made durable since the last rotation. */
-  bytesSinceRotation = 0;
 
   /** `lastSegment`: the highest segment number already in the directory (the next one is above it). */
   constructor(fs: PersistenceFs, dir: string, lastSegment: number, retryMs: number, hooks: JournalHooks) {
@@ -54,11 +54,6 @@ export class Journal {
   /** Why the last batch could not be written (undefined while healthy). */
   get failed(): Error | undefined {
     return this.failure;
-  }
-
-  /** Records queued but not yet on disk. */
-  get backlog(): number {
-    return this.appended - this.durable;
   }
 
   append(line: string): void {
@@ -81,7 +76,6 @@ export class Journal {
    */
   rotate(): number {
     this.rotateRequested = true;
-    this.bytesSinceRotation = 0;
     return this.segment;
   }
 
@@ -110,10 +104,15 @@ export class Journal {
         const lines = this.pending;
         const upto = this.appended;
         this.pending = [];
-        const data = Buffer.from(lines.join(''), 'utf8');
+        let written = 0;
         try {
           if (this.rotateRequested || !this.file) await this.openNextSegment();
-          await this.file!.write(data, this.offset);
+          // A big batch (an in-process burst) is encoded and written in slices: no long stall.
+          for (let i = 0; i < lines.length; i += LINES_PER_WRITE) {
+            const data = Buffer.from(lines.slice(i, i + LINES_PER_WRITE).join(''), 'utf8');
+            await this.file!.write(data, this.offset + written);
+            written += data.length;
+          }
           await this.file!.sync();
         } catch (err) {
           this.pending = lines.concat(this.pending);
@@ -122,8 +121,7 @@ export class Journal {
           this.fail(err instanceof Error ? err : new Error(String(err)));
           return;
         }
-        this.offset += data.length;
-        this.bytesSinceRotation += data.length;
+        this.offset += written;
         this.durable = upto;
         if (this.failure) {
           this.failure = undefined;
