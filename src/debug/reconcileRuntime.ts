@@ -5,6 +5,7 @@ import type { CacheView } from '../runtime/cacheHistory.ts';
 import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision } from '../runtime/controllerSession.ts';
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
 import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
+import { PausableClock } from '../shared/clock.ts';
 import { TypedEmitter } from '../runtime/typedEmitter.ts';
 import { describeTrigger } from '../runtime/traceFormat.ts';
 
@@ -72,6 +73,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private controllerFile = '';
   private reconcileLine = 0;
   private ended = false;
+  /** The session's scenario runs on it: time stands still while the debugger is stopped. */
+  readonly scenarioClock = new PausableClock();
 
   get current(): StopState | undefined {
     return this.stop;
@@ -96,9 +99,9 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     let kubeconfig: string;
     let context: string | undefined;
     if (options.cluster === 'sim' || options.cluster === undefined) {
-      this.sim = await launchSim({ scenario: options.scenario && resolve(options.cwd ?? process.cwd(), options.scenario), workloads: options.workloads });
+      this.sim = await launchSim({ scenario: options.scenario && resolve(options.cwd ?? process.cwd(), options.scenario), workloads: options.workloads, scenarioClock: this.scenarioClock });
       kubeconfig = this.sim.kubeconfigPath;
-      this.print('console', `Simulated cluster at ${this.sim.url}\n`);
+      this.print('console', `Simulated cluster at ${this.sim.url} (kubeconfig ${kubeconfig}); its scenario waits while the debugger is stopped\n`);
     } else {
       // "view" is resolved by the VS Code glue into the view cluster's kubeconfig before it gets here.
       if (typeof options.cluster !== 'object') throw new Error(`"cluster": ${JSON.stringify(options.cluster)} is not available here: use "sim" or { "kubeconfig", "context" }`);
@@ -274,6 +277,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   private show(state: StopState): void {
+    this.scenarioClock.pause();
     this.stop = state;
     if (state.live) this.liveStop = undefined;
     this.emit('stopped', state);
@@ -289,6 +293,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       const [h] = i >= 0 ? this.held.splice(i, 1) : [];
       h?.release(decision);
     }
+    this.scenarioClock.resume();
     this.emit('continued', {});
     this.dispatch();
   }
