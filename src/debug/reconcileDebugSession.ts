@@ -19,6 +19,7 @@ import type { ReconcileRecord } from '../runtime/records.ts';
 import { ReconcileRuntime, frameName, type DebugLaunchOptions, type StopState } from './reconcileRuntime.ts';
 import { childrenOf, toVariable, type Expandable } from './variables.ts';
 import { evaluateInStop } from './evaluate.ts';
+import { requestView } from './requestView.ts';
 
 // DAP ↔ reconcile runtime (vscode-mock-debug's session layer): workers are threads, a reconcile is
 // a stack frame, its request/object/trigger/queue/writes/result are scopes, and `next`, `stepBack`,
@@ -161,7 +162,9 @@ export class ReconcileDebugSession extends LoggingDebugSession {
       response.body = { result: v.value, type: v.type, variablesReference: v.variablesReference };
       this.sendResponse(response);
     } catch (err) {
-      this.sendErrorResponse(response, 2001, (err as Error).message, undefined, undefined);
+      // The console shows the message on a line of its own; `showUser` would also raise a notification.
+      const message = err instanceof Error ? err.message : String(err);
+      this.sendErrorResponse(response, { id: 2001, format: message, showUser: false });
     }
   }
 
@@ -242,7 +245,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     const ran = record.outcome !== undefined;
     switch (name) {
       case 'Request':
-        return { namespace: record.request.namespace, name: record.request.name, key: record.key, kind: record.forKind.kind, reconcileId: record.reconcileId, worker: record.worker, cacheResourceVersion: record.cacheResourceVersion };
+        return requestView(record);
       case 'Object':
         return record.object ?? { '(not in cache)': `${record.forKind.kind} ${record.key} is not in the cache (deleted?)` };
       case 'Trigger':
