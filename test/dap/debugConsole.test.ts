@@ -36,7 +36,7 @@ test('Debug Console: req.key is the Request scope\'s key; a bad expression is an
 
     const broken = (await rawRequest(dc, 'evaluate', { expression: 'obj.spec.(', frameId: frame.id, context: 'repl' })) as DebugProtocol.ErrorResponse;
     assert.equal(broken.success, false);
-    assert.match(broken.message, /^SyntaxError: /);
+    assert.match(broken.message ?? '', /^SyntaxError: /);
     assert.notEqual(broken.body?.error?.showUser, true);
 
     // The session goes on: a good expression still evaluates after the bad ones.
