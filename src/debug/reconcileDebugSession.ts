@@ -29,6 +29,8 @@ export interface ControllerLabLaunchArguments extends DebugProtocol.LaunchReques
 
 /** Custom event: the controller host's inspector is listening; the client may attach a JS debugger. */
 export const ATTACH_JS_EVENT = 'controllerLab.attachJsDebugger';
+/** Custom request: the client could not start the JavaScript debugger; the host should not wait for it. */
+export const JS_DEBUGGER_UNAVAILABLE_REQUEST = 'controllerLab.jsDebuggerUnavailable';
 
 const SCOPES = ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result'] as const;
 type ScopeName = (typeof SCOPES)[number];
@@ -218,6 +220,13 @@ export class ReconcileDebugSession extends LoggingDebugSession {
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
     this.sendResponse(response);
     this.runtime.pause();
+  }
+
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command !== JS_DEBUGGER_UNAVAILABLE_REQUEST) return super.customRequest(command, response, args);
+    const reason = (args as { reason?: unknown } | undefined)?.reason;
+    this.runtime.jsDebuggerUnavailable(typeof reason === 'string' ? reason : 'could not be started');
+    this.sendResponse(response);
   }
 
   protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {

@@ -6,6 +6,7 @@ import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision } fr
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
 import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
 import { PausableClock } from '../shared/clock.ts';
+import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
 import { TypedEmitter } from '../runtime/typedEmitter.ts';
 import { describeTrigger } from '../runtime/traceFormat.ts';
 
@@ -28,6 +29,8 @@ export interface DebugLaunchOptions {
   stopOnEntry?: boolean;
   workers?: number;
   attachJsDebugger?: boolean;
+  /** How long the controller process waits for the JavaScript debugger before it runs on without it. */
+  attachTimeoutMs?: number;
   reconcileTimeoutMs?: number;
   cwd?: string;
 }
@@ -75,6 +78,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private ended = false;
   /** The session's scenario runs on it: time stands still while the debugger is stopped. */
   readonly scenarioClock = new PausableClock();
+  private jsAttach: JsDebuggerAttach | undefined;
 
   get current(): StopState | undefined {
     return this.stop;
@@ -96,6 +100,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     this.controllerFile = resolve(options.cwd ?? process.cwd(), options.controller);
     this.reconcileLine = findReconcileLine(this.controllerFile);
     this.entryPending = options.stopOnEntry === true;
+    this.jsAttach = new JsDebuggerAttach({ timeoutMs: options.attachTimeoutMs, print: (category, text) => this.print(category, text) });
     let kubeconfig: string;
     let context: string | undefined;
     if (options.cluster === 'sim' || options.cluster === undefined) {
@@ -224,7 +229,13 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     }
   }
 
+  /** The editor could not start the JavaScript debugger (see jsDebuggerAttach.ts). */
+  jsDebuggerUnavailable(reason: string): void {
+    this.jsAttach?.unavailable(reason);
+  }
+
   async shutdown(): Promise<void> {
+    this.jsAttach?.dispose();
     if (this.ended) return;
     this.ended = true;
     for (const h of this.held.splice(0)) h.release({});
@@ -322,12 +333,17 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     });
     session.on('output', ({ stream, text }) => this.print(stream, text));
     session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
-    session.on('inspector', (i) => this.emit('inspector', i));
+    session.on('inspector', (i) => {
+      this.jsAttach?.waiting(i.url);
+      this.emit('inspector', i);
+    });
+    session.on('debuggerAttached', () => this.jsAttach?.attached());
     session.on('exit', ({ code, signal }) => {
       if (this.ended) return;
       const during = session.inFlight().map((r) => `#${r.seq} ${r.forKind.kind} ${r.key}`);
       this.print('important', `The controller process exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}.\n`);
       this.ended = true;
+      this.jsAttach?.dispose();
       void this.sim?.stop();
       this.emit('ended', { exitCode: code ?? 1 });
     });
