@@ -333,7 +333,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     });
     session.on('output', ({ stream, text }) => this.print(stream, text));
     session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
+    // The host reports its inspector twice (over IPC and in Node's stderr banner): one attach only.
+    let inspectorUrl: string | undefined;
     session.on('inspector', (i) => {
+      if (i.url === inspectorUrl) return;
+      inspectorUrl = i.url;
       this.jsAttach?.waiting(i.url);
       this.emit('inspector', i);
     });

@@ -50,10 +50,12 @@ test('"attachJsDebugger" with no debugger attaching: a clear message, then the c
   }
 });
 
-test('Step Into with no debugger attaching: a clear message, then the next reconcile stops', async () => {
+test('Step Into with no debugger attaching: one attach request, a clear message, then the next reconcile stops', async () => {
   const dc = await startClient();
   try {
     const outputs = collectOutput(dc);
+    let attachRequests = 0;
+    dc.on(ATTACH_EVENT, () => attachRequests++);
     const entry = dc.waitForEvent('stopped');
     await launch(dc, { controller: RS_CONTROLLER, scenario: RS_SCENARIO, stopOnEntry: true, attachTimeoutMs: 1500 });
     await entry;
@@ -63,6 +65,7 @@ test('Step Into with no debugger attaching: a clear message, then the next recon
     assert.equal(((await next) as DebugProtocol.StoppedEvent).body.reason, 'step');
     assert.notEqual((await topFrame(dc, 1)).id, first.id, 'stopped at a later reconcile');
     assert.match(outputs.find((o) => o.category === 'important')?.output ?? '', /did not attach within 1\.5 s/);
+    assert.equal(attachRequests, 1, 'the editor is asked to attach one JavaScript debugger');
   } finally {
     await dc.stop();
   }

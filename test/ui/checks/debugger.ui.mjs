@@ -1,8 +1,9 @@
 // UI check: the reconcile debugger in a real workbench (code-server in Chromium). Debugs the
 // replicaset example on a simulated cluster with "Controller Lab: Debug Controller on Simulated
 // Cluster", steps to the second reconcile, expands the cached object in the Variables view, and
-// screenshots the stopped session (test-output/screenshots/debugger.png, for the README).
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+// screenshots the stopped session (test-output/screenshots/debugger.png, for the README). Then the
+// Debug Console (debug-console.png) and Step Into down to the reconcile's code (step-into.png).
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +76,9 @@ export async function run(workbench) {
   const controller = join(dir, 'controller.ts');
   copyFileSync(join(root, 'examples/replicaset-controller/controller.ts'), controller);
   copyFileSync(join(root, 'examples/replicaset-controller/scenario.yaml'), join(dir, 'scenario.yaml'));
+  // As in examples/: the editor finds the 'controller-lab' types (no problems in the screenshots).
+  const examplesConfig = JSON.parse(readFileSync(join(root, 'examples/tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, ''));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...examplesConfig, include: ['*.ts', join(root, 'types/controller-lab.d.ts')] }, null, 2));
 
   await page.keyboard.press('Control+P');
   const quickOpen = page.locator('.quick-input-widget input');
@@ -119,6 +123,58 @@ export async function run(workbench) {
   await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'reconcile ' }).first().hover();
 
   await page.screenshot({ path: join(SCREENSHOTS, 'debugger.png') });
+
+  // Debug Console: `req` is what the Request scope shows; a bad expression is an error line there,
+  // not a notification.
+  const key = /^reconcile ReplicaSet (\S+) #2/.exec(results.next)?.[1];
+  await runCommand(page, 'Focus on Debug Console View');
+  const replInput = page.locator('.repl-input-wrapper .monaco-editor').first();
+  await replInput.waitFor({ state: 'visible', timeout: 10_000 });
+  const replRows = () => page.locator('.repl .monaco-list-row').allInnerTexts();
+  for (const expression of ['req.key', 'nosuch.thing']) {
+    await replInput.click();
+    await page.keyboard.type(expression);
+    await page.keyboard.press('Enter');
+  }
+  results.console = await waitFor('both answers in the Debug Console', async () => {
+    const rows = (await replRows()).map((r) => r.replace(/\s+/g, ' ').trim());
+    return rows.some((r) => r.includes(`"${key}"`)) && rows.some((r) => r.includes('ReferenceError: nosuch is not defined')) ? rows : undefined;
+  }, 20_000);
+  await page.waitForTimeout(500);
+  const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+  await page.screenshot({ path: join(SCREENSHOTS, 'debug-console.png') });
+  if (toasts.some((t) => t.includes('nosuch'))) throw new Error(`the bad expression raised a notification: ${toasts.join(' | ')}`);
+
+  // Step Into: the JavaScript debugger attaches to the controller process and, a step or two
+  // later, stands in the reconcile function of controller.ts.
+  await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'reconcile ' }).first().click();
+  await page.keyboard.press('F11');
+  const jsPaused = () => page.locator('.debug-call-stack .monaco-list-row', { hasText: /Paused on (debugger statement|step|breakpoint)/i }).count();
+  await waitFor('the JavaScript debugger to pause in the controller process', async () => (await jsPaused()) > 0, 90_000);
+  /** The top frame of the paused JavaScript session (the row under its "… (JavaScript) Paused on …" row). */
+  const jsTopFrame = async () => {
+    const rows = (await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+    const sessions = rows.filter((r) => /\(JavaScript\)/.test(r));
+    if (sessions.length > 1) throw new Error(`one JavaScript session expected: ${sessions.join(' | ')}`);
+    const at = rows.findIndex((r) => /\(JavaScript\).*Paused/i.test(r));
+    return at >= 0 ? rows[at + 1] : undefined;
+  };
+  const inReconcile = (frame) => /\breconcile\b.*controller\.ts \d+:\d+/.test(frame ?? '');
+  let top = await waitFor('the paused frame', jsTopFrame, 10_000);
+  results.stepIntoPath = [top];
+  // The host pauses just before calling reconcile; Step Into from there enters it.
+  for (let i = 0; i < 4 && !inReconcile(top); i++) {
+    const before = top;
+    await page.keyboard.press('F11');
+    top = await waitFor('the step to land', async () => {
+      const now = await jsTopFrame();
+      return now && now !== before ? now : undefined;
+    }, 20_000);
+    results.stepIntoPath.push(top);
+  }
+  results.stepInto = top;
+  if (!inReconcile(top)) throw new Error(`Step Into did not reach reconcile in controller.ts: ${results.stepIntoPath.join(' → ')}`);
+  await page.screenshot({ path: join(SCREENSHOTS, 'step-into.png') });
 
   await page.keyboard.press('Shift+F5');
   await waitFor('the session to end', async () => (await page.locator('.debug-toolbar').count()) === 0 || !(await page.locator('.debug-toolbar').isVisible()), 30_000);
