@@ -145,35 +145,36 @@ export async function run(workbench) {
   await page.screenshot({ path: join(SCREENSHOTS, 'debug-console.png') });
   if (toasts.some((t) => t.includes('nosuch'))) throw new Error(`the bad expression raised a notification: ${toasts.join(' | ')}`);
 
-  // Step Into: the JavaScript debugger attaches to the controller process and, a step or two
-  // later, stands in the reconcile function of controller.ts.
+  // Step Into: the JavaScript debugger attaches to the controller process, which pauses just before
+  // it calls reconcile; a step or two later the stack runs through reconcile in controller.ts.
   await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'reconcile ' }).first().click();
   await page.keyboard.press('F11');
   const jsPaused = () => page.locator('.debug-call-stack .monaco-list-row', { hasText: /Paused on (debugger statement|step|breakpoint)/i }).count();
   await waitFor('the JavaScript debugger to pause in the controller process', async () => (await jsPaused()) > 0, 90_000);
-  /** The top frame of the paused JavaScript session (the row under its "… (JavaScript) Paused on …" row). */
-  const jsTopFrame = async () => {
+  /** The frames of the paused JavaScript session (the rows under its "… (JavaScript) Paused …" row). */
+  const jsFrames = async () => {
     const rows = (await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
     const sessions = rows.filter((r) => /\(JavaScript\)/.test(r));
     if (sessions.length > 1) throw new Error(`one JavaScript session expected: ${sessions.join(' | ')}`);
     const at = rows.findIndex((r) => /\(JavaScript\).*Paused/i.test(r));
-    return at >= 0 ? rows[at + 1] : undefined;
+    return at >= 0 && rows[at + 1] ? rows.slice(at + 1) : undefined;
   };
-  const inReconcile = (frame) => /\breconcile\b.*controller\.ts \d+:\d+/.test(frame ?? '');
-  let top = await waitFor('the paused frame', jsTopFrame, 10_000);
-  results.stepIntoPath = [top];
-  // The host pauses just before calling reconcile; Step Into from there enters it.
-  for (let i = 0; i < 4 && !inReconcile(top); i++) {
-    const before = top;
+  const reconcileFrame = (frames) => frames.find((f) => /\breconcile\b.*controller\.ts ?\d+:\d+/.test(f));
+  const position = (frames) => (frames[0] ?? '').replace(/\s+/g, '');
+  let frames = await waitFor('the paused frames', jsFrames, 30_000);
+  results.stepIntoPath = [frames[0]];
+  // The controller process pauses just before it calls reconcile; Step Into goes on from there.
+  for (let i = 0; i < 4 && !reconcileFrame(frames); i++) {
+    const before = position(frames);
     await page.keyboard.press('F11');
-    top = await waitFor('the step to land', async () => {
-      const now = await jsTopFrame();
-      return now && now !== before ? now : undefined;
-    }, 20_000);
-    results.stepIntoPath.push(top);
+    frames = await waitFor('the step to land', async () => {
+      const now = await jsFrames();
+      return now && position(now) !== before ? now : undefined;
+    }, 60_000);
+    results.stepIntoPath.push(frames[0]);
   }
-  results.stepInto = top;
-  if (!inReconcile(top)) throw new Error(`Step Into did not reach reconcile in controller.ts: ${results.stepIntoPath.join(' → ')}`);
+  results.stepInto = reconcileFrame(frames);
+  if (!results.stepInto) throw new Error(`Step Into did not reach reconcile in controller.ts: ${results.stepIntoPath.join(' → ')}`);
   await page.screenshot({ path: join(SCREENSHOTS, 'step-into.png') });
 
   await page.keyboard.press('Shift+F5');
