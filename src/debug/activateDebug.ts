@@ -1,6 +1,7 @@
-import { resolve as resolvePath } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
 import * as vscode from 'vscode';
-import { ReconcileDebugSession, ATTACH_JS_EVENT } from './reconcileDebugSession.ts';
+import { ReconcileDebugSession, ATTACH_JS_EVENT, JS_DEBUGGER_UNAVAILABLE_REQUEST } from './reconcileDebugSession.ts';
 import { addControllerTypes } from './controllerTypes.ts';
 import { runControllerInTerminal } from '../views/controllers/runInTerminal.ts';
 
@@ -130,20 +131,34 @@ class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
 
 /** The adapter's request to debug the controller host's JavaScript: a child pwa-node attach session. */
 async function attachJsDebugger(session: vscode.DebugSession, body: { port: number; name?: string }): Promise<void> {
-  const ok = await vscode.debug.startDebugging(
-    session.workspaceFolder,
-    {
-      type: 'pwa-node',
-      request: 'attach',
-      name: body.name ?? 'Controller (JavaScript)',
-      port: body.port,
-      continueOnAttach: true,
-      sourceMaps: true,
-      skipFiles: ['<node_internals>/**'],
-    },
-    { parentSession: session, lifecycleManagedByParent: true, compact: true },
-  );
-  if (!ok) void vscode.window.showWarningMessage('Controller Lab: could not attach the JavaScript debugger to the controller process.');
+  const folder = session.workspaceFolder?.uri.fsPath;
+  let ok = false;
+  let reason = 'could not be started';
+  try {
+    ok = await vscode.debug.startDebugging(
+      session.workspaceFolder,
+      {
+        type: 'pwa-node',
+        request: 'attach',
+        name: body.name ?? 'Controller (JavaScript)',
+        // The host's inspector listens on 127.0.0.1 only; "localhost" may resolve to ::1 first.
+        address: '127.0.0.1',
+        port: body.port,
+        continueOnAttach: true,
+        sourceMaps: true,
+        // A checkout runs an esbuild bundle (inline source map) from the temp directory.
+        resolveSourceMapLocations: [...(folder ? [`${folder}/**`] : []), `${join(tmpdir(), 'controller-lab-')}*/**`, '!**/node_modules/**'],
+        skipFiles: ['<node_internals>/**'],
+      },
+      { parentSession: session, lifecycleManagedByParent: true, compact: true },
+    );
+  } catch (err) {
+    reason = `could not be started: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  if (ok) return;
+  // The controller process waits for this debugger: tell the adapter at once, which lets it run on.
+  await Promise.resolve(session.customRequest(JS_DEBUGGER_UNAVAILABLE_REQUEST, { reason })).catch(() => {});
+  void vscode.window.showWarningMessage('Controller Lab: could not attach the JavaScript debugger to the controller process; line breakpoints will not hit in this session.');
 }
 
 /** Debugs the controller in the editor (or the given file) on a simulated cluster, stopping at the first reconcile. */

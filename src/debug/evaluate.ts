@@ -1,14 +1,25 @@
 import type { CacheView } from '../runtime/cacheHistory.ts';
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
+import { requestView } from './requestView.ts';
 
-// `evaluate` in a stopped reconcile: JavaScript with `obj`, `req`, `trigger`, `writes`, `record`,
-// `queue` and `cache.get(kind, ns, name)` / `cache.list(kind, { namespace, labelSelector })`, the
-// cache as that reconcile saw it. Runs in the debug adapter, only for a trusted workspace.
+// `evaluate` in a stopped reconcile: JavaScript with `obj`, `req` (what the Request scope shows),
+// `trigger`, `writes`, `record`, `queue` and `cache.get(kind, ns, name)` /
+// `cache.list(kind, { namespace, labelSelector })`, the cache as that reconcile saw it. Runs in the
+// debug adapter, only for a trusted workspace. A bad expression throws an EvaluateError whose
+// message is the one line the Debug Console shows.
+
+export class EvaluateError extends Error {
+  override name = 'EvaluateError';
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : `threw ${String(err)}`;
+}
 
 export function evaluateInStop(expression: string, record: ReconcileRecord | undefined, cache: CacheView | undefined, queue: QueueSnapshot | undefined): unknown {
   const scope = {
     obj: record?.object,
-    req: record?.request,
+    req: record && requestView(record),
     trigger: record?.trigger,
     writes: record?.writes,
     record,
@@ -20,9 +31,17 @@ export function evaluateInStop(expression: string, record: ReconcileRecord | und
   let fn: (...args: unknown[]) => unknown;
   try {
     fn = new Function(...names, `"use strict"; return (${expression});`) as typeof fn;
-  } catch {
+  } catch (asExpression) {
     // Not an expression: run it as statements (a `return` gives the value).
-    fn = new Function(...names, `"use strict"; ${expression}`) as typeof fn;
+    try {
+      fn = new Function(...names, `"use strict"; ${expression}`) as typeof fn;
+    } catch {
+      throw new EvaluateError(describe(asExpression));
+    }
   }
-  return fn(...values);
+  try {
+    return fn(...values);
+  } catch (err) {
+    throw new EvaluateError(describe(err));
+  }
 }

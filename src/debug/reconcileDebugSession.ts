@@ -19,6 +19,7 @@ import type { ReconcileRecord } from '../runtime/records.ts';
 import { ReconcileRuntime, frameName, type DebugLaunchOptions, type StopState } from './reconcileRuntime.ts';
 import { childrenOf, toVariable, type Expandable } from './variables.ts';
 import { evaluateInStop } from './evaluate.ts';
+import { requestView } from './requestView.ts';
 
 // DAP ↔ reconcile runtime (vscode-mock-debug's session layer): workers are threads, a reconcile is
 // a stack frame, its request/object/trigger/queue/writes/result are scopes, and `next`, `stepBack`,
@@ -28,6 +29,8 @@ export interface ControllerLabLaunchArguments extends DebugProtocol.LaunchReques
 
 /** Custom event: the controller host's inspector is listening; the client may attach a JS debugger. */
 export const ATTACH_JS_EVENT = 'controllerLab.attachJsDebugger';
+/** Custom request: the client could not start the JavaScript debugger; the host should not wait for it. */
+export const JS_DEBUGGER_UNAVAILABLE_REQUEST = 'controllerLab.jsDebuggerUnavailable';
 
 const SCOPES = ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result'] as const;
 type ScopeName = (typeof SCOPES)[number];
@@ -161,7 +164,9 @@ export class ReconcileDebugSession extends LoggingDebugSession {
       response.body = { result: v.value, type: v.type, variablesReference: v.variablesReference };
       this.sendResponse(response);
     } catch (err) {
-      this.sendErrorResponse(response, 2001, (err as Error).message, undefined, undefined);
+      // The console shows the message on a line of its own; `showUser` would also raise a notification.
+      const message = err instanceof Error ? err.message : String(err);
+      this.sendErrorResponse(response, { id: 2001, format: message, showUser: false });
     }
   }
 
@@ -217,6 +222,13 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     this.runtime.pause();
   }
 
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command !== JS_DEBUGGER_UNAVAILABLE_REQUEST) return super.customRequest(command, response, args);
+    const reason = (args as { reason?: unknown } | undefined)?.reason;
+    this.runtime.jsDebuggerUnavailable(typeof reason === 'string' ? reason : 'could not be started');
+    this.sendResponse(response);
+  }
+
   protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
     await this.runtime.shutdown();
     this.sendResponse(response);
@@ -242,7 +254,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     const ran = record.outcome !== undefined;
     switch (name) {
       case 'Request':
-        return { namespace: record.request.namespace, name: record.request.name, key: record.key, kind: record.forKind.kind, reconcileId: record.reconcileId, worker: record.worker, cacheResourceVersion: record.cacheResourceVersion };
+        return requestView(record);
       case 'Object':
         return record.object ?? { '(not in cache)': `${record.forKind.kind} ${record.key} is not in the cache (deleted?)` };
       case 'Trigger':

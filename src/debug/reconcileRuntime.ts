@@ -5,6 +5,8 @@ import type { CacheView } from '../runtime/cacheHistory.ts';
 import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision } from '../runtime/controllerSession.ts';
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
 import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
+import { PausableClock } from '../shared/clock.ts';
+import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
 import { TypedEmitter } from '../runtime/typedEmitter.ts';
 import { describeTrigger } from '../runtime/traceFormat.ts';
 
@@ -27,6 +29,8 @@ export interface DebugLaunchOptions {
   stopOnEntry?: boolean;
   workers?: number;
   attachJsDebugger?: boolean;
+  /** How long the controller process waits for the JavaScript debugger before it runs on without it. */
+  attachTimeoutMs?: number;
   reconcileTimeoutMs?: number;
   cwd?: string;
 }
@@ -72,6 +76,9 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private controllerFile = '';
   private reconcileLine = 0;
   private ended = false;
+  /** The session's scenario runs on it: time stands still while the debugger is stopped. */
+  readonly scenarioClock = new PausableClock();
+  private jsAttach: JsDebuggerAttach | undefined;
 
   get current(): StopState | undefined {
     return this.stop;
@@ -93,12 +100,13 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     this.controllerFile = resolve(options.cwd ?? process.cwd(), options.controller);
     this.reconcileLine = findReconcileLine(this.controllerFile);
     this.entryPending = options.stopOnEntry === true;
+    this.jsAttach = new JsDebuggerAttach({ timeoutMs: options.attachTimeoutMs, print: (category, text) => this.print(category, text) });
     let kubeconfig: string;
     let context: string | undefined;
     if (options.cluster === 'sim' || options.cluster === undefined) {
-      this.sim = await launchSim({ scenario: options.scenario && resolve(options.cwd ?? process.cwd(), options.scenario), workloads: options.workloads });
+      this.sim = await launchSim({ scenario: options.scenario && resolve(options.cwd ?? process.cwd(), options.scenario), workloads: options.workloads, scenarioClock: this.scenarioClock });
       kubeconfig = this.sim.kubeconfigPath;
-      this.print('console', `Simulated cluster at ${this.sim.url}\n`);
+      this.print('console', `Simulated cluster at ${this.sim.url} (kubeconfig ${kubeconfig}); its scenario waits while the debugger is stopped\n`);
     } else {
       // "view" is resolved by the VS Code glue into the view cluster's kubeconfig before it gets here.
       if (typeof options.cluster !== 'object') throw new Error(`"cluster": ${JSON.stringify(options.cluster)} is not available here: use "sim" or { "kubeconfig", "context" }`);
@@ -221,7 +229,13 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     }
   }
 
+  /** The editor could not start the JavaScript debugger (see jsDebuggerAttach.ts). */
+  jsDebuggerUnavailable(reason: string): void {
+    this.jsAttach?.unavailable(reason);
+  }
+
   async shutdown(): Promise<void> {
+    this.jsAttach?.dispose();
     if (this.ended) return;
     this.ended = true;
     for (const h of this.held.splice(0)) h.release({});
@@ -274,6 +288,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   private show(state: StopState): void {
+    this.scenarioClock.pause();
     this.stop = state;
     if (state.live) this.liveStop = undefined;
     this.emit('stopped', state);
@@ -289,6 +304,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       const [h] = i >= 0 ? this.held.splice(i, 1) : [];
       h?.release(decision);
     }
+    this.scenarioClock.resume();
     this.emit('continued', {});
     this.dispatch();
   }
@@ -317,12 +333,21 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     });
     session.on('output', ({ stream, text }) => this.print(stream, text));
     session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
-    session.on('inspector', (i) => this.emit('inspector', i));
+    // The host reports its inspector twice (over IPC and in Node's stderr banner): one attach only.
+    let inspectorUrl: string | undefined;
+    session.on('inspector', (i) => {
+      if (i.url === inspectorUrl) return;
+      inspectorUrl = i.url;
+      this.jsAttach?.waiting(i.url);
+      this.emit('inspector', i);
+    });
+    session.on('debuggerAttached', () => this.jsAttach?.attached());
     session.on('exit', ({ code, signal }) => {
       if (this.ended) return;
       const during = session.inFlight().map((r) => `#${r.seq} ${r.forKind.kind} ${r.key}`);
       this.print('important', `The controller process exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}.\n`);
       this.ended = true;
+      this.jsAttach?.dispose();
       void this.sim?.stop();
       this.emit('ended', { exitCode: code ?? 1 });
     });

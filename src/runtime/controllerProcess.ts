@@ -14,6 +14,8 @@ export type ControllerProcessEvents = MessageEvents & {
   output: { stream: 'stdout' | 'stderr'; text: string };
   /** The child's inspector is listening (attachJsDebugger). */
   inspector: { port: number; url: string };
+  /** A debugger connected to the child's inspector (Node says so on stderr). */
+  debuggerAttached: Record<string, never>;
   exit: { code: number | null; signal: NodeJS.Signals | null };
 };
 
@@ -87,8 +89,9 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
         inspectorFound = true;
         this.emit('inspector', { url: m[1] as string, port: Number(m[2]) });
       }
+      if (/^Debugger attached\./m.test(text)) this.emit('debuggerAttached', {});
       // The inspector's own chatter is not the controller's output.
-      const rest = text.replace(/^(Debugger listening on|For help, see|Debugger attached|Waiting for the debugger).*\n?/gm, '');
+      const rest = text.replace(/^(Debugger listening on|For help, see|Debugger attached|Debugger ending on|Waiting for the debugger).*\n?/gm, '');
       if (rest) this.emit('output', { stream: 'stderr', text: rest });
     });
     this.send({ type: 'init', ...init });

@@ -49,6 +49,8 @@ export type RuntimeEvents = {
   fatal: { phase: 'compile' | 'load' | 'connect' | 'run'; message: string };
   output: { stream: 'stdout' | 'stderr'; text: string };
   inspector: { port: number; url: string };
+  /** A debugger connected to the host's inspector. */
+  debuggerAttached: Record<string, never>;
   exit: { code: number | null; signal: NodeJS.Signals | null };
 };
 
@@ -172,6 +174,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     });
     p.on('output', (m) => this.emit('output', m));
     p.on('inspector', (m) => this.emit('inspector', m));
+    p.on('debuggerAttached', () => this.emit('debuggerAttached', {}));
     p.on('exit', (m) => {
       unregisterSession(this);
       this.emit('exit', m);

@@ -5,6 +5,7 @@ import type { SimClusterApi } from '../sim/simCluster.ts';
 import { startSimServer } from '../sim/server/simServer.ts';
 import { parseScenario } from '../sim/scenario/scenarioParser.ts';
 import { parseWorkloadsField } from '../sim/scenario/scenarioWorkloads.ts';
+import type { Clock } from '../shared/clock.ts';
 
 // `--sim` / `cluster: "sim"`: a simulated cluster in this process, served over HTTPS so the
 // controller host connects to it exactly as it would to a real API server (kubeconfig + token).
@@ -31,6 +32,8 @@ export interface LaunchSimOptions {
    * scheduler, fake Nodes): `true`, or `{ nodes, podStartDelay, jobPodDuration, podFailureRate }`.
    */
   workloads?: unknown;
+  /** Times the scenario's steps (default: the cluster's clock); the debugger's stops while it is stopped. */
+  scenarioClock?: Clock;
 }
 
 export async function launchSim(options: LaunchSimOptions = {}): Promise<LaunchedSim> {
@@ -55,7 +58,7 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
     if (started || scenarioText === undefined) return;
     started = true;
     try {
-      const run = cluster.loadScenario(scenarioText, { fileName: options.scenario });
+      const run = cluster.loadScenario(scenarioText, { fileName: options.scenario, ...(options.scenarioClock ? { clock: options.scenarioClock } : {}) });
       stopScenario = () => run.stop();
       run.done.then(settle.resolve, settle.reject);
     } catch (err) {

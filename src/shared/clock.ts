@@ -68,3 +68,70 @@ export class FakeClock implements Clock {
     return this.timers.filter((t) => !t.cancelled).length;
   }
 }
+
+interface ArmedTimer {
+  /** When it falls due, in this clock's time. */
+  due: number;
+  fn: () => void;
+  handle: TimerHandle | undefined;
+}
+
+/**
+ * A clock that can be stopped: while paused, `now()` stands still and no timer fires; on resume,
+ * time goes on from where it stopped and each timer keeps the delay it had left. A debug session's
+ * scenario runs on one, so nothing the scenario does happens while the debugger is stopped.
+ */
+export class PausableClock implements Clock {
+  private readonly base: Clock;
+  /** Time spent paused so far (excluding a pause in progress). */
+  private pausedFor = 0;
+  private pausedAt: number | undefined;
+  private readonly timers = new Set<ArmedTimer>();
+
+  constructor(base: Clock = realClock) {
+    this.base = base;
+  }
+
+  get paused(): boolean {
+    return this.pausedAt !== undefined;
+  }
+
+  now(): number {
+    return (this.pausedAt ?? this.base.now()) - this.pausedFor;
+  }
+
+  setTimer(ms: number, fn: () => void): TimerHandle {
+    const timer: ArmedTimer = { due: this.now() + Math.max(0, ms), fn, handle: undefined };
+    this.timers.add(timer);
+    if (!this.paused) this.arm(timer);
+    return {
+      cancel: () => {
+        timer.handle?.cancel();
+        this.timers.delete(timer);
+      },
+    };
+  }
+
+  pause(): void {
+    if (this.paused) return;
+    this.pausedAt = this.base.now();
+    for (const t of this.timers) {
+      t.handle?.cancel();
+      t.handle = undefined;
+    }
+  }
+
+  resume(): void {
+    if (this.pausedAt === undefined) return;
+    this.pausedFor += this.base.now() - this.pausedAt;
+    this.pausedAt = undefined;
+    for (const t of this.timers) this.arm(t);
+  }
+
+  private arm(timer: ArmedTimer): void {
+    timer.handle = this.base.setTimer(Math.max(0, timer.due - this.now()), () => {
+      this.timers.delete(timer);
+      timer.fn();
+    });
+  }
+}

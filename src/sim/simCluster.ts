@@ -19,7 +19,7 @@ import type { Stored } from './store/storedObject.ts';
 import { openWatch } from './store/watchOpen.ts';
 import type { Watcher } from './store/watcher.ts';
 import { SimListerWatcher } from './simListerWatcher.ts';
-import { startScenario, type ScenarioRun } from './scenario/scenarioRunner.ts';
+import { startScenario, type ScenarioOptions, type ScenarioRun } from './scenario/scenarioRunner.ts';
 import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
 import { replayTrace, type TraceReplay } from './scenario/traceReplay.ts';
 import { startWorkloads, type RunningWorkloads, type WorkloadOptions } from './workloads/index.ts';
@@ -102,7 +102,7 @@ export interface SimClusterApi {
   /** Ends every watch; state and RVs carry on (`dropHistory`: resumes from before get 410). */
   restart(options?: { dropHistory?: boolean }): void;
   /** Parses, validates and starts a scenario (YAML text). Throws a ScenarioError naming line and field. */
-  loadScenario(yamlText: string, options?: { fileName?: string }): ScenarioRunHandle;
+  loadScenario(yamlText: string, options?: ScenarioOptions): ScenarioRunHandle;
   /** Replays JSON lines of recorded watch events on the clock (`speed` 0: at once). Throws TraceError naming bad lines. */
   replayTrace(jsonLines: string, options?: { speed?: number }): TraceReplay;
   /**
@@ -333,7 +333,7 @@ export class SimCluster implements SimClusterApi {
     this.faults.restart(options);
   }
 
-  loadScenario(yamlText: string, options: { fileName?: string } = {}): ScenarioRun {
+  loadScenario(yamlText: string, options: ScenarioOptions = {}): ScenarioRun {
     return startScenario(this, yamlText, options);
   }
 

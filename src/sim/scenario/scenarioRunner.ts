@@ -1,6 +1,6 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import { ApiError } from '../../shared/apiError.ts';
-import type { TimerHandle } from '../../shared/clock.ts';
+import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import type { ScenarioRunHandle, SimCluster } from '../simCluster.ts';
 import { seededRandom } from './seededRandom.ts';
@@ -48,8 +48,18 @@ function orderForApply(objects: Scenario['objects']): Scenario['objects'] {
   return [...objects].sort((a, b) => rank(a.object) - rank(b.object));
 }
 
-export function startScenario(cluster: SimCluster, yamlText: string, options: { fileName?: string } = {}): ScenarioRun {
+export interface ScenarioOptions {
+  fileName?: string;
+  /**
+   * What times the steps (default: the cluster's clock). A debug session passes a clock that stops
+   * while the debugger is stopped, so the scenario waits for the user.
+   */
+  clock?: Clock;
+}
+
+export function startScenario(cluster: SimCluster, yamlText: string, options: ScenarioOptions = {}): ScenarioRun {
   const fileName = options.fileName ?? 'scenario.yaml';
+  const clock = options.clock ?? cluster.clock;
   const scenario = parseScenario(yamlText, fileName, (apiVersion, kind) => resolveKind(cluster, apiVersion, kind) !== undefined);
   precheckNames(cluster, scenario, fileName);
 
@@ -72,13 +82,13 @@ export function startScenario(cluster: SimCluster, yamlText: string, options: { 
     }
   }
 
-  const start = cluster.clock.now();
+  const start = clock.now();
   let next = 0;
   const runDue = (): void => {
     timer = undefined;
     while (!stopped && next < scenario.steps.length) {
       const step = scenario.steps[next];
-      if (!step || step.at > cluster.clock.now() - start) break;
+      if (!step || step.at > clock.now() - start) break;
       next++;
       try {
         runStep(cluster, step, random);
@@ -93,7 +103,7 @@ export function startScenario(cluster: SimCluster, yamlText: string, options: { 
       resolveDone();
       return;
     }
-    timer = cluster.clock.setTimer(upcoming.at - (cluster.clock.now() - start), runDue);
+    timer = clock.setTimer(upcoming.at - (clock.now() - start), runDue);
   };
   runDue();
 

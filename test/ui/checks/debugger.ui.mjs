@@ -1,8 +1,9 @@
 // UI check: the reconcile debugger in a real workbench (code-server in Chromium). Debugs the
 // replicaset example on a simulated cluster with "Controller Lab: Debug Controller on Simulated
 // Cluster", steps to the second reconcile, expands the cached object in the Variables view, and
-// screenshots the stopped session (test-output/screenshots/debugger.png, for the README).
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+// screenshots the stopped session (test-output/screenshots/debugger.png, for the README). Then the
+// Debug Console (debug-console.png) and Step Into down to the reconcile's code (step-into.png).
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +76,9 @@ export async function run(workbench) {
   const controller = join(dir, 'controller.ts');
   copyFileSync(join(root, 'examples/replicaset-controller/controller.ts'), controller);
   copyFileSync(join(root, 'examples/replicaset-controller/scenario.yaml'), join(dir, 'scenario.yaml'));
+  // As in examples/: the editor finds the 'controller-lab' types (no problems in the screenshots).
+  const examplesConfig = JSON.parse(readFileSync(join(root, 'examples/tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, ''));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...examplesConfig, include: ['*.ts', join(root, 'types/controller-lab.d.ts')] }, null, 2));
 
   await page.keyboard.press('Control+P');
   const quickOpen = page.locator('.quick-input-widget input');
@@ -119,6 +123,59 @@ export async function run(workbench) {
   await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'reconcile ' }).first().hover();
 
   await page.screenshot({ path: join(SCREENSHOTS, 'debugger.png') });
+
+  // Debug Console: `req` is what the Request scope shows; a bad expression is an error line there,
+  // not a notification.
+  const key = /^reconcile ReplicaSet (\S+) #2/.exec(results.next)?.[1];
+  await runCommand(page, 'Focus on Debug Console View');
+  const replInput = page.locator('.repl-input-wrapper .monaco-editor').first();
+  await replInput.waitFor({ state: 'visible', timeout: 10_000 });
+  const replRows = () => page.locator('.repl .monaco-list-row').allInnerTexts();
+  for (const expression of ['req.key', 'nosuch.thing']) {
+    await replInput.click();
+    await page.keyboard.type(expression);
+    await page.keyboard.press('Enter');
+  }
+  results.console = await waitFor('both answers in the Debug Console', async () => {
+    const rows = (await replRows()).map((r) => r.replace(/\s+/g, ' ').trim());
+    return rows.some((r) => r.includes(`"${key}"`)) && rows.some((r) => r.includes('ReferenceError: nosuch is not defined')) ? rows : undefined;
+  }, 20_000);
+  await page.waitForTimeout(500);
+  const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+  await page.screenshot({ path: join(SCREENSHOTS, 'debug-console.png') });
+  if (toasts.some((t) => t.includes('nosuch'))) throw new Error(`the bad expression raised a notification: ${toasts.join(' | ')}`);
+
+  // Step Into: the JavaScript debugger attaches to the controller process, which pauses just before
+  // it calls reconcile; a step or two later the stack runs through reconcile in controller.ts.
+  await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'reconcile ' }).first().click();
+  await page.keyboard.press('F11');
+  const jsPaused = () => page.locator('.debug-call-stack .monaco-list-row', { hasText: /Paused on (debugger statement|step|breakpoint)/i }).count();
+  await waitFor('the JavaScript debugger to pause in the controller process', async () => (await jsPaused()) > 0, 90_000);
+  /** The frames of the paused JavaScript session (the rows under its "… (JavaScript) Paused …" row). */
+  const jsFrames = async () => {
+    const rows = (await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+    const sessions = rows.filter((r) => /\(JavaScript\)/.test(r));
+    if (sessions.length > 1) throw new Error(`one JavaScript session expected: ${sessions.join(' | ')}`);
+    const at = rows.findIndex((r) => /\(JavaScript\).*Paused/i.test(r));
+    return at >= 0 && rows[at + 1] ? rows.slice(at + 1) : undefined;
+  };
+  const reconcileFrame = (frames) => frames.find((f) => /\breconcile\b.*controller\.ts ?\d+:\d+/.test(f));
+  const position = (frames) => (frames[0] ?? '').replace(/\s+/g, '');
+  let frames = await waitFor('the paused frames', jsFrames, 30_000);
+  results.stepIntoPath = [frames[0]];
+  // The controller process pauses just before it calls reconcile; Step Into goes on from there.
+  for (let i = 0; i < 4 && !reconcileFrame(frames); i++) {
+    const before = position(frames);
+    await page.keyboard.press('F11');
+    frames = await waitFor('the step to land', async () => {
+      const now = await jsFrames();
+      return now && position(now) !== before ? now : undefined;
+    }, 60_000);
+    results.stepIntoPath.push(frames[0]);
+  }
+  results.stepInto = reconcileFrame(frames);
+  if (!results.stepInto) throw new Error(`Step Into did not reach reconcile in controller.ts: ${results.stepIntoPath.join(' → ')}`);
+  await page.screenshot({ path: join(SCREENSHOTS, 'step-into.png') });
 
   await page.keyboard.press('Shift+F5');
   await waitFor('the session to end', async () => (await page.locator('.debug-toolbar').count()) === 0 || !(await page.locator('.debug-toolbar').isVisible()), 30_000);

@@ -1,0 +1,26 @@
+import type { ReconcileRecord } from '../runtime/records.ts';
+
+// The reconcile's request as the debugger shows it: the Request scope and `req` in the Debug
+// Console are this same object, so `req.key` evaluates to what the scope shows.
+
+export interface RequestView {
+  namespace: string;
+  name: string;
+  key: string;
+  kind: string;
+  reconcileId: string;
+  worker: number;
+  cacheResourceVersion: string;
+}
+
+export function requestView(record: ReconcileRecord): RequestView {
+  return {
+    namespace: record.request.namespace,
+    name: record.request.name,
+    key: record.key,
+    kind: record.forKind.kind,
+    reconcileId: record.reconcileId,
+    worker: record.worker,
+    cacheResourceVersion: record.cacheResourceVersion,
+  };
+}
