@@ -129,7 +129,9 @@ export function decodeKubernetesProtobuf(body: Uint8Array): Record<string, unkno
       envelope.skip(t.wire);
     }
   }
-  const spec = messageForType(`${apiVersion}/${kind}`);
+  // The API server registers DeleteOptions in every group version (metav1.AddToGroupVersion):
+  // client-go sends a Deployment's as apps/v1 DeleteOptions.
+  const spec = messageForType(kind === 'DeleteOptions' ? 'meta.k8s.io/v1/DeleteOptions' : `${apiVersion}/${kind}`);
   if (!spec) throw new UnsupportedProtobufKind(`${apiVersion}/${kind}`);
   const object = message(raw ?? new Uint8Array(), spec);
   // The object's own creationTimestamp is the server's to set: a zero one is left out (nested

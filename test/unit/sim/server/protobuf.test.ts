@@ -59,6 +59,9 @@ test('a Lease with micro-second times, and DeleteOptions', () => {
   assert.deepEqual(lease['spec'], { holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2026-01-01T00:00:00.123456Z', leaseTransitions: 0 });
   const del = decodeKubernetesProtobuf(envelope('meta.k8s.io/v1', 'DeleteOptions', [...num(1, 0), ...bytes(4, 'Background'), ...bytes(2, bytes(1, 'u-1'))]));
   assert.deepEqual(del, { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, propagationPolicy: 'Background', preconditions: { uid: 'u-1' } });
+  // client-go deletes a Deployment with apps/v1 DeleteOptions: every group version has them.
+  const appsDel = decodeKubernetesProtobuf(envelope('apps/v1', 'DeleteOptions', [...bytes(4, 'Foreground')]));
+  assert.deepEqual(appsDel, { apiVersion: 'apps/v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground' });
 });
 
 test('RBAC: a RoleBinding as `kubectl create rolebinding` sends it, and a ClusterRole with core-group rules and an aggregation rule', () => {
