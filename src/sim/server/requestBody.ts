@@ -1,7 +1,10 @@
 // Request bodies: read with the real apiserver's 3 MiB cap (413 past it), then decoded as JSON or
-// YAML; anything undecodable is a 400 BadRequest Status, never an exception that escapes.
+// YAML; anything undecodable, or nested deeper than MAX_NESTING_DEPTH, is a 400 BadRequest Status,
+// never an exception that escapes.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import type { ApiError } from '../../shared/apiError.ts';
+import { jsonTextTooDeep, valueTooDeep } from '../store/nestingDepth.ts';
 import { decodeKubernetesProtobuf, UnsupportedProtobufKind } from './protobuf/decodeK8sProtobuf.ts';
 import { apiError, badRequest } from './status.ts';
 
@@ -62,14 +65,35 @@ function decodeProtobuf(body: Buffer): unknown {
   }
 }
 
+/** What the body is decoded into: names the kind in kube-apiserver's message for an undecodable object. */
+export interface DecodeTarget {
+  kind: string;
+}
+
+/**
+ * kube-apiserver's answer to a body past the decoder's depth limit: for an object it creates or
+ * updates, "the object provided is unrecognized (must be of type Kind): couldn't get version/kind;
+ * json parse error: invalid character '{' exceeded max depth ({"apiVersion":… ...)".
+ */
+function tooDeep(char: '{' | '[', text: string, target: DecodeTarget | undefined): ApiError {
+  const cause = `invalid character '${char}' exceeded max depth`;
+  if (!target) return badRequest(`the body of the request could not be decoded as JSON: ${cause}`);
+  const summary = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
+  return badRequest(`the object provided is unrecognized (must be of type ${target.kind}): couldn't get version/kind; json parse error: ${cause} (${summary})`);
+}
+
 /** Decodes a body as JSON (fast path), YAML or Kubernetes protobuf. Empty → 400. */
-export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf'): unknown {
+export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target?: DecodeTarget): unknown {
   if (format === 'protobuf') {
     if (body.length === 0) throw badRequest('the body of the request is empty');
     return decodeProtobuf(body);
   }
   const text = body.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request is empty');
+  // Before parsing: YAML flow collections nest with the same brackets, and the YAML parser is both
+  // recursive and slow on them (seconds for 100k levels), so the scan protects it too.
+  const deepAt = jsonTextTooDeep(text);
+  if (deepAt) throw tooDeep(deepAt, text, target);
   if (format === 'json') {
     try {
       return JSON.parse(text);
@@ -77,16 +101,21 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf'): 
       throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
     }
   }
+  let value: unknown;
   try {
-    return parseYaml(text, { uniqueKeys: true, prettyErrors: false });
+    value = parseYaml(text, { uniqueKeys: true, prettyErrors: false });
   } catch (err) {
+    // Block nesting (by indentation) that exhausts the parser's stack is past the limit too.
+    if (err instanceof RangeError || /call stack/.test((err as Error).message)) throw tooDeep('{', text, target);
     throw badRequest(`the body of the request could not be decoded as YAML: ${(err as Error).message}`);
   }
+  if (valueTooDeep(value)) throw tooDeep('{', text, target);
+  return value;
 }
 
 /** A decoded body that must be a single JSON object (create, update). */
-export function decodeObjectBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf'): Record<string, unknown> {
-  const value = decodeBody(body, format);
+export function decodeObjectBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target?: DecodeTarget): Record<string, unknown> {
+  const value = decodeBody(body, format, target);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badRequest('the body of the request must be a JSON object');
   }

@@ -116,9 +116,9 @@ function startWatch(r: ResourceRequest, info: ResourceInfo, gvr: GroupVersionRes
   serveWatch(r.req, r.res, options);
 }
 
-async function readObject(r: ResourceRequest): Promise<KubeObject> {
+async function readObject(r: ResourceRequest, info: ResourceInfo): Promise<KubeObject> {
   const format = bodyFormatOf(r.req.headers['content-type']);
-  const body = decodeObjectBody(await readBody(r.req), format);
+  const body = decodeObjectBody(await readBody(r.req), format, info);
   const metadata = body['metadata'];
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     throw badRequest('metadata must be an object');
@@ -140,7 +140,7 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
   if (r.target.name !== '') throw pathNotFound();
   const method = r.req.method ?? 'GET';
   if (method !== 'POST') throw methodNotAllowed(method);
-  const body = await readObject(r);
+  const body = await readObject(r, info);
   sendJson(r.res, 201, JSON.stringify(answerReview(info, body, r.cluster.clock.now())));
 }
 
@@ -177,7 +177,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       case 'POST': {
         requireVerb(info, 'create', method);
         if (info.namespaced && target.namespace === '') throw methodNotAllowed(method);
-        const body = await readObject(r);
+        const body = await readObject(r, info);
         const ctx = query.writeContext(r.ctx);
         const created = recording(() => cluster.create(gvr, target.namespace, body, ctx));
         sendWarnings(r.res, ctx);
@@ -209,7 +209,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     }
     case 'PUT': {
       requireVerb(info, 'update', method);
-      const body = await readObject(r);
+      const body = await readObject(r, info);
       const ctx = query.writeContext(r.ctx);
       const updated = recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, ctx));
       sendWarnings(r.res, ctx);

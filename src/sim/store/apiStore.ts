@@ -19,6 +19,7 @@ import {
 } from './apiErrors.ts';
 import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
+import { nestedTooDeeply } from './nestingDepth.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
@@ -455,6 +456,8 @@ export class ApiStore implements StoreOps {
       }
     } catch (err) {
       if (err instanceof StrategicPatchError) throw badRequest(err.message);
+      // Patches copy and clone recursively: a result nested past the engine's stack is too deep to store anyway.
+      if (err instanceof RangeError) throw nestedTooDeeply();
       throw err;
     }
   }

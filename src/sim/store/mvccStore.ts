@@ -1,6 +1,7 @@
 import { ApiError } from '../../shared/apiError.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { History, type HistoryEvent } from './history.ts';
+import { nestedTooDeeply, valueTooDeep } from './nestingDepth.ts';
 import { SortedKeys } from './sortedKeys.ts';
 import { Stored } from './storedObject.ts';
 import type { Watcher } from './watcher.ts';
@@ -139,8 +140,11 @@ export class MvccStore {
   /**
    * Commits a new version of `key`: `next` (mutable, taken over and frozen) or, for a delete,
    * undefined. Returns the event, already offered to the table's watchers.
+   * Throws (and changes nothing) when `next` nests deeper than MAX_NESTING_DEPTH.
    */
   commit(table: ResourceTable, key: string, next: KubeObject | undefined): HistoryEvent {
+    // Checked before anything changes: a version that cannot be serialized must never be stored.
+    if (next && valueTooDeep(next)) throw nestedTooDeeply();
     const prev = table.current.get(key);
     if (!next && !prev) throw new Error(`commit: delete of missing ${key}`);
     // Serialized before the revision is taken: an object etcd would refuse leaves no trace.
