@@ -153,7 +153,10 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     const userAgent = req.headers['user-agent'] ?? '';
     const { path, query } = splitUrl(req.url ?? '/');
     if (!auth.accepts(req.headers.authorization)) {
-      cluster.clients.recordError({ userAgent, tokenId: '' }, (req.method ?? 'GET').toLowerCase(), path, 401);
+      // Nothing is kept about a caller without the token (as kube-apiserver's authentication
+      // filter answers 401 before anything else runs): made-up user agents cannot grow state. A body
+      // is not read to its end either: the connection closes after the answer.
+      if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
       req.resume();
       sendStatus(res, UNAUTHORIZED_STATUS);
       return;

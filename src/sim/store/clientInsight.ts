@@ -4,9 +4,17 @@ import type { ClientIdentity, ClientInfo, ClientInsight, ClientWatchInfo } from 
 
 // Who talks to the simulated cluster and what they do: per client (user agent + credential),
 // recent lists, every watch with what it was sent, and recent writes. Bounded: a client keeps the
-// last RECENT lists/writes and its open watches plus the last RECENT closed ones.
+// last RECENT lists/writes and its open watches plus the last RECENT closed ones; at most
+// MAX_CLIENTS clients are kept, and a new one evicts the one seen longest ago (preferring clients
+// with no open watch), so a stream of made-up user agents cannot grow it.
 
 const RECENT = 20;
+
+/** Distinct clients kept. */
+export const MAX_CLIENTS = 200;
+
+/** Clients looked at, oldest first, for one with no open watch to evict. */
+const EVICTION_SCAN = 50;
 
 export class ClientRegistry implements ClientInsight {
   private readonly byId = new Map<string, ClientInfo>();
@@ -84,12 +92,30 @@ export class ClientRegistry implements ClientInsight {
     const key = `${id.userAgent}|${id.tokenId}`;
     let c = this.byId.get(key);
     const now = this.clock.now();
-    if (!c) {
+    if (c) {
+      // Map order is recency order: the first entry is the client seen longest ago.
+      this.byId.delete(key);
+    } else {
+      if (this.byId.size >= MAX_CLIENTS) this.evictOne();
       c = { id: key, userAgent: id.userAgent, tokenId: id.tokenId, firstSeen: now, lastSeen: now, lists: 0, recentLists: [], watches: [], writes: 0, recentWrites: [], errors: 0 };
-      this.byId.set(key, c);
     }
+    this.byId.set(key, c);
     c.lastSeen = now;
     return c;
+  }
+
+  private evictOne(): void {
+    let oldest: string | undefined;
+    let scanned = 0;
+    for (const [key, c] of this.byId) {
+      oldest ??= key;
+      if (!c.watches.some((w) => w.open)) {
+        this.byId.delete(key);
+        return;
+      }
+      if (++scanned >= EVICTION_SCAN) break;
+    }
+    if (oldest !== undefined) this.byId.delete(oldest);
   }
 
   private trimWatches(c: ClientInfo): void {
