@@ -8,14 +8,20 @@ import type { GroupVersionResource } from '../../shared/k8s.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { RequestContext, SimWatch, SimWatchEvent, WatchCloseReason, WatchRequest } from '../store/types.ts';
 import type { IncludeObject } from './queryParameters.ts';
+import { statusFromError } from './status.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
 
-/** A batch is written out early once it holds this many characters, so a long replay streams. */
-const EARLY_WRITE_CHARS = 256 * 1024;
+//
+// Socket backpressure is respected: when a write returns false the watch is paused until 'drain',
+// so a client that does not read holds one batch here, not every event since; the store closes a
+// watch that stays paused past its buffer (reason 'slow'), and we end its response.
 
-/** A watcher whose client reads slower than this many buffered bytes is cut off (it will rewatch). */
-const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/** A batch is written out early once it holds this many characters, so a long replay streams. */
+const EARLY_WRITE_CHARS = 64 * 1024;
+
+/** A response ended because its client did not read is destroyed if it has not drained by then. */
+const SLOW_CLOSE_GRACE_MS = 5000;
 
 export interface WatchResponseOptions {
   cluster: SimClusterApi;
@@ -43,19 +49,34 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
     return chunk;
   };
 
+  let paused = false;
+  const onDrain = () => {
+    paused = false;
+    if (!ended) watch.resume();
+  };
+
   const flush = () => {
     flushScheduled = false;
     if (ended || pendingChars === 0) return;
-    res.write(takePending());
-    if (res.writableLength > MAX_BUFFERED_BYTES) finish(true);
+    if (!res.write(takePending()) && !paused) {
+      paused = true;
+      watch.pause();
+      res.once('drain', onDrain);
+    }
   };
 
-  const finish = (stopWatch: boolean) => {
+  const finish = (stopWatch: boolean, reason?: WatchCloseReason) => {
     if (ended) return;
     if (pendingChars > 0) res.write(takePending());
     ended = true;
     if (stopWatch) watch.stop(); // never synchronous with cluster.watch(): events and closes come later
     res.end();
+    if (reason === 'slow' && !res.writableFinished) {
+      // A client that stopped reading may never take the end of the stream: free its buffers.
+      const timer = setTimeout(() => res.destroy(), SLOW_CLOSE_GRACE_MS);
+      timer.unref();
+      res.once('close', () => clearTimeout(timer));
+    }
     options.onEnd?.();
   };
 
@@ -76,7 +97,17 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
   const watch: SimWatch = cluster.watch(gvr, options.request, {
     event(event) {
       if (ended) return;
-      const line = lineFor(event);
+      let line: string;
+      try {
+        line = lineFor(event);
+      } catch (err) {
+        // An event we cannot serialize ends this stream with an ERROR event, never the process.
+        line = JSON.stringify({ type: 'ERROR', object: statusFromError(err) });
+        pending.push(line, '\n');
+        pendingChars += line.length + 1;
+        finish(true);
+        return;
+      }
       pending.push(line, '\n');
       pendingChars += line.length + 1;
       if (pendingChars >= EARLY_WRITE_CHARS) {
@@ -86,8 +117,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
         queueMicrotask(flush);
       }
     },
-    close(_reason: WatchCloseReason) {
-      finish(false);
+    close(reason: WatchCloseReason) {
+      finish(false, reason);
     },
   }, options.ctx);
 

@@ -85,7 +85,8 @@ export type WatchCloseReason =
   | 'dropped' // faults.dropWatches(): a clean end, as if the connection was closed
   | 'restart' // the cluster restarted: all watches end cleanly
   | 'expired' // after an ERROR 410 event
-  | 'unserved'; // the resource went away (its CRD was deleted)
+  | 'unserved' // the resource went away (its CRD was deleted)
+  | 'slow'; // the client read too slowly: its buffer filled, so it was closed (as the cacher closes such watchers)
 
 export interface WatchListener {
   /** Each event, in order. Must not throw; may call back into the cluster (delivery is not reentrant). */

@@ -12,6 +12,12 @@ import type { SimWatch, SimWatchEvent, WatchCloseReason, WatchListener } from '.
 // and delivers them in order, in microtask batches (or later, when a fault delays or withholds
 // them). Like the cacher's cacheWatcher, an object that stops matching is sent as DELETED and one
 // that starts matching as ADDED, so the client's view of "what matches" stays exact.
+//
+// A consumer that cannot keep up (its socket full, so the HTTP layer paused it) gets a bounded
+// buffer: once SLOW_WATCHER_BUFFER events arrive during one pause, or MAX_PAUSED_BACKLOG wait in
+// all, the watch is closed, as the cacher terminates a watcher whose channel stays full; the
+// client resumes from its last RV. (A burst queued before the pause, e.g. thousands of in-process
+// writes in one tick, does not count against the first bound: a reader that drains is not slow.)
 
 /** Watch-delivery faults, read at delivery time (owned by the fault controls). */
 export interface DeliveryGate {
@@ -71,6 +77,12 @@ type Queued = SimWatchEvent | Delayed | CloseMarker;
 /** Events delivered per turn; past this, delivery yields to I/O (setImmediate) before going on. */
 const BATCH = 1000;
 
+/** Events that may arrive while a watcher is paused before it is closed as too slow (the cacher's channels hold 10 to 1000). */
+export const SLOW_WATCHER_BUFFER = 1000;
+
+/** Undelivered live events a paused watcher may hold in all. */
+const MAX_PAUSED_BACKLOG = 10 * SLOW_WATCHER_BUFFER;
+
 /** Before the deadline, one last bookmark (the cacher sends one shortly before a watch times out). */
 const BOOKMARK_BEFORE_TIMEOUT_MS = 2000;
 
@@ -84,6 +96,10 @@ export class Watcher implements SimWatch {
   /** The lowest RV a bookmark may carry (a watch from a future RV must not go backwards). */
   private floorRv = 0;
   private readonly filtered: boolean;
+  /** Events queued before `start` (the initial state or the replay of a resume) not yet delivered: not counted against the buffer, as the cacher sends them apart from its channel. */
+  private initialLeft = 0;
+  /** Events queued since the current pause began. */
+  private arrivedWhilePaused = 0;
 
   private readonly cfg: WatcherConfig;
 
@@ -96,6 +112,7 @@ export class Watcher implements SimWatch {
   /** Starts bookmark and timeout timers; call once the initial events are queued. */
   start(fromRv: number): void {
     this.floorRv = fromRv;
+    this.initialLeft = this.queue.length;
     const { clock } = this.cfg;
     if (this.cfg.bookmarks && this.cfg.bookmarkIntervalMs > 0) this.scheduleBookmarks();
     const timeoutMs = (this.cfg.timeoutSeconds ?? 0) * 1000;
@@ -151,6 +168,10 @@ export class Watcher implements SimWatch {
     if (this.cfg.apiVersion !== event.object.apiVersion && event.type !== 'BOOKMARK' && event.type !== 'ERROR') {
       event = this.convert(event);
     }
+    if (this.paused && (++this.arrivedWhilePaused > SLOW_WATCHER_BUFFER || this.queue.length - this.initialLeft >= MAX_PAUSED_BACKLOG)) {
+      this.end('slow', true);
+      return;
+    }
     const delay = this.cfg.gate.eventDelayMs;
     this.queue.push(delay > 0 ? new Delayed(event, this.cfg.clock.now() + delay) : event);
     this.schedule();
@@ -189,9 +210,11 @@ export class Watcher implements SimWatch {
     this.schedule();
   }
 
-  /** Backpressure: no delivery until `resume` (events keep queueing, in order). */
+  /** Backpressure: no delivery until `resume` (events keep queueing, in order, up to SLOW_WATCHER_BUFFER). */
   pause(): void {
+    if (this.paused) return;
     this.paused = true;
+    this.arrivedWhilePaused = 0;
   }
 
   resume(): void {
@@ -262,6 +285,7 @@ export class Watcher implements SimWatch {
         return;
       }
       this.queue.shift();
+      if (this.initialLeft > 0) this.initialLeft--;
       const event = head instanceof Delayed ? head.event : head;
       observer?.sent(event);
       listener.event(event);
