@@ -5,12 +5,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import type { SimClusterApi } from '../simCluster.ts';
+import { listJsonChunks } from '../store/listing.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf } from './mediaTypes.ts';
 import type { QueryParameters } from './queryParameters.ts';
 import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
-import { sendJson } from './responses.ts';
+import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
+import { pumpBody } from './chunkPump.ts';
 import { answerReview } from './selfReviews.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
 import { tableColumnsFor } from './printerColumns.ts';
@@ -93,9 +95,17 @@ function sendObject(r: ResourceRequest, code: number, stored: StoredObject, rend
   }
 }
 
+/** Lists longer than this are streamed in chunks (see chunkPump.ts); shorter ones go out in one write. */
+const STREAM_FROM_ITEMS = 100;
+
 function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 'table', info: ResourceInfo): void {
   if (rendering === 'object') {
-    sendJson(r.res, 200, list.json());
+    if (list.items.length <= STREAM_FROM_ITEMS) {
+      sendJson(r.res, 200, list.json());
+      return;
+    }
+    r.res.writeHead(200, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-cache, private' });
+    pumpBody(r.res, listJsonChunks(list));
     return;
   }
   const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(list.resourceVersion) };

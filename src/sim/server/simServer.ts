@@ -16,6 +16,7 @@ import { handleAdmin } from './adminApi.ts';
 import { BearerAuth, newToken } from './bearerAuth.ts';
 import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';
+import { DEFAULT_IN_FLIGHT_LIMITS, InFlightLimiter, isExemptFromLimit, sendTooManyRequests, type InFlightLimits } from './inFlightLimit.ts';
 import { negotiateDiscoveryRendering } from './mediaTypes.ts';
 import { openApiDocument } from './openapi.ts';
 import { QueryParameters } from './queryParameters.ts';
@@ -44,6 +45,8 @@ export interface SimServerOptions {
   serverVersion?: string;
   /** Told about bugs (non-API errors answered as 500). Default: a line on stderr. */
   onInternalError?: (message: string) => void;
+  /** Requests served at once before 429 (kube-apiserver's max-requests-inflight). Default 400 read-only, 200 mutating. */
+  maxRequestsInFlight?: Partial<InFlightLimits>;
 }
 
 export interface SimServerHandle {
@@ -71,6 +74,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const httpFaults = new HttpFaults(cluster.faults);
   const reportInternalError = options.onInternalError ?? ((message: string) => process.stderr.write(`controller-lab sim: ${message}\n`));
   const contexts = new Map<string, RequestContext>();
+  const inFlight = new InFlightLimiter({ ...DEFAULT_IN_FLIGHT_LIMITS, ...options.maxRequestsInFlight });
   const sockets = new Set<Socket>();
   let port = 0;
   const discovery = new DiscoveryDocuments(cluster.resources, () => `127.0.0.1:${port}`);
@@ -162,6 +166,12 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       return;
     }
     const client = contextFor(userAgent).client!;
+    if (!isExemptFromLimit(parseRequestPath(path), query) && !inFlight.admit(req, res)) {
+      cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, 429);
+      req.resume();
+      sendTooManyRequests(res);
+      return;
+    }
     serve(req, res, path, query, client).catch((err: unknown) => {
       const status = statusFromError(err);
       // A non-API error is a bug of ours: answer 500 and say so on stderr, then keep serving.

@@ -126,12 +126,36 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
   return result;
 }
 
-/** `{"kind":…,"apiVersion":…,"metadata":{…},"items":[…]}` from the items' cached JSON. */
-export function listJson(list: Omit<ListResult, 'json'>): string {
+function listHead(list: Omit<ListResult, 'json'>): string {
   const meta: Record<string, unknown> = { resourceVersion: String(list.resourceVersion) };
   if (list.continue) meta.continue = list.continue;
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
-  const items = list.items.map((i) => i.json()).join(',');
-  return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[${items}]}`;
+  return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`;
+}
+
+/** `{"kind":…,"apiVersion":…,"metadata":{…},"items":[…]}` from the items' cached JSON. */
+export function listJson(list: Omit<ListResult, 'json'>): string {
+  return `${listHead(list)}${list.items.map((i) => i.json()).join(',')}]}`;
+}
+
+/**
+ * The same text as listJson, in pieces of about `chunkChars` characters, each made only when
+ * asked for: a big list is serialized as its client reads it, and not at all past a disconnect.
+ */
+export function* listJsonChunks(list: Omit<ListResult, 'json'>, chunkChars = 64 * 1024): Generator<string> {
+  let parts: string[] = [listHead(list)];
+  let chars = parts[0]!.length;
+  for (let i = 0; i < list.items.length; i++) {
+    const json = list.items[i]!.json();
+    parts.push(i === 0 ? json : `,${json}`);
+    chars += json.length + 1;
+    if (chars >= chunkChars) {
+      yield parts.join('');
+      parts = [];
+      chars = 0;
+    }
+  }
+  parts.push(']}');
+  yield parts.join('');
 }
 
