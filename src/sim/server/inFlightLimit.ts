@@ -28,33 +28,59 @@ export function isExemptFromLimit(target: RequestTarget, query: string): boolean
   return target.kind === 'resource' && (target.watchPrefix === true || new QueryParameters(query).isWatch());
 }
 
+/** A request's share of the limit, held until its response closes. */
+export interface Seat {
+  /** Takes up to `seats` in all for this request (capped at the limit); false (nothing more taken) when they are not free. */
+  widen(seats: number): boolean;
+}
+
+/**
+ * Seats for a LIST answering `objects` objects: kube-apiserver's work estimator counts one seat per
+ * 100 objects, at most 10, so a storm of big LISTs is admitted a few at a time and each finishes
+ * quickly, instead of hundreds sharing the CPU until none finishes.
+ */
+export function listSeats(objects: number): number {
+  return Math.min(10, Math.max(1, Math.ceil(objects / 100)));
+}
+
+interface Pool {
+  taken: number;
+  readonly limit: number;
+}
+
 export class InFlightLimiter {
-  private readOnly = 0;
-  private mutating = 0;
-  private readonly limits: InFlightLimits;
+  private readonly readOnly: Pool;
+  private readonly mutating: Pool;
 
   constructor(limits: InFlightLimits = DEFAULT_IN_FLIGHT_LIMITS) {
-    this.limits = limits;
+    this.readOnly = { taken: 0, limit: limits.readOnly };
+    this.mutating = { taken: 0, limit: limits.mutating };
   }
 
-  /** Takes a seat for this request until its response closes; false (nothing taken) when none is free. */
-  admit(req: IncomingMessage, res: ServerResponse): boolean {
-    const readOnly = READ_ONLY_METHODS.has(req.method ?? 'GET');
-    const limit = readOnly ? this.limits.readOnly : this.limits.mutating;
-    const inFlight = readOnly ? this.readOnly : this.mutating;
-    if (limit > 0 && inFlight >= limit) return false;
-    if (readOnly) this.readOnly++;
-    else this.mutating++;
+  /** Takes one seat for this request until its response closes; undefined (nothing taken) when none is free. */
+  admit(req: IncomingMessage, res: ServerResponse): Seat | undefined {
+    const pool = READ_ONLY_METHODS.has(req.method ?? 'GET') ? this.readOnly : this.mutating;
+    if (pool.limit > 0 && pool.taken >= pool.limit) return undefined;
+    pool.taken++;
+    let held = 1;
     res.once('close', () => {
-      if (readOnly) this.readOnly--;
-      else this.mutating--;
+      pool.taken -= held;
     });
-    return true;
+    return {
+      widen(seats: number): boolean {
+        const extra = (pool.limit > 0 ? Math.min(seats, pool.limit) : seats) - held;
+        if (extra <= 0) return true;
+        if (pool.limit > 0 && pool.taken + extra > pool.limit) return false;
+        pool.taken += extra;
+        held += extra;
+        return true;
+      },
+    };
   }
 
-  /** Requests holding a seat now. */
+  /** Seats taken now. */
   get inFlight(): { readOnly: number; mutating: number } {
-    return { readOnly: this.readOnly, mutating: this.mutating };
+    return { readOnly: this.readOnly.taken, mutating: this.mutating.taken };
   }
 }
 

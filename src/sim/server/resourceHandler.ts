@@ -12,7 +12,8 @@ import type { QueryParameters } from './queryParameters.ts';
 import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
 import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
-import { pumpBody } from './chunkPump.ts';
+import { pumpBody, takeTurn } from './chunkPump.ts';
+import { listSeats, sendTooManyRequests, type Seat } from './inFlightLimit.ts';
 import { answerReview } from './selfReviews.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
 import { tableColumnsFor } from './printerColumns.ts';
@@ -27,6 +28,8 @@ export interface ResourceRequest {
   ctx: RequestContext;
   req: IncomingMessage;
   res: ServerResponse;
+  /** The request's share of the in-flight limit (none for exempt requests). */
+  seat?: Seat;
 }
 
 /** Errors the store already counted in client insight (lists and writes record their failures). */
@@ -93,6 +96,12 @@ function sendObject(r: ResourceRequest, code: number, stored: StoredObject, rend
   } else {
     sendJson(r.res, code, stored.json());
   }
+}
+
+/** At most how many objects a LIST will answer: all of its resource, or its page. */
+function estimatedListSize(cluster: SimClusterApi, info: ResourceInfo, limit: number | undefined): number {
+  const objects = cluster.stats().resources.find((t) => t.group === info.group && t.resource === info.resource)?.objects ?? 0;
+  return limit !== undefined && limit > 0 ? Math.min(limit, objects) : objects;
 }
 
 /** Lists longer than this are streamed in chunks (see chunkPump.ts); shorter ones go out in one write. */
@@ -181,7 +190,18 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         }
         requireVerb(info, 'list', method);
         const rendering = negotiateObjectRendering(req.headers.accept);
-        sendList(r, recording(() => cluster.list(gvr, query.listRequest(target.namespace), r.ctx)), rendering, info);
+        const request = query.listRequest(target.namespace);
+        // Seats are estimated before any work, as kube-apiserver's estimator does, from the resource's object count.
+        const estimate = estimatedListSize(cluster, info, request.limit);
+        if (r.seat && !r.seat.widen(listSeats(estimate))) {
+          sendTooManyRequests(r.res);
+          return;
+        }
+        if (estimate > STREAM_FROM_ITEMS) {
+          await takeTurn();
+          if (r.res.destroyed) return; // the client gave up while waiting
+        }
+        sendList(r, recording(() => cluster.list(gvr, request, r.ctx)), rendering, info);
         return;
       }
       case 'POST': {

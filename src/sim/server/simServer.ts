@@ -16,7 +16,7 @@ import { handleAdmin } from './adminApi.ts';
 import { BearerAuth, newToken } from './bearerAuth.ts';
 import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';
-import { DEFAULT_IN_FLIGHT_LIMITS, InFlightLimiter, isExemptFromLimit, sendTooManyRequests, type InFlightLimits } from './inFlightLimit.ts';
+import { DEFAULT_IN_FLIGHT_LIMITS, InFlightLimiter, isExemptFromLimit, sendTooManyRequests, type InFlightLimits, type Seat } from './inFlightLimit.ts';
 import { negotiateDiscoveryRendering } from './mediaTypes.ts';
 import { openApiDocument } from './openapi.ts';
 import { QueryParameters } from './queryParameters.ts';
@@ -117,7 +117,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     sendJson(res, answer.code, JSON.stringify(answer.body));
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, path: string, query: string, client: ClientIdentity): Promise<void> => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, path: string, query: string, client: ClientIdentity, seat: Seat | undefined): Promise<void> => {
     const target = parseRequestPath(path);
     if (target.kind === 'admin') return serveAdmin(target.path, req, res);
 
@@ -132,7 +132,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
 
     switch (target.kind) {
       case 'resource':
-        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: contextFor(client.userAgent), req, res });
+        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: contextFor(client.userAgent), req, res, seat });
       case 'coreRoot':
       case 'groupsRoot':
       case 'group':
@@ -166,13 +166,15 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       return;
     }
     const client = contextFor(userAgent).client!;
-    if (!isExemptFromLimit(parseRequestPath(path), query) && !inFlight.admit(req, res)) {
+    const exempt = isExemptFromLimit(parseRequestPath(path), query);
+    const seat = exempt ? undefined : inFlight.admit(req, res);
+    if (!exempt && !seat) {
       cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, 429);
       req.resume();
       sendTooManyRequests(res);
       return;
     }
-    serve(req, res, path, query, client).catch((err: unknown) => {
+    serve(req, res, path, query, client, seat).catch((err: unknown) => {
       const status = statusFromError(err);
       // A non-API error is a bug of ours: answer 500 and say so on stderr, then keep serving.
       if (!(err instanceof ApiError)) {

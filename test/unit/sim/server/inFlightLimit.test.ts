@@ -1,6 +1,7 @@
 // A storm of LISTs: past the in-flight limit the server answers 429 + Retry-After at once (as
-// kube-apiserver's max-requests-inflight), watches and health checks take no seat, a client that
-// goes away gives its seat back, and big lists stream whole to the clients that read them.
+// kube-apiserver's max-requests-inflight; a LIST of many objects takes up to 10 seats, as its work
+// estimator counts them), watches and health checks take no seat, a client that goes away gives
+// its seats back, and big lists stream whole to the clients that read them.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
@@ -19,7 +20,7 @@ let server: SimServerHandle;
 
 before(async () => {
   cluster = createSimCluster({ clock: new FakeClock(Date.parse('2026-01-01T00:00:00Z')) });
-  server = await startSimServer(cluster, { insecureHttp: true, maxRequestsInFlight: { readOnly: 2, mutating: 1 } });
+  server = await startSimServer(cluster, { insecureHttp: true, maxRequestsInFlight: { readOnly: 20, mutating: 1 } });
   const filler = 'x'.repeat(4096);
   for (let i = 0; i < OBJECTS; i++) cluster.create(CONFIGMAPS, 'default', { metadata: { name: `cm-${String(i).padStart(5, '0')}` }, data: { filler } });
 });
@@ -52,10 +53,11 @@ async function eventually<T>(what: string, attempt: () => Promise<T | undefined>
 }
 
 describe('requests in flight', () => {
-  it('past the limit, a LIST is answered 429 with Retry-After at once; watches, health checks and writes are not held up', async () => {
+  it('past the limit, a request is answered 429 with Retry-After at once; watches, health checks and writes are not held up', async () => {
+    // Two big LISTs of 5000 objects take 10 seats each: the 20 read-only seats are gone.
     const stalled = [await stalledList(), await stalledList()];
     const refused = await eventually('a 429', async () => {
-      const r = await call(server, 'GET', LIST);
+      const r = await call(server, 'GET', `${LIST}/cm-00001`);
       return r.status === 429 ? r : undefined;
     });
     assert.equal(refused.headers['retry-after'], '1');
