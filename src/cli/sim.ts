@@ -15,6 +15,7 @@ import { workloadOptions, type WorkloadOptions } from '../sim/workloads/index.ts
 const USAGE = `usage:
   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]
                      [--workloads [--nodes N] [--pod-start-delay 500ms] [--job-pod-duration 1s] [--pod-failure-rate 0.1]]
+                     [--max-requests-inflight 400] [--max-mutating-requests-inflight 200]
   controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
   controller-lab sim clients|state [--kubeconfig FILE]
 
@@ -106,6 +107,13 @@ async function runAdminCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+/** kube-apiserver's in-flight limit flags: a count, 0 for no limit. */
+function inFlightFlag(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number (0: no limit), got ${value}`);
+  return n;
+}
+
 async function runServer(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -122,6 +130,8 @@ async function runServer(args: string[]): Promise<number> {
       'pod-start-delay': { type: 'string' },
       'job-pod-duration': { type: 'string' },
       'pod-failure-rate': { type: 'string' },
+      'max-requests-inflight': { type: 'string' },
+      'max-mutating-requests-inflight': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -150,6 +160,10 @@ async function runServer(args: string[]): Promise<number> {
     ...(stateDir ? { stateDir } : {}),
     ...(values['server-version'] ? { serverVersion: values['server-version'] } : {}),
     ...(values.token ? { token: values.token } : {}),
+    maxRequestsInFlight: {
+      ...(values['max-requests-inflight'] ? { readOnly: inFlightFlag('max-requests-inflight', values['max-requests-inflight']) } : {}),
+      ...(values['max-mutating-requests-inflight'] ? { mutating: inFlightFlag('max-mutating-requests-inflight', values['max-mutating-requests-inflight']) } : {}),
+    },
   });
 
   process.stdout.write(
