@@ -77,6 +77,25 @@ type Queued = SimWatchEvent | Delayed | CloseMarker;
 /** Events delivered per turn; past this, delivery yields to I/O (setImmediate) before going on. */
 const BATCH = 1000;
 
+/**
+ * Events all watchers together deliver between two I/O polls: two hundred watchers replaying the
+ * initial state would otherwise run 200 × BATCH deliveries back to back, and health checks wait.
+ */
+const EVENTS_PER_TURN = 4 * BATCH;
+let deliveredThisTurn = 0;
+let turnResetScheduled = false;
+
+function turnBudgetLeft(): boolean {
+  if (!turnResetScheduled) {
+    turnResetScheduled = true;
+    setImmediate(() => {
+      deliveredThisTurn = 0;
+      turnResetScheduled = false;
+    });
+  }
+  return deliveredThisTurn < EVENTS_PER_TURN;
+}
+
 /** Events that may arrive while a watcher is paused before it is closed as too slow (the cacher's channels hold 10 to 1000). */
 export const SLOW_WATCHER_BUFFER = 1000;
 
@@ -280,7 +299,7 @@ export class Watcher implements SimWatch {
       }
       if (gate.eventsWithheld) break;
       if (head instanceof Delayed && head.readyAt > clock.now()) break;
-      if (delivered >= BATCH) {
+      if (delivered >= BATCH || !turnBudgetLeft()) {
         this.schedule(true);
         return;
       }
@@ -290,6 +309,7 @@ export class Watcher implements SimWatch {
       observer?.sent(event);
       listener.event(event);
       delivered++;
+      deliveredThisTurn++;
     }
     this.schedule();
   }
