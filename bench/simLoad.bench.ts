@@ -271,7 +271,7 @@ async function main(): Promise<void> {
   const run = (name: string) => only === undefined || only === name;
   if (run('watchers')) await watchersThatNeverRead(s, Number(arg('--watchers') ?? 200), FULL ? 20_000 : 3000, 4096, '200 watchers that never read', 'a');
   if (run('bigwrites')) await watchersThatNeverRead(s, 10, FULL ? 20_000 : 8000, 4096, '10 watchers that never read, big writes', 'b');
-  if (run('lists')) await listStorm(s, Number(arg('--clients') ?? (FULL ? 500 : 300)), 10_000, FULL ? 60_000 : 20_000);
+  if (run('lists')) await listStorm(s, Number(arg('--clients') ?? (FULL ? 500 : 300)), Number(arg('--objects') ?? 10_000), FULL ? 60_000 : 20_000);
   if (run('unauth')) await unauthenticatedFlood(s, FULL ? 20_000 : 5000);
   if (run('deep')) await deepJson(s);
   const final = await s.send({ cmd: 'stats' });
