@@ -12,7 +12,6 @@ import { statusFromError } from './status.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
 
-//
 // Socket backpressure is respected: when a write returns false the watch is paused until 'drain',
 // so a client that does not read holds one batch here, not every event since; the store closes a
 // watch that stays paused past its buffer (reason 'slow'), and we end its response.
