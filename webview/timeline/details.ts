@@ -80,8 +80,8 @@ export class DetailsPane {
   private header(event: TimelineEvent): HTMLElement {
     const header = el('div', 'details-header');
     const badge = el('span', `badge type-${event.type.toLowerCase()}`, event.type);
-    const title = el('span', 'details-title', event.name ? `${event.resource} ${event.namespace ? `${event.namespace}/` : ''}${event.name}` : event.informer);
-    const meta = el('div', 'details-meta', `rv ${event.resourceVersion || '—'} · ${timeOf(event.at)} · #${event.seq}`);
+    const title = el('span', 'details-title', event.name ? `${event.kind ?? event.resource} ${event.namespace ? `${event.namespace}/` : ''}${event.name}` : event.informer);
+    const meta = el('div', 'details-meta', `rv ${event.resourceVersion || '—'} · ${timeOf(event.at)} · #${event.seq}${event.cluster ? ` · ${event.cluster}` : ''}`);
     header.append(badge, title, meta);
     return header;
   }

@@ -590,19 +590,39 @@ const DELTA_TYPES = { Added: 'ADDED', Replaced: 'ADDED', Updated: 'MODIFIED', De
  * events its writes caused are on the timeline even when no informer of the lab watches that
  * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists and 410s as markers.
  */
-export function probeTimelineEvent(controller: string, probe: Probe): NewTimelineEvent | undefined {
+export function probeTimelineEvent(controller: string, probe: Probe, shape?: ControllerShape): NewTimelineEvent | undefined {
   const informer = `controller:${controller}/${probe.informer}`;
   const resource = probe.informer.replace(/@.*$/, '');
+  // The controller's own cache is a view of its own cluster (often a sim of its debug session):
+  // its lanes never merge with the lab's, and say whose they are.
+  const cluster = controllerCacheLabel(controller);
+  const kind = shape ? kindOfResource(shape, resource) : undefined;
+  const base = { at: probe.at, informer, resource, cluster, ...(kind ? { kind } : {}) };
   switch (probe.kind) {
     case 'delta': {
       if (probe.type === 'Sync') return undefined;
       const slash = probe.key.indexOf('/');
       const namespace = slash < 0 ? '' : probe.key.slice(0, slash);
       const name = slash < 0 ? probe.key : probe.key.slice(slash + 1);
-      return { at: probe.at, informer, resource, namespace, name, type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
+      return { ...base, namespace, name, type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
     }
-    case 'relist': return { at: probe.at, informer, resource, namespace: '', name: '', type: 'RELIST', resourceVersion: '' };
-    case 'expired': return { at: probe.at, informer, resource, namespace: '', name: '', type: 'EXPIRED', resourceVersion: probe.resourceVersion };
+    case 'relist': return { ...base, namespace: '', name: '', type: 'RELIST', resourceVersion: '' };
+    case 'expired': return { ...base, namespace: '', name: '', type: 'EXPIRED', resourceVersion: probe.resourceVersion };
     default: return undefined;
   }
+}
+
+export function controllerCacheLabel(controller: string): string {
+  return `${controller} cache`;
+}
+
+/** `pods` → `Pod`, `replicasets.apps` → `ReplicaSet`: the kinds a controller names, matched by their plural. */
+export function kindOfResource(shape: ControllerShape, resource: string): string | undefined {
+  const plural = resource.split('.')[0] ?? resource;
+  for (const ref of [shape.forKind, ...shape.owns, ...shape.watches]) {
+    const lower = ref.kind.toLowerCase();
+    const guesses = [`${lower}s`, `${lower}es`, lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : ''];
+    if (guesses.includes(plural)) return ref.kind;
+  }
+  return undefined;
 }

@@ -224,7 +224,7 @@ describe('reconcile spans (timeline)', () => {
 
   it('puts what the controller\'s own informers see on the timeline, so spans link without a lab informer', () => {
     const delta = probeTimelineEvent('rs', { at: 7, informer: 'pods@default', kind: 'delta', type: 'Replaced', key: 'default/web-x1', resourceVersion: '11' });
-    assert.deepEqual(delta, { at: 7, informer: 'controller:rs/pods@default', resource: 'pods', namespace: 'default', name: 'web-x1', type: 'ADDED', resourceVersion: '11' });
+    assert.deepEqual(delta, { at: 7, informer: 'controller:rs/pods@default', resource: 'pods', cluster: 'rs cache', namespace: 'default', name: 'web-x1', type: 'ADDED', resourceVersion: '11' });
     assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' })?.type, 'MODIFIED');
     assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' })?.namespace, '');
     assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Deleted', key: 'default/a', resourceVersion: '4' })?.type, 'DELETED');

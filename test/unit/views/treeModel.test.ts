@@ -126,8 +126,8 @@ describe('cluster tree model', () => {
     api.put('default', 'c');
     await settle();
     const types = lab.ring.all().map((e) => `${e.type}:${e.name}`);
-    assert.deepEqual(types, ['RELIST:', 'MODIFIED:a', 'ADDED:c']);
-    assert.equal(lab.ring.all()[1]?.resourceVersion, '12');
+    assert.deepEqual(types, ['RELIST:', 'ADDED:a', 'MODIFIED:a', 'ADDED:c']);
+    assert.equal(lab.ring.all()[2]?.resourceVersion, '12');
     await lab.dispose();
   });
 
