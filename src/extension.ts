@@ -3,7 +3,7 @@ import { activateDebug } from './debug/activateDebug.ts';
 import { realClock } from './shared/clock.ts';
 import { createKubeconfigBackend } from './views/backends/kubeconfigBackend.ts';
 import { createSimBackend } from './views/backends/simBackend.ts';
-import { registerClusterCommands } from './views/commands/clusterCommands.ts';
+import { lastScenario, registerClusterCommands } from './views/commands/clusterCommands.ts';
 import { background, registerGuarded } from './views/commands/guard.ts';
 import { registerInformerCommands } from './views/commands/informerCommands.ts';
 import { registerObjectCommands } from './views/commands/objectCommands.ts';
@@ -31,6 +31,8 @@ export interface ControllerLabApi {
   /** Resolves once the first automatic connection attempt (when the view was shown) settled. */
   whenAutoConnected(): Promise<void>;
   timelinePanel(): TimelinePanel | undefined;
+  /** The last loaded scenario's feedback: resolves with the "finished" message shown. */
+  lastScenario(): Promise<string> | undefined;
 }
 
 let lab: Lab | undefined;
@@ -143,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     activationMs,
     whenAutoConnected: () => connectOnce(),
     timelinePanel: () => TimelinePanel.current,
+    lastScenario: () => lastScenario,
   };
 }
 

@@ -30,17 +30,21 @@ export class DetailsPane {
     this.empty();
   }
 
+  /** Nothing selected: the pane hides, so the chart gets the whole width (the toolbar says what to do). */
   empty(): void {
     this.root.replaceChildren(el('p', 'details-empty', 'Select an event (click, or focus the timeline and use the arrow keys) to see what changed.'));
     this.root.dataset['seq'] = '';
+    this.root.hidden = true;
   }
 
   loading(event: TimelineEvent): void {
+    this.root.hidden = false;
     this.root.replaceChildren(this.header(event), el('p', 'details-note', 'Loading…'));
     this.root.dataset['seq'] = String(event.seq);
   }
 
   show(details: EventDetails): void {
+    this.root.hidden = false;
     const { event } = details;
     const children: HTMLElement[] = [this.header(event)];
     if (event.name) {
@@ -74,6 +78,7 @@ export class DetailsPane {
   }
 
   error(event: TimelineEvent, message: string): void {
+    this.root.hidden = false;
     this.root.replaceChildren(this.header(event), el('p', 'details-note error', message));
   }
 

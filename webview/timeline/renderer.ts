@@ -192,8 +192,9 @@ export class LaneRenderer {
     // The name matters most: the kind/namespace prefix and the cluster suffix give way to it.
     const suffixText = clip(ctx, label.suffix, max / 3);
     const suffixW = ctx.measureText(suffixText).width;
+    const nameW = Math.min(ctx.measureText(label.name).width, (max - suffixW) * 0.7);
     ctx.fillStyle = palette.muted;
-    const prefixText = clip(ctx, label.prefix, (max - suffixW) / 2);
+    const prefixText = clip(ctx, label.prefix, max - suffixW - nameW);
     ctx.fillText(prefixText, 8, cy);
     const w = ctx.measureText(prefixText).width;
     ctx.fillStyle = lane.isInformerLane ? palette.muted : palette.foreground;

@@ -7,6 +7,10 @@ import type { LabServices } from '../services.ts';
 import { nodeIds } from '../tree/treeNodes.ts';
 import { background, registerGuarded } from './guard.ts';
 import { revealQuietly } from './informerCommands.ts';
+import { reportScenario } from './scenarioFeedback.ts';
+
+/** The feedback of the scenario loaded last: resolves with its "finished" message (tests wait on it). */
+export let lastScenario: Promise<string> | undefined;
 
 // Connecting, disconnecting, and driving the simulated cluster (scenarios, its kubeconfig).
 
@@ -101,16 +105,9 @@ export function registerClusterCommands(services: LabServices, connections: Conn
       const fileName = uri.path.split('/').pop() ?? 'scenario.yaml';
       // Parse and validation errors throw here, naming line and field.
       const run = sim.loadScenario(text, { fileName });
-      log.info(`scenario ${fileName} started`);
-      vscode.window.setStatusBarMessage(`$(play) Scenario ${fileName} running…`, 3000);
-      background(
-        log,
-        run.done.then(() => {
-          log.info(`scenario ${fileName} finished`);
-          vscode.window.setStatusBarMessage(`$(check) Scenario ${fileName} finished`, 5000);
-        }),
-        `Scenario ${fileName}`,
-      );
+      void vscode.commands.executeCommand('setContext', 'controllerLab.scenarioLoaded', true);
+      lastScenario = reportScenario(run, fileName, log);
+      background(log, lastScenario, `Scenario ${fileName}`);
       return fileName;
     }, 'Load scenario'),
 
