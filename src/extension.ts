@@ -16,6 +16,7 @@ import { Settings } from './views/settings.ts';
 import { LabStatusBar } from './views/statusBar.ts';
 import { TimelinePanel } from './views/timeline/timelinePanel.ts';
 import { ClusterTreeProvider } from './views/tree/clusterTreeProvider.ts';
+import { ExpansionMemory } from './views/tree/expansionMemory.ts';
 import type { TreeNode } from './views/tree/treeNodes.ts';
 
 // Activation builds the services and registers every contribution; each disposable goes into the
@@ -59,7 +60,9 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(tree);
   const treeView = vscode.window.createTreeView<TreeNode>('controllerLab.clusters', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
-  tree.trackExpansion(treeView);
+  const expansion = new ExpansionMemory(context.workspaceState);
+  tree.model.expansion = expansion;
+  tree.trackExpansion(treeView, undefined, expansion);
   // Running controllers (run or debug): their informers and workqueue in the tree, reconciles on the timeline.
   context.subscriptions.push(attachControllers(tree, theLab.ring));
 
