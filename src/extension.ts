@@ -46,12 +46,14 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(settings);
 
   const kubeconfigOut = vscode.Uri.joinPath(context.globalStorageUri, 'sim', 'kubeconfig').fsPath;
+  // The view's simulated cluster keeps its objects across reloads, per workspace.
+  const simStateDir = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sim-state').fsPath;
   lab = new Lab({
     clock: realClock,
     maxTimelineEvents: settings.maxTimelineEvents,
     createBackend: (target) =>
       target.kind === 'sim'
-        ? createSimBackend({ kubeconfigOut, sampleObjects: settings.simSampleObjects })
+        ? createSimBackend({ kubeconfigOut, sampleObjects: settings.simSampleObjects, ...(settings.simKeepState ? { stateDir: simStateDir } : {}) })
         : createKubeconfigBackend(target),
   });
   const theLab = lab;
@@ -67,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(attachControllers(tree, theLab.ring));
 
   const connections = new Connections(theLab, settings, log);
+  connections.simStateDir = simStateDir;
   const services: LabServices = {
     lab: theLab,
     settings,

@@ -31,6 +31,22 @@ export function registerClusterCommands(services: LabServices, connections: Conn
       return session.id;
     }, 'Start simulated cluster'),
 
+    registerGuarded(log, 'controllerLab.resetSimulatedCluster', async (arg: unknown) => {
+      // Tests pass { confirmed: true }; people answer the modal.
+      const confirmed = typeof arg === 'object' && arg !== null && (arg as { confirmed?: unknown }).confirmed === true;
+      if (!confirmed) {
+        const choice = await vscode.window.showWarningMessage(
+          'Reset the simulated cluster?',
+          { modal: true, detail: 'Every object in it is deleted and a new cluster starts (with the sample objects, if that setting is on). Clients must re-list.' },
+          'Reset',
+        );
+        if (choice !== 'Reset') return undefined;
+      }
+      const session = await connections.resetSim();
+      await reveal(session.id);
+      return session.id;
+    }, 'Reset simulated cluster'),
+
     registerGuarded(log, 'controllerLab.connect', async (arg: unknown) => {
       // An explicit target (tests, walkthrough links): { kind, context?, kubeconfig? }.
       let picked: ContextPick | undefined;

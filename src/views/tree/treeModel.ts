@@ -331,8 +331,9 @@ export class TreeModel {
     const c = this.lab.clusters.get(clusterId);
     if (!c) return { id, label: clusterId, contextValue: 'cluster', collapsible: 'none' };
     const total = c.informers.size;
+    const origin = c.backend?.origin?.kind === 'restored' ? ' · restored' : c.backend?.origin?.kind === 'new' ? ' · new' : '';
     const description =
-      c.phase === 'connected' ? `${c.syncedCount()}/${total} synced${c.server ? ` · ${c.server}` : ''}` : c.phase === 'connecting' ? 'connecting…' : 'failed';
+      c.phase === 'connected' ? `${c.syncedCount()}/${total} synced${origin}${c.server ? ` · ${c.server}` : ''}` : c.phase === 'connecting' ? 'connecting…' : 'failed';
     return {
       id,
       label: c.label,
@@ -430,6 +431,9 @@ function clusterTooltip(c: ClusterSession): string {
   const lines = [`**${escapeMarkdown(c.label)}**`, ''];
   if (c.server) lines.push(`server: ${escapeMarkdown(c.server)}`);
   if (c.backend?.kubeconfigPath) lines.push('', `kubeconfig: ${escapeMarkdown(c.backend.kubeconfigPath)}`);
+  const origin = c.backend?.origin;
+  if (origin?.kind === 'restored') lines.push('', `Restored from the last session: ${count(origin.objects, 'object')}. “Reset Simulated Cluster” starts over.`);
+  else if (origin?.kind === 'new') lines.push('', origin.stateDir ? 'A new cluster; its objects are kept across window reloads.' : 'A new cluster, in memory only.');
   if (c.failure) lines.push('', escapeMarkdown(c.failure.message));
   return lines.join('\n');
 }
