@@ -10,6 +10,9 @@ import { registerObjectCommands } from './views/commands/objectCommands.ts';
 import { Connections } from './views/connections.ts';
 import { attachControllers } from './views/controllers/controllersView.ts';
 import { ObjectDocumentProvider } from './views/documents/objectDocumentProvider.ts';
+import { DescribeProvider } from './views/documents/describeProvider.ts';
+import { EditFileSystem } from './views/documents/editFileSystem.ts';
+import { registerObjectActions } from './views/commands/objectActions.ts';
 import { Lab } from './views/model/lab.ts';
 import type { LabServices } from './views/services.ts';
 import { Settings } from './views/settings.ts';
@@ -32,6 +35,8 @@ export interface ControllerLabApi {
   /** Resolves once the first automatic connection attempt (when the view was shown) settled. */
   whenAutoConnected(): Promise<void>;
   timelinePanel(): TimelinePanel | undefined;
+  /** Edit documents: `saves` counts the saves applied to the cluster. */
+  readonly editFileSystem: { readonly saves: number };
   /** The last loaded scenario's feedback: resolves with the "finished" message shown. */
   lastScenario(): Promise<string> | undefined;
 }
@@ -82,12 +87,15 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   };
 
   context.subscriptions.push(new ObjectDocumentProvider(theLab, settings));
+  const editFs = new EditFileSystem(theLab, settings);
+  context.subscriptions.push(editFs, new DescribeProvider(theLab));
   const statusBar = new LabStatusBar(theLab);
   context.subscriptions.push(statusBar);
   context.subscriptions.push(
     ...registerClusterCommands(services, connections),
     ...registerInformerCommands(services, connections),
     ...registerObjectCommands(services),
+    ...registerObjectActions(services),
     registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),
   );
 
@@ -152,6 +160,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     whenAutoConnected: () => connectOnce(),
     timelinePanel: () => TimelinePanel.current,
     lastScenario: () => lastScenario,
+    editFileSystem: editFs,
   };
 }
 

@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../disposable.ts';
+import type { Lab } from '../model/lab.ts';
+import { isSecret } from '../redact.ts';
+import type { Settings } from '../settings.ts';
+import { editableYaml, parseEdited } from './editableObject.ts';
+import type { Identity } from './editableObject.ts';
+import { readLive, replaceLive } from './liveObject.ts';
+import { objectUriParts, parseObjectUri } from './objectUri.ts';
+import type { ObjectAddress } from './objectUri.ts';
+
+// Edit an object as a file: opening reads it from the cluster, saving PUTs it back (the
+// resourceVersion in the text makes a stale save a 409 Conflict, which VS Code shows as the save
+// failing, with the API's message). After a save the document reloads with the new version.
+
+export const EDIT_SCHEME = 'controller-lab-edit';
+
+export function editUri(address: ObjectAddress): vscode.Uri {
+  return vscode.Uri.from({ ...objectUriParts(address), scheme: EDIT_SCHEME });
+}
+
+interface Held {
+  text: Uint8Array;
+  identity: Identity;
+  mtime: number;
+}
+
+export class EditFileSystem extends Disposable implements vscode.FileSystemProvider {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
+  readonly onDidChangeFile = this.changeEmitter.event;
+  private readonly held = new Map<string, Held>();
+  private readonly lab: Lab;
+  private readonly settings: Settings;
+  /** Saves applied (tests wait for it). */
+  saves = 0;
+
+  constructor(lab: Lab, settings: Settings) {
+    super();
+    this.lab = lab;
+    this.settings = settings;
+    this._register(vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, this, { isCaseSensitive: true }));
+  }
+
+  private address(uri: vscode.Uri): ObjectAddress {
+    const address = parseObjectUri({ scheme: 'controller-lab', path: uri.path, query: uri.query });
+    if (!address) throw vscode.FileSystemError.FileNotFound(uri);
+    return address;
+  }
+
+  private async load(uri: vscode.Uri): Promise<Held> {
+    const obj = await readLive(this.lab, this.address(uri));
+    if (isSecret(obj) && !this.settings.showSecretValues) {
+      throw vscode.FileSystemError.NoPermissions('Secrets open for editing only with the setting controllerLab.showSecretValues on (their values would show)');
+    }
+    const held: Held = {
+      text: new TextEncoder().encode(`# Save to apply to the cluster (a PUT at this resourceVersion: a newer change makes it a 409 Conflict).\n${editableYaml(obj)}`),
+      identity: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '', namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' },
+      mtime: Date.now(),
+    };
+    this.held.set(uri.toString(), held);
+    return held;
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const held = this.held.get(uri.toString()) ?? (await this.load(uri));
+    return { type: vscode.FileType.File, ctime: held.mtime, mtime: held.mtime, size: held.text.byteLength };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return (await this.load(uri)).text;
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const held = this.held.get(uri.toString()) ?? (await this.load(uri));
+    const obj = parseEdited(new TextDecoder().decode(content), held.identity);
+    await replaceLive(this.lab, this.address(uri), obj);
+    this.saves++;
+    // Re-read so the editor holds the new resourceVersion (the next save builds on it).
+    await this.load(uri);
+    this.changeEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => {});
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+}
