@@ -21,6 +21,8 @@ import { TimelinePanel } from './views/timeline/timelinePanel.ts';
 import { ClusterTreeProvider } from './views/tree/clusterTreeProvider.ts';
 import { ExpansionMemory } from './views/tree/expansionMemory.ts';
 import type { TreeNode } from './views/tree/treeNodes.ts';
+import { completeStep, openWalkthroughOnFirstRun } from './views/walkthrough.ts';
+import { controllerSessions } from './runtime/index.ts';
 
 // Activation builds the services and registers every contribution; each disposable goes into the
 // extension context so deactivation releases it. Nothing connects until the Controller Lab view
@@ -150,6 +152,10 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
       if (key === 'timeline.maxEvents') theLab.ring.resize(settings.maxTimelineEvents);
     }),
   );
+
+  // First run: the walkthrough opens once. Its steps tick on what the user actually did.
+  openWalkthroughOnFirstRun(context);
+  context.subscriptions.push({ dispose: controllerSessions.onDidStart(() => completeStep('controller')) });
 
   const activationMs = performance.now() - started;
   log.info(`Controller Lab activated in ${activationMs.toFixed(0)} ms`);

@@ -8,6 +8,7 @@ import { nodeIds } from '../tree/treeNodes.ts';
 import { background, registerGuarded } from './guard.ts';
 import { revealQuietly } from './informerCommands.ts';
 import { reportScenario } from './scenarioFeedback.ts';
+import { completeStep } from '../walkthrough.ts';
 
 /** The feedback of the scenario loaded last: resolves with its "finished" message (tests wait on it). */
 export let lastScenario: Promise<string> | undefined;
@@ -121,7 +122,7 @@ export function registerClusterCommands(services: LabServices, connections: Conn
       const fileName = uri.path.split('/').pop() ?? 'scenario.yaml';
       // Parse and validation errors throw here, naming line and field.
       const run = sim.loadScenario(text, { fileName });
-      void vscode.commands.executeCommand('setContext', 'controllerLab.scenarioLoaded', true);
+      completeStep('scenario');
       lastScenario = reportScenario(run, fileName, log);
       background(log, lastScenario, `Scenario ${fileName}`);
       return fileName;

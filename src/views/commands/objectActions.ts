@@ -4,6 +4,7 @@ import { editUri } from '../documents/editFileSystem.ts';
 import { deleteLive, locate } from '../documents/liveObject.ts';
 import type { LabServices } from '../services.ts';
 import { registerGuarded } from './guard.ts';
+import { completeStep } from '../walkthrough.ts';
 import { pickObject } from './objectTarget.ts';
 import type { ObjectTarget } from './objectTarget.ts';
 
@@ -19,11 +20,13 @@ function address(services: LabServices, t: ObjectTarget) {
 export async function editObject(services: LabServices, t: ObjectTarget): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(editUri(address(services, t)));
   if (doc.languageId !== 'yaml') await vscode.languages.setTextDocumentLanguage(doc, 'yaml');
+  completeStep('objectChanged');
   return vscode.window.showTextDocument(doc, { preview: false });
 }
 
 export async function describeObject(services: LabServices, t: ObjectTarget): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(describeUri(address(services, t)));
+  completeStep('objectChanged');
   return vscode.window.showTextDocument(doc, { preview: true });
 }
 
@@ -36,6 +39,7 @@ export async function deleteObject(services: LabServices, t: ObjectTarget, confi
     if (choice !== 'Delete') return false;
   }
   await deleteLive(services.lab, t);
+  completeStep('objectChanged');
   services.log.info(`deleted ${what} from ${where.clusterLabel}`);
   vscode.window.setStatusBarMessage(`$(trash) Deleted ${what}`, 4000);
   return true;
