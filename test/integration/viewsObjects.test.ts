@@ -51,12 +51,15 @@ describe('Controller Lab views: edit, describe, delete, feedback', function () {
     assert.equal(await doc.save(), true);
     assert.deepEqual(sim.get(CONFIGMAPS, 'default', 'edit-me').object['data'], { level: 'debug' });
     await waitFor('the tree to see the edit', () => (api.services.lab.findInformer('sim/configmaps')?.informer.entry('default/edit-me')?.object as { data?: { level?: string } })?.data?.level === 'debug');
-    await waitFor('the document to hold the new resourceVersion', () => doc.getText().includes(`resourceVersion: "${sim.get(CONFIGMAPS, 'default', 'edit-me').object.metadata.resourceVersion}"`));
+    // A second save builds on the first (no conflict with our own change).
+    await replace('level: debug', 'level: trace');
+    assert.equal(await doc.save(), true);
+    assert.deepEqual(sim.get(CONFIGMAPS, 'default', 'edit-me').object['data'], { level: 'trace' });
 
     // Someone else changes it; saving the now stale text must not undo their change.
     const current = sim.get(CONFIGMAPS, 'default', 'edit-me');
     sim.update(CONFIGMAPS, 'default', 'edit-me', { ...structuredClone(current.object), data: { level: 'warn' } } as never);
-    await replace('level: debug', 'level: error');
+    await replace('level: trace', 'level: error');
     const before = api.editFileSystem.saves;
     await doc.save().then(undefined, () => false);
     assert.equal(api.editFileSystem.saves, before, 'the save was refused (409 Conflict)');

@@ -11,7 +11,9 @@ import type { ObjectAddress } from './objectUri.ts';
 
 // Edit an object as a file: opening reads it from the cluster, saving PUTs it back (the
 // resourceVersion in the text makes a stale save a 409 Conflict, which VS Code shows as the save
-// failing, with the API's message). After a save the document reloads with the new version.
+// failing, with the API's message). The text keeps the resourceVersion it was opened at; a save
+// that starts from it carries the version our own last save produced, so saving twice works while
+// a change by anyone else in between still conflicts.
 
 export const EDIT_SCHEME = 'controller-lab-edit';
 
@@ -23,10 +25,15 @@ interface Held {
   text: Uint8Array;
   identity: Identity;
   mtime: number;
+  /** The resourceVersion the text was opened at… */
+  textResourceVersion: string;
+  /** …and the one the cluster gave our last save from it (the same until a save). */
+  savedResourceVersion: string;
 }
 
 export class EditFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
+  /** Never fired: an open edit document is not reloaded under the user's typing. */
   readonly onDidChangeFile = this.changeEmitter.event;
   private readonly held = new Map<string, Held>();
   private readonly lab: Lab;
@@ -52,10 +59,16 @@ export class EditFileSystem extends Disposable implements vscode.FileSystemProvi
     if (isSecret(obj) && !this.settings.showSecretValues) {
       throw vscode.FileSystemError.NoPermissions('Secrets open for editing only with the setting controllerLab.showSecretValues on (their values would show)');
     }
+    const text = new TextEncoder().encode(`# Save to apply to the cluster (a PUT at this resourceVersion: a newer change makes it a 409 Conflict).\n${editableYaml(obj)}`);
+    const previous = this.held.get(uri.toString());
+    // The same text keeps its time: VS Code refuses to save over a file whose mtime moved on.
+    const same = previous !== undefined && Buffer.from(previous.text).equals(Buffer.from(text));
     const held: Held = {
-      text: new TextEncoder().encode(`# Save to apply to the cluster (a PUT at this resourceVersion: a newer change makes it a 409 Conflict).\n${editableYaml(obj)}`),
+      text,
       identity: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '', namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' },
-      mtime: Date.now(),
+      mtime: same ? previous.mtime : Math.max(Date.now(), (previous?.mtime ?? 0) + 1),
+      textResourceVersion: obj.metadata.resourceVersion ?? '',
+      savedResourceVersion: obj.metadata.resourceVersion ?? '',
     };
     this.held.set(uri.toString(), held);
     return held;
@@ -73,11 +86,11 @@ export class EditFileSystem extends Disposable implements vscode.FileSystemProvi
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const held = this.held.get(uri.toString()) ?? (await this.load(uri));
     const obj = parseEdited(new TextDecoder().decode(content), held.identity);
-    await replaceLive(this.lab, this.address(uri), obj);
+    if (obj.metadata.resourceVersion === held.textResourceVersion) obj.metadata.resourceVersion = held.savedResourceVersion;
+    const saved = await replaceLive(this.lab, this.address(uri), obj);
     this.saves++;
-    // Re-read so the editor holds the new resourceVersion (the next save builds on it).
-    await this.load(uri);
-    this.changeEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    // The file is now what VS Code wrote; its time moves on so VS Code's own bookkeeping agrees.
+    this.held.set(uri.toString(), { ...held, text: content, mtime: Math.max(Date.now(), held.mtime + 1), savedResourceVersion: saved.metadata.resourceVersion ?? '' });
   }
 
   watch(): vscode.Disposable {
