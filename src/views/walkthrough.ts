@@ -19,6 +19,8 @@ export function openWalkthroughOnFirstRun(context: vscode.ExtensionContext): boo
   if (context.extensionMode === vscode.ExtensionMode.Test) return false;
   if (context.globalState.get<boolean>(SHOWN_KEY)) return false;
   void context.globalState.update(SHOWN_KEY, true);
-  void vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false);
+  // Never in the way: with a file in front, it opens as a tab behind it instead of taking its place.
+  const inactive = vscode.window.activeTextEditor !== undefined;
+  void vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, { toSide: false, inactive });
   return true;
 }

@@ -52,8 +52,8 @@ export async function run(workbench) {
   await workbench.clickActivity('Controller Lab');
   await waitFor('the sample ConfigMap app-config in the tree', async () => treeRow(page, 'app-config').isVisible(), 60_000);
   results.rowsAtOnce = (await workbench.treeRows()).map((t) => t.replace(/\s+/g, ' ').trim());
-  const nsIcon = await treeRow(page, 'demo').locator('.custom-view-tree-node-item-icon, .codicon').first().getAttribute('class');
-  const objIcon = await treeRow(page, 'app-config').locator('.custom-view-tree-node-item-icon, .codicon').first().getAttribute('class');
+  const nsIcon = await treeRow(page, 'demo').locator('.custom-view-tree-node-item-icon').first().getAttribute('class');
+  const objIcon = await treeRow(page, 'app-config').locator('.custom-view-tree-node-item-icon').first().getAttribute('class');
   if (!/codicon-folder/.test(nsIcon ?? '') || !/codicon-file-code/.test(objIcon ?? '')) throw new Error(`icons: namespace ${nsIcon}, object ${objIcon}`);
   await workbench.screenshot('first-tree-at-once');
 
