@@ -19,8 +19,8 @@ export function openWalkthroughOnFirstRun(context: vscode.ExtensionContext): boo
   if (context.extensionMode === vscode.ExtensionMode.Test) return false;
   if (context.globalState.get<boolean>(SHOWN_KEY)) return false;
   void context.globalState.update(SHOWN_KEY, true);
-  // Never in the way: with a file in front, it opens as a tab behind it instead of taking its place.
-  const inactive = vscode.window.activeTextEditor !== undefined;
-  void vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, { toSide: false, inactive });
+  // Never in the way: `inactive` keeps the focus where the user is (a Quick Open being typed into, a
+  // file in front stays in front); in an empty editor area the walkthrough is what shows.
+  void vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, { toSide: false, inactive: true });
   return true;
 }

@@ -91,7 +91,8 @@ export function registerClusterCommands(services: LabServices, connections: Conn
     registerGuarded(log, 'controllerLab.loadScenario', async (arg: unknown) => {
       let uri = arg instanceof vscode.Uri ? arg : undefined;
       const active = vscode.window.activeTextEditor?.document.uri;
-      if (!uri && active && /\.ya?ml$/i.test(active.path)) {
+      // Only a file of the user's (not an object document of ours, also YAML) can be a scenario.
+      if (!uri && active && (active.scheme === 'file' || active.scheme === 'untitled') && /\.ya?ml$/i.test(active.path)) {
         // The scenario being edited is the likely one: offer it first.
         const BROWSE = 'browse';
         const choice = await vscode.window.showQuickPick(

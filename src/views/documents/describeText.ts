@@ -121,7 +121,8 @@ export function describeText(obj: KubeObject, events: readonly DescribedEvent[] 
   lines.push(...rest(obj, 'spec', shownSpec));
   lines.push(...rest(obj, 'status', ['conditions', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas']));
 
-  lines.push('', 'Events:');
+  if (lines.at(-1) !== '') lines.push('');
+  lines.push('Events:');
   if (events === undefined) lines.push('  <could not be listed>');
   else if (events.length === 0) lines.push('  <none>');
   else {
