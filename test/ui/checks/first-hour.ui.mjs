@@ -123,9 +123,13 @@ export async function run(workbench) {
   await page.reload();
   await workbench.ready();
   await workbench.clickActivity('Controller Lab');
-  await waitFor('app-config after the reload', async () => treeRow(page, 'app-config').isVisible(), 60_000);
-  const cluster = await treeRow(page, 'Simulated cluster').innerText();
+  let cluster = '';
+  await waitFor('the cluster to come back after the reload', async () => {
+    cluster = await treeRow(page, 'Simulated cluster').innerText();
+    return /synced/.test(cluster);
+  }, 60_000);
   if (!/restored/.test(cluster)) throw new Error(`cluster row after reload: ${cluster}`);
+  await waitFor('app-config after the reload', async () => treeRow(page, 'app-config').isVisible(), 30_000);
   if (await treeRow(page, 'payments').isVisible()) throw new Error('the deleted ConfigMap came back after the reload');
   await page.waitForTimeout(3000);
   if (await page.locator('.gettingStartedContainer', { hasText: 'Get started with Controller Lab' }).count()) throw new Error('the walkthrough opened again after the reload');
