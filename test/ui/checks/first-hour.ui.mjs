@@ -120,6 +120,9 @@ export async function run(workbench) {
 
   // 7. Reload: no walkthrough again; the simulated cluster comes back with its objects.
   await runCommand(page, 'View: Close All Editors');
+  await waitFor('no editor open before the reload', async () => (await page.locator('.tabs-container .tab').count()) === 0);
+  // The web workbench saves its editor state on a timer: let it record "no editors" first.
+  await page.waitForTimeout(3000);
   await page.reload();
   await workbench.ready();
   await workbench.clickActivity('Controller Lab');
