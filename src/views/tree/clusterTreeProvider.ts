@@ -114,8 +114,17 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
     if (!node) return undefined;
     const grown = this.model.takeGrownLists();
     if (grown.length) this.changeEmitter.fire(grown);
-    await view.reveal(node, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
-    return node;
+    // A list that just grew (or a refresh in flight) may not hold the row yet when VS Code looks
+    // for it: try again shortly, as a user clicking twice would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await view.reveal(node, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
+        return node;
+      } catch (err) {
+        if (attempt >= 4) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
+    }
   }
 
   /** Refreshes everything now (the Refresh command). */
