@@ -47,13 +47,18 @@ describe('Controller Lab views: edit, describe, delete, feedback', function () {
       edit.replace(doc.uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + from.length)), to);
       assert.ok(await vscode.workspace.applyEdit(edit));
     };
+    const save = async () => {
+      const dirty = doc.isDirty;
+      const saved = await doc.save();
+      assert.equal(saved, true, `saved (dirty before: ${dirty}, now: ${doc.isDirty}, closed: ${doc.isClosed})`);
+    };
     await replace('level: info', 'level: debug');
-    assert.equal(await doc.save(), true);
+    await save();
     assert.deepEqual(sim.get(CONFIGMAPS, 'default', 'edit-me').object['data'], { level: 'debug' });
     await waitFor('the tree to see the edit', () => (api.services.lab.findInformer('sim/configmaps')?.informer.entry('default/edit-me')?.object as { data?: { level?: string } })?.data?.level === 'debug');
     // A second save builds on the first (no conflict with our own change).
     await replace('level: debug', 'level: trace');
-    assert.equal(await doc.save(), true);
+    await save();
     assert.deepEqual(sim.get(CONFIGMAPS, 'default', 'edit-me').object['data'], { level: 'trace' });
 
     // Someone else changes it; saving the now stale text must not undo their change.

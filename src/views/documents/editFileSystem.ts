@@ -25,10 +25,6 @@ interface Held {
   text: Uint8Array;
   identity: Identity;
   mtime: number;
-  /** The resourceVersion the text was opened at… */
-  textResourceVersion: string;
-  /** …and the one the cluster gave our last save from it (the same until a save). */
-  savedResourceVersion: string;
 }
 
 export class EditFileSystem extends Disposable implements vscode.FileSystemProvider {
@@ -36,6 +32,12 @@ export class EditFileSystem extends Disposable implements vscode.FileSystemProvi
   /** Never fired: an open edit document is not reloaded under the user's typing. */
   readonly onDidChangeFile = this.changeEmitter.event;
   private readonly held = new Map<string, Held>();
+  /**
+   * Per document: resourceVersions our own saves superseded → the version the cluster has since
+   * given them. A text still carrying an old one of ours is saved at the newest, so saving twice
+   * works; a change by anyone else moves the version past it, and the save is a 409.
+   */
+  private readonly superseded = new Map<string, Map<string, string>>();
   private readonly lab: Lab;
   private readonly settings: Settings;
   /** Saves applied (tests wait for it). */
@@ -67,8 +69,6 @@ export class EditFileSystem extends Disposable implements vscode.FileSystemProvi
       text,
       identity: { apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '', namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' },
       mtime: same ? previous.mtime : Math.max(Date.now(), (previous?.mtime ?? 0) + 1),
-      textResourceVersion: obj.metadata.resourceVersion ?? '',
-      savedResourceVersion: obj.metadata.resourceVersion ?? '',
     };
     this.held.set(uri.toString(), held);
     return held;
@@ -86,11 +86,19 @@ export class EditFileSystem extends Disposable implements vscode.FileSystemProvi
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const held = this.held.get(uri.toString()) ?? (await this.load(uri));
     const obj = parseEdited(new TextDecoder().decode(content), held.identity);
-    if (obj.metadata.resourceVersion === held.textResourceVersion) obj.metadata.resourceVersion = held.savedResourceVersion;
+    const ours = this.superseded.get(uri.toString()) ?? new Map<string, string>();
+    const from = obj.metadata.resourceVersion ?? '';
+    const at = ours.get(from) ?? from;
+    obj.metadata.resourceVersion = at || undefined;
     const saved = await replaceLive(this.lab, this.address(uri), obj);
     this.saves++;
+    const now = saved.metadata.resourceVersion ?? '';
+    for (const [old, current] of ours) if (current === at) ours.set(old, now);
+    ours.set(from, now);
+    ours.set(at, now);
+    this.superseded.set(uri.toString(), ours);
     // The file is now what VS Code wrote; its time moves on so VS Code's own bookkeeping agrees.
-    this.held.set(uri.toString(), { ...held, text: content, mtime: Math.max(Date.now(), held.mtime + 1), savedResourceVersion: saved.metadata.resourceVersion ?? '' });
+    this.held.set(uri.toString(), { ...held, text: content, mtime: Math.max(Date.now(), held.mtime + 1) });
   }
 
   watch(): vscode.Disposable {
