@@ -3,20 +3,26 @@ import { activateDebug } from './debug/activateDebug.ts';
 import { realClock } from './shared/clock.ts';
 import { createKubeconfigBackend } from './views/backends/kubeconfigBackend.ts';
 import { createSimBackend } from './views/backends/simBackend.ts';
-import { registerClusterCommands } from './views/commands/clusterCommands.ts';
+import { lastScenario, registerClusterCommands } from './views/commands/clusterCommands.ts';
 import { background, registerGuarded } from './views/commands/guard.ts';
 import { registerInformerCommands } from './views/commands/informerCommands.ts';
 import { registerObjectCommands } from './views/commands/objectCommands.ts';
 import { Connections } from './views/connections.ts';
 import { attachControllers } from './views/controllers/controllersView.ts';
 import { ObjectDocumentProvider } from './views/documents/objectDocumentProvider.ts';
+import { DescribeProvider } from './views/documents/describeProvider.ts';
+import { EditFileSystem } from './views/documents/editFileSystem.ts';
+import { registerObjectActions } from './views/commands/objectActions.ts';
 import { Lab } from './views/model/lab.ts';
 import type { LabServices } from './views/services.ts';
 import { Settings } from './views/settings.ts';
 import { LabStatusBar } from './views/statusBar.ts';
 import { TimelinePanel } from './views/timeline/timelinePanel.ts';
 import { ClusterTreeProvider } from './views/tree/clusterTreeProvider.ts';
+import { ExpansionMemory } from './views/tree/expansionMemory.ts';
 import type { TreeNode } from './views/tree/treeNodes.ts';
+import { completeStep, openWalkthroughOnFirstRun } from './views/walkthrough.ts';
+import { controllerSessions } from './runtime/index.ts';
 
 // Activation builds the services and registers every contribution; each disposable goes into the
 // extension context so deactivation releases it. Nothing connects until the Controller Lab view
@@ -31,6 +37,10 @@ export interface ControllerLabApi {
   /** Resolves once the first automatic connection attempt (when the view was shown) settled. */
   whenAutoConnected(): Promise<void>;
   timelinePanel(): TimelinePanel | undefined;
+  /** Edit documents: `saves` counts the saves applied to the cluster. */
+  readonly editFileSystem: { readonly saves: number };
+  /** The last loaded scenario's feedback: resolves with the "finished" message shown. */
+  lastScenario(): Promise<string> | undefined;
 }
 
 let lab: Lab | undefined;
@@ -43,12 +53,14 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(settings);
 
   const kubeconfigOut = vscode.Uri.joinPath(context.globalStorageUri, 'sim', 'kubeconfig').fsPath;
+  // The view's simulated cluster keeps its objects across reloads, per workspace.
+  const simStateDir = vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'sim-state').fsPath;
   lab = new Lab({
     clock: realClock,
     maxTimelineEvents: settings.maxTimelineEvents,
     createBackend: (target) =>
       target.kind === 'sim'
-        ? createSimBackend({ kubeconfigOut, sampleObjects: settings.simSampleObjects })
+        ? createSimBackend({ kubeconfigOut, sampleObjects: settings.simSampleObjects, ...(settings.simKeepState ? { stateDir: simStateDir } : {}) })
         : createKubeconfigBackend(target),
   });
   const theLab = lab;
@@ -57,11 +69,14 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(tree);
   const treeView = vscode.window.createTreeView<TreeNode>('controllerLab.clusters', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
-  tree.trackExpansion(treeView);
+  const expansion = new ExpansionMemory(context.workspaceState);
+  tree.model.expansion = expansion;
+  tree.trackExpansion(treeView, undefined, expansion);
   // Running controllers (run or debug): their informers and workqueue in the tree, reconciles on the timeline.
   context.subscriptions.push(attachControllers(tree, theLab.ring));
 
   const connections = new Connections(theLab, settings, log);
+  connections.simStateDir = simStateDir;
   const services: LabServices = {
     lab: theLab,
     settings,
@@ -74,12 +89,15 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   };
 
   context.subscriptions.push(new ObjectDocumentProvider(theLab, settings));
+  const editFs = new EditFileSystem(theLab, settings);
+  context.subscriptions.push(editFs, new DescribeProvider(theLab));
   const statusBar = new LabStatusBar(theLab);
   context.subscriptions.push(statusBar);
   context.subscriptions.push(
     ...registerClusterCommands(services, connections),
     ...registerInformerCommands(services, connections),
     ...registerObjectCommands(services),
+    ...registerObjectActions(services),
     registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),
   );
 
@@ -135,6 +153,10 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     }),
   );
 
+  // First run: the walkthrough opens once. Its steps tick on what the user actually did.
+  openWalkthroughOnFirstRun(context);
+  context.subscriptions.push({ dispose: controllerSessions.onDidStart(() => completeStep('controller')) });
+
   const activationMs = performance.now() - started;
   log.info(`Controller Lab activated in ${activationMs.toFixed(0)} ms`);
   return {
@@ -143,6 +165,8 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     activationMs,
     whenAutoConnected: () => connectOnce(),
     timelinePanel: () => TimelinePanel.current,
+    lastScenario: () => lastScenario,
+    editFileSystem: editFs,
   };
 }
 

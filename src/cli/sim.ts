@@ -1,7 +1,7 @@
 // `controller-lab sim`: the simulated cluster as a process kubectl and any controller can talk to.
 //   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http]
 //   controller-lab sim fault <action> [--name value …] [--kubeconfig FILE]   (drives a running sim)
-//   controller-lab sim clients|state [--kubeconfig FILE]
+//   controller-lab sim clients [-o json] | state [--kubeconfig FILE]
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,13 +11,17 @@ import { startSimServer } from '../sim/server/simServer.ts';
 import { createSimCluster } from '../sim/simCluster.ts';
 import { parseDuration } from '../sim/scenario/duration.ts';
 import { workloadOptions, type WorkloadOptions } from '../sim/workloads/index.ts';
+import type { ClientInfo } from '../sim/store/types.ts';
+import { formatClientsTable } from './clientsTable.ts';
+import { printScenarioProgress } from './scenarioProgress.ts';
 
 const USAGE = `usage:
   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]
                      [--workloads [--nodes N] [--pod-start-delay 500ms] [--job-pod-duration 1s] [--pod-failure-rate 0.1]]
                      [--max-requests-inflight 400] [--max-mutating-requests-inflight 200]
   controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
-  controller-lab sim clients|state [--kubeconfig FILE]
+  controller-lab sim clients [-o json] [--kubeconfig FILE]
+  controller-lab sim state [--kubeconfig FILE]
 
 fault actions:
 ${Object.entries(ADMIN_ACTIONS)
@@ -41,7 +45,8 @@ examples:
   controller-lab sim fault http-faults --error-rate 0.2 --error-code 429 --retry-after-seconds 2
   controller-lab sim fault conflict --resource deployments.apps --namespace shop --name web
   controller-lab sim fault scenario examples/scenarios/chaos.yaml
-  controller-lab sim clients                             # who is watching what, from which RV
+  controller-lab sim clients                             # who is watching what, up to which RV
+  controller-lab sim clients -o json                     # the same as JSON
 `;
 
 function kebabToCamel(s: string): string {
@@ -55,7 +60,20 @@ async function readKubeconfigFor(flag: string | undefined): Promise<string> {
 }
 
 /** `sim fault compact --resource-version 12` → POST admin/compact {"resourceVersion":"12"}. */
-async function runAdminCommand(args: string[]): Promise<number> {
+async function runAdminCommand(all: string[]): Promise<number> {
+  // `-o json` / `--output json` (as kubectl spells it): tables are for people, JSON for scripts.
+  let output = 'table';
+  const args: string[] = [];
+  for (let i = 0; i < all.length; i++) {
+    const t = all[i]!;
+    if (t === '-o' || t === '--output') output = all[++i] ?? '';
+    else if (t.startsWith('-o=') || t.startsWith('--output=')) output = t.slice(t.indexOf('=') + 1);
+    else args.push(t);
+  }
+  if (output !== 'table' && output !== 'json') {
+    process.stderr.write(`unknown output format ${JSON.stringify(output)}: use -o json (or no -o for a table)\n`);
+    return 2;
+  }
   const [command, ...rest] = args;
   let action: string;
   let tokens = rest;
@@ -103,6 +121,14 @@ async function runAdminCommand(args: string[]): Promise<number> {
     payload = body;
   }
   const answer = await adminRequest(endpoint, action, payload);
+  if (action === 'clients' && output === 'table') {
+    process.stdout.write(formatClientsTable((answer as { clients?: ClientInfo[] }).clients ?? [], Date.now()));
+    return 0;
+  }
+  if (action === 'scenario' && output === 'table') {
+    process.stdout.write(`Scenario ${scenarioFile} started in the running simulated cluster (its steps run there).\n`);
+    return 0;
+  }
   process.stdout.write(JSON.stringify(answer, null, 2) + '\n');
   return 0;
 }
@@ -180,10 +206,7 @@ async function runServer(args: string[]): Promise<number> {
 
   if (scenarioText !== undefined) {
     const run = cluster.loadScenario(scenarioText, { fileName: values.scenario! });
-    run.done.then(
-      () => process.stdout.write(`Scenario ${values.scenario} finished.\n`),
-      (err: unknown) => process.stderr.write(`Scenario ${values.scenario} failed: ${err instanceof Error ? err.message : String(err)}\n`),
-    );
+    printScenarioProgress(run, values.scenario!, (line) => process.stdout.write(`${line}\n`)).catch(() => undefined);
   }
 
   await new Promise<void>((resolve) => {

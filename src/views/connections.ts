@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ApiResource } from '../shared/k8s.ts';
 import type { Log } from './commands/guard.ts';
@@ -25,6 +26,8 @@ export class Connections {
   private readonly settings: Settings;
   private readonly log: Log;
   private readonly connecting = new Map<string, Promise<ClusterSession>>();
+  /** Where the view's simulated cluster keeps its state ("Reset Simulated Cluster" empties it). */
+  simStateDir: string | undefined;
 
   constructor(lab: Lab, settings: Settings, log: Log) {
     this.lab = lab;
@@ -39,6 +42,14 @@ export class Connections {
 
   ensureSim(): Promise<ClusterSession> {
     return this.connect({ kind: 'sim' }, 'Simulated cluster');
+  }
+
+  /** Stops the simulated cluster, forgets its kept state, and starts a new one. */
+  async resetSim(): Promise<ClusterSession> {
+    await this.lab.disconnect(clusterIdOf({ kind: 'sim' }));
+    if (this.simStateDir) await rm(this.simStateDir, { recursive: true, force: true });
+    this.log.info('simulated cluster reset: its kept state was removed');
+    return this.ensureSim();
   }
 
   /** Connects once per target (concurrent callers share the attempt), then starts the default informers. */
@@ -60,6 +71,13 @@ export class Connections {
       () => this.lab.connect(target, label),
     );
     this.log.info(`connected to ${label} (${session.server ?? ''})`);
+    const origin = session.backend?.origin;
+    if (origin?.kind === 'restored') {
+      this.log.info(`simulated cluster restored from ${origin.stateDir}: ${origin.objects} objects`);
+      vscode.window.setStatusBarMessage(`$(beaker) Simulated cluster restored: ${origin.objects} objects from the last session`, 8000);
+    } else if (origin?.kind === 'new' && target.kind === 'sim') {
+      vscode.window.setStatusBarMessage(`$(beaker) New simulated cluster${origin.stateDir ? ' (kept across reloads)' : ''}`, 8000);
+    }
     await this.startDefaultInformers(session);
     return session;
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 
 // The extension's settings (package.json contributes.configuration), read in one place.
 
-export type SettingKey = 'cluster' | 'kubeconfig' | 'defaultInformers' | 'showSecretValues' | 'timeline.maxEvents' | 'sim.sampleObjects';
+export type SettingKey = 'cluster' | 'kubeconfig' | 'defaultInformers' | 'showSecretValues' | 'timeline.maxEvents' | 'sim.sampleObjects' | 'sim.keepState';
 
 export class Settings implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<SettingKey>();
@@ -11,7 +11,7 @@ export class Settings implements vscode.Disposable {
 
   constructor() {
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      for (const key of ['cluster', 'kubeconfig', 'defaultInformers', 'showSecretValues', 'timeline.maxEvents', 'sim.sampleObjects'] as const) {
+      for (const key of ['cluster', 'kubeconfig', 'defaultInformers', 'showSecretValues', 'timeline.maxEvents', 'sim.sampleObjects', 'sim.keepState'] as const) {
         if (e.affectsConfiguration(`controllerLab.${key}`)) this.emitter.fire(key);
       }
     });
@@ -46,6 +46,10 @@ export class Settings implements vscode.Disposable {
 
   get simSampleObjects(): boolean {
     return this.config.get<boolean>('sim.sampleObjects', true);
+  }
+
+  get simKeepState(): boolean {
+    return this.config.get<boolean>('sim.keepState', true);
   }
 
   dispose(): void {

@@ -56,7 +56,7 @@ it('runs a scenario, takes faults from the CLI, and restarts from its state dir'
     assert.match(refused.stderr, /InternalError|injected|500/);
     assert.equal((await simCli(first, ['fault', 'reset'])).code, 0);
 
-    const clients = await simCli(first, ['clients']);
+    const clients = await simCli(first, ['clients', '-o', 'json']);
     assert.equal(clients.code, 0, clients.stderr);
     // Every kubectl binary is a client of its own (the dispatcher asks /version first, then the
     // kubectl it picked talks); the injected 500 is recorded as an error of one of them.

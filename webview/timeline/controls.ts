@@ -33,6 +33,12 @@ function make<T extends HTMLElement = HTMLElement>(tag: string, attrs: Record<st
 }
 
 export class Toolbar {
+  private readonly hint: HTMLElement;
+
+  /** Shows the "click an event" hint while nothing is selected. */
+  setHint(visible: boolean): void {
+    this.hint.hidden = !visible;
+  }
   readonly root: HTMLElement;
   private readonly follow: ValueElement;
   private readonly resource: ValueElement;
@@ -83,7 +89,10 @@ export class Toolbar {
     const row1 = make('div', { class: 'row' });
     row1.append(this.follow, zoomIn, zoomOut, fit, clear, this.resource, this.namespace, this.name, make('span', { class: 'spacer' }), this.rate, this.count);
     const row2 = make('div', { class: 'row' });
-    row2.append(types);
+    // Shown while nothing is selected: the details pane then gives its width to the chart.
+    this.hint = make('span', { class: 'hint', id: 'select-hint' });
+    this.hint.textContent = 'Click an event (or focus the chart and use the arrow keys) to see what changed.';
+    row2.append(types, this.hint);
     this.root.append(row1, row2);
   }
 

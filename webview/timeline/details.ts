@@ -30,17 +30,21 @@ export class DetailsPane {
     this.empty();
   }
 
+  /** Nothing selected: the pane hides, so the chart gets the whole width (the toolbar says what to do). */
   empty(): void {
     this.root.replaceChildren(el('p', 'details-empty', 'Select an event (click, or focus the timeline and use the arrow keys) to see what changed.'));
     this.root.dataset['seq'] = '';
+    this.root.hidden = true;
   }
 
   loading(event: TimelineEvent): void {
+    this.root.hidden = false;
     this.root.replaceChildren(this.header(event), el('p', 'details-note', 'Loading…'));
     this.root.dataset['seq'] = String(event.seq);
   }
 
   show(details: EventDetails): void {
+    this.root.hidden = false;
     const { event } = details;
     const children: HTMLElement[] = [this.header(event)];
     if (event.name) {
@@ -74,14 +78,15 @@ export class DetailsPane {
   }
 
   error(event: TimelineEvent, message: string): void {
+    this.root.hidden = false;
     this.root.replaceChildren(this.header(event), el('p', 'details-note error', message));
   }
 
   private header(event: TimelineEvent): HTMLElement {
     const header = el('div', 'details-header');
     const badge = el('span', `badge type-${event.type.toLowerCase()}`, event.type);
-    const title = el('span', 'details-title', event.name ? `${event.resource} ${event.namespace ? `${event.namespace}/` : ''}${event.name}` : event.informer);
-    const meta = el('div', 'details-meta', `rv ${event.resourceVersion || '—'} · ${timeOf(event.at)} · #${event.seq}`);
+    const title = el('span', 'details-title', event.name ? `${event.kind ?? event.resource} ${event.namespace ? `${event.namespace}/` : ''}${event.name}` : event.informer);
+    const meta = el('div', 'details-meta', `rv ${event.resourceVersion || '—'} · ${timeOf(event.at)} · #${event.seq}${event.cluster ? ` · ${event.cluster}` : ''}`);
     header.append(badge, title, meta);
     return header;
   }

@@ -17,6 +17,10 @@ export interface Lane {
   readonly resource: string;
   readonly namespace: string;
   readonly name: string;
+  /** The object's kind when the host knew it (`ConfigMap`). */
+  readonly kind: string | undefined;
+  /** Whose view of which cluster (see TimelineEvent.cluster). */
+  readonly cluster: string;
   /** An informer's own lane (bookmarks, errors, relists, 410s) rather than an object's. */
   readonly isInformerLane: boolean;
   /** Time-ordered; entries before `head` are evicted. */
@@ -58,6 +62,7 @@ export class EventStore {
   private laneList: Lane[] = [];
   private readonly resourceSet = new Set<string>();
   private readonly namespaceSet = new Set<string>();
+  private readonly clusterSet = new Set<string>();
 
   constructor(maxEvents = 100_000) {
     this.maxEvents = maxEvents;
@@ -79,6 +84,11 @@ export class EventStore {
     return [...this.namespaceSet].sort();
   }
 
+  /** Clusters seen (lane names carry theirs once there is more than one). */
+  clusters(): string[] {
+    return [...this.clusterSet].sort();
+  }
+
   first(): TimelineEvent | undefined {
     return this.all[this.head]?.event;
   }
@@ -94,6 +104,7 @@ export class EventStore {
     this.laneList = [];
     this.resourceSet.clear();
     this.namespaceSet.clear();
+    this.clusterSet.clear();
     this.version++;
   }
 
@@ -112,6 +123,7 @@ export class EventStore {
       this.all.push({ event, lane });
       this.resourceSet.add(event.resource);
       if (event.namespace) this.namespaceSet.add(event.namespace);
+      this.clusterSet.add(event.cluster ?? '');
     }
     if (this.size > this.maxEvents) {
       const overflow = this.all[this.all.length - this.maxEvents - 1];
@@ -189,6 +201,8 @@ export class EventStore {
         resource: event.resource,
         namespace: event.namespace,
         name: event.name,
+        kind: event.kind,
+        cluster: event.cluster ?? '',
         isInformerLane: event.name === '',
         events: [],
         head: 0,

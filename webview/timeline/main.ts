@@ -145,6 +145,7 @@ function syncDom(before: TimelineState): void {
     toolbar.setName(state.filters.name);
     toolbar.setTypes(state.filters.types);
   }
+  toolbar.setHint(state.selectedSeq === undefined && selectedSpan === undefined);
   if (state.selectedSeq !== detailsSeq) {
     detailsSeq = state.selectedSeq;
     const event = selectedEvent(state);
@@ -241,6 +242,8 @@ function showSpan(id: string): void {
 function selectSpan(span: ReconcileSpan | undefined): void {
   selectedSpan = span?.id;
   dispatch({ type: 'select', seq: undefined });
+  toolbar.setHint(span === undefined && state.selectedSeq === undefined);
+  if (!span && state.selectedSeq === undefined) details.empty();
   if (span) {
     status.textContent = `reconcile #${span.seq} ${span.key} ${span.outcome}${span.detail ? ` ${span.detail}` : ''}`;
     showSpan(span.id);

@@ -13,12 +13,16 @@ export interface RateBins {
   binMs: number;
 }
 
-/** Times of the events the filters show, in order (the store keeps times non-decreasing). */
+/**
+ * Times of the object events the filters show, in order (the store keeps times non-decreasing).
+ * An informer's own markers — bookmarks every few seconds, relists, 410s — are not changes to
+ * objects: counted, they would be most of a quiet cluster's "events/s".
+ */
 export function shownTimes(store: EventStore, filters: TimelineFilters): Float64Array {
   const out = new Float64Array(store.size);
   let n = 0;
   for (const { event, lane } of store.between(-Infinity, Infinity)) {
-    if (lane.visible && filters.types[event.type]) out[n++] = event.at;
+    if (lane.visible && !lane.isInformerLane && filters.types[event.type]) out[n++] = event.at;
   }
   return out.subarray(0, n);
 }

@@ -1,6 +1,7 @@
 import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';
 import { opaqueContext, sizeCanvas } from './canvas.ts';
 import type { Lane } from './eventStore.ts';
+import { laneLabel } from './laneLabel.ts';
 import { AXIS_HEIGHT, GUTTER_WIDTH, HIT_RADIUS, ROW_HEIGHT, formatTick, plotWidth, tickStep } from './layout.ts';
 import type { Size } from './layout.ts';
 import type { TimelineState } from './state.ts';
@@ -64,6 +65,7 @@ export class LaneRenderer {
     const last = Math.min(lanes.length, state.laneScroll + Math.ceil((height - AXIS_HEIGHT) / ROW_HEIGHT));
 
     // Row backgrounds and labels.
+    const showCluster = state.store.clusters().length > 1;
     for (let row = state.laneScroll; row < last; row++) {
       const lane = lanes[row] as Lane;
       const y = AXIS_HEIGHT + (row - state.laneScroll) * ROW_HEIGHT;
@@ -76,7 +78,7 @@ export class LaneRenderer {
         ctx.fillStyle = palette.rowAlt;
         ctx.fillRect(0, y, width, ROW_HEIGHT);
       }
-      this.drawLabel(lane, y, palette);
+      this.drawLabel(lane, y, palette, showCluster);
     }
 
     // Time grid and axis.
@@ -181,23 +183,27 @@ export class LaneRenderer {
     }
   }
 
-  private drawLabel(lane: Lane, y: number, palette: Palette): void {
+  private drawLabel(lane: Lane, y: number, palette: Palette, showCluster: boolean): void {
     const { ctx } = this;
     ctx.textAlign = 'left';
     const cy = y + ROW_HEIGHT / 2;
     const max = GUTTER_WIDTH - 12;
-    if (lane.isInformerLane) {
-      ctx.fillStyle = palette.muted;
-      ctx.fillText(clip(ctx, `⟳ ${lane.informer.slice(lane.informer.indexOf('/') + 1)}`, max), 8, cy);
-      return;
-    }
-    const prefix = lane.namespace ? `${lane.namespace}/` : '';
+    const label = laneLabel(lane, showCluster);
+    // The name matters most: the kind/namespace prefix and the cluster suffix give way to it.
+    const suffixText = clip(ctx, label.suffix, max / 3);
+    const suffixW = ctx.measureText(suffixText).width;
+    const nameW = Math.min(ctx.measureText(label.name).width, (max - suffixW) * 0.7);
     ctx.fillStyle = palette.muted;
-    const prefixText = clip(ctx, prefix, max / 2);
+    const prefixText = clip(ctx, label.prefix, max - suffixW - nameW);
     ctx.fillText(prefixText, 8, cy);
     const w = ctx.measureText(prefixText).width;
-    ctx.fillStyle = palette.foreground;
-    ctx.fillText(clip(ctx, lane.name, max - w), 8 + w, cy);
+    ctx.fillStyle = lane.isInformerLane ? palette.muted : palette.foreground;
+    const nameText = clip(ctx, label.name, max - w - suffixW);
+    ctx.fillText(nameText, 8 + w, cy);
+    if (suffixText) {
+      ctx.fillStyle = palette.muted;
+      ctx.fillText(suffixText, 8 + w + ctx.measureText(nameText).width, cy);
+    }
   }
 
   private drawMarker(e: TimelineEvent, x: number, cy: number, palette: Palette): void {

@@ -124,6 +124,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
 
 /** The details pane for a selected reconcile: what triggered it, what it wrote, each linked to its event. */
 export function renderSpanDetails(root: HTMLElement, span: ReconcileSpan, links: SpanLink[], select: (seq: number) => void): void {
+  root.hidden = false;
   const header = el('div', 'details-header');
   header.append(
     el('span', `badge span-${span.outcome}`, 'RECONCILE'),

@@ -23,6 +23,13 @@ export interface TimelineEvent {
   name: string;
   type: TimelineEventType;
   resourceVersion: string;
+  /** The object's kind (`ConfigMap`), when the sender knows it; lanes are named with it. */
+  kind?: string;
+  /**
+   * Whose view of which cluster: the lab's cluster label (`Simulated cluster`, a context name) or a
+   * controller's own cache. Lanes of different clusters never merge; names carry it when several show.
+   */
+  cluster?: string;
 }
 
 /** A line of a line diff: kept (' '), added ('+') or removed ('-'). */
@@ -151,7 +158,7 @@ export function isTimelineEventType(value: unknown): value is TimelineEventType 
   return typeof value === 'string' && (TIMELINE_EVENT_TYPES as readonly string[]).includes(value);
 }
 
-/** The lane an event belongs to: one per object, one per informer for its own markers. */
-export function laneKeyOf(e: Pick<TimelineEvent, 'informer' | 'resource' | 'namespace' | 'name'>): string {
-  return e.name === '' ? `informer:${e.informer}` : `${e.resource}|${e.namespace}/${e.name}`;
+/** The lane an event belongs to: one per object of each cluster, one per informer for its own markers. */
+export function laneKeyOf(e: Pick<TimelineEvent, 'informer' | 'resource' | 'namespace' | 'name' | 'cluster'>): string {
+  return e.name === '' ? `informer:${e.informer}` : `${e.cluster ?? ''}|${e.resource}|${e.namespace}/${e.name}`;
 }

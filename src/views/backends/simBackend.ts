@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { loadCluster } from '../../kube/cluster.ts';
 import { startSimServer } from '../../sim/server/simServer.ts';
 import { createSimCluster } from '../../sim/simCluster.ts';
@@ -14,13 +15,32 @@ export interface SimBackendOptions {
   kubeconfigOut?: string;
   sampleObjects: boolean;
   bookmarkIntervalMs?: number;
+  /**
+   * Where the cluster's state is kept, so a window reload (or Disconnect, then Start) finds its
+   * objects again. Unset: in memory only, a new cluster each time.
+   */
+  stateDir?: string;
+}
+
+function holdsState(dir: string | undefined): boolean {
+  if (!dir) return false;
+  try {
+    return readdirSync(dir).some((f) => f.startsWith('state'));
+  } catch {
+    return false;
+  }
 }
 
 export async function createSimBackend(options: SimBackendOptions): Promise<ClusterBackend> {
-  const sim = createSimCluster({ bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000 });
+  const restoring = holdsState(options.stateDir);
+  const sim = createSimCluster({ bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000, ...(options.stateDir ? { stateDir: options.stateDir } : {}) });
   try {
-    if (options.sampleObjects) seedSampleObjects(sim);
-    const server = await startSimServer(sim, options.kubeconfigOut ? { kubeconfigOut: options.kubeconfigOut } : {});
+    // Sample objects only in a new cluster: a restored one has the user's own (or their deletions).
+    if (options.sampleObjects && !restoring) seedSampleObjects(sim);
+    const server = await startSimServer(sim, {
+      ...(options.kubeconfigOut ? { kubeconfigOut: options.kubeconfigOut } : {}),
+      ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+    });
     const cluster = loadCluster({ kubeconfig: server.kubeconfigPath, userAgent: VIEWS_USER_AGENT });
     try {
       await cluster.discover();
@@ -36,6 +56,9 @@ export async function createSimBackend(options: SimBackendOptions): Promise<Clus
       sim,
       clients: sim.clients,
       kubeconfigPath: server.kubeconfigPath,
+      origin: restoring
+        ? { kind: 'restored', objects: sim.stats().resources.reduce((n, r) => n + r.objects, 0), stateDir: options.stateDir! }
+        : { kind: 'new', ...(options.stateDir ? { stateDir: options.stateDir } : {}) },
       async dispose() {
         cluster.close();
         await server.stop();

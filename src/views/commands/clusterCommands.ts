@@ -7,6 +7,11 @@ import type { LabServices } from '../services.ts';
 import { nodeIds } from '../tree/treeNodes.ts';
 import { background, registerGuarded } from './guard.ts';
 import { revealQuietly } from './informerCommands.ts';
+import { reportScenario } from './scenarioFeedback.ts';
+import { completeStep } from '../walkthrough.ts';
+
+/** The feedback of the scenario loaded last: resolves with its "finished" message (tests wait on it). */
+export let lastScenario: Promise<string> | undefined;
 
 // Connecting, disconnecting, and driving the simulated cluster (scenarios, its kubeconfig).
 
@@ -26,6 +31,22 @@ export function registerClusterCommands(services: LabServices, connections: Conn
       await reveal(session.id);
       return session.id;
     }, 'Start simulated cluster'),
+
+    registerGuarded(log, 'controllerLab.resetSimulatedCluster', async (arg: unknown) => {
+      // Tests pass { confirmed: true }; people answer the modal.
+      const confirmed = typeof arg === 'object' && arg !== null && (arg as { confirmed?: unknown }).confirmed === true;
+      if (!confirmed) {
+        const choice = await vscode.window.showWarningMessage(
+          'Reset the simulated cluster?',
+          { modal: true, detail: 'Every object in it is deleted and a new cluster starts (with the sample objects, if that setting is on). Clients must re-list.' },
+          'Reset',
+        );
+        if (choice !== 'Reset') return undefined;
+      }
+      const session = await connections.resetSim();
+      await reveal(session.id);
+      return session.id;
+    }, 'Reset simulated cluster'),
 
     registerGuarded(log, 'controllerLab.connect', async (arg: unknown) => {
       // An explicit target (tests, walkthrough links): { kind, context?, kubeconfig? }.
@@ -70,7 +91,8 @@ export function registerClusterCommands(services: LabServices, connections: Conn
     registerGuarded(log, 'controllerLab.loadScenario', async (arg: unknown) => {
       let uri = arg instanceof vscode.Uri ? arg : undefined;
       const active = vscode.window.activeTextEditor?.document.uri;
-      if (!uri && active && /\.ya?ml$/i.test(active.path)) {
+      // Only a file of the user's (not an object document of ours, also YAML) can be a scenario.
+      if (!uri && active && (active.scheme === 'file' || active.scheme === 'untitled') && /\.ya?ml$/i.test(active.path)) {
         // The scenario being edited is the likely one: offer it first.
         const BROWSE = 'browse';
         const choice = await vscode.window.showQuickPick(
@@ -101,16 +123,9 @@ export function registerClusterCommands(services: LabServices, connections: Conn
       const fileName = uri.path.split('/').pop() ?? 'scenario.yaml';
       // Parse and validation errors throw here, naming line and field.
       const run = sim.loadScenario(text, { fileName });
-      log.info(`scenario ${fileName} started`);
-      vscode.window.setStatusBarMessage(`$(play) Scenario ${fileName} running…`, 3000);
-      background(
-        log,
-        run.done.then(() => {
-          log.info(`scenario ${fileName} finished`);
-          vscode.window.setStatusBarMessage(`$(check) Scenario ${fileName} finished`, 5000);
-        }),
-        `Scenario ${fileName}`,
-      );
+      completeStep('scenario');
+      lastScenario = reportScenario(run, fileName, log);
+      background(log, lastScenario, `Scenario ${fileName}`);
       return fileName;
     }, 'Load scenario'),
 

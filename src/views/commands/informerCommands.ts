@@ -8,6 +8,7 @@ import type { LabServices } from '../services.ts';
 import type { TreeNode } from '../tree/treeNodes.ts';
 import { registerGuarded } from './guard.ts';
 import { informerIdOf } from './objectTarget.ts';
+import { completeStep } from '../walkthrough.ts';
 
 // Starting and stopping informers. "Watch Resource…" asks three questions — which resource (from
 // discovery, CRDs included), which namespace, which label selector — then lists and watches.
@@ -109,6 +110,7 @@ export function registerInformerCommands(services: LabServices, connections: Con
         if (labelSelector === undefined) return undefined;
       }
       const informer = await connections.startInformer(session, { resource, namespace, labelSelector: labelSelector.trim() });
+      completeStep('watched');
       await revealQuietly(services, services.tree.model.informerNode(informer.id));
       return informer.id;
     }, 'Watch resource'),

@@ -4,6 +4,7 @@ import { resourceName } from '../model/informerSession.ts';
 import type { LabServices } from '../services.ts';
 import { TimelinePanel } from '../timeline/timelinePanel.ts';
 import { registerGuarded } from './guard.ts';
+import { completeStep } from '../walkthrough.ts';
 import { pickObject } from './objectTarget.ts';
 import type { ObjectTarget } from './objectTarget.ts';
 
@@ -55,6 +56,7 @@ export function showInTimeline(services: LabServices, target: ObjectTarget): Tim
 }
 
 export function showTimeline(services: LabServices): TimelinePanel {
+  completeStep('timeline');
   return TimelinePanel.show(services.extensionUri, services.lab, services.settings, {
     openObject: async (informerId, key) => void (await openObject(services, { informerId, key })),
     compareObject: async (informerId, key, rv) => void (await compareWithPrevious(services, { informerId, key }, rv)),

@@ -6,7 +6,7 @@ import type { ReconcileSpan } from '../../shared/protocol/reconcileSpans.ts';
 import type { NewTimelineEvent } from '../timeline/eventRing.ts';
 import { count, escapeMarkdown } from '../tree/format.ts';
 
-// Live inspection of running controllers (issue 6, item 5), as plain data: what the Controller Lab
+// Live inspection of running controllers, as plain data: what the Controller Lab
 // tree shows for every controller session — its state, reconciles and errors, its informers (from
 // their probes) and its workqueue (per key: queued, processing, or waiting with retries and backoff).
 // Pure (no vscode): the runtime's events come in through `track`, the tree reads nodes and items.
@@ -62,6 +62,8 @@ export interface ControllerEntry {
 export type ControllerTreeNode =
   | { kind: 'controllers'; id: string }
   | { kind: 'controller'; id: string; sessionId: string }
+  /** Ended sessions, folded into one row so the live ones stay on top and nothing reads "processing". */
+  | { kind: 'controllersFinished'; id: string }
   | { kind: 'controllerInformers'; id: string; sessionId: string }
   | { kind: 'controllerInformer'; id: string; sessionId: string; informer: string }
   | { kind: 'controllerQueue'; id: string; sessionId: string }
@@ -71,6 +73,7 @@ export type ControllerTreeNode =
 export const CONTROLLER_NODE_KINDS: readonly ControllerTreeNode['kind'][] = [
   'controllers',
   'controller',
+  'controllersFinished',
   'controllerInformers',
   'controllerInformer',
   'controllerQueue',
@@ -80,6 +83,7 @@ export const CONTROLLER_NODE_KINDS: readonly ControllerTreeNode['kind'][] = [
 
 export const controllerNodeIds = {
   root: 'controllers',
+  finished: 'controllers:finished',
   controller: (sessionId: string) => `ctl:${sessionId}`,
   informers: (sessionId: string) => `ctl:${sessionId}:informers`,
   informer: (sessionId: string, name: string) => `ctl:${sessionId}:informer:${name}`,
@@ -104,8 +108,14 @@ export const MAX_SPANS = 5000;
 /** Keys listed under Workqueue (a queue of 10,000 keys is summarised by its counts). */
 export const MAX_QUEUE_ROWS = 500;
 
-/** Ended sessions stay listed (state "exited") so a crash can be read; this many at most. */
+/** Ended sessions stay listed under "Finished" so a crash can be read; this many at most. */
 const KEEP_ENDED = 3;
+
+const EMPTY_QUEUE: QueueSnapshot = { at: 0, depth: 0, processing: 0, waiting: 0, keys: [] };
+
+function hasEnded(e: ControllerEntry): boolean {
+  return e.state === 'exited' || e.state === 'failed';
+}
 
 export type ControllerChange =
   | { kind: 'sessions' }
@@ -163,7 +173,7 @@ export class ControllerSessionsModel {
       errors: 0,
       inFlight: new Map(),
       informers: new Map(),
-      queue: { at: 0, depth: 0, processing: 0, waiting: 0, keys: [] },
+      queue: EMPTY_QUEUE,
       startedAt: this.now(),
     };
     this.entries.set(id, entry);
@@ -194,6 +204,8 @@ export class ControllerSessionsModel {
       this.fire({ kind: 'span', span: reconcileSpan(record) });
     });
     session.on('queue', ({ snapshot }) => {
+      // A last snapshot can arrive after the exit: an ended controller processes nothing.
+      if (hasEnded(entry)) return;
       const keysChanged = snapshot.keys.length !== entry.queue.keys.length || snapshot.keys.some((k, i) => k.key !== entry.queue.keys[i]?.key);
       entry.queue = snapshot;
       this.fire({ kind: 'queue', sessionId: id });
@@ -211,7 +223,10 @@ export class ControllerSessionsModel {
     });
     session.on('exit', ({ code, signal }) => {
       entry.exit ??= signal ? `signal ${signal}` : `code ${code ?? '?'}`;
+      if (code !== 0 && code !== null) entry.failed = true;
       entry.inFlight.clear();
+      entry.queue = { ...EMPTY_QUEUE, at: this.now() };
+      entry.paused = false;
       this.ended(entry);
     });
     this.fire({ kind: 'sessions' });
@@ -228,7 +243,7 @@ export class ControllerSessionsModel {
 
   private ended(entry: ControllerEntry): void {
     entry.state = entry.failed ? 'failed' : 'exited';
-    const ended = [...this.entries.values()].filter((e) => e.state === 'exited' || e.state === 'failed');
+    const ended = [...this.entries.values()].filter(hasEnded);
     for (const old of ended.slice(0, Math.max(0, ended.length - KEEP_ENDED))) this.forget(old.id);
     this.fire({ kind: 'sessions' });
   }
@@ -256,11 +271,18 @@ export class ControllerSessionsModel {
 
   children(node: ControllerTreeNode): ControllerTreeNode[] {
     switch (node.kind) {
-      case 'controllers':
-        return [...this.entries.keys()].map((sessionId) => this.node({ kind: 'controller', id: controllerNodeIds.controller(sessionId), sessionId }));
+      case 'controllers': {
+        const live = [...this.entries.values()].filter((e) => !hasEnded(e));
+        const rows: ControllerTreeNode[] = live.map((e) => this.node({ kind: 'controller', id: controllerNodeIds.controller(e.id), sessionId: e.id }));
+        if (live.length < this.entries.size) rows.push(this.node({ kind: 'controllersFinished', id: controllerNodeIds.finished }));
+        return rows;
+      }
+      case 'controllersFinished':
+        return [...this.entries.values()].filter(hasEnded).reverse().map((e) => this.node({ kind: 'controller', id: controllerNodeIds.controller(e.id), sessionId: e.id }));
       case 'controller': {
         const entry = this.entries.get(node.sessionId);
-        if (!entry) return [];
+        // An ended controller has no live informers or queue: its row says how it ended.
+        if (!entry || hasEnded(entry)) return [];
         return [
           this.node({ kind: 'controllerInformers', id: controllerNodeIds.informers(node.sessionId), sessionId: node.sessionId }),
           this.node({ kind: 'controllerQueue', id: controllerNodeIds.queue(node.sessionId), sessionId: node.sessionId }),
@@ -297,7 +319,11 @@ export class ControllerSessionsModel {
   parent(node: ControllerTreeNode): ControllerTreeNode | undefined {
     switch (node.kind) {
       case 'controllers': return undefined;
-      case 'controller': return this.lookup(controllerNodeIds.root);
+      case 'controller': {
+        const entry = this.entries.get(node.sessionId);
+        return this.lookup(entry && hasEnded(entry) ? controllerNodeIds.finished : controllerNodeIds.root);
+      }
+      case 'controllersFinished': return this.lookup(controllerNodeIds.root);
       case 'controllerInformers':
       case 'controllerQueue': return this.lookup(controllerNodeIds.controller(node.sessionId));
       case 'controllerInformer': return this.lookup(controllerNodeIds.informers(node.sessionId));
@@ -309,11 +335,12 @@ export class ControllerSessionsModel {
   item(node: ControllerTreeNode): ControllerItemSpec {
     switch (node.kind) {
       case 'controllers': {
-        const running = [...this.entries.values()].filter((e) => e.state !== 'exited' && e.state !== 'failed').length;
+        const running = [...this.entries.values()].filter((e) => !hasEnded(e)).length;
+        const finished = this.entries.size - running;
         return {
           id: node.id,
           label: 'Controllers',
-          description: count(running, 'running', 'running'),
+          description: [count(running, 'running', 'running'), finished ? `${finished} finished` : ''].filter(Boolean).join(' · '),
           tooltip: 'Controllers you run or debug (“Run Controller…”, F5): their informers and workqueue, live.',
           icon: { id: 'gear' },
           contextValue: 'controllers',
@@ -321,6 +348,19 @@ export class ControllerSessionsModel {
         };
       }
       case 'controller': return this.controllerItem(node.id, node.sessionId);
+      case 'controllersFinished': {
+        const ended = [...this.entries.values()].filter(hasEnded);
+        const failed = ended.filter((e) => e.state === 'failed').length;
+        return {
+          id: node.id,
+          label: 'Finished',
+          description: [count(ended.length, 'session'), failed ? `${failed} failed` : ''].filter(Boolean).join(' · '),
+          tooltip: `The last ${KEEP_ENDED} controller sessions that ended, with how they ended.`,
+          icon: { id: 'history' },
+          contextValue: 'controllersFinished',
+          collapsible: 'collapsed',
+        };
+      }
       case 'controllerInformers': {
         const entry = this.entries.get(node.sessionId);
         const informers = [...(entry?.informers.values() ?? [])];
@@ -379,9 +419,10 @@ export class ControllerSessionsModel {
     const e = this.entries.get(sessionId);
     if (!e) return { id, label: sessionId, contextValue: 'controller', collapsible: 'none' };
     const state = stateOf(e);
-    const parts = [STATE_WORDS[state], count(e.reconciles, 'reconcile')];
+    const ended = hasEnded(e);
+    const parts = [ended && e.exit ? `${STATE_WORDS[state]} (${e.exit})` : STATE_WORDS[state], count(e.reconciles, 'reconcile')];
     if (e.errors) parts.push(count(e.errors, 'error'));
-    if (state !== 'exited' && state !== 'failed' && e.queue.depth + e.queue.waiting > 0) parts.push(`queue ${e.queue.depth + e.queue.waiting}`);
+    if (!ended && e.queue.depth + e.queue.waiting > 0) parts.push(`queue ${e.queue.depth + e.queue.waiting}`);
     const tooltip = [
       `**${escapeMarkdown(e.name)}** — ${STATE_WORDS[state]}`,
       '',
@@ -396,7 +437,7 @@ export class ControllerSessionsModel {
       tooltip,
       icon: STATE_ICONS[state],
       contextValue: `controller.${state}`,
-      collapsible: state === 'exited' || state === 'failed' ? 'collapsed' : 'expanded',
+      collapsible: ended ? 'none' : 'expanded',
     };
   }
 }
@@ -549,19 +590,39 @@ const DELTA_TYPES = { Added: 'ADDED', Replaced: 'ADDED', Updated: 'MODIFIED', De
  * events its writes caused are on the timeline even when no informer of the lab watches that
  * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists and 410s as markers.
  */
-export function probeTimelineEvent(controller: string, probe: Probe): NewTimelineEvent | undefined {
+export function probeTimelineEvent(controller: string, probe: Probe, shape?: ControllerShape): NewTimelineEvent | undefined {
   const informer = `controller:${controller}/${probe.informer}`;
   const resource = probe.informer.replace(/@.*$/, '');
+  // The controller's own cache is a view of its own cluster (often a sim of its debug session):
+  // its lanes never merge with the lab's, and say whose they are.
+  const cluster = controllerCacheLabel(controller);
+  const kind = shape ? kindOfResource(shape, resource) : undefined;
+  const base = { at: probe.at, informer, resource, cluster, ...(kind ? { kind } : {}) };
   switch (probe.kind) {
     case 'delta': {
       if (probe.type === 'Sync') return undefined;
       const slash = probe.key.indexOf('/');
       const namespace = slash < 0 ? '' : probe.key.slice(0, slash);
       const name = slash < 0 ? probe.key : probe.key.slice(slash + 1);
-      return { at: probe.at, informer, resource, namespace, name, type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
+      return { ...base, namespace, name, type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
     }
-    case 'relist': return { at: probe.at, informer, resource, namespace: '', name: '', type: 'RELIST', resourceVersion: '' };
-    case 'expired': return { at: probe.at, informer, resource, namespace: '', name: '', type: 'EXPIRED', resourceVersion: probe.resourceVersion };
+    case 'relist': return { ...base, namespace: '', name: '', type: 'RELIST', resourceVersion: '' };
+    case 'expired': return { ...base, namespace: '', name: '', type: 'EXPIRED', resourceVersion: probe.resourceVersion };
     default: return undefined;
   }
+}
+
+export function controllerCacheLabel(controller: string): string {
+  return `${controller} cache`;
+}
+
+/** `pods` → `Pod`, `replicasets.apps` → `ReplicaSet`: the kinds a controller names, matched by their plural. */
+export function kindOfResource(shape: ControllerShape, resource: string): string | undefined {
+  const plural = resource.split('.')[0] ?? resource;
+  for (const ref of [shape.forKind, ...shape.owns, ...shape.watches]) {
+    const lower = ref.kind.toLowerCase();
+    const guesses = [`${lower}s`, `${lower}es`, lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : ''];
+    if (guesses.includes(plural)) return ref.kind;
+  }
+  return undefined;
 }

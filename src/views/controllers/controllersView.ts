@@ -8,6 +8,7 @@ import type { ClusterTreeProvider } from '../tree/clusterTreeProvider.ts';
 import type { NewTimelineEvent } from '../timeline/eventRing.ts';
 import { ControllerSessionsModel, controllerNodeIds, probeTimelineEvent } from './controllerSessionsModel.ts';
 import type { ControllerChange, SessionLike } from './controllerSessionsModel.ts';
+import type { ControllerShape } from '../../runtime/protocol.ts';
 
 // Glue for live inspection of running controllers: every controller session the runtime starts (Run
 // Controller, or a debug session) is tracked by a ControllerSessionsModel; its changes become
@@ -68,11 +69,11 @@ export function attachControllers(tree: ClusterTreeProvider, ring?: { push(event
   };
   const unsubscribeModel = model.onDidChange(onChange);
 
-  const track = (session: SessionLike & { controller?: { name: string } }) => {
+  const track = (session: SessionLike) => {
     const id = model.track(session);
     if (ring) {
       session.on('probe', ({ probe }) => {
-        const event = probeTimelineEvent(model.entries.get(id)?.name ?? session.controller?.name ?? id, probe);
+        const event = probeTimelineEvent(model.entries.get(id)?.name ?? session.controller?.name ?? id, probe, session.controller as ControllerShape | undefined);
         if (event) ring.push(event);
       });
     }

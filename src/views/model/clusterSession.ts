@@ -18,6 +18,8 @@ export interface ClusterBackend {
   clients?: ClientInsight;
   /** The sim's kubeconfig path (for kubectl and external controllers). */
   kubeconfigPath?: string;
+  /** A simulated cluster: restored from the state it kept (a reload, a restart), or new. */
+  origin?: { kind: 'restored'; objects: number; stateDir: string } | { kind: 'new'; stateDir?: string };
   dispose(): Promise<void>;
 }
 

@@ -56,6 +56,8 @@ export interface InformerSessionOptions {
   spec: InformerSpec;
   informer: SharedIndexInformer;
   clock: Clock;
+  /** The cluster's display name, carried by timeline events (lanes of two clusters never merge). */
+  clusterLabel?: string;
   /** Where this informer's timeline events go. */
   emitTimeline: (event: NewTimelineEvent) => void;
   historyPerObject?: number;
@@ -78,6 +80,9 @@ export class InformerSession {
   private readonly byNamespace = new Map<string, Map<string, ObjectEntry>>();
   private readonly byKey = new Map<string, ObjectEntry>();
   private readonly clock: Clock;
+  private readonly clusterLabel: string;
+  /** The resourceVersion each object's lane last showed: a relist adds lanes for objects only it brought. */
+  private readonly timelineVersions = new Map<string, string>();
   private readonly emitTimeline: (event: NewTimelineEvent) => void;
   private listeners: ((change: InformerChange) => void)[] = [];
   private pending: InformerChange | undefined;
@@ -90,6 +95,7 @@ export class InformerSession {
     this.id = `${options.clusterId}/${this.name}`;
     this.informer = options.informer;
     this.clock = options.clock;
+    this.clusterLabel = options.clusterLabel ?? options.clusterId;
     this.emitTimeline = options.emitTimeline;
     this.history = new ObjectHistory(options.historyPerObject ?? 10);
     this.disposers.push(this.informer.onProbe((p) => this.onProbe(p)));
@@ -230,7 +236,16 @@ export class InformerSession {
       name: slash < 0 ? key : key.slice(slash + 1),
       type,
       resourceVersion,
+      kind: this.spec.resource.kind,
+      cluster: this.clusterLabel,
     });
+  }
+
+  /** An object's lane on the timeline: a watch event, or a list that brought something new. */
+  private objectTimeline(at: number, type: 'ADDED' | 'MODIFIED' | 'DELETED', key: string, resourceVersion: string): void {
+    if (type === 'DELETED') this.timelineVersions.delete(key);
+    else this.timelineVersions.set(key, resourceVersion);
+    this.timeline(at, type, key, resourceVersion);
   }
 
   private onProbe(p: Probe): void {
@@ -239,8 +254,20 @@ export class InformerSession {
         this.eventsSeen++;
         if (p.resourceVersion) this.latestResourceVersion = p.resourceVersion;
         // Bookmarks and errors belong to the informer, not to an object: key '' puts them in its lane.
-        this.timeline(p.at, p.type, p.type === 'BOOKMARK' || p.type === 'ERROR' ? '' : p.key, p.resourceVersion);
+        if (p.type === 'BOOKMARK' || p.type === 'ERROR') this.timeline(p.at, p.type, '', p.resourceVersion);
+        else this.objectTimeline(p.at, p.type, p.key, p.resourceVersion);
         if (p.type === 'BOOKMARK') this.markInformer();
+        break;
+      case 'delta':
+        // A list (the first one, or a relist after 410) delivers objects as Replaced deltas and the
+        // ones that vanished as Deleted tombstones: each gets its lane, as a watch event would.
+        if (p.type === 'Replaced') {
+          const shown = this.timelineVersions.get(p.key);
+          if (shown === undefined) this.objectTimeline(p.at, 'ADDED', p.key, p.resourceVersion);
+          else if (shown !== p.resourceVersion) this.objectTimeline(p.at, 'MODIFIED', p.key, p.resourceVersion);
+        } else if (p.type === 'Deleted' && this.timelineVersions.has(p.key)) {
+          this.objectTimeline(p.at, 'DELETED', p.key, p.resourceVersion);
+        }
         break;
       case 'listEnd':
         this.latestResourceVersion = p.resourceVersion;

@@ -118,6 +118,7 @@ export class Lab {
       spec,
       informer,
       clock: this.clock,
+      clusterLabel: cluster.label,
       emitTimeline: (event) => this.ring.push(event),
     });
     informer.onProbe((p) => {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { realClock } from '../../shared/clock.ts';
 import { Disposable } from '../disposable.ts';
 import type { Lab, LabChange } from '../model/lab.ts';
+import type { ExpansionMemory } from './expansionMemory.ts';
 import { RefreshScheduler } from './refreshScheduler.ts';
 import { TreeModel } from './treeModel.ts';
 import type { ItemSpec } from './treeModel.ts';
@@ -53,11 +54,21 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   /** Follows expansion so ages ("MODIFIED 2s ago") in open lists keep moving while the view shows. */
-  trackExpansion(view: vscode.TreeView<TreeNode>, ageRefreshMs = 10_000): void {
-    this._register(view.onDidExpandElement((e) => this.expanded.add(e.element)));
-    this._register(view.onDidCollapseElement((e) => this.expanded.delete(e.element)));
+  trackExpansion(view: vscode.TreeView<TreeNode>, ageRefreshMs = 10_000, memory?: ExpansionMemory): void {
+    this._register(view.onDidExpandElement((e) => {
+      this.expanded.add(e.element);
+      memory?.set(e.element.id, true);
+    }));
+    this._register(view.onDidCollapseElement((e) => {
+      this.expanded.delete(e.element);
+      memory?.set(e.element.id, false);
+    }));
     const timer = setInterval(() => {
       if (!view.visible) return;
+      // Rows open by default (small informers' namespaces) never fire an expand event: count them too.
+      for (const node of this.model.nodes.values()) {
+        if ((node.kind === 'namespace' || node.kind === 'informer') && this.model.item(node).collapsible === 'expanded') this.expanded.add(node);
+      }
       for (const node of this.expanded) {
         if (node.kind === 'namespace' || node.kind === 'informer' || node.kind === 'client' || node.kind === 'clients') {
           if (this.model.nodes.lookup(node.id) === node) this.scheduler.mark(node);
@@ -103,8 +114,17 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
     if (!node) return undefined;
     const grown = this.model.takeGrownLists();
     if (grown.length) this.changeEmitter.fire(grown);
-    await view.reveal(node, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
-    return node;
+    // A list that just grew (or a refresh in flight) may not hold the row yet when VS Code looks
+    // for it: try again shortly, as a user clicking twice would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await view.reveal(node, { select: options.select ?? true, focus: options.focus ?? false, expand: false });
+        return node;
+      } catch (err) {
+        if (attempt >= 4) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
+    }
   }
 
   /** Refreshes everything now (the Refresh command). */

@@ -5,6 +5,7 @@ import type { Lab } from '../model/lab.ts';
 import { count, describeObject, escapeMarkdown, objectTooltip, relativeTime } from './format.ts';
 import type { ControllerSessionsModel } from '../controllers/controllerSessionsModel.ts';
 import { NodeCache, isControllerNode, nodeIds } from './treeNodes.ts';
+import { NAMESPACE_ICON, objectIconId } from './kindIcons.ts';
 import type { TreeNode } from './treeNodes.ts';
 
 // What the Clusters tree shows, as plain data: children, parents and item descriptions for every
@@ -39,6 +40,9 @@ const CHANGE_COLORS: Record<string, string> = { ADDED: 'charts.green', MODIFIED:
 /** Objects shown per list before a "more" row: VS Code renders 1,000 rows fast, 10,000 slowly. */
 export const OBJECT_PAGE_SIZE = 1000;
 
+/** Up to this many objects, an informer opens with its namespaces expanded: objects show at once. */
+export const EXPAND_NAMESPACES_UP_TO = 100;
+
 export class TreeModel {
   readonly nodes = new NodeCache();
   private readonly lab: Lab;
@@ -48,6 +52,8 @@ export class TreeModel {
   private grown = new Set<string>();
   /** Running controllers, shown after the clusters (set by src/views/controllers/controllersTree.ts). */
   controllers: ControllerSessionsModel | undefined;
+  /** What the user expanded or collapsed (kept across reloads); overrides the defaults below. */
+  expansion: { state(id: string): boolean | undefined } | undefined;
 
   constructor(lab: Lab) {
     this.lab = lab;
@@ -232,6 +238,13 @@ export class TreeModel {
   }
 
   item(node: TreeNode): ItemSpec {
+    const spec = this.defaultItem(node);
+    if (spec.collapsible === 'none') return spec;
+    const remembered = this.expansion?.state(spec.id);
+    return remembered === undefined ? spec : { ...spec, collapsible: remembered ? 'expanded' : 'collapsed' };
+  }
+
+  private defaultItem(node: TreeNode): ItemSpec {
     if (isControllerNode(node)) return this.controllers?.item(node) ?? { id: node.id, label: node.id, contextValue: 'controller', collapsible: 'none' };
     switch (node.kind) {
       case 'cluster': return this.clusterItem(node.clusterId, node.id);
@@ -242,9 +255,11 @@ export class TreeModel {
           id: node.id,
           label: node.namespace,
           description: count(informer?.countIn(node.namespace) ?? 0, 'object'),
-          icon: { id: 'symbol-namespace' },
+          tooltip: `Namespace **${escapeMarkdown(node.namespace)}**`,
+          icon: { id: NAMESPACE_ICON },
           contextValue: 'namespace',
-          collapsible: 'collapsed',
+          // A small cache shows its objects at once; a big one opens namespace by namespace.
+          collapsible: (informer?.count ?? 0) <= EXPAND_NAMESPACES_UP_TO ? 'expanded' : 'collapsed',
         };
       }
       case 'object': return this.objectItem(node);
@@ -316,8 +331,9 @@ export class TreeModel {
     const c = this.lab.clusters.get(clusterId);
     if (!c) return { id, label: clusterId, contextValue: 'cluster', collapsible: 'none' };
     const total = c.informers.size;
+    const origin = c.backend?.origin?.kind === 'restored' ? ' · restored' : c.backend?.origin?.kind === 'new' ? ' · new' : '';
     const description =
-      c.phase === 'connected' ? `${c.syncedCount()}/${total} synced${c.server ? ` · ${c.server}` : ''}` : c.phase === 'connecting' ? 'connecting…' : 'failed';
+      c.phase === 'connected' ? `${c.syncedCount()}/${total} synced${origin}${c.server ? ` · ${c.server}` : ''}` : c.phase === 'connecting' ? 'connecting…' : 'failed';
     return {
       id,
       label: c.label,
@@ -374,7 +390,7 @@ export class TreeModel {
           : i.phase === 'retrying'
             ? { id: 'warning', color: 'charts.yellow' }
             : { id: 'debug-stop' };
-    return { id, label: i.name, description, tooltip, icon, contextValue: i.phase === 'stopped' ? 'informer.stopped' : 'informer', collapsible: 'collapsed' };
+    return { id, label: i.name, description, tooltip, icon, contextValue: i.phase === 'stopped' ? 'informer.stopped' : 'informer', collapsible: 'expanded' };
   }
 
   private objectItem(node: Extract<TreeNode, { kind: 'object' }>): ItemSpec {
@@ -389,7 +405,7 @@ export class TreeModel {
       label: entry.name,
       description: describeObject(rv, entry.lastChange, age),
       // The tooltip is built on hover (resolveTooltip): 10,000 rows should not pay for it.
-      icon: { id: entry.object.metadata.deletionTimestamp ? 'trash' : 'symbol-object', color: CHANGE_COLORS[entry.lastChange] },
+      icon: { id: entry.object.metadata.deletionTimestamp ? 'trash' : objectIconId(entry.object.kind ?? informer?.resource.kind), color: CHANGE_COLORS[entry.lastChange] },
       contextValue: 'object',
       collapsible: 'none',
       command: { command: 'controllerLab.openObject', title: 'Open', arguments: [node] },
@@ -415,6 +431,9 @@ function clusterTooltip(c: ClusterSession): string {
   const lines = [`**${escapeMarkdown(c.label)}**`, ''];
   if (c.server) lines.push(`server: ${escapeMarkdown(c.server)}`);
   if (c.backend?.kubeconfigPath) lines.push('', `kubeconfig: ${escapeMarkdown(c.backend.kubeconfigPath)}`);
+  const origin = c.backend?.origin;
+  if (origin?.kind === 'restored') lines.push('', `Restored from the last session: ${count(origin.objects, 'object')}. “Reset Simulated Cluster” starts over.`);
+  else if (origin?.kind === 'new') lines.push('', origin.stateDir ? 'A new cluster; its objects are kept across window reloads.' : 'A new cluster, in memory only.');
   if (c.failure) lines.push('', escapeMarkdown(c.failure.message));
   return lines.join('\n');
 }

@@ -71,4 +71,8 @@ export class NodeCache {
   get size(): number {
     return this.nodes.size;
   }
+
+  values(): IterableIterator<TreeNode> {
+    return this.nodes.values();
+  }
 }

@@ -145,8 +145,35 @@ describe('controller sessions model (tree)', () => {
     assert.ok(changes.some((c) => c.kind === 'span' && c.span.outcome === 'error'));
     assert.deepEqual([...model.spans.values()].map((s) => `${s.id} ${s.outcome}`), ['r1 error'], 'the end replaces the start');
     session.send('exit', { code: 0, signal: null });
-    assert.match(descOf(model, ctl), /^exited/);
-    assert.equal(descOf(model, model.root()!), '0 running');
+    assert.match(descOf(model, ctl), /^exited \(code 0\)/);
+    assert.equal(descOf(model, model.root()!), '0 running · 1 finished');
+  });
+
+  it('folds an exited controller into one Finished row, never showing work in progress after the exit', () => {
+    const { model, session } = setup();
+    session.send('ready', { controller: SHAPE });
+    session.send('synced', {});
+    session.send('reconcileStart', { record: record() });
+    session.send('queue', { snapshot: { at: 5000, depth: 0, processing: 1, waiting: 0, keys: [{ key: 'default/web', state: 'processing', retries: 0 }] } });
+    session.send('exit', { code: 4, signal: null });
+    // The host's last queue snapshot may come after its exit.
+    session.send('queue', { snapshot: { at: 5001, depth: 0, processing: 1, waiting: 0, keys: [{ key: 'default/web', state: 'processing', retries: 0 }] } });
+    const root = model.root()!;
+    assert.equal(descOf(model, root), '0 running · 1 finished');
+    const rows = model.children(root);
+    assert.deepEqual(rows.map((n) => labelOf(model, n)), ['Finished'], 'no exited controller among the live ones');
+    const finished = model.children(rows[0]!);
+    assert.deepEqual(finished.map((n) => labelOf(model, n)), ['replicaset-controller']);
+    assert.equal(model.parent(finished[0]!), rows[0]);
+    assert.equal(descOf(model, finished[0]!), 'failed (code 4) · 0 reconciles');
+    assert.deepEqual(model.children(finished[0]!), [], 'no Workqueue row left to read "processing 1"');
+    assert.equal(model.item(finished[0]!).collapsible, 'none');
+    const everything = (n: ControllerTreeNode): string[] => [`${labelOf(model, n)} ${descOf(model, n)}`, ...model.children(n).flatMap(everything)];
+    assert.ok(!everything(root).some((t) => /processing [1-9]|reconciling/.test(t)), everything(root).join('\n'));
+
+    const next = new FakeSession();
+    model.track(next as unknown as SessionLike, 'again.ts');
+    assert.deepEqual(model.children(root).map((n) => labelOf(model, n)), ['again', 'Finished'], 'a new run is listed first, the finished fold last');
   });
 
   it('lists at most MAX_QUEUE_ROWS keys of a long queue, then how many more', () => {
@@ -197,7 +224,7 @@ describe('reconcile spans (timeline)', () => {
 
   it('puts what the controller\'s own informers see on the timeline, so spans link without a lab informer', () => {
     const delta = probeTimelineEvent('rs', { at: 7, informer: 'pods@default', kind: 'delta', type: 'Replaced', key: 'default/web-x1', resourceVersion: '11' });
-    assert.deepEqual(delta, { at: 7, informer: 'controller:rs/pods@default', resource: 'pods', namespace: 'default', name: 'web-x1', type: 'ADDED', resourceVersion: '11' });
+    assert.deepEqual(delta, { at: 7, informer: 'controller:rs/pods@default', resource: 'pods', cluster: 'rs cache', namespace: 'default', name: 'web-x1', type: 'ADDED', resourceVersion: '11' });
     assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' })?.type, 'MODIFIED');
     assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' })?.namespace, '');
     assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Deleted', key: 'default/a', resourceVersion: '4' })?.type, 'DELETED');

@@ -3,7 +3,9 @@ import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/shared/clock.ts';
 import { Lab } from '../../../src/views/model/lab.ts';
 import type { InformerChange } from '../../../src/views/model/informerSession.ts';
-import { TreeModel } from '../../../src/views/tree/treeModel.ts';
+import { EXPAND_NAMESPACES_UP_TO, TreeModel } from '../../../src/views/tree/treeModel.ts';
+import { ExpansionMemory } from '../../../src/views/tree/expansionMemory.ts';
+import { NAMESPACE_ICON, objectIconId } from '../../../src/views/tree/kindIcons.ts';
 import type { TreeNode } from '../../../src/views/tree/treeNodes.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
@@ -126,8 +128,8 @@ describe('cluster tree model', () => {
     api.put('default', 'c');
     await settle();
     const types = lab.ring.all().map((e) => `${e.type}:${e.name}`);
-    assert.deepEqual(types, ['RELIST:', 'MODIFIED:a', 'ADDED:c']);
-    assert.equal(lab.ring.all()[1]?.resourceVersion, '12');
+    assert.deepEqual(types, ['RELIST:', 'ADDED:a', 'MODIFIED:a', 'ADDED:c']);
+    assert.equal(lab.ring.all()[2]?.resourceVersion, '12');
     await lab.dispose();
   });
 
@@ -166,6 +168,65 @@ describe('cluster tree model', () => {
     assert.equal(page.length, 10_000);
     assert.ok(page.includes(last));
     console.log(`expand 10k (all pages, as reveal of the last object needs): ${all[0]!.toFixed(1)} ms`);
+    await lab.dispose();
+  });
+});
+
+describe('cluster tree: seeing objects is quick', () => {
+  it('opens informers and the namespaces of a small cache, so objects show without expanding anything', async () => {
+    const api = new FakeApi();
+    api.put('default', 'a');
+    api.put('prod', 'web');
+    const { lab, tree } = await labWith(api);
+    const [cluster] = tree.roots();
+    const [informer] = tree.children(cluster);
+    assert.equal(tree.item(cluster!).collapsible, 'expanded');
+    assert.equal(tree.item(informer!).collapsible, 'expanded');
+    for (const ns of tree.children(informer)) assert.equal(tree.item(ns).collapsible, 'expanded', `namespace ${tree.item(ns).label}`);
+    await lab.dispose();
+  });
+
+  it('keeps a big cache’s namespaces closed until opened', async () => {
+    const api = new FakeApi();
+    for (let i = 0; i <= EXPAND_NAMESPACES_UP_TO; i++) api.put(`ns${i % 3}`, `o${i}`);
+    const { lab, tree } = await labWith(api);
+    const [informer] = tree.children(tree.roots()[0]);
+    for (const ns of tree.children(informer)) assert.equal(tree.item(ns).collapsible, 'collapsed');
+    await lab.dispose();
+  });
+
+  it('remembers what the user expanded and collapsed, across a reload (the workspace state)', async () => {
+    const api = new FakeApi();
+    api.put('default', 'a');
+    api.put('prod', 'web');
+    const saved = new Map<string, unknown>();
+    const memento = { get: <T>(k: string) => saved.get(k) as T | undefined, update: async (k: string, v: unknown) => void saved.set(k, JSON.parse(JSON.stringify(v))) };
+    const first = await labWith(api);
+    first.tree.expansion = new ExpansionMemory(memento);
+    const [informer] = first.tree.children(first.tree.roots()[0]);
+    const [defaultNs] = first.tree.children(informer);
+    (first.tree.expansion as ExpansionMemory).set(defaultNs!.id, false);
+    assert.equal(first.tree.item(defaultNs!).collapsible, 'collapsed');
+    await first.lab.dispose();
+
+    const second = await labWith(api);
+    second.tree.expansion = new ExpansionMemory(memento);
+    const [informer2] = second.tree.children(second.tree.roots()[0]);
+    assert.deepEqual(second.tree.children(informer2).map((n) => `${second.tree.item(n).label} ${second.tree.item(n).collapsible}`), ['default collapsed', 'prod expanded']);
+    await second.lab.dispose();
+  });
+
+  it('gives namespaces and objects different icons, and each kind its own', async () => {
+    const api = new FakeApi();
+    api.put('default', 'a');
+    const { lab, tree } = await labWith(api);
+    const [informer] = tree.children(tree.roots()[0]);
+    const [ns] = tree.children(informer);
+    const [obj] = tree.children(ns);
+    assert.equal(tree.item(ns!).icon?.id, 'folder');
+    assert.equal(tree.item(obj!).icon?.id, 'file-code');
+    assert.notEqual(objectIconId('Secret'), objectIconId('ConfigMap'));
+    assert.notEqual(objectIconId('Widget'), NAMESPACE_ICON);
     await lab.dispose();
   });
 });

@@ -5,6 +5,7 @@ import { initialState, reduce, selectedEvent } from '../../../webview/timeline/s
 import type { TimelineState } from '../../../webview/timeline/state.ts';
 import { allTypes } from '../../../webview/timeline/filters.ts';
 import { rateBins } from '../../../webview/timeline/rate.ts';
+import { laneLabel, laneLabelText } from '../../../webview/timeline/laneLabel.ts';
 
 const T0 = 1_700_000_000_000;
 
@@ -19,7 +20,7 @@ function loaded(events: TimelineEvent[], maxEvents = 100_000): TimelineState {
 describe('timeline state', () => {
   it('puts each object in its own lane and informer markers in the informer lane', () => {
     const s = loaded([ev(1, 'a', 'ADDED'), ev(2, 'b', 'ADDED'), ev(3, 'a'), ev(4, '', 'RELIST')]);
-    assert.deepEqual(s.view.lanes.map((l) => l.key), ['configmaps|default/a', 'configmaps|default/b', 'informer:configmaps']);
+    assert.deepEqual(s.view.lanes.map((l) => l.key), ['|configmaps|default/a', '|configmaps|default/b', 'informer:configmaps']);
     assert.equal(s.view.count, 4);
     assert.equal(s.view.lanes[0]?.events.length, 2);
   });
@@ -157,5 +158,32 @@ describe('timeline state', () => {
     const ms = performance.now() - t0;
     assert.equal(s.view.lanes.length, 111);
     assert.ok(ms < 2000, `took ${ms.toFixed(0)} ms`);
+  });
+});
+
+describe('timeline lanes say what they are', () => {
+  const at = (seq: number, partial: Partial<TimelineEvent>): TimelineEvent => ({ ...ev(seq, 'web'), ...partial });
+
+  it('names a lane by kind and namespace/name, and adds the cluster only when several show', () => {
+    let s = loaded([at(1, { kind: 'ConfigMap', cluster: 'Simulated cluster', informer: 'sim/configmaps' }), at(2, { name: '', type: 'BOOKMARK', cluster: 'Simulated cluster', informer: 'sim/configmaps' })]);
+    assert.deepEqual(s.view.lanes.map((l) => laneLabelText(laneLabel(l, s.store.clusters().length > 1))), ['ConfigMap default/web', '⟳ configmaps']);
+    s = reduce(s, { type: 'append', events: [at(3, { kind: 'ConfigMap', cluster: 'replicaset-controller cache', informer: 'controller:rs/configmaps' })], evictedThroughSeq: -1, now: T0 });
+    assert.deepEqual(
+      s.view.lanes.map((l) => laneLabelText(laneLabel(l, s.store.clusters().length > 1))),
+      ['ConfigMap default/web · Simulated cluster', '⟳ configmaps · Simulated cluster', 'ConfigMap default/web · replicaset-controller cache'],
+      'the same object seen by the view and by a debug session’s cluster: two lanes, each saying whose',
+    );
+  });
+
+  it('falls back to the resource when the kind is unknown', () => {
+    const s = loaded([ev(1, 'a')]);
+    assert.equal(laneLabelText(laneLabel(s.view.lanes[0]!, false)), 'configmaps default/a');
+  });
+
+  it('leaves bookmarks and other informer markers out of the events/s plot', () => {
+    const bookmarks = Array.from({ length: 40 }, (_, i) => ev(i + 1, '', 'BOOKMARK', T0 + i * 25));
+    const s = loaded([...bookmarks, ev(41, 'a', 'MODIFIED', T0 + 1000), ev(42, '', 'RELIST', T0 + 1000)]);
+    assert.equal(s.view.count, 42, 'the markers are still shown and counted in their lanes');
+    assert.deepEqual([...s.view.times], [T0 + 1000], 'only the object change is a rate sample');
   });
 });

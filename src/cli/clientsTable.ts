@@ -1,0 +1,44 @@
+import type { ClientInfo } from '../sim/store/types.ts';
+
+// `controller-lab sim clients` as a person reads it: one row per client (who, since when, what it
+// lists, watches and writes), then one row per watch (resource, scope, since when, how far it got). `-o json` prints the admin endpoint's answer unchanged.
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd()).join('\n');
+}
+
+export function formatClientsTable(clients: readonly ClientInfo[], now: number): string {
+  if (clients.length === 0) return 'No clients have talked to this simulated cluster yet.\n';
+  const sorted = [...clients].sort((a, b) => b.lastSeen - a.lastSeen);
+  const rows: string[][] = [['CLIENT', 'LAST SEEN', 'LISTS', 'WATCHES', 'WRITES', 'ERRORS']];
+  for (const c of sorted) {
+    const open = c.watches.filter((w) => w.open).length;
+    rows.push([c.userAgent || '(no user agent)', `${ago(now - c.lastSeen)} ago`, String(c.lists), `${open} open / ${c.watches.length}`, String(c.writes), String(c.errors)]);
+  }
+  const out = [table(rows)];
+  const watchRows: string[][] = [['CLIENT', 'WATCH', 'NAMESPACE', 'SELECTOR', 'STARTED', 'LAST RV', 'EVENTS', 'STATE']];
+  for (const c of sorted) {
+    for (const w of c.watches) {
+      watchRows.push([
+        c.userAgent || '(no user agent)',
+        w.resource,
+        w.namespace || '(all)',
+        [w.labelSelector, w.fieldSelector].filter(Boolean).join(',') || '-',
+        `${ago(now - w.startedAt)} ago`,
+        w.lastResourceVersion || '-',
+        String(w.events),
+        w.open ? 'open' : `closed (${w.closeReason ?? 'ended'})`,
+      ]);
+    }
+  }
+  if (watchRows.length > 1) out.push('', table(watchRows));
+  return `${out.join('\n')}\n`;
+}

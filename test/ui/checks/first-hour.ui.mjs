@@ -1,0 +1,141 @@
+/* global window, document -- functions passed to frame.evaluate run in the webview */
+// UI check: what a new user sees in their first hour, in a real workbench (code-server in Chromium)
+// with the packaged extension installed: the walkthrough opening by itself once, the tree showing
+// objects with no expanding, Describe / Edit / Delete (with its modal) from an object's context
+// menu, a scenario saying it started and finished, the timeline's chart using the width, the
+// walkthrough's steps ticked, and after a reload: no walkthrough again, the cluster's objects kept.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand } from '../workbench.mjs';
+
+export const name = 'a first hour: walkthrough, objects at once, describe/edit/delete, scenario feedback, reload';
+
+async function waitFor(what, probe, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+function treeRow(page, label) {
+  return page.locator('.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+}
+
+async function contextMenu(page, row, item) {
+  await row.click({ button: 'right' });
+  const entry = page.locator('.monaco-menu .action-item', { hasText: item }).first();
+  await entry.waitFor({ state: 'visible', timeout: 10_000 });
+  await entry.click();
+}
+
+async function walkthroughSteps(page) {
+  return page.locator('.gettingStartedContainer [data-step-id]').evaluateAll((els) =>
+    els.map((e) => ({ id: e.getAttribute('data-step-id'), complete: e.getAttribute('aria-checked') === 'true' })),
+  );
+}
+
+/** @param {ReturnType<typeof import('../workbench.mjs').workbench>} workbench */
+export async function run(workbench) {
+  const { page } = workbench;
+  const results = {};
+
+  // 1. The walkthrough opens by itself on the first run.
+  const walkthrough = page.locator('.gettingStartedContainer', { hasText: 'Get started with Controller Lab' }).first();
+  await walkthrough.waitFor({ state: 'visible', timeout: 60_000 });
+  await workbench.screenshot('first-walkthrough');
+
+  // 2. The view shows objects with no expanding: informers and the namespaces of a small cache open.
+  await workbench.clickActivity('Controller Lab');
+  await waitFor('the sample ConfigMap app-config in the tree', async () => treeRow(page, 'app-config').isVisible(), 60_000);
+  results.rowsAtOnce = (await workbench.treeRows()).map((t) => t.replace(/\s+/g, ' ').trim());
+  const nsIcon = await treeRow(page, 'demo').locator('.custom-view-tree-node-item-icon').first().getAttribute('class');
+  const objIcon = await treeRow(page, 'app-config').locator('.custom-view-tree-node-item-icon').first().getAttribute('class');
+  if (!/codicon-folder/.test(nsIcon ?? '') || !/codicon-file-code/.test(objIcon ?? '')) throw new Error(`icons: namespace ${nsIcon}, object ${objIcon}`);
+  await workbench.screenshot('first-tree-at-once');
+
+  // 3. Describe, Edit, Delete from an object's context menu.
+  await contextMenu(page, treeRow(page, 'web-nginx'), 'Describe');
+  await page.locator('.tab', { hasText: 'web-nginx.describe' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.view-lines', { hasText: 'Name:' }).first().waitFor({ timeout: 20_000 });
+  await workbench.screenshot('first-describe');
+  await contextMenu(page, treeRow(page, 'app-config'), 'Edit (Apply on Save)');
+  await page.locator('.tab', { hasText: 'app-config.yaml' }).first().waitFor({ timeout: 20_000 });
+  await page.locator('.view-lines', { hasText: 'Save to apply' }).first().waitFor({ timeout: 20_000 });
+  await workbench.screenshot('first-edit');
+  await contextMenu(page, treeRow(page, 'payments'), 'Delete…');
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Delete ConfigMap demo/payments?' }).first();
+  await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+  await workbench.screenshot('first-delete-confirm');
+  await dialog.locator('.monaco-button', { hasText: /^Delete$/ }).first().click();
+  await waitFor('payments to leave the tree', async () => !(await treeRow(page, 'payments').isVisible()));
+
+  // 4. A scenario says it started and when it finished.
+  const dir = mkdtempSync(join(tmpdir(), 'controller-lab-first-'));
+  const scenario = join(dir, 'first.yaml');
+  writeFileSync(scenario, 'steps:\n  - at: 500ms\n    repeat:\n      count: 20\n      over: 2s\n      step:\n        patch:\n          target: { kind: ConfigMap, namespace: default, name: app-config }\n          patch: { data: { n: "${i}" } }\n');
+  await runCommand(page, 'Controller Lab: Load Scenario…');
+  await page.locator('.quick-input-widget', { hasText: 'Load a scenario' }).first().waitFor({ state: 'visible' });
+  const input = page.locator('.quick-input-widget input').first();
+  await waitFor('the file dialog to show a path', async () => ((await input.inputValue()) ?? '').startsWith('/'));
+  await waitFor('the path typed', async () => {
+    await input.fill(scenario);
+    await page.waitForTimeout(200);
+    return (await input.inputValue()) === scenario;
+  });
+  await page.keyboard.press('Enter');
+  await page.locator('.notifications-toasts', { hasText: 'Scenario first.yaml' }).first().waitFor({ timeout: 20_000 });
+  await workbench.screenshot('first-scenario-running');
+  await page.locator('.notifications-toasts', { hasText: /scenario first\.yaml finished after/ }).first().waitFor({ timeout: 30_000 });
+  await workbench.screenshot('first-scenario-finished');
+
+  // 5. The timeline: lanes named by kind, the chart using the width while nothing is selected.
+  await runCommand(page, 'Controller Lab: Open Timeline');
+  const frame = await waitFor('the timeline webview', async () => {
+    for (const f of page.frames()) if (await f.locator('#event-count').count().catch(() => 0)) return f;
+    return undefined;
+  });
+  await waitFor('lanes', async () => (await frame.evaluate(() => window.timelineDebug.state().view.lanes.length)) > 3);
+  results.laneKinds = await frame.evaluate(() => window.timelineDebug.state().view.lanes.map((l) => `${l.kind ?? l.resource} ${l.namespace}/${l.name}`));
+  if (!results.laneKinds.includes('ConfigMap demo/cart-settings')) throw new Error(`a listed object without a lane: ${results.laneKinds.join(', ')}`);
+  const widths = await frame.evaluate(() => ({ lanes: document.getElementById('lanes').getBoundingClientRect().width, page: document.body.getBoundingClientRect().width }));
+  results.chartShare = +(widths.lanes / widths.page).toFixed(2);
+  if (results.chartShare < 0.9) throw new Error(`the chart takes ${results.chartShare} of the width with nothing selected`);
+  await workbench.screenshot('first-timeline');
+
+  // 6. The walkthrough's steps ticked for what was done.
+  // (Its tab was a preview: the first document opened from the tree took its place.)
+  await runCommand(page, 'Welcome: Open Walkthrough...');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Controller Lab' }).first().click();
+  await walkthrough.waitFor({ state: 'visible' });
+  results.steps = await walkthroughSteps(page);
+  await workbench.screenshot('first-walkthrough-progress');
+  for (const id of ['openView', 'openTimeline', 'loadScenario', 'changeObject']) {
+    const step = results.steps.find((s) => (s.id ?? '').endsWith(id));
+    if (!step?.complete) throw new Error(`step ${id} not ticked: ${JSON.stringify(results.steps)}`);
+  }
+
+  // 7. Reload: no walkthrough again; the simulated cluster comes back with its objects.
+  await runCommand(page, 'View: Close All Editors');
+  await waitFor('no editor open before the reload', async () => (await page.locator('.tabs-container .tab').count()) === 0);
+  // The web workbench saves its editor state on a timer: let it record "no editors" first.
+  await page.waitForTimeout(3000);
+  await page.reload();
+  await workbench.ready();
+  await workbench.clickActivity('Controller Lab');
+  let cluster = '';
+  await waitFor('the cluster to come back after the reload', async () => {
+    cluster = await treeRow(page, 'Simulated cluster').innerText();
+    return /synced/.test(cluster);
+  }, 60_000);
+  if (!/restored/.test(cluster)) throw new Error(`cluster row after reload: ${cluster}`);
+  await waitFor('app-config after the reload', async () => treeRow(page, 'app-config').isVisible(), 30_000);
+  if (await treeRow(page, 'payments').isVisible()) throw new Error('the deleted ConfigMap came back after the reload');
+  await page.waitForTimeout(3000);
+  if (await page.locator('.gettingStartedContainer', { hasText: 'Get started with Controller Lab' }).count()) throw new Error('the walkthrough opened again after the reload');
+  await workbench.screenshot('first-after-reload');
+  console.log(JSON.stringify(results, null, 2));
+}

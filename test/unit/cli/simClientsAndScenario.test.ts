@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadCluster } from '../../../src/kube/cluster.ts';
+import { scratchDir } from '../kube/support/loopbackApi.ts';
+import { runCli, startCli } from './support/runCli.ts';
+
+// `controller-lab sim --scenario` says what the scenario does as it runs, and `sim clients` answers
+// a table a person can read (JSON behind -o json).
+
+const SCENARIO = `seed: 1
+objects:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: { name: app, namespace: default }
+    data: { v: "0" }
+steps:
+  - at: 100ms
+    repeat:
+      count: 5
+      over: 200ms
+      step:
+        patch:
+          target: { kind: ConfigMap, namespace: default, name: app }
+          patch: { data: { v: "\${i}" } }
+  - after: 100ms
+    dropWatches: true
+`;
+
+test('sim prints each scenario step as it runs, then that it finished; sim clients prints a table', async (t) => {
+  const { dir, cleanup } = scratchDir();
+  t.after(cleanup);
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  const scenario = path.join(dir, 'steps.yaml');
+  writeFileSync(scenario, SCENARIO);
+  const sim = startCli(['sim', '--kubeconfig-out', kubeconfig, '--scenario', scenario]);
+  t.after(() => sim.child.kill('SIGINT'));
+  await sim.waitForStdout('finished after');
+
+  const cluster = loadCluster({ kubeconfig, userAgent: 'my-controller/1.0' });
+  t.after(() => cluster.close());
+  await cluster.request('/api/v1/namespaces/default/configmaps');
+
+  const table = await runCli(['sim', 'clients', '--kubeconfig', kubeconfig]);
+  assert.equal(table.code, 0, table.stderr);
+  const lines = table.stdout.split('\n');
+  assert.match(lines[0] ?? '', /^CLIENT\s+LAST SEEN\s+LISTS\s+WATCHES\s+WRITES\s+ERRORS$/);
+  assert.ok(lines.some((l) => /^my-controller\/1\.0\s+\d+s ago\s+1\s+0 open \/ 0\s+0\s+0$/.test(l)), table.stdout);
+  assert.doesNotMatch(table.stdout, /[{}"]/, 'no JSON in the table');
+
+  const json = await runCli(['sim', 'clients', '-o', 'json', '--kubeconfig', kubeconfig]);
+  assert.equal(json.code, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout) as { clients: { userAgent: string; lists: number }[] };
+  assert.equal(parsed.clients.find((c) => c.userAgent === 'my-controller/1.0')?.lists, 1);
+
+  const bad = await runCli(['sim', 'clients', '-o', 'yaml', '--kubeconfig', kubeconfig]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /use -o json/);
+
+  sim.child.kill('SIGINT');
+  const r = await sim.done;
+  assert.match(r.stdout, /Scenario .*steps\.yaml started: 1 object applied, 6 steps to run\./);
+  assert.match(r.stdout, /steps\[0\]: patch ConfigMap default\/app — 5 times…/);
+  assert.match(r.stdout, /steps\[0\]: done \(5 times\)/);
+  assert.match(r.stdout, /steps\[1\]: drop watches/);
+  assert.match(r.stdout, /Scenario .*steps\.yaml finished after \d+\.\ds \(6 of 6 steps run\)\./);
+  const order = ['started:', '5 times…', 'done (5 times)', 'drop watches', 'finished after'].map((s) => r.stdout.indexOf(s));
+  assert.deepEqual([...order].sort((a, b) => a - b), order, r.stdout);
+});

@@ -1,0 +1,45 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { STEP_CONTEXT_KEYS, WALKTHROUGH_ID } from '../../../src/views/walkthroughSteps.ts';
+
+// The walkthrough's steps tick when the user does the thing: every step completes on something the
+// extension really signals (a context key it sets, a command it contributes, its view), never on a
+// context any debug session would set.
+
+const root = join(import.meta.dirname, '../../..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  activationEvents: string[];
+  contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]>; walkthroughs: { id: string; steps: { id: string; completionEvents?: string[]; media: { markdown?: string } }[] }[] };
+};
+
+describe('the getting-started walkthrough', () => {
+  const walkthrough = pkg.contributes.walkthroughs.find((w) => w.id === WALKTHROUGH_ID);
+
+  it('exists and the extension activates at startup, so it can open on the first run', () => {
+    assert.ok(walkthrough);
+    assert.ok(pkg.activationEvents.includes('onStartupFinished'));
+  });
+
+  it('completes every step on a signal the extension gives', () => {
+    const commands = new Set(pkg.contributes.commands.map((c) => c.command));
+    const views = new Set(Object.values(pkg.contributes.views).flat().map((v) => v.id));
+    const keys = new Set<string>(Object.values(STEP_CONTEXT_KEYS));
+    const used = new Set<string>();
+    for (const step of walkthrough!.steps) {
+      assert.ok(step.completionEvents?.length, `${step.id} has completion events`);
+      for (const event of step.completionEvents!) {
+        const [kind, arg = ''] = event.split(/:(.*)/s);
+        if (kind === 'onContext') {
+          assert.ok(keys.has(arg), `${step.id}: ${arg} is a key the extension sets`);
+          used.add(arg);
+        } else if (kind === 'onCommand') assert.ok(commands.has(arg), `${step.id}: ${arg} is contributed`);
+        else if (kind === 'onView') assert.ok(views.has(arg), `${step.id}: view ${arg}`);
+        else assert.fail(`${step.id}: unexpected completion event ${event}`);
+      }
+      if (step.media.markdown) assert.ok(existsSync(join(root, step.media.markdown)), step.media.markdown);
+    }
+    assert.deepEqual([...keys].filter((k) => !used.has(k)), [], 'every key the extension sets ticks a step');
+  });
+});
