@@ -57,6 +57,10 @@ export interface ScenarioOptions {
   clock?: Clock;
 }
 
+/** Most late steps run in one turn of the event loop, and the longest such a burst may take. */
+const MAX_TURN_STEPS = 500;
+const MAX_TURN_MS = 20;
+
 export function startScenario(cluster: SimCluster, yamlText: string, options: ScenarioOptions = {}): ScenarioRun {
   const fileName = options.fileName ?? 'scenario.yaml';
   const clock = options.clock ?? cluster.clock;
@@ -86,9 +90,17 @@ export function startScenario(cluster: SimCluster, yamlText: string, options: Sc
   let next = 0;
   const runDue = (): void => {
     timer = undefined;
+    // A machine slower than the schedule must not run every late step in one go: that would hold
+    // the event loop (and every client of the cluster) until the whole scenario is done.
+    const yieldAt = performance.now() + MAX_TURN_MS;
+    let turn = 0;
     while (!stopped && next < scenario.steps.length) {
       const step = scenario.steps[next];
       if (!step || step.at > clock.now() - start) break;
+      if (++turn > MAX_TURN_STEPS || performance.now() > yieldAt) {
+        timer = clock.setTimer(0, runDue);
+        return;
+      }
       next++;
       try {
         runStep(cluster, step, random);

@@ -171,3 +171,21 @@ for (const file of ['basic.yaml', 'chaos.yaml', 'load.yaml']) {
     assert.deepEqual(run.errors, []);
   });
 }
+
+test('thousands of steps due at once run in bursts that let the event loop turn, and all of them run', async () => {
+  const cluster = new SimCluster();
+  const yaml = `objects:
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}, data: {n: "0"}}
+steps:
+- at: 0s
+  repeat: {count: 5000, every: 0s, step: {patch: {target: {kind: ConfigMap, namespace: default, name: c}, patch: {data: {n: "\${i}"}}}}}
+`;
+  const run = cluster.loadScenario(yaml);
+  // Without bursts every step ran inside loadScenario, before any other client got a turn.
+  assert.ok(run.stepsRun <= 500, `ran ${run.stepsRun} steps before returning`);
+  await run.done;
+  assert.equal(run.stepsRun, 5000);
+  const cm = cluster.get({ group: '', version: 'v1', resource: 'configmaps' }, 'default', 'c').object as { data: { n: string } };
+  assert.equal(cm.data.n, '4999');
+  await cluster.close();
+});
