@@ -162,7 +162,7 @@ func benchmarkPipeline(b *testing.B, attached bool) {
 		l := newLab(s, nil, nil)
 		l.instrument(c)
 		lc := l.controllers[0]
-		lc.forInformer = &labInformer{Informer: storeInformer{store: store}, lab: l, gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, name: "configmaps", lastSeen: map[string]seenEvent{}}
+		lc.forInformer = &labInformer{Informer: storeInformer{store: store}, lab: l, informerState: &informerState{gvk: schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, name: "configmaps", lastSeen: map[string]seenEvent{}}}
 		b.Cleanup(s.close)
 	}
 	events := make(chan event.GenericEvent)

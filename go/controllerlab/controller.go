@@ -71,12 +71,16 @@ func (c *labController) enqueued(item reconcile.Request, after time.Duration, re
 	c.queue.addedAfter(key, after, reason)
 }
 
-// taken: a worker got the key. The first one means the caches synced and workers started.
-func (c *labController) taken(item reconcile.Request) {
-	c.queue.got(keyOf(item))
-	if c.started.CompareAndSwap(false, true) {
+// workerAsks: a worker waits for a key. The first one means the caches synced and workers started.
+func (c *labController) workerAsks() {
+	if !c.started.Load() && c.started.CompareAndSwap(false, true) {
 		c.lab.workersStarted(c)
 	}
+}
+
+// taken: a worker got the key.
+func (c *labController) taken(item reconcile.Request) {
+	c.queue.got(keyOf(item))
 }
 
 // takeTriggers returns and forgets the events that enqueued key since its last reconcile.

@@ -53,13 +53,21 @@ func (c *labCache) GetInformerForKind(ctx context.Context, gvk schema.GroupVersi
 	return c.lab.informer(gvk, proto, i), nil
 }
 
-// labInformer is one informer of the manager, as Controller Lab reports it.
+// labInformer is one informer of the manager, as handed to a source. A cache may hand out a new
+// handle for the same informer on each call (the multi-namespace cache does), so what Controller
+// Lab knows about the informer lives in informerState, one per kind.
 type labInformer struct {
 	cache.Informer
-	lab      *lab
-	gvk      schema.GroupVersionKind
-	name     string
-	mu       sync.Mutex
+	lab *lab
+	*informerState
+}
+
+type informerState struct {
+	gvk   schema.GroupVersionKind
+	name  string
+	proto client.Object
+	mu    sync.Mutex
+	// The highest resourceVersion delivered, and the last event forwarded per key.
 	lastRV   string
 	lastSeen map[string]seenEvent
 }
@@ -72,12 +80,15 @@ type seenEvent struct {
 func (l *lab) informer(gvk schema.GroupVersionKind, proto client.Object, inner cache.Informer) *labInformer {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if inf, ok := l.informers[gvk]; ok && inf.Informer == inner {
-		return inf
+	st, known := l.informers[gvk]
+	if !known {
+		st = &informerState{gvk: gvk, name: informerName(l.mapper, gvk), proto: proto, lastSeen: map[string]seenEvent{}}
+		l.informers[gvk] = st
 	}
-	inf := &labInformer{Informer: inner, lab: l, gvk: gvk, name: informerName(l.mapper, gvk), lastSeen: map[string]seenEvent{}}
-	l.informers[gvk] = inf
-	go inf.reportSynced()
+	inf := &labInformer{Informer: inner, lab: l, informerState: st}
+	if !known {
+		go inf.reportSynced()
+	}
 	return inf
 }
 
@@ -126,18 +137,30 @@ func (i *labInformer) reportSynced() {
 	i.lab.session.send(probeMessage{Type: "probe", Probe: p})
 }
 
-// cached is the object the informer holds for key, read without a copy (it is only marshalled).
-func (i *labInformer) cached(key string) (client.Object, bool) {
-	s, ok := i.Informer.(interface{ GetStore() toolscache.Store })
+// cached is the object the informer holds for key (nil: not in the cache). Read from the
+// informer's store without a copy when it has one (it is only marshalled); otherwise through the
+// manager's cache, as the reconciler itself would read it.
+func (i *labInformer) cached(ctx context.Context, key string) client.Object {
+	if s, ok := i.Informer.(interface{ GetStore() toolscache.Store }); ok {
+		item, exists, err := s.GetStore().GetByKey(key)
+		if err != nil || !exists {
+			return nil
+		}
+		obj, _ := item.(client.Object)
+		return obj
+	}
+	if i.lab.reader == nil || i.proto == nil {
+		return nil
+	}
+	obj, ok := i.proto.DeepCopyObject().(client.Object)
 	if !ok {
-		return nil, false
+		return nil
 	}
-	item, exists, err := s.GetStore().GetByKey(key)
-	if err != nil || !exists {
-		return nil, true
+	ns, name := splitKey(key)
+	if err := i.lab.reader.Get(ctx, namespacedName(ns, name), obj); err != nil {
+		return nil
 	}
-	obj, _ := item.(client.Object)
-	return obj, true
+	return obj
 }
 
 func (i *labInformer) AddEventHandler(h toolscache.ResourceEventHandler) (toolscache.ResourceEventHandlerRegistration, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 
 	toolscache "k8s.io/client-go/tools/cache"
@@ -95,15 +96,34 @@ func (l *lab) classifyHandler(h toolscache.ResourceEventHandler) (*labController
 	}
 	via := "watches"
 	if hd := s.FieldByName("handler"); hd.IsValid() && hd.Kind() == reflect.Interface && !hd.IsNil() {
-		t := hd.Elem().Type().String()
-		switch {
-		case strings.Contains(t, "EnqueueRequestForObject"):
-			via = "for"
-		case strings.Contains(t, "enqueueRequestForOwner"):
-			via = "owns"
-		}
+		via = handlerVia(hd.Elem())
 	}
 	return c, via
+}
+
+// handlerVia names what a controller-runtime event handler maps from: "for" (the object itself),
+// "owns" (its controlling owner) or "watches". Owns' handler comes wrapped by
+// WithLowPriorityWhenUnchanged (TypedFuncs around the handler's methods, taken through its
+// interface); controller-runtime wraps no other handler so, and that is how it is recognised.
+func handlerVia(h reflect.Value) string {
+	name := h.Type().String()
+	switch {
+	case strings.Contains(name, "EnqueueRequestForObject"):
+		return "for"
+	case strings.Contains(name, "enqueueRequestForOwner"):
+		return "owns"
+	}
+	if h.Kind() == reflect.Struct && strings.HasPrefix(name, "handler.TypedFuncs[") {
+		if f := h.FieldByName("CreateFunc"); f.IsValid() && f.Kind() == reflect.Func && !f.IsNil() {
+			if fn := runtime.FuncForPC(f.Pointer()); fn != nil {
+				created := fn.Name()
+				if strings.Contains(created, "handler.TypedEventHandler[") && strings.HasSuffix(created, ".Create-fm") {
+					return "owns"
+				}
+			}
+		}
+	}
+	return "watches"
 }
 
 // controllerOfQueueField finds our queue in the handler's queue field, directly or inside the

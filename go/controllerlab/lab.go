@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // lab is the attached state of one manager: its controllers, its informers, and the events in
@@ -25,9 +26,11 @@ type lab struct {
 	controllers []*labController
 	// Our queues by address, to tell which controller an event handler registration feeds.
 	byQueue   map[uintptr]*labController
-	informers map[schema.GroupVersionKind]*labInformer
-	synced    bool
-	lastIdle  *bool
+	informers map[schema.GroupVersionKind]*informerState
+	// The manager's own cache, to read a request's object when an informer has no store to read.
+	reader   client.Reader
+	synced   bool
+	lastIdle *bool
 
 	// The informer event each goroutine is delivering right now, keyed by goroutine id.
 	eventsMu sync.Mutex
@@ -46,7 +49,7 @@ func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {
 		scheme:    scheme,
 		mapper:    mapper,
 		byQueue:   map[uintptr]*labController{},
-		informers: map[schema.GroupVersionKind]*labInformer{},
+		informers: map[schema.GroupVersionKind]*informerState{},
 		events:    map[uint64]*eventNote{},
 	}
 	s.snapshots = l.snapshots

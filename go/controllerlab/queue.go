@@ -49,6 +49,7 @@ func (q *labQueue) AddRateLimited(item reconcile.Request) {
 }
 
 func (q *labQueue) Get() (reconcile.Request, bool) {
+	q.c.workerAsks()
 	item, shutdown := q.inner.Get()
 	if !shutdown {
 		q.c.taken(item)
@@ -82,6 +83,7 @@ func (q *labPriorityQueue) AddWithOpts(o priorityqueue.AddOpts, items ...reconci
 }
 
 func (q *labPriorityQueue) GetWithPriority() (reconcile.Request, int, bool) {
+	q.c.workerAsks()
 	item, priority, shutdown := q.pq.GetWithPriority()
 	if !shutdown {
 		q.c.taken(item)

@@ -108,7 +108,7 @@ func (c *labController) startRecord(ctx context.Context, req reconcile.Request) 
 	}
 	if forInformer != nil {
 		record.ForKind = kindRefOf(forInformer.gvk)
-		if obj, ok := forInformer.cached(key); ok && obj != nil {
+		if obj := forInformer.cached(ctx, key); obj != nil {
 			record.Object = newKubeObject(obj, forInformer.gvk)
 			record.ObjectResourceVersion = obj.GetResourceVersion()
 		}

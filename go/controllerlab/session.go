@@ -209,8 +209,9 @@ func (s *session) writeLoop() {
 			s.mu.Lock()
 			batch := s.pending
 			s.pending = nil
-			dirty := s.dirtyQueues
-			if len(dirty) > 0 {
+			var dirty map[*labController]struct{}
+			if len(s.dirtyQueues) > 0 {
+				dirty = s.dirtyQueues
 				s.dirtyQueues = map[*labController]struct{}{}
 			}
 			s.mu.Unlock()

@@ -46,6 +46,7 @@ func Attach(mgr manager.Manager, addr, secret string) (manager.Manager, error) {
 		return nil, err
 	}
 	l := newLab(s, mgr.GetScheme(), mgr.GetRESTMapper())
+	l.reader = mgr.GetCache()
 	m := &labManager{Manager: mgr, lab: l}
 	m.cache = &labCache{Cache: mgr.GetCache(), lab: l}
 	m.client = &labClient{Client: mgr.GetClient()}
