@@ -27,8 +27,8 @@ type labController struct {
 	triggers map[string][]TriggerDelta
 	// The highest resourceVersion this controller's informers have delivered.
 	cacheRV string
-	// Worker numbers by goroutine id, 1-based in order of first reconcile.
-	workerOf map[uint64]int
+	// Worker slots in use: a reconcile takes the lowest free one (1-based), as a thread id.
+	busyWorkers []bool
 	// Set when the queue is built; used for retries in snapshots.
 	rateLimiter *labRateLimiter
 }
@@ -36,7 +36,7 @@ type labController struct {
 const maxTriggersPerKey = 50
 
 func newLabController(l *lab, name string, workers int) *labController {
-	c := &labController{lab: l, name: name, workers: workers, triggers: map[string][]TriggerDelta{}, workerOf: map[uint64]int{}}
+	c := &labController{lab: l, name: name, workers: workers, triggers: map[string][]TriggerDelta{}}
 	c.queue = newQueueState(c.numRequeues, c.queueChanged)
 	return c
 }
@@ -92,15 +92,27 @@ func (c *labController) takeTriggers(key string) []TriggerDelta {
 	return t
 }
 
-func (c *labController) worker(gid uint64) int {
+// takeWorker numbers a running reconcile: never more than MaxConcurrentReconciles run at once,
+// so the numbers stay within the controller's workers, like the TypeScript host's.
+func (c *labController) takeWorker() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n, ok := c.workerOf[gid]
-	if !ok {
-		n = len(c.workerOf) + 1
-		c.workerOf[gid] = n
+	for i, busy := range c.busyWorkers {
+		if !busy {
+			c.busyWorkers[i] = true
+			return i + 1
+		}
 	}
-	return n
+	c.busyWorkers = append(c.busyWorkers, true)
+	return len(c.busyWorkers)
+}
+
+func (c *labController) releaseWorker(n int) {
+	c.mu.Lock()
+	if n >= 1 && n <= len(c.busyWorkers) {
+		c.busyWorkers[n-1] = false
+	}
+	c.mu.Unlock()
 }
 
 // observedRV raises the controller's cache resourceVersion.

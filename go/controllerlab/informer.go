@@ -265,9 +265,9 @@ func (h *labHandler) deliver(deltaType, triggerType string, raw any) func() {
 	rv := obj.GetResourceVersion()
 	c.observedRV(rv)
 	gid := goroutineID()
-	h.informer.lab.delivering(gid, &eventNote{controller: c, trigger: TriggerDelta{
+	h.informer.lab.deliveryStarts(gid, &eventNote{controller: c, trigger: TriggerDelta{
 		Type: triggerType, Kind: h.informer.gvk.Kind, APIVersion: h.informer.gvk.GroupVersion().String(),
 		Key: objectKey(obj), ResourceVersion: rv, Via: h.via, At: nowMs(),
 	}})
-	return func() { h.informer.lab.delivered(gid) }
+	return func() { h.informer.lab.deliveryEnds(gid) }
 }

@@ -32,9 +32,11 @@ type lab struct {
 	synced   bool
 	lastIdle *bool
 
-	// The informer event each goroutine is delivering right now, keyed by goroutine id.
-	eventsMu sync.Mutex
-	events   map[uint64]*eventNote
+	// The informer event each goroutine is delivering right now, keyed by goroutine id; the count
+	// spares the goroutine id lookup for adds made while no event is being delivered.
+	eventsMu   sync.Mutex
+	events     map[uint64]*eventNote
+	delivering atomic.Int64
 }
 
 // eventNote is an informer event being delivered to one controller's handler.
@@ -56,20 +58,25 @@ func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {
 	return l
 }
 
-func (l *lab) delivering(gid uint64, note *eventNote) {
+func (l *lab) deliveryStarts(gid uint64, note *eventNote) {
+	l.delivering.Add(1)
 	l.eventsMu.Lock()
 	l.events[gid] = note
 	l.eventsMu.Unlock()
 }
 
-func (l *lab) delivered(gid uint64) {
+func (l *lab) deliveryEnds(gid uint64) {
 	l.eventsMu.Lock()
 	delete(l.events, gid)
 	l.eventsMu.Unlock()
+	l.delivering.Add(-1)
 }
 
 // eventOf is the event the calling goroutine is delivering to controller c, if any.
 func (l *lab) eventOf(c *labController) *eventNote {
+	if l.delivering.Load() == 0 {
+		return nil
+	}
 	gid := goroutineID()
 	l.eventsMu.Lock()
 	note := l.events[gid]

@@ -46,6 +46,7 @@ func (r *labReconciler) Reconcile(ctx context.Context, req reconcile.Request) (r
 	c := r.c
 	s := c.lab.session
 	record := c.startRecord(ctx, req)
+	defer c.releaseWorker(record.Worker)
 	var gate chan struct{}
 	if s.gated {
 		gate = s.hold(record.ReconcileID)
@@ -93,7 +94,7 @@ func (c *labController) startRecord(ctx context.Context, req reconcile.Request) 
 		Seq:                  c.lab.reconcileSeq.Add(1),
 		ReconcileID:          string(controller.ReconcileIDFromContext(ctx)),
 		Controller:           c.name,
-		Worker:               c.worker(goroutineID()),
+		Worker:               c.takeWorker(),
 		Key:                  key,
 		Request:              ReconcileRequest{Namespace: req.Namespace, Name: req.Name},
 		Trigger:              c.takeTriggers(key),
