@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/controller-lab/controller-lab/go/controllerlab" // Controller Lab
@@ -46,7 +47,10 @@ func main() {
 	ctrl.SetLogger(zap.New())
 	log := ctrl.Log.WithName("configmap-mirror")
 
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{Scheme: clientgoscheme.Scheme})
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+		Scheme:  clientgoscheme.Scheme,
+		Metrics: metricsserver.Options{BindAddress: "0"}, // no metrics endpoint in this example
+	})
 	if err != nil {
 		log.Error(err, "cannot create the manager")
 		os.Exit(1)
