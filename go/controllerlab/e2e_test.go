@@ -58,6 +58,7 @@ func (r *mirrorReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 	}); err != nil {
 		return reconcile.Result{}, err
 	}
+	logf.FromContext(ctx).Info("mirrored", "mirror", mirror.Name, "keys", len(mirror.Data))
 	if src.Data["mode"] == "later" {
 		return reconcile.Result{RequeueAfter: time.Hour}, nil
 	}
@@ -211,6 +212,13 @@ func TestReportsReconcilesTriggersWritesAndQueue(t *testing.T) {
 	}
 	if end.Outcome.Kind != "success" || end.Decision.Action != "forget" || end.DurationMs <= 0 || end.Seq != first.Seq {
 		t.Errorf("end: %+v", end)
+	}
+	// What the reconcile logged through log.FromContext(ctx), as that reconcile's log lines.
+	logged := parent.waitFor("its log line", func(m *message) bool {
+		return m.Type == "log" && strings.Contains(string(m.Raw), `"reconcileId":"`+first.ReconcileID+`"`)
+	})
+	if logged.Line["level"] != "info" || logged.Line["message"] != "mirrored" || logged.Line["fields"].(map[string]any)["mirror"] != "web-mirror" || logged.Line["fields"].(map[string]any)["keys"] != float64(1) {
+		t.Errorf("log line %s", logged.Raw)
 	}
 
 	// The mirror's own ADDED event comes back through Owns to its owner, and is forwarded as a

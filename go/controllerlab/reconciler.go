@@ -10,6 +10,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
@@ -60,6 +61,10 @@ func (r *labReconciler) Reconcile(ctx context.Context, req reconcile.Request) (r
 
 	run := &inFlight{}
 	ctx = context.WithValue(ctx, inFlightKey{}, run)
+	id := record.ReconcileID
+	ctx = logf.IntoContext(ctx, newTeeLogger(logf.FromContext(ctx), func(line LogLine) {
+		s.send(logMessage{Type: "log", ReconcileID: id, Line: line})
+	}))
 	started := time.Now()
 	returned := false
 	defer func() {

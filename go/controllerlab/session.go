@@ -188,9 +188,10 @@ func (s *session) writeLoop() {
 			return
 		}
 		if err := enc.Encode(m); err != nil {
-			var je *json.UnsupportedValueError
+			var ve *json.UnsupportedValueError
+			var te *json.UnsupportedTypeError
 			var me *json.MarshalerError
-			if errors.As(err, &je) || errors.As(err, &me) {
+			if errors.As(err, &ve) || errors.As(err, &te) || errors.As(err, &me) {
 				// One unencodable object must not end the stream.
 				_ = enc.Encode(logMessage{Type: "log", Line: LogLine{Level: "error", Message: fmt.Sprintf("controller-lab: cannot encode a %T message: %v", m, err), At: nowMs()}})
 				return
