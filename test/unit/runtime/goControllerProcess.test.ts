@@ -13,7 +13,7 @@ import type { ReconcileRecord } from '../../../src/runtime/records.ts';
 const goModule = fileURLToPath(new URL('../../../go', import.meta.url));
 const CM = { group: '', version: 'v1', resource: 'configmaps' };
 
-test('a Go controller reports its reconciles, held until proceed, with the writes the server answered', { timeout: 300_000 }, async () => {
+test('a Go controller reports its reconciles, held until proceed, with the writes the server answered', { timeout: 600_000 }, async () => {
   const sim = await launchSim();
   const go = new GoControllerProcess();
   try {
