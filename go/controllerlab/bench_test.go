@@ -66,6 +66,16 @@ func TestDetachedWrapReturnsTheManagerItselfAndStartsNothing(t *testing.T) {
 	}
 }
 
+func TestAnUnreachableControllerLabLeavesTheManagerAsItWas(t *testing.T) {
+	for _, addr := range []string{filepath.Join(t.TempDir(), "nobody-listens.sock"), "10.1.2.3:4000"} {
+		t.Setenv(EnvSocket, addr)
+		mgr := &bareManager{}
+		if got := Wrap(mgr); got != manager.Manager(mgr) {
+			t.Errorf("%s: Wrap returned %T, want the manager it was given", addr, got)
+		}
+	}
+}
+
 func BenchmarkReconcileDetached(b *testing.B) {
 	b.Setenv(EnvSocket, "")
 	c, err := controller.New("bench-detached", Wrap(&bareManager{}), controller.Options{Reconciler: noopReconciler()})
