@@ -1,8 +1,8 @@
-// `npm test`: the whole pyramid, in order — typecheck, lint, unit (plain Node), conformance (real
-// kubectl and client-node against the sim), debug-adapter protocol tests, integration tests inside
+// `npm test`: the whole pyramid, in order — typecheck, lint, unit (plain Node), go (the Go module's
+// tests against the sim), conformance (real kubectl and client-node against the sim), debug-adapter protocol tests, integration tests inside
 // a real VS Code extension host, and the UI check in Chromium against the packaged .vsix.
 // `npm test -- <stage>…` runs only those stages. Ends with one line: `N passed, N failed`.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
 
-const STAGES = ['typecheck', 'lint', 'unit', 'conformance', 'dap', 'integration', 'ui'];
+const STAGES = ['typecheck', 'lint', 'unit', 'go', 'conformance', 'dap', 'integration', 'ui'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const stage of wanted) if (!STAGES.includes(stage)) throw new Error(`unknown stage ${stage}; stages: ${STAGES.join(', ')}`);
 const selected = wanted.length > 0 ? STAGES.filter((s) => wanted.includes(s)) : STAGES;
@@ -71,6 +71,23 @@ async function gate(command, args) {
 
 const npx = (bin) => `node_modules/.bin/${bin}`;
 
+/**
+ * `go test -race -v` in go/ (the Go module controller-runtime authors add), with go's own output;
+ * the counts are its `--- PASS` / `--- FAIL` lines (subtests included). A build failure or a
+ * panic that ends the run before any `--- FAIL` still counts as one failure.
+ */
+async function goTests() {
+  if (spawnSync('go', ['version'], { stdio: 'ignore' }).error) {
+    console.log('go not found on the PATH: install Go 1.26 or newer to run the Go module\'s tests');
+    return { passed: 0, failed: 1 };
+  }
+  const { code, out } = await run('go', ['test', '-C', 'go', '-race', '-count=1', '-v', './...']);
+  const passed = (out.match(/^\s*--- PASS: /gm) ?? []).length;
+  let failed = (out.match(/^\s*--- FAIL: /gm) ?? []).length;
+  if (code !== 0 && failed === 0) failed = 1;
+  return { passed, failed };
+}
+
 const stages = {
   typecheck: async () => {
     const a = await gate(npx('tsc'), ['--noEmit', '-p', '.']);
@@ -80,6 +97,7 @@ const stages = {
   lint: () => gate(npx('eslint'), ['--max-warnings=0', '.']),
   // Most unit files wait on sockets, child processes or timers, not the CPU: run three at a time.
   unit: () => nodeTests(['test/unit/**/*.test.ts'], ['--test-concurrency=3']),
+  go: goTests,
   conformance: async () => {
     // One test runs the README's `npx controller-lab`, i.e. the built dist/cli.cjs.
     const build = await gate(node, ['scripts/build.mjs']);

@@ -1,0 +1,170 @@
+package controllerlab
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// labController is what Controller Lab knows about one controller-runtime controller: its shape
+// (learnt from the event handlers its sources register), its queue, the triggers waiting for each
+// key's next reconcile, and which goroutine is which worker.
+type labController struct {
+	lab     *lab
+	name    string
+	workers int
+	queue   *queueState
+	started atomic.Bool
+
+	mu          sync.Mutex
+	forInformer *labInformer
+	owns        []schema.GroupVersionKind
+	watches     []schema.GroupVersionKind
+	// Events that enqueued each key since its last reconcile (the last 50).
+	triggers map[string][]TriggerDelta
+	// The highest resourceVersion this controller's informers have delivered.
+	cacheRV string
+	// Worker slots in use: a reconcile takes the lowest free one (1-based), as a thread id.
+	busyWorkers []bool
+	// Set when the queue is built; used for retries in snapshots.
+	rateLimiter *labRateLimiter
+}
+
+const maxTriggersPerKey = 50
+
+func newLabController(l *lab, name string, workers int) *labController {
+	c := &labController{lab: l, name: name, workers: workers, triggers: map[string][]TriggerDelta{}}
+	c.queue = newQueueState(c.numRequeues, c.queueChanged)
+	return c
+}
+
+func (c *labController) numRequeues(key string) int {
+	c.mu.Lock()
+	rl := c.rateLimiter
+	c.mu.Unlock()
+	if rl == nil {
+		return 0
+	}
+	ns, name := splitKey(key)
+	return rl.NumRequeues(reconcile.Request{NamespacedName: namespacedName(ns, name)})
+}
+
+func (c *labController) queueChanged() {
+	c.lab.session.queueChanged(c)
+}
+
+// enqueued notes an add on the queue, and the informer event behind it when there is one.
+func (c *labController) enqueued(item reconcile.Request, after time.Duration, reason string) {
+	key := keyOf(item)
+	if note := c.lab.eventOf(c); note != nil {
+		c.mu.Lock()
+		list := append(c.triggers[key], note.trigger)
+		if len(list) > maxTriggersPerKey {
+			list = list[len(list)-maxTriggersPerKey:]
+		}
+		c.triggers[key] = list
+		c.mu.Unlock()
+	}
+	c.queue.addedAfter(key, after, reason)
+}
+
+// workerAsks: a worker waits for a key. The first one means the caches synced and workers started.
+func (c *labController) workerAsks() {
+	if !c.started.Load() && c.started.CompareAndSwap(false, true) {
+		c.lab.workersStarted(c)
+	}
+}
+
+// taken: a worker got the key.
+func (c *labController) taken(item reconcile.Request) {
+	c.queue.got(keyOf(item))
+}
+
+// takeTriggers returns and forgets the events that enqueued key since its last reconcile.
+func (c *labController) takeTriggers(key string) []TriggerDelta {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.triggers[key]
+	delete(c.triggers, key)
+	return t
+}
+
+// takeWorker numbers a running reconcile: never more than MaxConcurrentReconciles run at once,
+// so the numbers stay within the controller's workers, like the TypeScript host's.
+func (c *labController) takeWorker() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, busy := range c.busyWorkers {
+		if !busy {
+			c.busyWorkers[i] = true
+			return i + 1
+		}
+	}
+	c.busyWorkers = append(c.busyWorkers, true)
+	return len(c.busyWorkers)
+}
+
+func (c *labController) releaseWorker(n int) {
+	c.mu.Lock()
+	if n >= 1 && n <= len(c.busyWorkers) {
+		c.busyWorkers[n-1] = false
+	}
+	c.mu.Unlock()
+}
+
+// observedRV raises the controller's cache resourceVersion.
+func (c *labController) observedRV(rv string) {
+	c.mu.Lock()
+	if compareResourceVersions(rv, c.cacheRV) > 0 {
+		c.cacheRV = rv
+	}
+	c.mu.Unlock()
+}
+
+// registered records what a source of this controller watches, and how it maps to requests.
+func (c *labController) registered(inf *labInformer, via string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch via {
+	case "for":
+		c.forInformer = inf
+	case "owns":
+		c.owns = appendKind(c.owns, inf.gvk)
+	default:
+		c.watches = appendKind(c.watches, inf.gvk)
+	}
+}
+
+func appendKind(list []schema.GroupVersionKind, gvk schema.GroupVersionKind) []schema.GroupVersionKind {
+	for _, k := range list {
+		if k == gvk {
+			return list
+		}
+	}
+	return append(list, gvk)
+}
+
+func (c *labController) shape() ControllerShape {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := ControllerShape{Name: c.name, Owns: []KindRef{}, Watches: []KindRef{}, Workers: c.workers}
+	if c.forInformer != nil {
+		s.ForKind = kindRefOf(c.forInformer.gvk)
+	}
+	for _, k := range c.owns {
+		s.Owns = append(s.Owns, kindRefOf(k))
+	}
+	for _, k := range c.watches {
+		s.Watches = append(s.Watches, kindRefOf(k))
+	}
+	return s
+}
+
+func (c *labController) forKind() (*labInformer, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.forInformer, c.cacheRV
+}
