@@ -185,7 +185,7 @@ steps:
   assert.ok(run.stepsRun <= 500, `ran ${run.stepsRun} steps before returning`);
   await run.done;
   assert.equal(run.stepsRun, 5000);
-  const cm = cluster.get({ group: '', version: 'v1', resource: 'configmaps' }, 'default', 'c').object as { data: { n: string } };
+  const cm = cluster.get({ group: '', version: 'v1', resource: 'configmaps' }, 'default', 'c').object as unknown as { data: { n: string } };
   assert.equal(cm.data.n, '4999');
   await cluster.close();
 });
