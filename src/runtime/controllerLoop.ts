@@ -1,6 +1,6 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import { objectKey } from '../shared/keys.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { Clock, TimerHandle } from '../shared/clock.ts';
 import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from './api.ts';
 import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow, type ReconcileOutcome } from './reconcileHandler.ts';
 import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from './ports.ts';
@@ -30,6 +30,9 @@ export interface LoopOptions {
   send(message: HostMessage): void;
 }
 
+/** Longest a queue snapshot lags behind the queue. */
+export const QUEUE_REPORT_MS = 100;
+
 const kindId = (k: KindRef) => `${k.apiVersion}/${k.kind}`;
 const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
@@ -43,6 +46,11 @@ export class ControllerLoop {
   private stopped = false;
   private readonly workerLoops: Promise<void>[] = [];
   private lastIdle: boolean | undefined;
+  private lastSettled: boolean | undefined;
+  /** Keys whose last reconcile failed and that now wait for their retry (backoff). */
+  private readonly failing = new Set<string>();
+  private queueDirty = false;
+  private queueTimer: TimerHandle | undefined;
 
   constructor(opts: LoopOptions) {
     this.opts = opts;
@@ -65,7 +73,7 @@ export class ControllerLoop {
       // As controller-runtime's map handler: an update maps the old object too (it may have left a selector).
       this.handle(w, (obj, old) => [...keysOf(obj), ...(old ? keysOf(old) : [])], 'watches');
     }
-    this.opts.queue.onChange(() => this.reportQueue());
+    this.opts.queue.onChange(() => this.queueChanged());
     for (const inf of this.informersById.values()) inf.start();
     while (![...this.informersById.values()].every((i) => i.hasSynced())) {
       if (this.stopped) return;
@@ -73,11 +81,12 @@ export class ControllerLoop {
     }
     this.opts.send({ type: 'synced' });
     for (let w = 1; w <= this.opts.workers; w++) this.workerLoops.push(this.runWorker(w));
-    this.reportQueue();
+    this.queueChanged();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.queueTimer?.cancel();
     this.opts.queue.shutDown();
     for (const inf of this.informersById.values()) inf.stop();
     await Promise.race([Promise.all(this.workerLoops), new Promise((r) => setTimeout(r, 1000))]);
@@ -156,7 +165,7 @@ export class ControllerLoop {
         this.opts.send({ type: 'fatal', phase: 'run', message: (err as Error).message, stack: (err as Error).stack });
       } finally {
         this.opts.queue.done(key);
-        this.reportQueue();
+        this.queueChanged();
       }
     }
   }
@@ -191,6 +200,8 @@ export class ControllerLoop {
       writes: [],
       logs: [],
     };
+    // The debugger shows the queue as this reconcile found it: it must not lag behind.
+    if (this.opts.gate) this.flushQueue();
     this.opts.send({ type: 'reconcileStart', record, gated: this.opts.gate !== undefined });
     const gateDecision = this.opts.gate ? await this.opts.gate(record) : undefined;
     if (this.stopped) return;
@@ -220,6 +231,8 @@ export class ControllerLoop {
     // Someone stepping through the code sets the pace: no time limit for a stepped-into reconcile.
     const outcome = await this.callWithTimeout(call, abort, stepIn ? 0 : this.opts.reconcileTimeoutMs);
     const decision = handleReconcileOutcome(this.opts.queue, key, outcome);
+    if (decision.action === 'addRateLimited' && decision.reason === 'error') this.failing.add(key);
+    else this.failing.delete(key);
     this.opts.send({ type: 'reconcileEnd', end: { reconcileId: record.reconcileId, seq, durationMs: clock.now() - started, writes, outcome, decision } });
   }
 
@@ -246,13 +259,34 @@ export class ControllerLoop {
     }
   }
 
-  private reportQueue(): void {
-    const snapshot = this.opts.queue.snapshot();
-    this.opts.send({ type: 'queue', snapshot });
-    const idle = snapshot.keys.length === 0 && snapshot.depth === 0 && snapshot.processing === 0;
-    if (idle !== this.lastIdle) {
+  /**
+   * Queue changes come in bursts (one per add, get, done): the snapshot is sent at most every
+   * QUEUE_REPORT_MS, so its cost does not multiply with the queue's length. Idle and settled are
+   * cheap to compute and are reported at once, after a fresh snapshot.
+   */
+  private queueChanged(): void {
+    this.queueDirty = true;
+    const c = this.opts.queue.counts();
+    const idle = c.depth === 0 && c.processing === 0 && c.waiting === 0;
+    const settled = c.depth === 0 && c.processing === 0 && c.waiting === this.failing.size;
+    if (idle !== this.lastIdle || settled !== this.lastSettled) {
       this.lastIdle = idle;
-      this.opts.send({ type: 'idle', idle });
+      this.lastSettled = settled;
+      this.flushQueue();
+      this.opts.send({ type: 'idle', idle, settled });
+      return;
     }
+    this.queueTimer ??= this.opts.clock.setTimer(QUEUE_REPORT_MS, () => {
+      this.queueTimer = undefined;
+      this.flushQueue();
+    });
+  }
+
+  private flushQueue(): void {
+    this.queueTimer?.cancel();
+    this.queueTimer = undefined;
+    if (!this.queueDirty) return;
+    this.queueDirty = false;
+    this.opts.send({ type: 'queue', snapshot: this.opts.queue.snapshot() });
   }
 }

@@ -27,6 +27,13 @@ export interface KindInformer {
   list(namespace?: string): KubeObject[];
 }
 
+/** How many keys are in each state; cheap (no per-key work), so it can be read on every change. */
+export interface QueueCounts {
+  depth: number;
+  processing: number;
+  waiting: number;
+}
+
 export interface ControllerQueue extends RequeueTarget {
   add(key: string): void;
   /** Resolves with the next ready key, or undefined once shut down. */
@@ -34,6 +41,7 @@ export interface ControllerQueue extends RequeueTarget {
   done(key: string): void;
   numRequeues(key: string): number;
   shutDown(): void;
+  counts(): QueueCounts;
   snapshot(): QueueSnapshot;
   /** Called on every change of queue state (for snapshots and idle detection). */
   onChange(listener: () => void): void;

@@ -86,8 +86,12 @@ export type HostMessage =
   | { type: 'probe'; probe: Probe }
   /** The inspector opened on request (step in): a JavaScript debugger may attach at `url`. */
   | { type: 'inspector'; url: string }
-  /** Idle: nothing queued, processing, delayed or backing off. */
-  | { type: 'idle'; idle: boolean };
+  /**
+   * Idle: nothing queued, processing, delayed or backing off. Settled: nothing queued or
+   * processing, and every waiting key waits for the retry of a failed reconcile (only failures are
+   * left). Sent whenever either changes; a host that never sends `settled` is settled when idle.
+   */
+  | { type: 'idle'; idle: boolean; settled?: boolean };
 
 const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle']);
 const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown']);

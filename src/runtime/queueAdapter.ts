@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.ts';
 import type { WorkQueue } from '../workqueue/index.ts';
-import type { ControllerQueue } from './ports.ts';
-import type { QueueKeySnapshot, QueueSnapshot } from './records.ts';
+import type { ControllerQueue, QueueCounts } from './ports.ts';
+import { QUEUE_SNAPSHOT_KEYS, type QueueKeySnapshot, type QueueSnapshot } from './records.ts';
 
 // Binds the rate-limited workqueue to the loop's ControllerQueue port, and turns its per-item
 // introspection into the snapshot the debugger's Queue scope and the views show. Whether a waiting
@@ -52,8 +52,13 @@ export class WorkQueueAdapter implements ControllerQueue {
     this.listeners.push(listener);
   }
 
-  snapshot(): QueueSnapshot {
-    const keys: QueueKeySnapshot[] = this.queue.snapshot().map((s) => {
+  counts(): QueueCounts {
+    const m = this.queue.metrics();
+    return { depth: m.depth, processing: m.processing, waiting: m.waiting };
+  }
+
+  snapshot(limit = QUEUE_SNAPSHOT_KEYS): QueueSnapshot {
+    const keys: QueueKeySnapshot[] = this.queue.snapshot(limit).map((s) => {
       const k: QueueKeySnapshot = { key: s.item, state: s.state, retries: s.retries };
       if (s.state === 'waiting' && s.until !== undefined) {
         k.readyAt = s.until;
@@ -63,12 +68,10 @@ export class WorkQueueAdapter implements ControllerQueue {
       if (s.requeued) k.dirty = true;
       return k;
     });
-    return {
-      at: this.clock.now(),
-      depth: keys.filter((k) => k.state === 'queued').length,
-      processing: keys.filter((k) => k.state === 'processing').length,
-      waiting: keys.filter((k) => k.state === 'waiting').length,
-      keys,
-    };
+    const counts = this.counts();
+    const total = counts.depth + counts.processing + counts.waiting;
+    const snapshot: QueueSnapshot = { at: this.clock.now(), ...counts, keys };
+    if (total > keys.length) snapshot.omitted = total - keys.length;
+    return snapshot;
   }
 }

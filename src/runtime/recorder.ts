@@ -5,7 +5,9 @@ import type { LogLine, ReconcileRecord } from './records.ts';
 // the views can list them. A record is added when the reconcile starts and completed when it ends.
 
 export class ReconcileRecorder {
-  private readonly records: ReconcileRecord[] = [];
+  /** Kept records are records[head..]; dropped ones are cut off in batches, not one shift each. */
+  private records: ReconcileRecord[] = [];
+  private head = 0;
   private readonly byId = new Map<string, ReconcileRecord>();
   private readonly capacity: number;
 
@@ -16,9 +18,13 @@ export class ReconcileRecorder {
   start(record: ReconcileRecord): ReconcileRecord {
     this.records.push(record);
     this.byId.set(record.reconcileId, record);
-    while (this.records.length > this.capacity) {
-      const dropped = this.records.shift();
+    while (this.records.length - this.head > this.capacity) {
+      const dropped = this.records[this.head++];
       if (dropped) this.byId.delete(dropped.reconcileId);
+    }
+    if (this.head > 1024 && this.head * 2 > this.records.length) {
+      this.records = this.records.slice(this.head);
+      this.head = 0;
     }
     return record;
   }
@@ -42,9 +48,9 @@ export class ReconcileRecorder {
   }
 
   bySeq(seq: number): ReconcileRecord | undefined {
-    const first = this.records[0];
-    if (!first) return undefined;
-    return this.records[seq - first.seq];
+    const first = this.records[this.head];
+    if (!first || seq < first.seq) return undefined;
+    return this.records[this.head + seq - first.seq];
   }
 
   /** The record started just before `seq` (stepBack), or undefined at the oldest one kept. */
@@ -57,14 +63,14 @@ export class ReconcileRecorder {
   }
 
   all(): readonly ReconcileRecord[] {
-    return this.records;
+    return this.head === 0 ? this.records : this.records.slice(this.head);
   }
 
   get size(): number {
-    return this.records.length;
+    return this.records.length - this.head;
   }
 
   latest(): ReconcileRecord | undefined {
-    return this.records[this.records.length - 1];
+    return this.records.length > this.head ? this.records[this.records.length - 1] : undefined;
   }
 }

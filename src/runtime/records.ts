@@ -65,8 +65,14 @@ export interface QueueSnapshot {
   depth: number;
   processing: number;
   waiting: number;
+  /** The first keys only (queued, then processing, then waiting): at most QUEUE_SNAPSHOT_KEYS. */
   keys: QueueKeySnapshot[];
+  /** How many keys the list leaves out (absent: none). The counts above are always complete. */
+  omitted?: number;
 }
+
+/** A snapshot lists this many keys at most, so its cost does not grow with the queue. */
+export const QUEUE_SNAPSHOT_KEYS = 200;
 
 export interface ReconcileRecord {
   /** 1-based, in start order for this run (the `#17` in the debugger). */

@@ -59,8 +59,13 @@ export class BasicDelayingQueue<T> extends BasicQueue<T> implements DelayingQueu
     return this.waiting.size;
   }
 
-  protected override waitingStates(): QueueItemState<T>[] {
-    return [...this.waiting].map(([item, w]) => ({ item, state: 'waiting' as const, since: w.since, until: w.readyAt, reason: w.reason, retries: this.retriesOf(item) }));
+  protected override waitingStates(limit: number): QueueItemState<T>[] {
+    const out: QueueItemState<T>[] = [];
+    for (const [item, w] of this.waiting) {
+      if (out.length >= limit) break;
+      out.push({ item, state: 'waiting', since: w.since, until: w.readyAt, reason: w.reason, retries: this.retriesOf(item) });
+    }
+    return out;
   }
 }
 

@@ -85,7 +85,8 @@ export interface Queue<T> {
   shutDownWithDrain(): Promise<void>;
   shuttingDown(): boolean;
   metrics(): QueueMetrics;
-  snapshot(): QueueItemState<T>[];
+  /** Every item's state; with `limit`, only the first `limit` (cost O(limit), not O(queue)). */
+  snapshot(limit?: number): QueueItemState<T>[];
   onEvent(listener: QueueEventListener<T>): () => void;
 }
 
@@ -209,16 +210,17 @@ export class BasicQueue<T> implements Queue<T> {
     };
   }
 
-  snapshot(): QueueItemState<T>[] {
+  snapshot(limit = Number.POSITIVE_INFINITY): QueueItemState<T>[] {
     const out: QueueItemState<T>[] = [];
-    for (let i = this.head; i < this.queue.length; i++) {
+    for (let i = this.head; i < this.queue.length && out.length < limit; i++) {
       const item = this.queue[i]!;
       out.push({ item, state: 'queued', since: this.dirty.get(item) ?? 0, retries: this.retriesOf(item) });
     }
     for (const [item, since] of this.processing) {
+      if (out.length >= limit) break;
       out.push({ item, state: 'processing', since, retries: this.retriesOf(item), requeued: this.dirty.has(item) });
     }
-    out.push(...this.waitingStates());
+    if (out.length < limit) out.push(...this.waitingStates(limit - out.length));
     return out;
   }
 
@@ -234,7 +236,7 @@ export class BasicQueue<T> implements Queue<T> {
   protected waitingCount(): number {
     return 0;
   }
-  protected waitingStates(): QueueItemState<T>[] {
+  protected waitingStates(_limit: number): QueueItemState<T>[] {
     return [];
   }
   protected retriesOf(_item: T): number {

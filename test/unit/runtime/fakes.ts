@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../../src/shared/k8s.ts';
 import { objectKey } from '../../../src/shared/keys.ts';
 import type { KindRef } from '../../../src/runtime/api.ts';
-import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from '../../../src/runtime/ports.ts';
+import type { ControllerQueue, InformerEvent, QueueCounts, KindInformer, ObjectWriter } from '../../../src/runtime/ports.ts';
 import type { QueueSnapshot } from '../../../src/runtime/records.ts';
 
 // Test doubles for the controller loop's ports: an informer fed by hand, a FIFO queue that records
@@ -90,6 +90,9 @@ export class FakeQueue implements ControllerQueue {
   shutDown(): void {
     this.closed = true;
     this.waiter?.(undefined);
+  }
+  counts(): QueueCounts {
+    return { depth: this.ready.length, processing: this.processing.size, waiting: 0 };
   }
   snapshot(): QueueSnapshot {
     return { at: 0, depth: this.ready.length, processing: this.processing.size, waiting: 0, keys: this.ready.map((key) => ({ key, state: 'queued', retries: 0 })) };
