@@ -1,9 +1,10 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControllerSession } from '../runtime/controllerSession.ts';
 import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
 import { traceLine, describeRecord } from '../runtime/traceFormat.ts';
 import { parseCommandLine, UsageError } from './args.ts';
+import { RunTally } from './runTally.ts';
 
 // `controller-lab run FILE`: runs a user controller in a child process against the simulated
 // cluster (--sim, optionally seeded and driven by --scenario) or a real one (--kubeconfig/--context),
@@ -21,10 +22,16 @@ Runs the controller FILE exports (export default defineController({ … })) in a
   --kubeconfig F        connect to a real cluster (default: $KUBECONFIG, ~/.kube/config)
   --context C           the kubeconfig context (default: current-context)
   --until-idle          exit once the queue is empty, nothing is scheduled and the scenario ended
+                        (or only retries of failing keys are left: then exit 1, naming them)
   --trace OUT.jsonl     one JSON line per reconcile: key, trigger, cache RV, writes, result, duration
   --workers N           concurrent reconciles (default: the controller's maxConcurrentReconciles or 1)
-  --reconcile-timeout MS  a reconcile running longer is reported and retried (default 30000)
+  --reconcile-timeout MS  a reconcile running longer is reported and retried (default 30000);
+                        one that blocks the controller (a loop that never yields) is stopped
+                        with its process, which restarts, and its key is retried with backoff
   --timeout SECONDS     give up after this long (exit 1)
+
+Exit code: 0 when every key was reconciled; 1 when keys still fail, the controller blocked or
+exited, or --timeout ran out; 2 for bad arguments.
 `;
 
 const IDLE_SETTLE_MS = 300;
@@ -63,6 +70,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const v = args.values;
   const file = resolve(args.positionals[0] as string);
+  // Before a cluster starts for nothing.
+  if (!existsSync(file)) {
+    process.stderr.write(`controller-lab run: controller file not found: ${file}\n`);
+    return 1;
+  }
+  const tally = new RunTally();
   const numberOption = (name: string, value: string | undefined) => {
     if (value === undefined) return undefined;
     const n = Number(value);
@@ -87,15 +100,20 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (v.trace) trace = createWriteStream(resolve(v.trace));
     // The runner never steps back, so the host need not copy every cached object over IPC.
-    session = new ControllerSession({ file, kubeconfig, context: v.context, workers, reconcileTimeoutMs, mirrorCache: false });
+    session = new ControllerSession({ file, kubeconfig, context: v.context, workers, reconcileTimeoutMs, mirrorCache: false, restartOnFailure: true });
     const s = session;
     const finished = new Promise<number>((done) => {
       let settle: ReturnType<typeof setTimeout> | undefined;
       let synced = false;
       const checkIdle = () => {
         clearTimeout(settle);
-        if (!v['until-idle'] || !synced || !s.idle || !(sim?.scenarioFinished() ?? true)) return;
-        settle = setTimeout(() => s.idle && done(0), IDLE_SETTLE_MS);
+        if (!v['until-idle'] || !synced || !s.settled || !(sim?.scenarioFinished() ?? true)) return;
+        settle = setTimeout(() => {
+          if (!s.settled) return;
+          const failing = tally.failingReport();
+          if (failing) process.stderr.write(`controller-lab run: stopped with ${failing}\n`);
+          done(tally.clean ? 0 : 1);
+        }, IDLE_SETTLE_MS);
       };
       s.on('ready', ({ controller }) => out(`controller ${controller.name}: for ${controller.forKind.kind}, ${controller.workers} worker(s)`));
       s.on('synced', () => {
@@ -109,6 +127,7 @@ export async function main(argv: string[]): Promise<number> {
         done(1);
       });
       s.on('reconcileEnd', ({ record }) => {
+        tally.reconciled(record);
         out(describeRecord(record));
         // API errors explain themselves; anything else gets its stack (source-mapped to the user's file).
         const err = record.outcome?.kind === 'error' ? record.outcome.error : undefined;
@@ -122,12 +141,19 @@ export async function main(argv: string[]): Promise<number> {
         else out(text);
       });
       s.on('output', ({ stream, text }) => (stream === 'stderr' ? process.stderr : process.stdout).write(text));
+      let hostFailure = false;
+      s.on('hostFailed', ({ message, restarting }) => {
+        tally.hostFailed(restarting);
+        hostFailure = true;
+        process.stderr.write(`controller-lab run: ${message}${restarting ? '; restarting it (the key is retried with backoff)' : ''}\n`);
+      });
       s.on('fatal', ({ phase, message }) => {
-        process.stderr.write(`controller-lab run: ${phase === 'compile' ? '' : `${phase} failed: `}${message}\n`);
+        // A host failure was just reported in full.
+        if (!hostFailure || phase !== 'run') process.stderr.write(`controller-lab run: ${phase === 'compile' ? '' : `${phase} failed: `}${message}\n`);
         done(1);
       });
       s.on('exit', ({ code, signal }) => {
-        if (code !== 0) {
+        if (code !== 0 && !hostFailure) {
           const during = s.inFlight().map((r) => `#${r.seq} ${r.forKind.kind} ${r.key}`);
           process.stderr.write(`controller-lab run: the controller host exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}\n`);
         }
@@ -147,6 +173,7 @@ export async function main(argv: string[]): Promise<number> {
     const code = await finished;
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
+    out(tally.summary());
     return code;
   } catch (err) {
     if (err instanceof UsageError) {

@@ -14,10 +14,19 @@ import { registerControllerModuleHooks } from './controllerModuleHooks.ts';
 import { ControllerLoop } from './controllerLoop.ts';
 import { isParentMessage, type HostInit, type HostMessage } from './protocol.ts';
 import { WorkQueueAdapter } from './queueAdapter.ts';
+import { ProcessExitError } from './processExitError.ts';
 
 function send(message: HostMessage): void {
   if (process.connected) process.send?.(message);
 }
+
+// Only the parent ends this process. A controller (or a library it uses) calling process.exit
+// gets an error thrown where it called it instead: inside a reconcile that is a failed reconcile,
+// reported with its key and retried, and the other keys carry on.
+const exitProcess: (code?: number) => never = process.exit.bind(process);
+process.exit = ((code?: number | string | null) => {
+  throw new ProcessExitError(code);
+}) as typeof process.exit;
 
 function fail(phase: 'load' | 'connect' | 'run', err: unknown): void {
   const e = err instanceof Error ? err : new Error(String(err));
@@ -47,6 +56,13 @@ async function prepareStepIn(): Promise<void> {
   await new Promise<void>((resolve) => (process.connected ? process.send?.({ type: 'inspector', url } satisfies HostMessage, () => resolve()) : resolve()));
   inspector.waitForDebugger();
 }
+/** The first beat leaves before the user's module loads, so even its top-level code is watched. */
+function startHeartbeat(everyMs: number | undefined): void {
+  if (!everyMs || everyMs <= 0) return;
+  send({ type: 'heartbeat' });
+  setInterval(() => send({ type: 'heartbeat' }), everyMs).unref();
+}
+
 let loop: ControllerLoop | undefined;
 let binding: ClusterBinding | undefined;
 let shuttingDown = false;
@@ -58,7 +74,7 @@ async function shutdown(code: number): Promise<never> {
     await loop?.stop().catch(() => {});
     binding?.close();
   }
-  process.exit(code);
+  exitProcess(code);
 }
 
 async function run(init: HostInit): Promise<void> {
@@ -84,6 +100,9 @@ async function run(init: HostInit): Promise<void> {
       writer: binding.writer(),
       clock: realClock,
       workers: init.workers ?? definition.maxConcurrentReconciles ?? 1,
+      holdBack: init.holdBack,
+      reconcileSeq: init.reconcileSeq,
+      deltaSeq: init.deltaSeq,
       reconcileTimeoutMs: init.reconcileTimeoutMs,
       mirrorCache: init.mirrorCache,
       gate: init.gated ? (record) => new Promise<{ stepIn?: boolean }>((resolve) => gateWaiters.set(record.reconcileId, resolve)) : undefined,
@@ -102,6 +121,7 @@ process.on('message', (message: unknown) => {
   if (!isParentMessage(message)) return;
   switch (message.type) {
     case 'init':
+      startHeartbeat(message.heartbeatMs);
       void run(message);
       return;
     case 'proceed': {
@@ -130,5 +150,5 @@ process.on('uncaughtException', (err) => {
 
 if (!process.send) {
   process.stderr.write('controller-lab controller host: start me with an IPC channel (child_process.fork)\n');
-  process.exit(2);
+  exitProcess(2);
 }

@@ -4,7 +4,7 @@ import type { Clock, TimerHandle } from '../shared/clock.ts';
 import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from './api.ts';
 import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow, type ReconcileOutcome } from './reconcileHandler.ts';
 import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from './ports.ts';
-import type { HostMessage, ControllerShape, CacheDelta } from './protocol.ts';
+import type { HostMessage, ControllerShape, CacheDelta, HeldKey } from './protocol.ts';
 import type { ReconcileRecord, TriggerDelta, WriteRecord } from './records.ts';
 import { createCacheReader, createReconcileContext } from './reconcileContext.ts';
 import { compareResourceVersions } from './resourceVersion.ts';
@@ -27,6 +27,11 @@ export interface LoopOptions {
   /** Before a stepped-into reconcile: make sure a JavaScript debugger is attached. */
   prepareStepIn?: () => Promise<void>;
   mirrorCache: boolean;
+  /** Keys that blocked or killed a previous host: held back for a while (see HostInit.holdBack). */
+  holdBack?: HeldKey[];
+  /** Numbering continues from a previous host's. */
+  reconcileSeq?: number;
+  deltaSeq?: number;
   send(message: HostMessage): void;
 }
 
@@ -52,8 +57,13 @@ export class ControllerLoop {
   private queueDirty = false;
   private queueTimer: TimerHandle | undefined;
 
+  /** key → until when events do not enqueue it (a held-back key comes back by its own timer). */
+  private readonly heldUntil = new Map<string, number>();
+
   constructor(opts: LoopOptions) {
     this.opts = opts;
+    this.reconcileSeq = opts.reconcileSeq ?? 0;
+    this.deltaSeq = opts.deltaSeq ?? 0;
     for (const inf of opts.informers) this.informersById.set(kindId(inf.kind), inf);
   }
 
@@ -74,6 +84,13 @@ export class ControllerLoop {
       this.handle(w, (obj, old) => [...keysOf(obj), ...(old ? keysOf(old) : [])], 'watches');
     }
     this.opts.queue.onChange(() => this.queueChanged());
+    for (const { key, delayMs } of this.opts.holdBack ?? []) {
+      // It failed by taking the host down: like an error, it is retried after a backoff, and the
+      // restarted informers' initial list must not run it again at once.
+      this.heldUntil.set(key, this.opts.clock.now() + delayMs);
+      this.failing.add(key);
+      this.opts.queue.addAfter(key, delayMs);
+    }
     for (const inf of this.informersById.values()) inf.start();
     while (![...this.informersById.values()].every((i) => i.hasSynced())) {
       if (this.stopped) return;
@@ -138,8 +155,17 @@ export class ControllerLoop {
       const list = this.pendingTriggers.get(key) ?? [];
       list.push(trigger);
       this.pendingTriggers.set(key, list.slice(-50));
+      if (this.isHeld(key)) continue;
       this.opts.queue.add(key);
     }
+  }
+
+  private isHeld(key: string): boolean {
+    const until = this.heldUntil.get(key);
+    if (until === undefined) return false;
+    if (this.opts.clock.now() < until) return true;
+    this.heldUntil.delete(key);
+    return false;
   }
 
   /** The controlling owners of this object (and of its previous version) that are of the `for` kind. */
@@ -174,6 +200,7 @@ export class ControllerLoop {
     const { definition, clock } = this.opts;
     const slash = key.indexOf('/');
     const request = slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+    this.heldUntil.delete(key);
     const forInformer = this.informerFor(definition.for);
     const object = forInformer.get(key);
     let trigger = this.pendingTriggers.get(key) ?? [];

@@ -2,13 +2,14 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TypedEmitter } from './typedEmitter.ts';
+import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { isHostMessage, type HostInit, type HostMessage, type ParentMessage } from './protocol.ts';
 
 // The parent's handle on one controller host child: spawns it, speaks the typed IPC protocol, and
 // makes sure it ends (graceful shutdown, then SIGKILL). A crash or hang in the child only ever shows
 // up here as events; nothing it does can throw into the parent.
 
-type MessageEvents = { [K in Exclude<HostMessage['type'], 'inspector'>]: Extract<HostMessage, { type: K }> };
+type MessageEvents = { [K in Exclude<HostMessage['type'], 'inspector' | 'heartbeat'>]: Extract<HostMessage, { type: K }> };
 
 export type ControllerProcessEvents = MessageEvents & {
   output: { stream: 'stdout' | 'stderr'; text: string };
@@ -16,7 +17,10 @@ export type ControllerProcessEvents = MessageEvents & {
   inspector: { port: number; url: string };
   /** A debugger connected to the child's inspector (Node says so on stderr). */
   debuggerAttached: Record<string, never>;
-  exit: { code: number | null; signal: NodeJS.Signals | null };
+  /** The child's event loop stopped (no heartbeat for `silentMs`); it is being killed. */
+  unresponsive: { silentMs: number };
+  /** `expected`: the parent asked for it (stop, kill); otherwise the child died or was stopped as unresponsive. */
+  exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean };
 };
 
 export interface SpawnOptions {
@@ -24,7 +28,12 @@ export interface SpawnOptions {
   inspectBrk?: boolean;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Kill the child when its event loop is silent this long (ms); 0 or absent: never. */
+  stallMs?: number;
 }
+
+/** Spawning Node and loading the host's own modules, on a busy machine: before the first beat. */
+const FIRST_BEAT_GRACE_MS = 10_000;
 
 /** The host entry: the TS source when we run from source, the bundle next to us when bundled. */
 export function controllerHostEntry(): string {
@@ -43,6 +52,8 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private alive = false;
+  private expectingExit = false;
+  private watchdog: HostWatchdog | undefined;
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -66,16 +77,32 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     });
     this.child = child;
     this.alive = true;
+    this.expectingExit = false;
+    const stallMs = options.stallMs ?? 0;
+    const watchdog = stallMs > 0
+      ? new HostWatchdog({
+          stallMs,
+          firstBeatMs: stallMs + FIRST_BEAT_GRACE_MS,
+          onStall: (silentMs) => {
+            this.emit('unresponsive', { silentMs });
+            child.kill('SIGKILL');
+          },
+        })
+      : undefined;
+    this.watchdog = watchdog;
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
+        watchdog?.stop();
         this.alive = false;
-        this.emit('exit', { code, signal });
+        this.emit('exit', { code, signal, expected: this.expectingExit });
         resolve();
       });
     });
     child.on('error', (err) => this.emit('output', { stream: 'stderr', text: `controller host: ${err.message}\n` }));
     child.on('message', (m: unknown) => {
       if (!isHostMessage(m)) return;
+      if (m.type === 'heartbeat') return watchdog?.heartbeat();
+      watchdog?.message();
       if (m.type === 'inspector') {
         const port = Number(/:(\d+)\//.exec(m.url)?.[1] ?? 0);
         this.emit('inspector', { url: m.url, port });
@@ -94,7 +121,12 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
       const rest = text.replace(/^(Debugger listening on|For help, see|Debugger attached|Debugger ending on|Waiting for the debugger).*\n?/gm, '');
       if (rest) this.emit('output', { stream: 'stderr', text: rest });
     });
-    this.send({ type: 'init', ...init });
+    this.send({ type: 'init', ...init, heartbeatMs: watchdog ? heartbeatInterval(stallMs) : undefined });
+  }
+
+  /** From now on a JavaScript debugger may hold the child paused: silence no longer means blocked. */
+  stopWatchdog(): void {
+    this.watchdog?.stop();
   }
 
   send(message: ParentMessage): void {
@@ -111,6 +143,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
   async stop(graceMs = 2000): Promise<void> {
     const child = this.child;
     if (!child || !this.alive) return;
+    this.expectingExit = true;
     this.send({ type: 'shutdown' });
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await this.exited;
@@ -119,6 +152,8 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
 
   /** Immediate: for a parent that is exiting itself. */
   kill(): void {
-    if (this.alive) this.child?.kill('SIGKILL');
+    if (!this.alive) return;
+    this.expectingExit = true;
+    this.child?.kill('SIGKILL');
   }
 }

@@ -2,7 +2,8 @@ import type { Probe } from '../informer/probes.ts';
 import { TypedEmitter } from './typedEmitter.ts';
 import { compileController, type CompiledController, type CompileOptions } from './compileController.ts';
 import { ControllerProcess } from './controllerProcess.ts';
-import type { CacheDelta, ControllerShape } from './protocol.ts';
+import type { CacheDelta, ControllerShape, HeldKey } from './protocol.ts';
+import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
 import type { LogLine, QueueSnapshot, ReconcileRecord } from './records.ts';
 import { ReconcileRecorder } from './recorder.ts';
 import { CacheHistory } from './cacheHistory.ts';
@@ -30,6 +31,11 @@ export interface ControllerSessionOptions {
   mirrorCache?: boolean;
   /** Default: esbuild when installed, else the user's files load through type stripping. */
   bundler?: CompileOptions['bundler'];
+  /**
+   * When the host dies or blocks during reconciles: record them as failed, start a new host and
+   * retry their keys with backoff (`run`). Default false: report it and end (the debugger).
+   */
+  restartOnFailure?: boolean;
 }
 
 export type RuntimeEvents = {
@@ -44,7 +50,13 @@ export type RuntimeEvents = {
   probe: { probe: Probe };
   delta: { delta: CacheDelta };
   log: { line: LogLine; record?: ReconcileRecord };
-  idle: { idle: boolean };
+  /** `settled`: nothing left to do but retries of failing keys (see the host's idle message). */
+  idle: { idle: boolean; settled?: boolean };
+  /**
+   * The host blocked (no heartbeat) or exited on its own. The reconciles it took down have ended
+   * as failures (reconcileEnd) before this; `restarting`: a new host is starting.
+   */
+  hostFailed: { message: string; interrupted: ReconcileRecord[]; restarting: boolean };
   /** The controller could not be compiled, loaded or connected, or its host failed. */
   fatal: { phase: 'compile' | 'load' | 'connect' | 'run'; message: string };
   output: { stream: 'stdout' | 'stderr'; text: string };
@@ -53,6 +65,9 @@ export type RuntimeEvents = {
   debuggerAttached: Record<string, never>;
   exit: { code: number | null; signal: NodeJS.Signals | null };
 };
+
+/** How much longer than the reconcile timeout a silent host gets before it counts as blocked. */
+const STALL_GRACE_MS = 1000;
 
 export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
 
@@ -69,7 +84,16 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private compiled: CompiledController | undefined;
   private lastQueue: QueueSnapshot = { at: 0, depth: 0, processing: 0, waiting: 0, keys: [] };
   private idleNow = false;
+  private settledNow = false;
   private controllerShape: ControllerShape | undefined;
+  /** Reconciles started and not ended; `since`: when they began running (after the gate). */
+  private readonly inFlightById = new Map<string, { record: ReconcileRecord; since?: number }>();
+  private unresponsive: { silentMs: number } | undefined;
+  private stopping = false;
+  private hostReportedFatal = false;
+  private lastReconcileSeq = 0;
+  /** key → how many times its reconcile took the host down, and until when it is held back. */
+  private readonly hostFailures = new Map<string, { count: number; until: number }>();
 
   constructor(options: ControllerSessionOptions) {
     super();
@@ -86,6 +110,10 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   get idle(): boolean {
     return this.idleNow;
   }
+  /** Nothing left to do but retries of failing keys. */
+  get settled(): boolean {
+    return this.settledNow;
+  }
   get controller(): ControllerShape | undefined {
     return this.controllerShape;
   }
@@ -95,7 +123,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
 
   /** Reconciles that started and have not ended (for "the host died while reconciling …"). */
   inFlight(): ReconcileRecord[] {
-    return this.recorder.all().filter((r) => r.outcome === undefined);
+    return [...this.inFlightById.values()].map((r) => r.record);
   }
 
   /** Compiles and spawns. Resolves false (after a `fatal` event) when the file does not compile. */
@@ -108,30 +136,46 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     }
     this.wire();
     registerSession(this);
-    this.process.start(
-      {
-        moduleFile: this.compiled.moduleFile,
-        sourceFile: this.compiled.sourceFile,
-        loader: this.compiled.loader,
-        kubeconfig: this.options.kubeconfig,
-        context: this.options.context,
-        workers: this.options.workers,
-        reconcileTimeoutMs: this.options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS,
-        gated: this.options.gate !== undefined,
-        mirrorCache: this.options.mirrorCache ?? true,
-      },
-      { inspectBrk: this.options.inspectBrk, cwd: this.options.cwd },
-    );
+    this.spawn();
     return true;
   }
 
+  private spawn(restart?: { holdBack: HeldKey[] }): void {
+    const compiled = this.compiled as CompiledController;
+    const reconcileTimeoutMs = this.options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
+    this.process.start(
+      {
+        moduleFile: compiled.moduleFile,
+        sourceFile: compiled.sourceFile,
+        loader: compiled.loader,
+        kubeconfig: this.options.kubeconfig,
+        context: this.options.context,
+        workers: this.options.workers,
+        reconcileTimeoutMs,
+        gated: this.options.gate !== undefined,
+        mirrorCache: this.options.mirrorCache ?? true,
+        holdBack: restart?.holdBack,
+        reconcileSeq: restart ? this.lastReconcileSeq : undefined,
+        deltaSeq: restart ? this.cache.seq : undefined,
+      },
+      {
+        inspectBrk: this.options.inspectBrk,
+        cwd: this.options.cwd,
+        // No time limit (a line debugger attached) means the host may sit paused: no watchdog.
+        stallMs: reconcileTimeoutMs > 0 && !this.options.inspectBrk ? Math.max(reconcileTimeoutMs, 1000) + STALL_GRACE_MS : 0,
+      },
+    );
+  }
+
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.process.stop();
     unregisterSession(this);
     await this.compiled?.dispose().catch(() => {});
   }
 
   kill(): void {
+    this.stopping = true;
     this.process.kill();
   }
 
@@ -142,7 +186,10 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.emit('ready', { controller: m.controller });
     });
     p.on('synced', () => this.emit('synced', {}));
-    p.on('fatal', (m) => this.emit('fatal', { phase: m.phase, message: m.message }));
+    p.on('fatal', (m) => {
+      if (m.phase !== 'run') this.hostReportedFatal = true;
+      this.emit('fatal', { phase: m.phase, message: m.message });
+    });
     p.on('delta', (m) => {
       this.cache.apply(m.delta);
       this.emit('delta', { delta: m.delta });
@@ -153,7 +200,8 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     });
     p.on('idle', (m) => {
       this.idleNow = m.idle;
-      this.emit('idle', { idle: m.idle });
+      this.settledNow = m.settled ?? m.idle;
+      this.emit('idle', { idle: m.idle, settled: this.settledNow });
     });
     p.on('probe', (m) => this.emit('probe', { probe: m.probe }));
     p.on('log', (m) => {
@@ -162,22 +210,74 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     });
     p.on('reconcileStart', (m) => {
       const record = this.recorder.start(m.record);
+      this.lastReconcileSeq = Math.max(this.lastReconcileSeq, record.seq);
+      const running: { record: ReconcileRecord; since?: number } = { record, since: m.gated ? undefined : performance.now() };
+      this.inFlightById.set(record.reconcileId, running);
       this.emit('reconcileStart', { record });
       if (m.gated) {
         const gate = this.options.gate ?? (() => Promise.resolve());
-        void gate(record).then((d) => p.proceed(record.reconcileId, d?.stepIn === true));
+        void gate(record).then((d) => {
+          running.since = performance.now();
+          // A JavaScript debugger is about to hold the host: its silence means nothing any more.
+          if (d?.stepIn) p.stopWatchdog();
+          p.proceed(record.reconcileId, d?.stepIn === true);
+        });
       }
     });
     p.on('reconcileEnd', (m) => {
+      this.inFlightById.delete(m.end.reconcileId);
       const record = this.recorder.end(m.end);
       if (record) this.emit('reconcileEnd', { record });
     });
     p.on('output', (m) => this.emit('output', m));
     p.on('inspector', (m) => this.emit('inspector', m));
     p.on('debuggerAttached', () => this.emit('debuggerAttached', {}));
+    p.on('unresponsive', (m) => (this.unresponsive = m));
     p.on('exit', (m) => {
+      // A host that said why it fails (fatal) exits as it said; any other exit nobody asked for is a failure.
+      if (!m.expected && !this.stopping && !this.hostReportedFatal && this.hostFailed(m)) return;
       unregisterSession(this);
-      this.emit('exit', m);
+      this.emit('exit', { code: m.code, signal: m.signal });
     });
+  }
+
+  /**
+   * The host went down on its own. Its reconciles end as failures; with restartOnFailure and a
+   * reconcile to blame, a new host starts with those keys held back. Returns true when restarting.
+   */
+  private hostFailed(exit: { code: number | null; signal: NodeJS.Signals | null }): boolean {
+    const cause: HostFailureCause = this.unresponsive ? { kind: 'unresponsive', silentMs: this.unresponsive.silentMs } : { kind: 'exited', ...exit };
+    this.unresponsive = undefined;
+    const now = performance.now();
+    const interrupted: InterruptedReconcile[] = [...this.inFlightById.values()].map((r) => ({ record: r.record, runningMs: r.since === undefined ? undefined : now - r.since }));
+    this.inFlightById.clear();
+    const message = describeHostFailure(this.controllerShape?.name ?? this.options.file, cause, interrupted);
+    const restarting = this.options.restartOnFailure === true && interrupted.some((r) => r.runningMs !== undefined);
+    for (const r of interrupted) {
+      const outcome = interruptedOutcome(cause, r);
+      const record = this.recorder.end({
+        reconcileId: r.record.reconcileId,
+        seq: r.record.seq,
+        durationMs: Math.round(r.runningMs ?? 0),
+        writes: [],
+        outcome,
+        decision: { action: 'addRateLimited', reason: 'error' },
+      });
+      if (record) this.emit('reconcileEnd', { record });
+      if (r.runningMs !== undefined) {
+        const failures = (this.hostFailures.get(r.record.key)?.count ?? 0) + 1;
+        this.hostFailures.set(r.record.key, { count: failures, until: Date.now() + hostFailureBackoffMs(failures) });
+      }
+    }
+    this.emit('hostFailed', { message, interrupted: interrupted.map((r) => r.record), restarting });
+    if (!restarting) {
+      this.emit('fatal', { phase: 'run', message });
+      return false;
+    }
+    const holdBack: HeldKey[] = [];
+    for (const [key, f] of this.hostFailures) if (f.until > Date.now()) holdBack.push({ key, delayMs: f.until - Date.now() });
+    this.idleNow = this.settledNow = false;
+    this.spawn({ holdBack });
+    return true;
   }
 }

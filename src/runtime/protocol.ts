@@ -32,6 +32,27 @@ export interface HostInit {
   gated: boolean;
   /** Forward every cached object so the parent can rebuild the cache as of any reconcile. */
   mirrorCache: boolean;
+  /**
+   * Send `heartbeat` this often (ms), from a timer: a host whose event loop is blocked (a
+   * synchronous infinite loop) falls silent and the parent stops it. Absent: no heartbeats, and
+   * the parent cannot tell a blocked host from an idle one.
+   */
+  heartbeatMs?: number;
+  /**
+   * A restarted host: keys whose reconcile blocked or killed the previous host. Each waits
+   * `delayMs` before it is reconciled again (the initial list does not enqueue it sooner) and counts
+   * as failing until then.
+   */
+  holdBack?: HeldKey[];
+  /** A restarted host continues the numbering: its first reconcile is `reconcileSeq + 1`. */
+  reconcileSeq?: number;
+  /** ... and its first cache delta `deltaSeq + 1`. */
+  deltaSeq?: number;
+}
+
+export interface HeldKey {
+  key: string;
+  delayMs: number;
 }
 
 export type ParentMessage =
@@ -86,6 +107,8 @@ export type HostMessage =
   | { type: 'probe'; probe: Probe }
   /** The inspector opened on request (step in): a JavaScript debugger may attach at `url`. */
   | { type: 'inspector'; url: string }
+  /** Every HostInit.heartbeatMs while the host's event loop runs. */
+  | { type: 'heartbeat' }
   /**
    * Idle: nothing queued, processing, delayed or backing off. Settled: nothing queued or
    * processing, and every waiting key waits for the retry of a failed reconcile (only failures are
@@ -93,7 +116,7 @@ export type HostMessage =
    */
   | { type: 'idle'; idle: boolean; settled?: boolean };
 
-const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle']);
+const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle', 'heartbeat']);
 const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown']);
 
 export function isHostMessage(m: unknown): m is HostMessage {

@@ -1,0 +1,55 @@
+import type { ReconcileRecord } from '../runtime/records.ts';
+
+// What `controller-lab run` counts while it runs: enough for its one-line summary, for the list of
+// keys still failing when it stops, and for its exit code.
+
+export class RunTally {
+  reconciles = 0;
+  errors = 0;
+  requeues = 0;
+  hostRestarts = 0;
+  /** Failures no controller should have: the host blocked or died, or a reconcile called process.exit. */
+  hostFailures = 0;
+  /** key → its last reconcile, while that one failed and the key waits for its retry. */
+  private readonly failing = new Map<string, ReconcileRecord>();
+  private readonly startedAt = performance.now();
+
+  reconciled(record: ReconcileRecord): void {
+    this.reconciles++;
+    const error = record.outcome?.kind === 'error' ? record.outcome.error : undefined;
+    if (error) this.errors++;
+    if (error?.name === 'ProcessExitError') this.hostFailures++;
+    const action = record.decision?.action;
+    if (action === 'addAfter' || (action === 'addRateLimited' && record.decision?.reason === 'requeue')) this.requeues++;
+    if (error && action === 'addRateLimited') this.failing.set(record.key, record);
+    else this.failing.delete(record.key);
+  }
+
+  hostFailed(restarting: boolean): void {
+    this.hostFailures++;
+    if (restarting) this.hostRestarts++;
+  }
+
+  /** Nothing a user must look at: no key left failing, no host failure. */
+  get clean(): boolean {
+    return this.failing.size === 0 && this.hostFailures === 0;
+  }
+
+  summary(): string {
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const parts = [plural(this.reconciles, 'reconcile'), plural(this.errors, 'error'), plural(this.requeues, 'requeue')];
+    if (this.hostRestarts) parts.push(plural(this.hostRestarts, 'host restart'));
+    return `run: ${parts.join(', ')} in ${((performance.now() - this.startedAt) / 1000).toFixed(1)} s`;
+  }
+
+  /** One line naming the keys that still fail (the first few), or undefined when none do. */
+  failingReport(max = 5): string | undefined {
+    if (this.failing.size === 0) return undefined;
+    const shown = [...this.failing.values()].slice(0, max).map((r) => {
+      const message = r.outcome?.kind === 'error' ? r.outcome.error.message : '';
+      return `${r.forKind.kind} ${r.key} (#${r.seq}: ${message.length > 200 ? `${message.slice(0, 200)}…` : message})`;
+    });
+    const more = this.failing.size > max ? `, and ${this.failing.size - max} more` : '';
+    return `${this.failing.size} key(s) still failing: ${shown.join(', ')}${more}`;
+  }
+}
