@@ -84,11 +84,11 @@ export class ControllerLoop {
       this.handle(w, (obj, old) => [...keysOf(obj), ...(old ? keysOf(old) : [])], 'watches');
     }
     this.opts.queue.onChange(() => this.queueChanged());
-    for (const { key, delayMs } of this.opts.holdBack ?? []) {
+    for (const { key, delayMs, failures } of this.opts.holdBack ?? []) {
       // It failed by taking the host down: like an error, it is retried after a backoff, and the
       // restarted informers' initial list must not run it again at once.
       this.heldUntil.set(key, this.opts.clock.now() + delayMs);
-      this.failing.add(key);
+      if ((failures ?? 1) >= 2) this.failing.add(key);
       this.opts.queue.addAfter(key, delayMs);
     }
     for (const inf of this.informersById.values()) inf.start();

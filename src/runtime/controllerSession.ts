@@ -275,7 +275,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       return false;
     }
     const holdBack: HeldKey[] = [];
-    for (const [key, f] of this.hostFailures) if (f.until > Date.now()) holdBack.push({ key, delayMs: f.until - Date.now() });
+    for (const [key, f] of this.hostFailures) if (f.until > Date.now()) holdBack.push({ key, delayMs: f.until - Date.now(), failures: f.count });
     this.idleNow = this.settledNow = false;
     this.spawn({ holdBack });
     return true;

@@ -40,8 +40,9 @@ export interface HostInit {
   heartbeatMs?: number;
   /**
    * A restarted host: keys whose reconcile blocked or killed the previous host. Each waits
-   * `delayMs` before it is reconciled again (the initial list does not enqueue it sooner) and counts
-   * as failing until then.
+   * `delayMs` before it is reconciled again (the initial list does not enqueue it sooner). One that
+   * did so `failures` ≥ 2 times counts as failing meanwhile (see `settled`); after a first failure
+   * it is worth waiting for its retry.
    */
   holdBack?: HeldKey[];
   /** A restarted host continues the numbering: its first reconcile is `reconcileSeq + 1`. */
@@ -53,6 +54,8 @@ export interface HostInit {
 export interface HeldKey {
   key: string;
   delayMs: number;
+  /** How many hosts this key's reconcile took down so far. Absent: 1. */
+  failures?: number;
 }
 
 export type ParentMessage =

@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { REPLICASET_SCENARIO, runController, withTempDir } from './support/runController.ts';
+
+// `controller-lab run` with controllers that break the process they run in: a synchronous endless
+// loop, process.exit, a killed process, an error every time. Never a hang; each failure is named
+// (controller, reconcile, key) in the output, the trace and the exit code, and the run goes on.
+
+const SIM = ['--sim', '--scenario', REPLICASET_SCENARIO, '--until-idle', '--reconcile-timeout', '200', '--timeout', '45'];
+
+/** A controller whose reconcile of default/web does `action` the first time only (a marker file survives restarts). */
+function failsOnce(dir: string, action: string): string {
+  return `import { defineController } from 'controller-lab';
+import { existsSync, writeFileSync } from 'node:fs';
+const marker = ${JSON.stringify(join(dir, 'failed-once'))};
+export default defineController({
+  name: 'fragile',
+  for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  reconcile(req) {
+    if (req.name === 'web' && !existsSync(marker)) {
+      writeFileSync(marker, '');
+      ${action}
+    }
+  },
+});
+`;
+}
+
+test('a reconcile stuck in a synchronous endless loop is stopped, reported with its key and time, retried after a backoff, and --until-idle ends', () => {
+  withTempDir((dir) => {
+    const r = runController(dir, failsOnce(dir, 'while (true) {}'), SIM);
+    assert.notEqual(r.code, null, `the run hung:\n${r.stdout}\n${r.stderr}`);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /reconcile #1 ReplicaSet default\/web \(running \d+\.\d s\) of controller fragile blocked the controller host: no heartbeat for \d+\.\d s/);
+    assert.match(r.stderr, /restarting it/);
+    const web = r.trace.filter((l) => l.key === 'default/web');
+    assert.equal(web[0]?.error?.timedOut, true, JSON.stringify(web[0]));
+    assert.match(web[0]?.error?.message ?? '', /blocked the controller host/);
+    assert.deepEqual(web[0]?.requeue, { action: 'addRateLimited', reason: 'error' });
+    // The restarted host ran it again, not at once but after the backoff, and then it succeeded.
+    const retry = web[1];
+    assert.ok(retry, `web was retried: ${JSON.stringify(r.trace)}`);
+    assert.equal(retry.error, undefined);
+    const failedAt = Date.parse(web[0]!.startedAt) + web[0]!.durationMs;
+    assert.ok(Date.parse(retry.startedAt) - failedAt >= 900, `retried ${Date.parse(retry.startedAt) - failedAt} ms after the failure`);
+    // The other key was reconciled too: the run went on.
+    assert.ok(r.trace.some((l) => l.key === 'default/api' && !l.error));
+    assert.match(r.stdout, /run: \d+ reconciles, 1 error, \d+ requeues, 1 host restart in \d+\.\d s/);
+  });
+});
+
+test('process.exit(0) inside a reconcile fails that reconcile, named with its key, and the run exits non-zero', () => {
+  withTempDir((dir) => {
+    const r = runController(dir, failsOnce(dir, 'process.exit(0);'), SIM);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /#1 ReplicaSet default\/web \(ADDED rv \d+\) → error: process\.exit\(0\) called/);
+    const web = r.trace.filter((l) => l.key === 'default/web');
+    assert.match(web[0]?.error?.message ?? '', /process\.exit\(0\) called/);
+    assert.equal(web[0]?.requeue.action, 'addRateLimited');
+    // Retried with backoff in the same host, and then it worked; the other key was never disturbed.
+    assert.equal(web[1]?.trigger[0]?.type, 'REQUEUE');
+    assert.equal(web[1]?.error, undefined);
+    assert.ok(r.trace.some((l) => l.key === 'default/api' && !l.error));
+  });
+});
+
+test('a controller that kills its own process is reported with the reconcile it was running, and the host restarts', () => {
+  withTempDir((dir) => {
+    const r = runController(dir, failsOnce(dir, "process.kill(process.pid, 'SIGKILL');"), SIM);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /the controller host exited \(signal SIGKILL\) during reconcile #1 ReplicaSet default\/web/);
+    assert.equal(r.stdout.match(/^controller fragile: /gm)?.length, 2, r.stdout);
+    const web = r.trace.filter((l) => l.key === 'default/web');
+    assert.match(web[0]?.error?.message ?? '', /the controller host exited \(signal SIGKILL\)/);
+    assert.equal(web.at(-1)?.error, undefined);
+    // Numbering goes on across the restart: one trace, one sequence.
+    assert.deepEqual(r.trace.map((l) => l.seq), r.trace.map((_, i) => i + 1));
+  });
+});
+
+test('a key that fails every time does not keep --until-idle waiting: the run ends, names it and exits 1', () => {
+  withTempDir((dir) => {
+    const source = `import { defineController } from 'controller-lab';
+export default defineController({
+  name: 'throws',
+  for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  reconcile(req) { if (req.name === 'web') throw new Error('web is broken'); },
+});
+`;
+    const r = runController(dir, source, SIM);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /stopped with 1 key\(s\) still failing: ReplicaSet default\/web \(#\d+: web is broken\)/);
+    assert.doesNotMatch(r.stderr, /gave up after/);
+    assert.match(r.stdout, /run: \d+ reconciles, \d+ errors, 0 requeues in \d+\.\d s/);
+  });
+});
+
+test('an endless loop at the top of the controller module is reported, not waited for', () => {
+  withTempDir((dir) => {
+    const source = `import { defineController } from 'controller-lab';
+while (true) {}
+export default defineController({ name: 'top', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile() {} });
+`;
+    const r = runController(dir, source, SIM);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /blocked the controller host outside any reconcile: no heartbeat for \d+\.\d s/);
+    assert.doesNotMatch(r.stderr, /gave up after/);
+  });
+});
+
+test('a controller file that does not exist fails before a cluster starts', () => {
+  withTempDir((dir) => {
+    const r = runController(dir, undefined, ['--sim', '--until-idle']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /controller file not found: .*nosuch\.ts/);
+    assert.doesNotMatch(r.stdout, /simulated cluster at/);
+  });
+});
