@@ -15,10 +15,12 @@ import { ControllerLoop } from './controllerLoop.ts';
 import { isParentMessage, type HostInit, type HostMessage } from './protocol.ts';
 import { WorkQueueAdapter } from './queueAdapter.ts';
 import { ProcessExitError } from './processExitError.ts';
+import { HostSender } from './hostSender.ts';
 
-function send(message: HostMessage): void {
+const sender = new HostSender((message) => {
   if (process.connected) process.send?.(message);
-}
+});
+const send = (message: HostMessage): void => sender.send(message);
 
 // Only the parent ends this process. A controller (or a library it uses) calling process.exit
 // gets an error thrown where it called it instead: inside a reconcile that is a failed reconcile,
@@ -53,6 +55,7 @@ async function prepareStepIn(): Promise<void> {
   const url = inspector.url();
   if (!url) return;
   // The message must leave before waitForDebugger blocks this thread.
+  sender.flush();
   await new Promise<void>((resolve) => (process.connected ? process.send?.({ type: 'inspector', url } satisfies HostMessage, () => resolve()) : resolve()));
   inspector.waitForDebugger();
 }
@@ -74,6 +77,7 @@ async function shutdown(code: number): Promise<never> {
     await loop?.stop().catch(() => {});
     binding?.close();
   }
+  sender.flush();
   exitProcess(code);
 }
 

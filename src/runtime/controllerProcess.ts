@@ -9,7 +9,7 @@ import { isHostMessage, type HostInit, type HostMessage, type ParentMessage } fr
 // makes sure it ends (graceful shutdown, then SIGKILL). A crash or hang in the child only ever shows
 // up here as events; nothing it does can throw into the parent.
 
-type MessageEvents = { [K in Exclude<HostMessage['type'], 'inspector' | 'heartbeat'>]: Extract<HostMessage, { type: K }> };
+type MessageEvents = { [K in Exclude<HostMessage['type'], 'inspector' | 'heartbeat' | 'batch'>]: Extract<HostMessage, { type: K }> };
 
 export type ControllerProcessEvents = MessageEvents & {
   output: { stream: 'stdout' | 'stderr'; text: string };
@@ -99,15 +99,18 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
       });
     });
     child.on('error', (err) => this.emit('output', { stream: 'stderr', text: `controller host: ${err.message}\n` }));
-    child.on('message', (m: unknown) => {
+    const dispatch = (m: unknown): void => {
       if (!isHostMessage(m)) return;
       if (m.type === 'heartbeat') return watchdog?.heartbeat();
       watchdog?.message();
-      if (m.type === 'inspector') {
+      if (m.type === 'batch') {
+        if (Array.isArray(m.messages)) for (const one of m.messages) dispatch(one);
+      } else if (m.type === 'inspector') {
         const port = Number(/:(\d+)\//.exec(m.url)?.[1] ?? 0);
         this.emit('inspector', { url: m.url, port });
       } else this.emit(m.type, m as never);
-    });
+    };
+    child.on('message', dispatch);
     child.stdout?.setEncoding('utf8').on('data', (text: string) => this.emit('output', { stream: 'stdout', text }));
     let inspectorFound = false;
     child.stderr?.setEncoding('utf8').on('data', (text: string) => {

@@ -40,9 +40,14 @@ export class HostWatchdog {
     this.last = this.now();
   }
 
-  /** Any other message: from a host that spoke before it beat, no beats are coming (it does not send them). */
+  /**
+   * Any other message. From a host that spoke before it beat, no beats are coming (it does not send
+   * them). Otherwise it counts as a beat: when the host sends more than this process reads, its
+   * beats queue behind the rest, and the messages ahead of them show the host was running.
+   */
   message(): void {
     if (!this.beating) this.stop();
+    else this.last = this.now();
   }
 
   /** For good: a JavaScript debugger may now hold the host paused for as long as it likes. */

@@ -112,6 +112,8 @@ export type HostMessage =
   | { type: 'inspector'; url: string }
   /** Every HostInit.heartbeatMs while the host's event loop runs. */
   | { type: 'heartbeat' }
+  /** Several messages in order, as if sent one by one (the JavaScript host batches logs, deltas, queue, probes). */
+  | { type: 'batch'; messages: HostMessage[] }
   /**
    * Idle: nothing queued, processing, delayed or backing off. Settled: nothing queued or
    * processing, and every waiting key waits for the retry of a failed reconcile (only failures are
@@ -119,7 +121,7 @@ export type HostMessage =
    */
   | { type: 'idle'; idle: boolean; settled?: boolean };
 
-const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle', 'heartbeat']);
+const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle', 'heartbeat', 'batch']);
 const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown']);
 
 export function isHostMessage(m: unknown): m is HostMessage {

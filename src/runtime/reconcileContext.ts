@@ -4,6 +4,7 @@ import type { CacheListOptions, CacheReader, ControllerClient, KindSelector, Obj
 import type { KindInformer, ObjectWriter } from './ports.ts';
 import type { LogLine, WriteRecord, WriteVerb } from './records.ts';
 import { compileLabelSelector } from './labelSelector.ts';
+import { plainFields, truncateText } from './truncate.ts';
 
 // The `ctx` a reconcile receives: cache readers over the controller's own informers, a client whose
 // every call is recorded (verb, object, the RV the server answered, or the error), and a logger.
@@ -78,7 +79,7 @@ export function createReconcileContext(deps: ContextDeps): ReconcileContext {
   };
 
   const log = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
-    deps.onLog({ level, message: String(message), fields, at: deps.now() });
+    deps.onLog({ level, message: truncateText(String(message)), fields: plainFields(fields), at: deps.now() });
 
   return {
     reconcileId: deps.reconcileId,

@@ -1,4 +1,5 @@
 import type { ReconcileResult } from './api.ts';
+import { truncateText } from './truncate.ts';
 
 // The one place that decides what happens to a key after its reconcile, as controller-runtime's
 // reconcileHandler: every path through a worker ends here, so the rules cannot drift apart.
@@ -74,7 +75,7 @@ export function outcomeFromReturn(value: unknown): ReconcileOutcome {
 
 export function outcomeFromThrow(err: unknown, terminal: boolean): ReconcileOutcome {
   const e = err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err));
-  return { kind: 'error', error: { name: e.name, message: e.message, stack: e.stack, terminal } };
+  return { kind: 'error', error: { name: e.name, message: truncateText(String(e.message)), stack: e.stack === undefined ? undefined : truncateText(String(e.stack)), terminal } };
 }
 
 function numberOrUndefined(v: unknown): number | undefined {

@@ -4,6 +4,8 @@ import type { LogLine, ReconcileRecord } from './records.ts';
 // Keeps the most recent reconciles, in start order, so the debugger can step back through them and
 // the views can list them. A record is added when the reconcile starts and completed when it ends.
 
+export const MAX_LOGS_PER_RECORD = 1000;
+
 export class ReconcileRecorder {
   /** Kept records are records[head..]; dropped ones are cut off in batches, not one shift each. */
   private records: ReconcileRecord[] = [];
@@ -39,8 +41,12 @@ export class ReconcileRecorder {
     return record;
   }
 
+  /** Keeps a reconcile's first MAX_LOGS_PER_RECORD lines; later ones are only counted (they were printed). */
   log(reconcileId: string, line: LogLine): void {
-    this.byId.get(reconcileId)?.logs.push(line);
+    const record = this.byId.get(reconcileId);
+    if (!record) return;
+    if (record.logs.length < MAX_LOGS_PER_RECORD) record.logs.push(line);
+    else record.droppedLogs = (record.droppedLogs ?? 0) + 1;
   }
 
   get(reconcileId: string): ReconcileRecord | undefined {

@@ -95,6 +95,8 @@ export interface ReconcileRecord {
   durationMs?: number;
   writes: WriteRecord[];
   logs: LogLine[];
+  /** Log lines beyond the ones kept in `logs` (the parent keeps the first 1000 per reconcile). */
+  droppedLogs?: number;
   outcome?: ReconcileOutcome;
   decision?: RequeueDecision;
 }

@@ -117,3 +117,20 @@ test('a controller file that does not exist fails before a cluster starts', () =
     assert.doesNotMatch(r.stdout, /simulated cluster at/);
   });
 });
+
+test('a reconcile with huge output (100,000 log lines, a 20 MB line, a 5 MB error) is printed in full or cut short, never stalls the run', () => {
+  withTempDir((dir) => {
+    const action = `for (let i = 0; i < 100000; i++) ctx.log.info('line ' + i);
+      ctx.log.info('y'.repeat(20_000_000));
+      throw new Error('z'.repeat(5_000_000));`;
+    const source = failsOnce(dir, action).replace('reconcile(req) {', 'reconcile(req, ctx) {');
+    const r = runController(dir, source, SIM);
+    assert.equal(r.code, 0, r.stderr.slice(-2000));
+    assert.doesNotMatch(r.stderr, /blocked the controller host/);
+    assert.match(r.stdout, /info \[#1 default\/web\]: line 99999\n/);
+    assert.match(r.stdout, /y{1000}… \(\d+ more characters\)/);
+    assert.match(r.stdout, /#1 ReplicaSet default\/web \(ADDED rv \d+\) → error: z{1000}z*… \(\d+ more characters\)/);
+    assert.ok(r.stdout.length + r.stderr.length < 10_000_000, `printed ${r.stdout.length + r.stderr.length} characters`);
+    assert.equal(r.trace.filter((l) => l.key === 'default/web').at(-1)?.error, undefined);
+  });
+});
