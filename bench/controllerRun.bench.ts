@@ -46,7 +46,8 @@ interface Result {
 function measure(dir: string, n: number): Result {
   const trace = path.join(dir, `trace-${n}.jsonl`);
   const started = performance.now();
-  const r = spawnSync(process.execPath, [CLI, 'run', path.join(dir, 'fanout.ts'), '--sim', '--scenario', path.join(dir, 'seed.yaml'), '--until-idle', '--quiet', '--trace', trace, '--timeout', '300'], {
+  // The seed's single reconcile does all the writing: on a busy machine it may outlast the default 30 s limit.
+  const r = spawnSync(process.execPath, [CLI, 'run', path.join(dir, 'fanout.ts'), '--sim', '--scenario', path.join(dir, 'seed.yaml'), '--until-idle', '--quiet', '--reconcile-timeout', '300000', '--trace', trace, '--timeout', '300'], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, BENCH_OBJECTS: String(n) },

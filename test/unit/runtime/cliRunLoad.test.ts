@@ -27,7 +27,8 @@ export default defineController({
   },
 });
 `;
-    const r = runController(dir, source, ['--sim', '--scenario', scenario, '--until-idle', '--quiet', '--timeout', '110'], { limitMs: 120_000 });
+    // The seed's single reconcile does all the writing: on a busy machine it may outlast the default 30 s limit.
+    const r = runController(dir, source, ['--sim', '--scenario', scenario, '--until-idle', '--quiet', '--reconcile-timeout', '300000', '--timeout', '110'], { limitMs: 120_000 });
     assert.equal(r.code, 0, r.stderr);
     const reconciled = new Set(r.trace.map((l) => l.key));
     assert.equal(reconciled.size, N + 1);
