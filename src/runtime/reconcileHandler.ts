@@ -74,8 +74,22 @@ export function outcomeFromReturn(value: unknown): ReconcileOutcome {
 }
 
 export function outcomeFromThrow(err: unknown, terminal: boolean): ReconcileOutcome {
-  const e = err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err));
+  const e = err instanceof Error ? err : new Error(describeThrown(err));
   return { kind: 'error', error: { name: e.name, message: truncateText(String(e.message)), stack: e.stack === undefined ? undefined : truncateText(String(e.stack)), terminal } };
+}
+
+/** Whatever was thrown, as text; a value that cannot be shown (a cycle, a throwing toString) still says what it was. */
+function describeThrown(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    try {
+      return String(value);
+    } catch {
+      return `a thrown ${typeof value} that cannot be shown`;
+    }
+  }
 }
 
 function numberOrUndefined(v: unknown): number | undefined {

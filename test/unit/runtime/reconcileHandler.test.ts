@@ -54,3 +54,18 @@ test('a thrown non-Error still becomes an error outcome', () => {
   assert.equal(o.kind, 'error');
   assert.equal(o.kind === 'error' && o.error.message, 'just a string');
 });
+
+test('a thrown value that cannot be shown as JSON (a cycle, undefined) still becomes an error outcome with a message', () => {
+  const cyclic: Record<string, unknown> = { name: 'loop' };
+  cyclic.self = cyclic;
+  const o = outcomeFromThrow(cyclic, false);
+  assert.equal(o.kind === 'error' && o.error.message, '[object Object]');
+  const u = outcomeFromThrow(undefined, false);
+  assert.equal(u.kind === 'error' && u.error.message, 'undefined');
+});
+
+test('a huge error message is cut to 16 KiB, saying how much was left out', () => {
+  const o = outcomeFromThrow(new Error('z'.repeat(100_000)), false);
+  assert.ok(o.kind === 'error');
+  assert.match(o.error.message, /^z{16384}… \(83616 more characters\)$/);
+});
