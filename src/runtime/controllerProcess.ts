@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
+import { processCpuMs } from './processCpu.ts';
 import { isHostMessage, type HostInit, type HostMessage, type ParentMessage } from './protocol.ts';
 
 // The parent's handle on one controller host child: spawns it, speaks the typed IPC protocol, and
@@ -32,8 +33,6 @@ export interface SpawnOptions {
   stallMs?: number;
 }
 
-/** Spawning Node and loading the host's own modules, on a busy machine: before the first beat. */
-const FIRST_BEAT_GRACE_MS = 10_000;
 
 /** The host entry: the TS source when we run from source, the bundle next to us when bundled. */
 export function controllerHostEntry(): string {
@@ -82,7 +81,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     const watchdog = stallMs > 0
       ? new HostWatchdog({
           stallMs,
-          firstBeatMs: stallMs + FIRST_BEAT_GRACE_MS,
+          cpuMs: () => processCpuMs(child.pid),
           onStall: (silentMs) => {
             this.emit('unresponsive', { silentMs });
             child.kill('SIGKILL');

@@ -2,14 +2,23 @@
 // heartbeatMs) beats from a timer; a synchronous infinite loop in user code stops the timers with
 // everything else, so silence is the one sign the parent can see from outside. The host cannot
 // time such a reconcile out itself: its own timers never fire.
+//
+// Silence alone is not enough on a busy machine: a host starved of CPU is silent too. Where the OS
+// reports the host's CPU time, silence counts as blocked only once the host has also burnt
+// blockedCpuMs of CPU without a word; a host blocked without using CPU (a synchronous sleep) is
+// still stopped after hardExtraMs more.
 
 export interface WatchdogOptions {
-  /** Silence longer than this, once the host has beaten, means it is blocked. */
+  /** Silence longer than this (and enough CPU used meanwhile) means the host is blocked. */
   stallMs: number;
-  /** Silence allowed before the first beat (process start, loading the host's own modules). */
-  firstBeatMs: number;
   onStall(silentMs: number): void;
+  /** The host's CPU time so far (undefined: unknown, silence alone decides). */
+  cpuMs?: () => number | undefined;
   now?: () => number;
+  /** CPU a healthy host never spends without a turn of its event loop (and so a beat). Default 500 ms. */
+  blockedCpuMs?: number;
+  /** Silence beyond stallMs after which the host is stopped whatever its CPU says. Default 30 s. */
+  hardExtraMs?: number;
 }
 
 /** How often the host beats for a given stall limit: several beats fit in one limit. */
@@ -20,9 +29,11 @@ export function heartbeatInterval(stallMs: number): number {
 export class HostWatchdog {
   private readonly opts: WatchdogOptions;
   private readonly now: () => number;
+  private readonly interval: number;
   private last: number;
   private lastCheck: number;
-  private readonly interval: number;
+  private heard = false;
+  private cpuAtLastWord: number | undefined;
   private beating = false;
   private timer: ReturnType<typeof setInterval> | undefined;
 
@@ -35,9 +46,10 @@ export class HostWatchdog {
     this.timer.unref();
   }
 
+  /** The first beat arms the watch: the host beats before it loads any user code. */
   heartbeat(): void {
     this.beating = true;
-    this.last = this.now();
+    this.sign();
   }
 
   /**
@@ -47,7 +59,7 @@ export class HostWatchdog {
    */
   message(): void {
     if (!this.beating) this.stop();
-    else this.last = this.now();
+    else this.sign();
   }
 
   /** For good: a JavaScript debugger may now hold the host paused for as long as it likes. */
@@ -56,14 +68,27 @@ export class HostWatchdog {
     this.timer = undefined;
   }
 
+  private sign(): void {
+    this.last = this.now();
+    this.heard = true;
+  }
+
   private check(): void {
+    if (!this.beating) return;
     const now = this.now();
     // This process was busy itself: the host's beats may be waiting unread. Silence counts only
     // while the parent was listening.
     if (now - this.lastCheck > 2 * this.interval) this.last = Math.max(this.last, now - this.interval);
     this.lastCheck = now;
+    const cpu = this.opts.cpuMs?.();
+    if (this.heard || this.cpuAtLastWord === undefined) {
+      this.heard = false;
+      this.cpuAtLastWord = cpu;
+    }
     const silentMs = now - this.last;
-    if (silentMs <= (this.beating ? this.opts.stallMs : this.opts.firstBeatMs)) return;
+    if (silentMs <= this.opts.stallMs) return;
+    const burnt = cpu === undefined || this.cpuAtLastWord === undefined ? undefined : cpu - this.cpuAtLastWord;
+    if (burnt !== undefined && burnt < (this.opts.blockedCpuMs ?? 500) && silentMs <= this.opts.stallMs + (this.opts.hardExtraMs ?? 30_000)) return;
     this.stop();
     this.opts.onStall(silentMs);
   }
