@@ -161,7 +161,11 @@ export async function main(argv: string[]): Promise<number> {
       });
       if (timeoutS) {
         setTimeout(() => {
-          process.stderr.write(`controller-lab run: gave up after ${timeoutS} s (not idle: ${s.queue.keys.map((k) => `${k.key} ${k.state}`).join(', ') || 'scenario running'})\n`);
+          const q = s.queue;
+          const shown = q.keys.slice(0, 10).map((k) => `${k.key} ${k.state}`);
+          const more = q.depth + q.processing + q.waiting - shown.length;
+          const busy = shown.length ? `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : 'scenario running';
+          process.stderr.write(`controller-lab run: gave up after ${timeoutS} s (not idle: ${busy})\n`);
           done(1);
         }, timeoutS * 1000).unref();
       }
