@@ -111,7 +111,9 @@ export async function main(argv: string[]): Promise<number> {
         settle = setTimeout(() => {
           if (!s.settled) return;
           const failing = tally.failingReport();
+          const problems = tally.problemsReport();
           if (failing) process.stderr.write(`controller-lab run: stopped with ${failing}\n`);
+          else if (problems) process.stderr.write(`controller-lab run: every key reconciled, but ${problems}\n`);
           done(tally.clean ? 0 : 1);
         }, IDLE_SETTLE_MS);
       };
@@ -134,7 +136,8 @@ export async function main(argv: string[]): Promise<number> {
         if (err && err.name !== 'ApiError' && err.stack) process.stderr.write(`  ${err.stack}\n`);
         trace?.write(traceLine(record) + '\n');
       });
-      s.on('log', ({ line, record }) => {
+      s.on('log', ({ line, record, uncaught }) => {
+        if (uncaught) tally.uncaught();
         const where = record ? ` [#${record.seq} ${record.key}]` : '';
         const text = `  ${line.level}${where}: ${line.message}${line.fields ? ' ' + JSON.stringify(line.fields) : ''}`;
         if (line.level === 'error') process.stderr.write(text + '\n');
@@ -147,13 +150,15 @@ export async function main(argv: string[]): Promise<number> {
         hostFailure = true;
         process.stderr.write(`controller-lab run: ${message}${restarting ? '; restarting it (the key is retried with backoff)' : ''}\n`);
       });
+      let fatal = false;
       s.on('fatal', ({ phase, message }) => {
         // A host failure was just reported in full.
         if (!hostFailure || phase !== 'run') process.stderr.write(`controller-lab run: ${phase === 'compile' ? '' : `${phase} failed: `}${message}\n`);
+        fatal = true;
         done(1);
       });
       s.on('exit', ({ code, signal }) => {
-        if (code !== 0 && !hostFailure) {
+        if (code !== 0 && !hostFailure && !fatal) {
           const during = s.inFlight().map((r) => `#${r.seq} ${r.forKind.kind} ${r.key}`);
           process.stderr.write(`controller-lab run: the controller host exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}\n`);
         }

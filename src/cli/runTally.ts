@@ -8,8 +8,10 @@ export class RunTally {
   errors = 0;
   requeues = 0;
   hostRestarts = 0;
-  /** Failures no controller should have: the host blocked or died, or a reconcile called process.exit. */
+  /** Failures no controller should have, even when every key ends well. */
   hostFailures = 0;
+  processExits = 0;
+  uncaughtErrors = 0;
   /** key → its last reconcile, while that one failed and the key waits for its retry. */
   private readonly failing = new Map<string, ReconcileRecord>();
   private readonly startedAt = performance.now();
@@ -18,11 +20,16 @@ export class RunTally {
     this.reconciles++;
     const error = record.outcome?.kind === 'error' ? record.outcome.error : undefined;
     if (error) this.errors++;
-    if (error?.name === 'ProcessExitError') this.hostFailures++;
+    if (error?.name === 'ProcessExitError') this.processExits++;
     const action = record.decision?.action;
     if (action === 'addAfter' || (action === 'addRateLimited' && record.decision?.reason === 'requeue')) this.requeues++;
     if (error && action === 'addRateLimited') this.failing.set(record.key, record);
     else this.failing.delete(record.key);
+  }
+
+  /** An exception or rejection no code handled: a bug even when every reconcile succeeded. */
+  uncaught(): void {
+    this.uncaughtErrors++;
   }
 
   hostFailed(restarting: boolean): void {
@@ -32,7 +39,16 @@ export class RunTally {
 
   /** Nothing a user must look at: no key left failing, no host failure. */
   get clean(): boolean {
-    return this.failing.size === 0 && this.hostFailures === 0;
+    return this.failing.size === 0 && this.hostFailures + this.processExits + this.uncaughtErrors === 0;
+  }
+
+  /** The failures that make the exit code 1 although no key is left failing, or undefined. */
+  problemsReport(): string | undefined {
+    const parts: string[] = [];
+    if (this.hostFailures) parts.push(`the controller host failed ${this.hostFailures} time(s) (see above)`);
+    if (this.processExits) parts.push(`process.exit was called in ${this.processExits} reconcile(s)`);
+    if (this.uncaughtErrors) parts.push(`${this.uncaughtErrors} exception(s) or rejection(s) went uncaught`);
+    return parts.length ? parts.join('; ') : undefined;
   }
 
   summary(): string {

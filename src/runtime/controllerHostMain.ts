@@ -16,6 +16,7 @@ import { isParentMessage, type HostInit, type HostMessage } from './protocol.ts'
 import { WorkQueueAdapter } from './queueAdapter.ts';
 import { ProcessExitError } from './processExitError.ts';
 import { HostSender } from './hostSender.ts';
+import { truncateText } from './truncate.ts';
 
 const sender = new HostSender((message) => {
   if (process.connected) process.send?.(message);
@@ -146,10 +147,10 @@ process.on('disconnect', () => void shutdown(0));
 // User code that forgets to await a promise must not kill the controller; report it instead.
 process.on('unhandledRejection', (reason) => {
   const e = reason instanceof Error ? reason : new Error(String(reason));
-  send({ type: 'log', line: { level: 'error', message: `unhandled rejection: ${e.stack ?? e.message}`, at: Date.now() } });
+  send({ type: 'log', line: { level: 'error', message: truncateText(`unhandled rejection: ${e.stack ?? e.message}`), at: Date.now() }, uncaught: true });
 });
 process.on('uncaughtException', (err) => {
-  send({ type: 'log', line: { level: 'error', message: `uncaught exception: ${err.stack ?? err.message}`, at: Date.now() } });
+  send({ type: 'log', line: { level: 'error', message: truncateText(`uncaught exception: ${err?.stack ?? err?.message ?? String(err)}`), at: Date.now() }, uncaught: true });
 });
 
 if (!process.send) {

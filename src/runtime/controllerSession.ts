@@ -49,7 +49,8 @@ export type RuntimeEvents = {
   queue: { snapshot: QueueSnapshot };
   probe: { probe: Probe };
   delta: { delta: CacheDelta };
-  log: { line: LogLine; record?: ReconcileRecord };
+  /** `uncaught`: the host caught an exception or rejection no user code handled. */
+  log: { line: LogLine; record?: ReconcileRecord; uncaught?: boolean };
   /** `settled`: nothing left to do but retries of failing keys (see the host's idle message). */
   idle: { idle: boolean; settled?: boolean };
   /**
@@ -206,7 +207,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     p.on('probe', (m) => this.emit('probe', { probe: m.probe }));
     p.on('log', (m) => {
       if (m.reconcileId) this.recorder.log(m.reconcileId, m.line);
-      this.emit('log', { line: m.line, record: m.reconcileId ? this.recorder.get(m.reconcileId) : undefined });
+      this.emit('log', { line: m.line, record: m.reconcileId ? this.recorder.get(m.reconcileId) : undefined, uncaught: m.uncaught === true || undefined });
     });
     p.on('reconcileStart', (m) => {
       const record = this.recorder.start(m.record);

@@ -105,7 +105,8 @@ export type HostMessage =
   /** Sent before the reconcile runs; when gated the worker waits for `proceed`. */
   | { type: 'reconcileStart'; record: ReconcileRecord; gated: boolean }
   | { type: 'reconcileEnd'; end: ReconcileEnd }
-  | { type: 'log'; reconcileId?: string; line: LogLine }
+  /** `uncaught`: an exception or rejection nobody caught (user code outside any reconcile's await chain). */
+  | { type: 'log'; reconcileId?: string; line: LogLine; uncaught?: boolean }
   | { type: 'queue'; snapshot: QueueSnapshot }
   | { type: 'probe'; probe: Probe }
   /** The inspector opened on request (step in): a JavaScript debugger may attach at `url`. */

@@ -134,3 +134,13 @@ test('a reconcile with huge output (100,000 log lines, a 20 MB line, a 5 MB erro
     assert.equal(r.trace.filter((l) => l.key === 'default/web').at(-1)?.error, undefined);
   });
 });
+
+test('process.exit in a timer after the reconcile returned is reported as uncaught, and the run exits 1', () => {
+  withTempDir((dir) => {
+    const r = runController(dir, failsOnce(dir, 'setTimeout(() => process.exit(0), 0);'), SIM);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /error: uncaught exception: ProcessExitError: process\.exit\(0\) called/);
+    assert.match(r.stderr, /every key reconciled, but 1 exception\(s\) or rejection\(s\) went uncaught/);
+    assert.ok(r.trace.every((l) => !l.error));
+  });
+});
