@@ -9,6 +9,12 @@ import type { HostMessage } from './protocol.ts';
 
 const BATCHED = new Set<HostMessage['type']>(['log', 'delta', 'queue', 'probe']);
 
+/**
+ * A reconcile's first log lines go at once: the line logged just before a loop that never ends is
+ * the one its author needs, and a batch would never leave. Only a chatty reconcile is batched.
+ */
+const IMMEDIATE_LOGS_PER_RECONCILE = 50;
+
 /** A batch leaves early when it gets this long, so it never holds more than this in memory. */
 const MAX_BATCH = 1000;
 
@@ -16,13 +22,15 @@ export class HostSender {
   private readonly raw: (message: HostMessage) => void;
   private pending: HostMessage[] = [];
   private scheduled = false;
+  private readonly logsSent = new Map<string, number>();
 
   constructor(raw: (message: HostMessage) => void) {
     this.raw = raw;
   }
 
   send(message: HostMessage): void {
-    if (!BATCHED.has(message.type)) {
+    if (message.type === 'reconcileEnd') this.logsSent.delete(message.end.reconcileId);
+    if (!BATCHED.has(message.type) || this.logGoesAtOnce(message)) {
       this.flush();
       this.raw(message);
       return;
@@ -33,6 +41,15 @@ export class HostSender {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
+  }
+
+  private logGoesAtOnce(message: HostMessage): boolean {
+    if (message.type !== 'log') return false;
+    // Outside a reconcile: rare, and often the last word before a crash.
+    if (!message.reconcileId) return true;
+    const sent = (this.logsSent.get(message.reconcileId) ?? 0) + 1;
+    this.logsSent.set(message.reconcileId, sent);
+    return sent <= IMMEDIATE_LOGS_PER_RECONCILE;
   }
 
   flush(): void {

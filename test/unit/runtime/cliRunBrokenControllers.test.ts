@@ -29,11 +29,14 @@ export default defineController({
 
 test('a reconcile stuck in a synchronous endless loop is stopped, reported with its key and time, retried after a backoff, and --until-idle ends', () => {
   withTempDir((dir) => {
-    const r = runController(dir, failsOnce(dir, 'while (true) {}'), SIM);
+    const source = failsOnce(dir, "ctx.log.info('about to loop'); while (true) {}").replace('reconcile(req) {', 'reconcile(req, ctx) {');
+    const r = runController(dir, source, SIM);
     assert.notEqual(r.code, null, `the run hung:\n${r.stdout}\n${r.stderr}`);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /reconcile #1 ReplicaSet default\/web \(running \d+\.\d s\) of controller fragile blocked the controller host: no heartbeat for \d+\.\d s/);
     assert.match(r.stderr, /restarting it/);
+    // What it logged before it blocked is not lost with its process.
+    assert.match(r.stdout, /info \[#1 default\/web\]: about to loop/);
     const web = r.trace.filter((l) => l.key === 'default/web');
     assert.equal(web[0]?.error?.timedOut, true, JSON.stringify(web[0]));
     assert.match(web[0]?.error?.message ?? '', /blocked the controller host/);
