@@ -102,7 +102,12 @@ export async function main(argv: string[]): Promise<number> {
     // The runner never steps back, so the host need not copy every cached object over IPC.
     session = new ControllerSession({ file, kubeconfig, context: v.context, workers, reconcileTimeoutMs, mirrorCache: false, restartOnFailure: true });
     const s = session;
-    const finished = new Promise<number>((done) => {
+    let ended = false;
+    const finished = new Promise<number>((resolveFinished) => {
+      const done = (code: number) => {
+        ended = true;
+        resolveFinished(code);
+      };
       let settle: ReturnType<typeof setTimeout> | undefined;
       let synced = false;
       const checkIdle = () => {
@@ -158,6 +163,8 @@ export async function main(argv: string[]): Promise<number> {
         done(1);
       });
       s.on('exit', ({ code, signal }) => {
+        // Stopping the host once the run has ended is no news.
+        if (ended) return;
         if (code !== 0 && !hostFailure && !fatal) {
           const during = s.inFlight().map((r) => `#${r.seq} ${r.forKind.kind} ${r.key}`);
           process.stderr.write(`controller-lab run: the controller host exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}\n`);
@@ -171,6 +178,10 @@ export async function main(argv: string[]): Promise<number> {
           const more = q.depth + q.processing + q.waiting - shown.length;
           const busy = shown.length ? `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : 'scenario running';
           process.stderr.write(`controller-lab run: gave up after ${timeoutS} s (not idle: ${busy})\n`);
+          // A reconcile still running is the likeliest reason: say which, and for how long.
+          for (const r of s.inFlight().slice(0, 10)) {
+            process.stderr.write(`  reconcile #${r.seq} ${r.forKind.kind} ${r.key} has been running ${((Date.now() - r.startedAt) / 1000).toFixed(1)} s\n`);
+          }
           done(1);
         }, timeoutS * 1000).unref();
       }

@@ -147,3 +147,14 @@ test('process.exit in a timer after the reconcile returned is reported as uncaug
     assert.ok(r.trace.every((l) => !l.error));
   });
 });
+
+test('--timeout running out names the reconcile that is still running, and for how long', () => {
+  withTempDir((dir) => {
+    // The default 30 s reconcile limit is longer than this run: only --timeout can end it.
+    const r = runController(dir, failsOnce(dir, 'while (true) {}'), ['--sim', '--scenario', REPLICASET_SCENARIO, '--until-idle', '--timeout', '6']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /gave up after 6 s \(not idle: default\/web processing/);
+    assert.match(r.stderr, /reconcile #1 ReplicaSet default\/web has been running \d+\.\d s/);
+    assert.doesNotMatch(r.stderr, /the controller host exited/);
+  });
+});
