@@ -69,6 +69,8 @@ export type RuntimeEvents = {
 
 /** How much longer than the reconcile timeout a silent host gets before it counts as blocked. */
 const STALL_GRACE_MS = 1000;
+/** Host failures in a row, without one successful reconcile between them, after which it stays down. */
+const MAX_FAILURES_IN_A_ROW = 5;
 
 export const DEFAULT_RECONCILE_TIMEOUT_MS = 30_000;
 
@@ -95,6 +97,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private lastReconcileSeq = 0;
   /** key → how many times its reconcile took the host down, and until when it is held back. */
   private readonly hostFailures = new Map<string, { count: number; until: number }>();
+  private failuresInARow = 0;
 
   constructor(options: ControllerSessionOptions) {
     super();
@@ -226,6 +229,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       }
     });
     p.on('reconcileEnd', (m) => {
+      if (m.end.outcome.kind === 'success') this.failuresInARow = 0;
       this.inFlightById.delete(m.end.reconcileId);
       const record = this.recorder.end(m.end);
       if (record) this.emit('reconcileEnd', { record });
@@ -252,8 +256,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     const now = performance.now();
     const interrupted: InterruptedReconcile[] = [...this.inFlightById.values()].map((r) => ({ record: r.record, runningMs: r.since === undefined ? undefined : now - r.since }));
     this.inFlightById.clear();
-    const message = describeHostFailure(this.controllerShape?.name ?? this.options.file, cause, interrupted);
-    const restarting = this.options.restartOnFailure === true && interrupted.some((r) => r.runningMs !== undefined);
+    this.failuresInARow++;
+    const giveUp = this.failuresInARow >= MAX_FAILURES_IN_A_ROW;
+    const restarting = this.options.restartOnFailure === true && interrupted.some((r) => r.runningMs !== undefined) && !giveUp;
+    let message = describeHostFailure(this.controllerShape?.name ?? this.options.file, cause, interrupted);
+    if (giveUp && this.options.restartOnFailure) message += `; it failed ${this.failuresInARow} times in a row without a successful reconcile: not restarting it again`;
     for (const r of interrupted) {
       const outcome = interruptedOutcome(cause, r);
       const record = this.recorder.end({

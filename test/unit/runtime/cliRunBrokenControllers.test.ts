@@ -158,3 +158,17 @@ test('--timeout running out names the reconcile that is still running, and for h
     assert.doesNotMatch(r.stderr, /the controller host exited/);
   });
 });
+
+test('a controller that kills its process on every reconcile is restarted a few times, then the run ends', () => {
+  withTempDir((dir) => {
+    const source = `import { defineController } from 'controller-lab';
+export default defineController({ name: 'killer', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile() { process.kill(process.pid, 'SIGKILL'); } });
+`;
+    const r = runController(dir, source, SIM);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /it failed 5 times in a row without a successful reconcile: not restarting it again/);
+    assert.equal(r.trace.length, 5);
+    assert.ok(r.trace.every((l) => /the controller host exited \(signal SIGKILL\)/.test(l.error?.message ?? '')));
+    assert.doesNotMatch(r.stderr, /gave up after/);
+  });
+});
