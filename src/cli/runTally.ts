@@ -12,7 +12,7 @@ export class RunTally {
   hostFailures = 0;
   processExits = 0;
   uncaughtErrors = 0;
-  /** key → its last reconcile, while that one failed and the key waits for its retry. */
+  /** key → its last reconcile, while that one failed (waiting for its retry, or terminally). */
   private readonly failing = new Map<string, ReconcileRecord>();
   private readonly startedAt = performance.now();
 
@@ -23,7 +23,8 @@ export class RunTally {
     if (error?.name === 'ProcessExitError') this.processExits++;
     const action = record.decision?.action;
     if (action === 'addAfter' || (action === 'addRateLimited' && record.decision?.reason === 'requeue')) this.requeues++;
-    if (error && action === 'addRateLimited') this.failing.set(record.key, record);
+    // A terminal error is not retried, but its key still ended in failure.
+    if (error) this.failing.set(record.key, record);
     else this.failing.delete(record.key);
   }
 

@@ -172,3 +172,20 @@ export default defineController({ name: 'killer', for: { apiVersion: 'apps/v1', 
     assert.doesNotMatch(r.stderr, /gave up after/);
   });
 });
+
+test('a key whose last reconcile ended in a TerminalError is named when the run ends, and the run exits 1', () => {
+  withTempDir((dir) => {
+    const source = `import { defineController, TerminalError } from 'controller-lab';
+export default defineController({
+  name: 'terminal',
+  for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  reconcile(req) { if (req.name === 'web') throw new TerminalError('web has a bad spec'); },
+});
+`;
+    const r = runController(dir, source, SIM);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /stopped with 1 key\(s\) still failing: ReplicaSet default\/web \(#\d+: web has a bad spec\)/);
+    // Not retried: each web reconcile came from an event, none from a requeue.
+    assert.ok(r.trace.filter((l) => l.key === 'default/web').every((l) => l.requeue.action === 'forgetTerminal' && l.trigger[0]?.type !== 'REQUEUE'));
+  });
+});
