@@ -118,7 +118,11 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
         inspectorFound = true;
         this.emit('inspector', { url: m[1] as string, port: Number(m[2]) });
       }
-      if (/^Debugger attached\./m.test(text)) this.emit('debuggerAttached', {});
+      if (/^Debugger attached\./m.test(text)) {
+        // Its breakpoints may pause the host for as long as the user looks: silence means nothing now.
+        watchdog?.stop();
+        this.emit('debuggerAttached', {});
+      }
       // The inspector's own chatter is not the controller's output.
       const rest = text.replace(/^(Debugger listening on|For help, see|Debugger attached|Debugger ending on|Waiting for the debugger).*\n?/gm, '');
       if (rest) this.emit('output', { stream: 'stderr', text: rest });
