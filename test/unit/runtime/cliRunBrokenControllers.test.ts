@@ -164,7 +164,8 @@ test('a controller that kills its process on every reconcile is restarted a few 
     const source = `import { defineController } from 'controller-lab';
 export default defineController({ name: 'killer', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile() { process.kill(process.pid, 'SIGKILL'); } });
 `;
-    const r = runController(dir, source, SIM);
+    // Without --until-idle only the give-up rule (or --timeout) can end this run.
+    const r = runController(dir, source, ['--sim', '--scenario', REPLICASET_SCENARIO, '--timeout', '45']);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /it failed 5 times in a row without a successful reconcile: not restarting it again/);
     assert.equal(r.trace.length, 5);
