@@ -37,6 +37,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
   private socket: Socket | undefined;
   private dir: string | undefined;
   private alive = false;
+  private expectingExit = false;
   private exited: Promise<void> = Promise.resolve();
 
   get pid(): number | undefined {
@@ -86,7 +87,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     this.exited = new Promise((done) => {
       child.once('exit', (code, signal) => {
         this.alive = false;
-        this.emit('exit', { code, signal });
+        this.emit('exit', { code, signal, expected: this.expectingExit });
         this.cleanup();
         done();
       });
@@ -128,11 +129,19 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
           this.socket = socket;
           continue;
         }
-        if (!isHostMessage(message)) continue;
-        if (message.type === 'inspector') continue;
-        this.emit(message.type, message as never);
+        this.dispatch(message);
       }
     });
+  }
+
+  /** Heartbeats mean nothing here (no watchdog for Go hosts yet); a batch is its messages in order. */
+  private dispatch(message: unknown): void {
+    if (!isHostMessage(message) || message.type === 'inspector' || message.type === 'heartbeat') return;
+    if (message.type === 'batch') {
+      if (Array.isArray(message.messages)) for (const one of message.messages) this.dispatch(one);
+      return;
+    }
+    this.emit(message.type, message as never);
   }
 
   send(message: ParentMessage): void {
@@ -147,6 +156,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
   async stop(graceMs = 2000): Promise<void> {
     const child = this.child;
     if (!child || !this.alive) return this.cleanup();
+    this.expectingExit = true;
     this.send({ type: 'shutdown' });
     this.socket?.end();
     const term = setTimeout(() => child.kill('SIGTERM'), graceMs / 2);
@@ -157,7 +167,9 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
   }
 
   kill(): void {
-    if (this.alive) this.child?.kill('SIGKILL');
+    if (!this.alive) return;
+    this.expectingExit = true;
+    this.child?.kill('SIGKILL');
   }
 
   private cleanup(): void {
