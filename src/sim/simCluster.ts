@@ -4,6 +4,7 @@ import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
 import { apiVersionOf } from '../shared/k8s.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { ListerWatcher } from '../informer/listerWatcher.ts';
+import { bootstrapApiServer } from './bootstrap/apiServerBootstrap.ts';
 import { crdResources, validateCrd } from './resources/crd.ts';
 import { KindRegistry } from './resources/registry.ts';
 import type { ResourceInfo, ResourceRegistry } from './resources/types.ts';
@@ -64,6 +65,12 @@ export interface SimClusterOptions {
   seed?: number;
   /** Create default, kube-system, kube-public, kube-node-lease at start (default true). */
   defaultNamespaces?: boolean;
+  /**
+   * What a real cluster has from its first second (src/sim/bootstrap): kube-apiserver's RBAC policy
+   * and PriorityClasses at start and, once served, the `kubernetes` Service and kube-controller-manager's
+   * per-namespace objects. Default: on, unless `defaultNamespaces` is false (an empty store).
+   */
+  bootstrap?: boolean;
 }
 
 export interface ScenarioRunHandle {
@@ -78,6 +85,8 @@ export interface SimClusterApi {
   readonly resources: ResourceRegistry;
   readonly faults: FaultControls;
   readonly clients: ClientInsight;
+  /** Whether the cluster runs its bootstrap (src/sim/bootstrap); a server then starts its control plane. */
+  readonly bootstrap?: boolean;
   /** The latest resourceVersion (the global revision). */
   readonly resourceVersion: number;
 
@@ -156,6 +165,7 @@ export class SimCluster implements SimClusterApi {
   readonly resources: KindRegistry;
   readonly faults: FaultController;
   readonly clients: ClientRegistry;
+  readonly bootstrap: boolean;
   private readonly mvcc: MvccStore;
   private readonly api: ApiStore;
   private readonly bookmarkIntervalMs: number;
@@ -206,6 +216,8 @@ export class SimCluster implements SimClusterApi {
       this.persistence = new Persistence(options.stateDir, this.mvcc, loaded, options.persistence);
       this.mvcc.commitLog = this.persistence;
     }
+    this.bootstrap = options.bootstrap ?? options.defaultNamespaces !== false;
+    if (this.bootstrap) bootstrapApiServer(this);
   }
 
   get resourceVersion(): number {

@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../../shared/apiError.ts';
+import { startControlPlane } from '../bootstrap/controlPlane.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { ClientIdentity, RequestContext } from '../store/types.ts';
 import { loadOrCreatePki } from '../tls/certificates.ts';
@@ -206,6 +207,8 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     });
   });
   port = (server.address() as AddressInfo).port;
+  // The `kubernetes` Service names this address; the controller manager publishes this CA.
+  const controlPlane = cluster.bootstrap ? startControlPlane(cluster, { port, caPem: pki?.ca.certPem ?? '', version: serverVersion }) : undefined;
   const url = `${pki ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   const kubeconfig = renderKubeconfig(pki ? { server: url, token, caPem: pki.ca.certPem } : { server: url, token });
@@ -227,6 +230,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     cluster,
     stop() {
       stopped ??= new Promise<void>((resolve) => {
+        controlPlane?.stop();
         server.close(() => resolve());
         server.closeAllConnections();
         for (const s of sockets) s.destroy();

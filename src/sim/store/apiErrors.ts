@@ -77,6 +77,11 @@ export function tooLargeResourceVersion(asked: number, current: number): ApiErro
   });
 }
 
+/** apierrors.NewForbidden: `<resource> "<name>" is forbidden: <why>`. */
+export function forbidden(group: string, resource: string, name: string, why: string): ApiError {
+  return failure(403, 'Forbidden', `${qualifiedResource(group, resource)} "${name}" is forbidden: ${why}`, { name, group, kind: resource });
+}
+
 export function forbiddenTerminating(group: string, resource: string, name: string, namespace: string): ApiError {
   return failure(403, 'Forbidden', `${qualifiedResource(group, resource)} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, { name, group, kind: resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] });
 }

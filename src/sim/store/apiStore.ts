@@ -9,7 +9,7 @@ import { crdStatus, validateCrd } from '../resources/crd.ts';
 import { applyDefaults } from '../resources/defaults.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
-import { emptyNamespace, finishNamespaceIfEmpty } from './namespaceLifecycle.ts';
+import { emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
 import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
@@ -212,6 +212,7 @@ export class ApiStore implements StoreOps {
 
   delete(info: ResourceInfo, namespace: string, name: string, options: DeleteOptions = {}, dryRun = false): { object: Stored; deleted: boolean } {
     requireVerb(info, 'delete');
+    if (info.group === NAMESPACES.group && info.resource === NAMESPACES.resource) refuseImmortalNamespaceDeletion(name);
     return this.write(() => {
       const { table, key, current } = this.existing(info, namespace, name);
       const pre = options.preconditions;

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
+import { forbidden } from './apiErrors.ts';
 import { mutableCopy } from './storedObject.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 
@@ -37,4 +38,12 @@ export function finishNamespaceIfEmpty(ops: StoreOps, namespace: string): void {
     return;
   }
   ops.mvcc.commit(nsTable, namespace, undefined);
+}
+
+/** Namespaces the API server's NamespaceLifecycle admission never lets go. */
+export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
+
+/** Refuses the deletion of an immortal namespace, as admission does: before anything else, dry run or not. */
+export function refuseImmortalNamespaceDeletion(name: string): void {
+  if (IMMORTAL_NAMESPACES.has(name)) throw forbidden(NAMESPACES.group, NAMESPACES.resource, name, 'this namespace may not be deleted');
 }

@@ -1,0 +1,43 @@
+import type { SimClusterApi } from '../simCluster.ts';
+import { startControllerManager, type ControllerManager } from './controllerManager.ts';
+import { KubernetesServiceReconciler } from './kubernetesService.ts';
+
+// What starts once the sim is served over HTTP(S), when its address and CA are known: the API
+// server's `kubernetes` Service reconciler and the built-in controllers of kube-controller-manager.
+// (The objects kube-apiserver writes before it serves, RBAC and PriorityClasses, are written when
+// the cluster is created: see apiServerBootstrap.ts.)
+
+export interface ControlPlaneOptions {
+  /** The port the server listens on (on 127.0.0.1). */
+  port: number;
+  /** The serving CA ('' for plain HTTP). */
+  caPem: string;
+  /** `kube-controller-manager/<version> (<platform>) kubernetes/<commit>` is its user agent. */
+  version: { gitVersion: string; platform: string; gitCommit: string };
+  /** Interval of the kubernetes Service reconciler. Default 10 s. */
+  endpointIntervalMs?: number;
+  onError?: (err: unknown) => void;
+}
+
+export interface ControlPlane {
+  readonly controllerManager: ControllerManager;
+  stop(): void;
+}
+
+export function controllerManagerUserAgent(version: ControlPlaneOptions['version']): string {
+  return `kube-controller-manager/${version.gitVersion} (${version.platform}) kubernetes/${version.gitCommit}`;
+}
+
+export function startControlPlane(cluster: SimClusterApi, options: ControlPlaneOptions): ControlPlane {
+  const onError = options.onError ?? (() => {});
+  const endpoints = new KubernetesServiceReconciler(cluster, { ip: '127.0.0.1', port: options.port }, { onError, ...(options.endpointIntervalMs ? { intervalMs: options.endpointIntervalMs } : {}) });
+  endpoints.start();
+  const controllerManager = startControllerManager(cluster, { userAgent: controllerManagerUserAgent(options.version), onError, ...(options.caPem ? { caPem: options.caPem } : {}) });
+  return {
+    controllerManager,
+    stop() {
+      endpoints.stop();
+      controllerManager.stop();
+    },
+  };
+}
