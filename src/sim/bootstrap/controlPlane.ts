@@ -28,16 +28,26 @@ export function controllerManagerUserAgent(version: ControlPlaneOptions['version
   return `kube-controller-manager/${version.gitVersion} (${version.platform}) kubernetes/${version.gitCommit}`;
 }
 
-export function startControlPlane(cluster: SimClusterApi, options: ControlPlaneOptions): ControlPlane {
+// A cluster has one control plane: a second server on the same store (another port, another CA)
+// serves it as well but leaves the kubernetes Service and the CA ConfigMaps to the first, rather
+// than fighting over them.
+const running = new WeakMap<SimClusterApi, ControlPlane>();
+
+/** Starts the control plane, or answers undefined when one already runs for this cluster. */
+export function startControlPlane(cluster: SimClusterApi, options: ControlPlaneOptions): ControlPlane | undefined {
+  if (running.has(cluster)) return undefined;
   const onError = options.onError ?? (() => {});
   const endpoints = new KubernetesServiceReconciler(cluster, { ip: '127.0.0.1', port: options.port }, { onError, ...(options.endpointIntervalMs ? { intervalMs: options.endpointIntervalMs } : {}) });
   endpoints.start();
   const controllerManager = startControllerManager(cluster, { userAgent: controllerManagerUserAgent(options.version), onError, ...(options.caPem ? { caPem: options.caPem } : {}) });
-  return {
+  const plane: ControlPlane = {
     controllerManager,
     stop() {
       endpoints.stop();
       controllerManager.stop();
+      if (running.get(cluster) === plane) running.delete(cluster);
     },
   };
+  running.set(cluster, plane);
+  return plane;
 }

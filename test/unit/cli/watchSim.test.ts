@@ -50,6 +50,8 @@ test('watch follows the simulated cluster through dropped watches and a compacti
   assert.match(r.stdout, /ADDED\s+default\s+after\s/);
   assert.match(r.stderr, /^lists=2 watches=\d+ relists=1 410s=1 /m);
   const cached = JSON.parse(readFileSync(dump, 'utf8')) as { name: string; uid: string }[];
-  assert.deepEqual(cached.map((c) => c.name), ['after', 'before', 'middle']);
+  // Beside the test's own: the namespace's CA ConfigMap, which the sim's controller manager
+  // publishes as it starts (before the first request it serves).
+  assert.deepEqual(cached.map((c) => c.name), ['after', 'before', 'kube-root-ca.crt', 'middle']);
   assert.ok(cached.every((c) => c.uid.length > 0));
 });

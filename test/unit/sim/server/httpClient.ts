@@ -108,3 +108,17 @@ export function openWatch(server: SimServerHandle, path: string, accept = 'appli
     req.end();
   });
 }
+
+/**
+ * Creates a namespace and waits (as e2e suites do) until the controller manager has added its
+ * `kube-root-ca.crt` ConfigMap, so what the test lists next does not depend on timing.
+ */
+export async function createNamespace(server: SimServerHandle, name: string): Promise<void> {
+  const created = await call(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name } } });
+  if (created.status !== 201) throw new Error(`creating namespace ${name}: ${created.status} ${created.body}`);
+  const deadline = Date.now() + 10_000;
+  while ((await call(server, 'GET', `/api/v1/namespaces/${name}/configmaps/kube-root-ca.crt`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`no kube-root-ca.crt in ${name} after 10 s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

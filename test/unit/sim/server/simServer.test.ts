@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { FakeClock } from '../../../../src/shared/clock.ts';
 import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
 import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
-import { call, openWatch } from './httpClient.ts';
+import { call, createNamespace, openWatch } from './httpClient.ts';
 
 const REFERENCE = '/work/shared/reference/discovery';
 const KUBECTL_TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
@@ -211,13 +211,14 @@ describe('watch over HTTP', () => {
   });
 
   it('streams a list (sendInitialEvents) ending with the initial-events-end bookmark', async () => {
-    await call(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'streamed' } } });
+    await createNamespace(server, 'streamed');
     await createConfigMap('streamed', 's1');
     await createConfigMap('streamed', 's2');
     const watch = await openWatch(server, '/api/v1/namespaces/streamed/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true');
-    const events = (await watch.waitForLines(3)).map((l) => JSON.parse(l));
-    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`), ['ADDED s1', 'ADDED s2', 'BOOKMARK ']);
-    assert.equal(events[2].object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+    const events = (await watch.waitForLines(4)).map((l) => JSON.parse(l));
+    // The namespace's CA ConfigMap (the controller manager's) comes first, as in any cluster.
+    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`), ['ADDED kube-root-ca.crt', 'ADDED s1', 'ADDED s2', 'BOOKMARK ']);
+    assert.equal(events[3].object.metadata.annotations['k8s.io/initial-events-end'], 'true');
     watch.close();
   });
 
@@ -258,7 +259,7 @@ describe('watch over HTTP', () => {
   });
 
   it('streams Tables to kubectl get -w, columns only in the first event', async () => {
-    await call(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'tables' } } });
+    await createNamespace(server, 'tables');
     const watch = await openWatch(server, `/api/v1/namespaces/tables/configmaps?watch=1&resourceVersion=${cluster.resourceVersion}`, KUBECTL_TABLE);
     await createConfigMap('tables', 't1', { a: '1' });
     await createConfigMap('tables', 't2');
@@ -275,12 +276,12 @@ describe('watch over HTTP', () => {
 
 describe('resources', () => {
   it('lists as a Table for kubectl get, as JSON otherwise', async () => {
-    await call(server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'listing' } } });
+    await createNamespace(server, 'listing');
     await createConfigMap('listing', 'a', { k: 'v' });
     const table = (await call(server, 'GET', '/api/v1/namespaces/listing/configmaps?limit=500', { accept: KUBECTL_TABLE })).json();
     assert.equal(table.kind, 'Table');
     assert.ok(Number(table.metadata.resourceVersion) > 0);
-    assert.deepEqual(table.rows.map((r: { cells: unknown[] }) => r.cells[0]), ['a']);
+    assert.deepEqual(table.rows.map((r: { cells: unknown[] }) => r.cells[0]), ['a', 'kube-root-ca.crt']);
     const one = (await call(server, 'GET', '/api/v1/namespaces/listing/configmaps/a?includeObject=Object', { accept: KUBECTL_TABLE })).json();
     assert.equal(one.rows[0].object.kind, 'ConfigMap');
     const json = (await call(server, 'GET', '/api/v1/namespaces/listing/configmaps')).json();
