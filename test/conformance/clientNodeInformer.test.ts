@@ -4,7 +4,7 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
-import { rawRequest, startSimProcess, type SimProcess } from './simProcess.ts';
+import { rawRequest, startSimProcess, waitForNamespaceDefaults, type SimProcess } from './simProcess.ts';
 
 let sim: SimProcess;
 
@@ -42,6 +42,8 @@ it('client-node makeInformer ends with the sim state', async () => {
   kc.loadFromFile(sim.kubeconfigPath);
   const api = kc.makeApiClient(CoreV1Api);
   await api.createNamespace({ body: { metadata: { name: NS } } });
+  // The namespace's CA ConfigMap (the controller manager's) is one more object for the informer.
+  await waitForNamespaceDefaults(sim, NS);
   for (let i = 0; i < 5; i++) await api.createNamespacedConfigMap({ namespace: NS, body: { metadata: { name: `seed-${i}` }, data: { i: String(i) } } });
 
   const informer = makeInformer(kc, `/api/v1/namespaces/${NS}/configmaps`, () => api.listNamespacedConfigMap({ namespace: NS }));
@@ -59,7 +61,7 @@ it('client-node makeInformer ends with the sim state', async () => {
   });
   await informer.start();
   try {
-    await eventually(async () => informer.list(NS).length === 5, 5000, async () => `cache has ${informer.list(NS).length}`);
+    await eventually(async () => informer.list(NS).length === 6, 5000, async () => `cache has ${informer.list(NS).length}`);
 
     const writes: Promise<unknown>[] = [];
     for (let i = 0; i < 20; i++) writes.push(api.createNamespacedConfigMap({ namespace: NS, body: { metadata: { name: `cm-${i}` } } }));
@@ -76,13 +78,13 @@ it('client-node makeInformer ends with the sim state', async () => {
     await api.createNamespacedConfigMap({ namespace: NS, body: { metadata: { name: 'last' } } });
 
     const expected = await simState();
-    assert.equal(expected.size, 21);
+    assert.equal(expected.size, 22);
     await eventually(
       async () => JSON.stringify([...cacheState(informer.list(NS))].sort()) === JSON.stringify([...expected].sort()),
       15_000,
       async () => `cache ${JSON.stringify([...cacheState(informer.list(NS))].sort())} vs sim ${JSON.stringify([...expected].sort())}`,
     );
-    assert.ok(seen.add >= 21, `adds seen: ${seen.add}`);
+    assert.ok(seen.add >= 22, `adds seen: ${seen.add}`);
     assert.ok(seen.update >= 10, `updates seen: ${seen.update}`);
   } finally {
     stopped = true;

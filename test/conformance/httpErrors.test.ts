@@ -2,7 +2,7 @@
 // serving afterwards (the last test checks it is still healthy and its state intact).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rawRequest, startSimProcess, type RawResponse, type SimProcess } from './simProcess.ts';
+import { rawRequest, startSimProcess, waitForNamespaceDefaults, type RawResponse, type SimProcess } from './simProcess.ts';
 
 let sim: SimProcess;
 
@@ -10,6 +10,7 @@ before(async () => {
   sim = await startSimProcess();
   const ns = await rawRequest(sim, 'POST', '/api/v1/namespaces', { body: '{"metadata":{"name":"errs"}}', headers: { 'Content-Type': 'application/json' } });
   assert.equal(ns.status, 201, ns.body);
+  await waitForNamespaceDefaults(sim, 'errs');
 });
 
 after(async () => {
@@ -102,6 +103,7 @@ describe('after the bad input', () => {
     assert.equal(list.status, 200);
     const body = JSON.parse(list.body);
     assert.equal(body.kind, 'ConfigMapList');
-    assert.deepEqual(body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['c1']);
+    // The test's one ConfigMap, beside the namespace's CA ConfigMap.
+    assert.deepEqual(body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['c1', 'kube-root-ca.crt']);
   });
 });

@@ -106,7 +106,8 @@ describe('kubectl against controller-lab sim', { concurrency: true }, () => {
     await kubectlOk(sim, ['-n', ns, 'label', 'configmap', 'a', 'tier=front']);
     await kubectlOk(sim, ['-n', ns, 'annotate', 'configmap', 'b', 'note=hello']);
     assert.equal((await kubectlOk(sim, ['-n', ns, 'get', 'configmaps', '-l', 'tier=front', '-o', 'name'])).trim(), 'configmap/a');
-    assert.equal((await kubectlOk(sim, ['-n', ns, 'get', 'configmaps', '-l', 'tier!=front', '-o', 'name'])).trim(), 'configmap/b');
+    // Every namespace also holds the cluster's CA ConfigMap, unlabelled.
+    assert.equal((await kubectlOk(sim, ['-n', ns, 'get', 'configmaps', '-l', 'tier!=front', '-o', 'name'])).trim(), 'configmap/b\nconfigmap/kube-root-ca.crt');
     assert.equal((await getJson(['-n', ns, 'get', 'configmap', 'b']))['metadata'].annotations.note, 'hello');
     const wide = await kubectlOk(sim, ['-n', ns, 'get', 'configmaps', '--show-labels']);
     assert.match(wide, /^a\s+2\s+\S+\s+tier=front$/m);
@@ -125,7 +126,8 @@ describe('kubectl against controller-lab sim', { concurrency: true }, () => {
       await kubectlOk(sim, ['-n', ns, 'delete', 'configmap', 'seed']);
       const out = await json.waitFor((o) => /"type": ?"DELETED"/.test(o));
       const events = parseWatchJson(out);
-      assert.deepEqual(events.map((e) => `${e.type} ${e.object['metadata'].name}`), ['ADDED seed', 'MODIFIED seed', 'ADDED second', 'DELETED seed']);
+      // The watch starts with the namespace's CA ConfigMap (the controller manager's), as anywhere.
+      assert.deepEqual(events.map((e) => `${e.type} ${e.object['metadata'].name}`), ['ADDED kube-root-ca.crt', 'ADDED seed', 'MODIFIED seed', 'ADDED second', 'DELETED seed']);
       const rvs = events.map((e) => Number(e.object['metadata'].resourceVersion));
       for (let i = 1; i < rvs.length; i++) assert.ok(rvs[i]! > rvs[i - 1]!, `resourceVersions rise: ${rvs.join(', ')}`);
       const printed = await table.waitFor((o) => /DELETED\s+seed/.test(o));
@@ -233,7 +235,7 @@ spec: {size: ${size}}
     await Promise.all([1, 2, 3, 4, 5].map((i) => kubectlOk(sim, ['-n', ns, 'create', 'configmap', `c${i}`, `--from-literal=a=${i}`])));
     const paged = await kubectl(sim, ['-n', ns, 'get', 'configmaps', '--chunk-size=2', '-o', 'name', '-v=6']);
     assert.equal(paged.code, 0, paged.stderr);
-    assert.deepEqual(paged.stdout.trim().split('\n'), ['configmap/c1', 'configmap/c2', 'configmap/c3', 'configmap/c4', 'configmap/c5']);
+    assert.deepEqual(paged.stdout.trim().split('\n'), ['configmap/c1', 'configmap/c2', 'configmap/c3', 'configmap/c4', 'configmap/c5', 'configmap/kube-root-ca.crt']);
     assert.equal((paged.stderr.match(/configmaps\?(continue=[^&\s]+&)?limit=2 200/g) ?? []).length, 3, 'three pages of two');
 
     const yaml = (await kubectlOk(sim, ['-n', ns, 'get', 'configmap', 'c1', '-o', 'yaml'])).replace('a: "1"', 'a: "9"');
@@ -245,7 +247,9 @@ spec: {size: ${size}}
     assert.match(stale.stderr, /Conflict|modified/);
 
     await kubectlOk(sim, ['-n', ns, 'delete', 'configmaps', '--all']);
-    assert.match((await kubectl(sim, ['-n', ns, 'get', 'configmaps'])).stderr, /No resources found/);
+    // All of the test's are gone (the controller manager puts its CA ConfigMap back, as in any cluster).
+    const left = (await kubectlOk(sim, ['-n', ns, 'get', 'configmaps', '-o', 'name'])).trim().split('\n').filter((n) => n !== '');
+    assert.deepEqual(left.filter((n) => n !== 'configmap/kube-root-ca.crt'), []);
   });
 
   it('dry-run=server changes nothing; server-side apply creates and merges', async () => {

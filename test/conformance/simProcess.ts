@@ -192,8 +192,24 @@ export function simForFile(): SimProcess {
   return sim;
 }
 
-/** Creates a namespace for one test (tests run concurrently, each in its own). */
+/**
+ * Creates a namespace for one test (tests run concurrently, each in its own) and waits, as e2e
+ * suites do, until the cluster's controller manager has added its objects (the `kube-root-ca.crt`
+ * ConfigMap and the `default` ServiceAccount), so what a test lists next does not depend on timing.
+ */
 export async function createNamespace(sim: SimProcess, name: string): Promise<string> {
   await kubectlOk(sim, ['create', 'namespace', name]);
+  await waitForNamespaceDefaults(sim, name);
   return name;
+}
+
+/** Polls until `namespace` holds kube-root-ca.crt and the default ServiceAccount (10 s at most). */
+export async function waitForNamespaceDefaults(sim: SimProcess, namespace: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (const path of [`/api/v1/namespaces/${namespace}/configmaps/kube-root-ca.crt`, `/api/v1/namespaces/${namespace}/serviceaccounts/default`]) {
+    while ((await rawRequest(sim, 'GET', path)).status !== 200) {
+      if (Date.now() > deadline) throw new Error(`${path} did not appear within 10 s`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
 }
