@@ -3,6 +3,7 @@
 // as custom resources without additionalPrinterColumns do. Kinds beyond the first workloads have
 // their printers in <area>Columns.ts.
 import { ADMISSION_COLUMNS } from './admissionColumns.ts';
+import { CORE_COLUMNS } from './coreColumns.ts';
 import { HPA_COLUMNS } from './autoscalingColumns.ts';
 import { ENDPOINT_SLICE_COLUMNS } from './endpointSliceColumns.ts';
 import { QUOTA_COLUMNS } from './quotaColumns.ts';
@@ -137,6 +138,7 @@ const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
   ...QUOTA_COLUMNS,
   ...SCHEDULING_COLUMNS,
   ...ADMISSION_COLUMNS,
+  ...CORE_COLUMNS,
 };
 
 export function columnsFor(resource: string): TableColumn[] {

@@ -1,0 +1,24 @@
+// `kubectl get` columns for Endpoints (printEndpoints) and ServiceAccount (printServiceAccount).
+import { AGE_COLUMN, col, list, NAME_COLUMN, type Obj, type TableColumn } from './tableCells.ts';
+
+const SHOWN = 3;
+
+/** formatEndpoints: `ip:port` for every address and port (just the IP when a subset has no ports), three at most then `+ N more...`. */
+function endpoints(o: Obj): string {
+  const subsets = list(o, 'subsets');
+  if (subsets.length === 0) return '<none>';
+  const all: string[] = [];
+  for (const subset of subsets) {
+    const addresses = list(subset, 'addresses').map((a) => String(a['ip'] ?? ''));
+    const ports = list(subset, 'ports');
+    if (ports.length === 0) all.push(...addresses);
+    for (const port of ports) for (const ip of addresses) all.push(ip.includes(':') ? `[${ip}]:${String(port['port'])}` : `${ip}:${String(port['port'])}`);
+  }
+  const shown = all.slice(0, SHOWN).join(',');
+  return all.length > SHOWN ? `${shown} + ${all.length - SHOWN} more...` : shown;
+}
+
+export const CORE_COLUMNS: Record<string, TableColumn[]> = {
+  endpoints: [NAME_COLUMN, col('Endpoints', endpoints, 'string', 0, 'The set of all endpoints is the union of all subsets.'), AGE_COLUMN],
+  serviceaccounts: [NAME_COLUMN, col('Secrets', (o) => list(o, 'secrets').length, 'string', 0, 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'), AGE_COLUMN],
+};
