@@ -98,9 +98,9 @@ describe('namespaces', () => {
     for (const ns of SYSTEM_NAMESPACES) await waitForNamespaceDefaults(sim, ns);
     const r = await rawRequest(sim, 'GET', '/controller-lab/admin/clients');
     const clients = (JSON.parse(r.body) as { clients: { userAgent: string; writes: number }[] }).clients;
-    const manager = clients.find((c) => c.userAgent.startsWith('kube-controller-manager/v1.28.4 '));
-    assert.ok(manager, `clients: ${clients.map((c) => c.userAgent).join(', ')}`);
-    assert.ok(manager.writes >= 8, 'a ConfigMap and a ServiceAccount in each of the four system namespaces');
+    const writes = (controller: string) => clients.find((c) => c.userAgent === `kube-controller-manager/v1.28.4 (linux/amd64) kubernetes/sim/system:serviceaccount:kube-system:${controller}`)?.writes ?? 0;
+    assert.ok(writes('root-ca-cert-publisher') >= 4, `a ConfigMap in each system namespace; clients: ${clients.map((c) => c.userAgent).join(', ')}`);
+    assert.ok(writes('service-account-controller') >= 4, 'a ServiceAccount in each system namespace');
   });
 });
 

@@ -12,8 +12,6 @@ export interface ControlPlaneOptions {
   port: number;
   /** The serving CA ('' for plain HTTP). */
   caPem: string;
-  /** `kube-controller-manager/<version> (<platform>) kubernetes/<commit>` is its user agent. */
-  version: { gitVersion: string; platform: string; gitCommit: string };
   /** Interval of the kubernetes Service reconciler. Default 10 s. */
   endpointIntervalMs?: number;
   onError?: (err: unknown) => void;
@@ -22,10 +20,6 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   readonly controllerManager: ControllerManager;
   stop(): void;
-}
-
-export function controllerManagerUserAgent(version: ControlPlaneOptions['version']): string {
-  return `kube-controller-manager/${version.gitVersion} (${version.platform}) kubernetes/${version.gitCommit}`;
 }
 
 // A cluster has one control plane: a second server on the same store (another port, another CA)
@@ -39,7 +33,7 @@ export function startControlPlane(cluster: SimClusterApi, options: ControlPlaneO
   const onError = options.onError ?? (() => {});
   const endpoints = new KubernetesServiceReconciler(cluster, { ip: '127.0.0.1', port: options.port }, { onError, ...(options.endpointIntervalMs ? { intervalMs: options.endpointIntervalMs } : {}) });
   endpoints.start();
-  const controllerManager = startControllerManager(cluster, { userAgent: controllerManagerUserAgent(options.version), onError, ...(options.caPem ? { caPem: options.caPem } : {}) });
+  const controllerManager = startControllerManager(cluster, { onError, ...(options.caPem ? { caPem: options.caPem } : {}) });
   const plane: ControlPlane = {
     controllerManager,
     stop() {

@@ -6,22 +6,27 @@ import { controllerLoop, type ControllerLoop } from './controllerLoop.ts';
 import { GVR } from './objectAccess.ts';
 import { ROOT_CA_CONFIGMAP, syncRootCa } from './rootCaPublisher.ts';
 import { DEFAULT_SERVICE_ACCOUNT, syncServiceAccounts } from './serviceAccounts.ts';
+import { controllerManagerAgent } from '../workloads/workloadCluster.ts';
 
 // The part of kube-controller-manager every cluster has from its first second and that clients
 // count on: the root CA ConfigMap and the `default` ServiceAccount in every namespace, and the
 // aggregated ClusterRoles (admin/edit/view). It runs in the sim's process but talks to the cluster
-// as any controller does, with informers and its own client identity, so the Clients view lists
-// it with its watches and writes.
+// as any controller does, as a kubeadm cluster's does: shared informers under one client, and each
+// controller writing as its own service account, so the Clients view lists them with their
+// watches and writes.
 
 export interface ControllerManagerOptions {
   /** The CA clients verify the server with; without one (plain HTTP) no kube-root-ca.crt is published. */
   caPem?: string;
-  userAgent: string;
   onError?: (err: unknown) => void;
 }
 
+/** The client kube-controller-manager's shared informers list and watch with. */
+export const SHARED_INFORMERS_AGENT = 'kube-controller-manager/v1.28.4 (linux/amd64) kubernetes/sim/shared-informers';
+
+const client = (userAgent: string): RequestContext => ({ client: { userAgent, tokenId: '' } });
+
 export interface ControllerManager {
-  readonly client: RequestContext;
   /** Resolves once its informers have synced and its workers run. */
   readonly started: Promise<void>;
   stop(): void;
@@ -34,7 +39,7 @@ interface Named {
 const namespaceOf = (obj: Named): string => obj.metadata.namespace ?? '';
 
 export function startControllerManager(cluster: SimClusterApi, options: ControllerManagerOptions): ControllerManager {
-  const ctx: RequestContext = { client: { userAgent: options.userAgent, tokenId: 'system:kube-controller-manager' } };
+  const ctx = client(SHARED_INFORMERS_AGENT);
   const onError = options.onError ?? (() => {});
   const informer = (name: string, gvr: typeof GVR.namespaces, fieldSelector?: string): SharedIndexInformer =>
     createSharedInformer({ name, listerWatcher: cluster.listerWatcher(gvr, undefined, ctx, { shareFrozen: true }), clock: cluster.clock, ...(fieldSelector ? { fieldSelector } : {}) });
@@ -47,10 +52,13 @@ export function startControllerManager(cluster: SimClusterApi, options: Controll
   const informers = [namespaces, serviceAccounts, clusterRoles, ...(configMaps ? [configMaps] : [])];
 
   const loops: ControllerLoop[] = [];
-  const saLoop = controllerLoop('serviceaccount', cluster.clock, (ns) => syncServiceAccounts(cluster, namespaces, serviceAccounts, ns, ctx), onError);
-  const aggregationLoop = controllerLoop('clusterrole-aggregation', cluster.clock, (name) => syncAggregatedRole(cluster, clusterRoles, name, ctx), onError);
+  const saWriter = client(controllerManagerAgent('service-account-controller'));
+  const saLoop = controllerLoop('serviceaccount', cluster.clock, (ns) => syncServiceAccounts(cluster, namespaces, serviceAccounts, ns, saWriter), onError);
+  const aggregationWriter = client(controllerManagerAgent('clusterrole-aggregation-controller'));
+  const aggregationLoop = controllerLoop('clusterrole-aggregation', cluster.clock, (name) => syncAggregatedRole(cluster, clusterRoles, name, aggregationWriter), onError);
   loops.push(saLoop, aggregationLoop);
-  const rootCaLoop = configMaps && caPem ? controllerLoop('root-ca-cert-publisher', cluster.clock, (ns) => syncRootCa(cluster, configMaps, caPem, ns, ctx), onError) : undefined;
+  const rootCaWriter = client(controllerManagerAgent('root-ca-cert-publisher'));
+  const rootCaLoop = configMaps && caPem ? controllerLoop('root-ca-cert-publisher', cluster.clock, (ns) => syncRootCa(cluster, configMaps, caPem, ns, rootCaWriter), onError) : undefined;
   if (rootCaLoop) loops.push(rootCaLoop);
 
   const namespaceChanged = (ns: Named) => {
@@ -77,7 +85,6 @@ export function startControllerManager(cluster: SimClusterApi, options: Controll
     if (!stopped) for (const loop of loops) loop.run();
   });
   return {
-    client: ctx,
     started,
     stop() {
       stopped = true;

@@ -208,7 +208,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   });
   port = (server.address() as AddressInfo).port;
   // The `kubernetes` Service names this address; the controller manager publishes this CA.
-  const controlPlane = cluster.bootstrap ? startControlPlane(cluster, { port, caPem: pki?.ca.certPem ?? '', version: serverVersion }) : undefined;
+  const controlPlane = cluster.bootstrap ? startControlPlane(cluster, { port, caPem: pki?.ca.certPem ?? '' }) : undefined;
   const url = `${pki ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   const kubeconfig = renderKubeconfig(pki ? { server: url, token, caPem: pki.ca.certPem } : { server: url, token });

@@ -154,11 +154,14 @@ describe('every namespace, as kube-controller-manager keeps it', () => {
     assert.equal(find(CM, 'leaving', 'kube-root-ca.crt'), undefined);
   });
 
-  it('the controller manager is a client of its own, with its watches and writes', async () => {
-    await eventually('its writes recorded', () => cluster.clients.clients().some((c) => c.userAgent.startsWith('kube-controller-manager/') && c.writes > 0));
-    const cm = cluster.clients.clients().find((c) => c.userAgent.startsWith('kube-controller-manager/'))!;
-    assert.equal(cm.userAgent, 'kube-controller-manager/v1.28.4 (' + cm.userAgent.split('(')[1]);
-    assert.deepEqual(cm.watches.filter((w) => w.open).map((w) => w.resource).sort(), ['clusterroles.rbac.authorization.k8s.io', 'configmaps', 'namespaces', 'serviceaccounts']);
+  it('the controller manager shows as clients: its shared informers watching, each controller writing as its service account', async () => {
+    const agent = (who: string) => `kube-controller-manager/v1.28.4 (linux/amd64) kubernetes/sim/${who}`;
+    for (const controller of ['root-ca-cert-publisher', 'service-account-controller', 'clusterrole-aggregation-controller']) {
+      await eventually(`${controller} has written`, () => cluster.clients.clients().some((c) => c.userAgent === agent(`system:serviceaccount:kube-system:${controller}`) && c.writes > 0));
+    }
+    const informers = cluster.clients.clients().find((c) => c.userAgent === agent('shared-informers'));
+    assert.ok(informers);
+    assert.deepEqual(informers.watches.filter((w) => w.open).map((w) => w.resource).sort(), ['clusterroles.rbac.authorization.k8s.io', 'configmaps', 'namespaces', 'serviceaccounts']);
   });
 });
 
