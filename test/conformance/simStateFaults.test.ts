@@ -42,8 +42,9 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20
 it('a full disk fails writes with a Status while the sim keeps serving and /readyz says why; nothing answered is lost', { timeout: 90_000 }, async () => {
   const dir = await newDir();
   const port = await freePort();
-  // 256 blocks of 512 bytes: the journal fills up after some 50 writes of 2 KiB (EFBIG, as ENOSPC would).
-  let sim = await startCrashableSim(dir, port, { fileSizeLimitBlocks: 256 });
+  // 512 blocks of 512 bytes: the bootstrap objects (RBAC policy…) take some 110 KiB of it, then the
+  // state fills up after some 60 writes of 2 KiB (EFBIG, as ENOSPC would).
+  let sim = await startCrashableSim(dir, port, { fileSizeLimitBlocks: 512 });
   const acknowledged: string[] = [];
   let failure: { status: number; body: string } | undefined;
   for (let i = 0; i < 400 && !failure; i++) {
