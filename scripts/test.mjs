@@ -1,6 +1,8 @@
 // `npm test`: the whole pyramid, in order — typecheck, lint, unit (plain Node), go (the Go module's
-// tests against the sim), conformance (real kubectl and client-node against the sim), debug-adapter protocol tests, integration tests inside
-// a real VS Code extension host, and the UI check in Chromium against the packaged .vsix.
+// tests against the sim), conformance (real kubectl and client-node against the sim), envtest
+// (controller-runtime's own envtest suites against the sim), debug-adapter protocol tests,
+// integration tests inside a real VS Code extension host, and the UI check in Chromium against the
+// packaged .vsix.
 // `npm test -- <stage>…` runs only those stages. Ends with one line: `N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
 import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
 
-const STAGES = ['typecheck', 'lint', 'unit', 'go', 'conformance', 'dap', 'integration', 'ui'];
+const STAGES = ['typecheck', 'lint', 'unit', 'go', 'conformance', 'envtest', 'dap', 'integration', 'ui'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const stage of wanted) if (!STAGES.includes(stage)) throw new Error(`unknown stage ${stage}; stages: ${STAGES.join(', ')}`);
 const selected = wanted.length > 0 ? STAGES.filter((s) => wanted.includes(s)) : STAGES;
@@ -103,6 +105,12 @@ const stages = {
     const build = await gate(node, ['scripts/build.mjs']);
     if (build.failed) return build;
     return nodeTests(['test/conformance/**/*.test.ts']);
+  },
+  // controller-runtime's own envtest suites against the simulated cluster (scripts/envtestSuites.mjs).
+  envtest: async () => {
+    const { runEnvtestSuites } = await import('./envtestSuites.mjs');
+    const { passed, failed } = await runEnvtestSuites();
+    return { passed, failed };
   },
   dap: async () => {
     const files = globSync('test/dap/**/*.test.ts');
