@@ -29,7 +29,7 @@ function moduleSource(work) {
 }
 
 function startSim(stateDir) {
-  const child = spawn(join(ROOT, 'node_modules/.bin/node'), ['src/cli/main.ts', 'sim', '--port', '0', '--state-dir', stateDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(ROOT, 'node_modules/.bin/node'), ['src/cli/main.ts', 'sim', '--port', '0', '--state-dir', stateDir, '--api-server-only'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d) => (out += d));

@@ -47,6 +47,10 @@ type Options struct {
 	// Workloads runs the simulated cluster's Deployment/ReplicaSet/StatefulSet/DaemonSet/Job
 	// controllers, a scheduler and fake Nodes, so workloads roll out (off, as in envtest).
 	Workloads bool
+	// ControllerManager runs kube-controller-manager's built-in controllers, so new namespaces get
+	// their kube-root-ca.crt ConfigMap and default ServiceAccount as on a real cluster. Off by
+	// default, as in envtest (an API server alone), which suites written for envtest count on.
+	ControllerManager bool
 	// StartTimeout bounds how long the process may take to serve (default 30 s).
 	StartTimeout time.Duration
 }
@@ -97,6 +101,9 @@ func (e *Environment) Start() (*rest.Config, error) {
 	args := append(command[1:], "sim", "--port", "0", "--state-dir", e.dir)
 	if e.Workloads {
 		args = append(args, "--workloads")
+	}
+	if !e.ControllerManager {
+		args = append(args, "--api-server-only")
 	}
 	e.cmd = exec.Command(command[0], args...)
 	e.cmd.Dir = command0Dir(command)

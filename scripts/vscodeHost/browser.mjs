@@ -18,10 +18,14 @@ export async function openBrowser({ width = 1600, height = 1000 } = {}) {
   });
   const offHost = new Set();
   // Webview resources use https://*.vscode-resource.vscode-cdn.net URLs that VS Code's service worker
-  // answers locally; only a request that went to the network (or tried to) counts.
+  // answers locally; only a request that went to the network (or tried to) counts. A resource of
+  // this code-server on 127.0.0.1 (`vscode-remote+127-002e0-002e0-002e1-…`) is VS Code's own
+  // name for a file it serves: one asked before the service worker took over (a webview opened at
+  // start, such as the walkthrough's) is still not a request for anything off this machine.
   const record = (/** @type {import('playwright-core').Request} */ request, /** @type {boolean} */ local) => {
     const url = new URL(request.url());
     if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return;
+    if (/^vscode-remote\+127-002e0-002e0-002e1-003a\d+\.vscode-resource\.vscode-cdn\.net$/.test(url.hostname)) return;
     if (url.hostname !== '127.0.0.1' && !local) offHost.add(url.origin);
   };
   browser.on('response', (response) => record(response.request(), response.fromServiceWorker()));

@@ -18,6 +18,7 @@ import { printScenarioProgress } from './scenarioProgress.ts';
 const USAGE = `usage:
   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]
                      [--workloads [--nodes N] [--pod-start-delay 500ms] [--job-pod-duration 1s] [--pod-failure-rate 0.1]]
+                     [--api-server-only]
                      [--max-requests-inflight 400] [--max-mutating-requests-inflight 200]
   controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
   controller-lab sim clients [-o json] [--kubeconfig FILE]
@@ -32,6 +33,10 @@ ${Object.entries(ADMIN_ACTIONS)
 --workloads runs the Deployment, ReplicaSet, StatefulSet, DaemonSet and Job controllers, a scheduler
 and fake Nodes (default 3) whose kubelets move Pods to Running and Ready, so workloads roll out.
 Off by default, so your own controllers for these kinds are not raced.
+
+--api-server-only runs kube-apiserver's part alone, as envtest does: no controller manager, so new
+namespaces get no kube-root-ca.crt ConfigMap or default ServiceAccount (test suites written for
+envtest count on that).
 
 Fault arguments are flags named after the fields: --ms 500, --resource deployments.apps,
 --resource-version 42, --error-rate 0.2, --error-code 429, --retry-after-seconds 2, --latency-ms 100.
@@ -152,6 +157,7 @@ async function runServer(args: string[]): Promise<number> {
       'server-version': { type: 'string' },
       token: { type: 'string' },
       workloads: { type: 'boolean', default: false },
+      'api-server-only': { type: 'boolean', default: false },
       nodes: { type: 'string' },
       'pod-start-delay': { type: 'string' },
       'job-pod-duration': { type: 'string' },
@@ -182,6 +188,7 @@ async function runServer(args: string[]): Promise<number> {
   const server = await startSimServer(cluster, {
     port,
     insecureHttp: values['insecure-http'],
+    controllerManager: !values['api-server-only'],
     ...(values['kubeconfig-out'] ? { kubeconfigOut: resolve(values['kubeconfig-out']) } : {}),
     ...(stateDir ? { stateDir } : {}),
     ...(values['server-version'] ? { serverVersion: values['server-version'] } : {}),

@@ -76,7 +76,8 @@ export async function startSimProcess(extraArgs: string[] = [], stateDir?: strin
       }
       const code = await exited;
       // A state dir made here is this run's alone; one the caller passed is theirs (restart tests reuse it).
-      if (stateDir === undefined) await rm(dir, { recursive: true, force: true });
+      // Under npx the sim is a grandchild that may still be writing its final snapshot: retry.
+      if (stateDir === undefined) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
       return code;
     },
   };

@@ -14,11 +14,16 @@ export interface ControlPlaneOptions {
   caPem: string;
   /** Interval of the kubernetes Service reconciler. Default 10 s. */
   endpointIntervalMs?: number;
+  /**
+   * Run kube-controller-manager's controllers (CA ConfigMap, default ServiceAccount, role
+   * aggregation). Default true; false is envtest's cluster: an API server alone.
+   */
+  controllerManager?: boolean;
   onError?: (err: unknown) => void;
 }
 
 export interface ControlPlane {
-  readonly controllerManager: ControllerManager;
+  readonly controllerManager: ControllerManager | undefined;
   stop(): void;
 }
 
@@ -33,12 +38,12 @@ export function startControlPlane(cluster: SimClusterApi, options: ControlPlaneO
   const onError = options.onError ?? (() => {});
   const endpoints = new KubernetesServiceReconciler(cluster, { ip: '127.0.0.1', port: options.port }, { onError, ...(options.endpointIntervalMs ? { intervalMs: options.endpointIntervalMs } : {}) });
   endpoints.start();
-  const controllerManager = startControllerManager(cluster, { onError, ...(options.caPem ? { caPem: options.caPem } : {}) });
+  const controllerManager = options.controllerManager === false ? undefined : startControllerManager(cluster, { onError, ...(options.caPem ? { caPem: options.caPem } : {}) });
   const plane: ControlPlane = {
     controllerManager,
     stop() {
       endpoints.stop();
-      controllerManager.stop();
+      controllerManager?.stop();
       if (running.get(cluster) === plane) running.delete(cluster);
     },
   };

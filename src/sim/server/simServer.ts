@@ -32,6 +32,8 @@ import { versionInfo } from './versionInfo.ts';
 export interface SimServerOptions {
   /** 0 (default): a free port. */
   port?: number;
+  /** Run kube-controller-manager's built-in controllers beside the API server (default true; false: as envtest). */
+  controllerManager?: boolean;
   /** Only loopback is served. */
   host?: '127.0.0.1';
   /** Plain HTTP instead of HTTPS (the token is still required). */
@@ -208,7 +210,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   });
   port = (server.address() as AddressInfo).port;
   // The `kubernetes` Service names this address; the controller manager publishes this CA.
-  const controlPlane = cluster.bootstrap ? startControlPlane(cluster, { port, caPem: pki?.ca.certPem ?? '' }) : undefined;
+  const controlPlane = cluster.bootstrap ? startControlPlane(cluster, { port, caPem: pki?.ca.certPem ?? '', controllerManager: options.controllerManager !== false }) : undefined;
   const url = `${pki ? 'https' : 'http'}://127.0.0.1:${port}`;
 
   const kubeconfig = renderKubeconfig(pki ? { server: url, token, caPem: pki.ca.certPem } : { server: url, token });
