@@ -84,7 +84,7 @@ async function main(packages = PACKAGES) {
       const sim = await startSim(stateDir);
       const report = join(work, `${pkg.replaceAll('/', '-')}.json`);
       const started = Date.now();
-      const result = await run(binary, ['-test.timeout', '8m', `-ginkgo.json-report=${report}`, '-ginkgo.flake-attempts=2'], {
+      const result = await run(binary, ['-test.timeout', '8m', `-ginkgo.json-report=${report}`, '-ginkgo.flake-attempts=3'], {
         cwd: join(source, pkg),
         env: { ...process.env, KUBECONFIG: sim.kubeconfig, USE_EXISTING_CLUSTER: 'true' },
       });
