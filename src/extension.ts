@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),
   );
 
-  // The reconcile debugger's glue (H7): launch configurations, the adapter, its commands.
+  // The reconcile debugger's glue: launch configurations, the adapter, its commands.
   try {
     activateDebug(context, async (scenario) => {
       const session = await connections.ensureSim();

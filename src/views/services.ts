@@ -5,7 +5,7 @@ import type { Settings } from './settings.ts';
 import type { ClusterTreeProvider } from './tree/clusterTreeProvider.ts';
 import type { TreeNode } from './tree/treeNodes.ts';
 
-// What the views share with each other and with the debugger glue (H7's activateDebug).
+// What the views share with each other and with the debugger glue (activateDebug).
 export interface LabServices {
   readonly lab: Lab;
   readonly settings: Settings;

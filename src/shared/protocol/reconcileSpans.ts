@@ -1,4 +1,4 @@
-// Reconcile spans on the timeline (issue 6, item 6: the causal chain). The host turns each reconcile
+// Reconcile spans on the timeline (the causal chain). The host turns each reconcile
 // record of a running controller into a span; the webview draws it as a bar on a "reconcile" lane per
 // controller key and lists its trigger events and its writes, each linked by resourceVersion to the
 // timeline event it names (when an informer in the lab saw it). Plain data + guards, like timeline.ts.

@@ -149,7 +149,7 @@ export interface WriteRecord {
   client?: ClientIdentity;
 }
 
-/** Faults the HTTP layer applies (H5): the settings live here so one admin API sets every fault. */
+/** Faults the HTTP layer applies: the settings live here so one admin API sets every fault. */
 export interface HttpFaultSettings {
   /** 0..1: share of requests answered with `errorCode` instead of being served. */
   errorRate: number;

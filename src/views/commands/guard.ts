@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { describeFailure } from '../../kube/errors.ts';
 
 // Every command and background task goes through here: a failure becomes one notification that
-// says why (H3's classification) and a line in the output channel, never an unhandled rejection.
+// says why (the failure's classification) and a line in the output channel, never an unhandled rejection.
 
 export type Log = vscode.LogOutputChannel;
 
