@@ -6,7 +6,7 @@ import { findLinkedEvent, triggerTarget } from '../../src/shared/protocol/reconc
 import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
 import { waitFor } from './waitFor.ts';
 
-// Live inspection of a running controller (issue 6, item 5) inside a real extension host: debug the
+// Live inspection of a running controller inside a real extension host: debug the
 // replicaset example on a simulated cluster and watch the Controller Lab tree show the controller,
 // its informers and its workqueue — stopped in the debugger at the first reconcile, then running on.
 

@@ -3,7 +3,7 @@ import { findLinkedEvent, spanLaneKey, triggerTarget } from '../../src/shared/pr
 import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';
 import type { EventStore } from './eventStore.ts';
 
-// The webview's reconcile spans (issue 6, item 6): one lane per controller key, each span a bar from
+// The webview's reconcile spans: one lane per controller key, each span a bar from
 // start to end. Kept beside the event store (not in it): spans update in place (start, then end) and
 // are few next to the events, so a Map and small arrays are enough. Pure: unit-tested in Node.
 

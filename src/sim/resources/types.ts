@@ -1,7 +1,7 @@
 import type { ApiResource, GroupVersionResource } from '../../shared/k8s.ts';
 
 // What the simulated cluster serves: one ResourceInfo per (group, version, resource). Discovery
-// (H5's /api, /apis, /apis/<g>/<v>) is rendered from these records alone, so they carry every field
+// (/api, /apis, /apis/<g>/<v>) is rendered from these records alone, so they carry every field
 // the real discovery documents carry (see /work/shared/reference/discovery).
 
 /** A subresource as discovery lists it (`deployments/scale`, `pods/status`). */
