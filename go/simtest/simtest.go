@@ -107,8 +107,8 @@ func (e *Environment) Start() (*rest.Config, error) {
 	}
 	e.cmd = exec.Command(command[0], args...)
 	e.cmd.Dir = command0Dir(command)
-	// Its own process group, so Stop reaches npx's children too.
-	e.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group, so Stop reaches npx's children too; on Linux it also ends with the test.
+	e.cmd.SysProcAttr = processAttributes()
 	e.output = &lockedBuffer{}
 	stdout, err := e.cmd.StdoutPipe()
 	if err != nil {
