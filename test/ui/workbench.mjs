@@ -13,10 +13,20 @@ export const screenshotsDir = join(repoRoot, 'test-output', 'screenshots');
  * @param {string} title
  */
 export async function runCommand(page, title) {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
+  // An editor that has just opened may still take focus and close the palette as it opens: open it
+  // again then, as a person would.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible' });
+    try {
+      await input.fill(`>${title}`, { timeout: 5000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
   await page.keyboard.press('Enter');
 }
