@@ -3,18 +3,19 @@ import type { SimCluster } from '../../../../src/sim/simCluster.ts';
 import { newCluster, tick } from '../store/helpers.ts';
 import type { WorkloadOptions } from '../../../../src/sim/workloads/index.ts';
 import type { FakeClock } from '../../../../src/shared/clock.ts';
+import { DAEMONSETS, DEPLOYMENTS, JOBS, NODES, PODS, REPLICASETS, STATEFULSETS } from '../../../../src/sim/workloads/workloadCluster.ts';
 
 // A simulated cluster with the workload simulation on a fake clock: time moves only in `run`, so
 // every rollout step can be checked in between.
 
 export const GVR = {
-  pods: { group: '', version: 'v1', resource: 'pods' },
-  nodes: { group: '', version: 'v1', resource: 'nodes' },
-  deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
-  replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },
-  statefulsets: { group: 'apps', version: 'v1', resource: 'statefulsets' },
-  daemonsets: { group: 'apps', version: 'v1', resource: 'daemonsets' },
-  jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
+  pods: PODS,
+  nodes: NODES,
+  deployments: DEPLOYMENTS,
+  replicasets: REPLICASETS,
+  statefulsets: STATEFULSETS,
+  daemonsets: DAEMONSETS,
+  jobs: JOBS,
 };
 
 export interface Lab {
