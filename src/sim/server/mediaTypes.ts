@@ -35,21 +35,24 @@ function acceptsJson(range: MediaRange): boolean {
   return range.type === 'application/json' || range.type === '*/*' || range.type === 'application/*';
 }
 
-/** What a resource GET/LIST/WATCH answers with. */
-export type ObjectRendering = 'object' | 'table';
+/** What a resource GET/LIST/WATCH answers with: the object, a Table, or only its metadata. */
+export type ObjectRendering = 'object' | 'table' | 'metadata';
 
 /**
  * The first acceptable rendering: `application/json;as=Table;g=meta.k8s.io;v=v1|v1beta1` → table;
- * plain JSON (or a wildcard) → the object. Protobuf-only clients get 406 (kubectl never is one).
+ * `as=PartialObjectMetadata` (for one object or a watch) or `as=PartialObjectMetadataList` (for a
+ * list) in meta.k8s.io/v1 → metadata, as client-go's metadata client asks; plain JSON (or a
+ * wildcard) → the object. Protobuf-only clients get 406 (kubectl never is one).
  */
-export function negotiateObjectRendering(accept: string | undefined): ObjectRendering {
+export function negotiateObjectRendering(accept: string | undefined, shape: 'item' | 'list' = 'item'): ObjectRendering {
   for (const range of parseAccept(accept)) {
     if (!acceptsJson(range)) continue;
     const as = range.params['as'];
     if (as === undefined) return 'object';
-    if (as === 'Table' && range.params['g'] === 'meta.k8s.io' && (range.params['v'] === 'v1' || range.params['v'] === 'v1beta1')) {
-      return 'table';
-    }
+    if (range.params['g'] !== 'meta.k8s.io') continue;
+    const version = range.params['v'];
+    if (as === 'Table' && (version === 'v1' || version === 'v1beta1')) return 'table';
+    if (version === 'v1' && as === (shape === 'list' ? 'PartialObjectMetadataList' : 'PartialObjectMetadata')) return 'metadata';
   }
   throw notAcceptable();
 }

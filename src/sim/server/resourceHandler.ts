@@ -7,7 +7,8 @@ import type { ResourceInfo } from '../resources/types.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { listJsonChunks } from '../store/listing.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
-import { bodyFormatOf, negotiateObjectRendering, patchTypeOf } from './mediaTypes.ts';
+import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
+import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
 import type { QueryParameters } from './queryParameters.ts';
 import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
@@ -54,6 +55,17 @@ async function sendWritten(r: ResourceRequest, code: number, json: string): Prom
   sendJson(r.res, code, json);
 }
 
+/** The object a write answers with: only its metadata when the metadata client asked for that. */
+function writtenJson(r: ResourceRequest, stored: StoredObject): string {
+  let rendering: ObjectRendering = 'object';
+  try {
+    rendering = negotiateObjectRendering(r.req.headers.accept);
+  } catch {
+    // Writes answer JSON whatever the client prefers.
+  }
+  return rendering === 'metadata' ? partialObjectMetadataJson(stored.object) : stored.json();
+}
+
 function requireVerb(info: ResourceInfo, verb: string, method: string): void {
   if (!info.verbs.includes(verb)) throw methodNotAllowed(method);
 }
@@ -84,8 +96,10 @@ function columns(r: ResourceRequest, info: ResourceInfo): TableColumn[] {
   });
 }
 
-function sendObject(r: ResourceRequest, code: number, stored: StoredObject, rendering: 'object' | 'table', info: ResourceInfo): void {
-  if (rendering === 'table') {
+function sendObject(r: ResourceRequest, code: number, stored: StoredObject, rendering: ObjectRendering, info: ResourceInfo): void {
+  if (rendering === 'metadata') {
+    sendJson(r.res, code, partialObjectMetadataJson(stored.object));
+  } else if (rendering === 'table') {
     const json = renderTable([stored.object], { resourceVersion: String(stored.resourceVersion) }, {
       columns: columns(r, info),
       includeObject: r.query.includeObject(),
@@ -107,7 +121,18 @@ function estimatedListSize(cluster: SimClusterApi, info: ResourceInfo, limit: nu
 /** Lists longer than this are streamed in chunks (see chunkPump.ts); shorter ones go out in one write. */
 const STREAM_FROM_ITEMS = 100;
 
-function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 'table', info: ResourceInfo): void {
+function listMetaOf(list: ListResult): { resourceVersion: string; continue?: string; remainingItemCount?: number } {
+  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(list.resourceVersion) };
+  if (list.continue) meta.continue = list.continue;
+  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
+  return meta;
+}
+
+function sendList(r: ResourceRequest, list: ListResult, rendering: ObjectRendering, info: ResourceInfo): void {
+  if (rendering === 'metadata') {
+    sendJson(r.res, 200, partialObjectMetadataListJson(list.items.map((i) => i.object), listMetaOf(list)));
+    return;
+  }
   if (rendering === 'object') {
     if (list.items.length <= STREAM_FROM_ITEMS) {
       sendJson(r.res, 200, list.json());
@@ -117,10 +142,7 @@ function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 't
     pumpBody(r.res, listJsonChunks(list));
     return;
   }
-  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(list.resourceVersion) };
-  if (list.continue) meta.continue = list.continue;
-  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
-  sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), meta, {
+  sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), listMetaOf(list), {
     columns: columns(r, info),
     includeObject: r.query.includeObject(),
     now: r.cluster.clock.now(),
@@ -131,7 +153,9 @@ function sendList(r: ResourceRequest, list: ListResult, rendering: 'object' | 't
 function startWatch(r: ResourceRequest, info: ResourceInfo, gvr: GroupVersionResource, request: WatchRequest): void {
   requireVerb(info, 'watch', 'GET');
   const options: WatchResponseOptions = { cluster: r.cluster, gvr, request, ctx: r.ctx };
-  if (negotiateObjectRendering(r.req.headers.accept) === 'table') options.table = { includeObject: r.query.includeObject(), columns: columns(r, info) };
+  const rendering = negotiateObjectRendering(r.req.headers.accept);
+  if (rendering === 'table') options.table = { includeObject: r.query.includeObject(), columns: columns(r, info) };
+  if (rendering === 'metadata') options.metadataOnly = true;
   serveWatch(r.req, r.res, options);
 }
 
@@ -189,7 +213,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
           return;
         }
         requireVerb(info, 'list', method);
-        const rendering = negotiateObjectRendering(req.headers.accept);
+        const rendering = negotiateObjectRendering(req.headers.accept, 'list');
         const request = query.listRequest(target.namespace);
         // Seats are estimated before any work, as kube-apiserver's estimator does, from the resource's object count.
         const estimate = estimatedListSize(cluster, info, request.limit);
@@ -211,7 +235,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         const ctx = query.writeContext(r.ctx);
         const created = recording(() => cluster.create(gvr, target.namespace, body, ctx));
         sendWarnings(r.res, ctx);
-        await sendWritten(r, 201, created.json());
+        await sendWritten(r, 201, writtenJson(r, created));
         return;
       }
       case 'DELETE': {
@@ -243,7 +267,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const ctx = query.writeContext(r.ctx);
       const updated = recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, ctx));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, 200, updated.json());
+      await sendWritten(r, 200, writtenJson(r, updated));
       return;
     }
     case 'PATCH': {
@@ -257,7 +281,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       }
       const patched = recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, 200, patched.json());
+      await sendWritten(r, 200, writtenJson(r, patched));
       return;
     }
     case 'DELETE': {
@@ -267,7 +291,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const options = query.deleteOptions(body);
       const ctx = query.writeContext(r.ctx);
       const result = recording(() => cluster.delete(gvr, target.namespace, target.name, options, ctx));
-      await sendWritten(r, result.deleted ? 200 : 202, result.object.json());
+      await sendWritten(r, result.deleted ? 200 : 202, writtenJson(r, result.object));
       return;
     }
     default:

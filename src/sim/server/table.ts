@@ -2,6 +2,7 @@
 // the object as PartialObjectMetadata by default (kubectl reads labels and namespace from it), the
 // whole object with includeObject=Object, or nothing with None.
 import type { KubeObject, ListMeta } from '../../shared/k8s.ts';
+import { partialObjectMetadata } from './partialMetadata.ts';
 import type { IncludeObject } from './queryParameters.ts';
 import type { TableColumn } from './tableCells.ts';
 
@@ -16,7 +17,7 @@ export interface TableOptions {
 function rowObject(obj: Readonly<KubeObject>, include: IncludeObject): unknown {
   if (include === 'None') return undefined;
   if (include === 'Object') return obj;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+  return partialObjectMetadata(obj);
 }
 
 export function renderTable(objects: readonly Readonly<KubeObject>[], listMeta: ListMeta, options: TableOptions): string {

@@ -9,6 +9,7 @@ import type { SimClusterApi } from '../simCluster.ts';
 import type { RequestContext, SimWatch, SimWatchEvent, WatchCloseReason, WatchRequest } from '../store/types.ts';
 import type { IncludeObject } from './queryParameters.ts';
 import { statusFromError } from './status.ts';
+import { partialObjectMetadataJson } from './partialMetadata.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
 
@@ -29,6 +30,8 @@ export interface WatchResponseOptions {
   ctx: RequestContext;
   /** Set when the client asked for Tables (`kubectl get -w`). */
   table?: { includeObject: IncludeObject; columns: TableColumn[] };
+  /** Set when the client asked for PartialObjectMetadata (client-go's metadata client). */
+  metadataOnly?: boolean;
   /** Called once the stream ends, however it ends. */
   onEnd?: () => void;
 }
@@ -80,7 +83,10 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
   };
 
   const lineFor = (event: SimWatchEvent): string => {
-    if (!table || event.type === 'ERROR' || event.type === 'BOOKMARK') return event.line();
+    if (event.type === 'ERROR') return event.line();
+    // Bookmarks too: the metadata client decodes every event's object as PartialObjectMetadata.
+    if (options.metadataOnly) return `{"type":"${event.type}","object":${partialObjectMetadataJson(event.object)}}`;
+    if (!table || event.type === 'BOOKMARK') return event.line();
     const rendered = renderTable([event.object], { resourceVersion: event.object.metadata.resourceVersion ?? '' }, {
       columns: table.columns,
       includeObject: table.includeObject,
