@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   tree.model.expansion = expansion;
   tree.trackExpansion(treeView, undefined, expansion);
   // Running controllers (run or debug): their informers and workqueue in the tree, reconciles on the timeline.
-  context.subscriptions.push(attachControllers(tree, theLab.ring));
+  context.subscriptions.push(attachControllers(tree, theLab.timeline));
 
   const connections = new Connections(theLab, settings, log);
   connections.simStateDir = simStateDir;
@@ -149,7 +149,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(
     settings.onDidChange((key) => {
       if (key === 'cluster' || key === 'kubeconfig') background(log, connections.ensureConnected(), 'Connect');
-      if (key === 'timeline.maxEvents') theLab.ring.resize(settings.maxTimelineEvents);
+      if (key === 'timeline.maxEvents') theLab.timeline.events.resize(settings.maxTimelineEvents);
     }),
   );
 

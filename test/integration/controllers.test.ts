@@ -100,12 +100,12 @@ describe('Controller Lab: running controllers in the tree', function () {
     });
     // Its informers' events are on the timeline (what its reconcile spans link to).
     await waitFor('the controller\'s informer events in the timeline ring', () =>
-      api.services.lab.ring.all().find((e) => e.informer.startsWith('controller:') && /^replicasets/.test(e.resource) && e.type === 'ADDED'),
+      api.services.lab.timeline.events.all().find((e) => e.informer.startsWith('controller:') && /^replicasets/.test(e.resource) && e.type === 'ADDED'),
     );
     // And its reconciles are spans whose writes link to the events they caused (by object and RV).
     const linked = await waitFor('a reconcile span whose write is on the timeline', () => {
-      const events = api.services.lab.ring.all();
-      for (const span of tree().model.controllers?.spans.values() ?? []) {
+      const events = api.services.lab.timeline.events.all();
+      for (const span of api.services.lab.timeline.spans()) {
         for (const w of span.writes) {
           const event = findLinkedEvent(w, events);
           if (event) return { span, w, event };
@@ -115,7 +115,7 @@ describe('Controller Lab: running controllers in the tree', function () {
     });
     assert.equal(linked.span.controller, labelOf(controller));
     assert.equal(linked.event.resourceVersion, linked.w.resourceVersion);
-    const triggered = [...(tree().model.controllers?.spans.values() ?? [])].find((s) => s.triggers.some((t) => findLinkedEvent(triggerTarget(t), api.services.lab.ring.all())));
+    const triggered = api.services.lab.timeline.spans().find((s) => s.triggers.some((t) => findLinkedEvent(triggerTarget(t), api.services.lab.timeline.events.all())));
     assert.ok(triggered, 'some reconcile links to the event that triggered it');
     terminal.dispose();
     await waitFor('the run to stop when its terminal closes', () => (/^exited|^failed/.test(descriptionOf(controller)) ? true : undefined));

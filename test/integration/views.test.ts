@@ -142,7 +142,7 @@ describe('Controller Lab views', function () {
     const before = panel.posted;
     sim.create(CONFIGMAPS, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'timeline-1' }, data: {} });
     await waitFor('a batched append', () => panel.posted > before);
-    assert.ok(api.services.lab.ring.all().some((e) => e.name === 'timeline-1' && e.type === 'ADDED'));
+    assert.ok(api.services.lab.timeline.events.all().some((e) => e.name === 'timeline-1' && e.type === 'ADDED'));
   });
 
   it('summarises the cluster in the status bar', async () => {

@@ -15,7 +15,7 @@ import { SpansNotification, isSpansParams } from '../../src/shared/protocol/reco
 import { Toolbar } from './controls.ts';
 import type { ReconcileSpan } from '../../src/shared/protocol/reconcileSpans.ts';
 import { MAX_SPAN_ROWS, SpanStrip, readSpanColors, renderSpanDetails, spanStripHeight } from './spanStrip.ts';
-import { SpanStore, spanLinks } from './spanStore.ts';
+import { spanLinks } from './spanStore.ts';
 import { DetailsPane } from './details.ts';
 import { GUTTER_WIDTH, laneRowsFitting, plotWidth } from './layout.ts';
 import { RatePlot } from './ratePlot.ts';
@@ -47,10 +47,8 @@ const toolbar = new Toolbar({
   filter: (patch) => dispatch({ type: 'setFilter', filters: patch }),
   clear: () => {
     host.post(command(ClearCommand, {}));
-    spanStore.clear();
-    selectedSpan = undefined;
-    layoutSpans();
     dispatch({ type: 'clear' });
+    layoutSpans();
   },
 });
 const rateCanvas = document.createElement('canvas');
@@ -85,9 +83,7 @@ app.append(toolbar.root, main, status);
 
 const lanes = new LaneRenderer(laneCanvas);
 const rate = new RatePlot(rateCanvas);
-const spanStore = new SpanStore();
 const strip = new SpanStrip(spanCanvas);
-let selectedSpan: string | undefined;
 const details = new DetailsPane(detailsRoot, {
   open: (seq) => host.post(command(OpenObjectCommand, { seq })),
   compare: (seq) => host.post(command(CompareObjectCommand, { seq })),
@@ -98,7 +94,7 @@ const frameTimes: number[] = [];
 (window as unknown as { timelineDebug: unknown }).timelineDebug = {
   frameTimes,
   state: () => state,
-  spans: () => spanStore,
+  spans: () => state.spans,
 };
 
 /** What survives the panel being hidden and shown again (VS Code does not retain the page). */
@@ -145,7 +141,7 @@ function syncDom(before: TimelineState): void {
     toolbar.setName(state.filters.name);
     toolbar.setTypes(state.filters.types);
   }
-  toolbar.setHint(state.selectedSeq === undefined && selectedSpan === undefined);
+  toolbar.setHint(state.selectedSeq === undefined && state.selectedSpan === undefined);
   if (state.selectedSeq !== detailsSeq) {
     detailsSeq = state.selectedSeq;
     const event = selectedEvent(state);
@@ -174,7 +170,7 @@ function requestFrame(): void {
     const t0 = performance.now();
     lanes.draw(state, palette, document.activeElement === laneCanvas);
     rate.draw(state, palette);
-    strip.draw(spanStore, state.viewport, state.now, state.selectedSeq === undefined ? selectedSpan : undefined);
+    strip.draw(state.spans, state.viewport, state.now, state.selectedSpan);
     toolbar.setRate(`window ${formatSpan(state.viewport.end - state.viewport.start)}`);
     frameTimes.push(performance.now() - t0);
     if (frameTimes.length > 600) frameTimes.splice(0, frameTimes.length - 600);
@@ -206,9 +202,9 @@ host.onMessage((message) => {
     const p = message.params;
     dispatch({ type: 'append', events: p.events, evictedThroughSeq: p.evictedThroughSeq, now: p.now });
   } else if (isNotification(message, SpansNotification) && isSpansParams(message.params)) {
-    spanStore.apply(message.params);
+    dispatch({ type: 'spans', params: message.params });
     layoutSpans();
-    if (selectedSpan && state.selectedSeq === undefined) showSpan(selectedSpan);
+    if (state.selectedSpan) showSpan(state.selectedSpan);
     requestFrame();
   } else if (isNotification<string, FocusTarget>(message, FocusNotification)) {
     dispatch({ type: 'focus', target: message.params });
@@ -219,7 +215,7 @@ host.onMessage((message) => {
 // ---- reconcile spans ----
 /** The strip takes rows from the lanes as controller keys appear (up to MAX_SPAN_ROWS). */
 function layoutSpans(force = false): void {
-  const height = spanStripHeight(spanStore.lanes().length);
+  const height = spanStripHeight(state.spans.lanes().length);
   if (!force && height === strip.size.height) return;
   const rect = plot.getBoundingClientRect();
   strip.resize(rect.width, height);
@@ -229,10 +225,9 @@ function layoutSpans(force = false): void {
 }
 
 function showSpan(id: string): void {
-  const span = spanStore.get(id);
+  const span = state.spans.get(id);
   if (!span) return;
   renderSpanDetails(detailsRoot, span, spanLinks(span, state.store), (seq) => {
-    selectedSpan = undefined;
     dispatch({ type: 'select', seq });
     laneCanvas.focus();
     requestFrame();
@@ -240,8 +235,7 @@ function showSpan(id: string): void {
 }
 
 function selectSpan(span: ReconcileSpan | undefined): void {
-  selectedSpan = span?.id;
-  dispatch({ type: 'select', seq: undefined });
+  dispatch({ type: 'selectSpan', id: span?.id });
   toolbar.setHint(span === undefined && state.selectedSeq === undefined);
   if (!span && state.selectedSeq === undefined) details.empty();
   if (span) {
@@ -253,13 +247,13 @@ function selectSpan(span: ReconcileSpan | undefined): void {
 
 spanCanvas.addEventListener('click', (e) => {
   const rect = spanCanvas.getBoundingClientRect();
-  selectSpan(strip.hit(spanStore, state.viewport, e.clientX - rect.left, e.clientY - rect.top));
+  selectSpan(strip.hit(state.spans, state.viewport, e.clientX - rect.left, e.clientY - rect.top));
 });
 spanCanvas.addEventListener('keydown', (e) => {
   const direction = ({ ArrowLeft: 'prev', ArrowRight: 'next', ArrowUp: 'up', ArrowDown: 'down' } as const)[e.key as 'ArrowLeft'];
   if (!direction) return;
   e.preventDefault();
-  selectSpan(spanStore.step(state.selectedSeq === undefined ? selectedSpan : undefined, direction, MAX_SPAN_ROWS));
+  selectSpan(state.spans.step(state.selectedSpan, direction, MAX_SPAN_ROWS));
 });
 spanCanvas.addEventListener('wheel', (e) => onWheel(e), { passive: false });
 

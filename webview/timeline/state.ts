@@ -1,3 +1,4 @@
+import type { SpansParams } from '../../src/shared/protocol/reconcileSpans.ts';
 import type { FocusTarget, TimelineEvent } from '../../src/shared/protocol/timeline.ts';
 import type { Lane } from './eventStore.ts';
 import { EventStore, lowerBound } from './eventStore.ts';
@@ -6,11 +7,13 @@ import { NO_FILTERS, laneMatches, sameFilters, shownEventCount } from './filters
 import type { Viewport } from './viewport.ts';
 import * as vp from './viewport.ts';
 import { shownTimes } from './rate.ts';
+import { SpanStore } from './spanStore.ts';
 
 // The timeline's state and its reducer: every user gesture and host message becomes an action; the
-// reducer returns the next state. The event store is shared and mutated by append/evict (copying
-// 100k events per batch would cost more than it teaches); everything else is replaced, never mutated,
-// so the renderer can compare references to decide what to redraw.
+// reducer returns the next state. The event store and the span store are shared and mutated in place
+// (copying 100k events per batch would cost more than it teaches; their versions say when they
+// changed); everything else is replaced, never mutated, so the renderer can compare references to
+// decide what to redraw.
 
 export interface TimelineView {
   /** Lanes shown under the filters, in order. */
@@ -33,6 +36,11 @@ export interface TimelineState {
   /** How many lane rows fit (set by layout). */
   laneRows: number;
   selectedSeq: number | undefined;
+  /** Reconciles of running controllers, drawn in the strip above the lanes. */
+  spans: SpanStore;
+  spansVersion: number;
+  /** The selected reconcile span (only while no event is selected). */
+  selectedSpan: string | undefined;
   now: number;
   view: TimelineView;
 }
@@ -50,7 +58,9 @@ export type TimelineAction =
   | { type: 'setFollow'; follow: boolean }
   | { type: 'select'; seq: number | undefined }
   | { type: 'step'; direction: 'next' | 'prev' | 'up' | 'down' | 'first' | 'last' }
-  | { type: 'focus'; target: FocusTarget };
+  | { type: 'focus'; target: FocusTarget }
+  | { type: 'spans'; params: SpansParams }
+  | { type: 'selectSpan'; id: string | undefined };
 
 const DEFAULT_SPAN_MS = 60_000;
 
@@ -64,6 +74,9 @@ export function initialState(now = Date.now(), maxEvents = 100_000): TimelineSta
     laneScroll: 0,
     laneRows: 20,
     selectedSeq: undefined,
+    spans: new SpanStore(),
+    spansVersion: 0,
+    selectedSpan: undefined,
     now,
     view: computeView(store, NO_FILTERS),
   };
@@ -221,7 +234,8 @@ export function reduce(state: TimelineState, action: TimelineAction): TimelineSt
     }
     case 'clear':
       state.store.clear();
-      return refreshView({ ...state, selectedSeq: undefined, laneScroll: 0 });
+      state.spans.clear();
+      return refreshView({ ...state, selectedSeq: undefined, selectedSpan: undefined, spansVersion: state.spans.version, laneScroll: 0 });
     case 'setFilter':
       return refreshView({ ...state, filters: { ...state.filters, ...action.filters, types: { ...state.filters.types, ...action.filters.types } } });
     case 'zoom': {
@@ -247,7 +261,14 @@ export function reduce(state: TimelineState, action: TimelineAction): TimelineSt
       return followed({ ...state, follow: action.follow });
     case 'select':
       if (action.seq === undefined) return { ...state, selectedSeq: undefined };
-      return isShown(state, action.seq) ? revealSeq({ ...state, selectedSeq: action.seq }, action.seq) : state;
+      return isShown(state, action.seq) ? revealSeq({ ...state, selectedSeq: action.seq, selectedSpan: undefined }, action.seq) : state;
+    case 'spans': {
+      state.spans.apply(action.params);
+      const selectedSpan = state.selectedSpan !== undefined && state.spans.get(state.selectedSpan) ? state.selectedSpan : undefined;
+      return { ...state, spansVersion: state.spans.version, selectedSpan };
+    }
+    case 'selectSpan':
+      return { ...state, selectedSpan: action.id, selectedSeq: undefined };
     case 'step':
       return step(state, action.direction);
     case 'focus':

@@ -102,9 +102,6 @@ export interface ControllerItemSpec {
   collapsible: 'none' | 'collapsed' | 'expanded';
 }
 
-/** Reconcile spans kept for the timeline (a new timeline gets them all). */
-export const MAX_SPANS = 5000;
-
 /** Keys listed under Workqueue (a queue of 10,000 keys is summarised by its counts). */
 export const MAX_QUEUE_ROWS = 500;
 
@@ -126,8 +123,6 @@ export type ControllerChange =
 
 export class ControllerSessionsModel {
   readonly entries = new Map<string, ControllerEntry>();
-  /** Recent reconcile spans by id, oldest first (bounded). */
-  readonly spans = new Map<string, ReconcileSpan>();
   private readonly nodes = new Map<string, ControllerTreeNode>();
   private readonly listeners = new Set<(change: ControllerChange) => void>();
   private readonly now: () => number;
@@ -143,14 +138,6 @@ export class ControllerSessionsModel {
   }
 
   private fire(change: ControllerChange): void {
-    if (change.kind === 'span') {
-      this.spans.delete(change.span.id);
-      this.spans.set(change.span.id, change.span);
-      if (this.spans.size > MAX_SPANS) {
-        const oldest = this.spans.keys().next().value;
-        if (oldest !== undefined) this.spans.delete(oldest);
-      }
-    }
     for (const l of this.listeners) l(change);
   }
 

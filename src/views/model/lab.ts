@@ -2,14 +2,14 @@ import { createSharedInformer } from '../../informer/sharedInformer.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { describeFailure } from '../../kube/errors.ts';
 import type { Failure } from '../../kube/errors.ts';
-import { EventRing } from '../timeline/eventRing.ts';
+import { TimelineFeed } from '../timeline/timelineFeed.ts';
 import { ClusterSession } from './clusterSession.ts';
 import type { ClusterBackend } from './clusterSession.ts';
 import { InformerSession, informerName } from './informerSession.ts';
 import type { InformerChange, InformerSpec } from './informerSession.ts';
 import { RateMeter } from './rateMeter.ts';
 
-// Everything the views show, without VS Code: the clusters, their informers, the timeline's ring.
+// Everything the views show, without VS Code: the clusters, their informers, the timeline's feed.
 // Commands call into it; the tree, the documents, the timeline and the status bar listen to it.
 
 export interface ConnectTarget {
@@ -32,7 +32,8 @@ export function clusterIdOf(target: ConnectTarget): string {
 
 export class Lab {
   readonly clusters = new Map<string, ClusterSession>();
-  readonly ring: EventRing;
+  /** Watch events and reconcile spans, for the timeline. */
+  readonly timeline: TimelineFeed;
   readonly clock: Clock;
   readonly eventRate: RateMeter;
   private readonly createBackend: BackendFactory;
@@ -41,7 +42,7 @@ export class Lab {
   constructor(options: { clock: Clock; createBackend: BackendFactory; maxTimelineEvents: number }) {
     this.clock = options.clock;
     this.createBackend = options.createBackend;
-    this.ring = new EventRing(options.maxTimelineEvents);
+    this.timeline = new TimelineFeed(options.maxTimelineEvents);
     this.eventRate = new RateMeter(options.clock);
   }
 
@@ -119,7 +120,7 @@ export class Lab {
       informer,
       clock: this.clock,
       clusterLabel: cluster.label,
-      emitTimeline: (event) => this.ring.push(event),
+      emitTimeline: (event) => this.timeline.events.push(event),
     });
     informer.onProbe((p) => {
       if (p.kind === 'event' && p.type !== 'BOOKMARK') this.eventRate.add();

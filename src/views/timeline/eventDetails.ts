@@ -25,8 +25,8 @@ export function versionsForEvent(lab: Lab, event: TimelineEvent): { version?: Ob
 }
 
 export function eventDetails(lab: Lab, seq: number, showSecretValues: boolean, context = 4): EventDetails {
-  const event = lab.ring.get(seq);
-  if (!event) throw new Error(`event #${seq} is no longer kept (the timeline holds the newest ${lab.ring.capacity.toLocaleString('en-US')})`);
+  const event = lab.timeline.events.get(seq);
+  if (!event) throw new Error(`event #${seq} is no longer kept (the timeline holds the newest ${lab.timeline.events.capacity.toLocaleString('en-US')})`);
   if (!event.name) return { event, note: INFORMER_EVENT_NOTES[event.type] ?? '' };
   const { version, previous } = versionsForEvent(lab, event);
   if (!version) {

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { ReconcileSpan } from '../../shared/protocol/reconcileSpans.ts';
+import { SpansNotification } from '../../shared/protocol/reconcileSpans.ts';
 import type { FocusTarget } from '../../shared/protocol/timeline.ts';
 import {
   AppendNotification,
@@ -22,9 +24,10 @@ import type { Settings } from '../settings.ts';
 import { eventDetails, objectKeyOfEvent } from './eventDetails.ts';
 import { timelineHtml } from './webviewHtml.ts';
 
-// The host side of the timeline webview: sends the ring's events once the app says `ready`, then
-// batched appends (at most every 150 ms), answers detail requests, and turns the app's commands
-// into VS Code commands. A hidden panel is not retained; showing it again starts over with `ready`.
+// The host side of the timeline webview, fed by the lab's timeline feed: sends its events and
+// reconcile spans once the app says `ready`, then batched appends and span updates (at most every
+// 150 ms), answers detail requests, and turns the app's commands into VS Code commands. A hidden
+// panel is not retained; showing it again starts over with `ready`.
 
 const FLUSH_INTERVAL_MS = 150;
 
@@ -47,6 +50,8 @@ export class TimelinePanel extends Disposable {
   private lastSentSeq = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private pendingFocus: FocusTarget | undefined;
+  /** Span updates not yet posted, by id (a start and its end in one batch send the end). */
+  private pendingSpans = new Map<string, ReconcileSpan>();
   /** Messages posted since the panel opened (tests look at it). */
   posted = 0;
 
@@ -84,7 +89,14 @@ export class TimelinePanel extends Disposable {
         if (!panel.visible) this.ready = false;
       }),
     );
-    this._registerFn(lab.ring.onDidPush(() => this.scheduleFlush()));
+    this._registerFn(lab.timeline.onDidPushEvent(() => this.scheduleFlush()));
+    this._registerFn(
+      lab.timeline.onDidPutSpans((spans) => {
+        if (!this.ready) return; // `ready` sends them all
+        for (const span of spans) this.pendingSpans.set(span.id, span);
+        this.scheduleFlush();
+      }),
+    );
     this._register(
       settings.onDidChange((key) => {
         // The extension resized the ring (it listens first); start the webview over from it.
@@ -109,16 +121,6 @@ export class TimelinePanel extends Disposable {
     } else this.pendingFocus = target;
   }
 
-  /** Called each time the webview (re)starts, after the events: other feeds (reconcile spans, src/views/controllers) send their state. */
-  static onReady: ((panel: TimelinePanel) => void) | undefined;
-
-  /** Posts a message from another feed; false while the webview is not ready (it will ask again with `ready`). */
-  postIfReady(message: unknown): boolean {
-    if (!this.ready) return false;
-    void this.post(message);
-    return true;
-  }
-
   private post(message: unknown): Thenable<boolean> {
     this.posted++;
     return this.panel.webview.postMessage(message);
@@ -126,9 +128,12 @@ export class TimelinePanel extends Disposable {
 
   private reset(): void {
     if (!this.ready) return;
-    const events = this.lab.ring.all();
-    this.lastSentSeq = this.lab.ring.lastSeq;
-    void this.post(notification(ResetNotification, { events, maxEvents: this.lab.ring.capacity, now: this.lab.clock.now() }));
+    const ring = this.lab.timeline.events;
+    const events = ring.all();
+    this.lastSentSeq = ring.lastSeq;
+    void this.post(notification(ResetNotification, { events, maxEvents: ring.capacity, now: this.lab.clock.now() }));
+    this.pendingSpans.clear();
+    void this.post(notification(SpansNotification, { spans: this.lab.timeline.spans(), reset: true }));
   }
 
   private scheduleFlush(): void {
@@ -140,17 +145,25 @@ export class TimelinePanel extends Disposable {
   }
 
   private flush(): void {
-    if (!this.ready || this.lab.ring.lastSeq <= this.lastSentSeq) return;
-    const events = this.lab.ring.since(this.lastSentSeq);
-    this.lastSentSeq = this.lab.ring.lastSeq;
-    void this.post(notification(AppendNotification, { events, evictedThroughSeq: this.lab.ring.evictedThroughSeq, now: this.lab.clock.now() }));
+    if (!this.ready) return;
+    const ring = this.lab.timeline.events;
+    // Events first: a span's links name events, which the app looks up when it draws the span.
+    if (ring.lastSeq > this.lastSentSeq) {
+      const events = ring.since(this.lastSentSeq);
+      this.lastSentSeq = ring.lastSeq;
+      void this.post(notification(AppendNotification, { events, evictedThroughSeq: ring.evictedThroughSeq, now: this.lab.clock.now() }));
+    }
+    if (this.pendingSpans.size > 0) {
+      const spans = [...this.pendingSpans.values()];
+      this.pendingSpans = new Map();
+      void this.post(notification(SpansNotification, { spans }));
+    }
   }
 
   private onMessage(message: unknown): void {
     if (isCommand(message, ReadyCommand)) {
       this.ready = true;
       this.reset();
-      TimelinePanel.onReady?.(this);
       if (this.pendingFocus) {
         void this.post(notification(FocusNotification, this.pendingFocus));
         this.pendingFocus = undefined;
@@ -164,7 +177,7 @@ export class TimelinePanel extends Disposable {
       }
     } else if (isCommand(message, OpenObjectCommand) || isCommand(message, CompareObjectCommand)) {
       if (!hasSeq(message.params)) return;
-      const event = this.lab.ring.get(message.params.seq);
+      const event = this.lab.timeline.events.get(message.params.seq);
       if (!event?.name) return;
       const key = objectKeyOfEvent(event);
       const action = isCommand(message, OpenObjectCommand)
@@ -172,8 +185,9 @@ export class TimelinePanel extends Disposable {
         : this.host.compareObject(event.informer, key, event.resourceVersion);
       action.then(undefined, (err: unknown) => void vscode.window.showErrorMessage(`Controller Lab: ${err instanceof Error ? err.message : String(err)}`));
     } else if (isCommand(message, ClearCommand)) {
-      this.lab.ring.clear();
-      this.lastSentSeq = this.lab.ring.lastSeq;
+      this.lab.timeline.clear();
+      this.lastSentSeq = this.lab.timeline.events.lastSeq;
+      this.pendingSpans.clear();
     }
   }
 }

@@ -8,6 +8,7 @@ import { ControllerSessionsModel, MAX_QUEUE_ROWS, controllerNodeIds, probeTimeli
 import type { ControllerChange, ControllerTreeNode, SessionLike } from '../../../src/views/controllers/controllerSessionsModel.ts';
 import { findLinkedEvent, isSpansParams, spanLaneKey, triggerTarget } from '../../../src/shared/protocol/reconcileSpans.ts';
 import type { TimelineEvent } from '../../../src/shared/protocol/timeline.ts';
+import { TimelineFeed } from '../../../src/views/timeline/timelineFeed.ts';
 
 class FakeSession extends TypedEmitter<RuntimeEvents> {
   controller: ControllerShape | undefined;
@@ -143,7 +144,9 @@ describe('controller sessions model (tree)', () => {
     session.send('idle', { idle: true });
     assert.equal(descOf(model, ctl), 'idle · 1 reconcile · 1 error');
     assert.ok(changes.some((c) => c.kind === 'span' && c.span.outcome === 'error'));
-    assert.deepEqual([...model.spans.values()].map((s) => `${s.id} ${s.outcome}`), ['r1 error'], 'the end replaces the start');
+    const feed = new TimelineFeed(100);
+    for (const c of changes) if (c.kind === 'span') feed.putSpan(c.span);
+    assert.deepEqual(feed.spans().map((s) => `${s.id} ${s.outcome}`), ['r1 error'], 'the end replaces the start');
     session.send('exit', { code: 0, signal: null });
     assert.match(descOf(model, ctl), /^exited \(code 0\)/);
     assert.equal(descOf(model, model.root()!), '0 running · 1 finished');

@@ -93,12 +93,12 @@ describe('timeline event details', () => {
     const { lab } = await labWith(api);
     api.put('default', 'a', { v: '2' });
     await settle();
-    const modified = lab.ring.all().find((e) => e.type === 'MODIFIED');
+    const modified = lab.timeline.events.all().find((e) => e.type === 'MODIFIED');
     assert.ok(modified);
     const details = eventDetails(lab, modified.seq, false);
     assert.equal(details.previousResourceVersion, '11');
     assert.deepEqual(details.diff?.filter((l) => l.op !== ' ').map((l) => l.op + l.text.trim()), ['-resourceVersion: "11"', '+resourceVersion: "12"', '-v: "1"', '+v: "2"']);
-    const relist = lab.ring.all().find((e) => e.type === 'RELIST');
+    const relist = lab.timeline.events.all().find((e) => e.type === 'RELIST');
     assert.ok(relist);
     assert.match(eventDetails(lab, relist.seq, false).note ?? '', /A list/);
     assert.throws(() => eventDetails(lab, 999, false), /no longer kept/);

@@ -22,7 +22,7 @@ describe('timeline events from the lab’s informers', () => {
     api.put('default', 'a', { v: '2' });
     api.put('default', 'c');
     await settle();
-    const objectEvents = lab.ring.all().filter((e) => e.name !== '');
+    const objectEvents = lab.timeline.events.all().filter((e) => e.name !== '');
     assert.deepEqual(
       objectEvents.map((e) => `${e.type} ${e.kind} ${e.namespace}/${e.name} rv ${e.resourceVersion} @ ${e.cluster}`),
       ['ADDED ConfigMap default/a rv 11 @ kind-dev', 'ADDED ConfigMap demo/b rv 12 @ kind-dev', 'MODIFIED ConfigMap default/a rv 13 @ kind-dev', 'ADDED ConfigMap default/c rv 14 @ kind-dev'],

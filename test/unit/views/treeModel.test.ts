@@ -127,9 +127,9 @@ describe('cluster tree model', () => {
     api.put('default', 'a', { v: '2' });
     api.put('default', 'c');
     await settle();
-    const types = lab.ring.all().map((e) => `${e.type}:${e.name}`);
+    const types = lab.timeline.events.all().map((e) => `${e.type}:${e.name}`);
     assert.deepEqual(types, ['RELIST:', 'ADDED:a', 'MODIFIED:a', 'ADDED:c']);
-    assert.equal(lab.ring.all()[2]?.resourceVersion, '12');
+    assert.equal(lab.timeline.events.all()[2]?.resourceVersion, '12');
     await lab.dispose();
   });
 

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
+import type { ReconcileSpan } from '../../../src/shared/protocol/reconcileSpans.ts';
 import type { TimelineEvent, TimelineEventType } from '../../../src/shared/protocol/timeline.ts';
 import { initialState, reduce, selectedEvent } from '../../../webview/timeline/state.ts';
 import type { TimelineState } from '../../../webview/timeline/state.ts';
@@ -158,6 +159,39 @@ describe('timeline state', () => {
     const ms = performance.now() - t0;
     assert.equal(s.view.lanes.length, 111);
     assert.ok(ms < 2000, `took ${ms.toFixed(0)} ms`);
+  });
+});
+
+describe('reconcile spans in the timeline state', () => {
+  const span = (id: string, key: string, startedAt = T0): ReconcileSpan => ({
+    id, seq: 1, controller: 'web', kind: 'ConfigMap', key, startedAt, outcome: 'running', detail: '', triggers: [], writes: [],
+  });
+
+  it('keeps spans in the state: a selected span survives updates and goes with a reset that drops it', () => {
+    let s = reduce(initialState(T0), { type: 'spans', params: { spans: [span('r1', 'default/a'), span('r2', 'default/b')] } });
+    assert.equal(s.spans.size, 2);
+    const version = s.spansVersion;
+    s = reduce(s, { type: 'selectSpan', id: 'r1' });
+    assert.equal(s.selectedSpan, 'r1');
+    s = reduce(s, { type: 'spans', params: { spans: [{ ...span('r1', 'default/a'), endedAt: T0 + 5, outcome: 'success' }] } });
+    assert.ok(s.spansVersion > version);
+    assert.equal(s.selectedSpan, 'r1');
+    assert.equal(s.spans.get('r1')?.outcome, 'success');
+    s = reduce(s, { type: 'spans', params: { spans: [span('r3', 'default/c')], reset: true } });
+    assert.equal(s.selectedSpan, undefined);
+    assert.deepEqual(s.spans.lanes().map((l) => l.requestKey), ['default/c']);
+  });
+
+  it('selecting an event unselects the span, and clearing drops spans and events alike', () => {
+    let s = loaded([ev(1, 'a', 'ADDED')]);
+    s = reduce(s, { type: 'spans', params: { spans: [span('r1', 'default/a')] } });
+    s = reduce(s, { type: 'selectSpan', id: 'r1' });
+    s = reduce(s, { type: 'select', seq: 1 });
+    assert.equal(s.selectedSeq, 1);
+    assert.equal(s.selectedSpan, undefined);
+    s = reduce(s, { type: 'clear' });
+    assert.equal(s.spans.size, 0);
+    assert.equal(s.store.size, 0);
   });
 });
 
