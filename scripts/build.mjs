@@ -1,10 +1,14 @@
 // Bundles every entry point with esbuild. `--production` minifies and drops source maps (the .vsix
 // build); the default keeps source maps for development. `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, globSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, globSync, rmSync, writeFileSync } from 'node:fs';
+import { CONTROLLER_TYPES_PATH, generateControllerTypes } from './controllerTypes.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+
+// The `controller-lab` module's types that users' editors see come from the runtime's API.
+writeFileSync(CONTROLLER_TYPES_PATH, generateControllerTypes());
 
 // Sources are ES modules (they also run unbundled on Node 24); the Node bundles are CommonJS, so
 // `import.meta.url` is rebuilt from `__filename`.

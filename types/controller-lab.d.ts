@@ -2,23 +2,9 @@
 // Controller Lab runs your controller with this module provided; this file only gives your editor
 // the types. Include it in your tsconfig ("include": [..., "types/controller-lab.d.ts"]), or run
 // "Controller Lab: Add Controller Types to Workspace", which does that for you.
+// Generated from Controller Lab's src/runtime/api.ts by `node scripts/controllerTypes.mjs`: do not edit.
 
 declare module 'controller-lab' {
-  export interface ObjectMeta {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    generation?: number;
-    creationTimestamp?: string;
-    deletionTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    finalizers?: string[];
-    ownerReferences?: OwnerReference[];
-  }
-
   export interface OwnerReference {
     apiVersion: string;
     kind: string;
@@ -28,7 +14,23 @@ declare module 'controller-lab' {
     blockOwnerDeletion?: boolean;
   }
 
-  /** A Kubernetes object as the API server sends it. */
+  export interface ObjectMeta {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    deletionGracePeriodSeconds?: number;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+    ownerReferences?: OwnerReference[];
+    managedFields?: unknown[];
+  }
+
   export interface KubeObject {
     apiVersion?: string;
     kind?: string;
@@ -41,19 +43,19 @@ declare module 'controller-lab' {
     kind: string;
   }
 
-  /** `{ apiVersion, kind }`, or just the kind's name when the controller watches it. */
+  /** A kind given as `{ apiVersion, kind }`, or by its kind name when the controller watches it. */
   export type KindSelector = KindRef | string;
 
-  /** Level-based: only the key. Read the current state from the cache. */
+  /** Level-based: only the key; read the current state from the cache. */
   export interface ReconcileRequest {
     namespace: string;
     name: string;
   }
 
   export interface ReconcileResult {
-    /** Requeue through the rate limiter (exponential backoff). */
+    /** Put the key back through the rate limiter (backoff), as controller-runtime's `Requeue: true`. */
     requeue?: boolean;
-    /** Reconcile again after this many milliseconds. */
+    /** Reconcile again after this many milliseconds (the rate limiter is reset). */
     requeueAfter?: number;
   }
 
@@ -63,6 +65,7 @@ declare module 'controller-lab' {
     labelSelector?: string | Record<string, string>;
   }
 
+  /** Identifies an object to patch or delete. */
   export interface ObjectRef {
     apiVersion: string;
     kind: string;
@@ -86,8 +89,9 @@ declare module 'controller-lab' {
     error(message: string, fields?: Record<string, unknown>): void;
   }
 
-  /** Reads the controller's informer caches. Returns copies: changing them changes nothing. */
+  /** Reads the controller's informer caches (copies: mutating them changes nothing). */
   export interface CacheReader {
+    /** The cached object, or undefined when the cache does not hold it. */
     get<T extends KubeObject = KubeObject>(kind: KindSelector, namespace: string, name: string): T | undefined;
     list<T extends KubeObject = KubeObject>(kind: KindSelector, options?: CacheListOptions): T[];
   }
@@ -95,14 +99,14 @@ declare module 'controller-lab' {
   export interface ReconcileContext extends CacheReader {
     client: ControllerClient;
     log: ControllerLogger;
-    /** Unique per reconcile call. */
+    /** Unique per reconcile call, as controller-runtime's reconcileID. */
     reconcileId: string;
-    /** Aborted when the reconcile exceeded its time limit. */
+    /** Aborted when the reconcile timed out. */
     signal: AbortSignal;
   }
 
   export interface WatchSpec extends KindRef {
-    /** Which requests an event on `obj` should trigger. */
+    /** Which requests an event on this object should trigger. */
     map(obj: KubeObject, cache: CacheReader): ReconcileRequest[];
   }
 
@@ -119,12 +123,17 @@ declare module 'controller-lab' {
     reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;
   }
 
-  export type ControllerDefinition = ControllerSpec;
-
-  export function defineController(spec: ControllerSpec): ControllerDefinition;
-
-  /** An error retrying will not fix: reported, never retried. */
-  export class TerminalError extends Error {
-    constructor(message: string, options?: { cause?: unknown });
+  /** What `defineController` returns: export it as the module's default (or a named export). */
+  export interface ControllerDefinition extends ControllerSpec {
   }
+
+  /** An error that retrying will not fix: reported, the key is forgotten, no backoff. */
+  export class TerminalError extends Error {
+    constructor(message: string, options?: {
+      cause?: unknown;
+    });
+  }
+
+  /** Validates a controller spec early, so a typo fails at load with a clear message, not mid-reconcile. */
+  export function defineController(spec: ControllerSpec): ControllerDefinition;
 }

@@ -2,8 +2,8 @@ import type { KubeObject } from '../shared/k8s.ts';
 
 // The API a user controller is written against (`import { defineController } from 'controller-lab'`).
 // Shapes follow controller-runtime: a key-only request, a Result that may ask for a requeue, and a
-// TerminalError that is reported but never retried. types/controller-lab.d.ts mirrors these types
-// for the user's editor; test/unit/runtime/controllerTypes.typecheck.ts fails the typecheck when they differ.
+// TerminalError that is reported but never retried. The build generates types/controller-lab.d.ts
+// (what the user's editor sees) from this file, leaving out the declarations marked internal.
 
 export interface KindRef {
   apiVersion: string;
@@ -28,7 +28,7 @@ export interface ReconcileResult {
 
 export interface CacheListOptions {
   namespace?: string;
-  /** `app=web,tier!=db` or an equality map. */
+  /** `app=web,tier!=db`, `env in (a,b)`, or an equality map. */
   labelSelector?: string | Record<string, string>;
 }
 
@@ -42,6 +42,7 @@ export interface ObjectRef {
 
 export type PatchType = 'merge' | 'json' | 'strategic';
 
+/** Writes go to the API server; each call is recorded (verb, object, resulting resourceVersion or error). */
 export interface ControllerClient {
   create<T extends KubeObject>(obj: T): Promise<T>;
   update<T extends KubeObject>(obj: T): Promise<T>;
@@ -78,16 +79,23 @@ export interface WatchSpec extends KindRef {
 
 export interface ControllerSpec {
   name: string;
+  /** The kind this controller reconciles: requests are its keys. */
   for: KindRef;
+  /** Kinds it creates with a controller ownerReference: their events reconcile the owner. */
   owns?: KindRef[];
+  /** Other kinds whose events map to requests. */
   watches?: WatchSpec[];
   maxConcurrentReconciles?: number;
+  /** Return nothing (done), `{ requeueAfter }`, `{ requeue: true }`, or throw (retried with backoff). */
   reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;
 }
 
+/** @internal */
 const CONTROLLER_BRAND = Symbol.for('controller-lab.controller');
 
+/** What `defineController` returns: export it as the module's default (or a named export). */
 export interface ControllerDefinition extends ControllerSpec {
+  /** @internal */
   readonly [CONTROLLER_BRAND]: true;
 }
 
@@ -124,16 +132,18 @@ export function defineController(spec: ControllerSpec): ControllerDefinition {
   return Object.assign(Object.create(null) as object, spec, { [CONTROLLER_BRAND]: true as const }) as ControllerDefinition;
 }
 
+/** @internal */
 export function isControllerDefinition(value: unknown): value is ControllerDefinition {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CONTROLLER_BRAND] === true;
 }
 
+/** @internal */
 export function isTerminalError(err: unknown): boolean {
   return err instanceof TerminalError || (err instanceof Error && err.name === 'TerminalError');
 }
 
-/** What `import 'controller-lab'` evaluates to inside the controller host. */
+/** @internal What `import 'controller-lab'` evaluates to inside the controller host. */
 export const userApi = { defineController, TerminalError };
 
-/** The global slot the compiled user module reads the API from, so TerminalError stays one class. */
+/** @internal The global slot the compiled user module reads the API from, so TerminalError stays one class. */
 export const USER_API_GLOBAL = Symbol.for('controller-lab.api');
