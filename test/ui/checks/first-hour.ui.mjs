@@ -25,11 +25,25 @@ function treeRow(page, label) {
   return page.locator('.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
 }
 
-async function contextMenu(page, row, item) {
-  await row.click({ button: 'right' });
-  const entry = page.locator('.monaco-menu .action-item', { hasText: item }).first();
-  await entry.waitFor({ state: 'visible', timeout: 10_000 });
-  await entry.click();
+/**
+ * Runs a context-menu item of a tree row until `effect` appears. The rows' descriptions tick ("ADDED
+ * 3s ago"), so a right-click can meet a row being re-rendered and a click land on a menu that is
+ * closing: that try is made again (three at most), the way a user would right-click again.
+ */
+async function contextMenu(page, row, item, effect) {
+  for (let attempt = 1; ; attempt++) {
+    await row.click({ button: 'right' });
+    const entry = page.locator('.monaco-menu .action-item', { hasText: item }).first();
+    try {
+      await entry.waitFor({ state: 'visible', timeout: 10_000 });
+      await entry.click();
+      await effect.waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 async function walkthroughSteps(page) {
@@ -58,17 +72,14 @@ export async function run(workbench) {
   await workbench.screenshot('first-tree-at-once');
 
   // 3. Describe, Edit, Delete from an object's context menu.
-  await contextMenu(page, treeRow(page, 'web-nginx'), 'Describe');
-  await page.locator('.tab', { hasText: 'web-nginx.describe' }).first().waitFor({ timeout: 20_000 });
+  await contextMenu(page, treeRow(page, 'web-nginx'), 'Describe', page.locator('.tab', { hasText: 'web-nginx.describe' }).first());
   await page.locator('.view-lines', { hasText: 'Name:' }).first().waitFor({ timeout: 20_000 });
   await workbench.screenshot('first-describe');
-  await contextMenu(page, treeRow(page, 'app-config'), 'Edit (Apply on Save)');
-  await page.locator('.tab', { hasText: 'app-config.yaml' }).first().waitFor({ timeout: 20_000 });
+  await contextMenu(page, treeRow(page, 'app-config'), 'Edit (Apply on Save)', page.locator('.tab', { hasText: 'app-config.yaml' }).first());
   await page.locator('.view-lines', { hasText: 'Save to apply' }).first().waitFor({ timeout: 20_000 });
   await workbench.screenshot('first-edit');
-  await contextMenu(page, treeRow(page, 'payments'), 'Delete…');
   const dialog = page.locator('.monaco-dialog-box', { hasText: 'Delete ConfigMap demo/payments?' }).first();
-  await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+  await contextMenu(page, treeRow(page, 'payments'), 'Delete…', dialog);
   await workbench.screenshot('first-delete-confirm');
   await dialog.locator('.monaco-button', { hasText: /^Delete$/ }).first().click();
   await waitFor('payments to leave the tree', async () => !(await treeRow(page, 'payments').isVisible()));
