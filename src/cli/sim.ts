@@ -19,7 +19,7 @@ const USAGE = `usage:
   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]
                      [--workloads [--nodes N] [--pod-start-delay 500ms] [--job-pod-duration 1s] [--pod-failure-rate 0.1]]
                      [--api-server-only]
-                     [--max-requests-inflight 400] [--max-mutating-requests-inflight 200]
+                     [--max-requests-inflight 400] [--max-mutating-requests-inflight 200] [--request-timeout 1m]
   controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
   controller-lab sim clients [-o json] [--kubeconfig FILE]
   controller-lab sim state [--kubeconfig FILE]
@@ -145,6 +145,14 @@ function inFlightFlag(name: string, value: string): number {
   return n;
 }
 
+/** kube-apiserver's --request-timeout: how long a request body may take to arrive. */
+function requestTimeoutFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) throw new Error(`--request-timeout must be a duration such as 30s or 1m, not ${value}`);
+  return ms;
+}
+
 async function runServer(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -164,6 +172,7 @@ async function runServer(args: string[]): Promise<number> {
       'pod-failure-rate': { type: 'string' },
       'max-requests-inflight': { type: 'string' },
       'max-mutating-requests-inflight': { type: 'string' },
+      'request-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -179,6 +188,7 @@ async function runServer(args: string[]): Promise<number> {
   const stateDir = values['state-dir'] ? resolve(values['state-dir']) : undefined;
   const scenarioText = values.scenario ? await readFile(values.scenario, 'utf8') : undefined;
   const workloads = workloadFlags(values);
+  const requestTimeoutMs = requestTimeoutFlag(values['request-timeout']);
 
   const cluster = createSimCluster(stateDir ? { stateDir } : {});
   if (workloads) {
@@ -193,6 +203,7 @@ async function runServer(args: string[]): Promise<number> {
     ...(stateDir ? { stateDir } : {}),
     ...(values['server-version'] ? { serverVersion: values['server-version'] } : {}),
     ...(values.token ? { token: values.token } : {}),
+    ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
     maxRequestsInFlight: {
       ...(values['max-requests-inflight'] ? { readOnly: inFlightFlag('max-requests-inflight', values['max-requests-inflight']) } : {}),
       ...(values['max-mutating-requests-inflight'] ? { mutating: inFlightFlag('max-mutating-requests-inflight', values['max-mutating-requests-inflight']) } : {}),

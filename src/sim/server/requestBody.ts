@@ -15,7 +15,26 @@ function tooLarge(limit: number) {
   return apiError(413, `Request entity too large: limit is ${limit}`, 'RequestEntityTooLarge');
 }
 
-/** Reads the whole body; rejects with 413 as soon as it grows past `limit` (and stops buffering). */
+/** kube-apiserver's --request-timeout (1m): a body still arriving then is answered 504. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+const requestTimeouts = new WeakMap<IncomingMessage, number>();
+
+/** The server's request timeout for this request's body (set as each request arrives). */
+export function setRequestTimeout(req: IncomingMessage, ms: number): void {
+  requestTimeouts.set(req, ms);
+}
+
+/** As kube-apiserver's timeout filter words it; the connection closes after the answer. */
+export function requestTimedOut(): ApiError {
+  return apiError(504, 'Timeout: request did not complete within requested timeout - context deadline exceeded', 'Timeout');
+}
+
+/**
+ * Reads the whole body; rejects with 413 as soon as it grows past `limit` (and stops buffering),
+ * and with 504 when it has not arrived within the request timeout — a client trickling its body
+ * must not hold its in-flight seat for ever.
+ */
 export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) {
@@ -26,23 +45,31 @@ export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BYTES): 
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    const fail = (err: unknown) => {
+      failed = true;
+      chunks.length = 0;
+      clearTimeout(timer);
+      reject(err);
+    };
+    const timeoutMs = requestTimeouts.get(req) ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const timer = setTimeout(() => fail(requestTimedOut()), timeoutMs);
     req.on('data', (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
       if (size > limit) {
-        failed = true;
-        chunks.length = 0;
-        reject(tooLarge(limit));
+        fail(tooLarge(limit));
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
+      clearTimeout(timer);
       if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
     req.on('error', (err) => {
-      if (!failed) reject(err);
+      if (!failed) fail(err);
     });
+    req.on('close', () => clearTimeout(timer));
   });
 }
 

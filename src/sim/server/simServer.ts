@@ -21,7 +21,7 @@ import { DEFAULT_IN_FLIGHT_LIMITS, InFlightLimiter, isExemptFromLimit, sendTooMa
 import { negotiateDiscoveryRendering } from './mediaTypes.ts';
 import { openApiDocument } from './openapi.ts';
 import { QueryParameters } from './queryParameters.ts';
-import { decodeBody, readBody } from './requestBody.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, decodeBody, readBody, setRequestTimeout } from './requestBody.ts';
 import { ADMIN_PREFIX, parseRequestPath, splitUrl, type RequestTarget } from './requestPath.ts';
 import { serveResource, wasRecordedByStore } from './resourceHandler.ts';
 import { sendHealth } from './health.ts';
@@ -50,6 +50,8 @@ export interface SimServerOptions {
   onInternalError?: (message: string) => void;
   /** Requests served at once before 429 (kube-apiserver's max-requests-inflight). Default 400 read-only, 200 mutating. */
   maxRequestsInFlight?: Partial<InFlightLimits>;
+  /** How long a request body may take to arrive before 504 (kube-apiserver's --request-timeout). Default 60 s. */
+  requestTimeoutMs?: number;
 }
 
 export interface SimServerHandle {
@@ -177,6 +179,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       sendTooManyRequests(res);
       return;
     }
+    setRequestTimeout(req, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     serve(req, res, path, query, client, seat).catch((err: unknown) => {
       const status = statusFromError(err);
       // A non-API error is a bug of ours: answer 500 and say so on stderr, then keep serving.
@@ -184,7 +187,9 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
         reportInternalError(`${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
       if (!wasRecordedByStore(err)) cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, status.code);
-      // Drain whatever body is left so the keep-alive connection stays usable.
+      // Drain whatever body is left so the keep-alive connection stays usable; a body that timed
+      // out is not waited for: the connection closes after the answer.
+      if (status.code === 504) res.setHeader('Connection', 'close');
       if (!req.readableEnded) req.resume();
       sendStatus(res, status, status.details?.retryAfterSeconds ? { 'Retry-After': String(status.details.retryAfterSeconds) } : undefined);
     });
