@@ -1,12 +1,14 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControllerSession } from '../runtime/controllerSession.ts';
+import { looksLikeGoPackagePath } from '../runtime/controllerTarget.ts';
 import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
 import { traceLine, describeRecord } from '../runtime/traceFormat.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { RunTally } from './runTally.ts';
 
-// `controller-lab run FILE`: runs a user controller in a child process against the simulated
+// `controller-lab run FILE`: runs a user controller (TypeScript, or a Go controller-runtime program
+// built with `go build`) in a child process against the simulated
 // cluster (--sim, optionally seeded and driven by --scenario) or a real one (--kubeconfig/--context),
 // printing one line per reconcile; --trace writes them as JSON lines, --until-idle stops once there
 // is nothing left to do.
@@ -14,8 +16,12 @@ import { RunTally } from './runTally.ts';
 const HELP = `usage: controller-lab run FILE [--sim [--scenario F] | --kubeconfig F [--context C]]
                           [--until-idle] [--trace OUT.jsonl] [--workers N]
                           [--reconcile-timeout MS] [--timeout SECONDS] [--quiet]
+                          [--connect-timeout SECONDS] [-- GO PROGRAM ARGS…]
 
 Runs the controller FILE exports (export default defineController({ … })) in a child process.
+FILE may also be a Go controller-runtime program whose main.go calls controllerlab.Wrap(mgr): a
+.go file, its directory (./cmd/manager) or its package path; it is built with \`go build\` and run
+with the arguments after \`--\`.
   --sim                 start a simulated cluster in this process (served over HTTPS)
   --scenario F          seed and drive the simulated cluster with a scenario (YAML)
   --workloads           run the sim's Deployment/ReplicaSet/StatefulSet/DaemonSet/Job controllers and fake Nodes
@@ -29,6 +35,7 @@ Runs the controller FILE exports (export default defineController({ … })) in a
                         one that blocks the controller (a loop that never yields) is stopped
                         with its process, which restarts, and its key is retried with backoff
   --timeout SECONDS     give up after this long (exit 1)
+  --connect-timeout SECONDS  a Go program that has not connected by then fails the run (default 30)
 
 Exit code: 0 when every key was reconciled; 1 when keys still fail, the controller blocked or
 exited, or --timeout ran out; 2 for bad arguments.
@@ -36,7 +43,11 @@ exited, or --timeout ran out; 2 for bad arguments.
 
 const IDLE_SETTLE_MS = 300;
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argvWithProgramArgs: string[]): Promise<number> {
+  // After `--`: the Go program's own arguments, not ours.
+  const dashes = argvWithProgramArgs.indexOf('--');
+  const argv = dashes < 0 ? argvWithProgramArgs : argvWithProgramArgs.slice(0, dashes);
+  const programArgs = dashes < 0 ? [] : argvWithProgramArgs.slice(dashes + 1);
   let args;
   try {
     args = parseCommandLine(argv, {
@@ -50,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
       workers: { type: 'string' },
       'reconcile-timeout': { type: 'string' },
       timeout: { type: 'string' },
+      'connect-timeout': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -69,9 +81,10 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   const v = args.values;
-  const file = resolve(args.positionals[0] as string);
+  const spec = args.positionals[0] as string;
+  const file = looksLikeGoPackagePath(spec) && !existsSync(resolve(spec)) ? spec : resolve(spec);
   // Before a cluster starts for nothing.
-  if (!existsSync(file)) {
+  if (!existsSync(file) && !looksLikeGoPackagePath(file)) {
     process.stderr.write(`controller-lab run: controller file not found: ${file}\n`);
     return 1;
   }
@@ -92,6 +105,7 @@ export async function main(argv: string[]): Promise<number> {
     const workers = numberOption('workers', v.workers);
     const reconcileTimeoutMs = numberOption('reconcile-timeout', v['reconcile-timeout']);
     const timeoutS = numberOption('timeout', v.timeout);
+    const connectTimeoutS = numberOption('connect-timeout', v['connect-timeout']);
     let kubeconfig = v.kubeconfig ?? process.env.KUBECONFIG ?? '';
     if (v.sim) {
       sim = await launchSim({ scenario: v.scenario, workloads: v.workloads ?? false });
@@ -100,7 +114,16 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (v.trace) trace = createWriteStream(resolve(v.trace));
     // The runner never steps back, so the host need not copy every cached object over IPC.
-    session = new ControllerSession({ file, kubeconfig, context: v.context, workers, reconcileTimeoutMs, mirrorCache: false, restartOnFailure: true });
+    session = new ControllerSession({
+      file,
+      kubeconfig,
+      context: v.context,
+      workers,
+      reconcileTimeoutMs,
+      mirrorCache: false,
+      restartOnFailure: true,
+      go: { args: programArgs, connectTimeoutMs: connectTimeoutS === undefined ? undefined : connectTimeoutS * 1000 },
+    });
     const s = session;
     let ended = false;
     const finished = new Promise<number>((resolveFinished) => {

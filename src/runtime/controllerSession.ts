@@ -2,6 +2,11 @@ import type { Probe } from '../informer/probes.ts';
 import { TypedEmitter } from './typedEmitter.ts';
 import { compileController, type CompiledController, type CompileOptions } from './compileController.ts';
 import { ControllerProcess } from './controllerProcess.ts';
+import { GoControllerProcess, type GoCommandWrapper } from './goControllerProcess.ts';
+import type { HostProcess } from './hostProcess.ts';
+import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
+import { mergeQueues } from './queueMerge.ts';
+import { kubeconfigWithContext } from './kubeconfigContext.ts';
 import type { CacheDelta, ControllerShape, HeldKey } from './protocol.ts';
 import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
 import type { LogLine, QueueSnapshot, ReconcileRecord } from './records.ts';
@@ -9,13 +14,31 @@ import { ReconcileRecorder } from './recorder.ts';
 import { CacheHistory } from './cacheHistory.ts';
 import { registerSession, unregisterSession } from './sessionRegistry.ts';
 
-// One run of a user controller, as the CLI, the debugger and the extension's views see it: compile,
-// spawn the host, and turn its messages into a typed stream of runtime events, while recording every
-// reconcile and the cache history. The debugger adds a gate; the others let reconciles run freely.
+// One run of a user controller, as the CLI, the debugger and the extension's views see it: compile
+// (TypeScript) or build (Go), spawn the process, and turn its messages into a typed stream of runtime
+// events, while recording every reconcile and the cache history. The debugger adds a gate; the
+// others let reconciles run freely. A Go manager may run several controllers: each says `ready`,
+// each has its own queue, and every record names its controller.
+
+/** How a Go controller-runtime program is built and started (ignored for a TypeScript controller). */
+export interface GoProgramOptions {
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  buildFlags?: string[];
+  /** Start the binary through another command (a line debugger: `dlv exec --headless …`). */
+  wrapCommand?: GoCommandWrapper;
+  /** How long the program has to connect (controllerlab.Wrap). Default 30 s. */
+  connectTimeoutMs?: number;
+  goBinary?: string;
+}
 
 export interface ControllerSessionOptions {
-  /** The user's controller file (.ts or .js). */
+  /**
+   * The controller: a TypeScript/JavaScript file, or a Go program (a `.go` file, a directory with
+   * `go.mod` or a `package main`, or a Go package path); see controllerTarget.
+   */
   file: string;
+  go?: GoProgramOptions;
   kubeconfig: string;
   context?: string;
   workers?: number;
@@ -39,14 +62,15 @@ export interface ControllerSessionOptions {
 }
 
 export type RuntimeEvents = {
-  /** The controller loaded and its informers are starting. */
+  /** A controller loaded and its informers are starting (a Go manager: once per controller). */
   ready: { controller: ControllerShape };
   /** Every cache has synced; workers are running. */
   synced: Record<string, never>;
   reconcileStart: { record: ReconcileRecord };
   /** The record now carries writes, outcome, decision and duration. */
   reconcileEnd: { record: ReconcileRecord };
-  queue: { snapshot: QueueSnapshot };
+  /** `snapshot`: every controller's queue (see `queue`); `controller`: whose queue changed. */
+  queue: { snapshot: QueueSnapshot; controller?: string };
   probe: { probe: Probe };
   delta: { delta: CacheDelta };
   /** `uncaught`: the host caught an exception or rejection no user code handled. */
@@ -58,7 +82,7 @@ export type RuntimeEvents = {
    * as failures (reconcileEnd) before this; `restarting`: a new host is starting.
    */
   hostFailed: { message: string; interrupted: ReconcileRecord[]; restarting: boolean };
-  /** The controller could not be compiled, loaded or connected, or its host failed. */
+  /** The controller could not be compiled (or built), loaded or connected, or its host failed. */
   fatal: { phase: 'compile' | 'load' | 'connect' | 'run'; message: string };
   output: { stream: 'stdout' | 'stderr'; text: string };
   inspector: { port: number; url: string };
@@ -82,13 +106,16 @@ export interface GateDecision {
 export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   readonly recorder: ReconcileRecorder;
   readonly cache = new CacheHistory();
+  readonly target: ControllerTarget;
   private readonly options: ControllerSessionOptions;
-  private readonly process = new ControllerProcess();
+  private readonly process: HostProcess;
   private compiled: CompiledController | undefined;
+  /** By controller name ('' for a host that does not say whose queue it is). */
+  private readonly queues = new Map<string, QueueSnapshot>();
   private lastQueue: QueueSnapshot = { at: 0, depth: 0, processing: 0, waiting: 0, keys: [] };
   private idleNow = false;
   private settledNow = false;
-  private controllerShape: ControllerShape | undefined;
+  private readonly shapes = new Map<string, ControllerShape>();
   /** Reconciles started and not ended; `since`: when they began running (after the gate). */
   private readonly inFlightById = new Map<string, { record: ReconcileRecord; since?: number }>();
   private unresponsive: { silentMs: number } | undefined;
@@ -98,18 +125,26 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   /** key → how many times its reconcile took the host down, and until when it is held back. */
   private readonly hostFailures = new Map<string, { count: number; until: number }>();
   private failuresInARow = 0;
+  private disposeKubeconfig: (() => void) | undefined;
 
   constructor(options: ControllerSessionOptions) {
     super();
     this.options = options;
     this.recorder = new ReconcileRecorder(options.history ?? 5000);
+    this.target = controllerTarget(options.file, options.cwd);
+    this.process = this.target.language === 'go' ? new GoControllerProcess() : new ControllerProcess();
   }
 
   get pid(): number | undefined {
     return this.process.pid;
   }
+  /** Every controller's queue; with several controllers, keys read `controller key`. */
   get queue(): QueueSnapshot {
     return this.lastQueue;
+  }
+  /** One controller's queue (its keys as they are). */
+  queueOf(controller: string): QueueSnapshot {
+    return this.queues.get(controller) ?? this.lastQueue;
   }
   get idle(): boolean {
     return this.idleNow;
@@ -118,8 +153,13 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   get settled(): boolean {
     return this.settledNow;
   }
+  /** The first controller (the only one, for a TypeScript controller). */
   get controller(): ControllerShape | undefined {
-    return this.controllerShape;
+    return this.shapes.values().next().value;
+  }
+  /** Every controller that said `ready`, in that order. */
+  get controllers(): ControllerShape[] {
+    return [...this.shapes.values()];
   }
   get running(): boolean {
     return this.process.running;
@@ -130,8 +170,9 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     return [...this.inFlightById.values()].map((r) => r.record);
   }
 
-  /** Compiles and spawns. Resolves false (after a `fatal` event) when the file does not compile. */
+  /** Compiles (builds) and spawns. Resolves false (after a `fatal` event) when it does not compile. */
   async start(): Promise<boolean> {
+    if (this.target.language === 'go') return this.startGo(this.target);
     try {
       this.compiled = await compileController(this.options.file, { bundler: this.options.bundler });
     } catch (err) {
@@ -144,10 +185,46 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     return true;
   }
 
+  private async startGo(target: Extract<ControllerTarget, { language: 'go' }>): Promise<boolean> {
+    const go = this.process as GoControllerProcess;
+    const options = this.options.go ?? {};
+    const failure = await go.build({ packageDir: target.packageDir, moduleDir: target.moduleDir, buildFlags: options.buildFlags, goBinary: options.goBinary });
+    if (failure !== undefined) {
+      this.emit('fatal', { phase: 'compile', message: failure });
+      return false;
+    }
+    let kubeconfig = this.options.kubeconfig;
+    if (this.options.context) {
+      try {
+        const copy = kubeconfigWithContext(kubeconfig, this.options.context);
+        this.disposeKubeconfig = copy.dispose;
+        kubeconfig = copy.path;
+      } catch (err) {
+        this.emit('fatal', { phase: 'load', message: (err as Error).message });
+        return false;
+      }
+    }
+    this.wire();
+    registerSession(this);
+    await go.start({
+      packageDir: target.packageDir,
+      moduleDir: target.moduleDir,
+      kubeconfig,
+      gated: this.options.gate !== undefined,
+      mirrorCache: this.options.mirrorCache ?? true,
+      args: options.args,
+      env: options.env,
+      cwd: this.options.cwd,
+      wrapCommand: options.wrapCommand,
+      connectTimeoutMs: options.connectTimeoutMs,
+    });
+    return true;
+  }
+
   private spawn(restart?: { holdBack: HeldKey[] }): void {
     const compiled = this.compiled as CompiledController;
     const reconcileTimeoutMs = this.options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
-    this.process.start(
+    (this.process as ControllerProcess).start(
       {
         moduleFile: compiled.moduleFile,
         sourceFile: compiled.sourceFile,
@@ -176,6 +253,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     await this.process.stop();
     unregisterSession(this);
     await this.compiled?.dispose().catch(() => {});
+    this.disposeKubeconfig?.();
   }
 
   kill(): void {
@@ -186,7 +264,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private wire(): void {
     const p = this.process;
     p.on('ready', (m) => {
-      this.controllerShape = m.controller;
+      this.shapes.set(m.controller.name, m.controller);
       this.emit('ready', { controller: m.controller });
     });
     p.on('synced', () => this.emit('synced', {}));
@@ -199,8 +277,9 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.emit('delta', { delta: m.delta });
     });
     p.on('queue', (m) => {
-      this.lastQueue = m.snapshot;
-      this.emit('queue', { snapshot: m.snapshot });
+      this.queues.set(m.controller ?? '', m.snapshot);
+      this.lastQueue = this.queues.size === 1 ? m.snapshot : mergeQueues(this.queues);
+      this.emit('queue', { snapshot: this.lastQueue, controller: m.controller });
     });
     p.on('idle', (m) => {
       this.idleNow = m.idle;
@@ -258,8 +337,10 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     this.inFlightById.clear();
     this.failuresInARow++;
     const giveUp = this.failuresInARow >= MAX_FAILURES_IN_A_ROW;
-    const restarting = this.options.restartOnFailure === true && interrupted.some((r) => r.runningMs !== undefined) && !giveUp;
-    let message = describeHostFailure(this.controllerShape?.name ?? this.options.file, cause, interrupted);
+    // A Go program restarted would number its reconciles and deltas from 1 again: it is not restarted.
+    const restarting = this.options.restartOnFailure === true && this.target.language !== 'go' && interrupted.some((r) => r.runningMs !== undefined) && !giveUp;
+    const host = this.target.language === 'go' ? `Go controller process${this.pid ? ` (pid ${this.pid})` : ''}` : undefined;
+    let message = describeHostFailure(this.controller?.name ?? this.options.file, cause, interrupted, host);
     if (giveUp && this.options.restartOnFailure) message += `; it failed ${this.failuresInARow} times in a row without a successful reconcile: not restarting it again`;
     for (const r of interrupted) {
       const outcome = interruptedOutcome(cause, r);

@@ -1,12 +1,14 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TypedEmitter } from './typedEmitter.ts';
 import type { ControllerProcessEvents } from './controllerProcess.ts';
+import type { HostProcess } from './hostProcess.ts';
 import { isHostMessage, type ParentMessage } from './protocol.ts';
+import { describeGoBuildFailure, goNotFoundMessage, neverConnectedMessage } from './goMessages.ts';
 
 // The parent's handle on a Go controller-runtime program that calls controllerlab.Wrap (go/ in this
 // repository): builds it with `go build`, starts it with a Unix socket and a per-run secret in its
@@ -14,31 +16,48 @@ import { isHostMessage, type ParentMessage } from './protocol.ts';
 // ControllerProcess does for the TypeScript host, so ControllerSession and the debugger need no
 // Go-specific logic.
 
-export interface GoControllerOptions {
-  /** The Go main package to build: a directory (`.`, `./cmd/manager`) inside the user's module. */
+/** How the built binary is started: by default itself; a line debugger may run it under `dlv exec`. */
+export type GoCommandWrapper = (binary: string, args: string[]) => { command: string; args: string[] };
+
+export interface GoBuildOptions {
+  /** The Go main package to build: a directory (`.`, `./cmd/manager`) or a package path. */
   packageDir: string;
   /** The module directory `go build` runs in. Default: packageDir. */
   moduleDir?: string;
+  /** Extra `go build` flags (`-tags=e2e`, `-gcflags=all=-N -l` for a line debugger). */
+  buildFlags?: string[];
+  /** Default `go` on the PATH. */
+  goBinary?: string;
+}
+
+export interface GoControllerOptions extends GoBuildOptions {
   kubeconfig: string;
   /** Hold each reconcile until proceed() (the debugger's gate). */
   gated: boolean;
   /** Deltas carry the cached objects (the parent's cache history). */
   mirrorCache: boolean;
+  /** The program's command-line arguments. */
+  args?: string[];
   env?: NodeJS.ProcessEnv;
-  /** Default `go` on the PATH. */
-  goBinary?: string;
+  /** The program's working directory. Default: the module directory. */
+  cwd?: string;
+  wrapCommand?: GoCommandWrapper;
+  /** How long the program has to connect after it starts. Default 30 s. */
+  connectTimeoutMs?: number;
 }
 
-const HELLO_TIMEOUT_MS = 30_000;
+export const DEFAULT_GO_CONNECT_TIMEOUT_MS = 30_000;
 
-export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
+export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> implements HostProcess {
   private child: ChildProcess | undefined;
   private server: Server | undefined;
   private socket: Socket | undefined;
   private dir: string | undefined;
+  private binary: string | undefined;
   private alive = false;
   private expectingExit = false;
   private exited: Promise<void> = Promise.resolve();
+  private helloTimer: NodeJS.Timeout | undefined;
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -48,29 +67,53 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     return this.alive;
   }
 
-  /** Builds and starts. Resolves false (after a `fatal` event) when the program does not build. */
-  async start(options: GoControllerOptions): Promise<boolean> {
-    this.dir = mkdtempSync(join(tmpdir(), 'controller-lab-go-'));
+  /** Runs `go build`. Resolves undefined when it built, else what went wrong (go's own output). */
+  async build(options: GoBuildOptions): Promise<string | undefined> {
+    this.dir ??= mkdtempSync(join(tmpdir(), 'controller-lab-go-'));
     const binary = join(this.dir, 'controller');
     const moduleDir = resolve(options.moduleDir ?? options.packageDir);
-    const pkg = options.moduleDir ? resolve(options.packageDir) : '.';
-    const built = await new Promise<string | undefined>((done) => {
-      execFile(options.goBinary ?? 'go', ['build', '-o', binary, pkg], { cwd: moduleDir, maxBuffer: 16 << 20 }, (err, _stdout, stderr) =>
-        done(err ? (stderr || err.message) : undefined),
-      );
+    const pkg = !options.moduleDir ? '.' : /^[./]/.test(options.packageDir) ? resolve(options.packageDir) : options.packageDir;
+    const go = options.goBinary ?? 'go';
+    const failure = await new Promise<string | undefined>((done) => {
+      execFile(go, ['build', ...(options.buildFlags ?? []), '-o', binary, pkg], { cwd: moduleDir, maxBuffer: 16 << 20 }, (err, _stdout, stderr) => {
+        if (!err) return done(undefined);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return done(goNotFoundMessage(go));
+        done(describeGoBuildFailure(stderr || err.message, moduleDir));
+      });
     });
-    if (built !== undefined) {
-      this.emit('fatal', { type: 'fatal', phase: 'load', message: `go build failed:\n${built}` });
-      this.cleanup();
-      return false;
-    }
-    const secret = randomBytes(24).toString('base64url');
-    const socketPath = join(this.dir, 'lab.sock');
-    this.server = createServer((socket) => this.accept(socket, secret));
-    await new Promise<void>((ready) => this.server?.listen(socketPath, ready));
+    if (failure) return failure;
+    // `go build -o` of a package that is not `main` succeeds and writes nothing.
+    if (!existsSync(binary)) return `${options.packageDir} is not a main package: name the directory of the program's main.go (e.g. ./cmd/manager)`;
+    this.binary = binary;
+    return undefined;
+  }
 
-    const child = spawn(binary, [], {
-      cwd: moduleDir,
+  /**
+   * Builds (once per instance) and starts. Resolves false (after a `fatal` event, phase `load`) when
+   * the program does not build.
+   */
+  async start(options: GoControllerOptions): Promise<boolean> {
+    if (!this.binary) {
+      const failure = await this.build(options);
+      if (failure !== undefined) {
+        this.emit('fatal', { type: 'fatal', phase: 'load', message: failure });
+        return false;
+      }
+    }
+    const binary = this.binary as string;
+    const dir = this.dir as string;
+    const moduleDir = resolve(options.moduleDir ?? options.packageDir);
+    const secret = randomBytes(24).toString('base64url');
+    const socketPath = join(dir, 'lab.sock');
+    rmSync(socketPath, { force: true });
+    this.socket = undefined;
+    const server = createServer((socket) => this.accept(socket, secret));
+    this.server = server;
+    await new Promise<void>((ready) => server.listen(socketPath, ready));
+
+    const command = (options.wrapCommand ?? ((b, a) => ({ command: b, args: a })))(binary, options.args ?? []);
+    const child = spawn(command.command, command.args, {
+      cwd: options.cwd ?? moduleDir,
       env: {
         ...process.env,
         ...options.env,
@@ -84,21 +127,27 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     });
     this.child = child;
     this.alive = true;
+    this.expectingExit = false;
     this.exited = new Promise((done) => {
       child.once('exit', (code, signal) => {
         this.alive = false;
+        clearTimeout(this.helloTimer);
+        this.closeConnection();
         this.emit('exit', { code, signal, expected: this.expectingExit });
-        this.cleanup();
         done();
       });
     });
     child.on('error', (err) => this.emit('output', { stream: 'stderr', text: `go controller: ${err.message}\n` }));
     child.stdout?.setEncoding('utf8').on('data', (text: string) => this.emit('output', { stream: 'stdout', text }));
     child.stderr?.setEncoding('utf8').on('data', (text: string) => this.emit('output', { stream: 'stderr', text }));
-    const helloTimer = setTimeout(() => {
-      if (!this.socket && this.alive) this.emit('fatal', { type: 'fatal', phase: 'connect', message: 'the Go program did not connect to Controller Lab: does its main.go call controllerlab.Wrap(mgr)?' });
-    }, HELLO_TIMEOUT_MS);
-    helloTimer.unref();
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_GO_CONNECT_TIMEOUT_MS;
+    this.helloTimer = setTimeout(() => {
+      if (this.socket || !this.alive) return;
+      this.emit('fatal', { type: 'fatal', phase: 'connect', message: neverConnectedMessage(connectTimeoutMs) });
+      // Unfollowed, it would reconcile (and write) with nobody watching.
+      this.kill();
+    }, connectTimeoutMs);
+    this.helloTimer.unref();
     return true;
   }
 
@@ -127,6 +176,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
           }
           greeted = true;
           this.socket = socket;
+          clearTimeout(this.helloTimer);
           continue;
         }
         this.dispatch(message);
@@ -148,22 +198,28 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     if (this.socket && !this.socket.destroyed) this.socket.write(JSON.stringify(message) + '\n');
   }
 
+  /** `stepIn` goes to the program as it is: a line debugger started through wrapCommand acts on it. */
   proceed(reconcileId: string, stepIn = false): void {
     this.send({ type: 'proceed', reconcileId, stepIn: stepIn || undefined });
   }
 
+  /** No heartbeat watchdog runs for a Go program. */
+  stopWatchdog(): void {}
+
   /** Asks the program to stop (its mgr.Start returns), then SIGTERM, then SIGKILL after graceMs. */
   async stop(graceMs = 2000): Promise<void> {
     const child = this.child;
-    if (!child || !this.alive) return this.cleanup();
-    this.expectingExit = true;
-    this.send({ type: 'shutdown' });
-    this.socket?.end();
-    const term = setTimeout(() => child.kill('SIGTERM'), graceMs / 2);
-    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await this.exited;
-    clearTimeout(term);
-    clearTimeout(kill);
+    if (child && this.alive) {
+      this.expectingExit = true;
+      this.send({ type: 'shutdown' });
+      this.socket?.end();
+      const term = setTimeout(() => child.kill('SIGTERM'), graceMs / 2);
+      const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await this.exited;
+      clearTimeout(term);
+      clearTimeout(kill);
+    }
+    this.dispose();
   }
 
   kill(): void {
@@ -172,12 +228,21 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> {
     this.child?.kill('SIGKILL');
   }
 
-  private cleanup(): void {
+  /** Removes the built binary and the socket; a later start() builds again. */
+  dispose(): void {
+    clearTimeout(this.helloTimer);
+    this.closeConnection();
+    if (this.dir && !this.alive) {
+      rmSync(this.dir, { recursive: true, force: true });
+      this.dir = undefined;
+      this.binary = undefined;
+    }
+  }
+
+  private closeConnection(): void {
     this.socket?.destroy();
     this.server?.close();
     this.server = undefined;
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
-    this.dir = undefined;
   }
 }
 

@@ -26,11 +26,12 @@ function reconcileWords(r: InterruptedReconcile): string {
   return `#${r.record.seq} ${r.record.forKind.kind} ${r.record.key} (${running})`;
 }
 
-export function describeHostFailure(controller: string, cause: HostFailureCause, interrupted: InterruptedReconcile[]): string {
+/** `host`: what the process is called (a Go controller's own program is no "controller host"). */
+export function describeHostFailure(controller: string, cause: HostFailureCause, interrupted: InterruptedReconcile[], host = 'controller host'): string {
   const running = interrupted.filter((r) => r.runningMs !== undefined);
   if (cause.kind === 'exited') {
     const during = interrupted.length ? ` during reconcile ${interrupted.map(reconcileWords).join(', ')}` : ' outside any reconcile';
-    return `the controller host exited (${exitWords(cause)})${during}`;
+    return `the ${host} exited (${exitWords(cause)})${during}`;
   }
   const first = running[0];
   if (running.length === 1 && first) {

@@ -107,7 +107,8 @@ export type HostMessage =
   | { type: 'reconcileEnd'; end: ReconcileEnd }
   /** `uncaught`: an exception or rejection nobody caught (user code outside any reconcile's await chain). */
   | { type: 'log'; reconcileId?: string; line: LogLine; uncaught?: boolean }
-  | { type: 'queue'; snapshot: QueueSnapshot }
+  /** `controller`: whose queue (a Go manager runs several controllers, each with its own queue). */
+  | { type: 'queue'; snapshot: QueueSnapshot; controller?: string }
   | { type: 'probe'; probe: Probe }
   /** The inspector opened on request (step in): a JavaScript debugger may attach at `url`. */
   | { type: 'inspector'; url: string }

@@ -1,0 +1,55 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+// Which kind of controller a path names, decided once for the CLI, the debugger and the views: a
+// Go controller-runtime program (a `.go` file, a directory holding `go.mod` or a `package main`, or
+// a Go package path such as `example.com/op/cmd/manager`), or a TypeScript/JavaScript controller file.
+
+export type ControllerTarget =
+  | { language: 'typescript'; file: string }
+  /** `packageDir`: what `go build` builds (a directory, or a package path); `moduleDir`: where it runs. */
+  | { language: 'go'; packageDir: string; moduleDir: string; display: string };
+
+/** `example.com/x/cmd`: a first element with a dot and no path separator of the file system in front. */
+export function looksLikeGoPackagePath(spec: string): boolean {
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)+(\/[A-Za-z0-9._~-]+)+$/i.test(spec) && !spec.startsWith('.');
+}
+
+export function controllerTarget(spec: string, cwd: string = process.cwd()): ControllerTarget {
+  const path = resolve(cwd, spec);
+  if (existsSync(path)) {
+    const dir = statSync(path).isDirectory() ? path : spec.endsWith('.go') ? dirname(path) : undefined;
+    if (dir && (spec.endsWith('.go') || isGoMainDirectory(dir))) {
+      return { language: 'go', packageDir: dir, moduleDir: findGoModule(dir) ?? dir, display: spec };
+    }
+    return { language: 'typescript', file: path };
+  }
+  if (spec.endsWith('.go')) return { language: 'go', packageDir: dirname(path), moduleDir: findGoModule(dirname(path)) ?? cwd, display: spec };
+  if (looksLikeGoPackagePath(spec)) return { language: 'go', packageDir: spec, moduleDir: findGoModule(cwd) ?? cwd, display: spec };
+  return { language: 'typescript', file: path };
+}
+
+function isGoMainDirectory(dir: string): boolean {
+  if (existsSync(join(dir, 'go.mod'))) return true;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go'));
+  } catch {
+    return false;
+  }
+  return names.some((n) => {
+    try {
+      return /^\s*package\s+main\b/m.test(readFileSync(join(dir, n), 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The nearest directory at or above `dir` with a go.mod (the module `go build` runs in). */
+export function findGoModule(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, 'go.mod'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
