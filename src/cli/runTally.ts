@@ -12,7 +12,7 @@ export class RunTally {
   hostFailures = 0;
   processExits = 0;
   uncaughtErrors = 0;
-  /** key → its last reconcile, while that one failed (waiting for its retry, or terminally). */
+  /** controller + key → its last reconcile, while that one failed (waiting for its retry, or terminally). */
   private readonly failing = new Map<string, ReconcileRecord>();
   private readonly startedAt = performance.now();
 
@@ -24,8 +24,10 @@ export class RunTally {
     const action = record.decision?.action;
     if (action === 'addAfter' || (action === 'addRateLimited' && record.decision?.reason === 'requeue')) this.requeues++;
     // A terminal error is not retried, but its key still ended in failure.
-    if (error) this.failing.set(record.key, record);
-    else this.failing.delete(record.key);
+    // A Go manager's controllers may reconcile the same key: each key is failing per controller.
+    const key = `${record.controller}\0${record.key}`;
+    if (error) this.failing.set(key, record);
+    else this.failing.delete(key);
   }
 
   /** An exception or rejection no code handled: a bug even when every reconcile succeeded. */

@@ -7,6 +7,7 @@ import type { HostProcess } from './hostProcess.ts';
 import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
 import { kubeconfigWithContext } from './kubeconfigContext.ts';
+import { WRAP_HINT } from './goMessages.ts';
 import type { CacheDelta, ControllerShape, HeldKey } from './protocol.ts';
 import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
 import type { LogLine, QueueSnapshot, ReconcileRecord } from './records.ts';
@@ -126,6 +127,10 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private readonly hostFailures = new Map<string, { count: number; until: number }>();
   private failuresInARow = 0;
   private disposeKubeconfig: (() => void) | undefined;
+  /** Set once the host reports `settled` itself (the TypeScript host); otherwise it is derived here. */
+  private hostSendsSettled = false;
+  /** `controller\0key` whose latest reconcile failed (for deriving `settled`). */
+  private readonly failingKeys = new Set<string>();
 
   constructor(options: ControllerSessionOptions) {
     super();
@@ -280,10 +285,12 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.queues.set(m.controller ?? '', m.snapshot);
       this.lastQueue = this.queues.size === 1 ? m.snapshot : mergeQueues(this.queues);
       this.emit('queue', { snapshot: this.lastQueue, controller: m.controller });
+      this.deriveSettled();
     });
     p.on('idle', (m) => {
+      if (m.settled !== undefined) this.hostSendsSettled = true;
       this.idleNow = m.idle;
-      this.settledNow = m.settled ?? m.idle;
+      this.settledNow = m.settled ?? (m.idle || this.onlyFailuresLeft());
       this.emit('idle', { idle: m.idle, settled: this.settledNow });
     });
     p.on('probe', (m) => this.emit('probe', { probe: m.probe }));
@@ -311,7 +318,13 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       if (m.end.outcome.kind === 'success') this.failuresInARow = 0;
       this.inFlightById.delete(m.end.reconcileId);
       const record = this.recorder.end(m.end);
-      if (record) this.emit('reconcileEnd', { record });
+      if (record) {
+        const failing = `${record.controller}\0${record.key}`;
+        if (m.end.outcome.kind === 'error') this.failingKeys.add(failing);
+        else this.failingKeys.delete(failing);
+        this.emit('reconcileEnd', { record });
+        this.deriveSettled();
+      }
     });
     p.on('output', (m) => this.emit('output', m));
     p.on('inspector', (m) => this.emit('inspector', m));
@@ -323,6 +336,27 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       unregisterSession(this);
       this.emit('exit', { code: m.code, signal: m.signal });
     });
+  }
+
+  /**
+   * For a host that does not say (a Go program): settled when nothing is queued or processing and
+   * every waiting key waits to retry a reconcile that failed, as the TypeScript host decides it.
+   */
+  private onlyFailuresLeft(): boolean {
+    if (this.queues.size === 0) return false;
+    for (const [controller, q] of this.queues) {
+      if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
+      for (const k of q.keys) if (k.state !== 'waiting' || !this.failingKeys.has(`${controller}\0${k.key}`)) return false;
+    }
+    return true;
+  }
+
+  private deriveSettled(): void {
+    if (this.hostSendsSettled || this.idleNow) return;
+    const settled = this.onlyFailuresLeft();
+    if (settled === this.settledNow) return;
+    this.settledNow = settled;
+    this.emit('idle', { idle: false, settled });
   }
 
   /**
@@ -341,6 +375,9 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     const restarting = this.options.restartOnFailure === true && this.target.language !== 'go' && interrupted.some((r) => r.runningMs !== undefined) && !giveUp;
     const host = this.target.language === 'go' ? `Go controller process${this.pid ? ` (pid ${this.pid})` : ''}` : undefined;
     let message = describeHostFailure(this.controller?.name ?? this.options.file, cause, interrupted, host);
+    if (this.process instanceof GoControllerProcess && !this.process.connected) {
+      message += ` before it connected to Controller Lab (its output above says why; ${WRAP_HINT})`;
+    }
     if (giveUp && this.options.restartOnFailure) message += `; it failed ${this.failuresInARow} times in a row without a successful reconcile: not restarting it again`;
     for (const r of interrupted) {
       const outcome = interruptedOutcome(cause, r);

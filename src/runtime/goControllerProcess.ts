@@ -67,6 +67,11 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
     return this.alive;
   }
 
+  /** The program said hello with the right secret (it calls controllerlab.Wrap); stays true after it exits. */
+  get connected(): boolean {
+    return this.socket !== undefined;
+  }
+
   /** Runs `go build`. Resolves undefined when it built, else what went wrong (go's own output). */
   async build(options: GoBuildOptions): Promise<string | undefined> {
     this.dir ??= mkdtempSync(join(tmpdir(), 'controller-lab-go-'));

@@ -21,11 +21,12 @@ export function describeGoBuildFailure(output: string, moduleDir: string): strin
   return `go build failed:\n${lines.join('\n')}`;
 }
 
+/** The two lines a program needs to be followed. */
+export const WRAP_HINT = `does its main.go call controllerlab.Wrap(mgr)? Add two lines: import "${CONTROLLERLAB_IMPORT}", and right after ctrl.NewManager(…): mgr = controllerlab.Wrap(mgr)`;
+
 export function neverConnectedMessage(timeoutMs: number): string {
   return (
-    `the Go program did not connect to Controller Lab within ${Math.round(timeoutMs / 100) / 10} s. ` +
-    `Does its main.go call controllerlab.Wrap(mgr)? Add two lines: import "${CONTROLLERLAB_IMPORT}", ` +
-    'and right after ctrl.NewManager(…): mgr = controllerlab.Wrap(mgr) ' +
+    `the Go program did not connect to Controller Lab within ${Math.round(timeoutMs / 100) / 10} s: ${WRAP_HINT} ` +
     '(a program that needs longer to start: raise the connect timeout, --connect-timeout SECONDS or "connectTimeoutMs")'
   );
 }

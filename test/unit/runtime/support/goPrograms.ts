@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Small Go programs for the bad-input tests, written into a fresh `_cltest-*` directory inside the
+// repository's Go module (so they build against controllerlab and the module's dependencies; `go
+// test ./...` skips directories starting with `_`). Each test removes its own.
+
+export const GO_MODULE = fileURLToPath(new URL('../../../../go', import.meta.url));
+export const GO_EXAMPLE = join(GO_MODULE, 'examples/configmap-mirror');
+export const GO_EXAMPLE_SCENARIO = join(GO_EXAMPLE, 'scenario.yaml');
+
+export function writeGoProgram(source: string): { dir: string; mainFile: string; dispose(): void } {
+  const dir = mkdtempSync(join(GO_MODULE, '_cltest-'));
+  const mainFile = join(dir, 'main.go');
+  writeFileSync(mainFile, source);
+  return { dir, mainFile, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const MANAGER_IMPORTS = `import (
+	"context"
+	"os"
+
+	corev1 "k8s.io/api/core/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+%s)
+`;
+
+function managerProgram(wrap: boolean, reconcileBody: string): string {
+  return `package main
+
+${MANAGER_IMPORTS.replace('%s', wrap ? '\n\t"github.com/controller-lab/controller-lab/go/controllerlab"\n' : '')}
+type reconciler struct{}
+
+func (reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+${reconcileBody}
+	return reconcile.Result{}, nil
+}
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{Scheme: clientgoscheme.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	if err != nil {
+		os.Exit(1)
+	}
+${wrap ? '\tmgr = controllerlab.Wrap(mgr)\n' : ''}	if err := ctrl.NewControllerManagedBy(mgr).Named("panicky").For(&corev1.ConfigMap{}).Complete(reconciler{}); err != nil {
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		os.Exit(1)
+	}
+}
+`;
+}
+
+/** Panics when it reconciles the ConfigMap named "boom"; every other one is fine. */
+export const PANICKING_PROGRAM = managerProgram(true, '\tif req.Name == "boom" {\n\t\tpanic("kaboom: cannot mirror " + req.Name)\n\t}');
+
+/** An ordinary controller-runtime program that never calls controllerlab.Wrap. */
+export const UNWRAPPED_PROGRAM = managerProgram(false, '');
+
+/** Runs and never connects (nor does anything else). */
+export const SILENT_PROGRAM = 'package main\n\nimport "time"\n\nfunc main() {\n\ttime.Sleep(time.Hour)\n}\n';
+
+/** Exits at once, before it could connect. */
+export const EXITING_PROGRAM = 'package main\n\nimport "os"\n\nfunc main() {\n\tos.Stderr.WriteString("no cluster for me\\n")\n\tos.Exit(3)\n}\n';
+
+/** Does not compile: line 4 uses a name that does not exist. */
+export const BROKEN_PROGRAM = 'package main\n\nfunc main() {\n\tundefinedThing()\n}\n';
+
+export const PANIC_SCENARIO = `seed: 1
+objects:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: { name: boom, namespace: default }
+    data: { a: "1" }
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: { name: fine, namespace: default }
+    data: { b: "2" }
+`;
