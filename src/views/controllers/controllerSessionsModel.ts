@@ -25,6 +25,8 @@ export interface SessionLike {
   on(event: 'fatal', l: (p: { phase: string; message: string }) => void): { dispose(): void };
   on(event: 'exit', l: (p: { code: number | null; signal: string | null }) => void): { dispose(): void };
   readonly controller?: ControllerShape | undefined;
+  /** Every controller of the session (a Go manager runs several in one process). */
+  readonly controllers?: ControllerShape[];
 }
 
 export type ControllerState = 'starting' | 'syncing' | 'running' | 'reconciling' | 'paused' | 'idle' | 'failed' | 'exited';
@@ -43,7 +45,9 @@ export interface InformerStats {
 
 export interface ControllerEntry {
   id: string;
+  /** The controllers' names (a Go manager's several controllers: "configs, secrets"). */
   name: string;
+  controllers: string[];
   file?: string;
   state: ControllerState;
   paused: boolean;
@@ -151,6 +155,7 @@ export class ControllerSessionsModel {
     const entry: ControllerEntry = {
       id,
       name: session.controller?.name ?? (file ? baseName(file) : `controller ${id}`),
+      controllers: (session.controllers ?? (session.controller ? [session.controller] : [])).map((c) => c.name),
       file,
       state: session.controller ? 'syncing' : 'starting',
       paused: false,
@@ -166,7 +171,8 @@ export class ControllerSessionsModel {
     this.entries.set(id, entry);
     const changed = () => this.fire({ kind: 'controller', sessionId: id });
     session.on('ready', ({ controller }) => {
-      entry.name = controller.name;
+      if (!entry.controllers.includes(controller.name)) entry.controllers.push(controller.name);
+      entry.name = entry.controllers.join(', ');
       entry.state = 'syncing';
       changed();
     });
@@ -566,7 +572,7 @@ export function reconcileSpan(record: ReconcileRecord): ReconcileSpan {
 }
 
 function baseName(file: string): string {
-  const name = file.split(/[\\/]/).pop() ?? file;
+  const name = file.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? file;
   return name.replace(/\.[cm]?[jt]s$/, '');
 }
 
@@ -577,7 +583,7 @@ const DELTA_TYPES = { Added: 'ADDED', Replaced: 'ADDED', Updated: 'MODIFIED', De
  * events its writes caused are on the timeline even when no informer of the lab watches that
  * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists and 410s as markers.
  */
-export function probeTimelineEvent(controller: string, probe: Probe, shape?: ControllerShape): NewTimelineEvent | undefined {
+export function probeTimelineEvent(controller: string, probe: Probe, shape?: ControllerShape | ControllerShape[]): NewTimelineEvent | undefined {
   const informer = `controller:${controller}/${probe.informer}`;
   const resource = probe.informer.replace(/@.*$/, '');
   // The controller's own cache is a view of its own cluster (often a sim of its debug session):
@@ -603,10 +609,10 @@ export function controllerCacheLabel(controller: string): string {
   return `${controller} cache`;
 }
 
-/** `pods` → `Pod`, `replicasets.apps` → `ReplicaSet`: the kinds a controller names, matched by their plural. */
-export function kindOfResource(shape: ControllerShape, resource: string): string | undefined {
+/** `pods` → `Pod`, `replicasets.apps` → `ReplicaSet`: the kinds the controllers name, matched by their plural. */
+export function kindOfResource(shape: ControllerShape | ControllerShape[], resource: string): string | undefined {
   const plural = resource.split('.')[0] ?? resource;
-  for (const ref of [shape.forKind, ...shape.owns, ...shape.watches]) {
+  for (const ref of [shape].flat().flatMap((s) => [s.forKind, ...s.owns, ...s.watches])) {
     const lower = ref.kind.toLowerCase();
     const guesses = [`${lower}s`, `${lower}es`, lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : ''];
     if (guesses.includes(plural)) return ref.kind;

@@ -51,7 +51,8 @@ export function attachControllers(tree: ClusterTreeProvider, timeline?: Timeline
     const id = model.track(session);
     if (timeline) {
       session.on('probe', ({ probe }) => {
-        const event = probeTimelineEvent(model.entries.get(id)?.name ?? session.controller?.name ?? id, probe, session.controller as ControllerShape | undefined);
+        const shapes = session.controllers?.length ? session.controllers : session.controller ? [session.controller as ControllerShape] : undefined;
+        const event = probeTimelineEvent(model.entries.get(id)?.name ?? session.controller?.name ?? id, probe, shapes);
         if (event) timeline.events.push(event);
       });
     }

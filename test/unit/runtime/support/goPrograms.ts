@@ -81,3 +81,43 @@ objects:
     metadata: { name: fine, namespace: default }
     data: { b: "2" }
 `;
+
+/** One manager, two controllers: "configs" for ConfigMaps and "secrets" for Secrets (both write nothing). */
+export const TWO_CONTROLLERS_PROGRAM = `package main
+
+import (
+	"context"
+	"os"
+
+	corev1 "k8s.io/api/core/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/controller-lab/controller-lab/go/controllerlab"
+)
+
+type noop struct{}
+
+func (noop) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	return reconcile.Result{}, nil
+}
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{Scheme: clientgoscheme.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	if err != nil {
+		os.Exit(1)
+	}
+	mgr = controllerlab.Wrap(mgr)
+	if err := ctrl.NewControllerManagedBy(mgr).Named("configs").For(&corev1.ConfigMap{}).Complete(noop{}); err != nil {
+		os.Exit(1)
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).Named("secrets").For(&corev1.Secret{}).Complete(noop{}); err != nil {
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		os.Exit(1)
+	}
+}
+`;

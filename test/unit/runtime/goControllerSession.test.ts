@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
+import { launchSim } from '../../../src/runtime/simLauncher.ts';
+import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+import { ControllerSessionsModel, controllerNodeIds, type SessionLike } from '../../../src/views/controllers/controllerSessionsModel.ts';
+import { GO_EXAMPLE, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from './support/goPrograms.ts';
+
+// ControllerSession on Go controller-runtime programs, built and run for real against the simulated
+// cluster: a manager with several controllers, and a Go process killed under it.
+
+const CM = { group: '', version: 'v1', resource: 'configmaps' };
+const SECRET = { group: '', version: 'v1', resource: 'secrets' };
+
+function until<T>(what: string, check: () => T | undefined, ms = 60_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + ms;
+    const poll = () => {
+      const v = check();
+      if (v !== undefined) return resolve(v);
+      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(poll, 25);
+    };
+    poll();
+  });
+}
+
+test('a Go manager with two controllers: each is ready, keeps its own queue, and its records and tree row name it', { timeout: 600_000 }, async (t) => {
+  const program = writeGoProgram(TWO_CONTROLLERS_PROGRAM);
+  const sim = await launchSim();
+  const session = new ControllerSession({ file: program.dir, kubeconfig: sim.kubeconfigPath, mirrorCache: false });
+  t.after(async () => {
+    await session.stop();
+    await sim.stop();
+    program.dispose();
+  });
+  const model = new ControllerSessionsModel();
+  const id = model.track(session as unknown as SessionLike, program.dir);
+  const ready: string[] = [];
+  const records: ReconcileRecord[] = [];
+  const queuesBy = new Set<string>();
+  session.on('ready', ({ controller }) => ready.push(controller.name));
+  session.on('reconcileEnd', ({ record }) => records.push(record));
+  session.on('queue', ({ controller }) => controller && queuesBy.add(controller));
+  const synced = new Promise<void>((done) => session.once('synced', () => done()));
+  assert.equal(await session.start(), true);
+  await synced;
+  assert.deepEqual([...ready].sort(), ['configs', 'secrets']);
+  assert.deepEqual(session.controllers.map((c) => `${c.name}:${c.forKind.kind}`).sort(), ['configs:ConfigMap', 'secrets:Secret']);
+
+  sim.cluster.create(CM, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'same' }, data: { a: '1' } });
+  sim.cluster.create(SECRET, 'default', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'same' }, data: { b: 'Mg==' } });
+  const cm = await until('the ConfigMap reconcile', () => records.find((r) => r.key === 'default/same' && r.controller === 'configs'));
+  const secret = await until('the Secret reconcile', () => records.find((r) => r.key === 'default/same' && r.controller === 'secrets'));
+  assert.equal(cm.forKind.kind, 'ConfigMap');
+  assert.equal(secret.forKind.kind, 'Secret');
+  assert.deepEqual([...queuesBy].sort(), ['configs', 'secrets']);
+  await until('both controllers idle', () => (session.idle ? true : undefined));
+  assert.equal(session.queueOf('configs').depth + session.queueOf('secrets').depth, 0);
+
+  // The tree's Controllers row: one row for the process, named after both controllers.
+  const entry = model.entries.get(id);
+  assert.equal(entry?.name, ready.join(', '));
+  const row = model.item(model.node({ kind: 'controller', id: controllerNodeIds.controller(id), sessionId: id }));
+  assert.match(row.label, /configs/);
+  assert.match(row.label, /secrets/);
+  assert.match(row.description ?? '', new RegExp(`${records.length} reconciles`));
+});
+
+test('a Go controller process killed under the session ends it with a clear message', { timeout: 600_000 }, async (t) => {
+  const sim = await launchSim();
+  const session = new ControllerSession({ file: GO_EXAMPLE, kubeconfig: sim.kubeconfigPath, restartOnFailure: true });
+  t.after(async () => {
+    await session.stop();
+    await sim.stop();
+  });
+  const fatal: string[] = [];
+  session.on('fatal', ({ phase, message }) => fatal.push(`${phase}: ${message}`));
+  const synced = new Promise<void>((done) => session.once('synced', () => done()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => session.once('exit', done));
+  assert.equal(await session.start(), true);
+  await synced;
+  const pid = session.pid as number;
+  process.kill(pid, 'SIGKILL');
+  const exit = await exited;
+  assert.equal(exit.signal, 'SIGKILL');
+  assert.equal(session.running, false);
+  assert.deepEqual(fatal, [`run: the Go controller process (pid ${pid}) exited (signal SIGKILL) outside any reconcile`]);
+});
