@@ -84,14 +84,14 @@ export class ReconcileDebugSession extends LoggingDebugSession {
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: ControllerLabLaunchArguments): Promise<void> {
     // Breakpoints arrive between `initialized` and `configurationDone`; the first reconcile must see them.
     await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, 2000))]);
-    if (!args.controller) return this.sendErrorResponse(response, 1001, 'launch: `controller` (the controller file) is required');
+    if (!args.controller && !args.program) return this.sendErrorResponse(response, 1001, 'launch: `controller` (a TypeScript controller file) or `program` (a Go main package) is required');
     try {
       await this.runtime.launch(args);
       this.sendResponse(response);
     } catch (err) {
       const message = (err as Error).message;
       this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
-      this.sendErrorResponse(response, 1002, `Controller Lab could not start ${basename(args.controller)}: ${message}`);
+      this.sendErrorResponse(response, 1002, `Controller Lab could not start ${basename(args.program ?? args.controller ?? '')}: ${message}`);
     }
   }
 
@@ -116,14 +116,14 @@ export class ReconcileDebugSession extends LoggingDebugSession {
   }
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    response.body = { threads: Array.from({ length: this.runtime.workers }, (_, i) => new Thread(i + 1, `worker ${i + 1}`)) };
+    response.body = { threads: this.runtime.threads().map((t) => new Thread(t.id, t.name)) };
     this.sendResponse(response);
   }
 
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
     const stop = this.runtime.current;
     const records: ReconcileRecord[] = [];
-    if (stop && stop.record.worker === args.threadId) records.push(stop.record);
+    if (stop && this.runtime.threadOf(stop.record) === args.threadId) records.push(stop.record);
     for (const r of this.runtime.heldFor(args.threadId)) if (r !== stop?.record) records.push(r);
     const { path, line } = this.runtime.source;
     const source = path ? new Source(basename(path), this.convertDebuggerPathToClient(path)) : undefined;
@@ -243,7 +243,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
   private onStopped(s: StopState): void {
     this.handles.reset();
     const text = s.reason === 'exception' ? s.description : s.live ? undefined : 'recorded';
-    const event = new StoppedEvent(s.reason, s.record.worker, text) as DebugProtocol.StoppedEvent;
+    const event = new StoppedEvent(s.reason, this.runtime.threadOf(s.record), text) as DebugProtocol.StoppedEvent;
     event.body.allThreadsStopped = true;
     event.body.description = `${s.live ? 'Paused before' : 'Recorded'} ${frameName(s.record)}`;
     if (s.breakpointId !== undefined) event.body.hitBreakpointIds = [s.breakpointId];

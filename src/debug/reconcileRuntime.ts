@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from '../runtime/breakpoints.ts';
 import type { CacheView } from '../runtime/cacheHistory.ts';
-import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision } from '../runtime/controllerSession.ts';
+import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions } from '../runtime/controllerSession.ts';
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
 import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
 import { TypedEmitter } from '../runtime/typedEmitter.ts';
 import { describeTrigger } from '../runtime/traceFormat.ts';
+import { goProgramOptions, reconcileSource, type GoLaunchOptions } from './goLaunch.ts';
 
 // The reconcile debugger's engine, with no DAP and no VS Code in it (vscode-mock-debug's runtime
 // layer). It owns the gate: every reconcile asks it before running, and it decides to let it run
@@ -20,8 +21,9 @@ export interface ClusterChoice {
   kubeconfig?: string;
 }
 
-export interface DebugLaunchOptions {
-  controller: string;
+export interface DebugLaunchOptions extends GoLaunchOptions {
+  /** A TypeScript/JavaScript controller file (or a Go program: see `program`). */
+  controller?: string;
   cluster: 'sim' | ClusterChoice;
   scenario?: string;
   /** Runs the sim's workload controllers and fake Nodes (see LaunchSimOptions). */
@@ -84,7 +86,28 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     return this.stop;
   }
   get workers(): number {
-    return this.session?.controller?.workers ?? 1;
+    return this.threads().length;
+  }
+  /**
+   * Workers are threads: `worker N` for one controller; a Go manager's several controllers each
+   * get their own run of threads (`configs worker 1`, `secrets worker 1`).
+   */
+  threads(): { id: number; name: string }[] {
+    const shapes = this.session?.controllers ?? [];
+    if (shapes.length <= 1) return Array.from({ length: shapes[0]?.workers ?? 1 }, (_, i) => ({ id: i + 1, name: `worker ${i + 1}` }));
+    let id = 0;
+    return shapes.flatMap((c) => Array.from({ length: Math.max(1, c.workers) }, (_, i) => ({ id: ++id, name: `${c.name} worker ${i + 1}` })));
+  }
+  /** The thread a reconcile runs on (see threads). */
+  threadOf(record: ReconcileRecord): number {
+    const shapes = this.session?.controllers ?? [];
+    if (shapes.length <= 1) return record.worker;
+    let offset = 0;
+    for (const c of shapes) {
+      if (c.name === record.controller) return offset + record.worker;
+      offset += Math.max(1, c.workers);
+    }
+    return record.worker;
   }
   get controllerName(): string {
     return this.session?.controller?.name ?? 'controller';
@@ -96,9 +119,15 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     return { path: this.controllerFile, line: this.reconcileLine };
   }
 
-  async launch(options: DebugLaunchOptions): Promise<void> {
-    this.controllerFile = resolve(options.cwd ?? process.cwd(), options.controller);
-    this.reconcileLine = findReconcileLine(this.controllerFile);
+  /** `go`: overrides for how a Go program is built and started (a line debugger's build flags and `dlv exec`). */
+  async launch(options: DebugLaunchOptions, go: Partial<GoProgramOptions> = {}): Promise<void> {
+    const spec = options.program ?? options.controller;
+    if (!spec) throw new Error('set "controller" (a TypeScript controller file) or "program" (a Go main package) in the launch configuration');
+    const cwd = options.cwd ?? process.cwd();
+    this.controllerFile = resolve(cwd, spec);
+    const source = reconcileSource(spec, cwd);
+    if (source) ({ path: this.controllerFile, line: this.reconcileLine } = source);
+    else this.reconcileLine = findReconcileLine(this.controllerFile);
     this.entryPending = options.stopOnEntry === true;
     this.jsAttach = new JsDebuggerAttach({ timeoutMs: options.attachTimeoutMs, print: (category, text) => this.print(category, text) });
     let kubeconfig: string;
@@ -114,7 +143,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       context = options.cluster.context;
     }
     const session = new ControllerSession({
-      file: this.controllerFile,
+      file: options.program ?? this.controllerFile,
+      go: { ...goProgramOptions(options), ...go },
       kubeconfig,
       context,
       workers: options.workers,
@@ -149,9 +179,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     return this.session?.cache.at(record ? record.cacheSeq : undefined);
   }
 
+  /** The queue of the record's controller: now for a held reconcile, else as it was when it started. */
   queueFor(record: ReconcileRecord): QueueSnapshot | undefined {
-    if (this.stop?.live && this.stop.record === record) return this.session?.queue;
-    return this.queueAtStart.get(record.seq) ?? this.session?.queue;
+    const now = this.session?.queueOf(record.controller);
+    if (this.stop?.live && this.stop.record === record) return now;
+    return this.queueAtStart.get(record.seq) ?? now;
   }
 
   recordBySeq(seq: number): ReconcileRecord | undefined {
@@ -159,8 +191,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   /** Reconciles waiting at the gate, per worker (their stack frames). */
-  heldFor(worker: number): ReconcileRecord[] {
-    return this.held.filter((h) => h.record.worker === worker).map((h) => h.record);
+  heldFor(thread: number): ReconcileRecord[] {
+    return this.held.filter((h) => this.threadOf(h.record) === thread).map((h) => h.record);
   }
 
   // ── execution control ────────────────────────────────────────────────────────────────────────
@@ -310,11 +342,12 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   private wire(session: ControllerSession): void {
+    const processName = session.target.language === 'go' ? 'Go process' : 'host';
     session.on('ready', ({ controller }) =>
-      this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (host pid ${session.pid})\n`),
+      this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`),
     );
     session.on('synced', () => this.sim?.startScenario());
-    session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queue));
+    session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
       const o = record.outcome;
       if (o?.kind !== 'error') return;
