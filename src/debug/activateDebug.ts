@@ -24,7 +24,12 @@ async function explainUntrusted(): Promise<void> {
 }
 
 function isControllerEditor(editor: vscode.TextEditor | undefined): editor is vscode.TextEditor {
-  return !!editor && ['typescript', 'javascript'].includes(editor.document.languageId);
+  return !!editor && ['typescript', 'javascript', 'go'].includes(editor.document.languageId);
+}
+
+/** A Go file is debugged as its package (`program`); a TypeScript/JavaScript file as `controller`. */
+function launchTarget(file: string): { controller: string } | { program: string } {
+  return file.endsWith('.go') ? { program: file } : { controller: file };
 }
 
 /** The simulated cluster the Controller Lab view runs: started if need be, seeded with `scenario`; its kubeconfig path. */
@@ -69,13 +74,13 @@ const configurationProvider: vscode.DebugConfigurationProvider = {
     if (!config.type && !config.request && !config.name) {
       const editor = vscode.window.activeTextEditor;
       if (!isControllerEditor(editor)) {
-        await vscode.window.showInformationMessage('Open your controller file (TypeScript or JavaScript) to debug it with Controller Lab.');
+        await vscode.window.showInformationMessage('Open your controller file (TypeScript, JavaScript, or a Go main.go that calls controllerlab.Wrap) to debug it with Controller Lab.');
         return undefined;
       }
-      Object.assign(config, { type: DEBUG_TYPE, request: 'launch', name: 'Debug controller', controller: editor.document.uri.fsPath, cluster: 'sim', stopOnEntry: true });
+      Object.assign(config, { type: DEBUG_TYPE, request: 'launch', name: 'Debug controller', ...launchTarget(editor.document.uri.fsPath), cluster: 'sim', stopOnEntry: true });
     }
-    if (!config.controller) {
-      await vscode.window.showErrorMessage('Controller Lab: set "controller" to your controller file in the launch configuration.');
+    if (!config.controller && !config.program) {
+      await vscode.window.showErrorMessage('Controller Lab: set "controller" to your controller file (or "program" to your Go main package) in the launch configuration.');
       return undefined;
     }
     config.cluster ??= 'sim';
@@ -180,7 +185,7 @@ async function debugController(uri?: vscode.Uri): Promise<void> {
     type: DEBUG_TYPE,
     request: 'launch',
     name: 'Debug controller',
-    controller: file,
+    ...launchTarget(file),
     cluster: 'sim',
     stopOnEntry: true,
     ...(hasScenario ? { scenario: scenario.fsPath } : {}),
