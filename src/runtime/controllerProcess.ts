@@ -5,6 +5,7 @@ import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { processCpuMs } from './processCpu.ts';
 import { isHostMessage, type HostInit, type HostMessage, type ParentMessage } from './protocol.ts';
+import type { HostProcess } from './hostProcess.ts';
 
 // The parent's handle on one controller host child: spawns it, speaks the typed IPC protocol, and
 // makes sure it ends (graceful shutdown, then SIGKILL). A crash or hang in the child only ever shows
@@ -47,7 +48,7 @@ export function controllerHostEntry(): string {
   throw new Error(`controller host not found next to ${fileURLToPath(here)} (run npm run build)`);
 }
 
-export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> {
+export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> implements HostProcess {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private alive = false;

@@ -20,7 +20,9 @@ export function controllerTarget(spec: string, cwd: string = process.cwd()): Con
   if (existsSync(path)) {
     const dir = statSync(path).isDirectory() ? path : spec.endsWith('.go') ? dirname(path) : undefined;
     if (dir && (spec.endsWith('.go') || isGoMainDirectory(dir))) {
-      return { language: 'go', packageDir: dir, moduleDir: findGoModule(dir) ?? dir, display: spec };
+      // A module root whose program lives in ./cmd (kubebuilder's layout): that is the program.
+      const packageDir = !hasMainPackage(dir) && hasMainPackage(join(dir, 'cmd')) ? join(dir, 'cmd') : dir;
+      return { language: 'go', packageDir, moduleDir: findGoModule(dir) ?? dir, display: spec };
     }
     return { language: 'typescript', file: path };
   }
@@ -30,7 +32,10 @@ export function controllerTarget(spec: string, cwd: string = process.cwd()): Con
 }
 
 function isGoMainDirectory(dir: string): boolean {
-  if (existsSync(join(dir, 'go.mod'))) return true;
+  return existsSync(join(dir, 'go.mod')) || hasMainPackage(dir);
+}
+
+function hasMainPackage(dir: string): boolean {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go'));

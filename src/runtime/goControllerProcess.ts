@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -87,8 +87,8 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
       });
     });
     if (failure) return failure;
-    // `go build -o` of a package that is not `main` succeeds and writes nothing.
-    if (!existsSync(binary)) return `${options.packageDir} is not a main package: name the directory of the program's main.go (e.g. ./cmd/manager)`;
+    // `go build -o` of a package that is not `main` succeeds and writes an archive, not a program.
+    if (!existsSync(binary) || (statSync(binary).mode & 0o111) === 0) return `${options.packageDir} is not a main package: name the directory of the program's main.go (e.g. ./cmd/manager)`;
     this.binary = binary;
     return undefined;
   }
