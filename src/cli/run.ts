@@ -125,6 +125,10 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
       go: { args: programArgs, connectTimeoutMs: connectTimeoutS === undefined ? undefined : connectTimeoutS * 1000 },
     });
     const s = session;
+    if (s.target.language === 'go' && (workers !== undefined || reconcileTimeoutMs !== undefined)) {
+      process.stderr.write('controller-lab run: --workers and --reconcile-timeout do not apply to a Go program (its MaxConcurrentReconciles and ReconciliationTimeout do)\n');
+    }
+    if (s.target.language !== 'go' && programArgs.length) throw new UsageError('arguments after -- are for a Go program');
     let ended = false;
     const finished = new Promise<number>((resolveFinished) => {
       const done = (code: number) => {

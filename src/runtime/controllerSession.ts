@@ -198,6 +198,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.emit('fatal', { phase: 'compile', message: failure });
       return false;
     }
+    // Stopped while it built (the debug session ended): start nothing that nobody would stop.
+    if (this.stopping) {
+      go.dispose();
+      return false;
+    }
     let kubeconfig = this.options.kubeconfig;
     if (this.options.context) {
       try {

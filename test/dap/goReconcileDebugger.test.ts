@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import { expand, isAlive, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
-import { BROKEN_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, PANICKING_PROGRAM, PANIC_SCENARIO, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
+import { BROKEN_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
 // The reconcile debugger on a Go controller-runtime program (go/examples/configmap-mirror, which
 // calls controllerlab.Wrap), through the standalone adapter as VS Code drives it: `go build` for
@@ -95,6 +95,24 @@ test('Go: a program that does not build fails the launch, go\'s file:line in the
     dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e.body.output));
     await assert.rejects(launch(dc, { program: program.dir }), /could not start .*go build failed/s);
     assert.ok(outputs.join('').includes(`${program.mainFile}:4:2: undefined: undefinedThing`), outputs.join(''));
+  } finally {
+    await dc.stop();
+    program.dispose();
+  }
+});
+
+test('Go: a program that never connects ends the session after "connectTimeoutMs", saying how to add controllerlab.Wrap', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(SILENT_PROGRAM);
+  const dc = await goClient();
+  try {
+    const outputs: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e.body.output));
+    const terminated = dc.waitForEvent('terminated');
+    await launch(dc, { program: program.dir, connectTimeoutMs: 2000 });
+    await terminated;
+    const text = outputs.join('');
+    assert.match(text, /Controller connect failed: the Go program did not connect to Controller Lab within 2 s: does its main\.go call controllerlab\.Wrap\(mgr\)\?/);
+    assert.match(text, /mgr = controllerlab\.Wrap\(mgr\)/);
   } finally {
     await dc.stop();
     program.dispose();
