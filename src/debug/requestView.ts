@@ -8,6 +8,8 @@ export interface RequestView {
   name: string;
   key: string;
   kind: string;
+  /** Whose reconcile (a Go manager runs several controllers). */
+  controller: string;
   reconcileId: string;
   worker: number;
   cacheResourceVersion: string;
@@ -19,6 +21,7 @@ export function requestView(record: ReconcileRecord): RequestView {
     name: record.request.name,
     key: record.key,
     kind: record.forKind.kind,
+    controller: record.controller,
     reconcileId: record.reconcileId,
     worker: record.worker,
     cacheResourceVersion: record.cacheResourceVersion,

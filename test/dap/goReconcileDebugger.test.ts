@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import { expand, isAlive, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
-import { BROKEN_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
+import { BROKEN_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
 // The reconcile debugger on a Go controller-runtime program (go/examples/configmap-mirror, which
 // calls controllerlab.Wrap), through the standalone adapter as VS Code drives it: `go build` for
@@ -141,6 +141,36 @@ test('Go: a panicking reconcile stops as an exception, and the program lives on 
     const queue = await scope(dc, retry.id, 'Queue');
     const boom = await expand(dc, await expand(dc, queue, 'keys'), 'default/boom');
     assert.ok(Number(valueOf(boom, 'retries')) >= 1);
+  } finally {
+    await dc.stop();
+    program.dispose();
+  }
+});
+
+test('Go: a manager with two controllers shows a thread per controller worker; a Secret breakpoint stops on the secrets thread', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(TWO_CONTROLLERS_PROGRAM);
+  const dc = await goClient();
+  try {
+    const scenario = join(program.dir, 'scenario.yaml');
+    writeFileSync(
+      scenario,
+      `objects:
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: same, namespace: default }, data: { a: "1" } }
+  - { apiVersion: v1, kind: Secret, metadata: { name: same, namespace: default }, stringData: { b: "2" } }
+`,
+    );
+    const stopped = dc.waitForEvent('stopped');
+    await launch(dc, { program: program.dir, scenario }, { functionBreakpoints: [{ name: 'Secret default/same' }] });
+    const stop = (await stopped) as DebugProtocol.StoppedEvent;
+    assert.equal(stop.body.reason, 'breakpoint');
+    const threads = (await dc.threadsRequest()).body.threads;
+    assert.deepEqual(threads.map((t) => t.name).sort(), ['configs worker 1', 'secrets worker 1']);
+    const secrets = threads.find((t) => t.name === 'secrets worker 1');
+    assert.equal(stop.body.threadId, secrets?.id);
+    const frame = await topFrame(dc, secrets?.id ?? 0);
+    assert.match(frame.name, /^reconcile Secret default\/same #\d+ · ADDED rv \d+$/);
+    const request = await scope(dc, frame.id, 'Request');
+    assert.equal(valueOf(request, 'controller'), '"secrets"');
   } finally {
     await dc.stop();
     program.dispose();
