@@ -216,6 +216,7 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
     const stopOnSignal = () => void s.stop();
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);
+    if (s.target.language === 'go') out(`building ${s.target.display} (go build in ${s.target.moduleDir})`);
     if (!(await session.start())) return 1;
     const code = await finished;
     process.off('SIGINT', stopOnSignal);

@@ -156,6 +156,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     });
     this.session = session;
     this.wire(session);
+    const target = session.target;
+    if (target.language === 'go') this.print('console', `Building ${target.display} (go build in ${target.moduleDir})…\n`);
     let fatal: string | undefined;
     const sub = session.once('fatal', (f) => (fatal = f.message));
     const started = await session.start();

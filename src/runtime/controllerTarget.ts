@@ -12,7 +12,7 @@ export type ControllerTarget =
 
 /** `example.com/x/cmd`: a first element with a dot and no path separator of the file system in front. */
 export function looksLikeGoPackagePath(spec: string): boolean {
-  return /^[a-z0-9-]+(\.[a-z0-9-]+)+(\/[A-Za-z0-9._~-]+)+$/i.test(spec) && !spec.startsWith('.');
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)+(\/[A-Za-z0-9._~-]+)+$/i.test(spec) && !/\.([cm]?[jt]s|go)$/.test(spec);
 }
 
 export function controllerTarget(spec: string, cwd: string = process.cwd()): ControllerTarget {

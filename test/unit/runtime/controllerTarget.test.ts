@@ -29,6 +29,7 @@ test('a .go file, a directory with go.mod or a package main, and a package path 
     // A Go directory that is not a main package and has no go.mod is no program.
     assert.equal(controllerTarget('internal', root).language, 'typescript');
     assert.equal(controllerTarget('missing.ts', root).language, 'typescript');
+    assert.equal(controllerTarget('my.dir/missing.ts', root).language, 'typescript');
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
