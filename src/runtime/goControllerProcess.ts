@@ -134,15 +134,24 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
     this.alive = true;
     this.expectingExit = false;
     this.exited = new Promise((done) => {
-      child.once('exit', (code, signal) => {
+      let ended = false;
+      const end = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (ended) return;
+        ended = true;
         this.alive = false;
         clearTimeout(this.helloTimer);
         this.closeConnection();
         this.emit('exit', { code, signal, expected: this.expectingExit });
         done();
+      };
+      child.once('exit', end);
+      child.on('error', (err) => {
+        // Could not be started at all (a wrapper command that is not installed): no 'exit' follows.
+        if (child.pid !== undefined) return this.emit('output', { stream: 'stderr', text: `go controller: ${err.message}\n` });
+        this.emit('fatal', { type: 'fatal', phase: 'load', message: `cannot start ${command.command}: ${err.message}` });
+        end(null, null);
       });
     });
-    child.on('error', (err) => this.emit('output', { stream: 'stderr', text: `go controller: ${err.message}\n` }));
     child.stdout?.setEncoding('utf8').on('data', (text: string) => this.emit('output', { stream: 'stdout', text }));
     child.stderr?.setEncoding('utf8').on('data', (text: string) => this.emit('output', { stream: 'stderr', text }));
     const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_GO_CONNECT_TIMEOUT_MS;

@@ -87,3 +87,42 @@ test('a Go controller process killed under the session ends it with a clear mess
   assert.equal(session.running, false);
   assert.deepEqual(fatal, [`run: the Go controller process (pid ${pid}) exited (signal SIGKILL) outside any reconcile`]);
 });
+
+test('a Go program started through a wrapper command (as a line debugger would start it) runs under it; a wrapper that is not installed is a clear failure', { timeout: 600_000 }, async (t) => {
+  const sim = await launchSim();
+  t.after(() => sim.stop());
+  const wrapped: string[][] = [];
+  const viaEnv = new ControllerSession({
+    file: GO_EXAMPLE,
+    kubeconfig: sim.kubeconfigPath,
+    go: {
+      buildFlags: ['-gcflags=all=-N -l'],
+      wrapCommand: (binary, args) => {
+        wrapped.push([binary, ...args]);
+        return { command: '/usr/bin/env', args: [binary, ...args] };
+      },
+      args: ['--zap-devel'],
+    },
+  });
+  try {
+    const ready = new Promise<string>((done) => viaEnv.once('ready', ({ controller }) => done(controller.name)));
+    assert.equal(await viaEnv.start(), true);
+    assert.equal(await ready, 'configmap-mirror');
+    assert.equal(wrapped.length, 1);
+    assert.deepEqual(wrapped[0]?.slice(1), ['--zap-devel']);
+  } finally {
+    await viaEnv.stop();
+  }
+
+  const missing = new ControllerSession({ file: GO_EXAMPLE, kubeconfig: sim.kubeconfigPath, go: { wrapCommand: (binary) => ({ command: '/nonexistent/dlv', args: ['exec', binary] }) } });
+  try {
+    const fatal: string[] = [];
+    missing.on('fatal', ({ phase, message }) => fatal.push(`${phase}: ${message}`));
+    const exited = new Promise<void>((done) => missing.once('exit', () => done()));
+    assert.equal(await missing.start(), true);
+    await exited;
+    assert.match(fatal.join('\n'), /^load: cannot start \/nonexistent\/dlv: spawn \/nonexistent\/dlv ENOENT$/);
+  } finally {
+    await missing.stop();
+  }
+});
