@@ -113,12 +113,13 @@ test('a Go program that never connects, or never calls controllerlab.Wrap, fails
   }
 });
 
-test('a Go program that exits before it connects: its own output, then why it matters', { timeout: 600_000 }, async () => {
+test('a Go program that exits before it connects: its own output (it got the arguments after --), then why it matters', { timeout: 600_000 }, async () => {
   const program = writeGoProgram(EXITING_PROGRAM);
   try {
-    const r = await run([program.dir, '--sim', '--until-idle']);
+    const r = await run([program.dir, '--sim', '--until-idle', '--', '--leader-elect=false', 'x']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /no cluster for me\n/);
+    // Its own output first, with the arguments after `--`.
+    assert.match(r.stderr, /no cluster for me; args: \[--leader-elect=false x\]\n/);
     assert.match(r.stderr, /the Go controller process \(pid \d+\) exited \(code 3\) outside any reconcile before it connected to Controller Lab/);
     assert.match(r.stderr, /controllerlab\.Wrap\(mgr\)/);
   } finally {

@@ -64,8 +64,8 @@ export const UNWRAPPED_PROGRAM = managerProgram(false, '');
 /** Runs and never connects (nor does anything else). */
 export const SILENT_PROGRAM = 'package main\n\nimport "time"\n\nfunc main() {\n\ttime.Sleep(time.Hour)\n}\n';
 
-/** Exits at once, before it could connect. */
-export const EXITING_PROGRAM = 'package main\n\nimport "os"\n\nfunc main() {\n\tos.Stderr.WriteString("no cluster for me\\n")\n\tos.Exit(3)\n}\n';
+/** Exits at once, before it could connect, saying which arguments it got. */
+export const EXITING_PROGRAM = 'package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc main() {\n\tfmt.Fprintln(os.Stderr, "no cluster for me; args:", os.Args[1:])\n\tos.Exit(3)\n}\n';
 
 /** Does not compile: line 4 uses a name that does not exist. */
 export const BROKEN_PROGRAM = 'package main\n\nfunc main() {\n\tundefinedThing()\n}\n';
