@@ -4,6 +4,7 @@ import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
 import { launchSim } from '../../../src/runtime/simLauncher.ts';
 import type { ReconcileRecord } from '../../../src/runtime/records.ts';
 import { ControllerSessionsModel, controllerNodeIds, type SessionLike } from '../../../src/views/controllers/controllerSessionsModel.ts';
+import { spanLaneKey, type ReconcileSpan } from '../../../src/shared/protocol/reconcileSpans.ts';
 import { GO_EXAMPLE, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from './support/goPrograms.ts';
 
 // ControllerSession on Go controller-runtime programs, built and run for real against the simulated
@@ -35,6 +36,8 @@ test('a Go manager with two controllers: each is ready, keeps its own queue, and
     program.dispose();
   });
   const model = new ControllerSessionsModel();
+  const spansById = new Map<string, ReconcileSpan>();
+  model.onDidChange((change) => change.kind === 'span' && spansById.set(change.span.id, change.span));
   const id = model.track(session as unknown as SessionLike, program.dir);
   const ready: string[] = [];
   const records: ReconcileRecord[] = [];
@@ -65,6 +68,10 @@ test('a Go manager with two controllers: each is ready, keeps its own queue, and
   assert.match(row.label, /configs/);
   assert.match(row.label, /secrets/);
   assert.match(row.description ?? '', new RegExp(`${records.length} reconciles`));
+  // The timeline: each controller's reconcile of the same key is a span on a lane of its own.
+  const spans = [...spansById.values()].filter((sp) => sp.key === 'default/same' && sp.endedAt !== undefined);
+  assert.deepEqual(spans.map((sp) => `${sp.controller} ${sp.kind}`).sort(), ['configs ConfigMap', 'secrets Secret']);
+  assert.equal(new Set(spans.map(spanLaneKey)).size, 2);
 });
 
 test('a Go controller process killed under the session ends it with a clear message', { timeout: 600_000 }, async (t) => {
