@@ -87,6 +87,28 @@ test('Go: stop on entry, then disconnect leaves no Go process behind', { timeout
   assert.equal(isAlive(pid), false, `Go controller ${pid} is gone`);
 });
 
+test('Go: a Go process killed while stopped ends the debug session, saying so', { timeout: 600_000 }, async () => {
+  const dc = await goClient();
+  try {
+    let pid = 0;
+    const outputs: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => {
+      outputs.push(e.body.output);
+      const m = /Go process pid (\d+)/.exec(e.body.output);
+      if (m) pid = Number(m[1]);
+    });
+    const stopped = dc.waitForEvent('stopped');
+    await launch(dc, { program: GO_EXAMPLE, scenario: GO_EXAMPLE_SCENARIO, stopOnEntry: true });
+    await stopped;
+    const terminated = dc.waitForEvent('terminated');
+    process.kill(pid, 'SIGKILL');
+    await terminated;
+    assert.match(outputs.join(''), new RegExp(`the Go controller process \\(pid ${pid}\\) exited \\(signal SIGKILL\\) during reconcile #\\d+ ConfigMap \\S+ \\(not started\\)`));
+  } finally {
+    await dc.stop();
+  }
+});
+
 test('Go: a program that does not build fails the launch, go\'s file:line in the output', { timeout: 600_000 }, async () => {
   const program = writeGoProgram(BROKEN_PROGRAM);
   const dc = await goClient();
