@@ -89,7 +89,7 @@ const configurationProvider: vscode.DebugConfigurationProvider = {
   },
 };
 
-/** Dynamic configurations: one per controller file found in the workspace (imports 'controller-lab'). */
+/** Dynamic configurations: one per controller file found in the workspace (imports 'controller-lab', or a Go main calling controllerlab.Wrap). */
 const dynamicProvider: vscode.DebugConfigurationProvider = {
   async provideDebugConfigurations(folder) {
     const root = folder ?? vscode.workspace.workspaceFolders?.[0];
@@ -110,6 +110,28 @@ const dynamicProvider: vscode.DebugConfigurationProvider = {
         request: 'launch',
         name: `Debug ${vscode.workspace.asRelativePath(file, false)} (simulated cluster)`,
         controller: file.fsPath,
+        cluster: 'sim',
+        stopOnEntry: true,
+        ...(hasScenario ? { scenario: scenario.fsPath } : {}),
+      });
+    }
+    // Go programs that call controllerlab.Wrap: one configuration per main package.
+    const goFiles = await vscode.workspace.findFiles(new vscode.RelativePattern(root, '**/*.go'), '**/{vendor,testdata}/**', 300);
+    for (const file of goFiles) {
+      if (configs.length >= 10) break;
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+      if (!/^package main\b/m.test(text) || !/controllerlab\.Wrap\s*\(/.test(text)) continue;
+      const dir = vscode.Uri.joinPath(file, '..');
+      const scenario = vscode.Uri.joinPath(dir, 'scenario.yaml');
+      const hasScenario = await vscode.workspace.fs.stat(scenario).then(
+        () => true,
+        () => false,
+      );
+      configs.push({
+        type: DEBUG_TYPE,
+        request: 'launch',
+        name: `Debug ${vscode.workspace.asRelativePath(dir, false)} (Go, simulated cluster)`,
+        program: dir.fsPath,
         cluster: 'sim',
         stopOnEntry: true,
         ...(hasScenario ? { scenario: scenario.fsPath } : {}),
