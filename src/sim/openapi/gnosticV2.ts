@@ -8,6 +8,15 @@ import type { Schema } from './schema.ts';
 type Part = Buffer;
 
 function varint(n: number | bigint): number[] {
+  if (typeof n === 'number' && n >= 0 && n < 0x80000000) {
+    const out: number[] = [];
+    while (n > 0x7f) {
+      out.push((n & 0x7f) | 0x80);
+      n >>>= 7;
+    }
+    out.push(n);
+    return out;
+  }
   let v = BigInt.asUintN(64, BigInt(n));
   const out: number[] = [];
   while (v > 0x7fn) {
@@ -133,11 +142,36 @@ function encodePathItem(item: Schema): Buffer {
   return Buffer.concat(parts);
 }
 
+// Most of a document never changes (the built-in definitions, the built-in kinds' paths): what was
+// encoded once is reused when a CRD change makes the document be encoded again.
+const encodedDefinitions = new WeakMap<object, Buffer>();
+const encodedPaths = new Map<string, Buffer>();
+
+function cachedDefinition(name: string, s: Schema): Buffer {
+  let encoded = encodedDefinitions.get(s);
+  if (!encoded) {
+    encoded = Buffer.concat(message(1, [...str(1, name), bytesField(2, encodeSchema(s))]));
+    encodedDefinitions.set(s, encoded);
+  }
+  return encoded;
+}
+
+function cachedPath(path: string, item: Schema): Buffer {
+  const cacheKey = `${path}\n${JSON.stringify(item)}`;
+  let encoded = encodedPaths.get(cacheKey);
+  if (!encoded) {
+    encoded = Buffer.concat(message(2, [...str(1, path), bytesField(2, encodePathItem(item))]));
+    if (encodedPaths.size > 4096) encodedPaths.clear();
+    encodedPaths.set(cacheKey, encoded);
+  }
+  return encoded;
+}
+
 /** The whole document: swagger, info, paths, definitions, security. */
 export function encodeDocument(doc: Schema): Buffer {
   const info = doc['info'] as Schema;
-  const paths = Object.entries((doc['paths'] ?? {}) as Record<string, Schema>).flatMap(([path, item]) => message(2, [...str(1, path), bytesField(2, encodePathItem(item))]));
-  const definitions = Object.entries((doc['definitions'] ?? {}) as Record<string, Schema>).flatMap(([name, s]) => message(1, [...str(1, name), bytesField(2, encodeSchema(s))]));
+  const paths = Object.entries((doc['paths'] ?? {}) as Record<string, Schema>).map(([path, item]) => cachedPath(path, item));
+  const definitions = Object.entries((doc['definitions'] ?? {}) as Record<string, Schema>).map(([name, s]) => cachedDefinition(name, s));
   const parts: Part[] = [...str(1, doc['swagger']), ...message(2, [...str(1, info['title']), ...str(2, info['version'])]), ...message(8, paths), ...message(9, definitions)];
   for (const requirement of (doc['security'] ?? []) as Record<string, string[]>[]) {
     parts.push(...message(12, Object.entries(requirement).flatMap(([name, scopes]) => message(1, [...str(1, name), ...message(2, strs(1, scopes))]))));
