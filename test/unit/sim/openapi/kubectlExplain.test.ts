@@ -100,4 +100,16 @@ describe('kubectl explain of a custom resource', () => {
     const v2 = await ok(['explain', 'crontab.spec', '--output=plaintext-openapiv2']);
     assert.match(v2, /cronSpec\t<string> -required-/);
   });
+
+  it('apply --validate=strict of a custom resource with an unknown field is refused; the default drops it with a warning', async () => {
+    const manifest = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: nightly, namespace: default}\nspec: {cronSpec: "0 0 * * *", colour: red}\n';
+    const strict = await kubectl(['apply', '--validate=strict', '-f', '-'], manifest);
+    assert.notEqual(strict.code, 0);
+    assert.match(strict.stderr, /CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec\.colour"/);
+    const warn = await kubectl(['apply', '--validate=warn', '-f', '-'], manifest);
+    assert.equal(warn.code, 0, warn.stderr);
+    assert.match(warn.stderr, /Warning: unknown field "spec\.colour"/);
+    const stored = JSON.parse(await ok(['get', 'crontab', 'nightly', '-n', 'default', '-o', 'json']));
+    assert.deepEqual(stored.spec, { cronSpec: '0 0 * * *', replicas: 1 });
+  });
 });
