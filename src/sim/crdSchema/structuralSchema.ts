@@ -1,6 +1,7 @@
 import type { Cause } from '../store/apiErrors.ts';
 import type { JsonSchema } from './jsonSchema.ts';
-import { compiled } from './valueValidation.ts';
+import { prune } from './pruning.ts';
+import { compiled, validateValueAt } from './valueValidation.ts';
 
 // What the apiextensions validator requires of each version's openAPIV3Schema before it accepts a
 // CustomResourceDefinition (apiextensions.k8s.io/v1): a schema for every version, and a
@@ -29,6 +30,7 @@ export function validateCrdSchemas(spec: { versions?: CrdVersion[]; preserveUnkn
     const text = (c: Cause): string => `${c.field}: ${c.message}`;
     causes.push(...structural(schema, 'root', path).sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0)));
     causes.push(...openApiRules(schema, path));
+    if (!causes.length) causes.push(...defaults(schema, path));
   });
   return causes;
 }
@@ -116,5 +118,21 @@ function valueValidationOnly(s: JsonSchema, path: string, allowType: boolean): C
   if (s['x-kubernetes-int-or-string']) causes.push(forbidden(`${path}.x-kubernetes-int-or-string`, 'must be false to be structural'));
   for (const [k, p] of Object.entries(s.properties ?? {})) causes.push(...valueValidationOnly(p, `${path}.properties[${k}]`, false));
   if (s.items) causes.push(...valueValidationOnly(s.items, `${path}.items`, false));
+  return causes;
+}
+
+/** Each default must be pruned already and pass its own schema (checked once the schema is structural). */
+function defaults(s: JsonSchema, path: string): Cause[] {
+  const causes: Cause[] = [];
+  if (s.default !== undefined) {
+    const field = `${path}.default`;
+    const copy = structuredClone({ value: s.default });
+    if (prune(copy, { type: 'object', properties: { value: s } }).length) {
+      causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(s.default)}: must not have unknown fields` });
+    }
+    causes.push(...validateValueAt(s.default, s, field));
+  }
+  for (const [k, p] of Object.entries(s.properties ?? {})) causes.push(...defaults(p, `${path}.properties[${k}]`));
+  if (s.items) causes.push(...defaults(s.items, `${path}.items`));
   return causes;
 }

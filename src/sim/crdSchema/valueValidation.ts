@@ -19,6 +19,17 @@ export function validateAgainstSchema(obj: Record<string, unknown>, schema: Json
   return causes;
 }
 
+/**
+ * The causes for one value checked on its own (a schema's default), as the API server reports
+ * them: under `fieldPrefix` (`…properties[replicas].default`), the messages naming the value's
+ * own path.
+ */
+export function validateValueAt(value: unknown, schema: JsonSchema, fieldPrefix: string): Causes {
+  const causes: Causes = [];
+  validateValue(value, schema, '', causes);
+  return causes.map((c) => ({ ...c, field: c.field ? `${fieldPrefix}.${c.field}` : fieldPrefix }));
+}
+
 function typeMatches(value: unknown, schema: JsonSchema): boolean {
   if (value === null) return !!schema.nullable;
   const actual = jsonTypeOf(value);
@@ -28,7 +39,8 @@ function typeMatches(value: unknown, schema: JsonSchema): boolean {
 }
 
 function validateValue(value: unknown, schema: JsonSchema, path: string, causes: Causes): void {
-  const name = path || '.';
+  // go-openapi's name for the value; at the root it is empty (" in body must be …", as Go prints it).
+  const name = path;
   if (!typeMatches(value, schema)) {
     const actual = jsonTypeOf(value);
     causes.push({ reason: 'FieldValueTypeInvalid', field: path, message: `Invalid value: ${JSON.stringify(actual)}: ${name} in body must be of type ${schema.type ?? 'integer or string'}: ${JSON.stringify(actual)}` });

@@ -69,3 +69,10 @@ test('an update that makes the schema non-structural is refused and the CRD stay
   assert.throws(() => cluster.update(CRD, '', 'crontabs.stable.example.com', { ...broken, metadata: created.metadata }), (e: unknown) => e instanceof ApiError && e.code === 422);
   assert.equal(cluster.get(CRD, '', 'crontabs.stable.example.com').object.metadata.resourceVersion, created.metadata.resourceVersion);
 });
+
+test('a default its own schema refuses is refused with the CRD', () => {
+  const r = refusal(withSchema({ type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer', minimum: 1, default: 0 } } } } }));
+  assert.deepEqual(r.causes.map((c) => `${c.field}: ${c.message}`), [
+    'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 0:  in body should be greater than or equal to 1',
+  ]);
+});
