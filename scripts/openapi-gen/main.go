@@ -52,6 +52,9 @@ func main() {
 			allGroupVersions = append(allGroupVersions, map[string]string{"group": root.group, "version": root.version})
 		}
 	}
+	for _, t := range untagged {
+		g.define(t)
+	}
 	// DeleteOptions and WatchEvent are sent to every group version, as kube-apiserver lists them.
 	sort.Slice(allGroupVersions, func(i, j int) bool {
 		a, b := allGroupVersions[i], allGroupVersions[j]

@@ -20,6 +20,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/version"
 )
 
 // apiVersion is the release of the modules in go.mod: the server version the simulated cluster reports.
@@ -81,6 +82,12 @@ var roots = concat(
 	r("authorization.k8s.io", "v1", authorizationv1.SelfSubjectAccessReview{}, authorizationv1.SelfSubjectRulesReview{}),
 	r("authentication.k8s.io", "v1", authenticationv1.SelfSubjectReview{}),
 	r("apiextensions.k8s.io", "v1", apiextensionsv1.CustomResourceDefinition{}, apiextensionsv1.CustomResourceDefinitionList{}),
-	r("", "v1", metav1.Status{}, metav1.APIResourceList{}),
+	r("", "v1", metav1.Status{}),
 	r("", "v1", metav1.DeleteOptions{}, metav1.WatchEvent{}),
 )
+
+// untagged: what the discovery and /version paths answer; kube-openapi gives them no group/version/kind.
+var untagged = []reflect.Type{
+	reflect.TypeOf(metav1.APIGroup{}), reflect.TypeOf(metav1.APIGroupList{}), reflect.TypeOf(metav1.APIVersions{}), reflect.TypeOf(metav1.APIResourceList{}),
+	reflect.TypeOf(version.Info{}),
+}

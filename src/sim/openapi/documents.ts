@@ -2,6 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import { builtinDefinitionName, builtinOpenApi } from './builtinDefinitions.ts';
 import { crdDefinitions, toV2, type CrdDefinitions } from './crdDefinitions.ts';
+import { discoveryDocuments, resourceListPath } from './discoveryPaths.ts';
 import { DELETE_OPTIONS, PATCH_CONTENT_TYPES, PRODUCES, QUERY_DESCRIPTIONS, STATUS, groupVersionPath, pathsFor, queryType, type Operation, type PathEntry, type ServedKind } from './operations.ts';
 import { reachableDefinitions, type Schema } from './schema.ts';
 import { builtinV3Schemas } from './v3Schemas.ts';
@@ -41,8 +42,9 @@ export function buildOpenApiDocuments(resources: readonly ResourceInfo[], crds: 
   const entries = new Map<string, PathEntry[]>();
   for (const kind of served) {
     const gv = groupVersionPath(kind.info.group, kind.info.version);
-    entries.set(gv, [...(entries.get(gv) ?? []), ...pathsFor(kind)]);
+    entries.set(gv, [...(entries.get(gv) ?? [resourceListPath(kind.info.group, kind.info.version)]), ...pathsFor(kind)]);
   }
+  for (const [key, list] of discoveryDocuments([...new Set(served.map((k) => k.info.group))])) entries.set(key, list);
   return { v2: v2Document(entries, crdSchemas, version), v3: v3Documents(entries, crdSchemas, version) };
 }
 
@@ -79,15 +81,21 @@ function v2PathItem(entry: PathEntry): Schema {
       responses,
       schemes: ['https'],
       tags: [op.tag],
-      'x-kubernetes-action': op.action,
-      'x-kubernetes-group-version-kind': op.gvk,
+      ...(op.action ? { 'x-kubernetes-action': op.action } : {}),
+      ...(op.gvk ? { 'x-kubernetes-group-version-kind': op.gvk } : {}),
     };
   }
+  if (!isResourcePath(entry)) return item;
   item['parameters'] = [
     ...entry.pathParams.map((p) => ({ description: QUERY_DESCRIPTIONS[p], in: 'path', name: p, required: true, type: 'string', uniqueItems: true })),
     { description: QUERY_DESCRIPTIONS['pretty'], in: 'query', name: 'pretty', type: 'string', uniqueItems: true },
   ];
   return item;
+}
+
+/** Resource paths take `pretty` (and their path parameters); discovery paths take nothing. */
+function isResourcePath(entry: PathEntry): boolean {
+  return entry.operations.some((op) => op.gvk);
 }
 
 function responseText(code: string): string {
@@ -98,7 +106,8 @@ function v3Documents(entries: Map<string, PathEntry[]>, crdSchemas: Record<strin
   const all: Record<string, Schema> = { ...builtinV3Schemas(), ...crdSchemas };
   const docs = new Map<string, Schema>();
   for (const [gv, list] of [...entries].sort(([a], [b]) => a.localeCompare(b))) {
-    const roots = new Set<string>([STATUS, DELETE_OPTIONS]);
+    // A document with resource operations carries Status and DeleteOptions, as the API server's do.
+    const roots = new Set<string>(list.some(isResourcePath) ? [STATUS, DELETE_OPTIONS] : []);
     const paths: Record<string, Schema> = {};
     for (const entry of list) {
       paths[entry.path] = v3PathItem(entry);
@@ -120,6 +129,7 @@ const V3_MEDIA = ['application/json', 'application/yaml', 'application/vnd.kuber
 function v3PathItem(entry: PathEntry): Schema {
   const item: Schema = {};
   for (const op of entry.operations) item[op.method] = v3Operation(op);
+  if (!isResourcePath(entry)) return item;
   item['parameters'] = [
     ...entry.pathParams.map((p) => ({ description: QUERY_DESCRIPTIONS[p], in: 'path', name: p, required: true, schema: { type: 'string', uniqueItems: true } })),
     { description: QUERY_DESCRIPTIONS['pretty'], in: 'query', name: 'pretty', schema: { type: 'string', uniqueItems: true } },
@@ -145,8 +155,8 @@ function v3Operation(op: Operation): Schema {
     out['requestBody'] = { content: Object.fromEntries(types.map((t) => [t, { schema }])), required: op.method !== 'delete' };
   }
   out['responses'] = responses;
-  out['x-kubernetes-action'] = op.action;
-  out['x-kubernetes-group-version-kind'] = op.gvk;
+  if (op.action) out['x-kubernetes-action'] = op.action;
+  if (op.gvk) out['x-kubernetes-group-version-kind'] = op.gvk;
   return out;
 }
 

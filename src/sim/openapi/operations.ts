@@ -14,11 +14,11 @@ export interface Gvk {
 
 export interface Operation {
   method: 'get' | 'put' | 'post' | 'patch' | 'delete';
-  /** x-kubernetes-action: get, list, create, update, patch, delete, deletecollection. */
-  action: string;
+  /** x-kubernetes-action: get, list, create, update, patch, delete, deletecollection (none for discovery). */
+  action?: string;
   operationId: string;
   description: string;
-  gvk: Gvk;
+  gvk?: Gvk;
   /** Definition the body is (a PATCH body is any object). */
   body?: string | 'patch';
   query: string[];
@@ -72,9 +72,14 @@ export function queryType(name: string): string {
 }
 
 /** `apps` → `AppsV1`, `rbac.authorization.k8s.io` → `RbacAuthorizationV1`, core → `CoreV1`. */
-function groupVersionWord(group: string, version: string): string {
+export function groupVersionWord(group: string, version: string): string {
+  return groupWord(group) + capitalize(version);
+}
+
+/** `apps` → `Apps`, `rbac.authorization.k8s.io` → `RbacAuthorization`, core → `Core`. */
+export function groupWord(group: string): string {
   const words = group === '' ? ['core'] : group.replace(/\.k8s\.io$/, '').split(/[.-]/);
-  return words.map(capitalize).join('') + capitalize(version);
+  return words.map(capitalize).join('');
 }
 
 function capitalize(s: string): string {

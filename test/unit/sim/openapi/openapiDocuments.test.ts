@@ -62,6 +62,18 @@ describe('/openapi/v3', () => {
     assert.equal((await call(sim.server, 'GET', '/openapi/v3/apis/nothing.example.com/v1')).status, 404);
   });
 
+  it('has documents for the discovery and version endpoints too, as kube-apiserver lists them', async () => {
+    const index = (await call(sim.server, 'GET', '/openapi/v3')).json();
+    for (const key of ['api', 'apis', 'apis/apps', 'version']) assert.ok(index.paths[key], `no ${key} in the index`);
+    const group = (await call(sim.server, 'GET', index.paths['apis/apps'].serverRelativeURL)).json();
+    assert.deepEqual(group.paths['/apis/apps/'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup' });
+    assert.ok(group.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup']);
+    const apps = (await call(sim.server, 'GET', '/openapi/v3/apis/apps/v1')).json();
+    assert.equal(apps.paths['/apis/apps/v1/'].get.operationId, 'getAppsV1APIResources');
+    const v2 = (await call(sim.server, 'GET', '/openapi/v2')).json();
+    assert.equal(v2.paths['/version/'].get.responses['200'].schema.$ref, '#/definitions/io.k8s.apimachinery.pkg.version.Info');
+  });
+
   it('holds a group version\'s schemas in v3 form: allOf refs, zero defaults, int-or-string as oneOf', async () => {
     const doc = (await call(sim.server, 'GET', '/openapi/v3/apis/apps/v1')).json();
     assert.equal(doc.openapi, '3.0.0');
