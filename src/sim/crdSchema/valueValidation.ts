@@ -12,10 +12,16 @@ const invalid = (field: string, value: unknown, detail: string): Cause => ({ rea
 /** The causes for everything in `obj` (apiVersion/kind/metadata excepted) the schema refuses. */
 export function validateAgainstSchema(obj: Record<string, unknown>, schema: JsonSchema): Causes {
   const causes: Causes = [];
-  const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = obj;
+  const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
   const rootSchema: JsonSchema = { ...schema, properties: { ...schema.properties } };
   delete rootSchema.properties!['metadata'];
   validateValue(rest, rootSchema, '', causes);
+  // At the root, the schema may restrict metadata.name and generateName (and nothing else).
+  const meta = schema.properties?.['metadata']?.properties ?? {};
+  for (const field of ['name', 'generateName'] as const) {
+    const value = isObject(metadata) ? metadata[field] : undefined;
+    if (meta[field] && value !== undefined) validateValue(value, meta[field], `metadata.${field}`, causes);
+  }
   return causes;
 }
 
@@ -88,6 +94,23 @@ function validateArray(value: unknown[], schema: JsonSchema, path: string, name:
   if (schema.minItems !== undefined && value.length < schema.minItems) causes.push(invalid(path, value, `${name} in body should have at least ${schema.minItems} items`));
   if (schema.uniqueItems && new Set(value.map((v) => JSON.stringify(v))).size !== value.length) causes.push(invalid(path, value, `${name} in body shouldn't contain duplicates`));
   if (schema.items) value.forEach((item, i) => validateValue(item, schema.items!, childPath(path, i), causes));
+  causes.push(...listTypeDuplicates(value, schema, path));
+}
+
+/** x-kubernetes-list-type set: no value twice; map: no two items with the same keys. */
+function listTypeDuplicates(value: unknown[], schema: JsonSchema, path: string): Causes {
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType !== 'set' && listType !== 'map') return [];
+  const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+  const seen = new Set<string>();
+  const causes: Causes = [];
+  value.forEach((item, i) => {
+    const identity = listType === 'set' ? item : isObject(item) ? Object.fromEntries(keys.filter((k) => k in item).map((k) => [k, item[k]])) : item;
+    const text = JSON.stringify(identity);
+    if (seen.has(text)) causes.push({ reason: 'FieldValueDuplicate', field: childPath(path, i), message: `Duplicate value: ${goValue(identity)}` });
+    seen.add(text);
+  });
+  return causes;
 }
 
 function validateObject(value: Record<string, unknown>, schema: JsonSchema, path: string, name: string, causes: Causes): void {

@@ -21,7 +21,14 @@ describe('custom resources against their schema', () => {
       labels: { type: 'object', additionalProperties: { type: 'string' } },
       template: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { size: { type: 'integer', default: 3 } } },
       ports: { type: 'array', maxItems: 2, items: { type: 'object', properties: { port: { 'x-kubernetes-int-or-string': true } } } },
+      tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+      volumes: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, size: { type: 'integer' } } } },
     }));
+    // The root schema may restrict metadata.name: the CRD's own schema is extended here.
+    const crd = structuredClone(sim.cluster.get(CRDS, '', 'crontabs.stable.example.com').object);
+    const schema = (crd.spec as { versions: { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }[] }).versions[0]!.schema.openAPIV3Schema;
+    schema.properties['metadata'] = { type: 'object', properties: { name: { type: 'string', maxLength: 12 } } };
+    sim.cluster.update(CRDS, '', 'crontabs.stable.example.com', crd);
   });
 
   it('drops unknown fields with a warning, and applies the schema\'s defaults', async () => {
@@ -79,6 +86,18 @@ describe('custom resources against their schema', () => {
     const patch = await call(sim.server, 'PATCH', `${BASE}/upd`, { body: { spec: { replicas: 11 } }, contentType: 'application/merge-patch+json' });
     assert.equal(patch.status, 422);
     assert.equal(patch.json().details.causes[0].message, 'Invalid value: 11: spec.replicas in body should be less than or equal to 10');
+  });
+
+  it('refuses duplicates in x-kubernetes-list-type set and map lists, and names longer than the schema allows', async () => {
+    const r = await call(sim.server, 'POST', BASE, {
+      body: cronTab('a-long-name-here', { cronSpec: '* * * * *', tags: ['a', 'b', 'a'], volumes: [{ name: 'data', size: 1 }, { name: 'data', size: 2 }] }),
+    });
+    assert.equal(r.status, 422, r.body);
+    assert.deepEqual(r.json().details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`).sort(), [
+      'metadata.name: Too long: may not be longer than 12',
+      'spec.tags[2]: Duplicate value: "a"',
+      'spec.volumes[1]: Duplicate value: map[string]interface {}{"name":"data"}',
+    ]);
   });
 
   it('accepts an int-or-string field holding either', async () => {
