@@ -68,8 +68,11 @@ function double(field: number, value: unknown): Part[] {
   return [Buffer.concat([Buffer.from(key(field, 1)), b])];
 }
 
+/** A nested message: its header, then its parts as they are (bytes are copied once, at the end). */
 function message(field: number, parts: Part[]): Part[] {
-  return [bytesField(field, Buffer.concat(parts))];
+  let size = 0;
+  for (const p of parts) size += p.length;
+  return [Buffer.from([...key(field, 2), ...varint(size)]), ...parts];
 }
 
 /** gnostic Any { yaml = 2 }. */
@@ -84,7 +87,7 @@ function vendorExtensions(field: number, object: Schema): Part[] {
     .flatMap(([k, v]) => message(field, [...str(1, k), ...any(2, v)]));
 }
 
-export function encodeSchema(s: Schema): Buffer {
+function schemaParts(s: Schema): Part[] {
   const parts: Part[] = [
     ...str(1, s['$ref']), ...str(2, s['format']), ...str(3, s['title']), ...str(4, s['description']),
   ];
@@ -97,29 +100,29 @@ export function encodeSchema(s: Schema): Buffer {
   );
   if (Array.isArray(s['enum'])) for (const v of s['enum']) parts.push(...any(20, v));
   const additional = s['additionalProperties'];
-  if (additional && typeof additional === 'object') parts.push(...message(21, [bytesField(1, encodeSchema(additional as Schema))]));
+  if (additional && typeof additional === 'object') parts.push(...message(21, message(1, schemaParts(additional as Schema))));
   else if (typeof additional === 'boolean') parts.push(...message(21, [Buffer.from([...key(2, 0), additional ? 1 : 0])]));
   const type = s['type'];
   if (type !== undefined) parts.push(...message(22, strs(1, Array.isArray(type) ? type : [type])));
   const items = s['items'];
   if (items && typeof items === 'object') {
     const list = Array.isArray(items) ? items : [items];
-    parts.push(...message(23, list.map((i) => bytesField(1, encodeSchema(i as Schema)))));
+    parts.push(...message(23, list.flatMap((i) => message(1, schemaParts(i as Schema)))));
   }
-  if (Array.isArray(s['allOf'])) for (const a of s['allOf']) parts.push(bytesField(24, encodeSchema(a as Schema)));
+  if (Array.isArray(s['allOf'])) for (const a of s['allOf']) parts.push(...message(24, schemaParts(a as Schema)));
   const properties = s['properties'];
   if (properties && typeof properties === 'object') {
-    parts.push(...message(25, Object.entries(properties as Record<string, Schema>).flatMap(([name, p]) => message(1, [...str(1, name), bytesField(2, encodeSchema(p))]))));
+    parts.push(...message(25, Object.entries(properties as Record<string, Schema>).flatMap(([name, p]) => message(1, [...str(1, name), ...message(2, schemaParts(p))]))));
   }
   parts.push(...str(26, s['discriminator']), ...bool(27, s['readOnly']));
   if (s['example'] !== undefined) parts.push(...any(30, s['example']));
   parts.push(...vendorExtensions(31, s));
-  return Buffer.concat(parts);
+  return parts;
 }
 
 function encodeParameter(p: Schema): Part[] {
   if (p['in'] === 'body') {
-    const body = [...str(1, p['description']), ...str(2, p['name']), ...str(3, p['in']), ...bool(4, p['required']), bytesField(5, encodeSchema(p['schema'] as Schema))];
+    const body = [...str(1, p['description']), ...str(2, p['name']), ...str(3, p['in']), ...bool(4, p['required']), ...message(5, schemaParts(p['schema'] as Schema))];
     return message(1, message(1, body));
   }
   // QueryParameterSubSchema (3) and PathParameterSubSchema (4) differ in where type and uniqueItems go.
@@ -136,7 +139,7 @@ function encodeOperation(op: Schema): Buffer {
   for (const p of (op['parameters'] ?? []) as Schema[]) parts.push(bytesField(8, Buffer.concat(encodeParameter(p))));
   const responses = Object.entries((op['responses'] ?? {}) as Record<string, Schema>).flatMap(([code, r]) => {
     const response = [...str(1, r['description'])];
-    if (r['schema']) response.push(...message(2, [bytesField(1, encodeSchema(r['schema'] as Schema))]));
+    if (r['schema']) response.push(...message(2, message(1, schemaParts(r['schema'] as Schema))));
     return message(1, [...str(1, code), ...message(2, message(1, response))]);
   });
   parts.push(...message(9, responses), ...strs(10, op['schemes']), ...vendorExtensions(13, op));
@@ -160,7 +163,7 @@ const encodedPaths = new Map<string, Buffer>();
 function cachedDefinition(name: string, s: Schema): Buffer {
   let encoded = encodedDefinitions.get(s);
   if (!encoded) {
-    encoded = Buffer.concat(message(1, [...str(1, name), bytesField(2, encodeSchema(s))]));
+    encoded = Buffer.concat(message(1, [...str(1, name), ...message(2, schemaParts(s))]));
     encodedDefinitions.set(s, encoded);
   }
   return encoded;
