@@ -51,6 +51,7 @@ function openApiRules(s: JsonSchema, path: string): Cause[] {
     causes.push(forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
   }
   if (s.pattern !== undefined && !compiled(s.pattern)) causes.push(invalidType(`${path}.pattern`, s.pattern, 'must be a valid regular expression, but isn\'t'));
+  causes.push(...listAndMapTypes(s, path));
   for (const [k, p] of Object.entries(s.properties ?? {})) causes.push(...openApiRules(p, `${path}.properties[${k}]`));
   if (s.items) causes.push(...openApiRules(s.items, `${path}.items`));
   if (typeof s.additionalProperties === 'object') causes.push(...openApiRules(s.additionalProperties, `${path}.additionalProperties`));
@@ -134,5 +135,46 @@ function defaults(s: JsonSchema, path: string): Cause[] {
   }
   for (const [k, p] of Object.entries(s.properties ?? {})) causes.push(...defaults(p, `${path}.properties[${k}]`));
   if (s.items) causes.push(...defaults(s.items, `${path}.items`));
+  return causes;
+}
+
+const goStrings = (values: string[]): string => `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+
+/** x-kubernetes-map-type / list-type / list-map-keys where they can apply, with keys the items require. */
+function listAndMapTypes(s: JsonSchema, path: string): Cause[] {
+  const causes: Cause[] = [];
+  const mapType = s['x-kubernetes-map-type'];
+  if (mapType !== undefined) {
+    if (s.type !== 'object') causes.push(s.type ? invalidType(`${path}.type`, s.type, 'must be object if x-kubernetes-map-type is specified') : required(`${path}.type`, 'must be object if x-kubernetes-map-type is specified'));
+    if (mapType !== 'atomic' && mapType !== 'granular') causes.push({ reason: 'FieldValueNotSupported', field: `${path}.x-kubernetes-map-type`, message: `Unsupported value: ${JSON.stringify(mapType)}: supported values: "atomic", "granular"` });
+  }
+  const listType = s['x-kubernetes-list-type'];
+  const keys = s['x-kubernetes-list-map-keys'] ?? [];
+  if (listType !== undefined) {
+    if (s.type !== 'array') causes.push(s.type ? invalidType(`${path}.type`, s.type, 'must be array if x-kubernetes-list-type is specified') : required(`${path}.type`, 'must be array if x-kubernetes-list-type is specified'));
+    if (!['atomic', 'set', 'map'].includes(listType)) causes.push({ reason: 'FieldValueNotSupported', field: `${path}.x-kubernetes-list-type`, message: `Unsupported value: ${JSON.stringify(listType)}: supported values: "atomic", "set", "map"` });
+  }
+  if (keys.length && listType !== 'map') {
+    causes.push(listType ? invalidType(`${path}.x-kubernetes-list-type`, listType, 'must be map if x-kubernetes-list-map-keys is non-empty') : required(`${path}.x-kubernetes-list-type`, 'must be map if x-kubernetes-list-map-keys is non-empty'));
+  }
+  if (listType !== 'map') return causes;
+  if (!keys.length) causes.push(required(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
+  const items = s.items;
+  if (!items) return [...causes, required(`${path}.items`, 'must have a schema if x-kubernetes-list-type is map')];
+  if (items.type !== 'object') return [...causes, invalidType(`${path}.items.type`, items.type ?? '', "must be object if parent array's x-kubernetes-list-type is map")];
+  if (keys.some((k) => !items.properties?.[k])) {
+    causes.push({ reason: 'FieldValueInvalid', field: `${path}.x-kubernetes-list-map-keys`, message: `Invalid value: ${goStrings(keys)}: entries must all be names of item properties` });
+    return causes;
+  }
+  if (new Set(keys).size !== keys.length) causes.push({ reason: 'FieldValueInvalid', field: `${path}.x-kubernetes-list-map-keys`, message: `Invalid value: ${goStrings(keys)}: must not contain duplicate entries` });
+  for (const k of keys) {
+    const property = items.properties![k]!;
+    if (!['string', 'integer', 'number', 'boolean'].includes(property.type ?? '')) {
+      causes.push(invalidType(`${path}.items.properties[${k}].type`, property.type ?? '', "must be a scalar type if parent array's x-kubernetes-list-type is map"));
+    }
+    if (property.default === undefined && !(items.required ?? []).includes(k)) {
+      causes.push(required(`${path}.items.properties[${k}].default`, 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
+    }
+  }
   return causes;
 }

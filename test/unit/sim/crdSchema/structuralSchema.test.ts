@@ -76,3 +76,19 @@ test('a default its own schema refuses is refused with the CRD', () => {
     'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 0:  in body should be greater than or equal to 1',
   ]);
 });
+
+test('list and map types must fit the field: map lists need keys the items require', () => {
+  const r = refusal(withSchema({
+    type: 'object',
+    properties: {
+      tags: { type: 'string', 'x-kubernetes-list-type': 'set' },
+      volumes: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' } } } },
+      owners: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['id'], items: { type: 'object', properties: { name: { type: 'string' } } } },
+    },
+  }));
+  assert.deepEqual(r.causes.map((c) => `${c.field}: ${c.message}`).sort(), [
+    'spec.versions[0].schema.openAPIV3Schema.properties[owners].x-kubernetes-list-map-keys: Invalid value: []string{"id"}: entries must all be names of item properties',
+    'spec.versions[0].schema.openAPIV3Schema.properties[tags].type: Invalid value: "string": must be array if x-kubernetes-list-type is specified',
+    'spec.versions[0].schema.openAPIV3Schema.properties[volumes].items.properties[name].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+  ]);
+});
