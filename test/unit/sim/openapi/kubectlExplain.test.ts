@@ -76,6 +76,13 @@ describe('kubectl explain and validation against the simulated cluster', { concu
     assert.match(r.stderr, /Error from server \(BadRequest\).*strict decoding error: unknown field "spec\.replicaz"/);
   });
 
+  it('a List is validated on the client against /openapi/v2, with the error a real cluster gives', async () => {
+    const list = 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: listed, namespace: default}\n  spec:\n    replicaz: 2\n    selector: {matchLabels: {app: l}}\n    template:\n      metadata: {labels: {app: l}}\n      spec: {containers: [{name: c, image: nginx}]}\n';
+    const r = await kubectl(['apply', '--validate=strict', '-f', '-'], list);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /error validating data: ValidationError\(Deployment\.spec\): unknown field "replicaz" in io\.k8s\.api\.apps\.v1\.DeploymentSpec/);
+  });
+
   it('apply uses the published patch strategies: a second apply merges containers by name', async () => {
     const manifest = (image: string, env: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: merged}\nspec:\n  selector: {matchLabels: {app: m}}\n  template:\n    metadata: {labels: {app: m}}\n    spec: {containers: [{name: c, image: ${image}, env: [${env}]}]}\n`;
     await ok(['apply', '-n', 'default', '-f', '-'], manifest('nginx:1.25', '{name: A, value: "1"}'));
