@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../store/apiErrors.ts';
+import { validateCrdSchemas } from '../crdSchema/structuralSchema.ts';
 import { ALL_VERBS, storageVersionHash } from './builtins.ts';
 import type { ResourceInfo, ScaleMapping, SubresourceInfo } from './types.ts';
 
@@ -45,6 +46,14 @@ export function validateCrd(crd: Readonly<KubeObject>): Cause[] {
     causes.push({ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${crd.metadata.name ?? ''}": must be spec.names.plural+"."+spec.group` });
   }
   return causes;
+}
+
+/**
+ * validateCrd plus the rules on each version's schema (required, structural): what a create or
+ * update must pass. A CRD already stored is served on validateCrd alone.
+ */
+export function validateCrdForWrite(crd: Readonly<KubeObject>): Cause[] {
+  return [...validateCrd(crd), ...validateCrdSchemas(specOf(crd) as Parameters<typeof validateCrdSchemas>[0])];
 }
 
 /** One ResourceInfo per served version; the storage version first. Call only on a valid CRD. */

@@ -1,47 +1,57 @@
-// Minimal OpenAPI documents. kubectl apply downloads /openapi/v2 (as protobuf) and fails outright on a
-// 404, but it only *uses* the schema when it finds the kind in it: with an empty document it skips
-// client-side validation (the server validates) and builds strategic merge patches from its
-// compiled-in types, as it does for kinds an apiserver does not publish. So we publish an empty one.
+// /openapi/v2 and /openapi/v3 as kube-apiserver answers them: the v2 document as JSON or in
+// gnostic's protobuf form (kubectl's choice), the v3 index of group versions, and each group
+// version's document; ETags are the documents' hashes (If-None-Match → 304), and a v3 URL with the
+// current `?hash=` is immutable while one with an old hash redirects to the current one.
+import type { IncomingHttpHeaders } from 'node:http';
+import { OPENAPI_V2_PROTOBUF, type OpenApiService, type Rendered } from '../openapi/openApiService.ts';
 import { parseAccept } from './mediaTypes.ts';
-import { pathNotFound } from './status.ts';
+import { apiError, pathNotFound } from './status.ts';
 
-export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-}
-
-/** A length-delimited protobuf field (wire type 2): strings and embedded messages alike. */
-function lengthDelimited(fieldNumber: number, payload: Buffer): Buffer {
-  return Buffer.concat([Buffer.from([...varint((fieldNumber << 3) | 2), ...varint(payload.length)]), payload]);
-}
-
-/** gnostic openapi_v2.Document { swagger = 1; info = 2 { title = 1; version = 2 }; paths = 8 }. */
-export function openApiV2Protobuf(version: string): Buffer {
-  const info = Buffer.concat([lengthDelimited(1, Buffer.from('Kubernetes')), lengthDelimited(2, Buffer.from(version))]);
-  return Buffer.concat([lengthDelimited(1, Buffer.from('2.0')), lengthDelimited(2, info), lengthDelimited(8, Buffer.alloc(0))]);
-}
+export { OPENAPI_V2_PROTOBUF };
+const OPENAPI_V3_PROTOBUF = 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf';
 
 export interface OpenApiAnswer {
-  contentType: string;
-  body: string | Buffer;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
 }
 
-/** `path` is what follows /openapi/ (`v2`, `v3`, `v3/apis/apps/v1`). */
-export function openApiDocument(path: string, accept: string | undefined, version: string): OpenApiAnswer {
+function answer(doc: Rendered, contentType: string, headers: IncomingHttpHeaders, cacheControl: string): OpenApiAnswer {
+  const etag = `"${doc.hash}"`;
+  const common = { ETag: etag, Vary: 'Accept', 'Cache-Control': cacheControl };
+  if (headers['if-none-match'] === etag) return { status: 304, headers: common, body: Buffer.alloc(0) };
+  return { status: 200, headers: { ...common, 'Content-Type': contentType }, body: doc.body };
+}
+
+function acceptsJson(accept: string | undefined): boolean {
+  return parseAccept(accept).some((r) => r.type === 'application/json' || r.type === 'application/*' || r.type === '*/*');
+}
+
+/** `path` is what follows /openapi/ (`v2`, `v3`, `v3/apis/apps/v1`); `query` the raw query string. */
+export function openApiAnswer(service: OpenApiService, path: string, query: string, headers: IncomingHttpHeaders): OpenApiAnswer {
+  const accept = headers.accept;
   if (path === 'v2') {
     const wantsProtobuf = parseAccept(accept)[0]?.type === OPENAPI_V2_PROTOBUF;
     // The answer's type is plain octet-stream: Go's mime parser rejects the '@' of the asked type.
-    if (wantsProtobuf) return { contentType: 'application/octet-stream', body: openApiV2Protobuf(version) };
-    return { contentType: 'application/json', body: JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version }, paths: {} }) };
+    if (wantsProtobuf) return answer(service.v2(true), 'application/octet-stream', headers, 'no-cache, private');
+    return answer(service.v2(false), 'application/json', headers, 'no-cache, private');
   }
-  // The v3 index lists no group versions: clients then fall back exactly as for v2.
-  if (path === 'v3') return { contentType: 'application/json', body: '{"paths":{}}' };
-  throw pathNotFound();
+  if (path === 'v3') return answer(service.v3Index(), 'application/json', headers, 'no-cache, private');
+  if (!path.startsWith('v3/')) throw pathNotFound();
+  const groupVersion = path.slice('v3/'.length);
+  const doc = service.v3(groupVersion);
+  if (!doc) throw pathNotFound();
+  if (!acceptsJson(accept)) {
+    const only = parseAccept(accept).map((r) => r.type).join(', ');
+    throw apiError(406, `only the following media types are accepted: application/json${only.includes(OPENAPI_V3_PROTOBUF) ? ' (protobuf is not served)' : ''}`);
+  }
+  const hash = new URLSearchParams(query).get('hash');
+  if (hash === null) return answer(doc, 'application/json', headers, 'no-cache, private');
+  if (hash !== doc.hash) {
+    return { status: 301, headers: { Location: `/openapi/v3/${groupVersion}?hash=${doc.hash}`, 'Cache-Control': 'no-cache, private' }, body: Buffer.alloc(0) };
+  }
+  const expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+  const a = answer(doc, 'application/json', headers, 'public, immutable');
+  a.headers['Expires'] = expires;
+  return a;
 }

@@ -19,7 +19,8 @@ import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';
 import { DEFAULT_IN_FLIGHT_LIMITS, InFlightLimiter, isExemptFromLimit, sendTooManyRequests, type InFlightLimits, type Seat } from './inFlightLimit.ts';
 import { negotiateDiscoveryRendering } from './mediaTypes.ts';
-import { openApiDocument } from './openapi.ts';
+import { openApiAnswer } from './openapi.ts';
+import { OpenApiService } from '../openapi/openApiService.ts';
 import { QueryParameters } from './queryParameters.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, decodeBody, readBody, setRequestTimeout } from './requestBody.ts';
 import { ADMIN_PREFIX, parseRequestPath, splitUrl, type RequestTarget } from './requestPath.ts';
@@ -82,6 +83,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const inFlight = new InFlightLimiter({ ...DEFAULT_IN_FLIGHT_LIMITS, ...options.maxRequestsInFlight });
   const sockets = new Set<Socket>();
   let port = 0;
+  const openapi = new OpenApiService(cluster, serverVersion.gitVersion);
   const discovery = new DiscoveryDocuments(cluster.resources, () => `127.0.0.1:${port}`);
 
   const contextFor = (userAgent: string): RequestContext => {
@@ -148,8 +150,8 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       case 'health':
         return sendHealth(res, path, cluster.persistenceProblem());
       case 'openapi': {
-        const doc = openApiDocument(target.path, req.headers.accept, serverVersion.gitVersion);
-        res.writeHead(200, { 'Content-Type': doc.contentType, 'Content-Length': Buffer.byteLength(doc.body) });
+        const doc = openApiAnswer(openapi, target.path, query, req.headers);
+        res.writeHead(doc.status, { ...doc.headers, 'Content-Length': doc.body.length });
         res.end(doc.body);
         return;
       }

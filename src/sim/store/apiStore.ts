@@ -5,7 +5,8 @@ import { ApiError } from '../../shared/apiError.ts';
 import { applyJsonPatch } from '../patch/jsonPatch.ts';
 import { applyMergePatch } from '../patch/mergePatch.ts';
 import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
-import { crdStatus, validateCrd } from '../resources/crd.ts';
+import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
+import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
 import { applyDefaults } from '../resources/defaults.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
@@ -269,7 +270,9 @@ export class ApiStore implements StoreOps {
 
   /** A mutable copy of the body with apiVersion/kind checked and set to the storage version. */
   private decode(info: ResourceInfo, obj: KubeObject): void {
-    decodeBuiltin(info, obj, this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined });
+    const decoding = this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined };
+    decodeBuiltin(info, obj, decoding);
+    decodeCustomResource(info, customResourceSchema(this.mvcc, info), obj, decoding);
   }
 
   private prepareBody(info: ResourceInfo, body: KubeObject): KubeObject {
@@ -303,8 +306,9 @@ export class ApiStore implements StoreOps {
   private validate(info: ResourceInfo, obj: KubeObject): void {
     const causes: Cause[] = validateName(obj.metadata.name ?? '', info.nameRule);
     causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
-    if (isCrdTable(info)) causes.push(...validateCrd(obj));
+    if (isCrdTable(info)) causes.push(...validateCrdForWrite(obj));
     causes.push(...(strategyFor(info).validate?.(obj) ?? []));
+    causes.push(...validateCustomResource(customResourceSchema(this.mvcc, info), obj));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
 
@@ -421,7 +425,7 @@ export class ApiStore implements StoreOps {
       delete m.deletionGracePeriodSeconds;
     }
     if (isCrdTable(info) && subresource !== 'status') {
-      const causes = validateCrd(next);
+      const causes = validateCrdForWrite(next);
       if (causes.length) throw invalid(info.group, info.kind, c.name ?? '', causes);
       (next as Record<string, unknown>).status = crdStatus(next, timestamp(this.opts.clock.now()));
     }
@@ -472,6 +476,7 @@ export class ApiStore implements StoreOps {
       ...immutableFieldChanges(info, cur, next),
       ...(strategy.validate?.(next) ?? []),
       ...(strategy.validateUpdate?.(cur, next) ?? []),
+      ...validateCustomResource(customResourceSchema(this.mvcc, info), next),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     if (!tracksGeneration(info)) delete next.metadata.generation;

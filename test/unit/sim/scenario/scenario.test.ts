@@ -156,7 +156,7 @@ objects:
       group: example.com
       scope: Namespaced
       names: { plural: widgets, singular: widget, kind: Widget }
-      versions: [{ name: v1, served: true, storage: true }]
+      versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }]
 `);
   assert.equal(c.get({ group: 'example.com', version: 'v1', resource: 'widgets' }, 'default', 'w1').object.metadata.name, 'w1');
 });

@@ -7,8 +7,10 @@ import { CRD, newCluster, record, tick } from './helpers.ts';
 const WIDGETS = { group: 'example.com', version: 'v1', resource: 'widgets' };
 
 function widgetCrd(scope = 'Namespaced', extra: Partial<{ status: boolean; v2: boolean }> = {}): KubeObject {
-  const versions: unknown[] = [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } }, ...(extra.status ? { subresources: { status: {} } } : {}) }];
-  if (extra.v2) versions.push({ name: 'v2', served: true, storage: false });
+  // Fields are kept as they are: these tests are about serving, not about the schema's pruning.
+  const schema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+  const versions: unknown[] = [{ name: 'v1', served: true, storage: true, schema, ...(extra.status ? { subresources: { status: {} } } : {}) }];
+  if (extra.v2) versions.push({ name: 'v2', served: true, storage: false, schema });
   return {
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
     spec: { group: 'example.com', scope, names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] }, versions },

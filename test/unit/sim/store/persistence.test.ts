@@ -39,7 +39,7 @@ test('a write is on disk once whenDurable resolves: a cluster started from the d
   first.create(CM, 'default', configMap('a'));
   first.create(CRD, '', {
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
-    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true }] },
+    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
   });
   first.create(WIDGETS, 'default', { metadata: { name: 'w' } });
   first.update(CM, 'default', 'a', { ...configMap('a'), data: { k: 'v2' } });

@@ -1,0 +1,44 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { ResourceInfo } from '../resources/types.ts';
+import type { Cause } from '../store/apiErrors.ts';
+import { badRequest } from '../store/apiErrors.ts';
+import type { DecodingContext } from '../store/bodyDecoding.ts';
+import type { MvccStore } from '../store/mvccStore.ts';
+import { applySchemaDefaults } from './defaulting.ts';
+import type { JsonSchema } from './jsonSchema.ts';
+import { prune } from './pruning.ts';
+import { validateAgainstSchema } from './valueValidation.ts';
+
+// Custom resources through their CRD's schema, at the points kube-apiserver applies it: decoding
+// prunes unknown fields (refused under fieldValidation=Strict, a warning under Warn) and applies
+// defaults; create and update validate the values.
+
+const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
+
+/** The schema of the version `info` serves, read from the stored CRD (undefined for built-ins). */
+export function customResourceSchema(mvcc: MvccStore, info: ResourceInfo): JsonSchema | undefined {
+  if (info.source !== 'crd') return undefined;
+  const crd = mvcc.table(CRDS.group, CRDS.resource).current.get(`${info.resource}.${info.group}`)?.object;
+  const versions = (crd?.spec as { versions?: { name?: string; schema?: { openAPIV3Schema?: JsonSchema } }[] } | undefined)?.versions;
+  return versions?.find((v) => v.name === info.version)?.schema?.openAPIV3Schema;
+}
+
+/** Prunes and defaults `obj` in place; throws 400 for unknown fields under Strict. */
+export function decodeCustomResource(info: ResourceInfo, schema: JsonSchema | undefined, obj: KubeObject, decoding: DecodingContext): void {
+  if (!schema) return;
+  const target = obj as unknown as Record<string, unknown>;
+  // Pruning works on a copy first so Strict refuses without having changed anything.
+  const unknown = prune(structuredClone(target), schema);
+  if (unknown.length && decoding.mode === 'Strict') {
+    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  }
+  if (unknown.length) {
+    if (decoding.mode === 'Warn') decoding.warnings?.push(...unknown.map((f) => `unknown field "${f}"`));
+    prune(target, schema);
+  }
+  applySchemaDefaults(target, schema);
+}
+
+export function validateCustomResource(schema: JsonSchema | undefined, obj: KubeObject): Cause[] {
+  return schema ? validateAgainstSchema(obj as unknown as Record<string, unknown>, schema) : [];
+}
