@@ -17,16 +17,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { pinSelf, runChild } from './lib/child.ts';
+import { pinSelf, runChild, runProgram } from './lib/child.ts';
+import { buildClientGoPeer, CLIENT_GO_ENV } from './lib/clientGoPeer.ts';
 import { median, mb, ms, ratio, si } from './lib/stats.ts';
-import { BENCH_NAMESPACE, renderStream, startStreamServer } from './lib/streamServer.ts';
+import { BENCH_NAMESPACE, listPathOf, renderStream, startStreamServer } from './lib/streamServer.ts';
+import type { Workload } from './lib/streamServer.ts';
+import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
 import { markdownTable, textTable } from './lib/table.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
 
-const CONTENDERS = ['parse-limit', 'controller-lab', 'client-node'] as const;
-type Contender = (typeof CONTENDERS)[number];
+// Node contenders run this file as a child; the client-go peer is a Go program (bench/client-go-informer).
+const NODE_CONTENDERS = ['parse-limit', 'controller-lab', 'controller-lab-lean', 'client-node'] as const;
+const GO_CONTENDERS = ['client-go', 'client-go-protobuf'] as const;
+type NodeContender = (typeof NODE_CONTENDERS)[number];
+type Contender = NodeContender | (typeof GO_CONTENDERS)[number];
+/** Ours as the extension runs it on Pods: managedFields dropped by the informer's transform. */
+const LEAN: Contender = 'controller-lab-lean';
 
 interface Measurement {
   syncMs: number;
@@ -36,7 +44,7 @@ interface Measurement {
   /** CPU spent per watch event, sync to last event: steadier than wall time on a busy machine. */
   watchCpuUs: number;
   peakRssBytes: number;
-  /** Data heap (JIT code and bytecode excluded) still live after the run and a full GC. */
+  /** Data heap (JIT code and bytecode excluded; for Go: HeapAlloc) still live after the run and a full GC. */
   cacheHeapBytes: number;
   cached: number;
 }
@@ -46,9 +54,14 @@ const { values } = parseArgs({
     child: { type: 'string' },
     server: { type: 'string' },
     kubeconfig: { type: 'string' },
+    workload: { type: 'string' },
+    workloads: { type: 'string' },
     objects: { type: 'string' },
     events: { type: 'string' },
+    'pod-events': { type: 'string' },
     sizes: { type: 'string' },
+    'pod-sizes': { type: 'string' },
+    contenders: { type: 'string' },
     reps: { type: 'string' },
     quick: { type: 'boolean' },
     prof: { type: 'boolean' },
@@ -62,15 +75,49 @@ const { values } = parseArgs({
 
 // ---- the orchestrator ---------------------------------------------------------------------------
 
+interface BenchConfig {
+  workload: Workload;
+  objects: number;
+  events: number;
+}
+
+function configs(quick: boolean): BenchConfig[] {
+  const workloads = (values.workloads ?? 'configmaps,pods').split(',') as Workload[];
+  const sizes = (values.sizes ?? (quick ? '1000,10000' : '1000,10000,50000')).split(',').map(Number);
+  const podSizes = (values['pod-sizes'] ?? (quick ? '10000' : '10000,50000')).split(',').map(Number);
+  const events = Number(values.events ?? (quick ? 20_000 : 100_000));
+  // Pods are 5.5 KB: 20k status updates are 110 MB of JSON, as long a stream as 100k ConfigMaps.
+  const podEvents = Number(values['pod-events'] ?? (quick ? 5_000 : 20_000));
+  const out: BenchConfig[] = [];
+  if (workloads.includes('configmaps')) for (const objects of sizes) out.push({ workload: 'configmaps', objects, events });
+  if (workloads.includes('pods')) for (const objects of podSizes) out.push({ workload: 'pods', objects, events: podEvents });
+  return out;
+}
+
+/** Within-run ratios of one of our rows against its peers. */
+interface Ratios {
+  config: BenchConfig;
+  ours: Contender;
+  evVsParse: number[];
+  syncVsClientGo: number[];
+  syncVsClientGoPb: number[];
+  rssVsClientGo: number[];
+  rssVsClientGoPb: number[];
+  heapVsParse: number[];
+  evVsClientNode: number[];
+  ceiling: number[];
+}
+
 async function orchestrate(): Promise<void> {
   const quick = values.quick ?? false;
-  const sizes = (values.sizes ?? (quick ? '1000,10000' : '1000,10000,50000')).split(',').map(Number);
-  const events = Number(values.events ?? (quick ? 20_000 : 100_000));
-  // Five, not three: wall times on a 2-core machine swing by ±20% from run to run.
-  const reps = Number(values.reps ?? (quick ? 1 : 5));
+  const plan = configs(quick);
+  // Three by default: the machine is shared, medians of three are what the tables report.
+  const reps = Number(values.reps ?? (quick ? 1 : 3));
   const work = mkdtempSync(path.join(tmpdir(), 'cl-bench-'));
   const profDir = path.join(ROOT, '.bench-output', 'profiles');
   if (values.prof) mkdirSync(profDir, { recursive: true });
+  const only = values.contenders?.split(',');
+  const goPeer = !only || only.some((c) => c.startsWith('client-go')) ? await buildClientGoPeer(work) : undefined;
   // The server on CPU 0, each contender alone on CPU 1: without pinning, the two share a core at
   // random moments and the same contender's CPU per event swings by 30% from one run to the next.
   const pinned = pinSelf(0);
@@ -89,51 +136,72 @@ async function orchestrate(): Promise<void> {
     }),
   );
   const loadBefore = loadavg()[0]!;
-  console.error(`informer benchmark: ${sizes.join(', ')} objects, ${si(events, 0)} watch events, ${reps} run(s) each, node ${process.version}`);
+  console.error(`informer benchmark: ${plan.map((c) => `${si(c.objects, 0)} ${c.workload}`).join(', ')}; ${reps} run(s) each, node ${process.version}${goPeer ? ', client-go v0.37.0' : ''}`);
 
-  const rows: { objects: number; contender: Contender; runs: Measurement[] }[] = [];
-  const ratios: { objects: number; evVsParse: number[]; evVsClientNode: number[]; syncVsParse: number[]; heapVsParse: number[]; cpuVsParse: number[]; cpuVsClientNode: number[]; ceiling: number[] }[] = [];
+  const rows: { config: BenchConfig; contender: Contender; runs: Measurement[] }[] = [];
+  const ratios: Ratios[] = [];
   try {
-    for (const objects of sizes) {
-      const stream = renderStream({ objects, events });
-      const perContender = new Map<Contender, Measurement[]>(CONTENDERS.map((c) => [c, []]));
-      const r = { objects, evVsParse: [] as number[], evVsClientNode: [] as number[], syncVsParse: [] as number[], heapVsParse: [] as number[], cpuVsParse: [] as number[], cpuVsClientNode: [] as number[], ceiling: [] as number[] };
+    for (const config of plan) {
+      const { workload, objects, events } = config;
+      const stream = renderStream({ objects, events, workload });
+      if (goPeer) await goPeer.renderProtobuf(stream, work);
+      const contenders: Contender[] = [...NODE_CONTENDERS, ...(goPeer ? GO_CONTENDERS : [])].filter(
+        // Dropping managedFields changes nothing for objects that have none.
+        (c) => (c !== LEAN || workload === 'pods') && (!only || only.includes(c)),
+      );
+      const perContender = new Map<Contender, Measurement[]>(contenders.map((c) => [c, []]));
+      const ours = contenders.filter((c) => c.startsWith('controller-lab'));
+      const rs = ours.map((o): Ratios => ({ config, ours: o, evVsParse: [], syncVsClientGo: [], syncVsClientGoPb: [], rssVsClientGo: [], rssVsClientGoPb: [], heapVsParse: [], evVsClientNode: [], ceiling: [] }));
       for (let rep = 0; rep < reps; rep++) {
         // Rotate the order so no contender always runs first (or last) on a warming machine.
-        const order = CONTENDERS.map((_, i) => CONTENDERS[(i + rep) % CONTENDERS.length]!);
+        const order = contenders.map((_, i) => contenders[(i + rep) % contenders.length]!);
         const run = new Map<Contender, Measurement>();
         for (const contender of order) {
           server.serve(stream);
-          const nodeFlags = ['--expose-gc', ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${contender}-${objects}-${rep}.cpuprofile`] : [])];
-          const child = await runChild<Measurement>(SELF, ['--child', contender, '--server', server.url, '--kubeconfig', kubeconfig, '--objects', String(objects), '--events', String(events)], { nodeFlags, cpu: pinned ? 1 : undefined });
+          const common = ['--server', server.url, '--objects', String(objects), '--events', String(events)];
+          const cpu = pinned ? 1 : undefined;
+          const child = contender.startsWith('client-go')
+            ? await runProgram<Measurement>([goPeer!.binary, 'run', ...common, '--resource', workload, '--namespace', BENCH_NAMESPACE, ...(contender === 'client-go-protobuf' ? ['--protobuf'] : [])], { cpu, env: CLIENT_GO_ENV })
+            : await runChild<Measurement>(SELF, ['--child', contender, '--kubeconfig', kubeconfig, '--workload', workload, ...common], {
+                nodeFlags: ['--expose-gc', ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${contender}-${workload}-${objects}-${rep}.cpuprofile`] : [])],
+                cpu,
+              });
           if (!child.result) {
-            console.error(`  ${contender} ${objects}: FAILED ${child.error}`);
+            console.error(`  ${contender} ${objects} ${workload}: FAILED ${child.error}`);
             continue;
           }
           const m = child.result;
           if (m.cached !== stream.finalObjects) console.error(`  ${contender} ${objects}: cache holds ${m.cached}, expected ${stream.finalObjects}`);
           run.set(contender, m);
           perContender.get(contender)!.push(m);
-          console.error(`  ${objects} ${contender.padEnd(14)} sync ${ms(m.syncMs).padStart(8)}  ${si(m.eventsPerSec)} ev/s  cpu ${ms(m.cpuMs)}  rss ${mb(m.peakRssBytes)}  heap ${mb(m.cacheHeapBytes)}`);
+          console.error(`  ${si(objects, 0)} ${workload} ${contender.padEnd(19)} sync ${ms(m.syncMs).padStart(8)}  ${si(m.eventsPerSec)} ev/s  cpu ${ms(m.cpuMs)}  rss ${mb(m.peakRssBytes)}  heap ${mb(m.cacheHeapBytes)}`);
         }
-        const ours = run.get('controller-lab');
         const parse = run.get('parse-limit');
         const cn = run.get('client-node');
-        if (ours && parse) {
-          r.evVsParse.push(ours.eventsPerSec / parse.eventsPerSec);
-          r.syncVsParse.push(ours.syncMs / parse.syncMs);
-          r.heapVsParse.push(ours.cacheHeapBytes / parse.cacheHeapBytes);
-          r.cpuVsParse.push(parse.watchCpuUs / ours.watchCpuUs);
+        const cg = run.get('client-go');
+        const cgPb = run.get('client-go-protobuf');
+        for (const r of rs) {
+          const o = run.get(r.ours);
+          if (!o) continue;
+          if (parse) {
+            r.evVsParse.push(o.eventsPerSec / parse.eventsPerSec);
+            r.heapVsParse.push(o.cacheHeapBytes / parse.cacheHeapBytes);
+          }
+          if (cg) {
+            r.syncVsClientGo.push(o.syncMs / cg.syncMs);
+            r.rssVsClientGo.push(o.peakRssBytes / cg.peakRssBytes);
+          }
+          if (cgPb) {
+            r.syncVsClientGoPb.push(o.syncMs / cgPb.syncMs);
+            r.rssVsClientGoPb.push(o.peakRssBytes / cgPb.peakRssBytes);
+          }
+          if (cn) r.evVsClientNode.push(o.eventsPerSec / cn.eventsPerSec);
+          // No informer that parses every event can beat client-node by more than the parse limit does.
+          if (parse && cn) r.ceiling.push(parse.eventsPerSec / cn.eventsPerSec);
         }
-        if (ours && cn) {
-          r.evVsClientNode.push(ours.eventsPerSec / cn.eventsPerSec);
-          r.cpuVsClientNode.push(cn.watchCpuUs / ours.watchCpuUs);
-        }
-        // No informer that parses every event can beat client-node by more than the parse limit does.
-        if (parse && cn) r.ceiling.push(parse.eventsPerSec / cn.eventsPerSec);
       }
-      for (const c of CONTENDERS) rows.push({ objects, contender: c, runs: perContender.get(c)! });
-      ratios.push(r);
+      for (const c of contenders) rows.push({ config, contender: c, runs: perContender.get(c)! });
+      ratios.push(...rs);
     }
   } finally {
     await server.close();
@@ -142,25 +210,26 @@ async function orchestrate(): Promise<void> {
   const imports = await importCosts(work);
   rmSync(work, { recursive: true, force: true });
 
-  const header = ['objects', 'contender', 'sync', 'watch events/s', 'CPU / watch event', 'CPU total', 'peak RSS', 'cache heap'];
-  const table = rows.map(({ objects, contender, runs }) => {
+  const header = ['workload', 'objects', 'contender', 'sync', 'watch events/s', 'CPU / watch event', 'CPU total', 'peak RSS', 'cache heap'];
+  const table = rows.map(({ config, contender, runs }) => {
     const med = (f: (m: Measurement) => number) => median(runs.map(f));
-    return [si(objects, 0), contender, ms(med((m) => m.syncMs)), si(med((m) => m.eventsPerSec)), `${med((m) => m.watchCpuUs).toFixed(1)} µs`, ms(med((m) => m.cpuMs)), mb(med((m) => m.peakRssBytes)), mb(med((m) => m.cacheHeapBytes))];
+    return [config.workload, si(config.objects, 0), contender, ms(med((m) => m.syncMs)), si(med((m) => m.eventsPerSec)), `${med((m) => m.watchCpuUs).toFixed(1)} µs`, ms(med((m) => m.cpuMs)), mb(med((m) => m.peakRssBytes)), mb(med((m) => m.cacheHeapBytes))];
   });
   const check = (v: number, ok: boolean) => `${ratio(v)} ${Number.isFinite(v) ? (ok ? '✓' : '✗') : ''}`.trim();
-  const ratioHeader = ['objects', 'events/s vs parse limit (≥ 0.9×)', 'events/s vs client-node (≥ 1.3×)', 'sync vs parse limit (≤ 1.25×)', 'cache heap vs parse limit (≤ 1.2×)', 'CPU/event: parse limit', 'CPU/event: client-node', 'parse limit vs client-node'];
+  const ratioHeader = ['workload', 'objects', 'ours', 'peak RSS vs client-go (≤ 0.6×)', 'same, vs client-go protobuf', 'cache heap vs parse limit (≤ 0.5×)', 'sync vs client-go (≤ 1×)', 'same, vs client-go protobuf', 'events/s vs parse limit (≥ 1×)', 'events/s vs client-node', 'parse limit vs client-node'];
   const ratioRows = ratios.map((r) => {
-    const [a, b, c, d] = [median(r.evVsParse), median(r.evVsClientNode), median(r.syncVsParse), median(r.heapVsParse)];
-    return [si(r.objects, 0), check(a, a >= 0.9), check(b, b >= 1.3), check(c, c <= 1.25), check(d, d <= 1.2), ratio(median(r.cpuVsParse)), ratio(median(r.cpuVsClientNode)), ratio(median(r.ceiling))];
+    const [rss, rssPb, heap, sync, syncPb, ev] = [r.rssVsClientGo, r.rssVsClientGoPb, r.heapVsParse, r.syncVsClientGo, r.syncVsClientGoPb, r.evVsParse].map(median) as [number, number, number, number, number, number];
+    return [r.config.workload, si(r.config.objects, 0), r.ours, check(rss, rss <= 0.6), check(rssPb, rssPb <= 0.6), check(heap, heap <= 0.5), check(sync, sync <= 1), check(syncPb, syncPb <= 1), check(ev, ev >= 1), ratio(median(r.evVsClientNode)), ratio(median(r.ceiling))];
   });
   const importHeader = ['module', 'import time', 'RSS added'];
   const importRows = imports.map((i) => [i.label, ms(i.ms), mb(i.rssBytes)]);
 
   // Wall times mean little on a machine busy with other work: say how busy it was.
   const machine = `${cpus().length} CPUs${pinned ? ' (server on CPU 0, contender on CPU 1)' : ''}, load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
-  console.log(`\nInformer: ${si(events, 0)} watch events of ~1 KB ConfigMaps (70% MODIFIED, 15% ADDED, 15% DELETED) over loopback HTTP; median of ${reps}; ${machine}\n`);
+  const described = [...new Set(plan.map((c) => c.workload))].map((w) => (w === 'pods' ? `Pods of ~5.5 KB (${si(plan.find((c) => c.workload === w)!.events, 0)} watch events)` : `ConfigMaps of ~1 KB (${si(plan.find((c) => c.workload === w)!.events, 0)} watch events)`));
+  console.log(`\nInformer: ${described.join(' and ')}; 70% MODIFIED, 15% ADDED, 15% DELETED over loopback HTTP; median of ${reps}; ${machine}\n`);
   console.log(textTable(header, table));
-  console.log(`\nRatios (controller-lab ÷ peer, median of per-run ratios; CPU per event: peer ÷ controller-lab, i.e. > 1 is faster;`);
+  console.log(`\nRatios (ours ÷ peer, median of per-run ratios; controller-lab-lean drops managedFields as the extension does;`);
   console.log(`last column: the parse limit's events/s ÷ client-node's, the most any informer that parses every event can reach)\n`);
   console.log(textTable(ratioHeader, ratioRows));
   console.log(`\nStart-up: import cost in a fresh process (median of 5)\n`);
@@ -215,7 +284,7 @@ async function importChild(target: string): Promise<void> {
 
 // ---- one contender in its own process --------------------------------------------------------
 
-async function contenderChild(contender: Contender): Promise<void> {
+async function contenderChild(contender: NodeContender): Promise<void> {
   const events = Number(values.events);
   const kubeconfig = values.kubeconfig!;
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -277,16 +346,19 @@ interface Hooks {
 let cachedCount: () => number = () => 0;
 
 /** Loads the contender's code (outside the measurement) and returns its start function. */
-async function prepare(contender: Contender, kubeconfig: string): Promise<(hooks: Hooks) => void> {
-  const listPath = `/api/v1/namespaces/${BENCH_NAMESPACE}/configmaps`;
-  const configmaps = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: [], singularName: 'configmap', verbs: ['list', 'watch'] };
+async function prepare(contender: NodeContender, kubeconfig: string): Promise<(hooks: Hooks) => void> {
+  const workload = (values.workload ?? 'configmaps') as Workload;
+  const listPath = listPathOf(workload);
+  const kind = workload === 'pods' ? 'Pod' : 'ConfigMap';
+  const resource = { group: '', version: 'v1', resource: workload, kind, namespaced: true, shortNames: [], singularName: kind.toLowerCase(), verbs: ['list', 'watch'] };
 
-  if (contender === 'controller-lab') {
+  if (contender === 'controller-lab' || contender === 'controller-lab-lean') {
     const { loadCluster } = await import('../src/kube/index.ts');
-    const { createSharedInformer } = await import('../src/informer/index.ts');
+    const { createSharedInformer, dropManagedFields } = await import('../src/informer/index.ts');
     return (hooks) => {
       const cluster = loadCluster({ kubeconfig });
-      const informer = createSharedInformer({ name: 'bench', listerWatcher: cluster.listerWatcher(configmaps, { namespace: BENCH_NAMESPACE }) });
+      const listerWatcher = cluster.listerWatcher(resource, { namespace: BENCH_NAMESPACE });
+      const informer = createSharedInformer({ name: 'bench', listerWatcher, ...(contender === 'controller-lab-lean' ? { transform: dropManagedFields } : {}) });
       cachedCount = () => informer.indexer.list().length;
       informer.addEventHandler({
         onAdd: (_o, initial) => void (initial ? undefined : hooks.watchEvent()),
@@ -305,7 +377,8 @@ async function prepare(contender: Contender, kubeconfig: string): Promise<(hooks
       const kc = new k8s.KubeConfig();
       kc.loadFromFile(kubeconfig);
       const api = kc.makeApiClient(k8s.CoreV1Api);
-      const informer = k8s.makeInformer(kc, listPath, () => api.listNamespacedConfigMap({ namespace: BENCH_NAMESPACE }));
+      const list = workload === 'pods' ? () => api.listNamespacedPod({ namespace: BENCH_NAMESPACE }) : () => api.listNamespacedConfigMap({ namespace: BENCH_NAMESPACE });
+      const informer = k8s.makeInformer<KubernetesObject>(kc, listPath, list as () => Promise<KubernetesListObject<KubernetesObject>>);
       cachedCount = () => informer.list(BENCH_NAMESPACE).length;
       let synced = false;
       let initial = 0;
@@ -497,5 +570,5 @@ async function coreChild(kind: string): Promise<void> {
 if (values['import-child']) await importChild(values['import-child']);
 else if (values['core-child']) await coreChild(values['core-child']);
 else if (values.core) await orchestrateCore();
-else if (values.child) await contenderChild(values.child as Contender);
+else if (values.child) await contenderChild(values.child as NodeContender);
 else await orchestrate();

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 
-// Runs one benchmark contender in a fresh Node process (so contenders never share a heap, a JIT or
+// Runs one benchmark contender in a fresh process (so contenders never share a heap, a JIT or
 // a GC history) and reads the JSON line it prints last.
 
 export interface ChildRun<R> {
@@ -18,11 +18,15 @@ export interface ChildOptions {
 }
 
 export function runChild<R>(script: string, args: string[], options: ChildOptions = {}): Promise<ChildRun<R>> {
+  return runProgram<R>([process.execPath, ...(options.nodeFlags ?? []), script, ...args], options);
+}
+
+/** Any program that prints its result as the last JSON line (e.g. the client-go peer, a Go binary). */
+export function runProgram<R>(command: string[], options: ChildOptions & { env?: NodeJS.ProcessEnv } = {}): Promise<ChildRun<R>> {
   const started = performance.now();
-  const node = [process.execPath, ...(options.nodeFlags ?? []), script, ...args];
-  const argv = options.cpu !== undefined && canPin() ? ['taskset', '-c', String(options.cpu), ...node] : node;
+  const argv = options.cpu !== undefined && canPin() ? ['taskset', '-c', String(options.cpu), ...command] : command;
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], ...(options.env ? { env: options.env } : {}) });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

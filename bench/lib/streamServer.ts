@@ -1,16 +1,23 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { podJson } from './podJson.ts';
 
-// A loopback API server for informer benchmarks: one namespace of N ConfigMaps of about 1 KB, and
-// a watch stream of pre-rendered events (70% MODIFIED, 15% ADDED, 15% DELETED) that stays
-// consistent with the list. Everything is rendered before the clock starts, so the server costs
-// nothing but socket writes while a contender runs in its own process.
+// A loopback API server for informer benchmarks: one namespace of N objects — ConfigMaps of about
+// 1 KB, or Pods of about 5.5 KB as a real cluster returns them — and a watch stream of pre-rendered
+// events (70% MODIFIED, 15% ADDED, 15% DELETED) that stays consistent with the list. Everything is
+// rendered before the clock starts, so the server costs nothing but socket writes while a
+// contender runs in its own process. A client that asks for protobuf gets it when the stream has a
+// protobuf rendering (client-go renders it: see bench/client-go-informer).
 
 export const BENCH_NAMESPACE = 'bench';
+
+export type Workload = 'configmaps' | 'pods';
 
 export interface StreamSpec {
   objects: number;
   events: number;
+  /** Default configmaps. */
+  workload?: Workload;
   /** Deterministic choice of which objects change. */
   seed?: number;
 }
@@ -24,6 +31,12 @@ export interface RenderedStream {
   /** Objects left after every event. */
   finalObjects: number;
   counts: { ADDED: number; MODIFIED: number; DELETED: number };
+  /** The same list and watch as kube-apiserver sends them to a protobuf client. */
+  protobuf?: { list: Buffer; watch: Buffer };
+}
+
+export function listPathOf(workload: Workload = 'configmaps'): string {
+  return `/api/v1/namespaces/${BENCH_NAMESPACE}/${workload}`;
 }
 
 const PAYLOAD = 'x'.repeat(620);
@@ -49,45 +62,59 @@ function random(seed: number): () => number {
   };
 }
 
+/** Object number `index` at `rv`; `version` counts its changes (a ConfigMap's generation, a Pod's restarts). */
+type Render = (index: number, rv: number, version: number) => string;
+
+const RENDERERS: Record<Workload, { listKind: string; render: Render }> = {
+  configmaps: { listKind: 'ConfigMapList', render: (index, rv, version) => configMapJson(`cm-${index}`, rv, version + 1) },
+  pods: { listKind: 'PodList', render: (index, rv, version) => podJson(BENCH_NAMESPACE, index, rv, version) },
+};
+
 export function renderStream(spec: StreamSpec): RenderedStream {
   const rand = random(spec.seed ?? 42);
-  const names: string[] = [];
+  const { listKind, render } = RENDERERS[spec.workload ?? 'configmaps'];
+  // Live objects by index, with how often each changed: a Pod's restart count only grows.
+  const live: number[] = [];
+  const versions = new Map<number, number>();
   const items: string[] = [];
   let rv = 1000;
   for (let i = 0; i < spec.objects; i++) {
-    const name = `cm-${i}`;
-    names.push(name);
-    items.push(configMapJson(name, ++rv, 1));
+    live.push(i);
+    versions.set(i, 0);
+    items.push(render(i, ++rv, 0));
   }
   const listResourceVersion = rv;
-  const list = Buffer.from(
-    `{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"${listResourceVersion}"},"items":[${items.join(',')}]}`,
-  );
+  const list = Buffer.from(`{"kind":"${listKind}","apiVersion":"v1","metadata":{"resourceVersion":"${listResourceVersion}"},"items":[${items.join(',')}]}`);
+  items.length = 0;
   const counts = { ADDED: 0, MODIFIED: 0, DELETED: 0 };
   const lines: string[] = [];
   let next = spec.objects;
   for (let i = 0; i < spec.events; i++) {
     const r = rand();
     rv++;
-    if (r < 0.15 || names.length === 0) {
-      const name = `cm-${next++}`;
-      names.push(name);
+    if (r < 0.15 || live.length === 0) {
+      const index = next++;
+      live.push(index);
+      versions.set(index, 0);
       counts.ADDED++;
-      lines.push(`{"type":"ADDED","object":${configMapJson(name, rv, 1)}}\n`);
+      lines.push(`{"type":"ADDED","object":${render(index, rv, 0)}}\n`);
     } else if (r < 0.3) {
-      const at = Math.floor(rand() * names.length);
-      const name = names[at]!;
-      names[at] = names[names.length - 1]!;
-      names.pop();
+      const at = Math.floor(rand() * live.length);
+      const index = live[at]!;
+      live[at] = live[live.length - 1]!;
+      live.pop();
       counts.DELETED++;
-      lines.push(`{"type":"DELETED","object":${configMapJson(name, rv, 2)}}\n`);
+      lines.push(`{"type":"DELETED","object":${render(index, rv, versions.get(index)! + 1)}}\n`);
+      versions.delete(index);
     } else {
-      const name = names[Math.floor(rand() * names.length)]!;
+      const index = live[Math.floor(rand() * live.length)]!;
+      const version = versions.get(index)! + 1;
+      versions.set(index, version);
       counts.MODIFIED++;
-      lines.push(`{"type":"MODIFIED","object":${configMapJson(name, rv, 2)}}\n`);
+      lines.push(`{"type":"MODIFIED","object":${render(index, rv, version)}}\n`);
     }
   }
-  return { spec, list, listResourceVersion, watch: Buffer.from(lines.join('')), finalObjects: names.length, counts };
+  return { spec, list, listResourceVersion, watch: Buffer.from(lines.join('')), finalObjects: live.length, counts };
 }
 
 export interface StreamServer {
@@ -112,29 +139,33 @@ function writeChunked(res: http.ServerResponse, body: Buffer): void {
   pump();
 }
 
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
 export async function startStreamServer(): Promise<StreamServer> {
   let current: RenderedStream | undefined;
   let watchServed = false;
-  const listPath = `/api/v1/namespaces/${BENCH_NAMESPACE}/configmaps`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== listPath || !current) {
+    if (!current || url.pathname !== listPathOf(current.spec.workload)) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       return void res.end('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","code":404}');
     }
+    // As kube-apiserver: protobuf when the client lists it first and the kind has a protobuf form.
+    const protobuf = current.protobuf && (req.headers.accept ?? '').trimStart().startsWith(PROTOBUF) ? current.protobuf : undefined;
     if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      res.writeHead(200, { 'Content-Type': protobuf ? `${PROTOBUF};stream=watch` : 'application/json', 'Transfer-Encoding': 'chunked' });
       res.flushHeaders();
       // The first watch gets the whole stream; later ones (a reconnect) stay open and quiet.
       if (!watchServed) {
         watchServed = true;
-        writeChunked(res, current.watch);
+        writeChunked(res, protobuf ? protobuf.watch : current.watch);
       }
       return;
     }
     // Like a list served from the watch cache: everything at once, `limit` ignored.
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': current.list.length });
-    res.end(current.list);
+    const body = protobuf ? protobuf.list : current.list;
+    res.writeHead(200, { 'Content-Type': protobuf ? PROTOBUF : 'application/json', 'Content-Length': body.length });
+    res.end(body);
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

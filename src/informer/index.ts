@@ -23,4 +23,5 @@ export type {
   InformerErrorListener,
 } from './sharedInformer.ts';
 export { Informer, createInformer } from './informer.ts';
+export { dropManagedFields } from './transforms.ts';
 export type { InformerEvent, ObjectCallback, ErrorCallback, ConnectCallback } from './informer.ts';
