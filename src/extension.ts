@@ -58,6 +58,8 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   lab = new Lab({
     clock: realClock,
     maxTimelineEvents: settings.maxTimelineEvents,
+    informerPolicy: () => ({ keepManagedFields: settings.keepManagedFields, maxObjects: settings.maxInformerObjects }),
+    warn: (message) => void vscode.window.showWarningMessage(message),
     createBackend: (target) =>
       target.kind === 'sim'
         ? createSimBackend({ kubeconfigOut, sampleObjects: settings.simSampleObjects, ...(settings.simKeepState ? { stateDir: simStateDir } : {}) })

@@ -3,10 +3,11 @@ import type { KubeObject } from '../shared/k8s.ts';
 import { redactSecret } from './redact.ts';
 
 // How an object reads in a document, a diff and the timeline's details: YAML, Secrets redacted,
-// managedFields left out (pages of noise nobody reads while debugging an informer).
+// managedFields left out (pages of noise nobody reads while debugging an informer) unless asked for.
 
-export function objectToYaml(obj: KubeObject, showSecretValues = false): string {
+export function objectToYaml(obj: KubeObject, showSecretValues = false, showManagedFields = false): string {
   const redacted = redactSecret(obj, showSecretValues);
+  if (showManagedFields) return stringify(redacted, { lineWidth: 0, aliasDuplicateObjects: false });
   const { managedFields: _managedFields, ...metadata } = redacted.metadata ?? {};
   return stringify({ ...redacted, metadata }, { lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 
 // The extension's settings (package.json contributes.configuration), read in one place.
 
-export type SettingKey = 'cluster' | 'kubeconfig' | 'defaultInformers' | 'showSecretValues' | 'timeline.maxEvents' | 'sim.sampleObjects' | 'sim.keepState';
+export type SettingKey = 'cluster' | 'kubeconfig' | 'defaultInformers' | 'showSecretValues' | 'timeline.maxEvents' | 'sim.sampleObjects' | 'sim.keepState' | 'informer.keepManagedFields' | 'informer.maxObjects';
 
 export class Settings implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<SettingKey>();
@@ -11,7 +11,7 @@ export class Settings implements vscode.Disposable {
 
   constructor() {
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      for (const key of ['cluster', 'kubeconfig', 'defaultInformers', 'showSecretValues', 'timeline.maxEvents', 'sim.sampleObjects', 'sim.keepState'] as const) {
+      for (const key of ['cluster', 'kubeconfig', 'defaultInformers', 'showSecretValues', 'timeline.maxEvents', 'sim.sampleObjects', 'sim.keepState', 'informer.keepManagedFields', 'informer.maxObjects'] as const) {
         if (e.affectsConfiguration(`controllerLab.${key}`)) this.emitter.fire(key);
       }
     });
@@ -50,6 +50,16 @@ export class Settings implements vscode.Disposable {
 
   get simKeepState(): boolean {
     return this.config.get<boolean>('sim.keepState', true);
+  }
+
+  get keepManagedFields(): boolean {
+    return this.config.get<boolean>('informer.keepManagedFields', false);
+  }
+
+  /** 0 = no limit. */
+  get maxInformerObjects(): number {
+    const n = this.config.get<number>('informer.maxObjects', 200_000);
+    return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
   }
 
   dispose(): void {

@@ -4,6 +4,8 @@ import type { ApiResource, KubeObject } from '../../shared/k8s.ts';
 import { objectKey } from '../../shared/keys.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { NewTimelineEvent } from '../timeline/eventRing.ts';
+import { ListProgress } from './listProgress.ts';
+import type { ListProgressSnapshot } from './listProgress.ts';
 import { ObjectHistory } from './objectHistory.ts';
 import type { VersionChange } from './objectHistory.ts';
 
@@ -61,6 +63,11 @@ export interface InformerSessionOptions {
   /** Where this informer's timeline events go. */
   emitTimeline: (event: NewTimelineEvent) => void;
   historyPerObject?: number;
+  /** The informer's transform drops metadata.managedFields (object documents say so). */
+  managedFieldsDropped?: boolean;
+  /** Soft limit: `onOverLimit` is called once, before the informer would hold more objects. 0 = none. */
+  maxObjects?: number;
+  onOverLimit?: (objects: number, listing: boolean) => void;
 }
 
 export class InformerSession {
@@ -77,6 +84,11 @@ export class InformerSession {
   latestResourceVersion = '';
   /** Watch events seen, for the status bar's events/s. */
   eventsSeen = 0;
+  readonly managedFieldsDropped: boolean;
+  private readonly progress = new ListProgress();
+  private readonly maxObjects: number;
+  private readonly onOverLimit: ((objects: number, listing: boolean) => void) | undefined;
+  private warnedOverLimit = false;
   private readonly byNamespace = new Map<string, Map<string, ObjectEntry>>();
   private readonly byKey = new Map<string, ObjectEntry>();
   private readonly clock: Clock;
@@ -98,6 +110,9 @@ export class InformerSession {
     this.clusterLabel = options.clusterLabel ?? options.clusterId;
     this.emitTimeline = options.emitTimeline;
     this.history = new ObjectHistory(options.historyPerObject ?? 10);
+    this.managedFieldsDropped = options.managedFieldsDropped ?? false;
+    this.maxObjects = options.maxObjects ?? 0;
+    this.onOverLimit = options.onOverLimit;
     this.disposers.push(this.informer.onProbe((p) => this.onProbe(p)));
     const registration = this.informer.addEventHandler(
       {
@@ -139,6 +154,11 @@ export class InformerSession {
 
   countIn(namespace: string): number {
     return this.byNamespace.get(namespace)?.size ?? 0;
+  }
+
+  /** The list under way (the first one or a relist): objects and pages so far, rate; undefined when none is. */
+  listProgress(): ListProgressSnapshot | undefined {
+    return this.progress.snapshot(this.clock.now());
   }
 
   entry(key: string): ObjectEntry | undefined {
@@ -210,6 +230,18 @@ export class InformerSession {
     else {
       pending.namespaces.add(namespace);
       pending.informer = true;
+      this.checkLimit(this.byKey.size, false);
+    }
+  }
+
+  /** Warns once when the informer holds (or a list is about to bring) more objects than allowed. */
+  private checkLimit(objects: number, listing: boolean): void {
+    if (this.warnedOverLimit || this.maxObjects <= 0 || objects <= this.maxObjects) return;
+    this.warnedOverLimit = true;
+    try {
+      this.onOverLimit?.(objects, listing);
+    } catch {
+      // A failing warning must not stop the informer's views from updating.
     }
   }
 
@@ -249,6 +281,11 @@ export class InformerSession {
   }
 
   private onProbe(p: Probe): void {
+    if (this.progress.observe(p)) {
+      this.markInformer();
+      // Pages arrive before the cache is filled: warn while the list is still coming in.
+      if (p.kind === 'listPage') this.checkLimit(this.progress.listed, true);
+    }
     switch (p.kind) {
       case 'event':
         this.eventsSeen++;

@@ -1,4 +1,5 @@
 import { createSharedInformer } from '../../informer/sharedInformer.ts';
+import { dropManagedFields } from '../../informer/transforms.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { describeFailure } from '../../kube/errors.ts';
 import type { Failure } from '../../kube/errors.ts';
@@ -7,6 +8,8 @@ import { ClusterSession } from './clusterSession.ts';
 import type { ClusterBackend } from './clusterSession.ts';
 import { InformerSession, informerName } from './informerSession.ts';
 import type { InformerChange, InformerSpec } from './informerSession.ts';
+import { DEFAULT_INFORMER_POLICY, overLimitMessage } from './informerPolicy.ts';
+import type { InformerPolicy } from './informerPolicy.ts';
 import { RateMeter } from './rateMeter.ts';
 
 // Everything the views show, without VS Code: the clusters, their informers, the timeline's feed.
@@ -37,12 +40,24 @@ export class Lab {
   readonly clock: Clock;
   readonly eventRate: RateMeter;
   private readonly createBackend: BackendFactory;
+  private readonly informerPolicy: () => InformerPolicy;
+  private readonly warn: (message: string) => void;
   private listeners: ((change: LabChange) => void)[] = [];
 
-  constructor(options: { clock: Clock; createBackend: BackendFactory; maxTimelineEvents: number }) {
+  constructor(options: {
+    clock: Clock;
+    createBackend: BackendFactory;
+    maxTimelineEvents: number;
+    /** Read when an informer starts (settings). */
+    informerPolicy?: () => InformerPolicy;
+    /** Shows a warning to the user (e.g. an informer over its soft limit). */
+    warn?: (message: string) => void;
+  }) {
     this.clock = options.clock;
     this.createBackend = options.createBackend;
     this.timeline = new TimelineFeed(options.maxTimelineEvents);
+    this.informerPolicy = options.informerPolicy ?? (() => DEFAULT_INFORMER_POLICY);
+    this.warn = options.warn ?? (() => {});
     this.eventRate = new RateMeter(options.clock);
   }
 
@@ -105,6 +120,7 @@ export class Lab {
     if (running && running.phase !== 'stopped') return running;
     running?.dispose();
     cluster.informerFailures.delete(name);
+    const policy = this.informerPolicy();
     const informer = createSharedInformer({
       name,
       listerWatcher: cluster.backend.cluster.listerWatcher(spec.resource, {
@@ -113,6 +129,7 @@ export class Lab {
       }),
       clock: this.clock,
       labelSelector: spec.labelSelector || undefined,
+      ...(policy.keepManagedFields ? {} : { transform: dropManagedFields }),
     });
     const session = new InformerSession({
       clusterId,
@@ -121,6 +138,9 @@ export class Lab {
       clock: this.clock,
       clusterLabel: cluster.label,
       emitTimeline: (event) => this.timeline.events.push(event),
+      managedFieldsDropped: !policy.keepManagedFields,
+      maxObjects: policy.maxObjects,
+      onOverLimit: (objects, listing) => this.warn(overLimitMessage(name, cluster.label, objects, policy.maxObjects, listing)),
     });
     informer.onProbe((p) => {
       if (p.kind === 'event' && p.type !== 'BOOKMARK') this.eventRate.add();

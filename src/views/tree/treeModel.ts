@@ -1,6 +1,7 @@
 import type { ClientInfo } from '../../sim/store/types.ts';
 import type { ClusterSession } from '../model/clusterSession.ts';
 import type { InformerSession } from '../model/informerSession.ts';
+import { describeListProgress } from '../model/listProgress.ts';
 import type { Lab } from '../model/lab.ts';
 import { count, describeObject, escapeMarkdown, objectTooltip, relativeTime } from './format.ts';
 import type { ControllerSessionsModel } from '../controllers/controllerSessionsModel.ts';
@@ -361,7 +362,10 @@ export class TreeModel {
     if (queued) health.push(`queued ${queued}`);
     const rv = i.informer.lastSyncResourceVersion();
     const phase = i.phase === 'retrying' && i.lastError ? `retrying: ${i.lastError}` : i.phase;
-    const description = [scope, i.spec.labelSelector ? `[${i.spec.labelSelector}]` : '', phase, rv ? `rv ${rv}` : '', count(i.count, 'object'), ...health]
+    // While a list loads, the cache is still empty (or the last list's): show what has arrived so far.
+    const listing = i.listProgress();
+    const held = listing ? describeListProgress(listing) : count(i.count, 'object');
+    const description = [scope, i.spec.labelSelector ? `[${i.spec.labelSelector}]` : '', phase, rv ? `rv ${rv}` : '', held, ...health]
       .filter(Boolean)
       .join(' · ');
     const tooltip = [
@@ -374,6 +378,7 @@ export class TreeModel {
       `| last synced RV | ${escapeMarkdown(rv || '—')} |`,
       `| latest RV seen | ${escapeMarkdown(i.latestResourceVersion || '—')} |`,
       `| objects | ${i.count} |`,
+      ...(listing ? [`| listing | ${describeListProgress(listing)} |`] : []),
       `| lists / relists | ${stats.lists} / ${stats.relists} |`,
       `| 410 Expired | ${stats.expired} |`,
       `| reconnects | ${stats.reconnects} |`,
