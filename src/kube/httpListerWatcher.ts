@@ -2,12 +2,13 @@ import type { ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink }
 import type { ApiResource, KubeList, KubeObject, WatchEvent } from '../shared/k8s.ts';
 import { EventTooLargeError } from './errors.ts';
 import { LineTooLongError } from './lineSplitter.ts';
-import { jsonRequest, streamRequest } from './request.ts';
+import { listRequest } from './listRequest.ts';
+import { streamRequest } from './request.ts';
 import { collectionPath } from './resourcePath.ts';
 import type { Transport } from './transport.ts';
 import { WatchDecoder } from './watchDecoder.ts';
 
-// The ListerWatcher for a real API server: a list is one GET; a watch is one long GET whose body we
+// The ListerWatcher for a real API server: a list is one GET whose items are parsed as they arrive; a watch is one long GET whose body we
 // stream line by line (not client-node's Watch, not a fetch per event), so the informer sees each
 // event as soon as its line is complete.
 
@@ -40,7 +41,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
 
   async list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
     this.stats.lists++;
-    const list = await jsonRequest<KubeList<T>>(this.transport, this.path, {
+    const list = await listRequest<T>(this.transport, this.path, {
       query: {
         resourceVersion: options.resourceVersion,
         resourceVersionMatch: options.resourceVersionMatch,

@@ -33,7 +33,7 @@ export interface StreamedResponse {
 }
 
 const ERROR_BODY_LIMIT = 1 << 20;
-const MAX_STRING_LENGTH = bufferConstants.MAX_STRING_LENGTH;
+export const MAX_STRING_LENGTH = bufferConstants.MAX_STRING_LENGTH;
 
 export function buildPath(transport: Transport, path: string, query?: RequestOptions['query']): string {
   let out = transport.basePath + path;
@@ -144,7 +144,7 @@ export interface StallGuard {
   error(): Error;
 }
 
-function stallGuard(transport: Transport, what: string): StallGuard | undefined {
+export function stallGuard(transport: Transport, what: string): StallGuard | undefined {
   const ms = transport.stallTimeoutMs;
   return ms > 0 ? { ms, error: () => new StallError(transport.server.origin, what, ms) } : undefined;
 }

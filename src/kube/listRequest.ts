@@ -1,0 +1,42 @@
+import { ApiError } from '../shared/apiError.ts';
+import type { KubeList, KubeObject } from '../shared/k8s.ts';
+import { ListDecoder, ListTooLargeItemError } from './listDecoder.ts';
+import { MAX_STRING_LENGTH, stallGuard, streamRequest } from './request.ts';
+import type { RequestOptions } from './request.ts';
+import type { Transport } from './transport.ts';
+
+// A LIST whose items are parsed as they arrive (see ListDecoder): the whole body is never held at
+// once, so a list of any size costs little more than the objects it brings.
+
+export async function listRequest<T extends KubeObject>(transport: Transport, path: string, options: RequestOptions = {}): Promise<KubeList<T>> {
+  const res = await streamRequest(transport, path, options);
+  const what = `${options.method ?? 'GET'} ${path}`;
+  const invalid = (detail: string): ApiError => new ApiError(res.statusCode, `the server sent invalid JSON for ${path} (${detail})`, 'InvalidResponse');
+  const decoder = new ListDecoder<T>(MAX_STRING_LENGTH);
+  const stall = stallGuard(transport, `in the middle of the answer to ${what}`);
+  const timer = stall ? setTimeout(() => res.body.destroy(stall.error()), stall.ms) : undefined;
+  let bytes = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      timer?.refresh();
+      bytes += chunk.length;
+      decoder.push(chunk);
+    }
+  } catch (err) {
+    res.body.destroy();
+    if (err instanceof ListTooLargeItemError) throw new ApiError(res.statusCode, `an item in the answer to ${what} is larger than ${MAX_STRING_LENGTH} bytes, more than can be parsed`, 'InvalidResponse');
+    if (err instanceof SyntaxError) throw invalid(`an item after ${bytes} bytes: ${err.message}`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  let decoded: ReturnType<ListDecoder<T>['end']>;
+  try {
+    decoded = decoder.end();
+  } catch (err) {
+    throw invalid(`${bytes} bytes: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const list = decoded.list as unknown as KubeList<T>;
+  list.items = decoded.items;
+  return list;
+}

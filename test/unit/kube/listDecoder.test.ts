@@ -1,0 +1,61 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ListDecoder } from '../../../src/kube/listDecoder.ts';
+
+/** Feeds `body` in pieces of the given sizes (cycled), as sockets deliver it. */
+function decode(body: Buffer, sizes: number[]): { list: Record<string, unknown>; items: unknown[] } {
+  const decoder = new ListDecoder();
+  let at = 0;
+  for (let k = 0; at < body.length; k++) {
+    const size = Math.max(1, sizes[k % sizes.length]!);
+    decoder.push(body.subarray(at, at + size));
+    at += size;
+  }
+  return decoder.end();
+}
+
+// Strings that trip naive scanners: quotes, backslashes (also before a quote), brackets, multi-byte UTF-8.
+const tricky = fc.oneof(fc.string(), fc.constantFrom('"', '\\', '\\"', '\\\\', '}', ']', '{"items":[', 'é', '日本', '🙂', 'items'), fc.string({ unit: 'grapheme' }));
+const value = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, tricky, fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(tricky, tie('v'), { maxKeys: 3 })),
+})).v;
+const item = fc.record({ metadata: fc.record({ name: tricky, labels: fc.dictionary(tricky, tricky, { maxKeys: 3 }) }), data: fc.dictionary(tricky, value, { maxKeys: 4 }), items: fc.array(value, { maxLength: 2 }) });
+
+describe('list decoder (items parsed as the body arrives)', () => {
+  it('reads what JSON.parse reads, however the body is cut', () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 6 }), tricky, fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }), fc.boolean(), (items, rv, sizes, itemsFirst) => {
+        const envelope = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: rv, continue: 'x"]}' } };
+        const list = itemsFirst ? { items, ...envelope } : { ...envelope, items };
+        const body = Buffer.from(JSON.stringify(list, null, sizes[0]! % 2 === 0 ? 0 : 1));
+        const decoded = decode(body, sizes);
+        assert.deepEqual(decoded.items, JSON.parse(JSON.stringify(items)));
+        assert.deepEqual(decoded.list['metadata'], envelope.metadata);
+        assert.deepEqual(decoded.list['items'], []);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('parses each item on its own: items are ready before the body ends, and chunks need not be kept', () => {
+    const decoder = new ListDecoder<{ metadata: { name: string } }>();
+    decoder.push(Buffer.from('{"kind":"PodList","metadata":{"resourceVersion":"7"},"items":[{"metadata":{"name":"a"}},{"metad'));
+    assert.deepEqual(decoder.items.map((i) => i.metadata.name), ['a']);
+    decoder.push(Buffer.from('ata":{"name":"b"}}]}'));
+    const { list, items } = decoder.end();
+    assert.deepEqual(items.map((i) => i.metadata.name), ['a', 'b']);
+    assert.deepEqual(list['metadata'], { resourceVersion: '7' });
+  });
+
+  it('takes a body that is not a list whole (a Status, items null)', () => {
+    assert.deepEqual(decode(Buffer.from('{"kind":"Status","code":200}'), [3]).list, { kind: 'Status', code: 200 });
+    assert.deepEqual(decode(Buffer.from('{"kind":"PodList","items":null}'), [5]), { list: { kind: 'PodList', items: null }, items: [] });
+  });
+
+  it('rejects invalid JSON in an item and a body cut short', () => {
+    assert.throws(() => decode(Buffer.from('{"items":[{"a":tru}]}'), [100]), SyntaxError);
+    assert.throws(() => decode(Buffer.from('{"items":[{"a":1},{"b":'), [7]), SyntaxError);
+    assert.throws(() => decode(Buffer.from('{"metadata":{"resourceVersion":"1"'), [7]), SyntaxError);
+  });
+});
