@@ -45,7 +45,7 @@ function templateHash(rs: number): string {
 
 /** The Pod's name as a ReplicaSet makes it: `web-3-bdcf…-x7k2p`. */
 export function podName(index: number): string {
-  return `web-${index % 40}-${templateHash(index % 40)}-${index.toString(36).padStart(5, 'z')}`;
+  return `web-${index % 40}-${templateHash(index % 40)}-${index.toString(36).padStart(5, '0')}`;
 }
 
 /** One Pod; `restarts` changes with each status update (a container restart, as kubelet reports it). */

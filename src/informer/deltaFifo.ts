@@ -39,7 +39,7 @@ export interface ReflectorStore<T extends KubeObject = KubeObject> {
    * The full state as of `resourceVersion`: queues `Replaced` for each listed object and a `Deleted`
    * tombstone for each key the cache (or the queue) knows that the list no longer has.
    */
-  replace(list: readonly T[], resourceVersion: string): void;
+  replace(list: readonly T[], resourceVersion: string, transformed?: boolean): void;
   /** Queues `Sync` for every cached object that has no pending deltas (periodic resync). */
   resync(): void;
 }
@@ -165,7 +165,8 @@ class DeltaFifoImpl<T extends KubeObject> {
     this.checkSynced();
   }
 
-  replace(list: readonly T[], resourceVersion: string): void {
+  /** `transformed`: the list's items already went through the transform (as they were decoded). */
+  replace(list: readonly T[], resourceVersion: string, transformed = false): void {
     // Nothing cached and nothing queued (the first list, usually): nothing can have vanished.
     const mayHaveVanished = this.knownObjects.size > 0 || this.length > 0;
     const listed = mayHaveVanished ? new Set<string>() : undefined;
@@ -173,7 +174,7 @@ class DeltaFifoImpl<T extends KubeObject> {
     this.inFirstReplace = !this.populated;
     try {
       for (const raw of list) {
-        const obj = this.incoming(raw);
+        const obj = transformed ? (raw as DeepReadonly<T>) : this.incoming(raw);
         const key = objectKey(obj as Readonly<KubeObject>);
         listed?.add(key);
         this.queueAction('Replaced', key, obj);

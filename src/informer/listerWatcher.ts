@@ -38,9 +38,20 @@ export interface WatchHandle {
   stop(): void;
 }
 
+/**
+ * Marks a list whose items a backend already passed through `prepareItem` (see ListerWatcher.list):
+ * the informer does not transform them again.
+ */
+export const ITEMS_PREPARED: unique symbol = Symbol('controller-lab.itemsPrepared');
+
 export interface ListerWatcher<T extends KubeObject = KubeObject> {
-  /** One page of a list. Rejects with ApiError (e.g. 410 for an expired continue token). */
-  list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>>;
+  /**
+   * One page of a list. Rejects with ApiError (e.g. 410 for an expired continue token).
+   * `prepareItem` (the informer's transform): a backend that decodes items one at a time may apply
+   * it to each as it is decoded, so a large list never holds every untransformed item at once; it
+   * then sets `[ITEMS_PREPARED]: true` on the list. A backend may ignore it.
+   */
+  list(options: ListOptions, signal?: AbortSignal, prepareItem?: (item: T) => T): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }>;
   /**
    * Opens a watch. Resolves once the server accepted it (HTTP 200); rejects with ApiError when the
    * server refused it (an HTTP 410 among them). A 410 inside an accepted stream arrives as an ERROR

@@ -5,6 +5,7 @@ import type { KubeObject, WatchEvent } from '../shared/k8s.ts';
 import { Backoff } from './backoff.ts';
 import { isTooLargeResourceVersion, retryAfterMs } from './serverVerdicts.ts';
 import type { ReflectorStore } from './deltaFifo.ts';
+import { ITEMS_PREPARED } from './listerWatcher.ts';
 import type { ListerWatcher, WatchHandle, WatchSink } from './listerWatcher.ts';
 import type { ProbeBus } from './probeBus.ts';
 
@@ -51,6 +52,8 @@ export interface ReflectorOptions<T extends KubeObject> {
   watchIdleTimeoutMs?: number | undefined;
   /** > 0: queue a `Sync` of every cached object this often. */
   resyncPeriodMs?: number | undefined;
+  /** The informer's transform: list items go through it here (as they are decoded, when the backend can), not in the store. */
+  transform?: ((obj: T) => T) | undefined;
   onError?: ((err: Error) => void) | undefined;
   /** A watch was accepted by the server. */
   onConnect?: (() => void) | undefined;
@@ -141,6 +144,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private readonly probes: ProbeBus;
   private readonly backoff: Backoff;
   private readonly abort = new AbortController();
+  /** The transform for a backend to apply as it decodes list items; a malformed item is left for wellFormed to report. */
+  private readonly prepareItem: ((item: T) => T) | undefined;
   private stopped = false;
   /** Inside stop(): the last probes (the watch closing) may still go out. */
   private stopping = false;
@@ -170,6 +175,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.clock = options.clock;
     this.probes = options.probes;
     this.backoff = new Backoff(options.clock, options.random);
+    const transform = options.transform;
+    this.prepareItem = transform ? (item) => (malformation(item) === undefined ? transform(item) : item) : undefined;
   }
 
   /** The resourceVersion the cache is known to be current with (list, event or bookmark). */
@@ -269,6 +276,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     // version afterwards, and a consistent read ('') once that version is gone.
     let rv: string | undefined = this.lastRVUnavailable ? undefined : this.listedOnce ? this.lastSyncRV || undefined : '0';
     const limit = this.o.pageSize ?? 500;
+    const transform = this.o.transform;
     for (let restart = 0; ; restart++) {
       if (this.probes.active) this.emit({ kind: 'listStart', resourceVersion: rv });
       const pages: T[][] = [];
@@ -281,11 +289,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
               ? { limit, continue: cont, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector }
               : { resourceVersion: rv, limit: limit > 0 ? limit : undefined, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
             this.abort.signal,
+            this.prepareItem,
           );
           if (this.stopped) return false;
           this.stats.listPages++;
           const pageItems = Array.isArray(page?.items) ? page.items : [];
-          pages.push(this.wellFormed(pageItems));
+          const kept = this.wellFormed(pageItems);
+          // A backend that could not transform items as it decoded them: transform the page now.
+          pages.push(transform && page?.[ITEMS_PREPARED] !== true ? kept.map(transform) : kept);
           cont = page?.metadata?.continue || undefined;
           listRV = page?.metadata?.resourceVersion ?? listRV;
           if (this.probes.active) this.emit({ kind: 'listPage', items: pageItems.length, continued: cont !== undefined });
@@ -315,7 +326,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       const items = pages.length === 1 ? pages[0]! : pages.flat();
       if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: listRV, items: items.length, durationMs: this.clock.now() - startedAt });
       try {
-        this.store.replace(items, listRV);
+        this.store.replace(items, listRV, transform !== undefined);
       } catch (err) {
         // A transform that throws: the list cannot be used; report it and try again later.
         this.reportError(asError(err));

@@ -167,6 +167,7 @@ class SharedInformerImpl<T extends KubeObject> {
       watchListIdleTimeoutMs: options.watchListIdleTimeoutMs,
       watchIdleTimeoutMs: options.watchIdleTimeoutMs,
       resyncPeriodMs: options.resyncPeriodMs,
+      transform: options.transform,
       onError: (err) => this.reportError(err, {}),
       onConnect: () => {
         for (const l of this.connectListeners) {

@@ -1,4 +1,4 @@
-import type { ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
+import type { ITEMS_PREPARED, ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
 import type { ApiResource, KubeList, KubeObject, WatchEvent } from '../shared/k8s.ts';
 import { EventTooLargeError } from './errors.ts';
 import { LineTooLongError } from './lineSplitter.ts';
@@ -39,7 +39,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
     this.path = collectionPath(resource, resource.namespaced ? scope.namespace : undefined);
   }
 
-  async list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
+  async list(options: ListOptions, signal?: AbortSignal, prepareItem?: (item: T) => T): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }> {
     this.stats.lists++;
     const list = await listRequest<T>(this.transport, this.path, {
       query: {
@@ -51,7 +51,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
         fieldSelector: options.fieldSelector ?? this.scope.fieldSelector,
       },
       signal,
-    });
+    }, prepareItem);
     list.items ??= [];
     list.metadata ??= {};
     return list;

@@ -35,9 +35,12 @@ export class ListDecoder<T = unknown> {
   private key: number[] = [];
   private keyOverflow = false;
   private readonly maxItemLength: number;
+  private readonly prepare: ((item: T) => T) | undefined;
 
-  constructor(maxItemLength = Infinity) {
+  /** `prepare` is applied to each item as it is parsed (e.g. the informer's transform). */
+  constructor(maxItemLength = Infinity, prepare?: (item: T) => T) {
     this.maxItemLength = maxItemLength;
+    this.prepare = prepare;
   }
 
   push(chunk: Buffer): void {
@@ -121,7 +124,8 @@ export class ListDecoder<T = unknown> {
       this.itemPieces = [];
     }
     this.itemLength = 0;
-    this.items.push(JSON.parse(bytes.toString('utf8')) as T);
+    const item = JSON.parse(bytes.toString('utf8')) as T;
+    this.items.push(this.prepare ? this.prepare(item) : item);
   }
 
   private collectKey(chunk: Buffer, from: number, to: number): void {

@@ -1,3 +1,4 @@
+import { ITEMS_PREPARED } from '../informer/listerWatcher.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { KubeList, KubeObject } from '../shared/k8s.ts';
 import { ListDecoder, ListTooLargeItemError } from './listDecoder.ts';
@@ -8,11 +9,12 @@ import type { Transport } from './transport.ts';
 // A LIST whose items are parsed as they arrive (see ListDecoder): the whole body is never held at
 // once, so a list of any size costs little more than the objects it brings.
 
-export async function listRequest<T extends KubeObject>(transport: Transport, path: string, options: RequestOptions = {}): Promise<KubeList<T>> {
+/** `prepareItem` is applied to each item as it is parsed; the list then says so (ITEMS_PREPARED). */
+export async function listRequest<T extends KubeObject>(transport: Transport, path: string, options: RequestOptions = {}, prepareItem?: (item: T) => T): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }> {
   const res = await streamRequest(transport, path, options);
   const what = `${options.method ?? 'GET'} ${path}`;
   const invalid = (detail: string): ApiError => new ApiError(res.statusCode, `the server sent invalid JSON for ${path} (${detail})`, 'InvalidResponse');
-  const decoder = new ListDecoder<T>(MAX_STRING_LENGTH);
+  const decoder = new ListDecoder<T>(MAX_STRING_LENGTH, prepareItem);
   const stall = stallGuard(transport, `in the middle of the answer to ${what}`);
   const timer = stall ? setTimeout(() => res.body.destroy(stall.error()), stall.ms) : undefined;
   let bytes = 0;
@@ -26,6 +28,7 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
     res.body.destroy();
     if (err instanceof ListTooLargeItemError) throw new ApiError(res.statusCode, `an item in the answer to ${what} is larger than ${MAX_STRING_LENGTH} bytes, more than can be parsed`, 'InvalidResponse');
     if (err instanceof SyntaxError) throw invalid(`an item after ${bytes} bytes: ${err.message}`);
+    // Anything else: the connection failed, or prepareItem (a transform) threw.
     throw err;
   } finally {
     clearTimeout(timer);
@@ -36,7 +39,8 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
   } catch (err) {
     throw invalid(`${bytes} bytes: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const list = decoded.list as unknown as KubeList<T>;
+  const list = decoded.list as unknown as KubeList<T> & { [ITEMS_PREPARED]?: boolean };
   list.items = decoded.items;
+  if (prepareItem) list[ITEMS_PREPARED] = true;
   return list;
 }
