@@ -11,7 +11,7 @@
 //   npm run bench:informer -- --core --alloc   adds bytes allocated per event and the top
 //                                       allocation sites (deterministic, unlike time on a busy machine)
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { median, mb, ms, ratio, si } from './lib/stats.ts';
 import { BENCH_NAMESPACE, listPathOf, renderStream, startStreamServer } from './lib/streamServer.ts';
 import type { Workload } from './lib/streamServer.ts';
 import type { KubernetesListObject, KubernetesObject } from '@kubernetes/client-node';
+import type * as ContenderModules from './lib/contenderModules.ts';
 import { markdownTable, textTable } from './lib/table.ts';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -117,6 +118,7 @@ async function orchestrate(): Promise<void> {
   const profDir = path.join(ROOT, '.bench-output', 'profiles');
   if (values.prof) mkdirSync(profDir, { recursive: true });
   const only = values.contenders?.split(',');
+  const bundled = await bundleSelf();
   const goPeer = !only || only.some((c) => c.startsWith('client-go')) ? await buildClientGoPeer(work) : undefined;
   // The server on CPU 0, each contender alone on CPU 1: without pinning, the two share a core at
   // random moments and the same contender's CPU per event swings by 30% from one run to the next.
@@ -162,7 +164,7 @@ async function orchestrate(): Promise<void> {
           const cpu = pinned ? 1 : undefined;
           const child = contender.startsWith('client-go')
             ? await runProgram<Measurement>([goPeer!.binary, 'run', ...common, '--resource', workload, '--namespace', BENCH_NAMESPACE, ...(contender === 'client-go-protobuf' ? ['--protobuf'] : [])], { cpu, env: CLIENT_GO_ENV })
-            : await runChild<Measurement>(SELF, ['--child', contender, '--kubeconfig', kubeconfig, '--workload', workload, ...common], {
+            : await runChild<Measurement>(bundled, ['--child', contender, '--kubeconfig', kubeconfig, '--workload', workload, ...common], {
                 nodeFlags: ['--expose-gc', ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${contender}-${workload}-${objects}-${rep}.cpuprofile`] : [])],
                 cpu,
               });
@@ -243,6 +245,29 @@ async function orchestrate(): Promise<void> {
   if (values.prof) console.log(`\nCPU profiles: ${profDir}`);
 }
 
+/**
+ * This benchmark bundled by esbuild, as the extension and the CLI ship: the Node contenders run from
+ * it, because loading .ts sources through type stripping costs tens of MB of RSS no user pays.
+ * Written under .bench-output/ so that @kubernetes/client-node (left out) resolves from node_modules.
+ */
+async function bundleSelf(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = path.join(ROOT, '.bench-output', 'informer.bench.mjs');
+  await build({
+    entryPoints: [SELF],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    external: ['@kubernetes/client-node', 'esbuild'],
+    // CommonJS dependencies bundled into an ES module still call require().
+    banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
 // ---- import cost ------------------------------------------------------------------------------
 
 interface ImportCost {
@@ -319,12 +344,22 @@ async function contenderChild(contender: NodeContender): Promise<void> {
     eventsPerSec: events / ((tEnd - tSync) / 1000),
     cpuMs: (cpu.user + cpu.system) / 1000,
     watchCpuUs: (watchCpu.user + watchCpu.system) / events,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: peakRss(),
     cacheHeapBytes,
     cached: cachedCount(),
   };
   console.log(JSON.stringify(m));
   process.exit(0);
+}
+
+/**
+ * The process's resident high-water mark since it started (VmHWM). Not getrusage's maxRSS: Linux
+ * keeps that across exec, so a child spawned from this benchmark's big orchestrator would report
+ * the orchestrator's size at fork time.
+ */
+function peakRss(): number {
+  const hwm = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  return hwm ? Number(hwm[1]) * 1024 : process.resourceUsage().maxRSS * 1024;
 }
 
 /**
@@ -335,6 +370,10 @@ function dataHeapUsed(): number {
   let used = 0;
   for (const space of getHeapSpaceStatistics()) if (!/code|trusted/.test(space.space_name)) used += space.space_used_size;
   return used;
+}
+
+function contenderModules(): Promise<typeof ContenderModules> {
+  return import('./lib/contenderModules.ts');
 }
 
 interface Hooks {
@@ -353,8 +392,7 @@ async function prepare(contender: NodeContender, kubeconfig: string): Promise<(h
   const resource = { group: '', version: 'v1', resource: workload, kind, namespaced: true, shortNames: [], singularName: kind.toLowerCase(), verbs: ['list', 'watch'] };
 
   if (contender === 'controller-lab' || contender === 'controller-lab-lean') {
-    const { loadCluster } = await import('../src/kube/index.ts');
-    const { createSharedInformer, dropManagedFields } = await import('../src/informer/index.ts');
+    const { loadCluster, createSharedInformer, dropManagedFields } = await contenderModules();
     return (hooks) => {
       const cluster = loadCluster({ kubeconfig });
       const listerWatcher = cluster.listerWatcher(resource, { namespace: BENCH_NAMESPACE });
@@ -398,8 +436,7 @@ async function prepare(contender: NodeContender, kubeconfig: string): Promise<(h
   }
 
   // The parse limit: our HTTP client path, a line splitter, JSON.parse and a Map — nothing else.
-  const { loadCluster } = await import('../src/kube/index.ts');
-  const { LineSplitter } = await import('../src/kube/lineSplitter.ts');
+  const { loadCluster, LineSplitter } = await contenderModules();
   return (hooks) => {
     const cluster = loadCluster({ kubeconfig });
     const cache = new Map<string, unknown>();
