@@ -36,7 +36,7 @@ const SCOPES = ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result'] as 
 type ScopeName = (typeof SCOPES)[number];
 
 export class ReconcileDebugSession extends LoggingDebugSession {
-  private readonly runtime = new ReconcileRuntime();
+  protected readonly runtime = new ReconcileRuntime();
   private readonly handles = new Handles<Expandable>();
   private configurationDone!: Promise<void>;
   private markConfigured!: () => void;

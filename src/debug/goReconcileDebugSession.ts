@@ -1,0 +1,118 @@
+import { BreakpointEvent, ContinuedEvent, OutputEvent, StoppedEvent, Thread } from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { GoProgramRunner } from '../runtime/goControllerProcess.ts';
+import { findDelve } from './delveBinary.ts';
+import { GoLineDebugging, isGoSource } from './goLineDebugging.ts';
+import { ReconcileDebugSession, type ControllerLabLaunchArguments } from './reconcileDebugSession.ts';
+
+// The reconcile debugger with Go line debugging through Delve in the same DAP session: with
+// `"lineBreakpoints": true`, a Go controller is built for Delve and run under `dlv dap`;
+// breakpoints in `.go` files, the goroutine Delve stops in, its stack, variables, evaluate and
+// stepping are Delve's (GoLineDebugging), everything else stays the reconcile debugger's.
+
+export interface GoLaunchArguments extends ControllerLabLaunchArguments {
+  /** Run the Go program under Delve so line breakpoints in .go files hit. */
+  lineBreakpoints?: boolean;
+  /** The dlv to use (default: the PATH, then $(go env GOBIN) / $(go env GOPATH)/bin). */
+  dlvPath?: string;
+  /**
+   * The hook the launch path reads (set here, not by the user): when present, the Go controller
+   * is started with GoControllerProcess.start({ …, runner: goProgramRunner() }).
+   */
+  goProgramRunner?: () => GoProgramRunner;
+}
+
+export class GoReconcileDebugSession extends ReconcileDebugSession {
+  private readonly go = new GoLineDebugging();
+
+  constructor() {
+    super();
+    this.go.on('stopped', (body) => {
+      const event = new StoppedEvent(body.reason, body.threadId, body.text) as DebugProtocol.StoppedEvent;
+      event.body = { ...body, description: body.description ?? `Paused in Go (${body.reason})` };
+      this.sendEvent(event);
+    });
+    this.go.on('continued', (body) => this.sendEvent(new ContinuedEvent(body.threadId, body.allThreadsContinued)));
+    this.go.on('breakpoint', (body) => this.sendEvent(new BreakpointEvent(body.reason, body.breakpoint)));
+    this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
+  }
+
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: GoLaunchArguments): Promise<void> {
+    if (args.lineBreakpoints) {
+      let dlvPath: string;
+      try {
+        dlvPath = findDelve({ explicit: args.dlvPath });
+      } catch (err) {
+        return this.sendErrorResponse(response, 1003, (err as Error).message);
+      }
+      args.goProgramRunner = () => this.go.createRunner(dlvPath);
+    }
+    return super.launchRequest(response, args);
+  }
+
+  protected override async setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): Promise<void> {
+    if (!isGoSource(args.source.path)) return super.setBreakPointsRequest(response, args);
+    await this.answer(response, async () => ({ breakpoints: await this.go.setBreakpoints(args) }));
+  }
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    const workers = Array.from({ length: this.runtime.workers }, (_, i) => new Thread(i + 1, `worker ${i + 1}`));
+    response.body = { threads: [...workers, ...this.go.threads()] };
+    this.sendResponse(response);
+  }
+
+  protected override async stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): Promise<void> {
+    if (!this.go.ownsThread(args.threadId)) return super.stackTraceRequest(response, args);
+    await this.answer(response, () => this.go.stackTrace(args));
+  }
+
+  protected override async scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): Promise<void> {
+    if (!this.go.ownsId(args.frameId)) return super.scopesRequest(response, args);
+    await this.answer(response, async () => ({ scopes: await this.go.scopes(args.frameId) }));
+  }
+
+  protected override async variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): Promise<void> {
+    if (!this.go.ownsId(args.variablesReference)) return super.variablesRequest(response, args);
+    await this.answer(response, async () => ({ variables: await this.go.variables(args) }));
+  }
+
+  protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
+    if (args.frameId === undefined || !this.go.ownsId(args.frameId)) return super.evaluateRequest(response, args);
+    await this.answer(response, () => this.go.evaluate(args));
+  }
+
+  protected override async continueRequest(response: DebugProtocol.ContinueResponse, args?: DebugProtocol.ContinueArguments): Promise<void> {
+    // The base class's override takes no arguments; DAP always sends them.
+    if (!args || !this.go.ownsThread(args.threadId)) return super.continueRequest(response);
+    await this.answer(response, async () => {
+      await this.go.step('continue', args.threadId);
+      return { allThreadsContinued: true };
+    });
+  }
+
+  protected override async nextRequest(response: DebugProtocol.NextResponse, args?: DebugProtocol.NextArguments): Promise<void> {
+    if (!args || !this.go.ownsThread(args.threadId)) return super.nextRequest(response);
+    await this.answer(response, () => this.go.step('next', args.threadId));
+  }
+
+  protected override async stepInRequest(response: DebugProtocol.StepInResponse, args?: DebugProtocol.StepInArguments): Promise<void> {
+    if (!args || !this.go.ownsThread(args.threadId)) return super.stepInRequest(response);
+    await this.answer(response, () => this.go.step('stepIn', args.threadId));
+  }
+
+  protected override async stepOutRequest(response: DebugProtocol.StepOutResponse, args?: DebugProtocol.StepOutArguments): Promise<void> {
+    if (!args || !this.go.ownsThread(args.threadId)) return super.stepOutRequest(response);
+    await this.answer(response, () => this.go.step('stepOut', args.threadId));
+  }
+
+  /** Sends Delve's answer, or its error as this request's error (the client shows it). */
+  private async answer<R extends DebugProtocol.Response>(response: R, work: () => Promise<R['body'] | void>): Promise<void> {
+    try {
+      const body = await work();
+      if (body) response.body = body;
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 3001, format: (err as Error).message, showUser: false });
+    }
+  }
+}
