@@ -1,26 +1,42 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { TypedEmitter } from '../runtime/typedEmitter.ts';
 import { DelveConnection } from './delveConnection.ts';
 
-// A Go program running under Delve: `dlv dap` (Delve's own debug adapter, which VS Code's Go
-// extension also starts for a launch), a DAP client on its port, and the program launched in
-// `exec` mode from a binary built with `-gcflags=all=-N -l` (no optimisation, no inlining, so
-// every line and local of Reconcile is there). Line breakpoints, stops, stacks and variables are
-// Delve's; this class only starts it, relays its events and makes sure nothing outlives it.
+// A Go program running under Delve, as VS Code's Go extension runs one for a remote attach:
+// `dlv exec --headless --api-version=2 --listen=127.0.0.1:<port> <binary>` starts the program
+// halted (built with `-gcflags=all=-N -l`: no optimisation, no inlining, so every line and local
+// of Reconcile is there); a DAP client attaches (`"request": "attach", "mode": "remote"`), sets
+// breakpoints, and configurationDone lets the program run. Whoever starts the program (here:
+// GoControllerProcess through its wrapCommand) keeps its environment, so Controller Lab's socket
+// and secret reach the program unchanged. Line breakpoints, stops, stacks and variables are
+// Delve's; this class relays them and makes sure nothing outlives the session. Without
+// --accept-multiclient, dlv ends when its one client disconnects.
 
 /** Build flags for a binary Delve can step through line by line. */
 export const DELVE_BUILD_FLAGS = ['-gcflags=all=-N -l'];
 
-export interface DelveLaunchOptions {
-  dlvPath: string;
-  /** The built binary (mode exec). */
-  program: string;
-  cwd: string;
-  /** Added to the program's environment (Controller Lab's socket, secret, KUBECONFIG…). */
-  env: Record<string, string | undefined>;
-  args?: string[];
-  /** Bounds Delve's start-up (default 30 s). */
+/** The command that runs `binary args…` under a headless Delve listening on 127.0.0.1:port. */
+export function delveExecCommand(dlvPath: string, port: number, binary: string, args: string[]): { command: string; args: string[] } {
+  return { command: dlvPath, args: ['exec', '--headless', '--api-version=2', `--listen=127.0.0.1:${port}`, binary, '--', ...args] };
+}
+
+/** A loopback port nobody listens on now (dlv binds it a moment later). */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface DelveAttachOptions {
+  port: number;
+  /** How long to wait for dlv to listen and answer (default 30 s). */
   timeoutMs?: number;
 }
 
@@ -37,75 +53,44 @@ export interface DelveEvents extends Record<string, unknown> {
   output: { category: string; text: string };
   /** The program exited (Delve reports it before it ends the session). */
   exited: { exitCode: number };
-  /** Delve is gone: the session ended, dlv exited, nothing of it is left running. */
+  /** The session with Delve is over (dlv ends with it). */
   ended: { reason: string };
-  /** Every other Delve event, as Delve sent it (for adapters that relay Delve to a client). */
+  /** Every other Delve event, as Delve sent it. */
   event: DebugProtocol.Event;
 }
 
-const LISTENING = /DAP server listening at:\s*(\S+):(\d+)/;
-
 export class DelveDebugger extends TypedEmitter<DelveEvents> {
   private ended = false;
-  private readonly endedPromise: Promise<void>;
-  private readonly dlv: ChildProcess;
+  private readonly breakpointFiles = new Set<string>();
   private readonly connection: DelveConnection;
 
-  private constructor(dlv: ChildProcess, connection: DelveConnection, dlvExited: Promise<void>) {
+  private constructor(connection: DelveConnection) {
     super();
-    this.dlv = dlv;
     this.connection = connection;
     connection.on('event', (e) => this.onEvent(e));
-    this.endedPromise = dlvExited.then(() => {
-      this.connection.dispose();
+    connection.on('closed', ({ reason }) => {
       this.ended = true;
-      this.emit('ended', { reason: 'Delve exited' });
+      this.emit('ended', { reason });
     });
   }
 
   /**
-   * Starts dlv, launches the program and waits for Delve's `initialized`: set breakpoints now,
-   * then configurationDone() lets the program run.
+   * Attaches to a headless dlv (retrying while it starts) and waits for Delve's `initialized`:
+   * set breakpoints now, then configurationDone() lets the halted program run.
    */
-  static async start(options: DelveLaunchOptions): Promise<DelveDebugger> {
+  static async attach(options: DelveAttachOptions): Promise<DelveDebugger> {
     const timeoutMs = options.timeoutMs ?? 30_000;
-    // dlv only listens on loopback; its log lines go to our output, not to the user's program output.
-    const dlv = spawn(options.dlvPath, ['dap', '--listen=127.0.0.1:0'], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let earlyOutput = '';
-    const dlvExited = new Promise<void>((done) => {
-      dlv.once('exit', () => done());
-      dlv.once('error', () => done());
-    });
-    const address = await new Promise<{ host: string; port: number }>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`dlv did not start listening within ${timeoutMs} ms:\n${earlyOutput}`)), timeoutMs);
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        dlv.kill('SIGKILL');
-        reject(err);
-      };
-      const onData = (text: string) => {
-        earlyOutput += text;
-        const m = LISTENING.exec(earlyOutput);
-        if (!m) return;
-        clearTimeout(timer);
-        resolve({ host: m[1] ?? '127.0.0.1', port: Number(m[2]) });
-      };
-      dlv.stdout?.setEncoding('utf8').on('data', onData);
-      dlv.stderr?.setEncoding('utf8').on('data', onData);
-      dlv.once('error', (err) => fail(new Error(`cannot start ${options.dlvPath}: ${err.message}`)));
-      dlv.once('exit', (code) => fail(new Error(`dlv exited (code ${code}) before listening:\n${earlyOutput}`)));
-    });
-    let connection: DelveConnection;
-    try {
-      connection = await DelveConnection.open(address.host, address.port, timeoutMs);
-    } catch (err) {
-      dlv.kill('SIGKILL');
-      throw err;
+    const deadline = Date.now() + timeoutMs;
+    let connection: DelveConnection | undefined;
+    while (!connection) {
+      try {
+        connection = await DelveConnection.open('127.0.0.1', options.port, Math.max(1, deadline - Date.now()));
+      } catch (err) {
+        if (Date.now() >= deadline) throw new Error(`Delve did not listen on 127.0.0.1:${options.port} within ${timeoutMs} ms (${(err as Error).message})`, { cause: err });
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
-    const debug = new DelveDebugger(dlv, connection, dlvExited);
-    // From here on dlv's own lines (and the program's, which it passes through) are output.
-    dlv.stdout?.removeAllListeners('data').on('data', (text: string) => debug.emit('output', { category: 'stdout', text }));
-    dlv.stderr?.removeAllListeners('data').on('data', (text: string) => debug.emit('output', { category: 'stderr', text }));
+    const debug = new DelveDebugger(connection);
     try {
       await connection.request('initialize', {
         clientID: 'controller-lab',
@@ -119,15 +104,7 @@ export class DelveDebugger extends TypedEmitter<DelveEvents> {
         locale: 'en-us',
       });
       const initialized = connection.waitForEvent('initialized', timeoutMs);
-      await connection.request('launch', {
-        request: 'launch',
-        mode: 'exec',
-        program: options.program,
-        args: options.args ?? [],
-        cwd: options.cwd,
-        env: options.env,
-        stopOnEntry: false,
-      });
+      await connection.request('attach', { request: 'attach', mode: 'remote', stopOnEntry: false });
       await initialized;
     } catch (err) {
       await debug.shutdown();
@@ -136,21 +113,13 @@ export class DelveDebugger extends TypedEmitter<DelveEvents> {
     return debug;
   }
 
-  get pid(): number | undefined {
-    return this.dlv.pid;
-  }
-
-  /** dlv's process: the program's stdout/stderr come through it (Delve passes them on). */
-  get process(): ChildProcess {
-    return this.dlv;
-  }
-
   get running(): boolean {
     return !this.ended;
   }
 
   /** Replaces the breakpoints of one Go file; Delve answers which it could place and on what line. */
   async setBreakpoints(path: string, breakpoints: DelveBreakpointSpec[]): Promise<DebugProtocol.Breakpoint[]> {
+    this.breakpointFiles.add(path);
     const r = await this.request<DebugProtocol.SetBreakpointsResponse>('setBreakpoints', { source: { path }, breakpoints, lines: breakpoints.map((b) => b.line) });
     return r.body.breakpoints;
   }
@@ -182,19 +151,23 @@ export class DelveDebugger extends TypedEmitter<DelveEvents> {
   }
 
   /**
-   * Ends the program and Delve: disconnect with terminateDebuggee (Delve kills the program it
-   * launched, stopped at a breakpoint or not), then SIGTERM and SIGKILL dlv if it lingers.
+   * Ends the session: disconnect with terminateDebuggee (Delve kills the program, stopped at a
+   * breakpoint or not, and dlv exits). Resolves when Delve has closed the connection.
    */
-  async shutdown(graceMs = 3000): Promise<void> {
+  async shutdown(timeoutMs = 5000): Promise<void> {
     if (this.ended) return;
-    const term = setTimeout(() => this.dlv.kill('SIGTERM'), graceMs);
-    const kill = setTimeout(() => this.dlv.kill('SIGKILL'), graceMs * 2);
-    if (!this.connection.closed) {
-      await Promise.race([this.connection.request('disconnect', { terminateDebuggee: true }).catch(() => undefined), this.endedPromise]);
-    }
-    await this.endedPromise;
-    clearTimeout(term);
-    clearTimeout(kill);
+    const closed = new Promise<void>((done) => this.once('ended', () => done()));
+    await Promise.race([this.connection.request('disconnect', { terminateDebuggee: true }).catch(() => undefined), closed]);
+    await Promise.race([closed, new Promise((r) => setTimeout(r, timeoutMs))]);
+    this.connection.dispose();
+  }
+
+  /** Lets a program stopped in Delve run on and forgets every breakpoint (so it can stop by itself). */
+  async release(): Promise<void> {
+    if (this.ended) return;
+    // Breakpoints by file are replaced with nothing; Delve answers for the files it knows.
+    for (const path of this.breakpointFiles) await this.request('setBreakpoints', { source: { path }, breakpoints: [] }).catch(() => undefined);
+    await this.request('continue', { threadId: 1 }).catch(() => undefined);
   }
 
   private onEvent(e: DebugProtocol.Event): void {
@@ -214,7 +187,7 @@ export class DelveDebugger extends TypedEmitter<DelveEvents> {
         this.emit('exited', { exitCode: (e as DebugProtocol.ExitedEvent).body.exitCode });
         return;
       case 'terminated':
-        // The program is gone; Delve's single-use server exits once its client hangs up.
+        // The program is gone; a headless dlv without --accept-multiclient exits once its client hangs up.
         void this.shutdown();
         return;
       default:

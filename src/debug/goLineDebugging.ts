@@ -1,7 +1,6 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { TypedEmitter } from '../runtime/typedEmitter.ts';
-import type { DelveBreakpointSpec, DelveDebugger } from './delveDebugger.ts';
-import { DelveRunner } from './delveRunner.ts';
+import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort, type DelveBreakpointSpec } from './delveDebugger.ts';
 
 // Go line debugging inside the reconcile debugger's own DAP session (the standalone adapter, or
 // any client without VS Code's Go extension): breakpoints in `.go` files go to Delve, Delve's
@@ -29,6 +28,15 @@ interface FileBreakpoints {
   ids: number[];
 }
 
+/**
+ * How the Go program is built and started for Delve: what the launch path passes on to
+ * GoControllerProcess (its buildFlags and wrapCommand).
+ */
+export interface GoProgramOverrides {
+  buildFlags?: string[];
+  wrapCommand?: (binary: string, args: string[]) => { command: string; args: string[] };
+}
+
 export function isGoSource(path: string | undefined): boolean {
   return typeof path === 'string' && path.endsWith('.go');
 }
@@ -43,12 +51,32 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   private enabled = false;
 
   /**
-   * The runner the Go launch passes to GoControllerProcess: builds for Delve, runs the program
-   * under `dlv dap` and applies the breakpoints set so far before the program runs.
+   * The build flags and start command for the Go program: `dlv exec --headless` on a free
+   * loopback port; once dlv runs, this attaches to it, places the breakpoints set so far and
+   * lets the program run.
    */
-  createRunner(dlvPath: string): DelveRunner {
+  async prepare(dlvPath: string, userBuildFlags: string[] = []): Promise<Required<GoProgramOverrides>> {
     this.enabled = true;
-    return new DelveRunner({ dlvPath, configure: (delve) => this.attach(delve) });
+    const port = await freeLoopbackPort();
+    return {
+      buildFlags: [...userBuildFlags, ...DELVE_BUILD_FLAGS],
+      wrapCommand: (binary, args) => {
+        void this.attach(port);
+        return delveExecCommand(dlvPath, port, binary, args);
+      },
+    };
+  }
+
+  /** Lets a program stopped in Delve run on without breakpoints (so it can stop by itself). */
+  async release(): Promise<void> {
+    this.stoppedGoroutine = undefined;
+    await this.delve?.release();
+  }
+
+  /** Ends the Delve session: the program (if still there) and dlv end with it. */
+  async shutdown(): Promise<void> {
+    this.stoppedGoroutine = undefined;
+    await this.delve?.shutdown();
   }
 
   get active(): boolean {
@@ -115,8 +143,14 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     return this.delve;
   }
 
-  /** Called by the runner once Delve launched the program, before it runs. */
-  private async attach(delve: DelveDebugger): Promise<void> {
+  private async attach(port: number): Promise<void> {
+    let delve: DelveDebugger;
+    try {
+      delve = await DelveDebugger.attach({ port });
+    } catch (err) {
+      this.emit('output', { category: 'stderr', text: `Go line breakpoints are off: ${(err as Error).message}\n` });
+      return;
+    }
     this.delve = delve;
     delve.on('stopped', (body) => {
       this.stoppedGoroutine = body.threadId;
@@ -137,13 +171,15 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
       const id = body.breakpoint.id === undefined ? undefined : this.fromDelveId.get(body.breakpoint.id);
       if (id !== undefined) this.emit('breakpoint', { ...body, breakpoint: { ...body.breakpoint, id } });
     });
-    delve.on('output', (o) => {
-      // dlv's own stdout/stderr carry the program's output: GoControllerProcess shows those already.
-      if (o.category !== 'stdout' && o.category !== 'stderr') this.emit('output', o);
-    });
+    delve.on('output', (o) => this.emit('output', o));
     delve.on('ended', () => (this.stoppedGoroutine = undefined));
-    for (const [path, file] of this.files) {
-      for (const bp of await this.place(path, file)) this.emit('breakpoint', { reason: 'changed', breakpoint: bp });
+    try {
+      for (const [path, file] of this.files) {
+        for (const bp of await this.place(path, file)) this.emit('breakpoint', { reason: 'changed', breakpoint: bp });
+      }
+      await delve.configurationDone();
+    } catch (err) {
+      this.emit('output', { category: 'stderr', text: `Delve: ${(err as Error).message}\n` });
     }
   }
 

@@ -1,8 +1,7 @@
 import { BreakpointEvent, ContinuedEvent, OutputEvent, StoppedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { GoProgramRunner } from '../runtime/goControllerProcess.ts';
 import { findDelve } from './delveBinary.ts';
-import { GoLineDebugging, isGoSource } from './goLineDebugging.ts';
+import { GoLineDebugging, isGoSource, type GoProgramOverrides } from './goLineDebugging.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from './reconcileDebugSession.ts';
 
 // The reconcile debugger with Go line debugging through Delve in the same DAP session: with
@@ -11,15 +10,12 @@ import { ReconcileDebugSession, type ControllerLabLaunchArguments } from './reco
 // stepping are Delve's (GoLineDebugging), everything else stays the reconcile debugger's.
 
 export interface GoLaunchArguments extends ControllerLabLaunchArguments {
+  /** `go build` flags, as one string (`-tags=e2e`) or a list (Delve's are added). */
+  buildFlags?: string | string[];
   /** Run the Go program under Delve so line breakpoints in .go files hit. */
   lineBreakpoints?: boolean;
   /** The dlv to use (default: the PATH, then $(go env GOBIN) / $(go env GOPATH)/bin). */
   dlvPath?: string;
-  /**
-   * The hook the launch path reads (set here, not by the user): when present, the Go controller
-   * is started with GoControllerProcess.start({ …, runner: goProgramRunner() }).
-   */
-  goProgramRunner?: () => GoProgramRunner;
 }
 
 export class GoReconcileDebugSession extends ReconcileDebugSession {
@@ -37,17 +33,25 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
   }
 
-  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: GoLaunchArguments): Promise<void> {
-    if (args.lineBreakpoints) {
-      let dlvPath: string;
-      try {
-        dlvPath = findDelve({ explicit: args.dlvPath });
-      } catch (err) {
-        return this.sendErrorResponse(response, 1003, (err as Error).message);
-      }
-      args.goProgramRunner = () => this.go.createRunner(dlvPath);
-    }
-    return super.launchRequest(response, args);
+  /** With lineBreakpoints, the Go program is built for Delve and started under dlv (see GoLineDebugging.prepare). */
+  protected override async goProgramOverrides(args: GoLaunchArguments): Promise<GoProgramOverrides> {
+    if (!args.lineBreakpoints) return {};
+    const dlvPath = findDelve({ explicit: args.dlvPath });
+    const userFlags = typeof args.buildFlags === 'string' ? args.buildFlags.split(/\s+/).filter(Boolean) : (args.buildFlags ?? []);
+    return this.go.prepare(dlvPath, userFlags);
+  }
+
+  /** A program stopped in Delve cannot read Controller Lab's shutdown: let it run, then end Delve. */
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
+    await this.go.release();
+    await super.disconnectRequest(response);
+    await this.go.shutdown();
+  }
+
+  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    await this.go.release();
+    await super.terminateRequest(response);
+    await this.go.shutdown();
   }
 
   protected override async setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): Promise<void> {
