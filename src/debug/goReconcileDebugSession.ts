@@ -24,11 +24,16 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   constructor() {
     super();
     this.go.on('stopped', (body) => {
+      // The scenario waits while the program is stopped in Delve, as it does at a reconcile stop.
+      this.runtime.scenarioClock.pause();
       const event = new StoppedEvent(body.reason, body.threadId, body.text) as DebugProtocol.StoppedEvent;
       event.body = { ...body, description: body.description ?? `Paused in Go (${body.reason})` };
       this.sendEvent(event);
     });
-    this.go.on('continued', (body) => this.sendEvent(new ContinuedEvent(body.threadId, body.allThreadsContinued)));
+    this.go.on('continued', (body) => {
+      if (!this.runtime.current) this.runtime.scenarioClock.resume();
+      this.sendEvent(new ContinuedEvent(body.threadId, body.allThreadsContinued));
+    });
     this.go.on('breakpoint', (body) => this.sendEvent(new BreakpointEvent(body.reason, body.breakpoint)));
     this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
   }
