@@ -1,4 +1,4 @@
-import { BreakpointEvent, ContinuedEvent, OutputEvent, StoppedEvent, Thread } from '@vscode/debugadapter';
+import { BreakpointEvent, ContinuedEvent, OutputEvent, StoppedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { findDelve } from './delveBinary.ts';
 import { GoLineDebugging, isGoSource, type GoProgramOverrides } from './goLineDebugging.ts';
@@ -64,10 +64,13 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     await this.answer(response, async () => ({ breakpoints: await this.go.setBreakpoints(args) }));
   }
 
-  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    const workers = Array.from({ length: this.runtime.workers }, (_, i) => new Thread(i + 1, `worker ${i + 1}`));
-    response.body = { threads: [...workers, ...this.go.threads()] };
-    this.sendResponse(response);
+  /** The reconcile debugger's threads (its workers), and the goroutine Delve stopped in after them. */
+  public override sendResponse(response: DebugProtocol.Response): void {
+    if (response.command === 'threads' && response.success) {
+      const body = response.body as DebugProtocol.ThreadsResponse['body'] | undefined;
+      if (body) body.threads = [...body.threads, ...this.go.threads()];
+    }
+    super.sendResponse(response);
   }
 
   protected override async stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): Promise<void> {
