@@ -9,6 +9,7 @@ import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
 
@@ -74,7 +75,8 @@ async function gate(command, args) {
 const npx = (bin) => `node_modules/.bin/${bin}`;
 
 /**
- * `go test -race -v` in go/ (the Go module controller-runtime authors add), with go's own output;
+ * `go test -race -v` in go/ (the Go module controller-runtime authors add) and `go test -v` in
+ * examples/go-guestbook (a kubebuilder-layout project using it), with go's own output;
  * the counts are its `--- PASS` / `--- FAIL` lines (subtests included). A build failure or a
  * panic that ends the run before any `--- FAIL` still counts as one failure.
  */
@@ -83,9 +85,23 @@ async function goTests() {
     console.log('go not found on the PATH: install Go 1.26 or newer to run the Go module\'s tests');
     return { passed: 0, failed: 1 };
   }
-  const { code, out } = await run('go', ['test', '-C', 'go', '-race', '-count=1', '-v', './...']);
-  const passed = (out.match(/^\s*--- PASS: /gm) ?? []).length;
+  const module = await goTestCounts(['test', '-C', 'go', '-race', '-count=1', '-v', './...']);
+  // The kubebuilder-layout example: its Ginkgo suite against the simulated cluster (simtest).
+  const example = await goTestCounts(['test', '-C', 'examples/go-guestbook', '-count=1', '-v', './...']);
+  return { passed: module.passed + example.passed, failed: module.failed + example.failed };
+}
+
+/** Go tests and, in a Ginkgo suite, each spec (its `N Passed | M Failed` summary) are counted. */
+async function goTestCounts(args) {
+  const { code, out } = await run('go', args);
+  let passed = (out.match(/^\s*--- PASS: /gm) ?? []).length;
   let failed = (out.match(/^\s*--- FAIL: /gm) ?? []).length;
+  // Ginkgo colours its summary: drop the escape sequences before reading it.
+  const plain = stripVTControlCharacters(out);
+  for (const m of plain.matchAll(/(\d+) Passed \| (\d+) Failed/g)) {
+    passed += Number(m[1]);
+    failed += Number(m[2]);
+  }
   if (code !== 0 && failed === 0) failed = 1;
   return { passed, failed };
 }

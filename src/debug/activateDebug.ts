@@ -1,7 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import * as vscode from 'vscode';
-import { ReconcileDebugSession, ATTACH_JS_EVENT, JS_DEBUGGER_UNAVAILABLE_REQUEST } from './reconcileDebugSession.ts';
+import { ATTACH_JS_EVENT, JS_DEBUGGER_UNAVAILABLE_REQUEST } from './reconcileDebugSession.ts';
+import { GoReconcileDebugSession } from './goReconcileDebugSession.ts';
 import { addControllerTypes } from './controllerTypes.ts';
 import { runControllerInTerminal } from '../views/controllers/runInTerminal.ts';
 
@@ -152,7 +153,7 @@ class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
       return new vscode.DebugAdapterExecutable(process.execPath, [adapter], { env: { ELECTRON_RUN_AS_NODE: '1' } });
     }
     // Inline: the controller's runtime events reach the views in this same process.
-    return new vscode.DebugAdapterInlineImplementation(new ReconcileDebugSession() as unknown as vscode.DebugAdapter);
+    return new vscode.DebugAdapterInlineImplementation(new GoReconcileDebugSession() as unknown as vscode.DebugAdapter);
   }
 }
 

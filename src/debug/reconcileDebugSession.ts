@@ -20,6 +20,7 @@ import { ReconcileRuntime, frameName, type DebugLaunchOptions, type StopState } 
 import { childrenOf, toVariable, type Expandable } from './variables.ts';
 import { evaluateInStop } from './evaluate.ts';
 import { requestView } from './requestView.ts';
+import type { GoProgramOverrides } from './goLineDebugging.ts';
 
 // DAP ↔ reconcile runtime (vscode-mock-debug's session layer): workers are threads, a reconcile is
 // a stack frame, its request/object/trigger/queue/writes/result are scopes, and `next`, `stepBack`,
@@ -36,7 +37,7 @@ const SCOPES = ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result'] as 
 type ScopeName = (typeof SCOPES)[number];
 
 export class ReconcileDebugSession extends LoggingDebugSession {
-  private readonly runtime = new ReconcileRuntime();
+  protected readonly runtime = new ReconcileRuntime();
   private readonly handles = new Handles<Expandable>();
   private configurationDone!: Promise<void>;
   private markConfigured!: () => void;
@@ -86,13 +87,18 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, 2000))]);
     if (!args.controller && !args.program) return this.sendErrorResponse(response, 1001, 'launch: `controller` (a TypeScript controller file) or `program` (a Go main package) is required');
     try {
-      await this.runtime.launch(args);
+      await this.runtime.launch(args, await this.goProgramOverrides(args));
       this.sendResponse(response);
     } catch (err) {
       const message = (err as Error).message;
       this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
       this.sendErrorResponse(response, 1002, `Controller Lab could not start ${basename(args.program ?? args.controller ?? '')}: ${message}`);
     }
+  }
+
+  /** How a Go program is built and started (a line debugger's flags and command); none here. */
+  protected async goProgramOverrides(_args: ControllerLabLaunchArguments): Promise<GoProgramOverrides> {
+    return {};
   }
 
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {

@@ -36,15 +36,23 @@ export interface LaunchSimOptions {
   scenarioClock?: Clock;
 }
 
+const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+
 export async function launchSim(options: LaunchSimOptions = {}): Promise<LaunchedSim> {
   // Read and validate the scenario first, so a bad file fails before anything listens.
   const scenarioText = options.scenario ? await readFile(resolve(options.scenario), 'utf8') : undefined;
   // Kinds are checked again when it starts (the scenario may register CRDs itself).
-  if (scenarioText !== undefined) parseScenario(scenarioText, options.scenario ?? 'scenario', () => true);
+  const parsed = scenarioText === undefined ? undefined : parseScenario(scenarioText, options.scenario ?? 'scenario', () => true);
   const workloads = parseWorkloadsField(options.workloads ?? false);
   if (workloads.problems.length) throw new Error(`workloads: ${workloads.problems.map(([field, message]) => (field ? `${field}: ${message}` : message)).join('; ')}`);
   const cluster = createSimCluster();
   if (workloads.options) cluster.enableWorkloads(workloads.options);
+  // The scenario's CRDs are there before the controller starts, as an operator's CRDs are installed
+  // before it runs: a controller-runtime manager cannot sync (and so never starts the scenario) while
+  // a kind it watches is not served. The scenario applies them again (unchanged) when it starts.
+  for (const { object } of parsed?.objects ?? []) {
+    if (object.apiVersion === 'apiextensions.k8s.io/v1' && object.kind === 'CustomResourceDefinition') cluster.create(CRDS, '', structuredClone(object));
+  }
   const server = await startSimServer(cluster);
   let finished = scenarioText === undefined;
   let stopScenario = () => {};

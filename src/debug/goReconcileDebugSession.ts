@@ -1,0 +1,130 @@
+import { BreakpointEvent, ContinuedEvent, OutputEvent, StoppedEvent } from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { findDelve } from './delveBinary.ts';
+import { GoLineDebugging, isGoSource, type GoProgramOverrides } from './goLineDebugging.ts';
+import { ReconcileDebugSession, type ControllerLabLaunchArguments } from './reconcileDebugSession.ts';
+
+// The reconcile debugger with Go line debugging through Delve in the same DAP session: with
+// `"lineBreakpoints": true`, a Go controller is built for Delve and run under `dlv dap`;
+// breakpoints in `.go` files, the goroutine Delve stops in, its stack, variables, evaluate and
+// stepping are Delve's (GoLineDebugging), everything else stays the reconcile debugger's.
+
+export interface GoLaunchArguments extends ControllerLabLaunchArguments {
+  /** `go build` flags, as one string (`-tags=e2e`) or a list (Delve's are added). */
+  buildFlags?: string | string[];
+  /** Run the Go program under Delve so line breakpoints in .go files hit. */
+  lineBreakpoints?: boolean;
+  /** The dlv to use (default: the PATH, then $(go env GOBIN) / $(go env GOPATH)/bin). */
+  dlvPath?: string;
+}
+
+export class GoReconcileDebugSession extends ReconcileDebugSession {
+  private readonly go = new GoLineDebugging();
+
+  constructor() {
+    super();
+    this.go.on('stopped', (body) => {
+      // The scenario waits while the program is stopped in Delve, as it does at a reconcile stop.
+      this.runtime.scenarioClock.pause();
+      const event = new StoppedEvent(body.reason, body.threadId, body.text) as DebugProtocol.StoppedEvent;
+      event.body = { ...body, description: body.description ?? `Paused in Go (${body.reason})` };
+      this.sendEvent(event);
+    });
+    this.go.on('continued', (body) => {
+      if (!this.runtime.current) this.runtime.scenarioClock.resume();
+      this.sendEvent(new ContinuedEvent(body.threadId, body.allThreadsContinued));
+    });
+    this.go.on('breakpoint', (body) => this.sendEvent(new BreakpointEvent(body.reason, body.breakpoint)));
+    this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
+  }
+
+  /** With lineBreakpoints, the Go program is built for Delve and started under dlv (see GoLineDebugging.prepare). */
+  protected override async goProgramOverrides(args: GoLaunchArguments): Promise<GoProgramOverrides> {
+    if (!args.lineBreakpoints) return {};
+    const dlvPath = findDelve({ explicit: args.dlvPath });
+    const userFlags = typeof args.buildFlags === 'string' ? args.buildFlags.split(/\s+/).filter(Boolean) : (args.buildFlags ?? []);
+    return this.go.prepare(dlvPath, userFlags);
+  }
+
+  /** A program stopped in Delve cannot read Controller Lab's shutdown: let it run, then end Delve. */
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
+    await this.go.release();
+    await super.disconnectRequest(response);
+    await this.go.shutdown();
+  }
+
+  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    await this.go.release();
+    await super.terminateRequest(response);
+    await this.go.shutdown();
+  }
+
+  protected override async setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): Promise<void> {
+    if (!isGoSource(args.source.path)) return super.setBreakPointsRequest(response, args);
+    await this.answer(response, async () => ({ breakpoints: await this.go.setBreakpoints(args) }));
+  }
+
+  /** The reconcile debugger's threads (its workers), and the goroutine Delve stopped in after them. */
+  public override sendResponse(response: DebugProtocol.Response): void {
+    if (response.command === 'threads' && response.success) {
+      const body = response.body as DebugProtocol.ThreadsResponse['body'] | undefined;
+      if (body) body.threads = [...body.threads, ...this.go.threads()];
+    }
+    super.sendResponse(response);
+  }
+
+  protected override async stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): Promise<void> {
+    if (!this.go.ownsThread(args.threadId)) return super.stackTraceRequest(response, args);
+    await this.answer(response, () => this.go.stackTrace(args));
+  }
+
+  protected override async scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): Promise<void> {
+    if (!this.go.ownsId(args.frameId)) return super.scopesRequest(response, args);
+    await this.answer(response, async () => ({ scopes: await this.go.scopes(args.frameId) }));
+  }
+
+  protected override async variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): Promise<void> {
+    if (!this.go.ownsId(args.variablesReference)) return super.variablesRequest(response, args);
+    await this.answer(response, async () => ({ variables: await this.go.variables(args) }));
+  }
+
+  protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
+    if (args.frameId === undefined || !this.go.ownsId(args.frameId)) return super.evaluateRequest(response, args);
+    await this.answer(response, () => this.go.evaluate(args));
+  }
+
+  protected override async continueRequest(response: DebugProtocol.ContinueResponse, args?: DebugProtocol.ContinueArguments): Promise<void> {
+    // The base class's override takes no arguments; DAP always sends them.
+    if (!args || !this.go.ownsThread(args.threadId)) return super.continueRequest(response);
+    await this.answer(response, async () => {
+      await this.go.step('continue', args.threadId);
+      return { allThreadsContinued: true };
+    });
+  }
+
+  protected override async nextRequest(response: DebugProtocol.NextResponse, args?: DebugProtocol.NextArguments): Promise<void> {
+    if (!args || !this.go.ownsThread(args.threadId)) return super.nextRequest(response);
+    await this.answer(response, () => this.go.step('next', args.threadId));
+  }
+
+  protected override async stepInRequest(response: DebugProtocol.StepInResponse, args?: DebugProtocol.StepInArguments): Promise<void> {
+    if (!args || !this.go.ownsThread(args.threadId)) return super.stepInRequest(response);
+    await this.answer(response, () => this.go.step('stepIn', args.threadId));
+  }
+
+  protected override async stepOutRequest(response: DebugProtocol.StepOutResponse, args?: DebugProtocol.StepOutArguments): Promise<void> {
+    if (!args || !this.go.ownsThread(args.threadId)) return super.stepOutRequest(response);
+    await this.answer(response, () => this.go.step('stepOut', args.threadId));
+  }
+
+  /** Sends Delve's answer, or its error as this request's error (the client shows it). */
+  private async answer<R extends DebugProtocol.Response>(response: R, work: () => Promise<R['body'] | void>): Promise<void> {
+    try {
+      const body = await work();
+      if (body) response.body = body;
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 3001, format: (err as Error).message, showUser: false });
+    }
+  }
+}
