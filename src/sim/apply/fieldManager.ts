@@ -112,8 +112,9 @@ export function recordApplyCreate(obj: KubeObject, config: KubeObject, fm: Field
 /**
  * Server-side apply of `config` onto `live`: the merged object with its managedFields, or a 409
  * listing the fields other managers own that it would change (`force` takes them over).
+ * `liveCopy` is a mutable copy of `live` the result is built from (and shares parts with).
  */
-export function applyConfiguration(live: Readonly<KubeObject>, config: KubeObject, fm: FieldManagement, force: boolean): KubeObject {
+export function applyConfiguration(live: Readonly<KubeObject>, liveCopy: KubeObject, config: KubeObject, fm: FieldManagement, force: boolean): KubeObject {
   const configSet = configSetOf(config, fm);
   let entries = tryDecode(live.metadata.managedFields) ?? [];
   if (entries.length === 0) {
@@ -121,7 +122,7 @@ export function applyConfiguration(live: Readonly<KubeObject>, config: KubeObjec
     const existing = compare(undefined, live, fm.shape);
     entries = [{ ...updateEntry(fm, existing.added.union(existing.modified), 'Update', BEFORE_FIRST_APPLY), subresource: undefined }];
   }
-  const merged = mergeApplied(live, config, fm.shape) as KubeObject;
+  const merged = mergeApplied(liveCopy, config, fm.shape) as KubeObject;
   const id = identityOf({ manager: fm.manager, operation: 'Apply', apiVersion: fm.apiVersion, subresource: fm.subresource });
   const previous = entries.find((e) => identityOf(e) === id);
   const others = entries.filter((e) => e !== previous);
@@ -131,14 +132,16 @@ export function applyConfiguration(live: Readonly<KubeObject>, config: KubeObjec
     removeStale(merged, previous.set.difference(configSet), owned, fm.shape);
   }
   const cmp = compare(live, merged, fm.shape);
-  const changed = cmp.added.union(cmp.modified);
+  // Only what this write may change counts (a /status apply cannot change spec: it is reset).
+  const changed = fm.ownable(cmp.added.union(cmp.modified));
+  const removed = fm.ownable(cmp.removed);
   const conflicts: Conflict[] = [];
   for (const o of others) {
     for (const path of o.set.intersection(changed).paths()) conflicts.push({ owner: o, path });
   }
   if (conflicts.length && !force) throw conflictError(conflicts);
-  const out = without(others, changed.union(cmp.removed));
-  const unchanged = previous && previous.apiVersion === fm.apiVersion && sameSet(previous.set, configSet) && cmp.added.isEmpty() && cmp.modified.isEmpty() && cmp.removed.isEmpty();
+  const out = without(others, changed.union(removed));
+  const unchanged = previous && previous.apiVersion === fm.apiVersion && sameSet(previous.set, configSet) && changed.isEmpty() && removed.isEmpty();
   out.push(unchanged ? previous : updateEntry(fm, configSet, 'Apply'));
   finish(merged, out);
   return merged;

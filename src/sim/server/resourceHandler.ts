@@ -281,9 +281,11 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       if (type === 'json' ? !Array.isArray(patch) : typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
         throw badRequest(type === 'json' ? 'a JSON patch must be an array of operations' : 'the patch must be a JSON object');
       }
+      // An apply that creates its object answers 201, as the API server does.
+      const creates = type === 'apply' && !subresource && !exists(cluster, gvr, target.namespace, target.name);
       const patched = recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, 200, writtenJson(r, patched));
+      await sendWritten(r, creates && !ctx.dryRun ? 201 : 200, writtenJson(r, patched));
       return;
     }
     case 'DELETE': {
@@ -309,4 +311,13 @@ function sendWarnings(res: ServerResponse, ctx: RequestContext): void {
 /** A 422 about the PATCH's options, as the API server answers one (`PatchOptions.meta.k8s.io "" is invalid: …`). */
 function invalidPatchOptions(field: string, reason: string, message: string): Error {
   return invalid('meta.k8s.io', 'PatchOptions', '', [{ field, reason, message }]);
+}
+
+function exists(cluster: SimClusterApi, gvr: GroupVersionResource, namespace: string, name: string): boolean {
+  try {
+    cluster.get(gvr, namespace, name);
+    return true;
+  } catch {
+    return false;
+  }
 }

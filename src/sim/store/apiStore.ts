@@ -254,7 +254,8 @@ export class ApiStore implements StoreOps {
 
   /** Server-side apply: the merged object, its managedFields decided (or a 409 on conflicts). */
   private applyConfiguration(info: ResourceInfo, live: Readonly<KubeObject>, config: KubeObject, subresource: Subresource | undefined): KubeObject {
-    const merged = applyConfiguration(live, config, this.fieldManagement(info, subresource), this.opts.writer?.().force === true);
+    // The merge builds on a mutable copy: pruning and defaulting change it in place.
+    const merged = applyConfiguration(live, mutableCopy(live) as KubeObject, config, this.fieldManagement(info, subresource), this.opts.writer?.().force === true);
     this.fieldsDecided.add(merged);
     return merged;
   }
