@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
+import { jsonEqual } from '../jsonEqual.ts';
 import { badRequest } from '../store/apiErrors.ts';
 import { conflictError, type Conflict } from './conflicts.ts';
 import type { FieldSet } from './fieldSet.ts';
@@ -68,7 +69,10 @@ export function recordUpdate(live: Readonly<KubeObject> | undefined, next: KubeO
   let entries: ManagerEntry[];
   if (fm.subresource) entries = tryDecode(live?.metadata.managedFields) ?? [];
   else if (isReset(requested)) entries = [];
-  else {
+  else if (requested === undefined || (live && jsonEqual(requested, live.metadata.managedFields))) {
+    // The common case: the request kept the stored managedFields (decoded once, cached with the object).
+    entries = tryDecode(live?.metadata.managedFields) ?? [];
+  } else {
     const sent = tryDecode(requested);
     entries = sent?.length ? sent : tryDecode(live?.metadata.managedFields) ?? [];
   }

@@ -4,12 +4,18 @@ import { compareElements, isValidElement, printElement } from './pathElement.ts'
 // A node is a member of the set when `member` is true — `.` in fieldsV1 when it also has
 // children, `{}` when it is a leaf. Operations return new sets and never modify their inputs, so
 // sets decoded from stored (frozen) objects can be cached and shared.
+// Invariant: a child node is never empty (it is a member or has children), so emptiness is O(1);
+// only `child()` makes nodes that may stay empty, and its users prune them. Sets are built
+// (insert, child) and then only read: operations share unchanged subtrees between sets, and each
+// node remembers its fieldsV1 form, so a write re-encodes only what it changed.
 
 export class FieldSet {
   member = false;
   readonly children = new Map<string, FieldSet>();
+  private encoded: Record<string, unknown> | undefined;
 
   child(element: string): FieldSet {
+    this.encoded = undefined;
     let c = this.children.get(element);
     if (!c) {
       c = new FieldSet();
@@ -22,6 +28,7 @@ export class FieldSet {
     let node: FieldSet = this;
     for (const e of path) node = node.child(e);
     node.member = true;
+    node.encoded = undefined;
   }
 
   has(path: readonly string[]): boolean {
@@ -34,32 +41,35 @@ export class FieldSet {
   }
 
   isEmpty(): boolean {
-    if (this.member) return false;
-    for (const c of this.children.values()) if (!c.isEmpty()) return false;
-    return true;
+    return !this.member && this.children.size === 0;
   }
 
   union(other: FieldSet): FieldSet {
+    if (other === this || other.isEmpty()) return this;
+    if (this.isEmpty()) return other;
     const out = new FieldSet();
     out.member = this.member || other.member;
     for (const [e, c] of this.children) {
       const o = other.children.get(e);
-      out.children.set(e, o ? c.union(o) : c.copy());
+      out.children.set(e, o ? c.union(o) : c);
     }
-    for (const [e, o] of other.children) if (!this.children.has(e)) out.children.set(e, o.copy());
+    for (const [e, o] of other.children) if (!this.children.has(e)) out.children.set(e, o);
     return out;
   }
 
   /** Members of this set that are not members of `other` (a node stays while it has any). */
   difference(other: FieldSet): FieldSet {
+    if (other.isEmpty()) return this;
     const out = new FieldSet();
     out.member = this.member && !other.member;
+    let changed = out.member !== this.member;
     for (const [e, c] of this.children) {
       const o = other.children.get(e);
-      const d = o ? c.difference(o) : c.copy();
+      const d = o ? c.difference(o) : c;
+      if (d !== c) changed = true;
       if (!d.isEmpty()) out.children.set(e, d);
     }
-    return out;
+    return changed ? out : this;
   }
 
   intersection(other: FieldSet): FieldSet {
@@ -81,17 +91,10 @@ export class FieldSet {
     return this.difference(strip);
   }
 
-  copy(): FieldSet {
-    const out = new FieldSet();
-    out.member = this.member;
-    for (const [e, c] of this.children) out.children.set(e, c.copy());
-    return out;
-  }
-
   /** Every member path, in the API server's order. */
   paths(prefix: string[] = [], out: string[][] = []): string[][] {
     if (this.member && prefix.length) out.push([...prefix]);
-    for (const e of [...this.children.keys()].sort(compareElements)) {
+    for (const e of sortedElements(this.children)) {
       prefix.push(e);
       this.children.get(e)?.paths(prefix, out);
       prefix.pop();
@@ -101,12 +104,14 @@ export class FieldSet {
 
   /** The `fieldsV1` object, keys sorted as the API server writes them. */
   toFieldsV1(): Record<string, unknown> {
+    if (this.encoded) return this.encoded;
     const out: Record<string, unknown> = {};
     if (this.member && this.children.size) out['.'] = {};
-    for (const e of [...this.children.keys()].sort(compareElements)) {
+    for (const e of sortedElements(this.children)) {
       const c = this.children.get(e);
       if (c && !c.isEmpty()) out[e] = c.toFieldsV1();
     }
+    this.encoded = out;
     return out;
   }
 
@@ -124,8 +129,17 @@ export class FieldSet {
       if (!isValidElement(k)) throw new Error(`invalid path element ${JSON.stringify(k)}`);
       set.children.set(k, FieldSet.fromFieldsV1(v, false));
     }
+    // A stored (frozen) form is this set's encoding as it stands.
+    if (Object.isFrozen(value)) set.encoded = value as Record<string, unknown>;
     return set;
   }
+}
+
+function sortedElements(children: ReadonlyMap<string, FieldSet>): string[] {
+  const keys = [...children.keys()];
+  if (keys.length < 2) return keys;
+  // Field names alone sort as strings; keys and values need the element order.
+  return keys.every((k) => k.startsWith('f:')) ? keys.sort() : keys.sort(compareElements);
 }
 
 /** `.spec.containers[name="web"].image`: a path as conflict messages print it. */

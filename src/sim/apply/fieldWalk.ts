@@ -53,6 +53,11 @@ export function indexItems(list: readonly unknown[], shape: ListShape): Map<stri
   return out;
 }
 
+function isAtomic(value: unknown, shape: Shape): boolean {
+  if (Array.isArray(value)) return shape.list().type === 'atomic';
+  return isObject(value) ? shape.atomicMap() : true;
+}
+
 function isLeaf(value: unknown, shape: Shape): boolean {
   if (Array.isArray(value)) return shape.list().type === 'atomic' || value.length === 0;
   if (isObject(value)) return shape.atomicMap() || Object.keys(value).length === 0;
@@ -115,23 +120,59 @@ export interface Comparison {
 export function compare(before: unknown, after: unknown, shape: Shape): Comparison {
   const result: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
   const path: string[] = [];
-  const walk = (l: unknown, r: unknown, s: Shape, inZeroValue: boolean): void => {
-    const leaf = (l === undefined || isLeaf(l, s)) && (r === undefined || isLeaf(r, s));
-    const sameKind = l === undefined || r === undefined || (Array.isArray(l) === Array.isArray(r) && isObject(l) === isObject(r));
-    if (leaf || !sameKind) {
-      if (l === undefined) result.added.insert(path);
-      else if (r === undefined) result.removed.insert(path);
-      else if (!jsonEqual(l, r)) result.modified.insert(path);
+  const nodeAt = (set: FieldSet): FieldSet => {
+    let node = set;
+    for (const e of path) node = node.child(e);
+    return node;
+  };
+  /** A whole subtree added (or removed): every field, and `.` for maps and items that came with it. */
+  const fill = (node: FieldSet, v: unknown, s: Shape, inZeroValue: boolean): void => {
+    if (isLeaf(v, s)) {
+      node.member = true;
       return;
     }
-    if (Array.isArray(l) || Array.isArray(r)) walkList((l ?? []) as unknown[], (r ?? []) as unknown[], s);
-    else walkMap((l ?? {}) as Obj, (r ?? {}) as Obj, s);
-    if (inZeroValue || path.length === 0) return;
-    if (l === undefined) result.added.insert(path);
-    else if (r === undefined) result.removed.insert(path);
+    if (Array.isArray(v)) {
+      const list = s.list();
+      const items = s.items();
+      for (const [e, item] of indexItems(v, list)) {
+        path.push(e);
+        if (list.type === 'set') node.child(e).member = true;
+        else fill(node.child(e), item, items, false);
+        path.pop();
+      }
+    } else {
+      for (const [k, x] of Object.entries(v as Obj)) {
+        if (skipped(path, k)) continue;
+        path.push(fieldElement(k));
+        const fs = s.field(k);
+        fill(node.child(fieldElement(k)), x, fs, fs.inZeroValue() || (path.length === 1 && k === 'metadata'));
+        path.pop();
+      }
+    }
+    if (!inZeroValue && path.length > 0) node.member = true;
+  };
+  const walk = (l: unknown, r: unknown, s: Shape, inZeroValue: boolean): void => {
+    if (l === undefined) {
+      fill(nodeAt(result.added), r, s, inZeroValue);
+      return;
+    }
+    if (r === undefined) {
+      fill(nodeAt(result.removed), l, s, inZeroValue);
+      return;
+    }
+    const sameKind = Array.isArray(l) === Array.isArray(r) && isObject(l) === isObject(r);
+    // A scalar, an atomic list or map, or two empty ones: compared as one value.
+    if (!sameKind || (isLeaf(l, s) && isLeaf(r, s)) || isAtomic(l, s)) {
+      if (!jsonEqual(l, r)) result.modified.insert(path);
+      return;
+    }
+    if (Array.isArray(l)) walkList(l, r as unknown[], s);
+    else walkMap(l as Obj, r as Obj, s);
   };
   const walkMap = (l: Obj, r: Obj, s: Shape): void => {
     const visit = (k: string, lv: unknown, rv: unknown): void => {
+      // Unchanged subtrees are skipped whole: most writes change little of an object.
+      if (lv !== undefined && rv !== undefined && jsonEqual(lv, rv)) return;
       if (skipped(path, k)) return;
       path.push(fieldElement(k));
       const fs = s.field(k);
@@ -147,6 +188,7 @@ export function compare(before: unknown, after: unknown, shape: Shape): Comparis
     const ri = indexItems(r, list);
     const items = s.items();
     const visit = (e: string, lv: unknown, rv: unknown): void => {
+      if (lv !== undefined && rv !== undefined && jsonEqual(lv, rv)) return;
       path.push(e);
       if (list.type === 'set') {
         if (lv === undefined) result.added.insert(path);
@@ -159,6 +201,10 @@ export function compare(before: unknown, after: unknown, shape: Shape): Comparis
     for (const [e, lv] of li) visit(e, lv, ri.get(e));
     for (const [e, rv] of ri) if (!li.has(e)) visit(e, undefined, rv);
   };
-  walk(before, after, shape, true);
+  if (before === undefined) fill(result.added, after, shape, true);
+  else if (after === undefined) fill(result.removed, before, shape, true);
+  else walk(before, after, shape, true);
+  withoutEmptyNodes(result.added);
+  withoutEmptyNodes(result.removed);
   return result;
 }

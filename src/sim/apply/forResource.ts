@@ -56,7 +56,7 @@ export function fieldManagementFor(
   now: string,
   crd: () => Readonly<KubeObject> | undefined,
 ): FieldManagement {
-  const shape: Shape = info.source === 'crd' ? new SchemaShape(crdSchema(crd(), info.version), true) : new BuiltinShape(info.resource);
+  const shape: Shape = info.source === 'crd' ? new SchemaShape(crdSchema(crd(), info.version), true) : BuiltinShape.of(info.resource);
   const statusIsSeparate = hasSubresource(info, 'status');
   const ownable = subresource === 'status' ? onlyStatus : statusIsSeparate && !subresource ? withoutStatus : (s: FieldSet): FieldSet => s;
   const fm: FieldManagement = {

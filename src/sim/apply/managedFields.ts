@@ -38,10 +38,21 @@ function setOf(fieldsV1: unknown): FieldSet {
   return set;
 }
 
-/** Reads managedFields; throws (with the API server's wording) on an entry it would not decode. */
+const decodedLists = new WeakMap<object, readonly ManagerEntry[]>();
+
+/** Reads managedFields; throws (with the API server's wording) on an entry it would not decode. Entries are shared: never modify them. */
 export function decodeManagedFields(raw: unknown): ManagerEntry[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new Error('managedFields must be a list');
+  const cached = decodedLists.get(raw);
+  if (cached) return [...cached];
+  const entries = decodeEntries(raw);
+  // A stored object's (frozen) list is read again by the next write of that object.
+  if (Object.isFrozen(raw)) decodedLists.set(raw, entries);
+  return [...entries];
+}
+
+function decodeEntries(raw: unknown[]): ManagerEntry[] {
   const byIdentity = new Map<string, ManagerEntry>();
   raw.forEach((item: unknown, i) => {
     if (typeof item !== 'object' || item === null) throw new Error(`managed fields entry ${i} is not an object`);
@@ -86,18 +97,19 @@ function compareEntries(p: ManagerEntry, q: ManagerEntry): number {
 
 /** The wire form, in the API server's order (Apply first, then oldest first); empty entries dropped. */
 export function encodeManagedFields(entries: readonly ManagerEntry[]): Record<string, unknown>[] {
-  return entries
-    .filter((e) => !e.set.isEmpty())
-    .sort(compareEntries)
-    .map((e) => {
-      if (e.raw) return e.raw as Record<string, unknown>;
-      const out: Record<string, unknown> = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
-      if (e.time) out.time = e.time;
-      out.fieldsType = 'FieldsV1';
-      out.fieldsV1 = e.set.toFieldsV1();
-      if (e.subresource) out.subresource = e.subresource;
-      return out;
-    });
+  const kept = entries.filter((e) => !e.set.isEmpty()).sort(compareEntries);
+  const encoded = kept.map((e) => {
+    if (e.raw) return e.raw as Record<string, unknown>;
+    const out: Record<string, unknown> = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
+    if (e.time) out.time = e.time;
+    out.fieldsType = 'FieldsV1';
+    out.fieldsV1 = e.set.toFieldsV1();
+    if (e.subresource) out.subresource = e.subresource;
+    return out;
+  });
+  // The next write of this object reads this list back: it finds these entries instead of decoding.
+  decodedLists.set(encoded, kept.map((e, i) => (e.raw ? e : { ...e, raw: encoded[i] })));
+  return encoded;
 }
 
 /** At most ten Update entries: the oldest are merged into one `ancient-changes` entry, as the API server does. */
@@ -111,13 +123,12 @@ export function capUpdateManagers(entries: ManagerEntry[]): ManagerEntry[] {
     if (remaining() <= MAX_UPDATE_MANAGERS) break;
     if (e === ancient) continue;
     drop.add(e);
-    if (!ancient) {
-      ancient = { manager: ANCIENT, operation: 'Update', apiVersion: e.apiVersion, set: new FieldSet() };
-      if (e.time) ancient.time = e.time;
-      entries.push(ancient);
-    }
-    ancient.set = ancient.set.union(e.set);
-    delete ancient.raw;
+    const merged: ManagerEntry = ancient
+      ? { ...ancient, set: ancient.set.union(e.set), raw: undefined }
+      : { manager: ANCIENT, operation: 'Update', apiVersion: e.apiVersion, time: e.time, set: e.set };
+    if (ancient) drop.add(ancient);
+    ancient = merged;
+    entries.push(merged);
   }
   return entries.filter((e) => !drop.has(e));
 }

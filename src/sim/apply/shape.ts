@@ -37,6 +37,22 @@ const SELECTOR_FIELDS = new Set(['selector', 'podSelector', 'namespaceSelector',
 export class BuiltinShape implements Shape {
   private readonly resource: string;
   private readonly path: readonly string[];
+  // Every write walks the same fields: children and answers are computed once per resource.
+  private readonly fields = new Map<string, BuiltinShape>();
+  private listShape: ListShape | undefined;
+  private atomic: boolean | undefined;
+
+  private static readonly roots = new Map<string, BuiltinShape>();
+
+  /** The (shared, cached) shape of a built-in resource's objects. */
+  static of(resource: string): BuiltinShape {
+    let root = BuiltinShape.roots.get(resource);
+    if (!root) {
+      root = new BuiltinShape(resource);
+      BuiltinShape.roots.set(resource, root);
+    }
+    return root;
+  }
 
   constructor(resource: string, path: readonly string[] = []) {
     this.resource = resource;
@@ -48,6 +64,10 @@ export class BuiltinShape implements Shape {
   }
 
   list(): ListShape {
+    return (this.listShape ??= this.computeList());
+  }
+
+  private computeList(): ListShape {
     const parent = this.path.slice(0, -1);
     const name = this.name;
     if (name === 'finalizers' && parent.length === 1 && parent[0] === 'metadata') return SET;
@@ -61,6 +81,10 @@ export class BuiltinShape implements Shape {
   }
 
   atomicMap(): boolean {
+    return (this.atomic ??= this.computeAtomicMap());
+  }
+
+  private computeAtomicMap(): boolean {
     if (!SELECTOR_FIELDS.has(this.name)) return false;
     const isPlainMap = this.name === 'selector' && (this.resource === 'services' || this.resource === 'replicationcontrollers');
     return !isPlainMap;
@@ -71,7 +95,13 @@ export class BuiltinShape implements Shape {
   }
 
   field(name: string): Shape {
-    return new BuiltinShape(this.resource, [...this.path, name]);
+    let f = this.fields.get(name);
+    if (!f) {
+      f = new BuiltinShape(this.resource, [...this.path, name]);
+      // Bounded: map keys (labels, data…) are fields too; past this, shapes are made afresh.
+      if (this.fields.size < 256) this.fields.set(name, f);
+    }
+    return f;
   }
 
   items(): Shape {
@@ -111,7 +141,7 @@ export class SchemaShape implements Shape {
 
   field(name: string): Shape {
     // Custom resources' metadata is ObjectMeta: finalizers as a set, ownerReferences by uid.
-    if (this.isRoot && name === 'metadata') return new BuiltinShape('', ['metadata']);
+    if (this.isRoot && name === 'metadata') return BuiltinShape.of('').field('metadata');
     const props = this.schema?.properties as Record<string, Schema> | undefined;
     const prop = props?.[name];
     if (prop) return new SchemaShape(prop);
