@@ -2,9 +2,10 @@
 // (in process, no HTTP), where every write now keeps managedFields: creates, merge patches and
 // server-side applies of ConfigMaps and Deployments. SIM_SRC=/path/to/src compares another checkout.
 import { pathToFileURL } from 'node:url';
+import type { createSimCluster as createSimClusterType } from '../src/sim/simCluster.ts';
 
 const src = process.env.SIM_SRC ?? new URL('../src', import.meta.url).pathname;
-const { createSimCluster } = await import(pathToFileURL(`${src}/sim/simCluster.ts`).href) as typeof import('../src/sim/simCluster.ts');
+const { createSimCluster } = await import(pathToFileURL(`${src}/sim/simCluster.ts`).href) as { createSimCluster: typeof createSimClusterType };
 
 const CM = { group: '', version: 'v1', resource: 'configmaps' };
 const DEPLOY = { group: 'apps', version: 'v1', resource: 'deployments' };

@@ -25,19 +25,14 @@ export class FieldSet {
   }
 
   insert(path: readonly string[]): void {
-    let node: FieldSet = this;
-    for (const e of path) node = node.child(e);
+    const node = path.reduce<FieldSet>((n, e) => n.child(e), this);
     node.member = true;
     node.encoded = undefined;
   }
 
   has(path: readonly string[]): boolean {
-    let node: FieldSet | undefined = this;
-    for (const e of path) {
-      node = node.children.get(e);
-      if (!node) return false;
-    }
-    return node.member;
+    const node = path.reduce<FieldSet | undefined>((n, e) => n?.children.get(e), this);
+    return node?.member === true;
   }
 
   isEmpty(): boolean {
