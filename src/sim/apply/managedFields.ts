@@ -22,7 +22,7 @@ const ANCIENT = 'ancient-changes';
 
 /** Who an entry belongs to: entries of the same identity are one. */
 export function identityOf(e: Pick<ManagerEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
-  return JSON.stringify([e.manager, e.operation, e.operation === 'Apply' ? '' : e.apiVersion, e.subresource ?? '']);
+  return `${e.manager}\u0000${e.operation}\u0000${e.operation === 'Apply' ? '' : e.apiVersion}\u0000${e.subresource ?? ''}`;
 }
 
 const decodedSets = new WeakMap<object, FieldSet>();
@@ -85,9 +85,10 @@ export function isReset(raw: unknown): boolean {
 
 function compareEntries(p: ManagerEntry, q: ManagerEntry): number {
   if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
-  const ps = p.time ? Date.parse(p.time) / 1000 : 0;
-  const qs = q.time ? Date.parse(q.time) / 1000 : 0;
-  if (ps !== qs) return ps - qs;
+  // RFC 3339 times in UTC at second precision sort as strings.
+  const ps = p.time ?? '';
+  const qs = q.time ?? '';
+  if (ps !== qs) return ps < qs ? -1 : 1;
   if (p.manager !== q.manager) return p.manager < q.manager ? -1 : 1;
   if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
   const a = p.subresource ?? '';
