@@ -120,13 +120,14 @@ describe('server-side apply requests', () => {
         versions: [{
           name: 'v1', served: true, storage: true,
           schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: {
-            parts: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } } },
+            parts: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, size: { type: 'integer' } } } },
             tags: { type: 'array', items: { type: 'string' } },
           } } } } },
         }],
       },
     };
-    assert.equal((await req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201);
+    const created = await req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    assert.equal(created.status, 201, created.body);
     const widgets = '/apis/example.com/v1/namespaces/default/widgets';
     const a = await req('PATCH', `${widgets}/w?fieldManager=a`, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { parts: [{ name: 'x', size: 1 }], tags: ['t1'] } }, APPLY);
     assert.equal(a.status, 201, a.body);
