@@ -3,7 +3,8 @@ import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
 import type { FieldManagement } from './fieldManager.ts';
 import { FieldSet } from './fieldSet.ts';
 import { fieldElement } from './pathElement.ts';
-import { BuiltinShape, SchemaShape, type Shape } from './shape.ts';
+import { builtinShape } from './openApiShape.ts';
+import { SchemaShape, type Shape } from './shape.ts';
 
 // What field management needs to know about one write: who the manager is, which apiVersion and
 // subresource it wrote through, the shapes of the kind's fields, and which fields it may own.
@@ -56,7 +57,7 @@ export function fieldManagementFor(
   now: string,
   crd: () => Readonly<KubeObject> | undefined,
 ): FieldManagement {
-  const shape: Shape = info.source === 'crd' ? new SchemaShape(crdSchema(crd(), info.version), true) : BuiltinShape.of(info.resource);
+  const shape: Shape = info.source === 'crd' ? new SchemaShape(crdSchema(crd(), info.version), true) : builtinShape(info.group, info.storageVersion, info.kind, info.resource);
   const statusIsSeparate = hasSubresource(info, 'status');
   const ownable = subresource === 'status' ? onlyStatus : statusIsSeparate && !subresource ? withoutStatus : (s: FieldSet): FieldSet => s;
   const fm: FieldManagement = {
