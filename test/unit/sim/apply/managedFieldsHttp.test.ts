@@ -112,6 +112,18 @@ describe('server-side apply requests', () => {
     });
   });
 
+  it('built-in kinds follow their OpenAPI definitions: a nodeSelector is an atomic map, so a second applier conflicts on it whole', async () => {
+    const deps = '/apis/apps/v1/namespaces/default/deployments';
+    const deploy = (nodeSelector: Record<string, string>) => ({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ns' },
+      spec: { selector: { matchLabels: { app: 'ns' } }, template: { metadata: { labels: { app: 'ns' } }, spec: { nodeSelector, containers: [{ name: 'c', image: 'i' }] } } },
+    });
+    assert.equal((await req('PATCH', `${deps}/ns?fieldManager=a`, deploy({ disk: 'ssd' }), APPLY)).status, 201);
+    const b = await req('PATCH', `${deps}/ns?fieldManager=b`, deploy({ zone: 'x' }), APPLY);
+    assert.equal(b.status, 409);
+    assert.equal(b.json().message, 'Apply failed with 1 conflict: conflict with "a": .spec.template.spec.nodeSelector');
+  });
+
   it("custom resources merge lists by their CRD's x-kubernetes-list-map-keys, and replace atomic lists", async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
