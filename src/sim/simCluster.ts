@@ -202,6 +202,7 @@ export class SimCluster implements SimClusterApi {
       consumeConflict: (g, r, k) => this.faults.consumeConflict(g, r, k),
       onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved', true); },
       decoding: () => ({ mode: this.currentRequest?.fieldValidation ?? 'Warn', warnings: this.currentRequest?.warnings }),
+      writer: () => ({ fieldManager: this.currentRequest?.fieldManager, userAgent: this.currentRequest?.client?.userAgent, force: this.currentRequest?.force }),
     });
     this.mvcc.onCommit((table, event) => this.emitWrite(table, event));
 

@@ -12,7 +12,7 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Lists whose items merge by a key field. `path` is the chain of field names from the root. */
-function mergeKeyFor(field: string, path: readonly string[]): string | undefined {
+export function mergeKeyFor(field: string, path: readonly string[]): string | undefined {
   switch (field) {
     case 'containers':
     case 'initContainers':

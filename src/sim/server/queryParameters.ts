@@ -96,6 +96,8 @@ export class QueryParameters {
     if (fieldValidation !== undefined) ctx.fieldValidation = fieldValidation;
     if (dryRun.length > 0) ctx.dryRun = true;
     if (fieldManager !== undefined) ctx.fieldManager = fieldManager;
+    const force = this.get('force');
+    if (force !== undefined) ctx.force = this.bool('force');
     return ctx;
   }
 

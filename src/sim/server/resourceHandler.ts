@@ -17,6 +17,7 @@ import { pumpBody, takeTurn } from './chunkPump.ts';
 import { listSeats, sendTooManyRequests, type Seat } from './inFlightLimit.ts';
 import { answerReview } from './selfReviews.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
+import { invalid } from '../store/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
@@ -274,14 +275,17 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       requireVerb(info, 'patch', method);
       const type = patchTypeOf(req.headers['content-type']);
       const ctx = query.writeContext(r.ctx);
-      if (type === 'apply' && !ctx.fieldManager) throw badRequest('PATCH, fieldManager is required for apply requests');
+      if (type === 'apply' && !ctx.fieldManager) throw invalidPatchOptions('fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
+      if (type !== 'apply' && ctx.force !== undefined) throw invalidPatchOptions('force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
       const patch = decodeBody(await readBody(req), type === 'apply' ? 'yaml' : 'json');
       if (type === 'json' ? !Array.isArray(patch) : typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
         throw badRequest(type === 'json' ? 'a JSON patch must be an array of operations' : 'the patch must be a JSON object');
       }
+      // An apply that creates its object answers 201, as the API server does.
+      const creates = type === 'apply' && !subresource && !exists(cluster, gvr, target.namespace, target.name);
       const patched = recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, 200, writtenJson(r, patched));
+      await sendWritten(r, creates && !ctx.dryRun ? 201 : 200, writtenJson(r, patched));
       return;
     }
     case 'DELETE': {
@@ -302,4 +306,18 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
 /** The write's warnings as RFC 7234 Warning headers (code 299), as the API server sends them. */
 function sendWarnings(res: ServerResponse, ctx: RequestContext): void {
   if (ctx.warnings?.length) res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+}
+
+/** A 422 about the PATCH's options, as the API server answers one (`PatchOptions.meta.k8s.io "" is invalid: …`). */
+function invalidPatchOptions(field: string, reason: string, message: string): Error {
+  return invalid('meta.k8s.io', 'PatchOptions', '', [{ field, reason, message }]);
+}
+
+function exists(cluster: SimClusterApi, gvr: GroupVersionResource, namespace: string, name: string): boolean {
+  try {
+    cluster.get(gvr, namespace, name);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -7,6 +7,8 @@ import { applyMergePatch } from '../patch/mergePatch.ts';
 import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
 import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
 import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
+import { applyConfiguration, checkAppliedConfiguration, recordApplyCreate, recordUpdate, type FieldManagement } from '../apply/fieldManager.ts';
+import { fieldManagementFor, type WriterIdentity } from '../apply/forResource.ts';
 import { applyDefaults } from '../resources/defaults.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
@@ -22,6 +24,7 @@ import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
 import { nestedTooDeeply } from './nestingDepth.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
+import { jsonEqual } from '../jsonEqual.ts';
 import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
 import { strategyFor } from '../kinds/index.ts';
@@ -49,7 +52,12 @@ export interface ApiStoreOptions {
   onUnserved: (table: ResourceTable) => void;
   /** The running request's field validation and where its warnings go. Default: Warn, nowhere. */
   decoding?: () => DecodingContext;
+  /** Who the running request's writer is (its field manager) and whether an apply is forced. */
+  writer?: () => WriterIdentity & { force?: boolean | undefined };
 }
+
+/** The manager the API server's own controllers (garbage collector, namespace lifecycle) write as. */
+const CONTROLLER_MANAGER: WriterIdentity = { fieldManager: 'kube-controller-manager' };
 
 const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
 
@@ -66,6 +74,11 @@ export class ApiStore implements StoreOps {
   private readonly followUps: (() => void)[] = [];
   private depth = 0;
   private readonly namespacesToCheck = new Set<string>();
+  /** Objects whose managedFields an apply already decided (commitUpdate leaves them as they are). */
+  private readonly fieldsDecided = new WeakSet<object>();
+  /** Set while an apply creates its object: the configuration it applied. */
+  private applyingCreate: KubeObject | undefined;
+  private inFollowUp = false;
 
   readonly mvcc: MvccStore;
   readonly registry: KindRegistry;
@@ -111,6 +124,8 @@ export class ApiStore implements StoreOps {
 
   private drain(): void {
     this.depth++;
+    const wasFollowUp = this.inFollowUp;
+    this.inFollowUp = true;
     try {
       for (let task = this.followUps.shift(); task; task = this.followUps.shift()) {
         try {
@@ -121,8 +136,16 @@ export class ApiStore implements StoreOps {
         }
       }
     } finally {
+      this.inFollowUp = wasFollowUp;
       this.depth--;
     }
+  }
+
+  /** The running write's field manager, apiVersion and field shapes. */
+  private fieldManagement(info: ResourceInfo, subresource: Subresource | undefined): FieldManagement {
+    const writer = this.inFollowUp ? CONTROLLER_MANAGER : this.opts.writer?.() ?? {};
+    return fieldManagementFor(info, subresource, writer, timestamp(this.opts.clock.now()), () =>
+      this.mvcc.table(CRDS.group, CRDS.resource).current.get(`${info.resource}.${info.group}`)?.object);
   }
 
   create(info: ResourceInfo, namespace: string, body: KubeObject, dryRun = false): Stored {
@@ -157,6 +180,10 @@ export class ApiStore implements StoreOps {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj, now);
+      const applied = this.applyingCreate;
+      this.applyingCreate = undefined;
+      if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined));
+      else recordUpdate(undefined, obj, this.fieldManagement(info, undefined));
       if (dryRun) return new Stored(obj, 0);
       return this.mvcc.commit(table, key, obj).object;
     });
@@ -186,15 +213,24 @@ export class ApiStore implements StoreOps {
       const table = this.table(info);
       const key = keyOf(info.namespaced ? namespace : '', name);
       const current = table.current.get(key);
+      if (type === 'apply') checkAppliedConfiguration(patch as KubeObject);
       if (!current) {
         if (type === 'apply' && !subresource) {
           const body = patch as KubeObject;
-          return this.create(info, namespace, { ...body, metadata: { ...body.metadata, name } }, dryRun);
+          const config = { ...body, metadata: { ...body.metadata, name } };
+          this.applyingCreate = config;
+          try {
+            return this.create(info, namespace, config, dryRun);
+          } finally {
+            this.applyingCreate = undefined;
+          }
         }
         throw notFound(info.group, info.resource, name);
       }
       const base = subresource === 'scale' ? toScale(this.scaleInfo(info), current.object) : current.object;
-      const patched = this.applyPatch(info, type, mutableCopy(base), patch);
+      const patched = type === 'apply' && subresource !== 'scale'
+        ? this.applyConfiguration(info, current.object, patch as KubeObject, subresource)
+        : this.applyPatch(info, type, mutableCopy(base), patch);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
       if (subresource !== 'scale') this.decode(info, result);
@@ -205,10 +241,23 @@ export class ApiStore implements StoreOps {
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, result)
         : this.mergeIntoCurrent(info, current, result, subresource);
+      if (this.fieldsDecided.has(result)) {
+        if (result.metadata.managedFields) next.metadata.managedFields = result.metadata.managedFields;
+        else delete next.metadata.managedFields;
+        this.fieldsDecided.add(next);
+      }
       this.checkConflictFault(info, key, name);
       const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource);
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
+  }
+
+  /** Server-side apply: the merged object, its managedFields decided (or a 409 on conflicts). */
+  private applyConfiguration(info: ResourceInfo, live: Readonly<KubeObject>, config: KubeObject, subresource: Subresource | undefined): KubeObject {
+    // The merge builds on a mutable copy: pruning and defaulting change it in place.
+    const merged = applyConfiguration(live, mutableCopy(live) as KubeObject, config, this.fieldManagement(info, subresource), this.opts.writer?.().force === true);
+    this.fieldsDecided.add(merged);
+    return merged;
   }
 
   delete(info: ResourceInfo, namespace: string, name: string, options: DeleteOptions = {}, dryRun = false): { object: Stored; deleted: boolean } {
@@ -270,9 +319,16 @@ export class ApiStore implements StoreOps {
 
   /** A mutable copy of the body with apiVersion/kind checked and set to the storage version. */
   private decode(info: ResourceInfo, obj: KubeObject): void {
-    const decoding = this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined };
-    decodeBuiltin(info, obj, decoding);
-    decodeCustomResource(info, customResourceSchema(this.mvcc, info), obj, decoding);
+    // managedFields are checked by field management (entries it cannot read are ignored), not decoded as typed fields.
+    const managedFields = obj.metadata?.managedFields;
+    if (managedFields !== undefined) delete obj.metadata.managedFields;
+    try {
+      const decoding = this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined };
+      decodeBuiltin(info, obj, decoding);
+      decodeCustomResource(info, customResourceSchema(this.mvcc, info), obj, decoding);
+    } finally {
+      if (managedFields !== undefined && typeof obj.metadata === 'object' && obj.metadata !== null) obj.metadata.managedFields = managedFields;
+    }
   }
 
   private prepareBody(info: ResourceInfo, body: KubeObject): KubeObject {
@@ -334,8 +390,10 @@ export class ApiStore implements StoreOps {
       // The phase the server's defaulting fills in; the kubelet and the volume controller move it on.
       o.status = { phase: 'Pending' };
     } else if (hasSubresource(info, 'status')) {
-      // Status is the controllers' to write, through /status.
-      delete o.status;
+      // Status is the controllers' to write, through /status. A built-in kind's empty status
+      // struct is still written (`status: {}`), as typed clients' objects have it.
+      if (info.source === 'builtin') o.status = {};
+      else delete o.status;
     }
   }
 
@@ -450,9 +508,8 @@ export class ApiStore implements StoreOps {
         case 'merge':
           return applyMergePatch(base, patch);
         case 'apply':
-          // Server-side apply, approximated: no managedFields or ownership conflicts; the applied
-          // configuration merges like a strategic merge patch (lists of containers by name…).
-          return info.source === 'crd' ? applyMergePatch(base, patch) : applyStrategicMergePatch(base, patch);
+          // An apply to /scale: replicas merged like a merge patch (the apply itself is tracked on the parent).
+          return applyMergePatch(base, patch);
         case 'json':
           return applyJsonPatch(base, patch);
         case 'strategic':
@@ -487,7 +544,12 @@ export class ApiStore implements StoreOps {
       return this.mvcc.commit(table, key, undefined).object;
     }
     next.metadata.resourceVersion = cur.metadata.resourceVersion;
-    if (JSON.stringify(next) === current.json() || dryRun) return dryRun ? new Stored(next, current.resourceVersion) : current;
+    if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource));
+    // Semantically equal (key order aside, as the API server compares): nothing to write.
+    if (dryRun) return new Stored(next, current.resourceVersion);
+    const json = JSON.stringify(next);
+    // Key order aside, equal objects serialize to the same length: only then is a deep comparison worth it.
+    if (json === current.json() || (json.length === current.json().length && jsonEqual(next, current.object))) return current;
     return this.mvcc.commit(table, key, next).object;
   }
 

@@ -36,8 +36,10 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 /** Per-request context. Everything is optional. */
 export interface RequestContext {
   client?: ClientIdentity;
-  /** ?fieldManager=… (recorded with writes; managedFields are not maintained). */
+  /** ?fieldManager=…: the manager managedFields record the write under (else the User-Agent's prefix). */
   fieldManager?: string;
+  /** ?force=true on an apply: take over fields other managers own instead of a 409. */
+  force?: boolean;
   /** ?dryRun=All: validate and answer as if written, change nothing. */
   dryRun?: boolean;
   fieldValidation?: FieldValidation;
