@@ -54,6 +54,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
     }, prepareItem);
     list.items ??= [];
     list.metadata ??= {};
+    fillItemTypes(list);
     return list;
   }
 
@@ -141,5 +142,19 @@ class StreamingWatch<T extends KubeObject> implements WatchHandle {
     this.finished = true;
     this.signal?.removeEventListener('abort', this.onAbort);
     this.sink.close(error);
+  }
+}
+
+/**
+ * kube-apiserver lists built-in kinds with bare items (no kind/apiVersion); they get the list's,
+ * as client-go's unstructured decoding does, so listed objects look like watched ones.
+ */
+function fillItemTypes(list: KubeList<KubeObject>): void {
+  const kind = list.kind?.endsWith('List') ? list.kind.slice(0, -'List'.length) : undefined;
+  if (!kind || !list.apiVersion) return;
+  for (const item of list.items) {
+    if (typeof item !== 'object' || item === null) continue;
+    item.kind ??= kind;
+    item.apiVersion ??= list.apiVersion;
   }
 }

@@ -242,7 +242,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         requireVerb(info, 'deletecollection', method);
         const body = await readOptionalBody(r);
         const request = { ...query.listRequest(target.namespace), ...query.deleteOptions(body) };
-        const ctx = query.writeContext(r.ctx);
+        const ctx = query.deleteContext(r.ctx, body);
         await sendWritten(r, 200, recording(() => cluster.deleteCollection(gvr, request, ctx)).json());
         return;
       }
@@ -289,7 +289,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       requireVerb(info, 'delete', method);
       const body = await readOptionalBody(r);
       const options = query.deleteOptions(body);
-      const ctx = query.writeContext(r.ctx);
+      const ctx = query.deleteContext(r.ctx, body);
       const result = recording(() => cluster.delete(gvr, target.namespace, target.name, options, ctx));
       await sendWritten(r, result.deleted ? 200 : 202, writtenJson(r, result.object));
       return;

@@ -25,6 +25,7 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
 import { strategyFor } from '../kinds/index.ts';
+import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
@@ -333,9 +334,13 @@ export class ApiStore implements StoreOps {
     } else if (info.group === '' && (info.resource === 'pods' || info.resource === 'persistentvolumeclaims' || info.resource === 'persistentvolumes')) {
       // The phase the server's defaulting fills in; the kubelet and the volume controller move it on.
       o.status = { phase: 'Pending' };
+    } else if (info.group === '' && info.resource === 'nodes') {
+      // A kubelet registers its Node with a status.
+      o.status = withZeroStatus(info, o.status);
     } else if (hasSubresource(info, 'status')) {
       // Status is the controllers' to write, through /status.
       delete o.status;
+      if (hasZeroStatus(info)) o.status = withZeroStatus(info, undefined);
     }
   }
 
@@ -395,7 +400,7 @@ export class ApiStore implements StoreOps {
     if (subresource === 'status') {
       this.statusInfo(info);
       next = mutableCopy(cur) as KubeObject;
-      const status = (body as { status?: unknown }).status;
+      const status = hasZeroStatus(info) ? withZeroStatus(info, (body as { status?: unknown }).status) : (body as { status?: unknown }).status;
       if (status === undefined) delete (next as { status?: unknown }).status;
       else (next as { status?: unknown }).status = status;
       strategyFor(info).prepareForStatusUpdate?.(next, body);

@@ -63,6 +63,11 @@ export interface ListResult {
   /** `ConfigMapList` etc., and the apiVersion the request used: what the list envelope needs. */
   kind: string;
   apiVersion: string;
+  /**
+   * Items go out without kind and apiVersion, as kube-apiserver lists built-in kinds (the list's
+   * own kind says what they are); custom resources' items keep theirs.
+   */
+  bareItems?: boolean;
   /** The whole list as JSON, assembled from the items' cached JSON. */
   json(): string;
 }
