@@ -1,5 +1,6 @@
 // The REST verbs on a resource path, mapped onto the store: collection GET (list or watch), POST
-// (create), DELETE (deletecollection); item GET/PUT/PATCH/DELETE; `/status` and `/scale`. The store
+// (create), DELETE (deletecollection); item GET/PUT/PATCH/DELETE; `/status`, `/scale` and the kinds'
+// own subresources (a CSR's `/approval`; create-only ones in ./subresources). The store
 // does the semantics and throws ApiErrors; this layer only decodes, negotiates and encodes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
@@ -21,6 +22,8 @@ import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
+import type { ServiceAccountTokens } from './serviceAccountTokens.ts';
+import { actionSubresource } from './subresources/index.ts';
 
 export interface ResourceRequest {
   cluster: SimClusterApi;
@@ -31,6 +34,8 @@ export interface ResourceRequest {
   res: ServerResponse;
   /** The request's share of the in-flight limit (none for exempt requests). */
   seat?: Seat;
+  /** Issues the tokens serviceaccounts/token answers with. */
+  tokens?: ServiceAccountTokens;
 }
 
 /** Errors the store already counted in client insight (lists and writes record their failures). */
@@ -80,7 +85,7 @@ function resolve(cluster: SimClusterApi, target: ResourceTarget): ResourceInfo {
 
 function subresourceOf(info: ResourceInfo, name: string): Subresource | undefined {
   if (name === '') return undefined;
-  if ((name === 'status' || name === 'scale') && info.subresources.some((s) => s.name === name)) return name;
+  if ((name === 'status' || name === 'scale' || name === 'approval') && info.subresources.some((s) => s.name === name)) return name;
   throw pathNotFound();
 }
 
@@ -253,6 +258,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
 
   // A namespaced resource is addressed by name only under /namespaces/{ns}/.
   if (info.namespaced && target.namespace === '') throw pathNotFound();
+  const action = actionSubresource(info, target.subresource);
+  if (action) return action(r);
   const subresource = subresourceOf(info, target.subresource);
   switch (method) {
     case 'GET': {

@@ -45,7 +45,8 @@ export interface RequestContext {
   warnings?: string[];
 }
 
-export type Subresource = 'status' | 'scale';
+/** What the store writes besides the main resource; 'approval' and 'binding' belong to single kinds (src/sim/kinds/subresourceWriters.ts). */
+export type Subresource = 'status' | 'scale' | 'approval' | 'binding';
 
 export interface ListRequest extends ListOptions {
   /** '' or undefined: all namespaces (or a cluster-scoped resource). */
