@@ -27,6 +27,7 @@ import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
 import { strategyFor } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
+import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
@@ -189,6 +190,7 @@ export class ApiStore implements StoreOps {
 
   patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, dryRun = false): Stored {
     requireVerb(info, 'patch');
+    if (type === 'apply') checkAppliedFields(info, namespace, name, patch);
     return this.write(() => {
       const table = this.table(info);
       const key = keyOf(info.namespaced ? namespace : '', name);
