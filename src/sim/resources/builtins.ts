@@ -100,6 +100,8 @@ export function builtinResources(): ResourceInfo[] {
     builtin({ group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], status: true, scale: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], status: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision' }),
+    // The same storage as core v1 Events, under other field names (src/sim/server/eventsV1Handler.ts).
+    builtin({ group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'], storageVersionHash: storageVersionHash('', 'v1', 'Event') }),
     builtin({ group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, virtual: true }),
     builtin({ group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, virtual: true }),
     builtin({ group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, virtual: true }),
