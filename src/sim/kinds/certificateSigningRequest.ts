@@ -6,10 +6,9 @@ import type { KindStrategy } from './kindStrategy.ts';
 
 // CertificateSigningRequests (certificates.k8s.io/v1), as pkg/registry/certificates and
 // pkg/apis/certificates/validation rule them: the requester is recorded on create, the spec never
-// changes after it, and the Approved/Denied conditions are written through /approval. The sim signs
-// nothing: no signer controller issues certificates, so status.certificate stays empty unless a
-// client writes it through /status (which, unlike kube-apiserver's, does not protect the approval
-// conditions from that write).
+// changes after it, and the Approved/Denied conditions are written only through /approval. The sim
+// signs nothing: no signer controller issues certificates, so status.certificate stays empty unless
+// a client writes it through /status.
 
 type Csr = KubeObject & {
   spec?: { request?: unknown; signerName?: unknown; usages?: unknown; expirationSeconds?: unknown; username?: string; groups?: string[]; uid?: string; extra?: unknown };
@@ -121,6 +120,15 @@ export const certificateSigningRequestStrategy: KindStrategy = {
   prepareForUpdate(before: Readonly<KubeObject>, next: KubeObject): void {
     // Updating the main resource changes metadata only: spec and status stay as stored.
     (next as Csr).spec = structuredClone((before as Csr).spec);
+  },
+
+  prepareForStatusUpdate(next: KubeObject, _body: Readonly<KubeObject>, before: Readonly<KubeObject>): void {
+    // /status writes the other conditions and the certificate; Approved and Denied stay as stored.
+    const status = ((next as Csr).status ??= {});
+    const kept = ((before as Csr).status?.conditions ?? []).filter((c) => APPROVAL_TYPES.has(c.type as string));
+    const conditions = [...(status.conditions ?? []).filter((c) => !APPROVAL_TYPES.has(c.type as string)), ...kept];
+    if (conditions.length) status.conditions = conditions;
+    else delete status.conditions;
   },
 
 };

@@ -16,7 +16,7 @@ export interface KindStrategy {
   /** Causes for a 422 that compare with the stored object (immutable fields). */
   validateUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
   /** A /status write may carry more than status for some kinds: copy it from the request's body into `next`. */
-  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>): void;
+  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>, before: Readonly<KubeObject>): void;
   /** Whether an update moves `metadata.generation` (default: anything but metadata and status changed). */
   generationChanged?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean;
 }

@@ -440,7 +440,7 @@ export class ApiStore implements StoreOps {
       const status = hasZeroStatus(info) ? withZeroStatus(info, (body as { status?: unknown }).status) : (body as { status?: unknown }).status;
       if (status === undefined) delete (next as { status?: unknown }).status;
       else (next as { status?: unknown }).status = status;
-      strategyFor(info).prepareForStatusUpdate?.(next, body);
+      strategyFor(info).prepareForStatusUpdate?.(next, body, cur);
     } else {
       next = body;
       strategyFor(info).normalize?.(next);

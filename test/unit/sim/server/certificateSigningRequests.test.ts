@@ -95,6 +95,16 @@ describe('CertificateSigningRequests', () => {
     assert.match(both.json().message, /Approved and Denied conditions are mutually exclusive/);
   });
 
+  it('take the certificate through /status, which cannot add or remove an approval', async () => {
+    await create('signed');
+    assert.equal((await call(suite.server, 'PATCH', `${CSRS}/signed/approval`, { body: { status: { conditions: [APPROVED] } }, contentType: 'application/merge-patch+json' })).status, 200);
+    const failed = { type: 'Failed', status: 'True', reason: 'SignerError' };
+    const r = await call(suite.server, 'PATCH', `${CSRS}/signed/status`, { body: { status: { certificate: 'Zm9v', conditions: [failed, { type: 'Denied', status: 'True' }] } }, contentType: 'application/merge-patch+json' });
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json().status.certificate, 'Zm9v');
+    assert.deepEqual(r.json().status.conditions.map((c: { type: string }) => c.type), ['Failed', 'Approved']);
+  });
+
   it('list with kubectl get csr\'s columns: signer, requestor, requested duration, condition', async () => {
     const table = (await call(suite.server, 'GET', `${CSRS}?fieldSelector=metadata.name%3Dby-patch`, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })).json();
     assert.deepEqual(table.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition']);
