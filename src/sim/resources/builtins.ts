@@ -73,6 +73,8 @@ function builtin(spec: Spec): ResourceInfo {
 export function builtinResources(): ResourceInfo[] {
   return [
     builtin({ group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }),
+    // The older form of pods/binding: create-only, nothing of its own stored.
+    builtin({ group: '', version: 'v1', resource: 'bindings', kind: 'Binding', virtual: true }),
     builtin({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'] }),
     builtin({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret' }),
     builtin({

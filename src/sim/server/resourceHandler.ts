@@ -24,6 +24,7 @@ import type { TableColumn } from './tableCells.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 import type { ServiceAccountTokens } from './serviceAccountTokens.ts';
 import { actionSubresource } from './subresources/index.ts';
+import { serveBindingCollection } from './subresources/binding.ts';
 import { serveEventsV1 } from './eventsV1Handler.ts';
 
 export interface ResourceRequest {
@@ -196,6 +197,7 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
 export async function serveResource(r: ResourceRequest): Promise<void> {
   const { cluster, target, query, req } = r;
   const info = resolve(cluster, target);
+  if (info.group === '' && info.resource === 'bindings') return serveBindingCollection(r);
   if (info.virtual) return serveReview(r, info);
   if (info.group === 'events.k8s.io' && info.resource === 'events') return serveEventsV1(r);
   const gvr: GroupVersionResource = { group: target.group, version: target.version, resource: target.resource };

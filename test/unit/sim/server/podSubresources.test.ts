@@ -123,6 +123,15 @@ describe('pods/binding', () => {
     assert.equal((await call(suite.server, 'GET', `${PODS}/bound`)).json().spec.nodeName, 'node-a');
   });
 
+  it('is also taken in its older form, a Binding POSTed to the namespace\'s bindings collection', async () => {
+    await createPod('old-style');
+    const r = await call(suite.server, 'POST', '/api/v1/namespaces/default/bindings', { body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'old-style' }, target: { name: 'node-c' } } });
+    assert.equal(r.status, 201, r.body);
+    assert.equal((await call(suite.server, 'GET', `${PODS}/old-style`)).json().spec.nodeName, 'node-c');
+    const resources = (await call(suite.server, 'GET', '/api/v1')).json().resources as { name: string }[];
+    assert.deepEqual(resources.find((x) => x.name === 'bindings'), { name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });
+  });
+
   it('needs a target name (the real server\'s unwrapped validation error, a 500)', async () => {
     await createPod('untargeted');
     const r = await call(suite.server, 'POST', `${PODS}/untargeted/binding`, { body: { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'untargeted' }, target: {} } });
