@@ -65,6 +65,11 @@ describe('kubectl against the subresources', () => {
     assert.equal(conditions[0].reason, 'KubectlApprove');
   });
 
+  it('`kubectl explain` describes the new kinds from the OpenAPI documents', async () => {
+    assert.match(await kubectl('explain', 'csr.spec.signerName'), /signerName indicates the requested signer/);
+    assert.match(await kubectl('explain', 'events.regarding', '--api-version=events.k8s.io/v1'), /KIND:\s+Event/);
+  });
+
   it('`kubectl drain` cordons a Node and evicts its Pods', async () => {
     await apply({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' } });
     for (const name of ['a', 'b']) {
