@@ -228,6 +228,14 @@ test('listed items without kind and apiVersion (as kube-apiserver lists built-in
     return rest;
   };
   api.route(PATH, (req, res) => sendJson(res, 200, { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '42' }, items: [bare('a'), configMap('b', '41', 'team-a')] }));
-  const list = await cluster.listerWatcher(configmaps, { namespace: 'team-a' }).list({});
+  const lw = cluster.listerWatcher(configmaps, { namespace: 'team-a' });
+  const list = await lw.list({});
   assert.deepEqual(list.items.map((i) => [i.kind, i.apiVersion, i.metadata.name]), [['ConfigMap', 'v1', 'a'], ['ConfigMap', 'v1', 'b']]);
+  // An informer's transform sees them typed too.
+  const seen: string[] = [];
+  await lw.list({}, undefined, (item) => {
+    seen.push(`${item.kind}/${item.apiVersion}`);
+    return item;
+  });
+  assert.deepEqual(seen, ['ConfigMap/v1', 'ConfigMap/v1']);
 });
