@@ -18,7 +18,7 @@ const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 's
 
 /** apiVersion/kind → proto package: the kinds the sim serves (src/sim/resources/builtins.ts) and DeleteOptions. */
 const KINDS = {
-  v1: ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Event', 'Pod', 'Service', 'Endpoints', 'Node', 'PersistentVolumeClaim', 'PersistentVolume', 'ResourceQuota', 'LimitRange', 'PodTemplate'],
+  v1: ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Event', 'Pod', 'Service', 'Endpoints', 'Node', 'PersistentVolumeClaim', 'PersistentVolume', 'ResourceQuota', 'LimitRange', 'PodTemplate', 'Binding'],
   'apps/v1': ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ControllerRevision'],
   'batch/v1': ['Job', 'CronJob'],
   'autoscaling/v2': ['HorizontalPodAutoscaler'],
@@ -28,11 +28,13 @@ const KINDS = {
   'scheduling.k8s.io/v1': ['PriorityClass'],
   'storage.k8s.io/v1': ['StorageClass'],
   'admissionregistration.k8s.io/v1': ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'],
-  'policy/v1': ['PodDisruptionBudget'],
+  'policy/v1': ['PodDisruptionBudget', 'Eviction'],
+  'certificates.k8s.io/v1': ['CertificateSigningRequest'],
+  'events.k8s.io/v1': ['Event'],
   'coordination.k8s.io/v1': ['Lease'],
   'rbac.authorization.k8s.io/v1': ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'],
   'authorization.k8s.io/v1': ['SelfSubjectAccessReview', 'SelfSubjectRulesReview'],
-  'authentication.k8s.io/v1': ['SelfSubjectReview'],
+  'authentication.k8s.io/v1': ['SelfSubjectReview', 'TokenRequest'],
 };
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 

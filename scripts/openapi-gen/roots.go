@@ -10,9 +10,11 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -57,12 +59,14 @@ var roots = concat(
 		corev1.Endpoints{}, corev1.EndpointsList{}, corev1.Node{}, corev1.NodeList{},
 		corev1.PersistentVolumeClaim{}, corev1.PersistentVolumeClaimList{}, corev1.PersistentVolume{}, corev1.PersistentVolumeList{},
 		corev1.ResourceQuota{}, corev1.ResourceQuotaList{}, corev1.LimitRange{}, corev1.LimitRangeList{},
-		corev1.PodTemplate{}, corev1.PodTemplateList{}),
+		corev1.PodTemplate{}, corev1.PodTemplateList{}, corev1.Binding{}),
 	r("apps", "v1",
 		appsv1.Deployment{}, appsv1.DeploymentList{}, appsv1.ReplicaSet{}, appsv1.ReplicaSetList{},
 		appsv1.StatefulSet{}, appsv1.StatefulSetList{}, appsv1.DaemonSet{}, appsv1.DaemonSetList{},
 		appsv1.ControllerRevision{}, appsv1.ControllerRevisionList{}),
 	r("batch", "v1", batchv1.Job{}, batchv1.JobList{}, batchv1.CronJob{}, batchv1.CronJobList{}),
+	r("certificates.k8s.io", "v1", certificatesv1.CertificateSigningRequest{}, certificatesv1.CertificateSigningRequestList{}),
+	r("events.k8s.io", "v1", eventsv1.Event{}, eventsv1.EventList{}),
 	r("autoscaling", "v2", autoscalingv2.HorizontalPodAutoscaler{}, autoscalingv2.HorizontalPodAutoscalerList{}),
 	r("autoscaling", "v1", autoscalingv1.Scale{}),
 	r("networking.k8s.io", "v1",
@@ -74,13 +78,13 @@ var roots = concat(
 	r("admissionregistration.k8s.io", "v1",
 		admissionregistrationv1.ValidatingWebhookConfiguration{}, admissionregistrationv1.ValidatingWebhookConfigurationList{},
 		admissionregistrationv1.MutatingWebhookConfiguration{}, admissionregistrationv1.MutatingWebhookConfigurationList{}),
-	r("policy", "v1", policyv1.PodDisruptionBudget{}, policyv1.PodDisruptionBudgetList{}),
+	r("policy", "v1", policyv1.PodDisruptionBudget{}, policyv1.PodDisruptionBudgetList{}, policyv1.Eviction{}),
 	r("coordination.k8s.io", "v1", coordinationv1.Lease{}, coordinationv1.LeaseList{}),
 	r("rbac.authorization.k8s.io", "v1",
 		rbacv1.Role{}, rbacv1.RoleList{}, rbacv1.ClusterRole{}, rbacv1.ClusterRoleList{},
 		rbacv1.RoleBinding{}, rbacv1.RoleBindingList{}, rbacv1.ClusterRoleBinding{}, rbacv1.ClusterRoleBindingList{}),
 	r("authorization.k8s.io", "v1", authorizationv1.SelfSubjectAccessReview{}, authorizationv1.SelfSubjectRulesReview{}),
-	r("authentication.k8s.io", "v1", authenticationv1.SelfSubjectReview{}),
+	r("authentication.k8s.io", "v1", authenticationv1.SelfSubjectReview{}, authenticationv1.TokenRequest{}),
 	r("apiextensions.k8s.io", "v1", apiextensionsv1.CustomResourceDefinition{}, apiextensionsv1.CustomResourceDefinitionList{}),
 	r("", "v1", metav1.Status{}),
 	r("", "v1", metav1.DeleteOptions{}, metav1.WatchEvent{}),

@@ -1,5 +1,5 @@
 import type { ITEMS_PREPARED, ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
-import type { ApiResource, KubeList, KubeObject, WatchEvent } from '../shared/k8s.ts';
+import { apiVersionOf, type ApiResource, type KubeList, type KubeObject, type WatchEvent } from '../shared/k8s.ts';
 import { EventTooLargeError } from './errors.ts';
 import { LineTooLongError } from './lineSplitter.ts';
 import { listRequest } from './listRequest.ts';
@@ -32,10 +32,13 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
   private readonly transport: Transport;
   private readonly path: string;
   private readonly scope: ResourceScope;
+  /** What listed items without kind and apiVersion are (kube-apiserver lists built-in kinds so). */
+  private readonly itemType: { kind: string; apiVersion: string };
 
   constructor(transport: Transport, resource: ApiResource, scope: ResourceScope = {}) {
     this.transport = transport;
     this.scope = scope;
+    this.itemType = { kind: resource.kind, apiVersion: apiVersionOf(resource) };
     this.path = collectionPath(resource, resource.namespaced ? scope.namespace : undefined);
   }
 
@@ -51,10 +54,23 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
         fieldSelector: options.fieldSelector ?? this.scope.fieldSelector,
       },
       signal,
-    }, prepareItem);
+    }, prepareItem ? (item) => prepareItem(this.typed(item)) : undefined);
     list.items ??= [];
     list.metadata ??= {};
+    if (!prepareItem) for (const item of list.items) this.typed(item);
     return list;
+  }
+
+  /**
+   * kube-apiserver lists built-in kinds with bare items: they get their kind and apiVersion (before
+   * any transform), as client-go's unstructured decoding does, so listed objects look like watched ones.
+   */
+  private typed(item: T): T {
+    if (typeof item === 'object' && item !== null) {
+      item.kind ??= this.itemType.kind;
+      item.apiVersion ??= this.itemType.apiVersion;
+    }
+    return item;
   }
 
   async watch(options: WatchOptions, sink: WatchSink<T>, signal?: AbortSignal): Promise<WatchHandle> {

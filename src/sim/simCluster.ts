@@ -288,6 +288,7 @@ export class SimCluster implements SimClusterApi {
     return this.recorded(ctx, 'deletecollection', info, request.namespace ?? '', '', () => {
       const items = this.api.deleteCollection(info, request, ctx?.dryRun).map((s) => this.out(info, s) as Stored);
       const result: ListResult = { resourceVersion: this.mvcc.resourceVersion, items, kind: `${info.kind}List`, apiVersion: apiVersionOf(info), json: () => listJson(result) };
+      if (info.source === 'builtin') result.bareItems = true;
       return result;
     });
   }

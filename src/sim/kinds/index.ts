@@ -1,3 +1,4 @@
+import { certificateSigningRequestStrategy } from './certificateSigningRequest.ts';
 import { configMapStrategy } from './configMap.ts';
 import { deploymentStrategy } from './deployment.ts';
 import type { KindStrategy } from './kindStrategy.ts';
@@ -11,6 +12,7 @@ const STRATEGIES: Record<string, KindStrategy> = {
   '/configmaps': configMapStrategy,
   '/secrets': secretStrategy,
   'apps/deployments': deploymentStrategy,
+  'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestStrategy,
 };
 
 const NONE: KindStrategy = {};

@@ -9,12 +9,14 @@ import type { Cause } from '../store/apiErrors.ts';
 export interface KindStrategy {
   /** Conversion from the request's form to the stored one (e.g. a Secret's stringData into data). Create and update. */
   normalize?(obj: KubeObject): void;
+  /** What an update keeps from the stored object whatever the request says (a CSR's spec). */
+  prepareForUpdate?(before: Readonly<KubeObject>, next: KubeObject): void;
   /** Causes for a 422, for the object as it would be stored. */
   validate?(obj: Readonly<KubeObject>): Cause[];
   /** Causes for a 422 that compare with the stored object (immutable fields). */
   validateUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
   /** A /status write may carry more than status for some kinds: copy it from the request's body into `next`. */
-  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>): void;
+  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>, before: Readonly<KubeObject>): void;
   /** Whether an update moves `metadata.generation` (default: anything but metadata and status changed). */
   generationChanged?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean;
 }

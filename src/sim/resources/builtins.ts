@@ -3,7 +3,8 @@ import type { NameRule, ResourceInfo, ScaleMapping, SubresourceInfo } from './ty
 
 // The built-in kinds the simulated cluster serves, with the discovery data a v1.28 kube-apiserver
 // reports for them (/work/shared/reference/discovery). Only kinds the store gives real behaviour to
-// are listed; subresources other than status/scale are left out (we cannot serve exec or logs).
+// are listed, and only the subresources served (status, scale, pods/binding and /eviction,
+// serviceaccounts/token, CSR approval; not exec or logs).
 // The reviews (SelfSubjectAccessReview…) are virtual: create-only, answered without storage.
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -35,12 +36,18 @@ interface Spec {
   storageVersionHash?: string;
   /** Create-only and never stored: discovery shows verbs [create] and no storageVersionHash. */
   virtual?: true;
+  /** Subresources besides status and scale (pods/eviction, serviceaccounts/token…). */
+  more?: SubresourceInfo[];
 }
+
+const CREATE_ONLY = ['create'];
 
 function builtin(spec: Spec): ResourceInfo {
   const subresources: SubresourceInfo[] = [];
   if (spec.scale) subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: STATUS_VERBS });
   if (spec.status) subresources.push({ name: 'status', kind: spec.kind, verbs: STATUS_VERBS });
+  subresources.push(...(spec.more ?? []));
+  subresources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const info: ResourceInfo = {
     group: spec.group,
     version: spec.version,
@@ -66,13 +73,24 @@ function builtin(spec: Spec): ResourceInfo {
 export function builtinResources(): ResourceInfo[] {
   return [
     builtin({ group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }),
+    // The older form of pods/binding: create-only, nothing of its own stored.
+    builtin({ group: '', version: 'v1', resource: 'bindings', kind: 'Binding', virtual: true }),
     builtin({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'] }),
     builtin({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret' }),
-    builtin({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', shortNames: ['po'], categories: ['all'], status: true }),
+    builtin({
+      group: '', version: 'v1', resource: 'pods', kind: 'Pod', shortNames: ['po'], categories: ['all'], status: true,
+      more: [
+        { name: 'binding', kind: 'Binding', verbs: CREATE_ONLY },
+        { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: CREATE_ONLY },
+      ],
+    }),
     builtin({ group: '', version: 'v1', resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ['all'], status: true, nameRule: 'label' }),
     builtin({ group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', shortNames: ['ep'] }),
     builtin({ group: '', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] }),
-    builtin({ group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'] }),
+    builtin({
+      group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'],
+      more: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: CREATE_ONLY }],
+    }),
     builtin({ group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true }),
     builtin({ group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], status: true }),
     builtin({ group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true }),
@@ -84,6 +102,8 @@ export function builtinResources(): ResourceInfo[] {
     builtin({ group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], status: true, scale: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], status: true }),
     builtin({ group: 'apps', version: 'v1', resource: 'controllerrevisions', kind: 'ControllerRevision' }),
+    // The same storage as core v1 Events, under other field names (src/sim/server/eventsV1Handler.ts).
+    builtin({ group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'], storageVersionHash: storageVersionHash('', 'v1', 'Event') }),
     builtin({ group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, virtual: true }),
     builtin({ group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, virtual: true }),
     builtin({ group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, virtual: true }),
@@ -91,6 +111,10 @@ export function builtinResources(): ResourceInfo[] {
     builtin({ group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'], categories: ['all'], status: true }),
     builtin({ group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', categories: ['all'], status: true }),
     builtin({ group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', shortNames: ['cj'], categories: ['all'], status: true }),
+    builtin({
+      group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false, shortNames: ['csr'], status: true,
+      more: [{ name: 'approval', kind: 'CertificateSigningRequest', verbs: STATUS_VERBS }],
+    }),
     builtin({ group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', shortNames: ['ing'], status: true }),
     // NetworkPolicy's status (alpha) was removed before v1.28: no subresource.
     builtin({ group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', shortNames: ['netpol'] }),

@@ -26,6 +26,7 @@ const EXTRA_FIELDS: Record<string, string[]> = {
   Job: ['status.successful'],
   ReplicaSet: ['status.replicas'],
   ReplicationController: ['status.replicas'],
+  CertificateSigningRequest: ['spec.signerName'],
 };
 
 /** Field value as the server's field set has it (missing → ''). */

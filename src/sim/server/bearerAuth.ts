@@ -1,4 +1,5 @@
-// One bearer token guards the whole server (API, discovery, health and admin alike). Compared in
+// One bearer token guards the whole server (API, discovery, health and admin alike), beside the
+// service account tokens the server issued (serviceAccountTokens.ts). Compared in
 // constant time; clients are told apart in client insight by user agent plus a short hash of the
 // token, never the token itself.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -19,8 +20,12 @@ export class BearerAuth {
   readonly tokenId: string;
   private readonly expected: Buffer;
 
-  constructor(token: string) {
+  private readonly alsoAccepts: ((token: string) => boolean) | undefined;
+
+  /** `alsoAccepts` judges other tokens (the service account tokens the server issued). */
+  constructor(token: string, alsoAccepts?: (token: string) => boolean) {
     this.token = token;
+    this.alsoAccepts = alsoAccepts;
     this.tokenId = createHash('sha256').update(token).digest('hex').slice(0, 12);
     this.expected = Buffer.from(token);
   }
@@ -35,6 +40,7 @@ export class BearerAuth {
     const [scheme, token] = header.trim().split(' ', 3);
     if (scheme?.toLowerCase() !== 'bearer' || !token) return false;
     const given = Buffer.from(token);
-    return given.length === this.expected.length && timingSafeEqual(given, this.expected);
+    if (given.length === this.expected.length && timingSafeEqual(given, this.expected)) return true;
+    return this.alsoAccepts?.(token) ?? false;
   }
 }

@@ -1,6 +1,7 @@
 // Query parameters of resource requests, validated the way kube-apiserver does (a malformed number or
 // an unknown enum value is a 400 BadRequest, never silently ignored).
 import type { DeleteOptions, ListRequest, RequestContext, WatchRequest } from '../store/types.ts';
+import { invalid } from '../store/apiErrors.ts';
 import { badRequest } from './status.ts';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -98,6 +99,22 @@ export class QueryParameters {
     if (fieldManager !== undefined) ctx.fieldManager = fieldManager;
     const force = this.get('force');
     if (force !== undefined) ctx.force = this.bool('force');
+    return ctx;
+  }
+
+  /**
+   * A delete's write context: dryRun may come in the DeleteOptions body as well as the query
+   * (client-go's typed and controller-runtime's clients send it in the body).
+   */
+  deleteContext(base: RequestContext, body: Record<string, unknown> | undefined): RequestContext {
+    const ctx = this.writeContext(base);
+    const dryRun = body?.['dryRun'];
+    if (dryRun === undefined || dryRun === null) return ctx;
+    if (!Array.isArray(dryRun) || dryRun.some((d) => d !== 'All')) {
+      const values = Array.isArray(dryRun) ? `[]string{${dryRun.map((d) => JSON.stringify(String(d))).join(', ')}}` : JSON.stringify(dryRun);
+      throw invalid('meta.k8s.io', 'DeleteOptions', '', [{ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${values}: supported values: "All"` }]);
+    }
+    if (dryRun.length > 0) ctx.dryRun = true;
     return ctx;
   }
 

@@ -1,5 +1,6 @@
 // The REST verbs on a resource path, mapped onto the store: collection GET (list or watch), POST
-// (create), DELETE (deletecollection); item GET/PUT/PATCH/DELETE; `/status` and `/scale`. The store
+// (create), DELETE (deletecollection); item GET/PUT/PATCH/DELETE; `/status`, `/scale` and the kinds'
+// own subresources (a CSR's `/approval`; create-only ones in ./subresources). The store
 // does the semantics and throws ApiErrors; this layer only decodes, negotiates and encodes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
@@ -22,6 +23,10 @@ import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
+import type { ServiceAccountTokens } from './serviceAccountTokens.ts';
+import { actionSubresource } from './subresources/index.ts';
+import { serveBindingCollection } from './subresources/binding.ts';
+import { serveEventsV1 } from './eventsV1Handler.ts';
 
 export interface ResourceRequest {
   cluster: SimClusterApi;
@@ -32,6 +37,8 @@ export interface ResourceRequest {
   res: ServerResponse;
   /** The request's share of the in-flight limit (none for exempt requests). */
   seat?: Seat;
+  /** Issues the tokens serviceaccounts/token answers with. */
+  tokens?: ServiceAccountTokens;
 }
 
 /** Errors the store already counted in client insight (lists and writes record their failures). */
@@ -81,7 +88,7 @@ function resolve(cluster: SimClusterApi, target: ResourceTarget): ResourceInfo {
 
 function subresourceOf(info: ResourceInfo, name: string): Subresource | undefined {
   if (name === '') return undefined;
-  if ((name === 'status' || name === 'scale') && info.subresources.some((s) => s.name === name)) return name;
+  if ((name === 'status' || name === 'scale' || name === 'approval') && info.subresources.some((s) => s.name === name)) return name;
   throw pathNotFound();
 }
 
@@ -191,7 +198,9 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
 export async function serveResource(r: ResourceRequest): Promise<void> {
   const { cluster, target, query, req } = r;
   const info = resolve(cluster, target);
+  if (info.group === '' && info.resource === 'bindings') return serveBindingCollection(r);
   if (info.virtual) return serveReview(r, info);
+  if (info.group === 'events.k8s.io' && info.resource === 'events') return serveEventsV1(r);
   const gvr: GroupVersionResource = { group: target.group, version: target.version, resource: target.resource };
   const method = req.method ?? 'GET';
 
@@ -243,7 +252,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         requireVerb(info, 'deletecollection', method);
         const body = await readOptionalBody(r);
         const request = { ...query.listRequest(target.namespace), ...query.deleteOptions(body) };
-        const ctx = query.writeContext(r.ctx);
+        const ctx = query.deleteContext(r.ctx, body);
         await sendWritten(r, 200, recording(() => cluster.deleteCollection(gvr, request, ctx)).json());
         return;
       }
@@ -254,6 +263,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
 
   // A namespaced resource is addressed by name only under /namespaces/{ns}/.
   if (info.namespaced && target.namespace === '') throw pathNotFound();
+  const action = actionSubresource(info, target.subresource);
+  if (action) return action(r);
   const subresource = subresourceOf(info, target.subresource);
   switch (method) {
     case 'GET': {
@@ -293,7 +304,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       requireVerb(info, 'delete', method);
       const body = await readOptionalBody(r);
       const options = query.deleteOptions(body);
-      const ctx = query.writeContext(r.ctx);
+      const ctx = query.deleteContext(r.ctx, body);
       const result = recording(() => cluster.delete(gvr, target.namespace, target.name, options, ctx));
       await sendWritten(r, result.deleted ? 200 : 202, writtenJson(r, result.object));
       return;

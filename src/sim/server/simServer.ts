@@ -15,6 +15,7 @@ import { renderKubeconfig, writeKubeconfig } from '../tls/kubeconfig.ts';
 import { loadOrCreateToken } from '../tls/tokenFile.ts';
 import { handleAdmin } from './adminApi.ts';
 import { BearerAuth, newToken } from './bearerAuth.ts';
+import { ServiceAccountTokens, serviceAccountTokenValid } from './serviceAccountTokens.ts';
 import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';
 import { DEFAULT_IN_FLIGHT_LIMITS, InFlightLimiter, isExemptFromLimit, sendTooManyRequests, type InFlightLimits, type Seat } from './inFlightLimit.ts';
@@ -72,7 +73,9 @@ export interface SimServerHandle {
 }
 
 export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
-  const auth = new BearerAuth(options.token ?? (options.stateDir ? await loadOrCreateToken(options.stateDir) : newToken()));
+  const serverToken = options.token ?? (options.stateDir ? await loadOrCreateToken(options.stateDir) : newToken());
+  const tokens = new ServiceAccountTokens(serverToken, cluster.clock);
+  const auth = new BearerAuth(serverToken, (presented) => serviceAccountTokenValid(cluster, tokens, presented));
   const { token, tokenId } = auth;
   const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir);
   const serverVersion = versionInfo(options.serverVersion);
@@ -139,7 +142,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
 
     switch (target.kind) {
       case 'resource':
-        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: contextFor(client.userAgent), req, res, seat });
+        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: contextFor(client.userAgent), req, res, seat, tokens });
       case 'coreRoot':
       case 'groupsRoot':
       case 'group':

@@ -3,6 +3,7 @@
 // as custom resources without additionalPrinterColumns do. Kinds beyond the first workloads have
 // their printers in <area>Columns.ts.
 import { ADMISSION_COLUMNS } from './admissionColumns.ts';
+import { CERTIFICATE_COLUMNS } from './certificateColumns.ts';
 import { CORE_COLUMNS } from './coreColumns.ts';
 import { HPA_COLUMNS } from './autoscalingColumns.ts';
 import { ENDPOINT_SLICE_COLUMNS } from './endpointSliceColumns.ts';
@@ -139,6 +140,7 @@ const COLUMNS_BY_RESOURCE: Record<string, TableColumn[]> = {
   ...SCHEDULING_COLUMNS,
   ...ADMISSION_COLUMNS,
   ...CORE_COLUMNS,
+  ...CERTIFICATE_COLUMNS,
 };
 
 export function columnsFor(resource: string): TableColumn[] {

@@ -4,7 +4,7 @@
 // a handful of TLS records, not 10k. (Appending to one string would build a rope that Node must
 // flatten to measure and again to encode: that cost more than the rest of the delivery.)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GroupVersionResource } from '../../shared/k8s.ts';
+import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { RequestContext, SimWatch, SimWatchEvent, WatchCloseReason, WatchRequest } from '../store/types.ts';
 import type { IncludeObject } from './queryParameters.ts';
@@ -32,6 +32,8 @@ export interface WatchResponseOptions {
   table?: { includeObject: IncludeObject; columns: TableColumn[] };
   /** Set when the client asked for PartialObjectMetadata (client-go's metadata client). */
   metadataOnly?: boolean;
+  /** Set when the watched resource is another API's view of the stored one (events.k8s.io Events). */
+  convert?: (obj: Readonly<KubeObject>) => KubeObject;
   /** Called once the stream ends, however it ends. */
   onEnd?: () => void;
 }
@@ -86,6 +88,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
     if (event.type === 'ERROR') return event.line();
     // Bookmarks too: the metadata client decodes every event's object as PartialObjectMetadata.
     if (options.metadataOnly) return `{"type":"${event.type}","object":${partialObjectMetadataJson(event.object)}}`;
+    if (options.convert && !table) return JSON.stringify({ type: event.type, object: options.convert(event.object) });
     if (!table || event.type === 'BOOKMARK') return event.line();
     const rendered = renderTable([event.object], { resourceVersion: event.object.metadata.resourceVersion ?? '' }, {
       columns: table.columns,

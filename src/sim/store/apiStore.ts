@@ -28,6 +28,9 @@ import { jsonEqual } from '../jsonEqual.ts';
 import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
 import { strategyFor } from '../kinds/index.ts';
+import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
+import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
+import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
@@ -106,6 +109,7 @@ export class ApiStore implements StoreOps {
     if (!stored) throw notFound(info.group, info.resource, name);
     if (subresource === 'scale') return transientStored(toScale(this.scaleInfo(info), stored.object));
     if (subresource === 'status') this.statusInfo(info);
+    else if (subresource) this.writerFor(info, subresource);
     return stored;
   }
 
@@ -197,6 +201,10 @@ export class ApiStore implements StoreOps {
         throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
       }
       this.namespaceFor(info, namespace, body.metadata?.namespace);
+      if (subresource === 'approval' || subresource === 'binding') {
+        const input = subresource === 'binding' ? body : this.prepareBody(info, body);
+        return this.writeSubresource(info, table, key, current, input, subresource, dryRun);
+      }
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
         : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
@@ -209,6 +217,7 @@ export class ApiStore implements StoreOps {
 
   patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, dryRun = false): Stored {
     requireVerb(info, 'patch');
+    if (type === 'apply') checkAppliedFields(info, namespace, name, patch);
     return this.write(() => {
       const table = this.table(info);
       const key = keyOf(info.namespaced ? namespace : '', name);
@@ -226,6 +235,16 @@ export class ApiStore implements StoreOps {
           }
         }
         throw notFound(info.group, info.resource, name);
+      }
+      if (subresource === 'approval' || subresource === 'binding') {
+        this.writerFor(info, subresource);
+        const patched = this.applyPatch(info, type, mutableCopy(current.object), patch) as KubeObject;
+        if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
+        this.decode(info, patched);
+        const rv = patched.metadata?.resourceVersion;
+        if (rv !== current.object.metadata.resourceVersion) this.checkPrecondition(info, name, current, rv);
+        patched.metadata = { ...patched.metadata, resourceVersion: current.object.metadata.resourceVersion };
+        return this.writeSubresource(info, table, key, current, patched, subresource, dryRun);
       }
       const base = subresource === 'scale' ? toScale(this.scaleInfo(info), current.object) : current.object;
       const patched = type === 'apply' && subresource !== 'scale'
@@ -389,11 +408,15 @@ export class ApiStore implements StoreOps {
     } else if (info.group === '' && (info.resource === 'pods' || info.resource === 'persistentvolumeclaims' || info.resource === 'persistentvolumes')) {
       // The phase the server's defaulting fills in; the kubelet and the volume controller move it on.
       o.status = { phase: 'Pending' };
+    } else if (info.group === '' && info.resource === 'nodes') {
+      // A kubelet registers its Node with a status.
+      o.status = withZeroStatus(info, o.status);
     } else if (hasSubresource(info, 'status')) {
-      // Status is the controllers' to write, through /status. A built-in kind's empty status
-      // struct is still written (`status: {}`), as typed clients' objects have it.
-      if (info.source === 'builtin') o.status = {};
-      else delete o.status;
+      // Status is the controllers' to write, through /status. A built-in kind's status is a Go
+      // struct, so it is still written empty (`status: {}`, with the fields Go always prints).
+      delete o.status;
+      if (hasZeroStatus(info)) o.status = withZeroStatus(info, undefined);
+      else if (info.source === 'builtin') o.status = {};
     }
   }
 
@@ -441,6 +464,25 @@ export class ApiStore implements StoreOps {
     if (!hasSubresource(info, 'status')) throw resourceNotFound();
   }
 
+  private writerFor(info: ResourceInfo, subresource: Subresource): SubresourceWriter {
+    const write = hasSubresource(info, subresource) ? subresourceWriter(info, subresource) : undefined;
+    if (!write) throw resourceNotFound();
+    return write;
+  }
+
+  /** A write through one kind's own subresource (a CSR's /approval, a Pod's /binding): the kind's writer decides what changes. */
+  private writeSubresource(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, body: KubeObject, subresource: Subresource, dryRun: boolean): Stored {
+    const write = this.writerFor(info, subresource);
+    const name = current.object.metadata.name ?? '';
+    this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
+    const next = write(current.object, body, timestamp(this.opts.clock.now()));
+    next.metadata.resourceVersion = current.object.metadata.resourceVersion;
+    this.checkConflictFault(info, key, name);
+    if (dryRun) return new Stored(next, current.resourceVersion);
+    if (JSON.stringify(next) === current.json()) return current;
+    return this.mvcc.commit(table, key, next).object;
+  }
+
   private scaleInfo(info: ResourceInfo): ResourceInfo {
     if (!info.scale) throw resourceNotFound();
     return info;
@@ -453,15 +495,16 @@ export class ApiStore implements StoreOps {
     if (subresource === 'status') {
       this.statusInfo(info);
       next = mutableCopy(cur) as KubeObject;
-      const status = (body as { status?: unknown }).status;
+      const status = hasZeroStatus(info) ? withZeroStatus(info, (body as { status?: unknown }).status) : (body as { status?: unknown }).status;
       if (status === undefined) delete (next as { status?: unknown }).status;
       else (next as { status?: unknown }).status = status;
-      strategyFor(info).prepareForStatusUpdate?.(next, body);
+      strategyFor(info).prepareForStatusUpdate?.(next, body, cur);
     } else {
       next = body;
       strategyFor(info).normalize?.(next);
       applyDefaults(info, next);
       keepAllocatedServiceIp(info, cur, next);
+      strategyFor(info).prepareForUpdate?.(cur, next);
       if (hasSubresource(info, 'status')) {
         const status = (cur as { status?: unknown }).status;
         if (status === undefined) delete (next as { status?: unknown }).status;

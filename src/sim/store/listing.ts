@@ -115,6 +115,7 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
     apiVersion: envelope.apiVersion,
     json: () => listJson(result),
   };
+  if (info.source === 'builtin') result.bareItems = true;
   if (nextKey !== undefined) {
     result.continue = encodeContinue(snapshot, nextKey);
     if (filters.label.empty && filters.field.empty) {
@@ -133,9 +134,24 @@ function listHead(list: Omit<ListResult, 'json'>): string {
   return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`;
 }
 
+/**
+ * An item's JSON in a list: without its leading kind and apiVersion when the list is of a built-in
+ * kind. Stored objects start with those two keys, so this is a slice of the cached JSON; an object
+ * written in another key order is serialized again without them.
+ */
+function itemJson(list: Omit<ListResult, 'json'>, item: ListResult['items'][number]): string {
+  const json = item.json();
+  if (!list.bareItems) return json;
+  const { kind, apiVersion } = item.object;
+  const head = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
+  if (json.startsWith(head)) return `{${json.slice(head.length)}`;
+  const { kind: _k, apiVersion: _a, ...rest } = item.object;
+  return JSON.stringify(rest);
+}
+
 /** `{"kind":…,"apiVersion":…,"metadata":{…},"items":[…]}` from the items' cached JSON. */
 export function listJson(list: Omit<ListResult, 'json'>): string {
-  return `${listHead(list)}${list.items.map((i) => i.json()).join(',')}]}`;
+  return `${listHead(list)}${list.items.map((i) => itemJson(list, i)).join(',')}]}`;
 }
 
 /**
@@ -146,7 +162,7 @@ export function* listJsonChunks(list: Omit<ListResult, 'json'>, chunkChars = 64 
   let parts: string[] = [listHead(list)];
   let chars = parts[0]!.length;
   for (let i = 0; i < list.items.length; i++) {
-    const json = list.items[i]!.json();
+    const json = itemJson(list, list.items[i]!);
     parts.push(i === 0 ? json : `,${json}`);
     chars += json.length + 1;
     if (chars >= chunkChars) {

@@ -47,7 +47,8 @@ export interface RequestContext {
   warnings?: string[];
 }
 
-export type Subresource = 'status' | 'scale';
+/** What the store writes besides the main resource; 'approval' and 'binding' belong to single kinds (src/sim/kinds/subresourceWriters.ts). */
+export type Subresource = 'status' | 'scale' | 'approval' | 'binding';
 
 export interface ListRequest extends ListOptions {
   /** '' or undefined: all namespaces (or a cluster-scoped resource). */
@@ -65,6 +66,11 @@ export interface ListResult {
   /** `ConfigMapList` etc., and the apiVersion the request used: what the list envelope needs. */
   kind: string;
   apiVersion: string;
+  /**
+   * Items go out without kind and apiVersion, as kube-apiserver lists built-in kinds (the list's
+   * own kind says what they are); custom resources' items keep theirs.
+   */
+  bareItems?: boolean;
   /** The whole list as JSON, assembled from the items' cached JSON. */
   json(): string;
 }

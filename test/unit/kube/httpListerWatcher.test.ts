@@ -220,3 +220,22 @@ test('a cluster-scoped resource ignores the namespace; a named group goes under 
   const deploy: ApiResource = { ...configmaps, group: 'apps', resource: 'deployments', kind: 'Deployment' };
   assert.equal((await cluster.listerWatcher(deploy).list({})).metadata.resourceVersion, '2');
 });
+
+test('listed items without kind and apiVersion (as kube-apiserver lists built-in kinds) get the list\'s, like watched ones', async (t) => {
+  const { api, cluster } = await setup(t);
+  const bare = (name: string) => {
+    const { kind: _k, apiVersion: _a, ...rest } = configMap(name, '40', 'team-a');
+    return rest;
+  };
+  api.route(PATH, (req, res) => sendJson(res, 200, { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '42' }, items: [bare('a'), configMap('b', '41', 'team-a')] }));
+  const lw = cluster.listerWatcher(configmaps, { namespace: 'team-a' });
+  const list = await lw.list({});
+  assert.deepEqual(list.items.map((i) => [i.kind, i.apiVersion, i.metadata.name]), [['ConfigMap', 'v1', 'a'], ['ConfigMap', 'v1', 'b']]);
+  // An informer's transform sees them typed too.
+  const seen: string[] = [];
+  await lw.list({}, undefined, (item) => {
+    seen.push(`${item.kind}/${item.apiVersion}`);
+    return item;
+  });
+  assert.deepEqual(seen, ['ConfigMap/v1', 'ConfigMap/v1']);
+});

@@ -64,7 +64,7 @@ test('generation: kept by IngressClasses, PodTemplates and webhook configuration
   assert.equal(quota.object.metadata.generation, undefined);
 });
 
-test('a quota\'s status is the controller\'s: dropped on create, written through /status', () => {
+test('a quota\'s status is the controller\'s: emptied on create, written through /status', () => {
   const { cluster } = newCluster();
   const quota = cluster.create(QUOTAS, 'default', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '2' } }, status: { hard: { pods: '99' } } });
   assert.deepEqual(quota.object.status, {});

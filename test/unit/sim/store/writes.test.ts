@@ -124,7 +124,7 @@ test('/status writes change only status; main-resource writes cannot change stat
   assert.throws(() => cluster.update(CM, 'default', 'x', configMap('x'), 'status'), code(404));
 });
 
-test('pods start Pending; status on create is dropped for kinds with /status', () => {
+test('pods start Pending; status on create is emptied for kinds with /status (Go prints the empty struct)', () => {
   const { cluster } = newCluster();
   const p = cluster.create(PODS, 'default', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] }, status: { phase: 'Running' } });
   assert.deepEqual(p.object.status, { phase: 'Pending' });

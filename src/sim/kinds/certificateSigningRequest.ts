@@ -1,0 +1,156 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { TOKEN_USER } from '../server/bearerAuth.ts';
+import { invalid, type Cause } from '../store/apiErrors.ts';
+import { goBytes } from './goValues.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+
+// CertificateSigningRequests (certificates.k8s.io/v1), as pkg/registry/certificates and
+// pkg/apis/certificates/validation rule them: the requester is recorded on create, the spec never
+// changes after it, and the Approved/Denied conditions are written only through /approval. The sim
+// signs nothing: no signer controller issues certificates, so status.certificate stays empty unless
+// a client writes it through /status.
+
+type Csr = KubeObject & {
+  spec?: { request?: unknown; signerName?: unknown; usages?: unknown; expirationSeconds?: unknown; username?: string; groups?: string[]; uid?: string; extra?: unknown };
+  status?: { conditions?: Condition[]; certificate?: string };
+};
+type Condition = { type?: unknown; status?: unknown; lastUpdateTime?: string; lastTransitionTime?: string; reason?: string; message?: string };
+
+const USAGES = new Set([
+  'signing', 'digital signature', 'content commitment', 'key encipherment', 'key agreement', 'data encipherment',
+  'cert sign', 'crl sign', 'encipher only', 'decipher only', 'any', 'server auth', 'client auth', 'code signing',
+  'email protection', 's/mime', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'timestamping', 'ocsp signing',
+  'microsoft sgc', 'netscape sgc',
+]);
+const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
+const APPROVAL_TYPES = new Set(['Approved', 'Denied']);
+const LEGACY_SIGNER = 'kubernetes.io/legacy-unknown';
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** certificates.ParseCSR's first check: one PEM block of type CERTIFICATE REQUEST (the signature is not checked here). */
+function requestProblem(request: unknown): string | undefined {
+  const pem = typeof request === 'string' ? Buffer.from(request, 'base64').toString('latin1') : '';
+  const block = /-----BEGIN ([A-Z ]+)-----\r?\n([\s\S]*?)-----END \1-----/.exec(pem);
+  if (!block || block[1] !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
+  return undefined;
+}
+
+/** apivalidation.ValidateSignerName: `domain/path`, the domain a DNS subdomain, the path a qualified-name-like segment. */
+function signerNameCauses(name: unknown): Cause[] {
+  const field = 'spec.signerName';
+  if (typeof name !== 'string' || name === '') return [{ reason: 'FieldValueRequired', field, message: 'Required value' }];
+  const slash = name.indexOf('/');
+  const domain = name.slice(0, slash);
+  const path = name.slice(slash + 1);
+  if (slash < 0 || !DNS_SUBDOMAIN.test(domain) || !domain.includes('.') || path === '' || path.includes('/')) {
+    return [{ reason: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(name)}: must be a fully qualified domain and path of the form 'example.com/signer-name'` }];
+  }
+  return [];
+}
+
+function conditionCauses(conditions: Condition[] | undefined): Cause[] {
+  const causes: Cause[] = [];
+  const seen = new Set<string>();
+  (conditions ?? []).forEach((c, i) => {
+    const at = `status.conditions[${i}]`;
+    if (typeof c.type !== 'string' || c.type === '') causes.push({ reason: 'FieldValueRequired', field: `${at}.type`, message: 'Required value' });
+    else if (seen.has(c.type)) causes.push({ reason: 'FieldValueDuplicate', field: `${at}.type`, message: `Duplicate value: ${JSON.stringify(c.type)}` });
+    else seen.add(c.type);
+    if (typeof c.status !== 'string' || c.status === '') causes.push({ reason: 'FieldValueRequired', field: `${at}.status`, message: 'Required value' });
+    else if (!CONDITION_STATUSES.includes(c.status)) {
+      causes.push({ reason: 'FieldValueNotSupported', field: `${at}.status`, message: `Unsupported value: ${JSON.stringify(c.status)}: supported values: ${CONDITION_STATUSES.map((s) => JSON.stringify(s)).join(', ')}` });
+    } else if ((c.type === 'Approved' || c.type === 'Denied' || c.type === 'Failed') && c.status !== 'True') {
+      causes.push({ reason: 'FieldValueNotSupported', field: `${at}.status`, message: `Unsupported value: ${JSON.stringify(c.status)}: supported values: "True"` });
+    }
+  });
+  if (seen.has('Approved') && seen.has('Denied')) {
+    const i = (conditions ?? []).findIndex((c) => c.type === 'Denied');
+    causes.push({ reason: 'FieldValueInvalid', field: `status.conditions[${i}].type`, message: 'Invalid value: "Denied": Approved and Denied conditions are mutually exclusive' });
+  }
+  return causes;
+}
+
+function validate(obj: Readonly<Csr>): Cause[] {
+  const spec = obj.spec ?? {};
+  const causes: Cause[] = [];
+  const problem = requestProblem(spec.request);
+  if (problem) causes.push({ reason: 'FieldValueInvalid', field: 'spec.request', message: `Invalid value: ${goBytes(spec.request)}: ${problem}` });
+  const usages = Array.isArray(spec.usages) ? (spec.usages as unknown[]) : [];
+  if (usages.length === 0) causes.push({ reason: 'FieldValueRequired', field: 'spec.usages', message: 'Required value' });
+  const seen = new Set<unknown>();
+  usages.forEach((u, i) => {
+    if (!USAGES.has(u as string)) {
+      causes.push({ reason: 'FieldValueNotSupported', field: `spec.usages[${i}]`, message: `Unsupported value: ${JSON.stringify(u)}: supported values: ${[...USAGES].sort().map((s) => JSON.stringify(s)).join(', ')}` });
+    } else if (seen.has(u)) causes.push({ reason: 'FieldValueDuplicate', field: `spec.usages[${i}]`, message: `Duplicate value: ${JSON.stringify(u)}` });
+    seen.add(u);
+  });
+  if (spec.signerName === LEGACY_SIGNER) {
+    causes.push({ reason: 'FieldValueInvalid', field: 'spec.signerName', message: `Invalid value: ${JSON.stringify(LEGACY_SIGNER)}: the legacy signerName is not allowed via this API version` });
+  } else causes.push(...signerNameCauses(spec.signerName));
+  if (typeof spec.expirationSeconds === 'number' && spec.expirationSeconds < 600) {
+    causes.push({ reason: 'FieldValueInvalid', field: 'spec.expirationSeconds', message: `Invalid value: ${spec.expirationSeconds}: may not specify a duration less than 600 seconds (10 minutes)` });
+  }
+  return [...causes, ...conditionCauses(obj.status?.conditions)];
+}
+
+/** The times an approval or status write leaves out: set now, as populateConditionTimestamps does. */
+function stampConditions(conditions: Condition[], before: Condition[], now: string): Condition[] {
+  return conditions.map((c) => {
+    const old = before.find((b) => b.type === c.type);
+    const out = { ...c };
+    out.lastUpdateTime ??= now;
+    if (!out.lastTransitionTime) out.lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : now;
+    return out;
+  });
+}
+
+export const certificateSigningRequestStrategy: KindStrategy = {
+  normalize(obj: KubeObject): void {
+    // The requester is whoever sent the create: the sim's one user.
+    const csr = obj as Csr;
+    const spec = (csr.spec ??= {});
+    spec.username = TOKEN_USER.username;
+    spec.groups = [...TOKEN_USER.groups];
+    delete spec.uid;
+    delete spec.extra;
+  },
+
+  validate: (obj) => validate(obj as Csr),
+
+  prepareForUpdate(before: Readonly<KubeObject>, next: KubeObject): void {
+    // Updating the main resource changes metadata only: spec and status stay as stored.
+    (next as Csr).spec = structuredClone((before as Csr).spec);
+  },
+
+  prepareForStatusUpdate(next: KubeObject, _body: Readonly<KubeObject>, before: Readonly<KubeObject>): void {
+    // /status writes the other conditions and the certificate; Approved and Denied stay as stored.
+    const status = ((next as Csr).status ??= {});
+    const kept = ((before as Csr).status?.conditions ?? []).filter((c) => APPROVAL_TYPES.has(c.type as string));
+    const conditions = [...(status.conditions ?? []).filter((c) => !APPROVAL_TYPES.has(c.type as string)), ...kept];
+    if (conditions.length) status.conditions = conditions;
+    else delete status.conditions;
+  },
+
+};
+
+/**
+ * PUT/PATCH …/certificatesigningrequests/{name}/approval: only status.conditions change, the rest
+ * stays as stored; an Approved or Denied condition, once there, cannot be taken away.
+ */
+export function approveCertificateSigningRequest(current: Readonly<KubeObject>, body: Readonly<KubeObject>, now: string): KubeObject {
+  const cur = current as Csr;
+  const next = structuredClone(cur) as Csr;
+  const given = ((body as Csr).status?.conditions ?? []).filter((c): c is Condition => typeof c === 'object' && c !== null);
+  const before = cur.status?.conditions ?? [];
+  const conditions = stampConditions(given, before, now);
+  next.status = { ...(next.status ?? {}), conditions };
+  if (conditions.length === 0) delete next.status.conditions;
+  const causes = validate(next);
+  for (const type of APPROVAL_TYPES) {
+    if (before.some((c) => c.type === type) && !conditions.some((c) => c.type === type)) {
+      causes.push({ reason: 'FieldValueForbidden', field: 'status.conditions', message: `Forbidden: updates may not remove a condition of type ${JSON.stringify(type)}` });
+    }
+  }
+  if (causes.length) throw invalid('certificates.k8s.io', 'CertificateSigningRequest', cur.metadata.name ?? '', causes);
+  return next;
+}
