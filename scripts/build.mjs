@@ -33,7 +33,7 @@ const node = {
 const builds = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
   { ...node, entryPoints: { debugAdapter: 'src/debug/debugAdapterMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
-  { ...node, entryPoints: { controllerHost: 'src/runtime/controllerHostMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
+  { ...node, entryPoints: { controllerHost: 'src/host/controllerHostMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
   {
     ...node,
     entryPoints: { cli: 'src/cli/main.ts' },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from '../runtime/breakpoints.ts';
+import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
 import type { CacheView } from '../runtime/cacheHistory.ts';
 import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions } from '../runtime/controllerSession.ts';
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';

@@ -39,7 +39,7 @@ export interface SpawnOptions {
 export function controllerHostEntry(): string {
   const here = import.meta.url;
   const candidates = here.endsWith('.ts')
-    ? [new URL('./controllerHostMain.ts', here)]
+    ? [new URL('../host/controllerHostMain.ts', here)]
     : [new URL('./controllerHost.cjs', here), new URL('../dist/controllerHost.cjs', here), new URL('../../dist/controllerHost.cjs', here)];
   for (const c of candidates) {
     const p = fileURLToPath(c);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileController } from '../../../src/runtime/compileController.ts';
-import { registerControllerModuleHooks } from '../../../src/runtime/controllerModuleHooks.ts';
+import { registerControllerModuleHooks } from '../../../src/host/controllerModuleHooks.ts';
 import { isControllerDefinition, TerminalError, userApi, USER_API_GLOBAL } from '../../../src/runtime/api.ts';
 
 (globalThis as Record<symbol, unknown>)[USER_API_GLOBAL] = userApi;

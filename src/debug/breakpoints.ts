@@ -1,6 +1,5 @@
 import type { KubeObject } from '../shared/k8s.ts';
-import type { ReconcileRequest } from './api.ts';
-import type { TriggerDelta } from './records.ts';
+import type { ReconcileRequest, TriggerDelta } from '../runtime/index.ts';
 
 // Reconcile breakpoints: the debugger's function breakpoints, named after what is reconciled.
 //   `Deployment`                 every Deployment reconcile

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stripTypes } from '../../../src/runtime/typeStripping.ts';
+import { stripTypes } from '../../../src/host/typeStripping.ts';
 
 // Without esbuild, what the user sees of their TypeScript is what stripTypes gives the loader: the
 // same lines and columns, or an error that points at them.

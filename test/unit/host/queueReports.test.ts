@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { realClock } from '../../../src/shared/clock.ts';
 import { defineController } from '../../../src/runtime/api.ts';
 import { ControllerLoop } from '../../../src/runtime/controllerLoop.ts';
-import { WorkQueueAdapter } from '../../../src/runtime/queueAdapter.ts';
+import { WorkQueueAdapter } from '../../../src/host/queueAdapter.ts';
 import { createWorkQueue } from '../../../src/workqueue/index.ts';
 import type { HostMessage } from '../../../src/runtime/protocol.ts';
 import type { QueueSnapshot } from '../../../src/runtime/records.ts';
-import { FakeInformer, FakeWriter } from './fakes.ts';
+import { FakeInformer, FakeWriter } from '../runtime/fakes.ts';
 
 // What the host tells its parent about the queue while thousands of keys pass through it: a few
 // bounded snapshots, not one copy of the whole queue per change (which made a controller that

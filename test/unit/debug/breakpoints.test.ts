@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BreakpointSet, parseHitCondition, type BreakpointTarget } from '../../../src/runtime/breakpoints.ts';
+import { BreakpointSet, parseHitCondition, type BreakpointTarget } from '../../../src/debug/breakpoints.ts';
 
 function target(kind: string, key: string, extra: Partial<BreakpointTarget> = {}): BreakpointTarget {
   const slash = key.indexOf('/');
