@@ -13,7 +13,11 @@ import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type Hos
 import type { LogLine, QueueSnapshot, ReconcileRecord } from './records.ts';
 import { ReconcileRecorder } from './recorder.ts';
 import { CacheHistory } from './cacheHistory.ts';
-import { registerSession, unregisterSession } from './sessionRegistry.ts';
+import { createSessionRegistry } from './sessionRegistry.ts';
+
+/** Every controller session running in this process (the views subscribe here). */
+const { sessions: controllerSessions, register: registerSession, unregister: unregisterSession } = createSessionRegistry<ControllerSession>();
+export { controllerSessions };
 
 // One run of a user controller, as the CLI, the debugger and the extension's views see it: compile
 // (TypeScript) or build (Go), spawn the process, and turn its messages into a typed stream of runtime

@@ -12,7 +12,8 @@
 
 export { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS } from './controllerSession.ts';
 export type { ControllerSessionOptions, RuntimeEvents } from './controllerSession.ts';
-export { controllerSessions } from './sessionRegistry.ts';
+export { controllerSessions } from './controllerSession.ts';
+export type { SessionList } from './sessionRegistry.ts';
 export type { ReconcileRecord, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from './records.ts';
 export type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
 export type { CacheDelta, ControllerShape } from './protocol.ts';

@@ -1,36 +1,47 @@
-import type { ControllerSession } from './controllerSession.ts';
+// A registry of the sessions running in this process (a debug session's, or one the extension
+// runs), so the views can subscribe to a controller's runtime events without knowing who started
+// it. Generic over the session type so this file needs nothing from the session it lists.
 
-// Every controller session running in this process (a debug session's, or one the extension runs),
-// so the views can subscribe to a controller's runtime events without knowing who started it.
+type Listener<S> = (session: S) => void;
 
-type Listener = (session: ControllerSession) => void;
-
-const sessions = new Set<ControllerSession>();
-const startListeners = new Set<Listener>();
-const endListeners = new Set<Listener>();
-
-export const controllerSessions = {
+/** What the views see: the sessions running now, and those that start or end from now on. */
+export interface SessionList<S> {
   /** Sessions currently running. */
-  list(): ControllerSession[] {
-    return [...sessions];
-  },
+  list(): S[];
   /** Called for every session that starts from now on; returns an unsubscribe function. */
-  onDidStart(listener: Listener): () => void {
-    startListeners.add(listener);
-    return () => startListeners.delete(listener);
-  },
-  onDidEnd(listener: Listener): () => void {
-    endListeners.add(listener);
-    return () => endListeners.delete(listener);
-  },
-};
-
-export function registerSession(session: ControllerSession): void {
-  sessions.add(session);
-  for (const l of startListeners) l(session);
+  onDidStart(listener: Listener<S>): () => void;
+  onDidEnd(listener: Listener<S>): () => void;
 }
 
-export function unregisterSession(session: ControllerSession): void {
-  if (!sessions.delete(session)) return;
-  for (const l of endListeners) l(session);
+export interface SessionRegistry<S> {
+  readonly sessions: SessionList<S>;
+  register(session: S): void;
+  unregister(session: S): void;
+}
+
+export function createSessionRegistry<S>(): SessionRegistry<S> {
+  const running = new Set<S>();
+  const startListeners = new Set<Listener<S>>();
+  const endListeners = new Set<Listener<S>>();
+  return {
+    sessions: {
+      list: () => [...running],
+      onDidStart(listener) {
+        startListeners.add(listener);
+        return () => startListeners.delete(listener);
+      },
+      onDidEnd(listener) {
+        endListeners.add(listener);
+        return () => endListeners.delete(listener);
+      },
+    },
+    register(session) {
+      running.add(session);
+      for (const l of startListeners) l(session);
+    },
+    unregister(session) {
+      if (!running.delete(session)) return;
+      for (const l of endListeners) l(session);
+    },
+  };
 }

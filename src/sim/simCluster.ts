@@ -20,6 +20,7 @@ import type { Stored } from './store/storedObject.ts';
 import { openWatch } from './store/watchOpen.ts';
 import type { Watcher } from './store/watcher.ts';
 import { SimListerWatcher } from './simListerWatcher.ts';
+import type { ScenarioRunHandle, ScenarioTarget, SimObjects } from './simObjects.ts';
 import { startScenario, type ScenarioOptions, type ScenarioRun } from './scenario/scenarioRunner.ts';
 import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
 import { replayTrace, type TraceReplay } from './scenario/traceReplay.ts';
@@ -73,16 +74,9 @@ export interface SimClusterOptions {
   bootstrap?: boolean;
 }
 
-export interface ScenarioRunHandle {
-  /** Resolves when the last step ran (or rejects with the step's error). */
-  readonly done: Promise<void>;
-  /** Stops scheduling further steps. */
-  stop(): void;
-}
+export type { ScenarioRunHandle };
 
-export interface SimClusterApi {
-  readonly clock: Clock;
-  readonly resources: ResourceRegistry;
+export interface SimClusterApi extends SimObjects {
   readonly faults: FaultControls;
   readonly clients: ClientInsight;
   /** Whether the cluster runs its bootstrap (src/sim/bootstrap); a server then starts its control plane. */
@@ -90,21 +84,8 @@ export interface SimClusterApi {
   /** The latest resourceVersion (the global revision). */
   readonly resourceVersion: number;
 
-  list(gvr: GroupVersionResource, request: ListRequest, ctx?: RequestContext): ListResult;
-  get(gvr: GroupVersionResource, namespace: string, name: string, subresource?: Subresource, ctx?: RequestContext): StoredObject;
-  /** `body.metadata.namespace` may be empty (the URL's namespace is used) but must not differ. */
-  create(gvr: GroupVersionResource, namespace: string, body: KubeObject, ctx?: RequestContext): StoredObject;
-  /** A PUT. With subresource 'status' only status changes; with 'scale' the body is an autoscaling/v1 Scale. */
-  update(gvr: GroupVersionResource, namespace: string, name: string, body: KubeObject, subresource?: Subresource, ctx?: RequestContext): StoredObject;
-  patch(gvr: GroupVersionResource, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, ctx?: RequestContext): StoredObject;
-  delete(gvr: GroupVersionResource, namespace: string, name: string, options?: DeleteOptions, ctx?: RequestContext): DeleteResult;
   /** Deletes every object the request's selectors match; answers the list of what was deleted. */
   deleteCollection(gvr: GroupVersionResource, request: ListRequest & DeleteOptions, ctx?: RequestContext): ListResult;
-  /**
-   * Opens a watch. Validation failures (bad selector, unknown resource) throw. A too-old
-   * resourceVersion opens the watch and then delivers one ERROR event (410 Expired) and closes.
-   */
-  watch(gvr: GroupVersionResource, request: WatchRequest, listener: WatchListener, ctx?: RequestContext): SimWatch;
 
   /** Drops history before `rv` (default: now). */
   compact(rv?: number): number;
@@ -160,7 +141,7 @@ function resourceLabel(info: Pick<ResourceInfo, 'group' | 'resource'>): string {
   return info.group ? `${info.resource}.${info.group}` : info.resource;
 }
 
-export class SimCluster implements SimClusterApi {
+export class SimCluster implements SimClusterApi, ScenarioTarget {
   readonly clock: Clock;
   readonly resources: KindRegistry;
   readonly faults: FaultController;

@@ -1,6 +1,6 @@
 import type { GroupVersionResource, KubeList, KubeObject } from '../shared/k8s.ts';
 import type { ListOptions, ListerWatcher, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
-import type { SimCluster } from './simCluster.ts';
+import type { SimObjects } from './simObjects.ts';
 import type { RequestContext } from './store/types.ts';
 import { mutableCopy } from './store/storedObject.ts';
 
@@ -10,13 +10,13 @@ import { mutableCopy } from './store/storedObject.ts';
 // hands out the store's frozen objects instead (faster, for consumers that never mutate).
 
 export class SimListerWatcher<T extends KubeObject = KubeObject> implements ListerWatcher<T> {
-  private readonly cluster: SimCluster;
+  private readonly cluster: SimObjects;
   private readonly gvr: GroupVersionResource;
   private readonly namespace: string | undefined;
   private readonly ctx: RequestContext;
   private readonly handOut: (obj: Readonly<KubeObject>) => T;
 
-  constructor(cluster: SimCluster, gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options: { shareFrozen?: boolean } = {}) {
+  constructor(cluster: SimObjects, gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options: { shareFrozen?: boolean } = {}) {
     this.handOut = options.shareFrozen ? (o) => o as T : (o) => mutableCopy(o) as T;
     this.cluster = cluster;
     this.gvr = gvr;

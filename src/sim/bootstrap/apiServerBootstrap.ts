@@ -1,5 +1,5 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { SimObjects } from '../simObjects.ts';
 import { BOOTSTRAP_POLICY } from './bootstrapPolicy.ts';
 import { createIfMissing, getOrUndefined, GVR } from './objectAccess.ts';
 import { reconcileBinding, reconcileRole, type Reconciled } from './policyReconcile.ts';
@@ -34,7 +34,7 @@ export interface BootstrapSummary {
   skippedProtected: string[];
 }
 
-export function bootstrapApiServer(cluster: SimClusterApi): BootstrapSummary {
+export function bootstrapApiServer(cluster: SimObjects): BootstrapSummary {
   const summary: BootstrapSummary = { created: 0, updated: 0, skippedProtected: [] };
   const ensure = (gvr: GroupVersionResource, expected: KubeObject, reconcile: (existing: KubeObject, expected: KubeObject) => Reconciled) => {
     const namespace = expected.metadata.namespace ?? '';
@@ -69,6 +69,6 @@ export function bootstrapApiServer(cluster: SimClusterApi): BootstrapSummary {
   return summary;
 }
 
-function namespaceExists(cluster: SimClusterApi, obj: KubeObject): boolean {
+function namespaceExists(cluster: SimObjects, obj: KubeObject): boolean {
   return getOrUndefined(cluster, GVR.namespaces, '', obj.metadata.namespace ?? '') !== undefined;
 }

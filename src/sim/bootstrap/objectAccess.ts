@@ -1,6 +1,6 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import { ApiError } from '../../shared/apiError.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { SimObjects } from '../simObjects.ts';
 import type { RequestContext } from '../store/types.ts';
 
 // The few calls the built-in controllers make, through the cluster's own API (so the store's
@@ -25,7 +25,7 @@ export function isApiError(err: unknown, code: number): boolean {
 }
 
 /** The object, or undefined when it does not exist. */
-export function getOrUndefined(cluster: SimClusterApi, gvr: GroupVersionResource, namespace: string, name: string): Readonly<KubeObject> | undefined {
+export function getOrUndefined(cluster: SimObjects, gvr: GroupVersionResource, namespace: string, name: string): Readonly<KubeObject> | undefined {
   try {
     return cluster.get(gvr, namespace, name).object;
   } catch (err) {
@@ -35,7 +35,7 @@ export function getOrUndefined(cluster: SimClusterApi, gvr: GroupVersionResource
 }
 
 /** Creates; someone else creating it first is as good (AlreadyExists is not an error). */
-export function createIfMissing(cluster: SimClusterApi, gvr: GroupVersionResource, namespace: string, body: KubeObject, ctx?: RequestContext): void {
+export function createIfMissing(cluster: SimObjects, gvr: GroupVersionResource, namespace: string, body: KubeObject, ctx?: RequestContext): void {
   try {
     cluster.create(gvr, namespace, structuredClone(body), ctx);
   } catch (err) {

@@ -2,7 +2,7 @@ import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import { ApiError } from '../../shared/apiError.ts';
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { ResourceInfo } from '../resources/types.ts';
-import type { ScenarioRunHandle, SimCluster } from '../simCluster.ts';
+import type { ScenarioRunHandle, ScenarioTarget } from '../simObjects.ts';
 import { seededRandom } from './seededRandom.ts';
 import type { RequestContext } from '../store/types.ts';
 import { validateName } from '../store/validation.ts';
@@ -28,7 +28,7 @@ function gvrOf(info: ResourceInfo): GroupVersionResource {
   return { group: info.group, version: info.version, resource: info.resource };
 }
 
-function resolveKind(cluster: SimCluster, apiVersion: string | undefined, kind: string): ResourceInfo | undefined {
+function resolveKind(cluster: ScenarioTarget, apiVersion: string | undefined, kind: string): ResourceInfo | undefined {
   return apiVersion ? cluster.resources.byKind(apiVersion, kind) : cluster.resources.resolveName(kind);
 }
 
@@ -61,7 +61,7 @@ export interface ScenarioOptions {
 const MAX_TURN_STEPS = 500;
 const MAX_TURN_MS = 20;
 
-export function startScenario(cluster: SimCluster, yamlText: string, options: ScenarioOptions = {}): ScenarioRun {
+export function startScenario(cluster: ScenarioTarget, yamlText: string, options: ScenarioOptions = {}): ScenarioRun {
   const fileName = options.fileName ?? 'scenario.yaml';
   const clock = options.clock ?? cluster.clock;
   const scenario = parseScenario(yamlText, fileName, (apiVersion, kind) => resolveKind(cluster, apiVersion, kind) !== undefined);
@@ -132,7 +132,7 @@ export function startScenario(cluster: SimCluster, yamlText: string, options: Sc
   };
 }
 
-function precheckNames(cluster: SimCluster, scenario: Scenario, fileName: string): void {
+function precheckNames(cluster: ScenarioTarget, scenario: Scenario, fileName: string): void {
   const problems: ScenarioProblem[] = [];
   for (const { object, line, source } of scenario.objects) {
     const info = resolveKind(cluster, object.apiVersion, object.kind ?? '');
@@ -143,7 +143,7 @@ function precheckNames(cluster: SimCluster, scenario: Scenario, fileName: string
   if (problems.length) throw new ScenarioError(fileName, problems);
 }
 
-function ensureNamespace(cluster: SimCluster, namespace: string): void {
+function ensureNamespace(cluster: ScenarioTarget, namespace: string): void {
   const ns = { group: '', version: 'v1', resource: 'namespaces' };
   try {
     cluster.get(ns, '', namespace);
@@ -154,7 +154,7 @@ function ensureNamespace(cluster: SimCluster, namespace: string): void {
 }
 
 /** Create, or merge onto what exists; status is written through /status when the kind has one. */
-function applyObject(cluster: SimCluster, object: KubeObject): void {
+function applyObject(cluster: ScenarioTarget, object: KubeObject): void {
   const info = resolveKind(cluster, object.apiVersion, object.kind ?? '');
   if (!info) throw new ApiError(404, `no kind "${object.kind ?? ''}" is served in ${object.apiVersion ?? ''}`, 'NotFound');
   const gvr = gvrOf(info);
@@ -180,7 +180,7 @@ function applyObject(cluster: SimCluster, object: KubeObject): void {
   if (hasStatus) cluster.patch(gvr, namespace, written.object.metadata.name ?? '', 'merge', { status }, 'status', SCENARIO_CLIENT);
 }
 
-function resolveTarget(cluster: SimCluster, target: TargetRef, random: () => number): { gvr: GroupVersionResource; namespace: string; name: string } {
+function resolveTarget(cluster: ScenarioTarget, target: TargetRef, random: () => number): { gvr: GroupVersionResource; namespace: string; name: string } {
   const info = resolveKind(cluster, target.apiVersion, target.kind);
   if (!info) throw new ApiError(404, `no kind "${target.kind}" is served`, 'NotFound');
   const gvr = gvrOf(info);
@@ -195,7 +195,7 @@ function resolveTarget(cluster: SimCluster, target: TargetRef, random: () => num
   return { gvr, namespace, name };
 }
 
-function runStep(cluster: SimCluster, step: ScheduledStep, random: () => number): void {
+function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => number): void {
   const action: ScenarioAction = interpolate(step.action, step.index, random);
   const f = cluster.faults;
   switch (action.type) {

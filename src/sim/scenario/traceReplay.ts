@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { ApiError } from '../../shared/apiError.ts';
 import type { TimerHandle } from '../../shared/clock.ts';
-import type { SimCluster } from '../simCluster.ts';
+import type { SimObjects } from '../simObjects.ts';
 import type { RequestContext } from '../store/types.ts';
 
 // Replays a recorded trace — JSON lines of watch events, as `kubectl get -w -o json
@@ -81,7 +81,7 @@ export interface TraceReplay {
 }
 
 /** Replays `text` on the cluster's clock; `speed` 2 = twice as fast, 0 = everything at once. */
-export function replayTrace(cluster: SimCluster, text: string, options: { speed?: number } = {}): TraceReplay {
+export function replayTrace(cluster: SimObjects, text: string, options: { speed?: number } = {}): TraceReplay {
   const events = parseTrace(text);
   const speed = options.speed ?? 1;
   const errors: TraceProblem[] = [];
@@ -125,7 +125,7 @@ export function replayTrace(cluster: SimCluster, text: string, options: { speed?
   };
 }
 
-function applyEvent(cluster: SimCluster, e: TraceEvent): void {
+function applyEvent(cluster: SimObjects, e: TraceEvent): void {
   const info = cluster.resources.byKind(e.object.apiVersion ?? '', e.object.kind ?? '');
   if (!info) throw new ApiError(404, `no kind "${e.object.kind ?? ''}" is served in ${e.object.apiVersion ?? ''}`, 'NotFound');
   const gvr = { group: info.group, version: info.version, resource: info.resource };
