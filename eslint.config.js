@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { layerRules } from './scripts/layers.mjs';
 
 export default tseslint.config(
   // types/controller-lab.d.ts is generated from src/runtime/api.ts by the build (a unit test keeps them equal).
@@ -15,11 +16,8 @@ export default tseslint.config(
       'no-restricted-imports': 'off',
     },
   },
-  {
-    // The core runs in plain Node and the CLI: it must never reach for the VS Code API.
-    files: ['src/shared/**', 'src/informer/**', 'src/workqueue/**', 'src/sim/**', 'src/runtime/**', 'src/kube/**', 'src/cli/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'core code must not import vscode' }] }] },
-  },
+  // Which part may import which (README, "How it is built"); see scripts/layers.mjs.
+  ...layerRules(),
   {
     files: ['webview/**'],
     languageOptions: { globals: { ...globals.browser } },

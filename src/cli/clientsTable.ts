@@ -1,4 +1,4 @@
-import type { ClientInfo } from '../sim/store/types.ts';
+import type { ClientInfo } from '../sim/index.ts';
 
 // `controller-lab sim clients` as a person reads it: one row per client (who, since when, what it
 // lists, watches and writes), then one row per watch (resource, scope, since when, how far it got). `-o json` prints the admin endpoint's answer unchanged.

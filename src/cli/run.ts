@@ -1,9 +1,6 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { ControllerSession } from '../runtime/controllerSession.ts';
-import { looksLikeGoPackagePath } from '../runtime/controllerTarget.ts';
-import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
-import { traceLine, describeRecord } from '../runtime/traceFormat.ts';
+import { ControllerSession, looksLikeGoPackagePath, launchSim, type LaunchedSim, traceLine, describeRecord } from '../runtime/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { RunTally } from './runTally.ts';
 

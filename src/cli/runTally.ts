@@ -1,4 +1,4 @@
-import type { ReconcileRecord } from '../runtime/records.ts';
+import type { ReconcileRecord } from '../runtime/index.ts';
 
 // What `controller-lab run` counts while it runs: enough for its one-line summary, for the list of
 // keys still failing when it stops, and for its exit code.

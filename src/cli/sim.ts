@@ -5,15 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { adminRequest, endpointFromKubeconfig } from '../sim/server/adminClient.ts';
-import { ADMIN_ACTIONS } from '../sim/server/adminApi.ts';
-import { startSimServer } from '../sim/server/simServer.ts';
-import { createSimCluster } from '../sim/simCluster.ts';
-import { parseDuration } from '../sim/scenario/duration.ts';
-import { workloadOptions, type WorkloadOptions } from '../sim/workloads/index.ts';
-import type { ClientInfo } from '../sim/store/types.ts';
+import { adminRequest, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
+import type { ClientInfo } from '../sim/index.ts';
 import { formatClientsTable } from './clientsTable.ts';
-import { printScenarioProgress } from './scenarioProgress.ts';
 
 const USAGE = `usage:
   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]

@@ -1,4 +1,4 @@
-import type { ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
+import type { ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/index.ts';
 import type { KubeList, KubeObject, WatchEvent } from '../shared/k8s.ts';
 
 // Sees what the informer is fed — list pages and watch events exactly as the server sent them —

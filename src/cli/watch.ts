@@ -1,15 +1,13 @@
 import { writeFileSync } from 'node:fs';
-import type { SharedIndexInformer, createSharedInformer as CreateSharedInformerFn } from '../informer/index.ts';
-import type { ListerWatcher } from '../informer/listerWatcher.ts';
-import type { Cluster } from '../kube/index.ts';
-import { ConnectionError, CredentialError, describeFailure, KubeconfigError } from '../kube/errors.ts';
+import type { SharedIndexInformer, createSharedInformer as CreateSharedInformerFn, ListerWatcher } from '../informer/index.ts';
+import type { Cluster, RetryNotice } from '../kube/index.ts';
+import { ConnectionError, CredentialError, describeFailure, KubeconfigError } from '../kube/index.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { ApiResource, KubeObject } from '../shared/k8s.ts';
 import { oneOf, parseCommandLine, UsageError } from './args.ts';
 import { age, BatchedWriter, columns } from './output.ts';
 import { tapListerWatcher } from './tapListerWatcher.ts';
 import { durationOption, sizeOption } from './units.ts';
-import type { RetryNotice } from '../kube/index.ts';
 
 const USAGE = `usage: controller-lab watch RESOURCE [options]
 

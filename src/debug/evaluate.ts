@@ -1,5 +1,4 @@
-import type { CacheView } from '../runtime/cacheHistory.ts';
-import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
+import type { CacheView, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { requestView } from './requestView.ts';
 
 // `evaluate` in a stopped reconcile: JavaScript with `obj`, `req` (what the Request scope shows),

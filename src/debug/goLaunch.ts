@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GoProgramOptions } from '../runtime/controllerSession.ts';
-import { controllerTarget } from '../runtime/controllerTarget.ts';
+import type { GoProgramOptions } from '../runtime/index.ts';
+import { controllerTarget } from '../runtime/index.ts';
 
 // The launch configuration of a Go controller-runtime program (vscode-go's names where they exist:
 // program, args, env, cwd, buildFlags) and where its stack frames point: the Reconcile method.

@@ -1,5 +1,5 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { TypedEmitter } from '../runtime/typedEmitter.ts';
+import { TypedEmitter } from '../runtime/index.ts';
 import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort, type DelveBreakpointSpec } from './delveDebugger.ts';
 
 // Go line debugging inside the reconcile debugger's own DAP session (the standalone adapter, or

@@ -1,4 +1,4 @@
-import { releaseInspectorWait } from '../runtime/inspectorRelease.ts';
+import { releaseInspectorWait } from '../runtime/index.ts';
 
 // The controller host waits for the JavaScript debugger before user code runs (`--inspect-brk`,
 // or Step Into's `waitForDebugger`). If none attaches in time (no JavaScript debugger in this

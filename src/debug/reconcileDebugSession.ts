@@ -15,7 +15,7 @@ import {
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
-import type { ReconcileRecord } from '../runtime/records.ts';
+import type { ReconcileRecord } from '../runtime/index.ts';
 import { ReconcileRuntime, frameName, type DebugLaunchOptions, type StopState } from './reconcileRuntime.ts';
 import { childrenOf, toVariable, type Expandable } from './variables.ts';
 import { evaluateInStop } from './evaluate.ts';

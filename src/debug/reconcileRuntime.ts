@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
-import type { CacheView } from '../runtime/cacheHistory.ts';
-import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions } from '../runtime/controllerSession.ts';
-import type { QueueSnapshot, ReconcileRecord } from '../runtime/records.ts';
-import { launchSim, type LaunchedSim } from '../runtime/simLauncher.ts';
+import type { CacheView, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
+import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions, launchSim, type LaunchedSim, TypedEmitter, describeTrigger } from '../runtime/index.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
-import { TypedEmitter } from '../runtime/typedEmitter.ts';
-import { describeTrigger } from '../runtime/traceFormat.ts';
 import { goProgramOptions, reconcileSource, type GoLaunchOptions } from './goLaunch.ts';
 
 // The reconcile debugger's engine, with no DAP and no VS Code in it (vscode-mock-debug's runtime

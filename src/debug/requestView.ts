@@ -1,4 +1,4 @@
-import type { ReconcileRecord } from '../runtime/records.ts';
+import type { ReconcileRecord } from '../runtime/index.ts';
 
 // The reconcile's request as the debugger shows it: the Request scope and `req` in the Debug
 // Console are this same object, so `req.key` evaluates to what the scope shows.

@@ -5,8 +5,7 @@ import type { Cluster } from '../kube/index.ts';
 import { collectionPath } from '../kube/index.ts';
 import { createSharedInformer } from '../informer/index.ts';
 import type { Probe } from '../informer/index.ts';
-import type { KindRef } from '../runtime/api.ts';
-import type { ObjectWriter } from '../runtime/ports.ts';
+import type { KindRef, ObjectWriter } from '../runtime/hostApi.ts';
 import { SharedInformerAdapter } from './informerAdapter.ts';
 
 // Connects the controller's kinds to a cluster: discovery maps each `{ apiVersion, kind }` to the

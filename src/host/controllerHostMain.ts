@@ -8,15 +8,11 @@ import { pathToFileURL } from 'node:url';
 import { realClock } from '../shared/clock.ts';
 import { loadCluster } from '../kube/index.ts';
 import { createWorkQueue } from '../workqueue/index.ts';
-import { isControllerDefinition, userApi, USER_API_GLOBAL, type ControllerDefinition, type KindRef } from '../runtime/api.ts';
+import { isControllerDefinition, userApi, USER_API_GLOBAL, type ControllerDefinition, type KindRef, ControllerLoop, isParentMessage, type HostInit, type HostMessage, ProcessExitError, truncateText } from '../runtime/hostApi.ts';
 import { ClusterBinding } from './clusterBinding.ts';
 import { registerControllerModuleHooks } from './controllerModuleHooks.ts';
-import { ControllerLoop } from '../runtime/controllerLoop.ts';
-import { isParentMessage, type HostInit, type HostMessage } from '../runtime/protocol.ts';
 import { WorkQueueAdapter } from './queueAdapter.ts';
-import { ProcessExitError } from '../runtime/processExitError.ts';
 import { HostSender } from './hostSender.ts';
-import { truncateText } from '../runtime/truncate.ts';
 
 const sender = new HostSender((message) => {
   if (process.connected) process.send?.(message);

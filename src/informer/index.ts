@@ -1,6 +1,7 @@
 // The informer's public API. Everything else in this folder is an implementation detail.
 
 export type { ListerWatcher, ListOptions, WatchOptions, WatchSink, WatchHandle } from './listerWatcher.ts';
+export { ITEMS_PREPARED } from './listerWatcher.ts';
 export type { Probe, ProbeKind, ProbeListener, DeltaType } from './probes.ts';
 export type { DeepReadonly } from './readonly.ts';
 export { createIndexer, NAMESPACE_INDEX, namespaceIndexFunc } from './store.ts';

@@ -1,4 +1,4 @@
-import type { ITEMS_PREPARED, ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
+import type { ITEMS_PREPARED, ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/index.ts';
 import { apiVersionOf, type ApiResource, type KubeList, type KubeObject, type WatchEvent } from '../shared/k8s.ts';
 import { EventTooLargeError } from './errors.ts';
 import { LineTooLongError } from './lineSplitter.ts';

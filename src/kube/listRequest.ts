@@ -1,4 +1,4 @@
-import { ITEMS_PREPARED } from '../informer/listerWatcher.ts';
+import { ITEMS_PREPARED } from '../informer/index.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { KubeList, KubeObject } from '../shared/k8s.ts';
 import { ListDecoder, ListTooLargeItemError } from './listDecoder.ts';

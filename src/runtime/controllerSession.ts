@@ -1,4 +1,4 @@
-import type { Probe } from '../informer/probes.ts';
+import type { Probe } from '../informer/index.ts';
 import { TypedEmitter } from './typedEmitter.ts';
 import { compileController, type CompiledController, type CompileOptions } from './compileController.ts';
 import { ControllerProcess } from './controllerProcess.ts';

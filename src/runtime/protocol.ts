@@ -1,5 +1,5 @@
 import type { KubeObject } from '../shared/k8s.ts';
-import type { Probe } from '../informer/probes.ts';
+import type { Probe } from '../informer/index.ts';
 import type { KindRef } from './api.ts';
 import type { LogLine, QueueSnapshot, ReconcileRecord, WriteRecord } from './records.ts';
 import type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';

@@ -1,10 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createSimCluster } from '../sim/simCluster.ts';
-import type { SimClusterApi } from '../sim/simCluster.ts';
-import { startSimServer } from '../sim/server/simServer.ts';
-import { parseScenario } from '../sim/scenario/scenarioParser.ts';
-import { parseWorkloadsField } from '../sim/scenario/scenarioWorkloads.ts';
+import { createSimCluster, startSimServer, parseScenario, parseWorkloadsField } from '../sim/index.ts';
+import type { SimClusterApi } from '../sim/index.ts';
 import type { Clock } from '../shared/clock.ts';
 
 // `--sim` / `cluster: "sim"`: a simulated cluster in this process, served over HTTPS so the

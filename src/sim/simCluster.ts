@@ -3,7 +3,7 @@ import { realClock } from '../shared/clock.ts';
 import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
 import { apiVersionOf } from '../shared/k8s.ts';
 import { ApiError } from '../shared/apiError.ts';
-import type { ListerWatcher } from '../informer/listerWatcher.ts';
+import type { ListerWatcher } from '../informer/index.ts';
 import { bootstrapApiServer } from './bootstrap/apiServerBootstrap.ts';
 import { crdResources, validateCrd } from './resources/crd.ts';
 import { KindRegistry } from './resources/registry.ts';

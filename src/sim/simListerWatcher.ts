@@ -1,5 +1,5 @@
 import type { GroupVersionResource, KubeList, KubeObject } from '../shared/k8s.ts';
-import type { ListOptions, ListerWatcher, WatchHandle, WatchOptions, WatchSink } from '../informer/listerWatcher.ts';
+import type { ListOptions, ListerWatcher, WatchHandle, WatchOptions, WatchSink } from '../informer/index.ts';
 import type { SimObjects } from './simObjects.ts';
 import type { RequestContext } from './store/types.ts';
 import { mutableCopy } from './store/storedObject.ts';

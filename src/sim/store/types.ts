@@ -1,5 +1,5 @@
 import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
-import type { ListOptions, WatchOptions } from '../../informer/listerWatcher.ts';
+import type { ListOptions, WatchOptions } from '../../informer/index.ts';
 
 // The public contract of the simulated cluster's store, as the HTTP layer (src/sim/server), the
 // in-process ListerWatcher, scenarios and the views use it through SimCluster (src/sim/simCluster.ts).

@@ -1,4 +1,4 @@
-import { loadCluster } from '../../kube/cluster.ts';
+import { loadCluster } from '../../kube/index.ts';
 import type { ClusterBackend } from '../model/clusterSession.ts';
 
 // A real cluster from a kubeconfig context. Discovery runs before we call it connected, so an

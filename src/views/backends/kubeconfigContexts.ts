@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { kubeconfigFiles } from '../../kube/kubeconfig.ts';
+import { kubeconfigFiles } from '../../kube/index.ts';
 
 // The contexts a kubeconfig offers, for the "Connect to Cluster…" picker. Reads the same files
 // kubectl would (explicit path, else $KUBECONFIG, else ~/.kube/config); a missing or unreadable

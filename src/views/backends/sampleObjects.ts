@@ -1,4 +1,4 @@
-import type { SimClusterApi } from '../../sim/simCluster.ts';
+import type { SimClusterApi } from '../../sim/index.ts';
 
 // A few objects so a fresh simulated cluster has something to show: ConfigMaps in two namespaces,
 // a Deployment, and a Secret (whose values the views redact).

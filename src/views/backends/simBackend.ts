@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
-import { loadCluster } from '../../kube/cluster.ts';
-import { startSimServer } from '../../sim/server/simServer.ts';
-import { createSimCluster } from '../../sim/simCluster.ts';
+import { loadCluster } from '../../kube/index.ts';
+import { startSimServer, createSimCluster } from '../../sim/index.ts';
 import type { ClusterBackend } from '../model/clusterSession.ts';
 import { VIEWS_USER_AGENT } from './kubeconfigBackend.ts';
 import { seedSampleObjects } from './sampleObjects.ts';

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { followScenario } from '../../cli/scenarioProgress.ts';
-import type { ScheduledStep } from '../../sim/scenario/scenarioTypes.ts';
-import type { ScenarioRunHandle } from '../../sim/simCluster.ts';
+import { followScenario } from '../../sim/index.ts';
+import type { ScheduledStep, ScenarioRunHandle } from '../../sim/index.ts';
 import type { Log } from './guard.ts';
 
 // A loaded scenario says that it started, what it is doing, and that it finished: a progress

@@ -1,7 +1,5 @@
-import type { Probe } from '../../informer/probes.ts';
-import type { ControllerShape } from '../../runtime/protocol.ts';
-import type { QueueKeySnapshot, QueueSnapshot, ReconcileRecord } from '../../runtime/records.ts';
-import type { RequeueDecision } from '../../runtime/reconcileHandler.ts';
+import type { Probe } from '../../informer/index.ts';
+import type { ControllerShape, QueueKeySnapshot, QueueSnapshot, ReconcileRecord, RequeueDecision } from '../../runtime/index.ts';
 import type { ReconcileSpan } from '../../shared/protocol/reconcileSpans.ts';
 import type { NewTimelineEvent } from '../timeline/eventRing.ts';
 import { count, escapeMarkdown } from '../tree/format.ts';

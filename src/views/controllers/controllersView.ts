@@ -4,7 +4,7 @@ import type { ClusterTreeProvider } from '../tree/clusterTreeProvider.ts';
 import type { TimelineFeed } from '../timeline/timelineFeed.ts';
 import { ControllerSessionsModel, controllerNodeIds, probeTimelineEvent } from './controllerSessionsModel.ts';
 import type { ControllerChange, SessionLike } from './controllerSessionsModel.ts';
-import type { ControllerShape } from '../../runtime/protocol.ts';
+import type { ControllerShape } from '../../runtime/index.ts';
 
 // Glue for live inspection of running controllers: every controller session the runtime starts (Run
 // Controller, or a debug session) is tracked by a ControllerSessionsModel; its changes become

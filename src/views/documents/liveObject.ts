@@ -1,4 +1,4 @@
-import { collectionPath } from '../../kube/resourcePath.ts';
+import { collectionPath } from '../../kube/index.ts';
 import type { KubeList, KubeObject } from '../../shared/k8s.ts';
 import type { Lab } from '../model/lab.ts';
 import type { DescribedEvent } from './describeText.ts';

@@ -1,7 +1,5 @@
-import type { Cluster } from '../../kube/cluster.ts';
-import type { Failure } from '../../kube/errors.ts';
-import type { ClientInsight } from '../../sim/store/types.ts';
-import type { SimClusterApi } from '../../sim/simCluster.ts';
+import type { Cluster, Failure } from '../../kube/index.ts';
+import type { ClientInsight, SimClusterApi } from '../../sim/index.ts';
 import type { InformerSession } from './informerSession.ts';
 
 // A cluster the lab is connected to (or trying to): a real one from a kubeconfig context, or the

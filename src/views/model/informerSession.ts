@@ -1,5 +1,4 @@
-import type { SharedIndexInformer, InformerStats } from '../../informer/sharedInformer.ts';
-import type { Probe } from '../../informer/probes.ts';
+import type { SharedIndexInformer, InformerStats, Probe } from '../../informer/index.ts';
 import type { ApiResource, KubeObject } from '../../shared/k8s.ts';
 import { objectKey } from '../../shared/keys.ts';
 import type { Clock } from '../../shared/clock.ts';

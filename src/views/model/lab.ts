@@ -1,8 +1,7 @@
-import { createSharedInformer } from '../../informer/sharedInformer.ts';
-import { dropManagedFields } from '../../informer/transforms.ts';
+import { createSharedInformer, dropManagedFields } from '../../informer/index.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { describeFailure } from '../../kube/errors.ts';
-import type { Failure } from '../../kube/errors.ts';
+import { describeFailure } from '../../kube/index.ts';
+import type { Failure } from '../../kube/index.ts';
 import { TimelineFeed } from '../timeline/timelineFeed.ts';
 import { ClusterSession } from './clusterSession.ts';
 import type { ClusterBackend } from './clusterSession.ts';

@@ -1,4 +1,4 @@
-import type { Probe } from '../../informer/probes.ts';
+import type { Probe } from '../../informer/index.ts';
 
 // The progress of an informer's list (the first one, or a relist), from its probes: objects and
 // pages received so far and the rate, for the tree's informer row and the status bar while a large

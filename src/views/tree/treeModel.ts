@@ -1,4 +1,4 @@
-import type { ClientInfo } from '../../sim/store/types.ts';
+import type { ClientInfo } from '../../sim/index.ts';
 import type { ClusterSession } from '../model/clusterSession.ts';
 import type { InformerSession } from '../model/informerSession.ts';
 import { describeListProgress } from '../model/listProgress.ts';

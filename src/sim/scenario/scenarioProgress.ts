@@ -1,5 +1,5 @@
-import type { ScenarioAction, ScheduledStep } from '../sim/scenario/scenarioTypes.ts';
-import type { ScenarioRunHandle } from '../sim/simCluster.ts';
+import type { ScenarioRunHandle } from '../simObjects.ts';
+import type { ScenarioAction, ScheduledStep } from './scenarioTypes.ts';
 
 // What a running scenario is doing, said as it happens: one line per step as it runs — a repeated
 // step (`repeat: count: 1000`) is one line when it starts and one when its last run is done, not a
