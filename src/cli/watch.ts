@@ -8,6 +8,7 @@ import { oneOf, parseCommandLine, UsageError } from './args.ts';
 import { age, BatchedWriter, columns } from './output.ts';
 import { tapListerWatcher } from './tapListerWatcher.ts';
 import { durationOption, sizeOption } from './units.ts';
+import { qualifiedResource } from '../shared/k8s.ts';
 
 const USAGE = `usage: controller-lab watch RESOURCE [options]
 
@@ -133,7 +134,7 @@ export async function main(argv: string[]): Promise<number> {
     });
     const resource = await cluster.resolve(args.resource);
     if (resource.verbs.length > 0 && !(resource.verbs.includes('list') && resource.verbs.includes('watch'))) {
-      throw new UsageError(`${label(resource)} cannot be watched (verbs: ${resource.verbs.join(', ')})`);
+      throw new UsageError(`${qualifiedResource(resource)} cannot be watched (verbs: ${resource.verbs.join(', ')})`);
     }
     return await watchResource(cluster, resource, args, createSharedInformer);
   } catch (err) {
@@ -150,9 +151,6 @@ function isUserFacing(err: unknown): boolean {
   return err instanceof Error && (err instanceof ApiError || err instanceof ConnectionError || err instanceof CredentialError || err instanceof KubeconfigError || err instanceof UsageError || err.name === 'UnknownResourceError');
 }
 
-function label(r: ApiResource): string {
-  return r.group ? `${r.resource}.${r.group}` : r.resource;
-}
 
 function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs, createSharedInformer: CreateSharedInformer): Promise<number> {
   const namespace = !resource.namespaced || args.allNamespaces ? undefined : (args.namespace ?? cluster.namespace);
@@ -167,7 +165,7 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     });
   }
   const informer = createSharedInformer<KubeObject>({
-    name: namespace ? `${label(resource)}@${namespace}` : label(resource),
+    name: namespace ? `${qualifiedResource(resource)}@${namespace}` : qualifiedResource(resource),
     listerWatcher: lw,
     useWatchList: args.watchList,
     watchIdleTimeoutMs: args.watchIdleTimeoutMs,

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { ReconcileRequest, TriggerDelta } from '../runtime/index.ts';
+import { splitKey } from '../shared/keys.ts';
 
 // Reconcile breakpoints: the debugger's function breakpoints, named after what is reconciled.
 //   `Deployment`                 every Deployment reconcile
@@ -70,12 +71,9 @@ export function parseBreakpointName(name: string): NamePattern {
   const pattern: NamePattern = { kind: globToRegExp(parts[0] as string, true) };
   const target = parts[1];
   if (target !== undefined) {
-    const slash = target.indexOf('/');
-    if (slash < 0) pattern.name = globToRegExp(target);
-    else {
-      pattern.namespace = globToRegExp(target.slice(0, slash));
-      pattern.name = globToRegExp(target.slice(slash + 1));
-    }
+    const { namespace, name } = splitKey(target);
+    pattern.name = globToRegExp(name);
+    if (target.includes('/')) pattern.namespace = globToRegExp(namespace);
   }
   return pattern;
 }
@@ -114,11 +112,9 @@ function compileExpression(source: string): (scope: ConditionScope) => unknown {
 function matchKey(p: NamePattern, kind: string, key: string): boolean {
   if (!p.kind.test(kind)) return false;
   if (!p.name) return true;
-  const slash = key.indexOf('/');
-  const ns = slash < 0 ? '' : key.slice(0, slash);
-  const name = slash < 0 ? key : key.slice(slash + 1);
+  const { namespace, name } = splitKey(key);
   if (!p.name.test(name)) return false;
-  return p.namespace ? p.namespace.test(ns) : true;
+  return p.namespace ? p.namespace.test(namespace) : true;
 }
 
 /** Interpolates `{expr}` in a logpoint message; a failing expression shows its error inline. */

@@ -1,5 +1,5 @@
 import type { ApiResource, KubeObject } from '../shared/k8s.ts';
-import { apiVersionOf } from '../shared/k8s.ts';
+import { apiVersionOf, qualifiedResource } from '../shared/k8s.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Cluster } from '../kube/index.ts';
 import { collectionPath } from '../kube/index.ts';
@@ -41,7 +41,7 @@ export class ClusterBinding {
   informer(kind: KindRef, clock: Clock, onProbe: (p: Probe) => void): SharedInformerAdapter {
     const resource = this.resourceFor(kind);
     const informer = createSharedInformer({
-      name: resource.group ? `${resource.resource}.${resource.group}` : resource.resource,
+      name: qualifiedResource(resource),
       listerWatcher: this.cluster.listerWatcher(resource),
       clock,
     });

@@ -1,4 +1,5 @@
 import type { ApiResource } from '../shared/k8s.ts';
+import { qualifiedResource } from '../shared/k8s.ts';
 import type { DiscoveryResult } from './discovery.ts';
 import { UnknownResourceError } from './errors.ts';
 
@@ -70,5 +71,5 @@ function pick(c: Candidate, discovery: DiscoveryResult): ApiResource | undefined
 function suggestion(name: string, discovery: DiscoveryResult): string {
   const lower = name.toLowerCase().split('.')[0] ?? '';
   const near = discovery.resources.find((r) => r.resource.startsWith(lower) || (lower.length > 2 && r.resource.includes(lower)));
-  return near ? ` (did you mean "${near.group ? `${near.resource}.${near.group}` : near.resource}"?)` : '';
+  return near ? ` (did you mean "${qualifiedResource(near)}"?)` : '';
 }

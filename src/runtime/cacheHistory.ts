@@ -1,6 +1,6 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { CacheDelta } from './protocol.ts';
-import { matchesLabels, type LabelSelectorInput } from './labelSelector.ts';
+import { toLabelSelector } from '../shared/labelSelector.ts';
 
 // The parent's copy of the controller's caches, with history: every forwarded delta is kept, so the
 // cache "as it was" when reconcile #N started (its cacheSeq) can be read back for stepBack and
@@ -15,7 +15,7 @@ interface Version {
 
 export interface CacheView {
   get(kind: string, namespace: string, name: string): KubeObject | undefined;
-  list(kind: string, options?: { namespace?: string; labelSelector?: LabelSelectorInput }): KubeObject[];
+  list(kind: string, options?: { namespace?: string; labelSelector?: string | Record<string, string> }): KubeObject[];
   kinds(): string[];
 }
 
@@ -61,11 +61,12 @@ export class CacheHistory {
       },
       list: (kind, options = {}) => {
         const out: KubeObject[] = [];
+        const selector = toLabelSelector(options.labelSelector);
         for (const versions of this.kindsByName.get(kind.toLowerCase())?.values() ?? []) {
           const obj = pick(versions);
           if (!obj) continue;
           if (options.namespace && obj.metadata.namespace !== options.namespace) continue;
-          if (!matchesLabels(obj.metadata.labels, options.labelSelector)) continue;
+          if (!selector.matches(obj.metadata.labels)) continue;
           out.push(obj);
         }
         return out;

@@ -8,6 +8,7 @@ import type { HostMessage, ControllerShape, CacheDelta, HeldKey } from './protoc
 import type { ReconcileRecord, TriggerDelta, WriteRecord } from './records.ts';
 import { createCacheReader, createReconcileContext } from './reconcileContext.ts';
 import { compareResourceVersions } from './resourceVersion.ts';
+import { splitKey } from '../shared/keys.ts';
 
 // The controller's engine inside the host process: informer events become keys in the workqueue
 // (for → the object itself, owns → its controlling owner, watches → the user's map), workers take
@@ -198,8 +199,7 @@ export class ControllerLoop {
 
   private async reconcileKey(worker: number, key: string): Promise<void> {
     const { definition, clock } = this.opts;
-    const slash = key.indexOf('/');
-    const request = slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+    const request = splitKey(key);
     this.heldUntil.delete(key);
     const forInformer = this.informerFor(definition.for);
     const object = forInformer.get(key);

@@ -3,7 +3,7 @@ import { ApiError } from '../shared/apiError.ts';
 import type { CacheListOptions, CacheReader, ControllerClient, KindSelector, ObjectRef, PatchType, ReconcileContext } from './api.ts';
 import type { KindInformer, ObjectWriter } from './ports.ts';
 import type { LogLine, WriteRecord, WriteVerb } from './records.ts';
-import { compileLabelSelector } from './labelSelector.ts';
+import { toLabelSelector } from '../shared/labelSelector.ts';
 import { plainFields, truncateText } from './truncate.ts';
 
 // The `ctx` a reconcile receives: cache readers over the controller's own informers, a client whose
@@ -39,10 +39,10 @@ export function createCacheReader(informerFor: (kind: KindSelector) => KindInfor
     get: <T extends KubeObject>(kind: KindSelector, namespace: string, name: string) =>
       copy(informerFor(kind).get(namespace ? `${namespace}/${name}` : name)) as T | undefined,
     list: <T extends KubeObject>(kind: KindSelector, options: CacheListOptions = {}) => {
-      const matches = compileLabelSelector(options.labelSelector);
+      const selector = toLabelSelector(options.labelSelector);
       return informerFor(kind)
         .list(options.namespace)
-        .filter((o) => matches(o.metadata.labels ?? {}))
+        .filter((o) => selector.matches(o.metadata.labels))
         .map(copy) as T[];
     },
   };

@@ -102,3 +102,8 @@ export function apiVersionOf(gvr: Pick<GroupVersionResource, 'group' | 'version'
 export function isStatus(obj: unknown): obj is Status {
   return typeof obj === 'object' && obj !== null && (obj as { kind?: unknown }).kind === 'Status';
 }
+
+/** `configmaps`, `deployments.apps`: a resource qualified by its group, as kubectl accepts it and the API server's messages name it. */
+export function qualifiedResource(r: Pick<GroupVersionResource, 'group' | 'resource'>): string {
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.ts';
 import { realClock } from '../shared/clock.ts';
 import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
-import { apiVersionOf } from '../shared/k8s.ts';
+import { apiVersionOf, qualifiedResource } from '../shared/k8s.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { ListerWatcher } from '../informer/index.ts';
 import { bootstrapApiServer } from './bootstrap/apiServerBootstrap.ts';
@@ -137,10 +137,6 @@ export interface SimStats {
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-function resourceLabel(info: Pick<ResourceInfo, 'group' | 'resource'>): string {
-  return info.group ? `${info.resource}.${info.group}` : info.resource;
-}
-
 export class SimCluster implements SimClusterApi, ScenarioTarget {
   readonly clock: Clock;
   readonly resources: KindRegistry;
@@ -223,10 +219,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
         result.items = result.items.map((s) => (s as Stored).asApiVersion(apiVersionOf(info)));
         result.json = () => listJson(result);
       }
-      if (ctx?.client) this.clients.recordList(ctx.client, resourceLabel(info), String(result.resourceVersion), result.items.length, request.limit);
+      if (ctx?.client) this.clients.recordList(ctx.client, qualifiedResource(info), String(result.resourceVersion), result.items.length, request.limit);
       return result;
     } catch (err) {
-      if (ctx?.client && err instanceof ApiError) this.clients.recordError(ctx.client, 'list', resourceLabel(info), err.code);
+      if (ctx?.client && err instanceof ApiError) this.clients.recordError(ctx.client, 'list', qualifiedResource(info), err.code);
       throw err;
     }
   }
@@ -281,7 +277,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     if (!info.verbs.includes('watch')) throw this.methodNotAllowed();
     const id = this.nextWatchId++;
     const observer = ctx?.client
-      ? this.clients.recordWatch(ctx.client, id, resourceLabel(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
+      ? this.clients.recordWatch(ctx.client, id, qualifiedResource(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
       : undefined;
     return openWatch({
       id,
@@ -382,11 +378,11 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       if (ctx?.client) {
         const obj = (result as { object?: Stored }).object ?? (result as Stored);
         const rv = (obj as { resourceVersion?: number }).resourceVersion;
-        this.clients.recordWrite(ctx.client, verb, resourceLabel(info), namespace ? `${namespace}/${name}` : name, String(rv ?? this.mvcc.resourceVersion), 200);
+        this.clients.recordWrite(ctx.client, verb, qualifiedResource(info), namespace ? `${namespace}/${name}` : name, String(rv ?? this.mvcc.resourceVersion), 200);
       }
       return result;
     } catch (err) {
-      if (ctx?.client && err instanceof ApiError) this.clients.recordWrite(ctx.client, verb, resourceLabel(info), namespace ? `${namespace}/${name}` : name, '', err.code);
+      if (ctx?.client && err instanceof ApiError) this.clients.recordWrite(ctx.client, verb, qualifiedResource(info), namespace ? `${namespace}/${name}` : name, '', err.code);
       throw err;
     } finally {
       this.currentClient = previous;
@@ -414,7 +410,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   private endWatches(reason: 'dropped' | 'restart', resource?: string): number {
     let n = 0;
     for (const t of this.mvcc.allTables()) {
-      if (resource && resource !== t.resource && resource !== resourceLabel(t)) continue;
+      if (resource && resource !== t.resource && resource !== qualifiedResource(t)) continue;
       for (const w of [...t.watchers]) {
         w.end(reason, true);
         n++;

@@ -4,6 +4,7 @@
 // timeline event it names (when an informer in the lab saw it). Plain data + guards, like timeline.ts.
 
 import type { NotificationType, TimelineEvent } from './timeline.ts';
+import { splitKey } from '../keys.ts';
 
 export interface SpanTrigger {
   type: string;
@@ -81,11 +82,6 @@ export function isSpansParams(value: unknown): value is SpansParams {
 /** The lane of a controller's reconciles of one key. */
 export function spanLaneKey(span: Pick<ReconcileSpan, 'controller' | 'key'>): string {
   return `reconcile:${span.controller}:${span.key}`;
-}
-
-function splitKey(key: string): { namespace: string; name: string } {
-  const slash = key.indexOf('/');
-  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { SharedIndexInformer } from '../../informer/index.ts';
 import { jsonEqual } from '../jsonEqual.ts';
-import { labelSelectorText, parseLabelSelector } from '../selectors/labelSelector.ts';
+import { labelSelectorText, parseLabelSelector } from '../../shared/labelSelector.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { RequestContext } from '../store/types.ts';
 import { isApiError, GVR } from './objectAccess.ts';

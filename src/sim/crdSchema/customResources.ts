@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
-import type { Cause } from '../store/apiErrors.ts';
-import { badRequest } from '../store/apiErrors.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
+import { badRequest } from '../../shared/apiErrors.ts';
 import type { DecodingContext } from '../store/bodyDecoding.ts';
 import type { MvccStore } from '../store/mvccStore.ts';
 import { applySchemaDefaults } from './defaulting.ts';

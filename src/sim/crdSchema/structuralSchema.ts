@@ -1,4 +1,4 @@
-import type { Cause } from '../store/apiErrors.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
 import type { JsonSchema } from './jsonSchema.ts';
 import { prune } from './pruning.ts';
 import { compiled, validateValueAt } from './valueValidation.ts';

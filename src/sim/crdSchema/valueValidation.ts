@@ -1,4 +1,4 @@
-import type { Cause } from '../store/apiErrors.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
 import { childPath, goValue, isObject, jsonTypeOf, type JsonSchema } from './jsonSchema.ts';
 
 // A custom resource checked against its CRD's schema, with the causes kube-apiserver gives: the

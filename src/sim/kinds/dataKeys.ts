@@ -1,4 +1,4 @@
-import type { Cause } from '../store/apiErrors.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
 
 // The rules ConfigMaps and Secrets share for their data maps (ValidateConfigMapKey and the 1 MiB
 // total, k8s.io/kubernetes/pkg/apis/core/validation).

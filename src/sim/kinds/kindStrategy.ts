@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { Cause } from '../store/apiErrors.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
 
 // What is particular to one kind on the write path, as a registry strategy is in kube-apiserver
 // (pkg/registry/<group>/<kind>/strategy.go): conversion and defaulting of a request's object,

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { Cause } from '../store/apiErrors.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
 import { validateCrdSchemas } from '../crdSchema/structuralSchema.ts';
 import { ALL_VERBS, storageVersionHash } from './builtins.ts';
 import type { ResourceInfo, ScaleMapping, SubresourceInfo } from './types.ts';

@@ -1,5 +1,5 @@
 import type { GroupVersionResource } from '../../shared/k8s.ts';
-import { resourceNotFound } from '../store/apiErrors.ts';
+import { resourceNotFound } from '../../shared/apiErrors.ts';
 import { builtinResources } from './builtins.ts';
 import type { GroupInfo, ResourceInfo, ResourceRegistry, Unsubscribe } from './types.ts';
 

@@ -1,4 +1,5 @@
 import type { ApiResource, GroupVersionResource } from '../../shared/k8s.ts';
+import { qualifiedResource } from '../../shared/k8s.ts';
 
 // What the simulated cluster serves: one ResourceInfo per (group, version, resource). Discovery
 // (/api, /apis, /apis/<g>/<v>) is rendered from these records alone, so they carry every field
@@ -49,7 +50,7 @@ export interface ResourceInfo extends ApiResource {
 
 /** The storage identity of a resource: versions share one storage (like etcd keys). */
 export function storageKeyOf(gvr: Pick<GroupVersionResource, 'group' | 'resource'>): string {
-  return gvr.group === '' ? gvr.resource : `${gvr.resource}.${gvr.group}`;
+  return qualifiedResource(gvr);
 }
 
 export function hasSubresource(info: ResourceInfo, name: string): boolean {

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { badRequest } from '../store/apiErrors.ts';
+import { badRequest } from '../../shared/apiErrors.ts';
 
 // Field selectors: `field=value`, `field==value`, `field!=value`, comma AND. Every kind supports
 // metadata.name and metadata.namespace; a few kinds add the fields their real strategies index.

@@ -4,7 +4,7 @@
 // as a real server allows system:masters.
 import { apiVersionOf } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
-import { invalid, type Cause } from '../store/apiErrors.ts';
+import { invalid, type Cause } from '../../shared/apiErrors.ts';
 import { timestamp } from '../store/objectMeta.ts';
 import { TOKEN_USER } from './bearerAuth.ts';
 import { badRequest } from './status.ts';

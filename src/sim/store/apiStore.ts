@@ -19,7 +19,7 @@ import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
 import {
   STALE_OBJECT, alreadyExists, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
   namespaceNotFound, notFound, resourceNotFound, unsupportedMediaType, type Cause,
-} from './apiErrors.ts';
+} from '../../shared/apiErrors.ts';
 import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
 import { nestedTooDeeply } from './nestingDepth.ts';

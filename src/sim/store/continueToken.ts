@@ -1,4 +1,4 @@
-import { badRequest } from './apiErrors.ts';
+import { badRequest } from '../../shared/apiErrors.ts';
 
 // The list continue token, shaped like the apiserver's (base64 of
 // {"v":"meta.k8s.io/v1","rv":N,"start":"<next key>"}): opaque to clients, but carrying the RV

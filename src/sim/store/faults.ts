@@ -1,5 +1,6 @@
 import type { DeliveryGate } from './watcher.ts';
 import type { FaultControls, FaultState, HttpFaultSettings } from './types.ts';
+import { qualifiedResource } from '../../shared/k8s.ts';
 
 // The fault switches. Delivery faults are read by every watcher at delivery time (the gate);
 // actions that need the cluster (dropping watches, compacting, restarting) are callbacks.
@@ -24,7 +25,7 @@ export class FaultController implements FaultControls {
   }
 
   static conflictKey(group: string, resource: string, key: string): string {
-    return `${group ? `${resource}.${group}` : resource}/${key}`;
+    return `${qualifiedResource({ group, resource })}/${key}`;
   }
 
   dropWatches(resource?: string): number {

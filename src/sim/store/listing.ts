@@ -1,7 +1,7 @@
 import type { ResourceInfo } from '../resources/types.ts';
 import { parseFieldSelector, type FieldSelector } from '../selectors/fieldSelector.ts';
-import { parseLabelSelector, type LabelSelector } from '../selectors/labelSelector.ts';
-import { CONTINUE_EXPIRED, badRequest, expired, tooLargeResourceVersion } from './apiErrors.ts';
+import { parseLabelSelector, type LabelSelector } from '../../shared/labelSelector.ts';
+import { CONTINUE_EXPIRED, badRequest, expired, tooLargeResourceVersion } from '../../shared/apiErrors.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import type { MvccStore, ResourceTable, StateView } from './mvccStore.ts';
 import { parseResourceVersion } from './resourceVersionParam.ts';

@@ -5,6 +5,7 @@ import { nestedTooDeeply, valueTooDeep } from './nestingDepth.ts';
 import { SortedKeys } from './sortedKeys.ts';
 import { Stored } from './storedObject.ts';
 import type { Watcher } from './watcher.ts';
+import { qualifiedResource } from '../../shared/k8s.ts';
 
 // The MVCC core, after etcd: one global revision shared by every resource; each write takes the
 // next one. Per resource: the current objects keyed `namespace/name` (kept in key order), a
@@ -110,7 +111,7 @@ export class MvccStore {
 
   /** The table of group/resource, created empty on first use. */
   table(group: string, resource: string): ResourceTable {
-    const id = group ? `${resource}.${group}` : resource;
+    const id = qualifiedResource({ group, resource });
     let t = this.tables.get(id);
     if (!t) {
       // A new table has seen nothing before now: resumes from older RVs are too old for it... unless
@@ -126,7 +127,7 @@ export class MvccStore {
   }
 
   dropTable(group: string, resource: string): ResourceTable | undefined {
-    const id = group ? `${resource}.${group}` : resource;
+    const id = qualifiedResource({ group, resource });
     const t = this.tables.get(id);
     this.tables.delete(id);
     return t;

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { forbidden } from './apiErrors.ts';
+import { forbidden } from '../../shared/apiErrors.ts';
 import { mutableCopy } from './storedObject.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 

@@ -5,7 +5,7 @@
 // serialize would break every later LIST and WATCH of its resource. Real objects nest a few dozen
 // levels at most. Both checks below are iterative, so no input can overflow the stack here.
 import type { ApiError } from '../../shared/apiError.ts';
-import { badRequest } from './apiErrors.ts';
+import { badRequest } from '../../shared/apiErrors.ts';
 
 export const MAX_NESTING_DEPTH = 1000;
 

@@ -1,4 +1,4 @@
-import { badRequest } from './apiErrors.ts';
+import { badRequest } from '../../shared/apiErrors.ts';
 
 /** Parses ?resourceVersion=… ('' or undefined → undefined); a non-number is a 400 like the server's. */
 export function parseResourceVersion(value: string | undefined): number | undefined {

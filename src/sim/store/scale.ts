@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
-import { labelSelectorText } from '../selectors/labelSelector.ts';
+import { labelSelectorText } from '../../shared/labelSelector.ts';
 import { readPath, writePath } from './objectMeta.ts';
 
 // The /scale subresource: an autoscaling/v1 Scale view of a workload's replica count.

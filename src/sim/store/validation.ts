@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { NameRule, ResourceInfo } from '../resources/types.ts';
-import type { Cause } from './apiErrors.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
 import { jsonEqual } from '../jsonEqual.ts';
 
 // Name validation as apimachinery's validation package words it, so 422 answers read the same.

@@ -1,6 +1,6 @@
 import type { Clock } from '../../shared/clock.ts';
 import type { ResourceInfo } from '../resources/types.ts';
-import { invalid, tooLargeResourceVersion, tooOldResourceVersion } from './apiErrors.ts';
+import { invalid, tooLargeResourceVersion, tooOldResourceVersion } from '../../shared/apiErrors.ts';
 import { matching, parseFilters, windowStartOf } from './listing.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { parseResourceVersion } from './resourceVersionParam.ts';

@@ -1,7 +1,7 @@
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { FieldSelector } from '../selectors/fieldSelector.ts';
-import type { LabelSelector } from '../selectors/labelSelector.ts';
+import type { LabelSelector } from '../../shared/labelSelector.ts';
 import { Deque } from './deque.ts';
 import type { HistoryEvent } from './history.ts';
 import { Stored } from './storedObject.ts';

@@ -7,7 +7,7 @@ import { fenceposts, newReplicaSetSize, oldReplicasToRemove, type ReplicaSetCoun
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import { templateHash } from './templateHash.ts';
 import { getObject, listObjects, mutable, PODS, REPLICASETS, DEPLOYMENTS, type WorkloadCluster } from './workloadCluster.ts';
-import { labelSelectorText } from '../selectors/labelSelector.ts';
+import { labelSelectorText } from '../../shared/labelSelector.ts';
 
 // The Deployment controller (pkg/controller/deployment): one ReplicaSet per pod template, named
 // `<deployment>-<pod-template-hash>`; RollingUpdate grows the new one and shrinks the old ones

@@ -1,7 +1,7 @@
 import { objectKey, splitKey } from '../../shared/keys.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { isNotFound } from '../../shared/apiError.ts';
-import { labelSelectorText } from '../selectors/labelSelector.ts';
+import { labelSelectorText } from '../../shared/labelSelector.ts';
 import type { RequestContext } from '../store/types.ts';
 import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts';
 import { controllerRef, isActive, isAvailable, isControlledBy, isReady, phaseOf, podFromTemplate } from './pods.ts';

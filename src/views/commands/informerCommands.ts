@@ -3,7 +3,7 @@ import type { KubeList } from '../../shared/k8s.ts';
 import type { ApiResource } from '../../shared/k8s.ts';
 import type { Connections } from '../connections.ts';
 import type { ClusterSession } from '../model/clusterSession.ts';
-import { resourceName } from '../model/informerSession.ts';
+import { qualifiedResource } from '../../shared/k8s.ts';
 import type { LabServices } from '../services.ts';
 import type { TreeNode } from '../tree/treeNodes.ts';
 import { registerGuarded } from './guard.ts';
@@ -45,7 +45,7 @@ async function pickResource(session: ClusterSession): Promise<ApiResource | unde
   const discovery = await session.backend!.cluster.discover({ refresh: true });
   const watchable = discovery.resources.filter((r) => r.verbs.includes('list') && r.verbs.includes('watch'));
   const items = watchable.map((r) => ({
-    label: resourceName(r),
+    label: qualifiedResource(r),
     description: `${r.group ? `${r.group}/` : ''}${r.version} · ${r.kind}${r.namespaced ? '' : ' · cluster-scoped'}`,
     detail: r.shortNames.length ? `short names: ${r.shortNames.join(', ')}` : undefined,
     resource: r,
@@ -66,7 +66,7 @@ async function pickNamespace(session: ClusterSession, resource: ApiResource): Pr
   const ENTER = '$(edit) Enter a namespace…';
   const picked = await vscode.window.showQuickPick(
     [{ label: '$(globe) All namespaces', value: '' }, ...namespaces.map((n) => ({ label: n, value: n })), { label: ENTER, value: ENTER }],
-    { placeHolder: `Watch ${resourceName(resource)} in which namespace?` },
+    { placeHolder: `Watch ${qualifiedResource(resource)} in which namespace?` },
   );
   if (!picked) return undefined;
   if (picked.value !== ENTER) return picked.value;
@@ -104,7 +104,7 @@ export function registerInformerCommands(services: LabServices, connections: Con
         namespace = await pickNamespace(session, resource);
         if (namespace === undefined) return undefined;
         labelSelector = await vscode.window.showInputBox({
-          prompt: `Label selector for ${resourceName(resource)} (optional)`,
+          prompt: `Label selector for ${qualifiedResource(resource)} (optional)`,
           placeHolder: 'e.g. app=web,tier!=cache — leave empty for all',
         });
         if (labelSelector === undefined) return undefined;

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { objectUri } from '../documents/objectDocumentProvider.ts';
-import { resourceName } from '../model/informerSession.ts';
+import { qualifiedResource } from '../../shared/k8s.ts';
 import type { LabServices } from '../services.ts';
 import { TimelinePanel } from '../timeline/timelinePanel.ts';
 import { registerGuarded } from './guard.ts';
 import { completeStep } from '../walkthrough.ts';
 import { pickObject } from './objectTarget.ts';
 import type { ObjectTarget } from './objectTarget.ts';
+import { splitKey } from '../../shared/keys.ts';
 
 // Commands on one cached object: open its live YAML, diff two versions, show it in the timeline,
 // copy its key.
@@ -38,20 +39,15 @@ export async function compareWithPrevious(services: LabServices, target: ObjectT
   const address = { informerId: informer.id, resource: informer.name, key: target.key };
   const left = objectUri({ ...address, resourceVersion: previous.resourceVersion });
   const right = objectUri({ ...address, resourceVersion: version.resourceVersion });
-  const name = target.key.slice(target.key.indexOf('/') + 1);
+  const { name } = splitKey(target.key);
   await vscode.commands.executeCommand('vscode.diff', left, right, `${name}: rv ${previous.resourceVersion} ↔ rv ${version.resourceVersion}`, { preview: true });
   return true;
 }
 
 export function showInTimeline(services: LabServices, target: ObjectTarget): TimelinePanel {
   const informer = informerOf(services, target);
-  const slash = target.key.indexOf('/');
   const panel = showTimeline(services);
-  panel.focus({
-    resource: resourceName(informer.resource),
-    namespace: slash < 0 ? '' : target.key.slice(0, slash),
-    name: slash < 0 ? target.key : target.key.slice(slash + 1),
-  });
+  panel.focus({ resource: qualifiedResource(informer.resource), ...splitKey(target.key) });
   return panel;
 }
 

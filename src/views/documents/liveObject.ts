@@ -2,6 +2,7 @@ import { collectionPath } from '../../kube/index.ts';
 import type { KubeList, KubeObject } from '../../shared/k8s.ts';
 import type { Lab } from '../model/lab.ts';
 import type { DescribedEvent } from './describeText.ts';
+import { splitKey } from '../../shared/keys.ts';
 
 // An object as the cluster has it now (not the informer's copy): what Edit reads and writes, what
 // Delete removes and what Describe shows. Addressed as the tree does, by informer and key.
@@ -14,9 +15,7 @@ export interface LiveObjectRef {
 export function locate(lab: Lab, ref: LiveObjectRef) {
   const found = lab.findInformer(ref.informerId);
   if (!found?.cluster.backend) throw new Error(`the informer ${ref.informerId} is not running`);
-  const slash = ref.key.indexOf('/');
-  const namespace = slash < 0 ? '' : ref.key.slice(0, slash);
-  const name = slash < 0 ? ref.key : ref.key.slice(slash + 1);
+  const { namespace, name } = splitKey(ref.key);
   const resource = found.informer.resource;
   const path = `${collectionPath(resource, resource.namespaced ? namespace : '')}/${encodeURIComponent(name)}`;
   return { cluster: found.cluster.backend.cluster, clusterLabel: found.cluster.label, resource, namespace, name, path };

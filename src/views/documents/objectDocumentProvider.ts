@@ -5,6 +5,7 @@ import type { Settings } from '../settings.ts';
 import { objectDocumentText } from './objectDocument.ts';
 import type { ObjectAddress } from './objectUri.ts';
 import { OBJECT_SCHEME, objectUriParts, parseObjectUri } from './objectUri.ts';
+import { splitKey } from '../../shared/keys.ts';
 
 // Read-only YAML documents for cached objects. Live documents (no rv in the URI) change when the
 // informer sees the object change: we fire onDidChange for them, and VS Code asks for the text again.
@@ -34,7 +35,7 @@ export class ObjectDocumentProvider extends Disposable implements vscode.TextDoc
           if (doc.uri.scheme !== OBJECT_SCHEME) continue;
           const address = parseObjectUri(doc.uri);
           if (!address || address.resourceVersion || address.informerId !== change.informer.id) continue;
-          const namespace = address.key.includes('/') ? address.key.slice(0, address.key.indexOf('/')) : '';
+          const { namespace } = splitKey(address.key);
           if (touched.has(address.key) || namespaces.has(namespace)) this.changeEmitter.fire(doc.uri);
         }
       }),

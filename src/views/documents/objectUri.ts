@@ -1,4 +1,5 @@
 // Addresses of object documents under our own scheme:
+import { splitKey } from '../../shared/keys.ts';
 //   controller-lab:/<resource>/<namespace>/<name>.yaml?informer=<informer id>[&rv=<resourceVersion>]
 // The path makes the tab read `name.yaml` and the breadcrumb show resource and namespace; the query
 // names the informer (ids contain '/') and optionally a fixed version (no rv: the live object).
@@ -13,9 +14,8 @@ export interface ObjectAddress {
 }
 
 export function objectUriParts(address: ObjectAddress): { scheme: string; path: string; query: string } {
-  const slash = address.key.indexOf('/');
-  const namespace = slash < 0 ? '_cluster' : address.key.slice(0, slash);
-  const name = slash < 0 ? address.key : address.key.slice(slash + 1);
+  const { namespace: keyNamespace, name } = splitKey(address.key);
+  const namespace = keyNamespace || '_cluster';
   const query = new URLSearchParams({ informer: address.informerId, key: address.key });
   if (address.resourceVersion) query.set('rv', address.resourceVersion);
   return { scheme: OBJECT_SCHEME, path: `/${address.resource}/${namespace}/${name}.yaml`, query: query.toString() };

@@ -1,5 +1,6 @@
 import type { SharedIndexInformer, InformerStats, Probe } from '../../informer/index.ts';
 import type { ApiResource, KubeObject } from '../../shared/k8s.ts';
+import { qualifiedResource } from '../../shared/k8s.ts';
 import { objectKey } from '../../shared/keys.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { NewTimelineEvent } from '../timeline/eventRing.ts';
@@ -7,6 +8,7 @@ import { ListProgress } from './listProgress.ts';
 import type { ListProgressSnapshot } from './listProgress.ts';
 import { ObjectHistory } from './objectHistory.ts';
 import type { VersionChange } from './objectHistory.ts';
+import { splitKey } from '../../shared/keys.ts';
 
 // One informer as the views see it: the objects it holds grouped by namespace (for the tree), the
 // last change of each, recent versions (for diffs), its health, and the timeline events its probes
@@ -39,14 +41,10 @@ export interface InformerChange {
   objects: Set<string>;
 }
 
-/** `configmaps`, `deployments.apps`: the name kubectl accepts. */
-export function resourceName(resource: Pick<ApiResource, 'group' | 'resource'>): string {
-  return resource.group ? `${resource.resource}.${resource.group}` : resource.resource;
-}
 
 /** The informer's id within its cluster: `configmaps`, `deployments.apps@default`, `pods@prod[app=web]`. */
 export function informerName(spec: InformerSpec): string {
-  let name = resourceName(spec.resource);
+  let name = qualifiedResource(spec.resource);
   if (spec.namespace) name += `@${spec.namespace}`;
   if (spec.labelSelector) name += `[${spec.labelSelector}]`;
   return name;
@@ -258,13 +256,13 @@ export class InformerSession {
   }
 
   private timeline(at: number, type: NewTimelineEvent['type'], key: string, resourceVersion: string): void {
-    const slash = key.indexOf('/');
+    const { namespace, name } = splitKey(key);
     this.emitTimeline({
       at,
       informer: this.id,
-      resource: resourceName(this.spec.resource),
-      namespace: slash < 0 ? '' : key.slice(0, slash),
-      name: slash < 0 ? key : key.slice(slash + 1),
+      resource: qualifiedResource(this.spec.resource),
+      namespace,
+      name,
       type,
       resourceVersion,
       kind: this.spec.resource.kind,

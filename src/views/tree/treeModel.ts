@@ -8,6 +8,7 @@ import type { ControllerSessionsModel } from '../controllers/controllerSessionsM
 import { NodeCache, isControllerNode, nodeIds } from './treeNodes.ts';
 import { NAMESPACE_ICON, objectIconId } from './kindIcons.ts';
 import type { TreeNode } from './treeNodes.ts';
+import { splitKey } from '../../shared/keys.ts';
 
 // What the Clusters tree shows, as plain data: children, parents and item descriptions for every
 // node. The VS Code provider only turns ItemSpec into TreeItem, so all of this is unit-tested in Node.
@@ -401,7 +402,7 @@ export class TreeModel {
   private objectItem(node: Extract<TreeNode, { kind: 'object' }>): ItemSpec {
     const informer = this.lab.findInformer(node.informerId)?.informer;
     const entry = informer?.entry(node.key);
-    const name = node.key.slice(node.key.indexOf('/') + 1);
+    const { name } = splitKey(node.key);
     if (!entry) return { id: node.id, label: name, description: 'deleted', icon: { id: 'trash', color: 'charts.red' }, contextValue: 'object.deleted', collapsible: 'none' };
     const age = this.lab.clock.now() - entry.lastChangeAt;
     const rv = entry.object.metadata.resourceVersion ?? '';

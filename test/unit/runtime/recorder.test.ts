@@ -54,3 +54,13 @@ test('the cache history reads the cache as of an earlier point', () => {
   assert.equal(h.at(2).list('ConfigMap', { labelSelector: 'app=x' }).length, 1);
   assert.equal(h.at(2).list('ConfigMap', { labelSelector: 'app in (y)' }).length, 0);
 });
+
+test('the cache history reads label selectors with the API server grammar: numeric comparisons, and its error for a bad key', () => {
+  const h = new CacheHistory();
+  const cm = (name: string, tier: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', resourceVersion: '1', labels: { tier } } });
+  h.apply({ seq: 1, type: 'ADDED', apiVersion: 'v1', kind: 'ConfigMap', key: 'default/low', resourceVersion: '1', object: cm('low', '1') });
+  h.apply({ seq: 2, type: 'ADDED', apiVersion: 'v1', kind: 'ConfigMap', key: 'default/high', resourceVersion: '2', object: cm('high', '3') });
+  assert.deepEqual(h.at(2).list('ConfigMap', { labelSelector: 'tier>2' }).map((o) => o.metadata.name), ['high']);
+  assert.deepEqual(h.at(2).list('ConfigMap', { labelSelector: { tier: '1' } }).map((o) => o.metadata.name), ['low']);
+  assert.throws(() => h.at(2).list('ConfigMap', { labelSelector: 'bad key=x' }), { name: 'ApiError', message: /unable to parse requirement/ });
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLabelSelector } from '../../../../src/sim/selectors/labelSelector.ts';
+import { parseLabelSelector } from '../../../../src/shared/labelSelector.ts';
 import { parseFieldSelector } from '../../../../src/sim/selectors/fieldSelector.ts';
 import { ApiError } from '../../../../src/shared/apiError.ts';
 

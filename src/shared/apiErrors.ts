@@ -1,5 +1,6 @@
-import { ApiError } from '../../shared/apiError.ts';
-import type { Status, StatusDetails } from '../../shared/k8s.ts';
+import { ApiError } from './apiError.ts';
+import type { Status, StatusDetails } from './k8s.ts';
+import { qualifiedResource } from './k8s.ts';
 
 // Constructors for the Status answers kube-apiserver gives, with its exact reasons and messages
 // (k8s.io/apimachinery/pkg/api/errors), so clients that match on them behave as against a real server.
@@ -10,13 +11,8 @@ function failure(code: number, reason: string, message: string, details?: Status
   return new ApiError(code, message, reason, status);
 }
 
-/** `deployments.apps`, or `configmaps` for the core group. */
-export function qualifiedResource(group: string, resource: string): string {
-  return group ? `${resource}.${group}` : resource;
-}
-
 export function notFound(group: string, resource: string, name: string): ApiError {
-  return failure(404, 'NotFound', `${qualifiedResource(group, resource)} "${name}" not found`, { name, group, kind: resource });
+  return failure(404, 'NotFound', `${qualifiedResource({ group, resource })} "${name}" not found`, { name, group, kind: resource });
 }
 
 export function resourceNotFound(): ApiError {
@@ -24,11 +20,11 @@ export function resourceNotFound(): ApiError {
 }
 
 export function alreadyExists(group: string, resource: string, name: string): ApiError {
-  return failure(409, 'AlreadyExists', `${qualifiedResource(group, resource)} "${name}" already exists`, { name, group, kind: resource });
+  return failure(409, 'AlreadyExists', `${qualifiedResource({ group, resource })} "${name}" already exists`, { name, group, kind: resource });
 }
 
 export function conflict(group: string, resource: string, name: string, why: string): ApiError {
-  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(group, resource)} "${name}": ${why}`, { name, group, kind: resource });
+  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource({ group, resource })} "${name}": ${why}`, { name, group, kind: resource });
 }
 
 export const STALE_OBJECT = 'the object has been modified; please apply your changes to the latest version and try again';
@@ -79,11 +75,11 @@ export function tooLargeResourceVersion(asked: number, current: number): ApiErro
 
 /** apierrors.NewForbidden: `<resource> "<name>" is forbidden: <why>`. */
 export function forbidden(group: string, resource: string, name: string, why: string): ApiError {
-  return failure(403, 'Forbidden', `${qualifiedResource(group, resource)} "${name}" is forbidden: ${why}`, { name, group, kind: resource });
+  return failure(403, 'Forbidden', `${qualifiedResource({ group, resource })} "${name}" is forbidden: ${why}`, { name, group, kind: resource });
 }
 
 export function forbiddenTerminating(group: string, resource: string, name: string, namespace: string): ApiError {
-  return failure(403, 'Forbidden', `${qualifiedResource(group, resource)} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, { name, group, kind: resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] });
+  return failure(403, 'Forbidden', `${qualifiedResource({ group, resource })} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, { name, group, kind: resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] });
 }
 
 export function namespaceNotFound(namespace: string): ApiError {

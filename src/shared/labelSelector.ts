@@ -1,4 +1,4 @@
-import { badRequest } from '../store/apiErrors.ts';
+import { badRequest } from './apiErrors.ts';
 
 // Label selectors as the API server parses them (apimachinery/pkg/labels): comma-separated
 // requirements, all of which must hold. Supported: `k=v`, `k==v`, `k!=v`, `k in (a,b)`,
@@ -97,7 +97,16 @@ function holds(req: Requirement, labels: Labels): boolean {
 /** Parses a selector; throws ApiError 400 on a syntax error. Empty or undefined matches everything. */
 export function parseLabelSelector(text: string | undefined): LabelSelector {
   const trimmed = (text ?? '').trim();
-  const requirements = trimmed === '' ? [] : splitTopLevel(trimmed).map((p) => parseRequirement(p, trimmed));
+  return selectorOf(trimmed === '' ? [] : splitTopLevel(trimmed).map((p) => parseRequirement(p, trimmed)));
+}
+
+/** A selector given as text or as labels that must all match (`{ app: 'web' }`), as a reconcile's `ctx.list` takes it. */
+export function toLabelSelector(input: string | Readonly<Record<string, string>> | undefined): LabelSelector {
+  if (typeof input === 'string' || input === undefined) return parseLabelSelector(input);
+  return selectorOf(Object.entries(input).map(([key, value]): Requirement => ({ op: 'eq', key, value })));
+}
+
+function selectorOf(requirements: Requirement[]): LabelSelector {
   return {
     requirements,
     empty: requirements.length === 0,
