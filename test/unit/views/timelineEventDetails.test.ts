@@ -1,0 +1,34 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { FakeClock } from '../../../src/shared/clock.ts';
+import { Lab } from '../../../src/views/model/lab.ts';
+import { eventDetails } from '../../../src/views/timeline/eventDetails.ts';
+import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
+
+async function labWith(api: FakeApi) {
+  const lab = new Lab({ clock: new FakeClock(), createBackend: async () => fakeBackend(api), maxTimelineEvents: 100 });
+  const cluster = await lab.connect({ kind: 'kubeconfig', context: 'test' }, 'test');
+  const informer = lab.startInformer(cluster.id, { resource: CONFIGMAPS, namespace: '', labelSelector: '' });
+  await informer.informer.waitForSync();
+  return { lab, informer };
+}
+
+describe('timeline event details', () => {
+  it('diffs an event’s version against the one before it', async () => {
+    const api = new FakeApi();
+    api.put('default', 'a', { v: '1' });
+    const { lab } = await labWith(api);
+    api.put('default', 'a', { v: '2' });
+    await settle();
+    const modified = lab.timeline.events.all().find((e) => e.type === 'MODIFIED');
+    assert.ok(modified);
+    const details = eventDetails(lab, modified.seq, false);
+    assert.equal(details.previousResourceVersion, '11');
+    assert.deepEqual(details.diff?.filter((l) => l.op !== ' ').map((l) => l.op + l.text.trim()), ['-resourceVersion: "11"', '+resourceVersion: "12"', '-v: "1"', '+v: "2"']);
+    const relist = lab.timeline.events.all().find((e) => e.type === 'RELIST');
+    assert.ok(relist);
+    assert.match(eventDetails(lab, relist.seq, false).note ?? '', /A list/);
+    assert.throws(() => eventDetails(lab, 999, false), /no longer kept/);
+    await lab.dispose();
+  });
+});
