@@ -22,6 +22,7 @@ const forbidden: [string, string, string, RegExp][] = [
   ['the core importing vscode', 'src/informer/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
   ['the informer importing the sim', 'src/informer/newPart.ts', "import type { SimObjects } from '../sim/index.ts';", /the informer knows backends only through ListerWatcher/],
   ['the views importing the sim store', 'src/views/tree/newPart.ts', "import type { ClientInfo } from '../../sim/store/types.ts';", /the simulated cluster's store is internal/],
+  ['the views importing the debugger', 'src/views/controllers/newPart.ts', "import { activateDebug } from '../../debug/activateDebug.ts';", /not the debugger/],
   ['the webview importing anything in src but the protocol', 'webview/timeline/newPart.ts', "import type { KubeObject } from '../../src/shared/k8s.ts';", /the webview sees only src\/shared\/protocol/],
   ['the CLI entering the informer by a deep path', 'src/cli/newPart.ts', "import { Reflector } from '../informer/reflector.ts';", /enter informer through src\/informer\/index\.ts/],
   ['the debugger entering the runtime by a deep path', 'src/debug/newPart.ts', "import { ControllerLoop } from '../runtime/controllerLoop.ts';", /enter runtime through src\/runtime\/index\.ts/],
