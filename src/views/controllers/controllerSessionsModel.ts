@@ -1,5 +1,6 @@
 import type { Probe } from '../../informer/index.ts';
 import type { ControllerShape, QueueKeySnapshot, QueueSnapshot, ReconcileRecord, RequeueDecision } from '../../runtime/index.ts';
+import { splitKey } from '../../shared/keys.ts';
 import type { ReconcileSpan } from '../../shared/protocol/reconcileSpans.ts';
 import type { NewTimelineEvent } from '../timeline/eventRing.ts';
 import { count, escapeMarkdown } from '../tree/format.ts';
@@ -592,10 +593,7 @@ export function probeTimelineEvent(controller: string, probe: Probe, shape?: Con
   switch (probe.kind) {
     case 'delta': {
       if (probe.type === 'Sync') return undefined;
-      const slash = probe.key.indexOf('/');
-      const namespace = slash < 0 ? '' : probe.key.slice(0, slash);
-      const name = slash < 0 ? probe.key : probe.key.slice(slash + 1);
-      return { ...base, namespace, name, type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
+      return { ...base, ...splitKey(probe.key), type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
     }
     case 'relist': return { ...base, namespace: '', name: '', type: 'RELIST', resourceVersion: '' };
     case 'expired': return { ...base, namespace: '', name: '', type: 'EXPIRED', resourceVersion: probe.resourceVersion };
