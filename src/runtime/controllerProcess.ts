@@ -4,26 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { processCpuMs } from './processCpu.ts';
-import { isHostMessage, type HostInit, type HostMessage, type ParentMessage } from './protocol.ts';
-import type { HostProcess } from './hostProcess.ts';
+import { isHostMessage, type HostInit, type ParentMessage } from './protocol.ts';
+import type { ControllerProcessEvents, HostProcess } from './hostProcess.ts';
 
 // The parent's handle on one controller host child: spawns it, speaks the typed IPC protocol, and
 // makes sure it ends (graceful shutdown, then SIGKILL). A crash or hang in the child only ever shows
 // up here as events; nothing it does can throw into the parent.
-
-type MessageEvents = { [K in Exclude<HostMessage['type'], 'inspector' | 'heartbeat' | 'batch'>]: Extract<HostMessage, { type: K }> };
-
-export type ControllerProcessEvents = MessageEvents & {
-  output: { stream: 'stdout' | 'stderr'; text: string };
-  /** The child's inspector is listening (attachJsDebugger). */
-  inspector: { port: number; url: string };
-  /** A debugger connected to the child's inspector (Node says so on stderr). */
-  debuggerAttached: Record<string, never>;
-  /** The child's event loop stopped (no heartbeat for `silentMs`); it is being killed. */
-  unresponsive: { silentMs: number };
-  /** `expected`: the parent asked for it (stop, kill); otherwise the child died or was stopped as unresponsive. */
-  exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean };
-};
 
 export interface SpawnOptions {
   /** Start the child with `--inspect-brk=0` so a JavaScript debugger can attach before user code runs. */

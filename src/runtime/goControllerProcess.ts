@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TypedEmitter } from './typedEmitter.ts';
-import type { ControllerProcessEvents } from './controllerProcess.ts';
+import type { ControllerProcessEvents } from './hostProcess.ts';
 import type { HostProcess } from './hostProcess.ts';
 import { isHostMessage, type ParentMessage } from './protocol.ts';
 import { describeGoBuildFailure, goNotFoundMessage, neverConnectedMessage } from './goMessages.ts';

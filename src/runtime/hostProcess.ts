@@ -1,4 +1,4 @@
-import type { ControllerProcessEvents } from './controllerProcess.ts';
+import type { HostMessage } from './protocol.ts';
 import type { Listener, Subscription } from './typedEmitter.ts';
 
 // What ControllerSession needs from the process that runs a controller, whatever its language: the
@@ -18,3 +18,18 @@ export interface HostProcess {
   /** A line debugger may now hold the process paused: silence no longer means blocked. */
   stopWatchdog(): void;
 }
+
+// The events a host process emits: the protocol's messages, plus what the parent sees of the process.
+type MessageEvents = { [K in Exclude<HostMessage['type'], 'inspector' | 'heartbeat' | 'batch'>]: Extract<HostMessage, { type: K }> };
+
+export type ControllerProcessEvents = MessageEvents & {
+  output: { stream: 'stdout' | 'stderr'; text: string };
+  /** The child's inspector is listening (attachJsDebugger). */
+  inspector: { port: number; url: string };
+  /** A debugger connected to the child's inspector (Node says so on stderr). */
+  debuggerAttached: Record<string, never>;
+  /** The child's event loop stopped (no heartbeat for `silentMs`); it is being killed. */
+  unresponsive: { silentMs: number };
+  /** `expected`: the parent asked for it (stop, kill); otherwise the child died or was stopped as unresponsive. */
+  exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean };
+};
