@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { jsonEqual } from '../jsonEqual.ts';
-import { badRequest } from '../store/apiErrors.ts';
+import { badRequest } from '../../shared/apiErrors.ts';
 import { conflictError, type Conflict } from './conflicts.ts';
 import type { FieldSet } from './fieldSet.ts';
 import { MissingKeyError, compare, fieldSetOf } from './fieldWalk.ts';

@@ -18,7 +18,7 @@ import { pumpBody, takeTurn } from './chunkPump.ts';
 import { listSeats, sendTooManyRequests, type Seat } from './inFlightLimit.ts';
 import { answerReview } from './selfReviews.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
-import { invalid } from '../store/apiErrors.ts';
+import { invalid } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
