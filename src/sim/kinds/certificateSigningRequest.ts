@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { TOKEN_USER } from '../server/bearerAuth.ts';
-import { invalid, type Cause } from '../store/apiErrors.ts';
+import { invalid, type Cause } from '../../shared/apiErrors.ts';
 import { goBytes } from './goValues.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { conflict } from '../store/apiErrors.ts';
+import { conflict } from '../../shared/apiErrors.ts';
 import { ApiError } from '../../shared/apiError.ts';
 
 // POST …/pods/{name}/binding, what the scheduler sends: the Pod gets spec.nodeName and the

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { Cause } from '../store/apiErrors.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
 
 // events.k8s.io/v1 Events are the core v1 Events under other field names, stored once (as in
 // kube-apiserver, where both APIs read and write the same `events` storage): regarding is

@@ -1,7 +1,7 @@
 // Query parameters of resource requests, validated the way kube-apiserver does (a malformed number or
 // an unknown enum value is a 400 BadRequest, never silently ignored).
 import type { DeleteOptions, ListRequest, RequestContext, WatchRequest } from '../store/types.ts';
-import { invalid } from '../store/apiErrors.ts';
+import { invalid } from '../../shared/apiErrors.ts';
 import { badRequest } from './status.ts';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';

@@ -2,7 +2,7 @@
 // (create), DELETE (deletecollection); item GET/PUT/PATCH/DELETE; `/status`, `/scale` and the kinds'
 // own subresources (a CSR's `/approval`; create-only ones in ./subresources). The store
 // does the semantics and throws ApiErrors; this layer only decodes, negotiates and encodes.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import type { SimClusterApi } from '../simCluster.ts';
@@ -10,12 +10,11 @@ import { listJsonChunks } from '../store/listing.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
-import type { QueryParameters } from './queryParameters.ts';
 import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
 import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
 import { pumpBody, takeTurn } from './chunkPump.ts';
-import { listSeats, sendTooManyRequests, type Seat } from './inFlightLimit.ts';
+import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './selfReviews.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
 import { invalid } from '../../shared/apiErrors.ts';
@@ -23,23 +22,13 @@ import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
-import type { ServiceAccountTokens } from './serviceAccountTokens.ts';
 import { actionSubresource } from './subresources/index.ts';
 import { serveBindingCollection } from './subresources/binding.ts';
 import { serveEventsV1 } from './eventsV1Handler.ts';
+import type { ResourceRequest } from './resourceRequest.ts';
 
-export interface ResourceRequest {
-  cluster: SimClusterApi;
-  target: ResourceTarget;
-  query: QueryParameters;
-  ctx: RequestContext;
-  req: IncomingMessage;
-  res: ServerResponse;
-  /** The request's share of the in-flight limit (none for exempt requests). */
-  seat?: Seat;
-  /** Issues the tokens serviceaccounts/token answers with. */
-  tokens?: ServiceAccountTokens;
-}
+export type { ResourceRequest };
+
 
 /** Errors the store already counted in client insight (lists and writes record their failures). */
 const recordedByStore = new WeakSet<object>();

@@ -1,10 +1,10 @@
 import type { KubeObject } from '../../../shared/k8s.ts';
-import { badRequest } from '../../store/apiErrors.ts';
+import { badRequest } from '../../../shared/apiErrors.ts';
 import { decodeProblems, dropFields } from '../../store/typedDecoding.ts';
 import type { RequestContext } from '../../store/types.ts';
 import { bodyFormatOf } from '../mediaTypes.ts';
 import { decodeObjectBody, readBody } from '../requestBody.ts';
-import type { ResourceRequest } from '../resourceHandler.ts';
+import type { ResourceRequest } from '../resourceRequest.ts';
 
 // The body of a POST to a create-only subresource (an Eviction, a Binding, a TokenRequest), decoded
 // as the API server decodes it into its Go type: another kind is refused, a value of the wrong type

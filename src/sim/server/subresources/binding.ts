@@ -1,4 +1,4 @@
-import type { ResourceRequest } from '../resourceHandler.ts';
+import type { ResourceRequest } from '../resourceRequest.ts';
 import { sendJson } from '../responses.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from '../status.ts';
 import { CREATED_STATUS, readActionBody, requireSameName, requireSameNamespace } from './actionBody.ts';

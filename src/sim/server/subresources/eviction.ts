@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../../shared/k8s.ts';
 import type { ApiError } from '../../../shared/apiError.ts';
-import { parseLabelSelector } from '../../selectors/labelSelector.ts';
-import { conflict } from '../../store/apiErrors.ts';
+import { parseLabelSelector } from '../../../shared/labelSelector.ts';
+import { conflict } from '../../../shared/apiErrors.ts';
 import type { DeleteOptions, RequestContext } from '../../store/types.ts';
-import type { ResourceRequest } from '../resourceHandler.ts';
+import type { ResourceRequest } from '../resourceRequest.ts';
 import { sendJson } from '../responses.ts';
 import { apiError } from '../status.ts';
 import { CREATED_STATUS, readActionBody, requireSameName, requireSameNamespace } from './actionBody.ts';

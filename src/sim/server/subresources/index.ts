@@ -1,5 +1,5 @@
 import type { ResourceInfo } from '../../resources/types.ts';
-import type { ResourceRequest } from '../resourceHandler.ts';
+import type { ResourceRequest } from '../resourceRequest.ts';
 import { methodNotAllowed } from '../status.ts';
 import { serveBinding } from './binding.ts';
 import { serveEviction } from './eviction.ts';

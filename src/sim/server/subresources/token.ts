@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../../shared/k8s.ts';
 import { ApiError } from '../../../shared/apiError.ts';
-import { badRequest, conflict, invalid } from '../../store/apiErrors.ts';
+import { badRequest, conflict, invalid } from '../../../shared/apiErrors.ts';
 import { timestamp } from '../../store/objectMeta.ts';
-import type { ResourceRequest } from '../resourceHandler.ts';
+import type { ResourceRequest } from '../resourceRequest.ts';
 import { DEFAULT_AUDIENCE, type TokenClaims } from '../serviceAccountTokens.ts';
 import { sendJson } from '../responses.ts';
 import { readActionBody } from './actionBody.ts';
