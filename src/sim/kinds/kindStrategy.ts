@@ -9,8 +9,16 @@ import type { Cause } from '../store/apiErrors.ts';
 export interface KindStrategy {
   /** Conversion from the request's form to the stored one (e.g. a Secret's stringData into data). Create and update. */
   normalize?(obj: KubeObject): void;
+  /** The defaults the API server fills in on every write (idempotent: an already-defaulted object is left as it is). */
+  defaults?(obj: KubeObject): void;
+  /** What a create alone fills in, once the object has its uid (a Job's generated selector). */
+  prepareForCreate?(obj: KubeObject): void;
+  /** What an update keeps from the stored object when the request leaves it out (a Service's allocated cluster IP). */
+  prepareForUpdate?(before: Readonly<KubeObject>, next: KubeObject): void;
   /** Causes for a 422, for the object as it would be stored. */
   validate?(obj: Readonly<KubeObject>): Cause[];
+  /** Causes for a 422 that only a create meets (rules relaxed later so old objects stay updatable). */
+  validateCreate?(obj: Readonly<KubeObject>): Cause[];
   /** Causes for a 422 that compare with the stored object (immutable fields). */
   validateUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
   /** A /status write may carry more than status for some kinds: copy it from the request's body into `next`. */

@@ -69,7 +69,7 @@ export function builtinResources(): ResourceInfo[] {
     builtin({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'] }),
     builtin({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret' }),
     builtin({ group: '', version: 'v1', resource: 'pods', kind: 'Pod', shortNames: ['po'], categories: ['all'], status: true }),
-    builtin({ group: '', version: 'v1', resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ['all'], status: true, nameRule: 'label' }),
+    builtin({ group: '', version: 'v1', resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ['all'], status: true, nameRule: 'dns1035' }),
     builtin({ group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', shortNames: ['ep'] }),
     builtin({ group: '', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] }),
     builtin({ group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', shortNames: ['sa'] }),

@@ -1,11 +1,7 @@
 import { obj, setDefault, type Obj } from './defaulting.ts';
 
-// Volume defaults (core/v1 SetDefaults_PersistentVolume[Claim]). Their status phase, Pending, is
+// Volume defaults (core/v1 SetDefaults_PersistentVolume; a claim's are in kinds/persistentVolumeClaim.ts). Their status phase, Pending, is
 // set by the store on create, as a Pod's is: the volume controller moves it on in a real cluster.
-
-export function persistentVolumeClaimDefaults(o: Obj): void {
-  setDefault(obj(o, 'spec'), 'volumeMode', 'Filesystem');
-}
 
 export function persistentVolumeDefaults(o: Obj): void {
   const spec = obj(o, 'spec');

@@ -9,7 +9,6 @@ import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
 import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
 import { applyConfiguration, checkAppliedConfiguration, recordApplyCreate, recordUpdate, type FieldManagement } from '../apply/fieldManager.ts';
 import { fieldManagementFor, type WriterIdentity } from '../apply/forResource.ts';
-import { applyDefaults } from '../resources/defaults.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
 import { emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
@@ -27,12 +26,12 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../jsonEqual.ts';
 import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
-import { strategyFor } from '../kinds/index.ts';
+import { defaultObject, strategyFor } from '../kinds/index.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
-import { generateSuffix, immutableFieldChanges, validateLabelsAndAnnotations, validateName } from './validation.ts';
+import { generateSuffix, validateLabelsAndAnnotations, validateName } from './validation.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
@@ -164,7 +163,7 @@ export class ApiStore implements StoreOps {
       }
       const name = meta.name;
       strategyFor(info).normalize?.(obj);
-      applyDefaults(info, obj);
+      defaultObject(info, obj);
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
       const table = this.table(info);
@@ -173,6 +172,7 @@ export class ApiStore implements StoreOps {
 
       const now = this.opts.clock.now();
       meta.uid = this.opts.uid();
+      strategyFor(info).prepareForCreate?.(obj);
       meta.creationTimestamp = timestamp(now);
       if (tracksGeneration(info)) meta.generation = 1;
       else delete meta.generation;
@@ -193,10 +193,8 @@ export class ApiStore implements StoreOps {
     requireVerb(info, 'update');
     return this.write(() => {
       const { table, key, current } = this.existing(info, namespace, name);
-      if (body.metadata?.name && body.metadata.name !== name) {
-        throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
-      }
       this.namespaceFor(info, namespace, body.metadata?.namespace);
+      checkName(body, name);
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
         : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
@@ -235,6 +233,9 @@ export class ApiStore implements StoreOps {
       const result = patched as KubeObject;
       if (subresource !== 'scale') this.decode(info, result);
       result.metadata ??= {};
+      // A patch may not move the object: the API server checks the result as it checks a PUT's body.
+      this.namespaceFor(info, namespace, result.metadata.namespace);
+      checkName(result, name);
       const rv = result.metadata.resourceVersion;
       this.checkPrecondition(info, name, current, rv === base.metadata.resourceVersion ? undefined : rv);
       result.metadata.resourceVersion = current.object.metadata.resourceVersion;
@@ -363,7 +364,7 @@ export class ApiStore implements StoreOps {
     const causes: Cause[] = validateName(obj.metadata.name ?? '', info.nameRule);
     causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
     if (isCrdTable(info)) causes.push(...validateCrdForWrite(obj));
-    causes.push(...(strategyFor(info).validate?.(obj) ?? []));
+    causes.push(...(strategyFor(info).validate?.(obj) ?? []), ...(strategyFor(info).validateCreate?.(obj) ?? []));
     causes.push(...validateCustomResource(customResourceSchema(this.mvcc, info), obj));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
@@ -460,8 +461,8 @@ export class ApiStore implements StoreOps {
     } else {
       next = body;
       strategyFor(info).normalize?.(next);
-      applyDefaults(info, next);
-      keepAllocatedServiceIp(info, cur, next);
+      defaultObject(info, next);
+      strategyFor(info).prepareForUpdate?.(cur, next);
       if (hasSubresource(info, 'status')) {
         const status = (cur as { status?: unknown }).status;
         if (status === undefined) delete (next as { status?: unknown }).status;
@@ -528,11 +529,12 @@ export class ApiStore implements StoreOps {
   commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean, subresource?: Subresource): Stored {
     const cur = current.object;
     const strategy = strategyFor(info);
+    // A /status write leaves the rest as stored: the kind's rules are about what the main resource may hold.
+    const kindRules = subresource !== 'status';
     const causes = [
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
-      ...immutableFieldChanges(info, cur, next),
-      ...(strategy.validate?.(next) ?? []),
-      ...(strategy.validateUpdate?.(cur, next) ?? []),
+      ...(kindRules ? strategy.validate?.(next) ?? [] : []),
+      ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),
       ...validateCustomResource(customResourceSchema(this.mvcc, info), next),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
@@ -584,12 +586,8 @@ export class ApiStore implements StoreOps {
   }
 }
 
-/** An update that leaves a Service's clusterIP out keeps the allocated one (as the real server does since 1.20). */
-function keepAllocatedServiceIp(info: ResourceInfo, cur: Readonly<KubeObject>, next: KubeObject): void {
-  if (info.group !== '' || info.resource !== 'services') return;
-  const before = cur.spec as { clusterIP?: string; clusterIPs?: string[] } | undefined;
-  const after = next.spec as { clusterIP?: string; clusterIPs?: string[] } | undefined;
-  if (!before?.clusterIP || !after) return;
-  if (!after.clusterIP) after.clusterIP = before.clusterIP;
-  if (!after.clusterIPs && before.clusterIPs) after.clusterIPs = [...before.clusterIPs];
+/** A PUT's body (or a patch's result) must name the object on the URL (checkName in the API server's handlers). */
+function checkName(obj: KubeObject, name: string): void {
+  const named = obj.metadata?.name;
+  if (named && named !== name) throw badRequest(`the name of the object (${named}) does not match the name on the URL (${name})`);
 }
