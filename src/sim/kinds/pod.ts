@@ -1,11 +1,13 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { Cause } from '../store/apiErrors.ts';
 import { forbidden, isRecord, records, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
 
-// Pods: the pod spec's defaults and checks, and ValidatePodUpdate — once created, a pod's spec may
+// Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account,
+// priority, and tolerations of not-ready and unreachable nodes for 300 s), and
+// ValidatePodUpdate — once created, a pod's spec may
 // change only in its containers' images, activeDeadlineSeconds, added tolerations and a negative
 // terminationGracePeriodSeconds. The sim also lets spec.nodeName be set once: its scheduler binds
 // pods with an update where kube-scheduler uses the pods/binding subresource.
@@ -34,9 +36,41 @@ function withUpdatableFromOld(next: Record<string, unknown>, old: Record<string,
   return munged;
 }
 
+/** SetDefaults_Pod: what a Pod gets that a pod template does not (service links on, requests from limits). */
+function defaultPodOnly(spec: Obj): void {
+  setDefault(spec, 'enableServiceLinks', true);
+  for (const list of ['containers', 'initContainers']) {
+    for (const c of records(spec[list])) {
+      const resources = isRecord(c.resources) ? c.resources : undefined;
+      if (!resources || !isRecord(resources.limits)) continue;
+      resources.requests = { ...resources.limits, ...(isRecord(resources.requests) ? resources.requests : {}) };
+    }
+  }
+}
+
+/** The admission plugins every cluster runs on a new Pod: ServiceAccount, Priority, DefaultTolerationSeconds. */
+function admitPod(spec: Obj): void {
+  setDefault(spec, 'serviceAccountName', 'default');
+  spec.serviceAccount = spec.serviceAccountName;
+  // A named PriorityClass's value would come from the class; without one it is 0.
+  if (!spec.priorityClassName) setDefault(spec, 'priority', 0);
+  setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
+  const tolerations = records(spec.tolerations);
+  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+    if (!tolerations.some((t) => t.key === key && (t.effect === 'NoExecute' || !t.effect))) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+  }
+  spec.tolerations = tolerations;
+}
+
 export const podStrategy: KindStrategy = {
   defaults(o: KubeObject): void {
-    defaultPodSpec(obj(o as Obj, 'spec'));
+    const spec = obj(o as Obj, 'spec');
+    defaultPodSpec(spec);
+    defaultPodOnly(spec);
+  },
+
+  prepareForCreate(o: KubeObject): void {
+    admitPod(obj(o as Obj, 'spec'));
   },
 
   validate(o: Readonly<KubeObject>): Cause[] {

@@ -47,6 +47,8 @@ export const serviceStrategy: KindStrategy = {
       for (const p of spec.ports) {
         if (!isObj(p)) continue;
         setDefault(p, 'protocol', 'TCP');
+        // Go clients send an unset IntOrString as 0.
+        if (p.targetPort === 0) delete p.targetPort;
         setDefault(p, 'targetPort', p.port);
       }
     }

@@ -92,6 +92,12 @@ describe('required fields of workloads and pods', () => {
     assert.equal(headless.status, 201, 'a headless Service needs no ports');
   });
 
+  it('a Service from a Go client (targetPort 0, empty strings for unset fields) gets the API server\'s defaults', async () => {
+    const r = await call(suite.server, 'POST', SERVICES, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'typed' }, spec: { type: '', ports: [{ port: 8080, targetPort: 0, protocol: '' }] } } });
+    assert.equal(r.status, 201, r.body);
+    assert.deepEqual([r.json().spec.type, r.json().spec.ports[0].targetPort, r.json().spec.ports[0].protocol], ['ClusterIP', 8080, 'TCP']);
+  });
+
   it('a Service name must start with a letter (DNS-1035), unlike a ConfigMap\'s', async () => {
     const r = await call(suite.server, 'POST', SERVICES, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: '1st' }, spec: { ports: [{ port: 80 }] } } });
     assert.equal(r.status, 422);
