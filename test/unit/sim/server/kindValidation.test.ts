@@ -98,6 +98,18 @@ describe('required fields of workloads and pods', () => {
     assert.deepEqual([r.json().spec.type, r.json().spec.ports[0].targetPort, r.json().spec.ports[0].protocol], ['ClusterIP', 8080, 'TCP']);
   });
 
+  it('a new Pod gets what defaulting and admission add: service account, priority, tolerations, service links', async () => {
+    const r = await call(suite.server, 'POST', PODS, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'admitted' }, spec: { containers: [{ name: 'web', image: 'nginx:1.25', resources: { limits: { cpu: '1' } } }] } } });
+    assert.equal(r.status, 201, r.body);
+    const spec = r.json().spec;
+    assert.deepEqual([spec.serviceAccountName, spec.serviceAccount, spec.priority, spec.preemptionPolicy, spec.enableServiceLinks], ['default', 'default', 0, 'PreemptLowerPriority', true]);
+    assert.deepEqual(spec.tolerations, [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ]);
+    assert.deepEqual(spec.containers[0].resources.requests, { cpu: '1' }, 'requests default to limits');
+  });
+
   it('a Service name must start with a letter (DNS-1035), unlike a ConfigMap\'s', async () => {
     const r = await call(suite.server, 'POST', SERVICES, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: '1st' }, spec: { ports: [{ port: 80 }] } } });
     assert.equal(r.status, 422);
@@ -155,6 +167,15 @@ describe('updates', () => {
     const changed = await call(suite.server, 'PATCH', `${pvcs}/data`, { body: { spec: { accessModes: ['ReadWriteMany'] } }, contentType: 'application/merge-patch+json' });
     assert.equal(changed.status, 422);
     assert.match(changed.json().message, /^PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources\.requests for bound claims/);
+  });
+
+  it('a Pod\'s spec may change only in its images (and the like)', async () => {
+    await call(suite.server, 'POST', PODS, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'fixed' }, spec: { containers } } });
+    const image = await call(suite.server, 'PATCH', `${PODS}/fixed`, { body: { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } }, contentType: 'application/strategic-merge-patch+json' });
+    assert.equal(image.status, 200, image.body);
+    const policy = await call(suite.server, 'PATCH', `${PODS}/fixed`, { body: { spec: { restartPolicy: 'Never' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(policy.status, 422);
+    assert.match(policy.json().message, /^Pod "fixed" is invalid: spec: Forbidden: pod updates may not change fields other than `spec\.containers\[\*\]\.image`,`spec\.initContainers\[\*\]\.image`,`spec\.activeDeadlineSeconds`/);
   });
 
   it('a RoleBinding\'s roleRef cannot change', async () => {
