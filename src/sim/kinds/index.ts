@@ -4,10 +4,13 @@ import { configMapStrategy } from './configMap.ts';
 import { cronJobStrategy } from './cronJob.ts';
 import { daemonSetStrategy } from './daemonSet.ts';
 import { deploymentStrategy } from './deployment.ts';
+import { eventStrategy } from './event.ts';
 import { ingressStrategy } from './ingress.ts';
 import { jobStrategy } from './job.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { leaseStrategy } from './lease.ts';
+import { namespaceStrategy } from './namespace.ts';
+import { persistentVolumeStrategy } from './persistentVolume.ts';
 import { persistentVolumeClaimStrategy } from './persistentVolumeClaim.ts';
 import { podStrategy } from './pod.ts';
 import { podTemplateStrategy } from './podTemplate.ts';
@@ -24,10 +27,13 @@ export type { KindStrategy } from './kindStrategy.ts';
 const STRATEGIES: Record<string, KindStrategy> = {
   '/configmaps': configMapStrategy,
   '/secrets': secretStrategy,
+  '/events': eventStrategy,
   '/pods': podStrategy,
   '/podtemplates': podTemplateStrategy,
   '/services': serviceStrategy,
   '/persistentvolumeclaims': persistentVolumeClaimStrategy,
+  '/persistentvolumes': persistentVolumeStrategy,
+  '/namespaces': namespaceStrategy,
   'apps/deployments': deploymentStrategy,
   'apps/replicasets': replicaSetStrategy,
   'apps/statefulsets': statefulSetStrategy,

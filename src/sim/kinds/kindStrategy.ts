@@ -11,7 +11,7 @@ export interface KindStrategy {
   normalize?(obj: KubeObject): void;
   /** The defaults the API server fills in on every write (idempotent: an already-defaulted object is left as it is). */
   defaults?(obj: KubeObject): void;
-  /** What a create alone fills in, once the object has its uid (a Job's generated selector). */
+  /** What a create alone fills in, once the object has its uid and the status the request sent is gone (a Job's generated selector, a Pod's Pending phase). */
   prepareForCreate?(obj: KubeObject): void;
   /** What an update keeps from the stored object when the request leaves it out (a Service's allocated cluster IP). */
   prepareForUpdate?(before: Readonly<KubeObject>, next: KubeObject): void;

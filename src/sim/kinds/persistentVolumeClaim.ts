@@ -21,6 +21,11 @@ export const persistentVolumeClaimStrategy: KindStrategy = {
     setDefault(obj(o as Obj, 'spec'), 'volumeMode', 'Filesystem');
   },
 
+  prepareForCreate(o: KubeObject): void {
+    // The phase the server fills in; the volume controller moves it on.
+    o.status = { phase: 'Pending' };
+  },
+
   validate(o: Readonly<KubeObject>): Cause[] {
     const spec = isRecord(o.spec) ? o.spec : {};
     const causes: Cause[] = [];

@@ -71,6 +71,8 @@ export const podStrategy: KindStrategy = {
 
   prepareForCreate(o: KubeObject): void {
     admitPod(obj(o as Obj, 'spec'));
+    // The phase the server fills in; the kubelet moves it on.
+    o.status = { phase: 'Pending' };
   },
 
   validate(o: Readonly<KubeObject>): Cause[] {

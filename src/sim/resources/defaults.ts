@@ -2,7 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { horizontalPodAutoscalerDefaults } from './autoscalingDefaults.ts';
 import type { Obj } from './defaulting.ts';
 import { networkPolicyDefaults } from './networkingDefaults.ts';
-import { persistentVolumeDefaults, storageClassDefaults } from './storageDefaults.ts';
+import { storageClassDefaults } from './storageDefaults.ts';
 import { mutatingWebhookConfigurationDefaults, validatingWebhookConfigurationDefaults } from './admissionDefaults.ts';
 import { endpointSliceDefaults } from './discoveryDefaults.ts';
 import { limitRangeDefaults } from './quotaDefaults.ts';
@@ -20,9 +20,6 @@ export function applyDefaults(info: Pick<ResourceInfo, 'group' | 'resource'>, o:
   const object = o as Obj;
   const key = `${info.group}/${info.resource}`;
   switch (key) {
-    case '/persistentvolumes':
-      persistentVolumeDefaults(object);
-      return;
     case '/limitranges':
       limitRangeDefaults(object);
       return;

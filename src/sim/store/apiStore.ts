@@ -172,7 +172,6 @@ export class ApiStore implements StoreOps {
 
       const now = this.opts.clock.now();
       meta.uid = this.opts.uid();
-      strategyFor(info).prepareForCreate?.(obj);
       meta.creationTimestamp = timestamp(now);
       if (tracksGeneration(info)) meta.generation = 1;
       else delete meta.generation;
@@ -180,6 +179,7 @@ export class ApiStore implements StoreOps {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj, now);
+      strategyFor(info).prepareForCreate?.(obj);
       const applied = this.applyingCreate;
       this.applyingCreate = undefined;
       if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined));
@@ -377,22 +377,15 @@ export class ApiStore implements StoreOps {
 
   private defaultsOnCreate(info: ResourceInfo, obj: KubeObject, now: number): void {
     const o = obj as Record<string, unknown>;
-    if (info.group === '' && info.resource === 'namespaces') {
-      obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
-      o.spec = { finalizers: ['kubernetes'] };
-      o.status = { phase: 'Active' };
-    } else if (isCrdTable(info)) {
+    if (isCrdTable(info)) {
       o.status = crdStatus(obj, timestamp(now));
     } else if (info.group === '' && info.resource === 'services') {
       this.allocateClusterIp(obj);
       delete o.status;
       o.status = { loadBalancer: {} };
-    } else if (info.group === '' && (info.resource === 'pods' || info.resource === 'persistentvolumeclaims' || info.resource === 'persistentvolumes')) {
-      // The phase the server's defaulting fills in; the kubelet and the volume controller move it on.
-      o.status = { phase: 'Pending' };
     } else if (hasSubresource(info, 'status')) {
-      // Status is the controllers' to write, through /status. A built-in kind's empty status
-      // struct is still written (`status: {}`), as typed clients' objects have it.
+      // Status is the controllers' to write, through /status (a kind's prepareForCreate may start it).
+      // A built-in kind's empty status struct is still written (`status: {}`), as typed clients' objects have it.
       if (info.source === 'builtin') o.status = {};
       else delete o.status;
     }

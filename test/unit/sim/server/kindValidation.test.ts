@@ -189,6 +189,29 @@ describe('updates', () => {
   });
 });
 
+describe('kinds with rules of their own', () => {
+  it('a Namespace keeps its kubernetes.io/metadata.name label and its finalizers through updates', async () => {
+    await call(suite.server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'kept' } } });
+    const r = await call(suite.server, 'PATCH', '/api/v1/namespaces/kept', {
+      body: { metadata: { labels: { 'kubernetes.io/metadata.name': null, team: 'a' } }, spec: { finalizers: [] } },
+      contentType: 'application/merge-patch+json',
+    });
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(r.json().metadata.labels, { 'kubernetes.io/metadata.name': 'kept', team: 'a' });
+    assert.deepEqual(r.json().spec.finalizers, ['kubernetes'], 'only /finalize changes them');
+  });
+
+  it('an Event must be in its involved object\'s namespace; a new-style Event names its reporter', async () => {
+    const events = '/api/v1/namespaces/default/events';
+    const elsewhere = await call(suite.server, 'POST', events, { body: { metadata: { name: 'e1' }, involvedObject: { kind: 'Pod', namespace: 'other', name: 'p' }, reason: 'Started' } });
+    invalid(elsewhere, 'Event "e1" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace', [{ reason: 'FieldValueInvalid', field: 'involvedObject.namespace' }]);
+    const modern = await call(suite.server, 'POST', events, { body: { metadata: { name: 'e2' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' }, eventTime: '2026-01-01T00:00:00.000000Z', reason: 'Started' } });
+    assert.deepEqual(modern.json().details.causes.map((c: { field: string }) => c.field), ['reportingComponent', 'reportingInstance', 'action']);
+    const ok = await call(suite.server, 'POST', events, { body: { metadata: { name: 'e3' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'p' }, reason: 'Started', message: 'started' } });
+    assert.equal(ok.status, 201, ok.body);
+  });
+});
+
 describe('odd requests', () => {
   it('limit=-5 lists everything, as kube-apiserver pages only for a positive limit', async () => {
     for (const name of ['l1', 'l2']) await call(suite.server, 'POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name, labels: { odd: 'limit' } } } });
