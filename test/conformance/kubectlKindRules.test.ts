@@ -1,6 +1,6 @@
 // Real kubectl against `controller-lab sim` for the rules kube-apiserver applies per kind: typed
 // decoding (wrong types, unknown fields under kubectl's strict validation), Secret stringData,
-// ConfigMap limits and Deployment generations on `kubectl annotate`.
+// ConfigMap limits, required and immutable fields, and Deployment generations on `kubectl annotate`.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createNamespace, kubectl, kubectlOk, simForFile, type Json } from './simProcess.ts';
@@ -34,6 +34,20 @@ describe('per-kind rules with kubectl', { concurrency: true }, () => {
     assert.equal(s.type, 'Opaque');
     assert.equal(s.stringData, undefined);
     assert.equal(Buffer.from(s.data.password, 'base64').toString(), 'hunter2');
+  });
+
+  it('a Deployment without containers is refused with the API server\'s field error, and kubectl create deployment still works', async () => {
+    const ns = await createNamespace(sim, 'required');
+    const manifest = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: empty}\nspec:\n  selector: {matchLabels: {app: empty}}\n  template:\n    metadata: {labels: {app: empty}}\n    spec: {containers: []}\n';
+    const r = await kubectl(sim, ['apply', '-n', ns, '-f', '-'], { input: manifest });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /The Deployment "empty" is invalid: spec\.template\.spec\.containers: Required value/);
+    await kubectlOk(sim, ['create', 'deployment', 'web', '--image=nginx:1.25', '-n', ns]);
+    const d: Json = JSON.parse(await kubectlOk(sim, ['get', 'deployment', 'web', '-n', ns, '-o', 'json']));
+    assert.deepEqual(d.spec.strategy, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+    const moved = await kubectl(sim, ['patch', 'deployment', 'web', '-n', ns, '--type=merge', '-p', '{"spec":{"selector":{"matchLabels":{"app":"other"}}}}']);
+    assert.notEqual(moved.code, 0);
+    assert.match(moved.stderr, /spec\.selector: Invalid value: .*field is immutable/);
   });
 
   it('kubectl annotate moves a Deployment\'s generation', async () => {

@@ -1,9 +1,10 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { tooLong, validateDataKey } from './dataKeys.ts';
+import { immutableData, tooLong, validateDataKey } from './dataKeys.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 
-// ConfigMaps: valid keys, no key in both data and binaryData, at most 1 MiB of data in all.
+// ConfigMaps: valid keys, no key in both data and binaryData, at most 1 MiB of data in all, and
+// data that stays as it is once `immutable: true`.
 
 export const configMapStrategy: KindStrategy = {
   validate(obj: Readonly<KubeObject>): Cause[] {
@@ -21,5 +22,9 @@ export const configMapStrategy: KindStrategy = {
       total += k.length + (typeof v === 'string' ? Math.floor((v.length * 3) / 4) : 0);
     }
     return [...causes, ...tooLong(total)];
+  },
+
+  validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
+    return immutableData(before, after, ['data', 'binaryData']);
   },
 };

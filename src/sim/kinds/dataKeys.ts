@@ -1,4 +1,5 @@
 import type { Cause } from '../../shared/apiErrors.ts';
+import { sameValue } from './fieldErrors.ts';
 
 // The rules ConfigMaps and Secrets share for their data maps (ValidateConfigMapKey and the 1 MiB
 // total, k8s.io/kubernetes/pkg/apis/core/validation).
@@ -20,4 +21,16 @@ export function validateDataKey(key: string, field: string): Cause[] {
 /** The "[]: Too long" cause the API server gives a ConfigMap or Secret over 1 MiB of data. */
 export function tooLong(total: number): Cause[] {
   return total > MAX_DATA_BYTES ? [{ reason: 'FieldValueTooLong', field: '[]', message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` }] : [];
+}
+
+/** An `immutable: true` ConfigMap or Secret keeps its flag and its data (ValidateConfigMapUpdate, ValidateSecretUpdate). */
+export function immutableData(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>, fields: readonly string[]): Cause[] {
+  if (before.immutable !== true) return [];
+  const why = 'Forbidden: field is immutable when `immutable` is set';
+  const causes: Cause[] = [];
+  if (after.immutable !== true) causes.push({ reason: 'FieldValueForbidden', field: 'immutable', message: why });
+  for (const field of fields) {
+    if (!sameValue(before[field], after[field])) causes.push({ reason: 'FieldValueForbidden', field, message: why });
+  }
+  return causes;
 }

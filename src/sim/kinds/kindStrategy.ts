@@ -9,10 +9,16 @@ import type { Cause } from '../../shared/apiErrors.ts';
 export interface KindStrategy {
   /** Conversion from the request's form to the stored one (e.g. a Secret's stringData into data). Create and update. */
   normalize?(obj: KubeObject): void;
-  /** What an update keeps from the stored object whatever the request says (a CSR's spec). */
+  /** The defaults the API server fills in on every write (idempotent: an already-defaulted object is left as it is). */
+  defaults?(obj: KubeObject): void;
+  /** What a create alone fills in, once the object has its uid and the status the request sent is gone (a Job's generated selector, a Pod's Pending phase). */
+  prepareForCreate?(obj: KubeObject): void;
+  /** What an update keeps from the stored object (a Service's allocated cluster IP the request leaves out; a CSR's spec, whatever the request says). */
   prepareForUpdate?(before: Readonly<KubeObject>, next: KubeObject): void;
   /** Causes for a 422, for the object as it would be stored. */
   validate?(obj: Readonly<KubeObject>): Cause[];
+  /** Causes for a 422 that only a create meets (rules relaxed later so old objects stay updatable). */
+  validateCreate?(obj: Readonly<KubeObject>): Cause[];
   /** Causes for a 422 that compare with the stored object (immutable fields). */
   validateUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
   /** A /status write may carry more than status for some kinds: copy it from the request's body into `next`. */

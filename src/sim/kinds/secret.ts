@@ -1,10 +1,11 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { tooLong, validateDataKey } from './dataKeys.ts';
+import { immutableData, tooLong, validateDataKey } from './dataKeys.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 
 // Secrets: `stringData` is write-only — merged into `data` as base64 (its keys win) and never
-// stored; `type` defaults to Opaque and is immutable; the built-in types require their keys.
+// stored; `type` defaults to Opaque and is immutable; the built-in types require their keys; the
+// data stays as it is once `immutable: true`.
 
 const REQUIRED_KEYS: Record<string, string[]> = {
   'kubernetes.io/tls': ['tls.crt', 'tls.key'],
@@ -47,6 +48,10 @@ export const secretStrategy: KindStrategy = {
   },
 
   validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
-    return (before.type ?? 'Opaque') === (after.type ?? 'Opaque') ? [] : [{ reason: 'FieldValueInvalid', field: 'type', message: `Invalid value: ${JSON.stringify(after.type)}: field is immutable` }];
+    const typeChanged = (before.type ?? 'Opaque') !== (after.type ?? 'Opaque');
+    return [
+      ...(typeChanged ? [{ reason: 'FieldValueInvalid', field: 'type', message: `Invalid value: ${JSON.stringify(after.type)}: field is immutable` }] : []),
+      ...immutableData(before, after, ['data']),
+    ];
   },
 };

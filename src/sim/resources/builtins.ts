@@ -84,7 +84,7 @@ export function builtinResources(): ResourceInfo[] {
         { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: CREATE_ONLY },
       ],
     }),
-    builtin({ group: '', version: 'v1', resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ['all'], status: true, nameRule: 'label' }),
+    builtin({ group: '', version: 'v1', resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ['all'], status: true, nameRule: 'dns1035' }),
     builtin({ group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', shortNames: ['ep'] }),
     builtin({ group: '', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] }),
     builtin({

@@ -14,8 +14,9 @@ export function obj(parent: Obj, key: string): Obj {
   return created;
 }
 
+/** Fills a field that is missing, null or '' (Go's zero value for a string, which typed clients send). */
 export function setDefault(o: Obj, key: string, value: unknown): void {
-  if (o[key] === undefined || o[key] === null) o[key] = value;
+  if (o[key] === undefined || o[key] === null || o[key] === '') o[key] = value;
 }
 
 /** The maps in parent[key] when it is a list (items that are not maps are left alone). */

@@ -1,18 +1,6 @@
-import { obj, setDefault, type Obj } from './defaulting.ts';
+import { setDefault, type Obj } from './defaulting.ts';
 
-// Volume defaults (core/v1 SetDefaults_PersistentVolume[Claim]). Their status phase, Pending, is
-// set by the store on create, as a Pod's is: the volume controller moves it on in a real cluster.
-
-export function persistentVolumeClaimDefaults(o: Obj): void {
-  setDefault(obj(o, 'spec'), 'volumeMode', 'Filesystem');
-}
-
-export function persistentVolumeDefaults(o: Obj): void {
-  const spec = obj(o, 'spec');
-  // Dynamically provisioned volumes carry their StorageClass's policy; a hand-made one is kept.
-  setDefault(spec, 'persistentVolumeReclaimPolicy', 'Retain');
-  setDefault(spec, 'volumeMode', 'Filesystem');
-}
+// StorageClass defaults (volumes and claims have theirs in src/sim/kinds).
 
 /** storage/v1 SetDefaults_StorageClass: volumes it provisions are deleted with their claim, bound at once. */
 export function storageClassDefaults(o: Obj): void {

@@ -23,8 +23,8 @@ export interface ScaleMapping {
   labelSelectorPath?: string;
 }
 
-/** How metadata.name is validated: DNS-1123 subdomain (most kinds) or DNS-1123 label (namespaces, services). */
-export type NameRule = 'subdomain' | 'label' | 'pathSegment';
+/** How metadata.name is validated: DNS-1123 subdomain (most kinds), DNS-1123 label (namespaces), DNS-1035 label (services: starts with a letter) or path segment (RBAC). */
+export type NameRule = 'subdomain' | 'label' | 'dns1035' | 'pathSegment';
 
 export interface ResourceInfo extends ApiResource {
   /** Discovery categories, e.g. ['all'] for pods and deployments. */

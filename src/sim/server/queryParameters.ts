@@ -38,6 +38,14 @@ export class QueryParameters {
     return Number(v);
   }
 
+  /** Any integer, or undefined when absent; not a number → 400. */
+  integer(name: string): number | undefined {
+    const v = this.get(name);
+    if (v === undefined || v === '') return undefined;
+    if (!/^-?\d{1,15}$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)} is not an integer`);
+    return Number(v);
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
     const v = this.get(name);
     if (v === undefined || v === '') return undefined;
@@ -57,7 +65,8 @@ export class QueryParameters {
     if (rv !== undefined && rv !== '') request.resourceVersion = rv;
     const match = this.oneOf('resourceVersionMatch', ['NotOlderThan', 'Exact'] as const);
     if (match) request.resourceVersionMatch = match;
-    const limit = this.count('limit');
+    // kube-apiserver takes limit as an int64 and pages only when it is positive: limit=-5 lists everything.
+    const limit = this.integer('limit');
     if (limit !== undefined && limit > 0) request.limit = limit;
     const cont = this.get('continue');
     if (cont) request.continue = cont;

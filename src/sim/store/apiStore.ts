@@ -9,7 +9,6 @@ import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
 import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
 import { applyConfiguration, checkAppliedConfiguration, recordApplyCreate, recordUpdate, type FieldManagement } from '../apply/fieldManager.ts';
 import { fieldManagementFor, type WriterIdentity } from '../apply/forResource.ts';
-import { applyDefaults } from '../resources/defaults.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
 import { emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
@@ -27,7 +26,7 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../jsonEqual.ts';
 import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
-import { strategyFor } from '../kinds/index.ts';
+import { defaultObject, strategyFor } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
 import { checkAppliedFields } from './applySchema.ts';
@@ -35,7 +34,7 @@ import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
-import { generateSuffix, immutableFieldChanges, validateLabelsAndAnnotations, validateName } from './validation.ts';
+import { generateSuffix, validateLabelsAndAnnotations, validateName } from './validation.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
@@ -168,7 +167,7 @@ export class ApiStore implements StoreOps {
       }
       const name = meta.name;
       strategyFor(info).normalize?.(obj);
-      applyDefaults(info, obj);
+      defaultObject(info, obj);
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
       const table = this.table(info);
@@ -184,6 +183,7 @@ export class ApiStore implements StoreOps {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj, now);
+      strategyFor(info).prepareForCreate?.(obj);
       const applied = this.applyingCreate;
       this.applyingCreate = undefined;
       if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined));
@@ -197,14 +197,12 @@ export class ApiStore implements StoreOps {
     requireVerb(info, 'update');
     return this.write(() => {
       const { table, key, current } = this.existing(info, namespace, name);
-      if (body.metadata?.name && body.metadata.name !== name) {
-        throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
-      }
       this.namespaceFor(info, namespace, body.metadata?.namespace);
       if (subresource === 'approval' || subresource === 'binding') {
         const input = subresource === 'binding' ? body : this.prepareBody(info, body);
         return this.writeSubresource(info, table, key, current, input, subresource, dryRun);
       }
+      checkName(body, name);
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
         : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
@@ -254,6 +252,9 @@ export class ApiStore implements StoreOps {
       const result = patched as KubeObject;
       if (subresource !== 'scale') this.decode(info, result);
       result.metadata ??= {};
+      // A patch may not move the object: the API server checks the result as it checks a PUT's body.
+      this.namespaceFor(info, namespace, result.metadata.namespace);
+      checkName(result, name);
       const rv = result.metadata.resourceVersion;
       this.checkPrecondition(info, name, current, rv === base.metadata.resourceVersion ? undefined : rv);
       result.metadata.resourceVersion = current.object.metadata.resourceVersion;
@@ -382,7 +383,7 @@ export class ApiStore implements StoreOps {
     const causes: Cause[] = validateName(obj.metadata.name ?? '', info.nameRule);
     causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
     if (isCrdTable(info)) causes.push(...validateCrdForWrite(obj));
-    causes.push(...(strategyFor(info).validate?.(obj) ?? []));
+    causes.push(...(strategyFor(info).validate?.(obj) ?? []), ...(strategyFor(info).validateCreate?.(obj) ?? []));
     causes.push(...validateCustomResource(customResourceSchema(this.mvcc, info), obj));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
@@ -395,25 +396,19 @@ export class ApiStore implements StoreOps {
 
   private defaultsOnCreate(info: ResourceInfo, obj: KubeObject, now: number): void {
     const o = obj as Record<string, unknown>;
-    if (info.group === '' && info.resource === 'namespaces') {
-      obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
-      o.spec = { finalizers: ['kubernetes'] };
-      o.status = { phase: 'Active' };
-    } else if (isCrdTable(info)) {
+    if (isCrdTable(info)) {
       o.status = crdStatus(obj, timestamp(now));
     } else if (info.group === '' && info.resource === 'services') {
       this.allocateClusterIp(obj);
       delete o.status;
       o.status = { loadBalancer: {} };
-    } else if (info.group === '' && (info.resource === 'pods' || info.resource === 'persistentvolumeclaims' || info.resource === 'persistentvolumes')) {
-      // The phase the server's defaulting fills in; the kubelet and the volume controller move it on.
-      o.status = { phase: 'Pending' };
     } else if (info.group === '' && info.resource === 'nodes') {
       // A kubelet registers its Node with a status.
       o.status = withZeroStatus(info, o.status);
     } else if (hasSubresource(info, 'status')) {
-      // Status is the controllers' to write, through /status. A built-in kind's status is a Go
-      // struct, so it is still written empty (`status: {}`, with the fields Go always prints).
+      // Status is the controllers' to write, through /status (a kind's prepareForCreate may start
+      // it). A built-in kind's status is a Go struct, so it is still written empty (`status: {}`,
+      // with the fields Go always prints).
       delete o.status;
       if (hasZeroStatus(info)) o.status = withZeroStatus(info, undefined);
       else if (info.source === 'builtin') o.status = {};
@@ -502,8 +497,7 @@ export class ApiStore implements StoreOps {
     } else {
       next = body;
       strategyFor(info).normalize?.(next);
-      applyDefaults(info, next);
-      keepAllocatedServiceIp(info, cur, next);
+      defaultObject(info, next);
       strategyFor(info).prepareForUpdate?.(cur, next);
       if (hasSubresource(info, 'status')) {
         const status = (cur as { status?: unknown }).status;
@@ -571,11 +565,12 @@ export class ApiStore implements StoreOps {
   commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean, subresource?: Subresource): Stored {
     const cur = current.object;
     const strategy = strategyFor(info);
+    // A /status write leaves the rest as stored: the kind's rules are about what the main resource may hold.
+    const kindRules = subresource !== 'status';
     const causes = [
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
-      ...immutableFieldChanges(info, cur, next),
-      ...(strategy.validate?.(next) ?? []),
-      ...(strategy.validateUpdate?.(cur, next) ?? []),
+      ...(kindRules ? strategy.validate?.(next) ?? [] : []),
+      ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),
       ...validateCustomResource(customResourceSchema(this.mvcc, info), next),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
@@ -627,12 +622,8 @@ export class ApiStore implements StoreOps {
   }
 }
 
-/** An update that leaves a Service's clusterIP out keeps the allocated one (as the real server does since 1.20). */
-function keepAllocatedServiceIp(info: ResourceInfo, cur: Readonly<KubeObject>, next: KubeObject): void {
-  if (info.group !== '' || info.resource !== 'services') return;
-  const before = cur.spec as { clusterIP?: string; clusterIPs?: string[] } | undefined;
-  const after = next.spec as { clusterIP?: string; clusterIPs?: string[] } | undefined;
-  if (!before?.clusterIP || !after) return;
-  if (!after.clusterIP) after.clusterIP = before.clusterIP;
-  if (!after.clusterIPs && before.clusterIPs) after.clusterIPs = [...before.clusterIPs];
+/** A PUT's body (or a patch's result) must name the object on the URL (checkName in the API server's handlers). */
+function checkName(obj: KubeObject, name: string): void {
+  const named = obj.metadata?.name;
+  if (named && named !== name) throw badRequest(`the name of the object (${named}) does not match the name on the URL (${name})`);
 }

@@ -1,11 +1,10 @@
-import type { KubeObject } from '../../shared/k8s.ts';
-import type { NameRule, ResourceInfo } from '../resources/types.ts';
+import type { NameRule } from '../resources/types.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { jsonEqual } from '../jsonEqual.ts';
 
 // Name validation as apimachinery's validation package words it, so 422 answers read the same.
 
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export function validateName(name: string, rule: NameRule, field = 'metadata.name'): Cause[] {
@@ -17,6 +16,11 @@ export function validateName(name: string, rule: NameRule, field = 'metadata.nam
     if (name.length > 63) bad('must be no more than 63 characters');
     if (!LABEL.test(name)) {
       bad(`a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`);
+    }
+  } else if (rule === 'dns1035') {
+    if (name.length > 63) bad('must be no more than 63 characters');
+    if (!DNS1035.test(name)) {
+      bad(`a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`);
     }
   } else if (rule === 'subdomain') {
     if (name.length > 253) bad('must be no more than 253 characters');
@@ -57,54 +61,31 @@ function validateKey(key: string, field: string, causes: Cause[]): void {
   }
 }
 
-/** metadata.labels and metadata.annotations keys (and label values), as the API server checks them. */
-export function validateLabelsAndAnnotations(labels: unknown, annotations: unknown): Cause[] {
+/** Label keys and values as ValidateLabels checks them (a selector's matchLabels, a node selector…). */
+export function validateLabels(labels: unknown, field: string): Cause[] {
   const causes: Cause[] = [];
-  if (labels && typeof labels === 'object') {
-    for (const [k, v] of Object.entries(labels)) {
-      validateKey(k, 'metadata.labels', causes);
-      if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) {
-        causes.push({ reason: 'FieldValueInvalid', field: 'metadata.labels', message: `Invalid value: "${String(v)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')` });
-      }
+  if (!labels || typeof labels !== 'object') return causes;
+  for (const [k, v] of Object.entries(labels)) {
+    validateKey(k, field, causes);
+    if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) {
+      causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${String(v)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')` });
     }
-  }
-  if (annotations && typeof annotations === 'object') {
-    let total = 0;
-    for (const [k, v] of Object.entries(annotations)) {
-      validateKey(k, 'metadata.annotations', causes);
-      if (typeof v !== 'string') causes.push({ reason: 'FieldValueInvalid', field: `metadata.annotations`, message: `Invalid value: ${JSON.stringify(v)}: annotation values must be strings` });
-      total += k.length + (typeof v === 'string' ? v.length : 0);
-    }
-    if (total > MAX_ANNOTATIONS_BYTES) causes.push({ reason: 'FieldValueTooLong', field: 'metadata.annotations', message: `Too long: must have at most ${MAX_ANNOTATIONS_BYTES} bytes` });
   }
   return causes;
 }
 
-/** Unset and null are the same to a field-is-immutable check. */
-const same = (a: unknown, b: unknown): boolean => jsonEqual(a ?? null, b ?? null);
-
-/**
- * Updates the real strategies refuse: data of an `immutable: true` ConfigMap or Secret, the label
- * selector of apps workloads, and a binding's roleRef (controllers delete and recreate instead).
- */
-export function immutableFieldChanges(info: ResourceInfo, before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
-  const causes: Cause[] = [];
-  if (info.group === '' && (info.resource === 'configmaps' || info.resource === 'secrets') && before.immutable === true) {
-    for (const field of ['data', 'binaryData', ...(info.resource === 'secrets' ? ['stringData', 'type'] : [])]) {
-      if (!same(before[field], after[field])) causes.push({ reason: 'FieldValueForbidden', field, message: 'Forbidden: field is immutable when `immutable` is set' });
+/** metadata.labels and metadata.annotations keys (and label values), as the API server checks them; a pod template's are under `spec.template.metadata`. */
+export function validateLabelsAndAnnotations(labels: unknown, annotations: unknown, metadataField = 'metadata'): Cause[] {
+  const causes: Cause[] = validateLabels(labels, `${metadataField}.labels`);
+  if (annotations && typeof annotations === 'object') {
+    let total = 0;
+    const field = `${metadataField}.annotations`;
+    for (const [k, v] of Object.entries(annotations)) {
+      validateKey(k, field, causes);
+      if (typeof v !== 'string') causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(v)}: annotation values must be strings` });
+      total += k.length + (typeof v === 'string' ? v.length : 0);
     }
-    if (after.immutable !== true) causes.push({ reason: 'FieldValueForbidden', field: 'immutable', message: 'Forbidden: field is immutable when `immutable` is set' });
-  }
-  if (info.group === 'apps' && ['deployments', 'replicasets', 'statefulsets', 'daemonsets'].includes(info.resource)) {
-    const sel = (o: Readonly<KubeObject>): unknown => (o.spec as { selector?: unknown } | undefined)?.selector;
-    if (!same(sel(before), sel(after))) {
-      causes.push({ reason: 'FieldValueInvalid', field: 'spec.selector', message: `Invalid value: ${JSON.stringify(sel(after) ?? null)}: field is immutable` });
-    }
-  }
-  if (info.group === 'rbac.authorization.k8s.io' && (info.resource === 'rolebindings' || info.resource === 'clusterrolebindings')) {
-    if (!same(before.roleRef, after.roleRef)) {
-      causes.push({ reason: 'FieldValueInvalid', field: 'roleRef', message: `Invalid value: ${JSON.stringify(after.roleRef ?? null)}: cannot change roleRef` });
-    }
+    if (total > MAX_ANNOTATIONS_BYTES) causes.push({ reason: 'FieldValueTooLong', field, message: `Too long: must have at most ${MAX_ANNOTATIONS_BYTES} bytes` });
   }
   return causes;
 }

@@ -38,7 +38,10 @@ objects:
   - apiVersion: apps/v1
     kind: Deployment
     metadata: { name: web, namespace: auto }
-    spec: { replicas: 1 }
+    spec:
+      replicas: 1
+      selector: { matchLabels: { app: web } }
+      template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: web, image: nginx }] } }
     status: { readyReplicas: 1 }
 steps:
   - at: 2s

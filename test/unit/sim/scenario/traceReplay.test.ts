@@ -34,7 +34,9 @@ test('a recorded trace replays with its pacing: adds, updates and deletes, in a 
 
 test('speed 0 replays everything at once; status is written through /status', () => {
   const cluster = new SimCluster({ clock: new FakeClock() });
-  const deploy = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2 }, status: { readyReplicas: 2 } };
+  const deploy = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
+    spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+    status: { readyReplicas: 2 } };
   cluster.replayTrace(JSON.stringify({ type: 'ADDED', object: deploy, at: 60_000 }), { speed: 0 });
   assert.deepEqual(cluster.get(DEPLOY, 'default', 'web').object.status, { readyReplicas: 2 });
 });

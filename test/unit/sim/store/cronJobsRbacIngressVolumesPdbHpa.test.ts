@@ -56,7 +56,7 @@ test('Ingresses and PodDisruptionBudgets keep generation; PVCs and HPAs do not',
   assert.equal(cluster.patch(INGRESSES, 'default', 'web', 'merge', { spec: { ingressClassName: 'nginx' } }).object.metadata.generation, 2);
   const pdb = cluster.create(PDBS, 'default', { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1 } });
   assert.equal(pdb.object.metadata.generation, 1);
-  const pvc = cluster.create(PVCS, 'default', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } });
+  const pvc = cluster.create(PVCS, 'default', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
   assert.equal(pvc.object.metadata.generation, undefined);
   const hpa = cluster.create(HPAS, 'default', { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' }, spec: { maxReplicas: 3, scaleTargetRef: { kind: 'Deployment', name: 'web' } } });
   assert.equal(hpa.object.metadata.generation, undefined);
@@ -64,7 +64,7 @@ test('Ingresses and PodDisruptionBudgets keep generation; PVCs and HPAs do not',
 
 test('volumes start Pending (the status the server fills in), whatever the create sent', () => {
   const { cluster } = newCluster();
-  const pvc = cluster.create(PVCS, 'default', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: {}, status: { phase: 'Bound' } });
+  const pvc = cluster.create(PVCS, 'default', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } }, status: { phase: 'Bound' } });
   assert.deepEqual(pvc.object.status, { phase: 'Pending' });
   const pv = cluster.create(PVS, '', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: { capacity: { storage: '1Gi' } } });
   assert.deepEqual(pv.object.status, { phase: 'Pending' });

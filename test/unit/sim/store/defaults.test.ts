@@ -58,11 +58,14 @@ test('services get a cluster IP that an update leaving it out keeps; headless se
   assert.equal(headless.clusterIP, 'None');
 });
 
-test('jobs default completions, parallelism and backoffLimit but not their pods\' restartPolicy', () => {
+test('jobs default completions, parallelism and backoffLimit; their pods must choose a restartPolicy that ends', () => {
   const { cluster } = newCluster();
-  const j = cluster.create(JOBS, 'default', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox:1' }] } } } }).object.spec as Record<string, unknown> & { template: { spec: Record<string, unknown> } };
-  assert.deepEqual([j.completions, j.parallelism, j.backoffLimit], [1, 1, 6]);
-  assert.equal(j.template.spec.restartPolicy, undefined);
+  const job = (name: string, podSpec: Record<string, unknown>): KubeObject => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox:1' }], ...podSpec } } } });
+  const j = cluster.create(JOBS, 'default', job('j', { restartPolicy: 'Never' })).object.spec as Record<string, unknown> & { template: { spec: Record<string, unknown> } };
+  assert.deepEqual([j.completions, j.parallelism, j.backoffLimit, j.completionMode], [1, 1, 6, 'NonIndexed']);
+  assert.equal(j.template.spec.restartPolicy, 'Never');
+  // The pod defaults give it Always, which a Job refuses, as kube-apiserver does.
+  assert.throws(() => cluster.create(JOBS, 'default', job('forever', {})), /Job\.batch "forever" is invalid: spec\.template\.spec\.restartPolicy: Required value: valid values: "OnFailure", "Never"/);
 });
 
 const CRONJOBS = { group: 'batch', version: 'v1', resource: 'cronjobs' };
@@ -75,26 +78,26 @@ const HPAS = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodauto
 type Spec = Record<string, unknown>;
 const specOf = (o: KubeObject): Spec => o.spec as Spec;
 
-test('cronjobs default concurrency, suspend and history limits; their pod template gets pod defaults but no restartPolicy or Job fields', () => {
+test('cronjobs default concurrency, suspend and history limits; their pod template gets pod defaults but no Job fields', () => {
   const { cluster } = newCluster();
   const cj = cluster.create(CRONJOBS, 'default', {
     apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'nightly' },
-    spec: { schedule: '0 3 * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    spec: { schedule: '0 3 * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'OnFailure' } } } } },
   }).object;
   const spec = specOf(cj);
   assert.deepEqual([spec.concurrencyPolicy, spec.suspend, spec.successfulJobsHistoryLimit, spec.failedJobsHistoryLimit], ['Allow', false, 3, 1]);
   const jobSpec = (spec.jobTemplate as { spec: Spec & { template: { spec: Spec & { containers: Spec[] } } } }).spec;
   assert.equal(jobSpec.backoffLimit, undefined, 'Job defaults belong to the Jobs the controller makes');
   assert.equal(jobSpec.template.spec.dnsPolicy, 'ClusterFirst');
-  assert.equal(jobSpec.template.spec.restartPolicy, undefined);
+  assert.equal(jobSpec.template.spec.restartPolicy, 'OnFailure');
   assert.equal(jobSpec.template.spec.containers[0]?.imagePullPolicy, 'Always');
-  const kept = cluster.create(CRONJOBS, 'default', { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'forbid' }, spec: { schedule: '* * * * *', concurrencyPolicy: 'Forbid', suspend: true, successfulJobsHistoryLimit: 0 } }).object;
+  const kept = cluster.create(CRONJOBS, 'default', { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'forbid' }, spec: { schedule: '* * * * *', concurrencyPolicy: 'Forbid', suspend: true, successfulJobsHistoryLimit: 0, jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' } } } } } }).object;
   assert.deepEqual([specOf(kept).concurrencyPolicy, specOf(kept).suspend, specOf(kept).successfulJobsHistoryLimit], ['Forbid', true, 0]);
 });
 
 test('volumes default to Filesystem mode; a hand-made PersistentVolume is Retained', () => {
   const { cluster } = newCluster();
-  const pvc = cluster.create(PVCS, 'default', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }).object;
+  const pvc = cluster.create(PVCS, 'default', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }).object;
   assert.equal(specOf(pvc).volumeMode, 'Filesystem');
   const pv = cluster.create(PVS, '', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: { capacity: { storage: '1Gi' }, volumeMode: 'Block' } }).object;
   assert.deepEqual([specOf(pv).persistentVolumeReclaimPolicy, specOf(pv).volumeMode], ['Retain', 'Block']);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../../src/shared/apiError.ts';
 import type { KubeObject } from '../../../../src/shared/k8s.ts';
-import { CM, DEPLOY, NS, PODS, RS, configMap, newCluster, record, tick } from './helpers.ts';
+import { CM, DEPLOY, NS, PODS, POD_SPEC, RS, configMap, newCluster, record, tick, workloadSpec } from './helpers.ts';
 import type { SimCluster } from '../../../../src/sim/simCluster.ts';
 
 const gone = (cluster: SimCluster, gvr: typeof CM, ns: string, name: string): boolean => {
@@ -14,8 +14,10 @@ const gone = (cluster: SimCluster, gvr: typeof CM, ns: string, name: string): bo
   }
 };
 
+/** A ReplicaSet or Pod (by the owner's kind) owned by `owner`. */
 function owned(name: string, owner: { kind: string; apiVersion: string; name: string; uid: string }[]): KubeObject {
-  return { metadata: { name, ownerReferences: owner.map((o) => ({ ...o, controller: true })) }, spec: {} };
+  const spec = owner[0]?.kind === 'Deployment' ? workloadSpec() : structuredClone(POD_SPEC);
+  return { metadata: { name, ownerReferences: owner.map((o) => ({ ...o, controller: true })) }, spec };
 }
 
 test('delete without finalizers removes the object and answers it with deleted=true', () => {
@@ -47,7 +49,7 @@ test('with finalizers, delete sets deletionTimestamp; the object goes when an up
 
 test('background garbage collection deletes dependents whose owners are all gone, transitively', () => {
   const { cluster } = newCluster();
-  const d = cluster.create(DEPLOY, 'default', { metadata: { name: 'web' }, spec: { replicas: 1 } }).object;
+  const d = cluster.create(DEPLOY, 'default', { metadata: { name: 'web' }, spec: { replicas: 1, ...workloadSpec() } }).object;
   const rs = cluster.create(RS, 'default', { ...owned('web-1', [{ kind: 'Deployment', apiVersion: 'apps/v1', name: 'web', uid: d.metadata.uid ?? '' }]) }).object;
   cluster.create(PODS, 'default', owned('web-1-a', [{ kind: 'ReplicaSet', apiVersion: 'apps/v1', name: 'web-1', uid: rs.metadata.uid ?? '' }]));
   const other = cluster.create(CM, 'default', configMap('keeper')).object;
@@ -64,7 +66,7 @@ test('background garbage collection deletes dependents whose owners are all gone
 
 test('propagationPolicy=Orphan keeps dependents and removes their owner reference', () => {
   const { cluster } = newCluster();
-  const d = cluster.create(DEPLOY, 'default', { metadata: { name: 'web' }, spec: {} }).object;
+  const d = cluster.create(DEPLOY, 'default', { metadata: { name: 'web' }, spec: workloadSpec() }).object;
   cluster.create(RS, 'default', owned('web-1', [{ kind: 'Deployment', apiVersion: 'apps/v1', name: 'web', uid: d.metadata.uid ?? '' }]));
   cluster.delete(DEPLOY, 'default', 'web', { propagationPolicy: 'Orphan' });
   const rs = cluster.get(RS, 'default', 'web-1').object;
@@ -83,7 +85,7 @@ test('deleting a namespace marks it Terminating, deletes its contents, then remo
   const { cluster } = newCluster();
   cluster.create(NS, '', { metadata: { name: 'team' } });
   cluster.create(CM, 'team', configMap('a'));
-  cluster.create(DEPLOY, 'team', { metadata: { name: 'web' }, spec: {} });
+  cluster.create(DEPLOY, 'team', { metadata: { name: 'web' }, spec: workloadSpec() });
   cluster.create(CM, 'default', configMap('elsewhere'));
   const nsWatch = record(cluster, NS, { resourceVersion: String(cluster.resourceVersion) });
   const r = cluster.delete(NS, '', 'team');
@@ -127,7 +129,7 @@ test('delete preconditions on uid and resourceVersion are 409 when they do not h
 
 test('propagationPolicy=Foreground deletes dependents before the owner', async () => {
   const { cluster } = newCluster();
-  const d = cluster.create(DEPLOY, 'default', { metadata: { name: 'web' }, spec: {} }).object;
+  const d = cluster.create(DEPLOY, 'default', { metadata: { name: 'web' }, spec: workloadSpec() }).object;
   cluster.create(RS, 'default', owned('web-1', [{ kind: 'Deployment', apiVersion: 'apps/v1', name: 'web', uid: d.metadata.uid ?? '' }]));
   const order: string[] = [];
   cluster.onWrite((w) => { if (w.type === 'DELETED') order.push(w.key); });

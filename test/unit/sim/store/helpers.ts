@@ -21,6 +21,14 @@ export function configMap(name: string, labels?: Record<string, string>, data: R
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(labels ? { labels } : {}) }, data };
 }
 
+/** The smallest pod spec the API server accepts: one container with a name and an image. */
+export const POD_SPEC = { containers: [{ name: 'c', image: 'busybox:1' }] };
+
+/** A Deployment's or ReplicaSet's spec the API server accepts: a selector matching the template's labels, a valid pod spec. */
+export function workloadSpec(app = 'web'): Record<string, unknown> {
+  return { selector: { matchLabels: { app } }, template: { metadata: { labels: { app } }, spec: structuredClone(POD_SPEC) } };
+}
+
 /** Lets queued microtasks (watch delivery) run. */
 export async function tick(): Promise<void> {
   for (let i = 0; i < 5; i++) await Promise.resolve();

@@ -1,0 +1,50 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
+import { isRecord, notSupported, required } from './fieldErrors.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+import { immutableSelector, invalidSelector, selectorIsEmpty, validateLabelSelector } from './labelSelectorObject.ts';
+import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';
+import { nonNegativeFields, specOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
+
+// DaemonSets (apps/v1): ValidateDaemonSetSpec — a missing selector shows as a template that does
+// not match it — and a selector that never changes.
+
+function validateUpdateStrategy(spec: Spec): Cause[] {
+  const strategy = isRecord(spec.updateStrategy) ? spec.updateStrategy : {};
+  if (strategy.type === 'OnDelete') return [];
+  if (strategy.type === 'RollingUpdate') return isRecord(strategy.rollingUpdate) ? [] : [required('spec.updateStrategy.rollingUpdate')];
+  return [notSupported('spec.updateStrategy', strategy, ['OnDelete', 'RollingUpdate'])];
+}
+
+export const daemonSetStrategy: KindStrategy = {
+  defaults(o: KubeObject): void {
+    const spec = obj(o as Obj, 'spec');
+    setDefault(spec, 'revisionHistoryLimit', 10);
+    const strategy = obj(spec, 'updateStrategy');
+    setDefault(strategy, 'type', 'RollingUpdate');
+    if (strategy.type === 'RollingUpdate') {
+      const ru = obj(strategy, 'rollingUpdate');
+      setDefault(ru, 'maxUnavailable', 1);
+      setDefault(ru, 'maxSurge', 0);
+    }
+    defaultPodTemplate(spec);
+  },
+
+  validate(o: Readonly<KubeObject>): Cause[] {
+    const spec = specOf(o);
+    const causes = validateLabelSelector(spec.selector, 'spec.selector');
+    causes.push(...validateSelectorMatchesTemplate(spec));
+    if (isRecord(spec.selector) && selectorIsEmpty(spec.selector)) causes.push(invalidSelector('spec.selector', spec.selector, 'empty selector is invalid for daemonset'));
+    causes.push(...validatePodTemplate(spec.template, 'spec.template'));
+    causes.push(...validateLongRunningTemplate(spec, 'DaemonSet'));
+    causes.push(...nonNegativeFields(spec, ['minReadySeconds', 'templateGeneration']));
+    causes.push(...validateUpdateStrategy(spec));
+    causes.push(...nonNegativeFields(spec, ['revisionHistoryLimit']));
+    return causes;
+  },
+
+  validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
+    return immutableSelector('spec.selector', specOf(before).selector, specOf(after).selector);
+  },
+};

@@ -1,0 +1,57 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
+import { validateName } from '../store/validation.ts';
+import { invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+
+// Ingresses (networking.k8s.io/v1): ValidateIngressSpec — a default backend or rules, every HTTP
+// path with a pathType (absolute for Exact and Prefix) and a backend naming a Service and a port.
+
+const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
+
+function validateBackend(backend: Record<string, unknown>, at: string): Cause[] {
+  const service = backend.service;
+  if (backend.resource && service) return [invalid(at, '', 'cannot set both resource and service backends')];
+  if (backend.resource) return [];
+  if (!isRecord(service)) return [invalid(at, '', 'resource or service backend is required')];
+  const causes: Cause[] = [];
+  if (!service.name) causes.push(required(`${at}.service.name`));
+  else causes.push(...validateName(String(service.name), 'dns1035', `${at}.service.name`));
+  const port = isRecord(service.port) ? service.port : {};
+  const number = typeof port.number === 'number' ? port.number : 0;
+  if (port.name && number) causes.push(invalid(at, '', 'cannot set both port name & port number'));
+  else if (number && (number < 1 || number > 65535)) causes.push(invalid(`${at}.service.port.number`, number, 'must be between 1 and 65535, inclusive'));
+  else if (!port.name && !number) causes.push(required(at, 'port name or number is required'));
+  return causes;
+}
+
+function validatePath(path: Record<string, unknown>, at: string): Cause[] {
+  if (!path.pathType) return [required(`${at}.pathType`, 'pathType must be specified')];
+  const causes: Cause[] = [];
+  const p = typeof path.path === 'string' ? path.path : '';
+  if (!PATH_TYPES.includes(String(path.pathType))) causes.push(notSupported(`${at}.pathType`, path.pathType, PATH_TYPES));
+  else if ((path.pathType !== 'ImplementationSpecific' || p !== '') && !p.startsWith('/')) causes.push(invalid(`${at}.path`, p, 'must be an absolute path'));
+  causes.push(...validateBackend(isRecord(path.backend) ? path.backend : {}, `${at}.backend`));
+  return causes;
+}
+
+export const ingressStrategy: KindStrategy = {
+  validate(o: Readonly<KubeObject>): Cause[] {
+    const spec = isRecord(o.spec) ? o.spec : {};
+    const rules = records(spec.rules);
+    const causes: Cause[] = [];
+    if (rules.length === 0 && !isRecord(spec.defaultBackend)) {
+      causes.push({ reason: 'FieldValueInvalid', field: 'spec', message: 'Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified' });
+    }
+    if (isRecord(spec.defaultBackend)) causes.push(...validateBackend(spec.defaultBackend, 'spec.defaultBackend'));
+    rules.forEach((rule, i) => {
+      const at = `spec.rules[${i}]`;
+      if (typeof rule.host === 'string' && rule.host !== '' && !rule.host.includes('*')) causes.push(...validateName(rule.host, 'subdomain', `${at}.host`));
+      if (!isRecord(rule.http)) return;
+      const paths = records(rule.http.paths);
+      if (paths.length === 0) causes.push(required(`${at}.http.paths`));
+      paths.forEach((path, j) => causes.push(...validatePath(path, `${at}.http.paths[${j}]`)));
+    });
+    return causes;
+  },
+};

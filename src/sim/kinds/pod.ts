@@ -1,0 +1,90 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
+import { forbidden, isRecord, records, sameValue } from './fieldErrors.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
+
+// Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account,
+// priority, and tolerations of not-ready and unreachable nodes for 300 s), and
+// ValidatePodUpdate — once created, a pod's spec may
+// change only in its containers' images, activeDeadlineSeconds, added tolerations and a negative
+// terminationGracePeriodSeconds. The sim also lets spec.nodeName be set once: its scheduler binds
+// pods with an update where kube-scheduler uses the pods/binding subresource.
+
+const UPDATABLE = [
+  '`spec.containers[*].image`',
+  '`spec.initContainers[*].image`',
+  '`spec.activeDeadlineSeconds`',
+  '`spec.tolerations` (only additions to existing tolerations)',
+  '`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+];
+
+/** The new spec with what may change taken from the old one, so the rest can be compared. */
+function withUpdatableFromOld(next: Record<string, unknown>, old: Record<string, unknown>): Record<string, unknown> {
+  const munged = { ...next };
+  for (const list of ['containers', 'initContainers']) {
+    const oldList = records(old[list]);
+    if (Array.isArray(next[list])) munged[list] = records(next[list]).map((c, i) => (i < oldList.length ? { ...c, image: oldList[i]?.image } : c));
+  }
+  munged.activeDeadlineSeconds = old.activeDeadlineSeconds;
+  const oldTolerations = Array.isArray(old.tolerations) ? old.tolerations : [];
+  const newTolerations = Array.isArray(next.tolerations) ? next.tolerations : [];
+  if (oldTolerations.every((t) => newTolerations.some((n) => sameValue(t, n)))) munged.tolerations = old.tolerations;
+  if (typeof old.terminationGracePeriodSeconds === 'number' && old.terminationGracePeriodSeconds < 0 && next.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = old.terminationGracePeriodSeconds;
+  if (!old.nodeName) munged.nodeName = old.nodeName;
+  return munged;
+}
+
+/** SetDefaults_Pod: what a Pod gets that a pod template does not (service links on, requests from limits). */
+function defaultPodOnly(spec: Obj): void {
+  setDefault(spec, 'enableServiceLinks', true);
+  for (const list of ['containers', 'initContainers']) {
+    for (const c of records(spec[list])) {
+      const resources = isRecord(c.resources) ? c.resources : undefined;
+      if (!resources || !isRecord(resources.limits)) continue;
+      resources.requests = { ...resources.limits, ...(isRecord(resources.requests) ? resources.requests : {}) };
+    }
+  }
+}
+
+/** The admission plugins every cluster runs on a new Pod: ServiceAccount, Priority, DefaultTolerationSeconds. */
+function admitPod(spec: Obj): void {
+  setDefault(spec, 'serviceAccountName', 'default');
+  spec.serviceAccount = spec.serviceAccountName;
+  // A named PriorityClass's value would come from the class; without one it is 0.
+  if (!spec.priorityClassName) setDefault(spec, 'priority', 0);
+  setDefault(spec, 'preemptionPolicy', 'PreemptLowerPriority');
+  const tolerations = records(spec.tolerations);
+  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+    if (!tolerations.some((t) => t.key === key && (t.effect === 'NoExecute' || !t.effect))) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+  }
+  spec.tolerations = tolerations;
+}
+
+export const podStrategy: KindStrategy = {
+  defaults(o: KubeObject): void {
+    const spec = obj(o as Obj, 'spec');
+    defaultPodSpec(spec);
+    defaultPodOnly(spec);
+  },
+
+  prepareForCreate(o: KubeObject): void {
+    admitPod(obj(o as Obj, 'spec'));
+    // The phase the server fills in; the kubelet moves it on.
+    o.status = { phase: 'Pending' };
+  },
+
+  validate(o: Readonly<KubeObject>): Cause[] {
+    return validatePodSpec(o.spec, 'spec');
+  },
+
+  validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
+    const old = isRecord(before.spec) ? before.spec : {};
+    const next = isRecord(after.spec) ? after.spec : {};
+    const munged = withUpdatableFromOld(next, old);
+    const changed = Object.keys({ ...old, ...munged }).filter((k) => !sameValue(old[k], munged[k]));
+    if (changed.length === 0) return [];
+    return [forbidden('spec', `pod updates may not change fields other than ${UPDATABLE.join(',')}\nchanged: ${changed.map((k) => `spec.${k}`).join(', ')}`)];
+  },
+};

@@ -1,0 +1,31 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+import { immutableSelector } from './labelSelectorObject.ts';
+import { defaultPodTemplate } from './podSpec.ts';
+import { nonNegativeFields, specOf, validateReplicaSetTemplate, validateRequiredSelector } from './workloadSpec.ts';
+
+// ReplicaSets (apps/v1): ValidateReplicaSetSpec (whose empty-selector message says "deployment",
+// as the API server's does) and a selector that never changes.
+
+export const replicaSetStrategy: KindStrategy = {
+  defaults(o: KubeObject): void {
+    const spec = obj(o as Obj, 'spec');
+    setDefault(spec, 'replicas', 1);
+    defaultPodTemplate(spec);
+  },
+
+  validate(o: Readonly<KubeObject>): Cause[] {
+    const spec = specOf(o);
+    return [
+      ...nonNegativeFields(spec, ['replicas', 'minReadySeconds']),
+      ...validateRequiredSelector(spec, 'deployment'),
+      ...validateReplicaSetTemplate(spec, 'ReplicaSet'),
+    ];
+  },
+
+  validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
+    return immutableSelector('spec.selector', specOf(before).selector, specOf(after).selector);
+  },
+};

@@ -1,0 +1,99 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { isObj, obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
+import { validateLabels, validateName } from '../store/validation.ts';
+import { duplicate, forbidden, invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+
+// Services: SetDefaults_Service (type ClusterIP, sessionAffinity None, port protocol TCP,
+// targetPort = port, single-stack IPv4), the checks of ValidateService a controller's Service
+// meets, and a cluster IP that stays once allocated (the store allocates it on create): an
+// update that leaves it out keeps it, one that changes it is refused.
+
+const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+
+type ServiceSpec = { type?: string; clusterIP?: string; clusterIPs?: string[] };
+
+function validatePort(p: Record<string, unknown>, at: string, requireName: boolean, names: Set<string>): Cause[] {
+  const causes: Cause[] = [];
+  const name = typeof p.name === 'string' ? p.name : '';
+  if (requireName && name === '') causes.push(required(`${at}.name`));
+  else if (name !== '') {
+    causes.push(...validateName(name, 'label', `${at}.name`));
+    if (names.has(name)) causes.push(duplicate(`${at}.name`, name));
+    names.add(name);
+  }
+  const port = typeof p.port === 'number' ? p.port : 0;
+  if (port < 1 || port > 65535) causes.push(invalid(`${at}.port`, port, 'must be between 1 and 65535, inclusive'));
+  if (!p.protocol) causes.push(required(`${at}.protocol`));
+  else if (!PROTOCOLS.includes(String(p.protocol))) causes.push(notSupported(`${at}.protocol`, p.protocol, PROTOCOLS));
+  if (typeof p.targetPort === 'number' && (p.targetPort < 1 || p.targetPort > 65535)) causes.push(invalid(`${at}.targetPort`, p.targetPort, 'must be between 1 and 65535, inclusive'));
+  return causes;
+}
+
+export const serviceStrategy: KindStrategy = {
+  defaults(o: KubeObject): void {
+    const spec = obj(o as Obj, 'spec');
+    setDefault(spec, 'type', 'ClusterIP');
+    setDefault(spec, 'sessionAffinity', 'None');
+    if (spec.type !== 'ExternalName') {
+      setDefault(spec, 'ipFamilies', ['IPv4']);
+      setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
+      setDefault(spec, 'internalTrafficPolicy', 'Cluster');
+    }
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') setDefault(spec, 'externalTrafficPolicy', 'Cluster');
+    if (Array.isArray(spec.ports)) {
+      for (const p of spec.ports) {
+        if (!isObj(p)) continue;
+        setDefault(p, 'protocol', 'TCP');
+        // Go clients send an unset IntOrString as 0.
+        if (p.targetPort === 0) delete p.targetPort;
+        setDefault(p, 'targetPort', p.port);
+      }
+    }
+  },
+
+  validate(o: Readonly<KubeObject>): Cause[] {
+    const spec = isRecord(o.spec) ? o.spec : {};
+    const causes: Cause[] = [];
+    const headless = spec.clusterIP === 'None';
+    const ports = records(spec.ports);
+    if (ports.length === 0 && !headless && spec.type !== 'ExternalName') causes.push(required('spec.ports'));
+    if (spec.type === 'ExternalName') {
+      const cname = String(spec.externalName ?? '').replace(/\.$/, '');
+      if (cname === '') causes.push(required('spec.externalName'));
+      else causes.push(...validateName(cname, 'subdomain', 'spec.externalName'));
+    }
+    if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && headless) {
+      causes.push(invalid('spec.clusterIPs[0]', 'None', `may not be set to 'None' for ${spec.type} services`));
+    }
+    const names = new Set<string>();
+    ports.forEach((p, i) => causes.push(...validatePort(p, `spec.ports[${i}]`, ports.length > 1, names)));
+    causes.push(...validateLabels(spec.selector, 'spec.selector'));
+    const affinity = spec.sessionAffinity ?? '';
+    if (affinity === '') causes.push(required('spec.sessionAffinity'));
+    else if (affinity !== 'ClientIP' && affinity !== 'None') causes.push(notSupported('spec.sessionAffinity', affinity, ['ClientIP', 'None']));
+    else if (affinity === 'None' && spec.sessionAffinityConfig) causes.push(forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'));
+    if (!TYPES.includes(String(spec.type ?? ''))) causes.push(notSupported('spec.type', spec.type ?? '', TYPES));
+    return causes;
+  },
+
+  prepareForUpdate(before: Readonly<KubeObject>, next: KubeObject): void {
+    // An update that leaves clusterIP out keeps the allocated one (as the real server does since 1.20).
+    const was = before.spec as ServiceSpec | undefined;
+    const now = next.spec as ServiceSpec | undefined;
+    if (!was?.clusterIP || !now) return;
+    if (!now.clusterIP) now.clusterIP = was.clusterIP;
+    if (!now.clusterIPs && was.clusterIPs) now.clusterIPs = now.clusterIP === was.clusterIP ? [...was.clusterIPs] : [now.clusterIP];
+  },
+
+  validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
+    const was = (before.spec ?? {}) as ServiceSpec;
+    const now = (after.spec ?? {}) as ServiceSpec;
+    if (was.type === 'ExternalName' || now.type === 'ExternalName') return [];
+    if (was.clusterIP === 'None' && now.clusterIP === 'None') return [];
+    if (!was.clusterIP || was.clusterIP === now.clusterIP) return [];
+    return [invalid('spec.clusterIPs[0]', now.clusterIPs ?? [now.clusterIP ?? ''], 'may not change once set')];
+  },
+};
