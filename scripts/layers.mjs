@@ -1,8 +1,8 @@
 // The parts of the code and the imports each may make, as ESLint rules: the lint stage fails when a
 // part reaches for what it must not (test/unit/architecture/layerRules.test.ts shows it does).
 //
-//   extension.ts ─▶ views, debug                VS Code layer (debug ─▶ views to run a controller in a terminal)
-//   views, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
+//   extension.ts ─▶ vscode, debug                VS Code layer (debug ─▶ vscode to run a controller in a terminal)
+//   vscode, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
 //   host ─▶ runtime (hostApi.ts), kube, informer, workqueue, shared    the controller's process
 //   ─────────────────── core: no vscode, no outer layer ───────────────────
 //   runtime ─▶ sim ─▶ informer ─▶ shared
@@ -17,7 +17,7 @@ const forbid = (regex, message) => ({ regex, message });
 
 const NO_VSCODE = { name: 'vscode', message: 'this part runs in plain Node (the CLI, a child process): no vscode here' };
 const OUTER = forbid(
-  '(^|/)(views|kube|debug|cli|host|webview)/|(^|/)extension\\.ts$',
+  '(^|/)(vscode|kube|debug|cli|host|webview)/|(^|/)extension\\.ts$',
   'the core (shared, informer, workqueue, sim, runtime) imports no VS Code layer, kube client, controller host, debugger or CLI',
 );
 
@@ -41,11 +41,11 @@ const PARTS = [
   { files: ['src/workqueue/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|sim|runtime)/', 'the workqueue stands alone: it imports only shared')] },
   { files: ['src/sim/**'], vscode: false, patterns: [OUTER, forbid('(^|/)runtime/', 'the simulated cluster runs no user controller: no runtime here'), INFORMER, WORKQUEUE] },
   { files: ['src/runtime/**'], vscode: false, patterns: [OUTER, INFORMER, WORKQUEUE, SIM] },
-  { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(views|debug|cli|host|runtime|sim|workqueue|webview)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
-  { files: ['src/host/**'], vscode: false, patterns: [forbid('(^|/)(views|debug|cli|webview)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: no VS Code layer, debugger or CLI"), INFORMER, WORKQUEUE, SIM, KUBE, entered('runtime', ['hostApi'])] },
-  { files: ['src/cli/**'], vscode: false, patterns: [forbid('(^|/)(views|debug|host|webview)/|(^|/)extension\\.ts$', 'the CLI runs without VS Code: no views, debugger or host internals'), ...ALL_ENTRIES] },
+  { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|sim|workqueue|webview)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
+  { files: ['src/host/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|webview)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: no VS Code layer, debugger or CLI"), INFORMER, WORKQUEUE, SIM, KUBE, entered('runtime', ['hostApi'])] },
+  { files: ['src/cli/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|host|webview)/|(^|/)extension\\.ts$', 'the CLI runs without VS Code: no views, debugger or host internals'), ...ALL_ENTRIES] },
   { files: ['src/debug/**'], vscode: true, patterns: [forbid('(^|/)(cli|host|webview)/', 'the debugger runs controllers through the runtime, not the CLI or host internals'), ...ALL_ENTRIES] },
-  { files: ['src/views/**'], vscode: true, patterns: [SIM_INTERNALS, forbid('(^|/)(host|cli|debug|webview)/', 'the views see controllers through the runtime (not the debugger, the CLI or host internals), the timeline through shared/protocol'), ...ALL_ENTRIES] },
+  { files: ['src/vscode/**'], vscode: true, patterns: [SIM_INTERNALS, forbid('(^|/)(host|cli|debug|webview)/', 'the VS Code layer sees controllers through the runtime (not the debugger, the CLI or host internals), the timeline through shared/protocol'), ...ALL_ENTRIES] },
   { files: ['src/extension.ts'], vscode: true, patterns: [...ALL_ENTRIES] },
   { files: ['webview/**'], vscode: false, patterns: [forbid('(^|/)src/(?!shared/protocol/)|^\\.\\./\\.\\./(?!src/)', 'the webview sees only src/shared/protocol')] },
 ];

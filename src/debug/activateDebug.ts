@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { ATTACH_JS_EVENT, JS_DEBUGGER_UNAVAILABLE_REQUEST } from './reconcileDebugSession.ts';
 import { GoReconcileDebugSession } from './goReconcileDebugSession.ts';
 import { addControllerTypes } from './controllerTypes.ts';
-import { runControllerInTerminal } from '../views/controllers/runInTerminal.ts';
+import { runControllerInTerminal } from '../vscode/controllers/runInTerminal.ts';
 
 // VS Code glue for the reconcile debugger (vscode-mock-debug's activate layer): launch configuration
 // defaults, the adapter (inline in the extension host, or dist/debugAdapter.cjs as a process), the

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ControllerLabApi } from '../../src/extension.ts';
 import { findLinkedEvent, triggerTarget } from '../../src/shared/protocol/reconcileSpans.ts';
-import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes.ts';
 import { waitFor } from './waitFor.ts';
 
 // Live inspection of a running controller inside a real extension host: debug the

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ControllerLabApi } from '../../src/extension.ts';
 import type { SimClusterApi } from '../../src/sim/simCluster.ts';
-import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes.ts';
 import { waitFor } from './waitFor.ts';
 
 // The views inside a real extension host: the simulated cluster started by command, informers

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { parse, stringify } from 'yaml';
 import type { ControllerLabApi } from '../../src/extension.ts';
-import type { TreeNode } from '../../src/views/tree/treeNodes.ts';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes.ts';
 import { waitFor } from './waitFor.ts';
 
 // Bad input in a real extension host: each failure is an error row in the tree that says why, the

@@ -1,4 +1,4 @@
-// The timeline webview's protocol: every message between the host (src/views/timeline) and the
+// The timeline webview's protocol: every message between the host (src/vscode/timeline) and the
 // webview app (webview/timeline). Shapes follow GitLens: commands (webview → host, fire and forget),
 // requests with a correlated id answered by a response, and notifications (host → webview). The host
 // posts nothing until the webview sent `ready`. This file is plain data + guards: both sides import it.

@@ -21,8 +21,8 @@ const forbidden: [string, string, string, RegExp][] = [
   ['the core importing the controller host', 'src/sim/newPart.ts', "import { stripTypes } from '../host/typeStripping.ts';", /the core .* controller host/],
   ['the core importing vscode', 'src/informer/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
   ['the informer importing the sim', 'src/informer/newPart.ts', "import type { SimObjects } from '../sim/index.ts';", /the informer knows backends only through ListerWatcher/],
-  ['the views importing the sim store', 'src/views/tree/newPart.ts', "import type { ClientInfo } from '../../sim/store/types.ts';", /the simulated cluster's store is internal/],
-  ['the views importing the debugger', 'src/views/controllers/newPart.ts', "import { activateDebug } from '../../debug/activateDebug.ts';", /not the debugger/],
+  ['the views importing the sim store', 'src/vscode/tree/newPart.ts', "import type { ClientInfo } from '../../sim/store/types.ts';", /the simulated cluster's store is internal/],
+  ['the views importing the debugger', 'src/vscode/controllers/newPart.ts', "import { activateDebug } from '../../debug/activateDebug.ts';", /not the debugger/],
   ['the webview importing anything in src but the protocol', 'webview/timeline/newPart.ts', "import type { KubeObject } from '../../src/shared/k8s.ts';", /the webview sees only src\/shared\/protocol/],
   ['the CLI entering the informer by a deep path', 'src/cli/newPart.ts', "import { Reflector } from '../informer/reflector.ts';", /enter informer through src\/informer\/index\.ts/],
   ['the debugger entering the runtime by a deep path', 'src/debug/newPart.ts', "import { ControllerLoop } from '../runtime/controllerLoop.ts';", /enter runtime through src\/runtime\/index\.ts/],
@@ -40,7 +40,7 @@ test('lint allows the arrows the layers draw', async () => {
   const allowed: [string, string][] = [
     ['src/host/newPart.ts', "import { loadCluster } from '../kube/index.ts';\nimport { ControllerLoop } from '../runtime/hostApi.ts';"],
     ['src/runtime/newPart.ts', "import { createSimCluster } from '../sim/index.ts';\nimport { createSharedInformer } from '../informer/index.ts';"],
-    ['src/views/tree/newPart.ts', "import type { ClientInfo } from '../../sim/index.ts';\nimport * as vscode from 'vscode';"],
+    ['src/vscode/tree/newPart.ts', "import type { ClientInfo } from '../../sim/index.ts';\nimport * as vscode from 'vscode';"],
     ['src/sim/store/newPart.ts', "import type { Stored } from './storedObject.ts';\nimport type { ListOptions } from '../../informer/index.ts';"],
     ['webview/timeline/newPart.ts', "import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';"],
   ];

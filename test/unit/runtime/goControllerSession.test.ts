@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
 import { launchSim } from '../../../src/runtime/simLauncher.ts';
 import type { ReconcileRecord } from '../../../src/runtime/records.ts';
-import { ControllerSessionsModel, controllerNodeIds, type SessionLike } from '../../../src/views/controllers/controllerSessionsModel.ts';
+import { ControllerSessionsModel, controllerNodeIds, type SessionLike } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
 import { spanLaneKey, type ReconcileSpan } from '../../../src/shared/protocol/reconcileSpans.ts';
 import { GO_EXAMPLE, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from './support/goPrograms.ts';
 

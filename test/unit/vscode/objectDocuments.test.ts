@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/shared/clock.ts';
-import { objectDocumentText } from '../../../src/views/documents/objectDocument.ts';
-import { objectUriParts, parseObjectUri } from '../../../src/views/documents/objectUri.ts';
-import { Lab } from '../../../src/views/model/lab.ts';
+import { objectDocumentText } from '../../../src/vscode/documents/objectDocument.ts';
+import { objectUriParts, parseObjectUri } from '../../../src/vscode/documents/objectUri.ts';
+import { Lab } from '../../../src/vscode/model/lab.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
 async function labWith(api: FakeApi) {

@@ -52,7 +52,7 @@ export class TreeModel {
   private readonly limits = new Map<string, number>();
   /** Lists whose page grew for a reveal; the provider refreshes them before revealing. */
   private grown = new Set<string>();
-  /** Running controllers, shown after the clusters (set by src/views/controllers/controllersTree.ts). */
+  /** Running controllers, shown after the clusters (set by src/vscode/controllers/controllersTree.ts). */
   controllers: ControllerSessionsModel | undefined;
   /** What the user expanded or collapsed (kept across reloads); overrides the defaults below. */
   expansion: { state(id: string): boolean | undefined } | undefined;

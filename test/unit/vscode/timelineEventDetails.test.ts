@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/shared/clock.ts';
-import { Lab } from '../../../src/views/model/lab.ts';
-import { eventDetails } from '../../../src/views/timeline/eventDetails.ts';
+import { Lab } from '../../../src/vscode/model/lab.ts';
+import { eventDetails } from '../../../src/vscode/timeline/eventDetails.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
 async function labWith(api: FakeApi) {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { describeText } from '../../../src/views/documents/describeText.ts';
-import { editableYaml, parseEdited } from '../../../src/views/documents/editableObject.ts';
+import { describeText } from '../../../src/vscode/documents/describeText.ts';
+import { editableYaml, parseEdited } from '../../../src/vscode/documents/editableObject.ts';
 
 // The texts behind Describe and Edit in the tree's context menu.
 

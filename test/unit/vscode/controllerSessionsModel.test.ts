@@ -4,11 +4,11 @@ import type { RuntimeEvents } from '../../../src/runtime/controllerSession.ts';
 import type { ReconcileRecord } from '../../../src/runtime/records.ts';
 import { TypedEmitter } from '../../../src/runtime/typedEmitter.ts';
 import type { ControllerShape } from '../../../src/runtime/protocol.ts';
-import { ControllerSessionsModel, MAX_QUEUE_ROWS, controllerNodeIds, probeTimelineEvent, reconcileSpan } from '../../../src/views/controllers/controllerSessionsModel.ts';
-import type { ControllerChange, ControllerTreeNode, SessionLike } from '../../../src/views/controllers/controllerSessionsModel.ts';
+import { ControllerSessionsModel, MAX_QUEUE_ROWS, controllerNodeIds, probeTimelineEvent, reconcileSpan } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
+import type { ControllerChange, ControllerTreeNode, SessionLike } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
 import { findLinkedEvent, isSpansParams, spanLaneKey, triggerTarget } from '../../../src/shared/protocol/reconcileSpans.ts';
 import type { TimelineEvent } from '../../../src/shared/protocol/timeline.ts';
-import { TimelineFeed } from '../../../src/views/timeline/timelineFeed.ts';
+import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
 
 class FakeSession extends TypedEmitter<RuntimeEvents> {
   controller: ControllerShape | undefined;

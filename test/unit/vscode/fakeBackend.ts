@@ -1,7 +1,7 @@
 import type { ListerWatcher, ListOptions, WatchOptions, WatchSink } from '../../../src/informer/listerWatcher.ts';
 import type { Cluster } from '../../../src/kube/cluster.ts';
 import type { ApiResource, KubeList, KubeObject, WatchEventType } from '../../../src/shared/k8s.ts';
-import type { ClusterBackend } from '../../../src/views/model/clusterSession.ts';
+import type { ClusterBackend } from '../../../src/vscode/model/clusterSession.ts';
 
 // An in-memory API for one resource: list answers the current objects, watch streams what tests push.
 

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSimBackend } from '../../../src/views/backends/simBackend.ts';
+import { createSimBackend } from '../../../src/vscode/backends/simBackend.ts';
 
 // The view's simulated cluster after a window reload: the extension host starts it again from the
 // state it kept, with the objects the user made (and without the samples they deleted).

@@ -16,7 +16,7 @@ export type TreeNode =
   | { kind: 'message'; id: string; parentId: string; label: string; icon: string }
   /** "N more…": a long object list is shown a page at a time. */
   | { kind: 'more'; id: string; parentId: string; informerId: string; namespace: string }
-  /** Running controllers (src/views/controllers): their informers and workqueue. */
+  /** Running controllers (src/vscode/controllers): their informers and workqueue. */
   | ControllerTreeNode;
 
 export function isControllerNode(node: TreeNode): node is ControllerTreeNode {

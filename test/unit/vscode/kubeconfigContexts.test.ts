@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listKubeconfigContexts } from '../../../src/views/backends/kubeconfigContexts.ts';
+import { listKubeconfigContexts } from '../../../src/vscode/backends/kubeconfigContexts.ts';
 
 describe('kubeconfig contexts', () => {
   it('lists contexts from the given file and marks the current one', () => {

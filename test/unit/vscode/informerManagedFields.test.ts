@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/shared/clock.ts';
-import { objectDocumentText } from '../../../src/views/documents/objectDocument.ts';
-import { Lab } from '../../../src/views/model/lab.ts';
-import type { InformerPolicy } from '../../../src/views/model/informerPolicy.ts';
+import { objectDocumentText } from '../../../src/vscode/documents/objectDocument.ts';
+import { Lab } from '../../../src/vscode/model/lab.ts';
+import type { InformerPolicy } from '../../../src/vscode/model/informerPolicy.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
 const MANAGED = [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:k': {} } } }];

@@ -143,7 +143,7 @@ export class ClusterTreeProvider extends Disposable implements vscode.TreeDataPr
     this.scheduler.flush();
   }
 
-  /** Marks rows by id for the next coalesced refresh, or every row: the running controllers' live rows (src/views/controllers). */
+  /** Marks rows by id for the next coalesced refresh, or every row: the running controllers' live rows (src/vscode/controllers). */
   markIds(ids: readonly string[] | 'all'): void {
     if (ids === 'all') {
       this.scheduler.markAll();

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { contentSecurityPolicy, timelineHtml } from '../../../src/views/timeline/webviewHtml.ts';
+import { contentSecurityPolicy, timelineHtml } from '../../../src/vscode/timeline/webviewHtml.ts';
 import { EventDetailsRequest, ReadyCommand, command, hasSeq, isCommand, isRequest, isResponse, request, response } from '../../../src/shared/protocol/timeline.ts';
 
 describe('timeline webview shell', () => {

@@ -1,12 +1,12 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/shared/clock.ts';
-import { Lab } from '../../../src/views/model/lab.ts';
-import type { InformerChange } from '../../../src/views/model/informerSession.ts';
-import { EXPAND_NAMESPACES_UP_TO, TreeModel } from '../../../src/views/tree/treeModel.ts';
-import { ExpansionMemory } from '../../../src/views/tree/expansionMemory.ts';
-import { NAMESPACE_ICON, objectIconId } from '../../../src/views/tree/kindIcons.ts';
-import type { TreeNode } from '../../../src/views/tree/treeNodes.ts';
+import { Lab } from '../../../src/vscode/model/lab.ts';
+import type { InformerChange } from '../../../src/vscode/model/informerSession.ts';
+import { EXPAND_NAMESPACES_UP_TO, TreeModel } from '../../../src/vscode/tree/treeModel.ts';
+import { ExpansionMemory } from '../../../src/vscode/tree/expansionMemory.ts';
+import { NAMESPACE_ICON, objectIconId } from '../../../src/vscode/tree/kindIcons.ts';
+import type { TreeNode } from '../../../src/vscode/tree/treeNodes.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
 async function labWith(api: FakeApi) {

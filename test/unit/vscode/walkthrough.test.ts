@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STEP_CONTEXT_KEYS, WALKTHROUGH_ID } from '../../../src/views/walkthroughSteps.ts';
+import { STEP_CONTEXT_KEYS, WALKTHROUGH_ID } from '../../../src/vscode/walkthroughSteps.ts';
 
 // The walkthrough's steps tick when the user does the thing: every step completes on something the
 // extension really signals (a context key it sets, a command it contributes, its view), never on a

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { lineDiff, withContext } from '../../../src/views/lineDiff.ts';
+import { lineDiff, withContext } from '../../../src/vscode/lineDiff.ts';
 
 describe('line diff', () => {
   it('marks changed lines and keeps the rest', () => {

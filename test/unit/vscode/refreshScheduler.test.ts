@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/shared/clock.ts';
-import { RefreshScheduler } from '../../../src/views/tree/refreshScheduler.ts';
+import { RefreshScheduler } from '../../../src/vscode/tree/refreshScheduler.ts';
 
 describe('tree refresh scheduler', () => {
   it('coalesces 1,000 changes a second into at most five refreshes a second', () => {

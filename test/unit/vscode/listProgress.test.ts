@@ -3,9 +3,9 @@ import * as assert from 'node:assert/strict';
 import type { ListerWatcher, ListOptions } from '../../../src/informer/listerWatcher.ts';
 import type { KubeList, KubeObject } from '../../../src/shared/k8s.ts';
 import { FakeClock } from '../../../src/shared/clock.ts';
-import { Lab } from '../../../src/views/model/lab.ts';
-import { statusText } from '../../../src/views/statusText.ts';
-import { TreeModel } from '../../../src/views/tree/treeModel.ts';
+import { Lab } from '../../../src/vscode/model/lab.ts';
+import { statusText } from '../../../src/vscode/statusText.ts';
+import { TreeModel } from '../../../src/vscode/tree/treeModel.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
 /** A server of `total` ConfigMaps that answers each list page only when the test lets it. */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { redactSecret } from '../../../src/views/redact.ts';
-import { objectToYaml } from '../../../src/views/objectYaml.ts';
+import { redactSecret } from '../../../src/vscode/redact.ts';
+import { objectToYaml } from '../../../src/vscode/objectYaml.ts';
 
 describe('secret redaction', () => {
   const secret = {
