@@ -50,7 +50,9 @@ async function expandVariable(page, label, expanded = true) {
   // A click may or may not toggle (it depends on the workbench's settings); the arrow key settles it.
   if ((await row.getAttribute('aria-expanded')) === String(expanded)) return;
   await row.click();
-  await page.waitForTimeout(100);
+  // On a loaded machine the click's toggle can take a while: pressing the arrow key before it lands
+  // would toggle the row back.
+  for (let i = 0; i < 15 && (await row.getAttribute('aria-expanded')) !== String(expanded); i++) await page.waitForTimeout(100);
   if ((await row.getAttribute('aria-expanded')) !== String(expanded)) await page.keyboard.press(expanded ? 'ArrowRight' : 'ArrowLeft');
 }
 
