@@ -44,16 +44,36 @@ function variableRow(page, label) {
   return page.locator('.debug-variables .monaco-list-row', { has: page.locator('.monaco-tl-contents', { hasText: new RegExp(`^${label}\\b`) }) }).first();
 }
 
+/** Moves the Variables view's keyboard focus down to the row named `label`. */
+async function focusVariableByKeyboard(page, label) {
+  await runCommand(page, 'Focus on Variables View');
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 60; i++) {
+    const text = await page.locator('.debug-variables .monaco-list-row.focused .monaco-tl-contents').first().textContent().catch(() => '');
+    if (new RegExp(`^${label}\\b`).test((text ?? '').trim())) return;
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`the Variables view never focused ${label}`);
+}
+
 async function expandVariable(page, label, expanded = true) {
-  const row = page.locator('.debug-variables .monaco-list-row', { has: page.locator('.monaco-tl-contents', { hasText: new RegExp(`^${label}\\b`) }) }).first();
+  const row = variableRow(page, label);
   await row.waitFor({ state: 'visible', timeout: 30_000 });
-  // A click may or may not toggle (it depends on the workbench's settings); the arrow key settles it.
-  if ((await row.getAttribute('aria-expanded')) === String(expanded)) return;
+  const settled = async (ms) => {
+    for (let waited = 0; waited < ms; waited += 100) {
+      if ((await row.getAttribute('aria-expanded')) === String(expanded)) return true;
+      await page.waitForTimeout(100);
+    }
+    return (await row.getAttribute('aria-expanded')) === String(expanded);
+  };
+  if (await settled(0)) return;
+  // A click may or may not toggle (it depends on the workbench's settings, and a fresh workbench
+  // sometimes takes no click at all): the keyboard settles it.
   await row.click();
-  // On a loaded machine the click's toggle can take a while: pressing the arrow key before it lands
-  // would toggle the row back.
-  for (let i = 0; i < 15 && (await row.getAttribute('aria-expanded')) !== String(expanded); i++) await page.waitForTimeout(100);
-  if ((await row.getAttribute('aria-expanded')) !== String(expanded)) await page.keyboard.press(expanded ? 'ArrowRight' : 'ArrowLeft');
+  if (await settled(1500)) return;
+  await focusVariableByKeyboard(page, label);
+  await page.keyboard.press(expanded ? 'ArrowRight' : 'ArrowLeft');
+  if (!(await settled(5000))) throw new Error(`${label} did not ${expanded ? 'expand' : 'collapse'}`);
 }
 
 /** Drags the sidebar's sash so reconcile frame names are not cut off in the screenshot. */
