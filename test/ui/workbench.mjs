@@ -42,10 +42,19 @@ export function workbench(page) {
       await page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
     },
     /** Clicks an activity-bar item by the start of its accessible label ("Controller Lab"). */
+    /** Shows a view container from the activity bar (a click on the one shown would hide the side bar). */
     async clickActivity(/** @type {string} */ label) {
       const item = page.locator(`.activitybar [aria-label^="${label}"]`).first();
       await item.waitFor({ timeout: 30_000 });
+      const sidebar = page.locator('.part.sidebar').first();
+      const shown = async () =>
+        (await sidebar.isVisible()) && (await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') ?? false).catch(() => false));
+      if (await shown()) return;
       await item.click();
+      // A reload restores the last view container on its own schedule: if it came just before the
+      // click, the click hid it again.
+      await page.waitForTimeout(1000);
+      if (!(await shown())) await item.click();
     },
     /** The visible rows of every tree/list in the side bar, as their text. */
     async treeRows() {
