@@ -102,10 +102,7 @@ const dynamicProvider: vscode.DebugConfigurationProvider = {
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
       if (!/from\s+['"]controller-lab['"]/.test(text) || !/defineController\s*\(/.test(text)) continue;
       const scenario = vscode.Uri.joinPath(file, '..', 'scenario.yaml');
-      const hasScenario = await vscode.workspace.fs.stat(scenario).then(
-        () => true,
-        () => false,
-      );
+      const hasScenario = await exists(scenario);
       configs.push({
         type: DEBUG_TYPE,
         request: 'launch',
@@ -124,10 +121,7 @@ const dynamicProvider: vscode.DebugConfigurationProvider = {
       if (!/^package main\b/m.test(text) || !/controllerlab\.Wrap\s*\(/.test(text)) continue;
       const dir = vscode.Uri.joinPath(file, '..');
       const scenario = vscode.Uri.joinPath(dir, 'scenario.yaml');
-      const hasScenario = await vscode.workspace.fs.stat(scenario).then(
-        () => true,
-        () => false,
-      );
+      const hasScenario = await exists(scenario);
       configs.push({
         type: DEBUG_TYPE,
         request: 'launch',
@@ -249,5 +243,12 @@ export function activateDebug(context: vscode.ExtensionContext, viewCluster: Vie
     vscode.commands.registerCommand('controllerLab.addControllerTypes', () => addControllerTypes(context.extensionUri)),
     vscode.commands.registerCommand('controllerLab.debugController', (uri?: vscode.Uri) => debugController(uri)),
     vscode.commands.registerCommand('controllerLab.runController', (uri?: vscode.Uri) => runController(uri)),
+  );
+}
+
+function exists(uri: vscode.Uri): Thenable<boolean> {
+  return vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
   );
 }

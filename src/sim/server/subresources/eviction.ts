@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../../shared/k8s.ts';
 import type { ApiError } from '../../../shared/apiError.ts';
-import { parseLabelSelector } from '../../../shared/labelSelector.ts';
+import { labelSelectorText, parseLabelSelector } from '../../../shared/labelSelector.ts';
 import { conflict } from '../../../shared/apiErrors.ts';
 import type { DeleteOptions, RequestContext } from '../../store/types.ts';
 import type { ResourceRequest } from '../resourceRequest.ts';
@@ -59,16 +59,7 @@ function budgetsFor(r: ResourceRequest, pod: Pod): Pdb[] {
 }
 
 function selectorMatches(selector: unknown, labels: Record<string, string>): boolean {
-  const s = selector as { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
-  const parts: string[] = Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of s.matchExpressions ?? []) {
-    const values = (e.values ?? []).join(',');
-    if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${values})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-  }
-  return parseLabelSelector(parts.join(',')).matches(labels);
+  return parseLabelSelector(labelSelectorText(selector)).matches(labels);
 }
 
 /** checkAndDecrement: the budget must allow one more disruption; it then records this Pod as disrupted. */
