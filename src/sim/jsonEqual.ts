@@ -1,6 +1,6 @@
 // Equality of JSON values the way the API server compares objects (apiequality.Semantic.DeepEqual):
 // map key order does not matter, list order does. A client that re-sends an object with its keys
-// in another order has changed nothing.
+// in another order has changed nothing. A key holding `undefined` is absent, as in its JSON.
 
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -8,6 +8,14 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
   }
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let defined = 0;
+  for (const k in x) {
+    if (!Object.hasOwn(x, k) || x[k] === undefined) continue;
+    if (!jsonEqual(x[k], Object.hasOwn(y, k) ? y[k] : undefined)) return false;
+    defined++;
+  }
+  for (const k in y) if (Object.hasOwn(y, k) && y[k] !== undefined) defined--;
+  return defined === 0;
 }

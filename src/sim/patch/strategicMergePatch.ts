@@ -7,6 +7,8 @@
 // The merge keys come from the Go types' `patchMergeKey` tags; we key them by field name (and for
 // `ports`, by context) rather than carrying OpenAPI schemas.
 
+import { cloneJson } from '../../shared/cloneJson.ts';
+
 type Obj = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -136,5 +138,5 @@ function stripDirectives(v: unknown): unknown {
 /** Applies a strategic merge patch to `target` (not modified) and returns the result. */
 export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) throw new StrategicPatchError('strategic merge patch must be a JSON object');
-  return mergeMap(isObject(target) ? structuredClone(target) : {}, patch, []) ?? {};
+  return mergeMap(isObject(target) ? cloneJson(target) : {}, patch, []) ?? {};
 }

@@ -585,9 +585,7 @@ export class ApiStore implements StoreOps {
     if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource));
     // Semantically equal (key order aside, as the API server compares): nothing to write.
     if (dryRun) return new Stored(next, current.resourceVersion);
-    const json = JSON.stringify(next);
-    // Key order aside, equal objects serialize to the same length: only then is a deep comparison worth it.
-    if (json === current.json() || (json.length === current.json().length && jsonEqual(next, current.object))) return current;
+    if (jsonEqual(next, current.object)) return current;
     return this.mvcc.commit(table, key, next).object;
   }
 

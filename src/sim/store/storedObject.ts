@@ -1,5 +1,6 @@
 import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
 import type { StoredObject } from './types.ts';
+import { cloneJson } from '../../shared/cloneJson.ts';
 
 // One immutable version of an object. It is frozen once at commit and shared by every list page,
 // watch event and GET; its JSON is produced at most once.
@@ -14,25 +15,7 @@ export function deepFreeze<T>(value: T): T {
 
 /** A copy that may be changed (the frozen original stays shared). Objects are plain JSON. */
 export function mutableCopy<T>(value: T): T {
-  return cloneJson(value) as T;
-}
-
-// A plain recursive copy: several times faster than structuredClone for small JSON objects.
-function cloneJson(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) {
-    const out = new Array<unknown>(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = cloneJson(v[i]);
-    return out;
-  }
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
-    const x = cloneJson((v as Record<string, unknown>)[k]);
-    // A "__proto__" key from JSON.parse is data: keep it as an own property, not a prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
-    else out[k] = x;
-  }
-  return out;
+  return cloneJson(value);
 }
 
 export class Stored implements StoredObject {

@@ -113,50 +113,68 @@ function scalarProblem(type: string, v: unknown): string | undefined {
 class Walker {
   typeError: string | undefined;
   readonly unknown: Location[] = [];
+  // The JSON names from the root, as encoding/json reports them, and the same place with list
+  // indexes and map keys: one stack each, pushed and popped, copied only when a problem is kept.
+  private readonly path: string[] = [];
+  private readonly loc: (string | number)[] = [];
 
-  /** `path`: the JSON names from the root, as encoding/json reports them; `loc`: with list indexes. */
-  message(message: string, value: Record<string, unknown>, path: string[], loc: Location, root: boolean): void {
+  message(message: string, value: Record<string, unknown>, root: boolean): void {
     const fields = fieldsOf(message);
-    const struct = message.split('.').at(-1)!;
-    for (const [key, v] of Object.entries(value)) {
+    const struct = structName(message);
+    for (const key of Object.keys(value)) {
       if (this.typeError) return;
       if (root && (key === 'apiVersion' || key === 'kind')) continue;
       const row = fields.get(key);
       if (!row) {
-        this.unknown.push([...loc, key]);
+        this.unknown.push([...this.loc, key]);
         continue;
       }
-      this.field(row, v, [...path, key], [...loc, key], struct);
+      this.path.push(key);
+      this.loc.push(key);
+      this.field(row, value[key], struct);
+      this.path.pop();
+      this.loc.pop();
     }
   }
 
-  private field(row: Row, v: unknown, path: string[], loc: Location, struct: string): void {
+  private fail(what: string, goTypeName: string, struct: string): void {
+    this.typeError = `json: cannot unmarshal ${what} into Go struct field ${struct}.${this.path.join('.')} of type ${goTypeName}`;
+  }
+
+  private field(row: Row, v: unknown, struct: string): void {
     if (v === null) return;
     const [, , type, flags = ''] = row;
-    const fail = (what: string, goTypeName: string) => {
-      this.typeError = `json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${goTypeName}`;
-    };
     if (flags.includes('m')) {
-      if (typeof v !== 'object' || Array.isArray(v)) return fail(jsonKind(v), goType(type, flags));
+      if (typeof v !== 'object' || Array.isArray(v)) return this.fail(jsonKind(v), goType(type, flags), struct);
       for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
-        if (item !== null && !this.value(type, item, path, [...loc, `[${key}]`], struct)) return;
+        if (item === null) continue;
+        this.loc.push(`[${key}]`);
+        const ok = this.value(type, item, struct);
+        this.loc.pop();
+        if (!ok) return;
       }
       return;
     }
     if (flags.includes('r')) {
-      if (!Array.isArray(v)) return fail(jsonKind(v), goType(type, flags));
-      for (let i = 0; i < v.length; i++) if (v[i] !== null && !this.value(type, v[i], path, [...loc, i], struct)) return;
+      if (!Array.isArray(v)) return this.fail(jsonKind(v), goType(type, flags), struct);
+      for (let i = 0; i < v.length; i++) {
+        if (v[i] === null) continue;
+        this.loc.push(i);
+        const ok = this.value(type, v[i], struct);
+        this.loc.pop();
+        if (!ok) return;
+      }
       return;
     }
-    this.value(type, v, path, loc, struct);
+    this.value(type, v, struct);
   }
 
   /** Checks one value of `type`; false once a type error is recorded. */
-  private value(type: string, v: unknown, path: string[], loc: Location, struct: string): boolean {
+  private value(type: string, v: unknown, struct: string): boolean {
     if (SCALARS.has(type)) {
       const what = scalarProblem(type, v);
       if (what) {
-        this.typeError = `json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${goType(type)}`;
+        this.fail(what, goType(type), struct);
         return false;
       }
       if (type === 'bytes') {
@@ -171,16 +189,23 @@ class Walker {
     const special = SPECIAL[type];
     if (special) {
       const problem = special(v);
-      if (problem) this.typeError = problem.startsWith('cannot unmarshal') ? `json: ${problem.replace('Go value', `Go struct field ${struct}.${path.join('.')}`)}` : problem;
+      if (problem) this.typeError = problem.startsWith('cannot unmarshal') ? `json: ${problem.replace('Go value', `Go struct field ${struct}.${this.path.join('.')}`)}` : problem;
       return problem === undefined;
     }
     if (typeof v !== 'object' || Array.isArray(v)) {
-      this.typeError = `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${struct}.${path.join('.')} of type ${goType(type)}`;
+      this.fail(jsonKind(v), goType(type), struct);
       return false;
     }
-    this.message(type, v as Record<string, unknown>, path, loc, false);
+    this.message(type, v as Record<string, unknown>, false);
     return this.typeError === undefined;
   }
+}
+
+const structNames = new Map<string, string>();
+function structName(message: string): string {
+  let name = structNames.get(message);
+  if (name === undefined) structNames.set(message, (name = message.split('.').at(-1)!));
+  return name;
 }
 
 /** Problems decoding `object` as the built-in `apiVersion/kind`; undefined for kinds without a schema (custom resources). */
@@ -188,7 +213,7 @@ export function decodeProblems(apiVersionKind: string, object: unknown): DecodeP
   if (!Object.hasOwn(GENERATED_KINDS, apiVersionKind)) return undefined;
   if (typeof object !== 'object' || object === null || Array.isArray(object)) return { unknown: [], unknownPaths: [] };
   const walker = new Walker();
-  walker.message(GENERATED_KINDS[apiVersionKind]!, object as Record<string, unknown>, [], [], true);
+  walker.message(GENERATED_KINDS[apiVersionKind]!, object as Record<string, unknown>, true);
   const problems: DecodeProblems = { unknown: walker.unknown.map(locationText), unknownPaths: walker.unknown };
   if (walker.typeError) problems.typeError = walker.typeError;
   return problems;
