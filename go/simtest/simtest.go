@@ -107,6 +107,7 @@ func (e *Environment) Start() (*rest.Config, error) {
 	}
 	e.cmd = exec.Command(command[0], args...)
 	e.cmd.Dir = command0Dir(command)
+	e.cmd.Env = withCompileCache(os.Environ())
 	// Its own process group, so Stop reaches npx's children too; on Linux it also ends with the test.
 	e.cmd.SysProcAttr = processAttributes()
 	e.output = &lockedBuffer{}
@@ -205,7 +206,7 @@ func simCommand() ([]string, error) {
 			return []string{bin}, nil
 		}
 		if isFile(filepath.Join(dir, "src", "cli", "main.ts")) && isFile(filepath.Join(dir, "node_modules", ".bin", "node")) {
-			return []string{filepath.Join(dir, "node_modules", ".bin", "node"), filepath.Join(dir, "src", "cli", "main.ts")}, nil
+			return checkoutCommand(dir), nil
 		}
 		if filepath.Dir(dir) == dir {
 			break
@@ -217,6 +218,9 @@ func simCommand() ([]string, error) {
 func command0Dir(command []string) string {
 	if len(command) > 1 && strings.HasSuffix(command[1], filepath.Join("src", "cli", "main.ts")) {
 		return filepath.Dir(filepath.Dir(filepath.Dir(command[1])))
+	}
+	if len(command) > 1 && strings.HasSuffix(command[1], filepath.Join("dist", "cli.cjs")) {
+		return filepath.Dir(filepath.Dir(command[1]))
 	}
 	return ""
 }
