@@ -99,6 +99,9 @@ function parseGoStructs(text, into) {
       omitZero: scalar && !pointer && options.includes('omitempty'),
       // A non-pointer metav1.Time is a struct: Go's JSON prints its zero as null (omitempty or not).
       nullWhenZero: !pointer && /^(metav1\.)?(Micro)?Time$/.test(goType),
+      omitempty: options.includes('omitempty'),
+      scalar,
+      pointer,
     });
   }
 }
@@ -147,11 +150,14 @@ while (pending.length > 0) {
   for (const f of fields) if (!SCALARS.has(f.type)) pending.push(f.type);
 }
 
+/** Printed when unset: a field without omitempty (as zero, or null for pointers, slices and maps), and any non-pointer struct (omitempty never leaves a struct out). */
+const alwaysPrinted = (go, f) => !go.omitempty || (!go.pointer && !go.scalar && !f.repeated && !f.map && !SCALARS.has(f.type));
+
 const short = (name) => name.replace(/^k8s\.io\./, '');
 function row(name) {
   const fields = messages.get(name).map((f) => {
     const go = goFields.get(`${name}.${f.number}`);
-    const flags = `${f.repeated ? 'r' : ''}${f.map ? 'm' : ''}${go?.inline ? 'i' : ''}${go?.omitZero ? 'z' : ''}${go?.nullWhenZero ? 'n' : ''}`;
+    const flags = `${f.repeated ? 'r' : ''}${f.map ? 'm' : ''}${go?.inline ? 'i' : ''}${go?.omitZero ? 'z' : ''}${go?.nullWhenZero ? 'n' : ''}${go && alwaysPrinted(go, f) ? 'e' : ''}${go?.pointer ? 'p' : ''}`;
     const json = go?.json || f.name;
     return `[${f.number},${JSON.stringify(json)},${JSON.stringify(SCALARS.has(f.type) ? f.type : short(f.type))}${flags ? `,${JSON.stringify(flags)}` : ''}]`;
   });
@@ -170,7 +176,8 @@ const body = `${header}
  * [field number, JSON name, type, flags?]. type: a proto scalar or a message's full name without
  * "k8s.io.". flags: r repeated, m map<string, type>, i inlined into the parent (json:",inline"),
  * z a zero value is left out of the JSON (non-pointer omitempty field), n a zero time is null
- * in the JSON (a non-pointer metav1.Time).
+ * in the JSON (a non-pointer metav1.Time), e printed when unset (no omitempty, or a non-pointer
+ * struct), p a Go pointer.
  */
 export type GeneratedField = readonly [number: number, json: string, type: string, flags?: string];
 

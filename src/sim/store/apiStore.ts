@@ -28,6 +28,7 @@ import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
 import { defaultObject, strategyFor } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
+import { encodeAsGo } from './goEncoding.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
 import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
@@ -105,7 +106,8 @@ export class ApiStore implements StoreOps {
   get(info: ResourceInfo, namespace: string, name: string, subresource?: Subresource): Stored {
     requireVerb(info, 'get');
     const stored = this.table(info).current.get(keyOf(info.namespaced ? namespace : '', name));
-    if (!stored) throw notFound(info.group, info.resource, name);
+    // The scale subresource has a storage of its own in the API server, named so in its 404.
+    if (!stored) throw notFound(info.group, subresource === 'scale' ? `${info.resource}/scale` : info.resource, name);
     if (subresource === 'scale') return transientStored(toScale(this.scaleInfo(info), stored.object));
     if (subresource === 'status') this.statusInfo(info);
     else if (subresource) this.writerFor(info, subresource);
@@ -188,6 +190,7 @@ export class ApiStore implements StoreOps {
       this.applyingCreate = undefined;
       if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined));
       else recordUpdate(undefined, obj, this.fieldManagement(info, undefined));
+      encodeAsGo(obj);
       if (dryRun) return new Stored(obj, 0);
       return this.mvcc.commit(table, key, obj).object;
     });
@@ -473,8 +476,9 @@ export class ApiStore implements StoreOps {
     const next = write(current.object, body, timestamp(this.opts.clock.now()));
     next.metadata.resourceVersion = current.object.metadata.resourceVersion;
     this.checkConflictFault(info, key, name);
+    encodeAsGo(next);
     if (dryRun) return new Stored(next, current.resourceVersion);
-    if (JSON.stringify(next) === current.json()) return current;
+    if (jsonEqual(next, current.object)) return current;
     return this.mvcc.commit(table, key, next).object;
   }
 
@@ -574,6 +578,8 @@ export class ApiStore implements StoreOps {
       ...validateCustomResource(customResourceSchema(this.mvcc, info), next),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
+    // In the form the server prints (as the stored object is) before anything is compared with it.
+    encodeAsGo(next);
     if (!tracksGeneration(info)) delete next.metadata.generation;
     else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;

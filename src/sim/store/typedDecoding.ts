@@ -24,7 +24,7 @@ function locationText(loc: Location): string {
   return out;
 }
 
-type Row = readonly [number, string, string, string?];
+export type Row = readonly [number, string, string, string?];
 
 const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64', 'double', 'float', 'uint32', 'uint64']);
 const META = 'apimachinery.pkg.apis.meta.v1';
@@ -42,7 +42,7 @@ const SPECIAL: Record<string, (v: unknown) => string | undefined> = {
 /** Fields of a message by JSON name, with `json:",inline"` members lifted into their parent. */
 const fieldTables = new Map<string, Map<string, Row>>();
 
-function fieldsOf(message: string): Map<string, Row> {
+export function fieldsOf(message: string): Map<string, Row> {
   let table = fieldTables.get(message);
   if (table) return table;
   table = new Map();
