@@ -48,17 +48,28 @@ const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
+const QUALIFIED_NAME_RULE = 'must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')';
+const SUBDOMAIN_RULE = 'a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')';
+
+/** A label or annotation key's problems, worded as IsQualifiedName words them (one cause each). */
 function validateKey(key: string, field: string, causes: Cause[]): void {
-  const slash = key.indexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : '';
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
   const bad = (message: string): void => {
     causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${key}": ${message}` });
   };
-  if (slash >= 0 && (prefix === '' || prefix.length > 253 || !SUBDOMAIN.test(prefix))) bad('prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character');
-  if (name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) {
-    bad('name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\') with an optional DNS subdomain prefix and \'/\' (e.g. \'example.com/MyName\')');
+  const parts = key.split('/');
+  if (parts.length > 2) return bad(`a qualified name ${QUALIFIED_NAME_RULE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`);
+  const name = parts.at(-1)!;
+  if (parts.length === 2) {
+    const prefix = parts[0]!;
+    if (prefix === '') bad('prefix part must be non-empty');
+    else {
+      if (prefix.length > 253) bad('prefix part must be no more than 253 characters');
+      if (!SUBDOMAIN.test(prefix)) bad(`prefix part ${SUBDOMAIN_RULE}`);
+    }
   }
+  if (name.length === 0) bad('name part must be non-empty');
+  else if (name.length > 63) bad('name part must be no more than 63 characters');
+  if (!QUALIFIED_NAME.test(name)) bad(`name part ${QUALIFIED_NAME_RULE}`);
 }
 
 /** Label keys and values as ValidateLabels checks them (a selector's matchLabels, a node selector…). */
