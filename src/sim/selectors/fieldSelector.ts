@@ -87,7 +87,8 @@ export function parseFieldSelector(text: string | undefined, kind: string): Fiel
   const allowed = EXTRA_FIELDS[kind] ?? [];
   for (const r of requirements) {
     if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace' && !allowed.includes(r.field)) {
-      throw badRequest(`field label not supported: ${r.field}`);
+      // Kinds with fields of their own check through their conversion function; the others through the generic object fields.
+      throw badRequest(Object.hasOwn(EXTRA_FIELDS, kind) ? `field label not supported: ${r.field}` : `"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
     }
   }
   return {
