@@ -3,6 +3,7 @@ import type { ResourceRequest } from '../resourceRequest.ts';
 import { methodNotAllowed } from '../status.ts';
 import { serveBinding } from './binding.ts';
 import { serveEviction } from './eviction.ts';
+import { POD_CONNECT } from './podConnect.ts';
 import { serveToken } from './token.ts';
 
 // Create-only subresources: a POST that acts on the parent object (evicts a Pod, binds it, issues a
@@ -16,9 +17,10 @@ const ACTIONS: Record<string, Action> = {
   '/serviceaccounts/token': serveToken,
 };
 
-/** The handler of `info`'s create-only subresource `name`, or undefined (not one of those). */
+/** The handler of `info`'s create-only subresource `name` (or of a Pod's connect subresource), or undefined (not one of those). */
 export function actionSubresource(info: ResourceInfo, name: string): Action | undefined {
   if (info.source !== 'builtin') return undefined;
+  if (info.group === '' && info.resource === 'pods' && Object.hasOwn(POD_CONNECT, name)) return POD_CONNECT[name];
   const action = ACTIONS[`${info.group}/${info.resource}/${name}`];
   if (!action) return undefined;
   return async (r) => {
