@@ -6,9 +6,23 @@ import { qualifiedResource } from './k8s.ts';
 // (k8s.io/apimachinery/pkg/api/errors), so clients that match on them behave as against a real server.
 
 function failure(code: number, reason: string, message: string, details?: StatusDetails): ApiError {
-  const status: Status = { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason, code };
-  if (details) status.details = details;
+  const status: Status = { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, code };
+  // Go leaves an empty reason out (StatusReasonUnknown), as every empty detail (all omitempty).
+  if (reason) status.reason = reason;
+  if (details) status.details = withoutEmptyDetails(details);
   return new ApiError(code, message, reason, status);
+}
+
+/** The details as Go prints them: empty name, group, kind and causes are left out. */
+export function withoutEmptyDetails(details: StatusDetails): StatusDetails {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(details)) if (v !== '' && v !== undefined && !(Array.isArray(v) && v.length === 0)) out[k] = v;
+  return out as StatusDetails;
+}
+
+/** A 500 with no reason, as kube-apiserver answers an error its storage passes up unclassified. */
+export function unclassified(message: string): ApiError {
+  return failure(500, '', message);
 }
 
 export function notFound(group: string, resource: string, name: string): ApiError {

@@ -3,6 +3,7 @@
 import type { DeleteOptions, ListRequest, RequestContext, WatchRequest } from '../store/types.ts';
 import { invalid } from '../../shared/apiErrors.ts';
 import { badRequest } from './status.ts';
+import { parseInt64 } from '../goStrconv.ts';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -30,20 +31,19 @@ export class QueryParameters {
     throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)} is not a boolean`);
   }
 
-  /** A non-negative integer, or undefined when absent; anything else → 400. */
+  /** A non-negative integer, or undefined when absent; not an int64 → 400 with strconv's words. */
   count(name: string): number | undefined {
-    const v = this.get(name);
-    if (v === undefined || v === '') return undefined;
-    if (!/^\d{1,15}$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)} is not a non-negative integer`);
-    return Number(v);
+    const n = this.integer(name);
+    return n !== undefined && n < 0 ? undefined : n;
   }
 
-  /** Any integer, or undefined when absent; not a number → 400. */
+  /** An int64, or undefined when absent; anything else → 400 with strconv's words, as the API server's query decoding answers. */
   integer(name: string): number | undefined {
     const v = this.get(name);
     if (v === undefined || v === '') return undefined;
-    if (!/^-?\d{1,15}$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)} is not an integer`);
-    return Number(v);
+    const n = parseInt64(v);
+    if (typeof n === 'string') throw badRequest(n);
+    return n;
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
@@ -74,6 +74,8 @@ export class QueryParameters {
     if (labelSelector) request.labelSelector = labelSelector;
     const fieldSelector = this.get('fieldSelector');
     if (fieldSelector) request.fieldSelector = fieldSelector;
+    // Part of ListOptions: decoded (and refused when malformed) even where a list does not use it.
+    this.integer('timeoutSeconds');
     return request;
   }
 

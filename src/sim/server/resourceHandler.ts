@@ -7,6 +7,7 @@ import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { listJsonChunks } from '../store/listing.ts';
+import { parseResourceVersion } from '../store/resourceVersionParam.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
@@ -258,6 +259,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   switch (method) {
     case 'GET': {
       requireVerb(info, 'get', method);
+      // Served from the latest state whatever it asks, but read as the API server's storage reads it (a malformed one is its 500).
+      parseResourceVersion(query.get('resourceVersion'));
       const rendering = subresource ? 'object' : negotiateObjectRendering(req.headers.accept);
       sendObject(r, 200, cluster.get(gvr, target.namespace, target.name, subresource, r.ctx), rendering, info);
       return;

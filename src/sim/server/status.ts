@@ -2,6 +2,7 @@
 // apiserver would use, so clients' error helpers (IsNotFound, IsConflict, isExpired…) work unchanged.
 import { ApiError } from '../../shared/apiError.ts';
 import type { Status, StatusDetails } from '../../shared/k8s.ts';
+import { withoutEmptyDetails } from '../../shared/apiErrors.ts';
 
 const REASON_BY_CODE: Record<number, string> = {
   400: 'BadRequest',
@@ -27,7 +28,7 @@ export function reasonForCode(code: number): string {
 
 export function failureStatus(code: number, message: string, reason = reasonForCode(code), details?: StatusDetails): Status {
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
-  if (details) status.details = details;
+  if (details) status.details = withoutEmptyDetails(details);
   return status;
 }
 
@@ -62,6 +63,6 @@ export const UNAUTHORIZED_STATUS: Status = failureStatus(401, 'Unauthorized', 'U
 
 export function successStatus(details?: StatusDetails): Status {
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
-  if (details) status.details = details;
+  if (details) status.details = withoutEmptyDetails(details);
   return status;
 }

@@ -18,12 +18,12 @@ export function decodeContinue(token: string): ContinueToken {
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw badRequest('continue key is not valid: illegal base64 data');
+    throw badRequest('invalid continue token: continue key is not valid: illegal base64 data');
   }
   const t = parsed as { v?: unknown; rv?: unknown; start?: unknown };
-  if (t.v !== 'meta.k8s.io/v1') throw badRequest('continue key is not valid: server does not recognize this encoded key');
+  if (t.v !== 'meta.k8s.io/v1') throw badRequest(`invalid continue token: continue key is not valid: server does not recognize this encoded version ${String(t.v ?? '')}`);
   if (typeof t.rv !== 'number' || !Number.isInteger(t.rv) || t.rv <= 0 || typeof t.start !== 'string') {
-    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    throw badRequest('invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
   return { rv: t.rv, start: t.start };
 }

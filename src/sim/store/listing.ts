@@ -1,7 +1,7 @@
 import type { ResourceInfo } from '../resources/types.ts';
 import { parseFieldSelector, type FieldSelector } from '../selectors/fieldSelector.ts';
 import { parseLabelSelector, type LabelSelector } from '../../shared/labelSelector.ts';
-import { CONTINUE_EXPIRED, badRequest, expired, tooLargeResourceVersion } from '../../shared/apiErrors.ts';
+import { CONTINUE_EXPIRED, badRequest, expired, invalid, tooLargeResourceVersion } from '../../shared/apiErrors.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import type { MvccStore, ResourceTable, StateView } from './mvccStore.ts';
 import { parseResourceVersion } from './resourceVersionParam.ts';
@@ -52,6 +52,11 @@ export function* matching(state: StateView, f: Filters, fromKey = ''): Generator
   }
 }
 
+/** A list request's options the API server refuses as it validates ListOptions: 422 on meta.k8s.io ListOptions. */
+function invalidListOptions(why: string): Error {
+  return invalid('meta.k8s.io', 'ListOptions', '', [{ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: `Forbidden: ${why}` }]);
+}
+
 function stateAt(store: MvccStore, table: ResourceTable, rv: number, onExpired: () => Error): StateView {
   if (rv >= store.resourceVersion) return table.view();
   if (rv < windowStartOf(store, table)) throw onExpired();
@@ -81,9 +86,9 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
   } else {
     const rv = parseResourceVersion(request.resourceVersion);
     const match = request.resourceVersionMatch;
-    if (match && rv === undefined) throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (match && rv === undefined) throw invalidListOptions('resourceVersionMatch is forbidden unless resourceVersion is provided');
     if (match === 'Exact') {
-      if (rv === 0) throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+      if (rv === 0) throw invalidListOptions('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
       const exact = rv ?? current;
       if (exact > current) throw tooLargeResourceVersion(exact, current);
       snapshot = exact;

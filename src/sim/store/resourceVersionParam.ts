@@ -1,11 +1,13 @@
-import { badRequest } from '../../shared/apiErrors.ts';
+import { unclassified } from '../../shared/apiErrors.ts';
+import { parseUint64 } from '../goStrconv.ts';
 
-/** Parses ?resourceVersion=… ('' or undefined → undefined); a non-number is a 400 like the server's. */
+/**
+ * Parses ?resourceVersion=… ('' or undefined → undefined). A non-number is what kube-apiserver's
+ * storage answers: a 500 with strconv's words (its storage layer, not the request's validation, reads it).
+ */
 export function parseResourceVersion(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
-    throw badRequest(`resourceVersion: Invalid value: "${value}": must be a non-negative integer`);
-  }
+  const n = parseUint64(value);
+  if (typeof n === 'string') throw unclassified(`resourceVersion: Invalid value: "${value}": ${n}`);
   return n;
 }

@@ -34,6 +34,22 @@ test('malformed values are 400s', () => {
   assert.throws(() => new QueryParameters('fieldValidation=Loose').writeContext({}), is400);
 });
 
+test('a malformed number is answered with strconv\'s words, as the API server passes them on', () => {
+  const message = (query: string) => {
+    try {
+      new QueryParameters(query).listRequest('');
+    } catch (e) {
+      return e instanceof ApiError ? `${e.code} ${e.message}` : String(e);
+    }
+    return 'accepted';
+  };
+  assert.equal(message('limit=abc'), '400 strconv.ParseInt: parsing "abc": invalid syntax');
+  assert.equal(message('limit=99999999999999999999'), '400 strconv.ParseInt: parsing "99999999999999999999": value out of range');
+  assert.equal(message('limit=-5'), 'accepted');
+  assert.throws(() => new QueryParameters('watch=1&timeoutSeconds=abc').watchRequest(''), (e: unknown) => is400(e) && (e as Error).message === 'strconv.ParseInt: parsing "abc": invalid syntax');
+  assert.equal(new QueryParameters('gracePeriodSeconds=-1').deleteOptions(undefined).gracePeriodSeconds, undefined, 'a negative grace period is the default one');
+});
+
 test('write context and delete options', () => {
   const base = { client: { userAgent: 'kubectl', tokenId: 't' } };
   assert.deepEqual(new QueryParameters('').writeContext(base), { ...base, warnings: [] });

@@ -139,3 +139,20 @@ test('the list JSON is the envelope around the items\' cached JSON', () => {
   assert.equal(parsed.metadata.resourceVersion, String(cluster.resourceVersion));
   assert.equal(parsed.items[0].metadata.name, 'a');
 });
+
+test('malformed list options are answered as the API server answers them', () => {
+  const { cluster } = newCluster();
+  const answer = (request: Parameters<typeof cluster.list>[1]) => {
+    try {
+      cluster.list(CM, request);
+    } catch (e) {
+      const err = e as ApiError;
+      return `${err.code} ${err.reason} ${err.message}`;
+    }
+    return 'listed';
+  };
+  assert.equal(answer({ resourceVersion: 'abc' }), '500  resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
+  assert.equal(answer({ resourceVersionMatch: 'NotOlderThan' }), '422 Invalid ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+  assert.equal(answer({ resourceVersion: '0', resourceVersionMatch: 'Exact' }), '422 Invalid ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  assert.equal(answer({ continue: Buffer.from('{"v":"x"}').toString('base64url') }), '400 BadRequest invalid continue token: continue key is not valid: server does not recognize this encoded version x');
+});

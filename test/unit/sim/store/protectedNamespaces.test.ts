@@ -15,7 +15,7 @@ test('deleting default, kube-system or kube-public is forbidden and changes noth
         assert.equal(err.code, 403);
         assert.equal(err.reason, 'Forbidden');
         assert.equal(err.message, `namespaces "${name}" is forbidden: this namespace may not be deleted`);
-        assert.deepEqual(err.status?.details, { name, group: '', kind: 'namespaces' });
+        assert.deepEqual(err.status?.details, { name, kind: 'namespaces' });
         return true;
       });
     }
