@@ -24,7 +24,8 @@ export function managerFromUserAgent(userAgent: string): string {
     if (Buffer.byteLength(out + ch) > 128) break;
     out += ch;
   }
-  return out;
+  // A request without a User-Agent is managed by "unknown", as the API server records it.
+  return out === '' ? 'unknown' : out;
 }
 
 const STATUS = fieldElement('status');

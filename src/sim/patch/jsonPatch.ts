@@ -2,9 +2,9 @@ import { ApiError } from '../../shared/apiError.ts';
 import { jsonEqual } from '../jsonEqual.ts';
 
 // JSON patch (RFC 6902): add, remove, replace, move, copy, test, with JSON pointers (RFC 6901).
-// A failing operation (a missing path, a failed test) rejects the whole patch; the server answers
-// 422 for a failed test and 500... we answer 422 Invalid for every failed operation, as
-// kube-apiserver does for patch application errors it can attribute to the request.
+// A failing operation (a missing path, a failed test, an unknown op) rejects the whole patch with
+// the answer kube-apiserver gives for any of them: a 422 whose message is the generic "the server
+// rejected our request due to an error in our request" (the operation's own error is not passed on).
 
 export interface JsonPatchOp {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
@@ -13,8 +13,13 @@ export interface JsonPatchOp {
   from?: string;
 }
 
-function fail(message: string): ApiError {
-  return new ApiError(422, message, 'Invalid', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason: 'Invalid', code: 422 });
+const REJECTED = 'the server rejected our request due to an error in our request';
+
+/** `why` is what went wrong, kept on the error for in-process callers; the answer is the server's generic one. */
+function fail(why: string): ApiError {
+  const error = new ApiError(422, REJECTED, 'Invalid', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message: REJECTED, reason: 'Invalid', details: {}, code: 422 });
+  error.cause = why;
+  return error;
 }
 
 function parsePointer(pointer: string): string[] {

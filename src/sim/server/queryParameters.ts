@@ -132,15 +132,14 @@ export class QueryParameters {
   /** Delete options from the query; a DeleteOptions body (kubectl sends one) is merged over them. */
   deleteOptions(body: Record<string, unknown> | undefined): DeleteOptions {
     const options: DeleteOptions = {};
-    const policy = this.oneOf('propagationPolicy', ['Foreground', 'Background', 'Orphan'] as const);
-    if (policy) options.propagationPolicy = policy;
+    const policy = this.get('propagationPolicy');
+    if (policy) options.propagationPolicy = propagationPolicy(policy);
     const grace = this.count('gracePeriodSeconds');
     if (grace !== undefined) options.gracePeriodSeconds = grace;
     if (body) {
       const p = body['propagationPolicy'];
       if (p !== undefined && p !== null) {
-        if (p !== 'Foreground' && p !== 'Background' && p !== 'Orphan') throw badRequest(`invalid propagationPolicy: ${JSON.stringify(p)}`);
-        options.propagationPolicy = p;
+        options.propagationPolicy = propagationPolicy(p);
       }
       const g = body['gracePeriodSeconds'];
       if (typeof g === 'number') options.gracePeriodSeconds = g;
@@ -158,4 +157,10 @@ export class QueryParameters {
   includeObject(): IncludeObject {
     return this.oneOf('includeObject', ['None', 'Metadata', 'Object'] as const) ?? 'Metadata';
   }
+}
+
+/** A DeleteOptions' propagationPolicy, refused as ValidateDeleteOptions refuses an unknown one. */
+function propagationPolicy(p: unknown): 'Foreground' | 'Background' | 'Orphan' {
+  if (p === 'Foreground' || p === 'Background' || p === 'Orphan') return p;
+  throw invalid('meta.k8s.io', 'DeleteOptions', '', [{ reason: 'FieldValueNotSupported', field: 'propagationPolicy', message: `Unsupported value: ${JSON.stringify(p)}: supported values: "Foreground", "Background", "Orphan", "nil"` }]);
 }

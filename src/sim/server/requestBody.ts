@@ -5,6 +5,8 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { ApiError } from '../../shared/apiError.ts';
 import { jsonTextTooDeep, valueTooDeep } from '../store/nestingDepth.ts';
+import { recordDuplicateFields } from '../store/bodyDuplicates.ts';
+import { duplicateFields, goJsonSyntaxError, summarizeBody } from './goJson.ts';
 import { decodeKubernetesProtobuf, UnsupportedProtobufKind } from './protobuf/decodeK8sProtobuf.ts';
 import { apiError, badRequest } from './status.ts';
 
@@ -92,9 +94,41 @@ function decodeProtobuf(body: Buffer): unknown {
   }
 }
 
-/** What the body is decoded into: names the kind in kube-apiserver's message for an undecodable object. */
-export interface DecodeTarget {
-  kind: string;
+/**
+ * What the body is decoded into, for kube-apiserver's words when it cannot be: an object of a kind
+ * (`the object provided is unrecognized (must be of type Kind): …`) or a patch of a type.
+ */
+export type DecodeTarget = { kind: string } | { patch: 'json' | 'merge' | 'strategic' | 'apply' };
+
+/** Go's type error for a JSON document of the wrong shape where apimachinery reads apiVersion and kind first. */
+const TYPE_META_STRUCT = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+function jsonKindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+/** kube-apiserver's 400 for a body that is not a JSON document of the expected shape, `cause` in Go's words. */
+function undecodable(cause: string, body: Buffer, target: DecodeTarget | undefined): ApiError {
+  if (!target) return badRequest(`the body of the request could not be decoded as JSON: ${cause}`);
+  if ('kind' in target) return badRequest(`the object provided is unrecognized (must be of type ${target.kind}): couldn't get version/kind; json parse error: ${cause} (${summarizeBody(body)})`);
+  // A strategic merge patch's decoding error is passed on bare; the others are "error decoding patch".
+  return badRequest(target.patch === 'strategic' ? cause : `error decoding patch: ${cause}`);
+}
+
+/** The Go type a patch of this type is decoded into, for the type error of a patch of the wrong shape. */
+const PATCH_GO_TYPE: Record<string, string> = { json: '[]handlers.jsonPatchOp', merge: 'map[string]interface {}', strategic: 'map[string]interface {}' };
+
+/** Refuses a JSON document that is not what `target` must be (an object, a JSON patch's list). */
+export function requireShape(value: unknown, body: Buffer, target: DecodeTarget): void {
+  if ('kind' in target) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw undecodable(`json: cannot unmarshal ${jsonKindOf(value)} into Go value of type ${TYPE_META_STRUCT}`, body, target);
+    return;
+  }
+  const wantArray = target.patch === 'json';
+  const ok = wantArray ? Array.isArray(value) : typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!ok) throw undecodable(`json: cannot unmarshal ${jsonKindOf(value)} into Go value of type ${PATCH_GO_TYPE[target.patch] ?? 'map[string]interface {}'}`, body, target);
 }
 
 /**
@@ -102,11 +136,8 @@ export interface DecodeTarget {
  * updates, "the object provided is unrecognized (must be of type Kind): couldn't get version/kind;
  * json parse error: invalid character '{' exceeded max depth ({"apiVersion":… ...)".
  */
-function tooDeep(char: '{' | '[', text: string, target: DecodeTarget | undefined): ApiError {
-  const cause = `invalid character '${char}' exceeded max depth`;
-  if (!target) return badRequest(`the body of the request could not be decoded as JSON: ${cause}`);
-  const summary = text.length > 30 ? `${text.slice(0, 30)} ...` : text;
-  return badRequest(`the object provided is unrecognized (must be of type ${target.kind}): couldn't get version/kind; json parse error: ${cause} (${summary})`);
+function tooDeep(char: '{' | '[', body: Buffer, target: DecodeTarget | undefined): ApiError {
+  return undecodable(`invalid character '${char}' exceeded max depth`, body, target);
 }
 
 /** Decodes a body as JSON (fast path), YAML or Kubernetes protobuf. Empty → 400. */
@@ -120,12 +151,12 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', t
   // Before parsing: YAML flow collections nest with the same brackets, and the YAML parser is both
   // recursive and slow on them (seconds for 100k levels), so the scan protects it too.
   const deepAt = jsonTextTooDeep(text);
-  if (deepAt) throw tooDeep(deepAt, text, target);
+  if (deepAt) throw tooDeep(deepAt, body, target);
   if (format === 'json') {
     try {
       return JSON.parse(text);
     } catch (err) {
-      throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
+      throw undecodable(goJsonSyntaxError(body) ?? (err as Error).message, body, target);
     }
   }
   let value: unknown;
@@ -133,18 +164,19 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', t
     value = parseYaml(text, { uniqueKeys: true, prettyErrors: false });
   } catch (err) {
     // Block nesting (by indentation) that exhausts the parser's stack is past the limit too.
-    if (err instanceof RangeError || /call stack/.test((err as Error).message)) throw tooDeep('{', text, target);
+    if (err instanceof RangeError || /call stack/.test((err as Error).message)) throw tooDeep('{', body, target);
     throw badRequest(`the body of the request could not be decoded as YAML: ${(err as Error).message}`);
   }
-  if (valueTooDeep(value)) throw tooDeep('{', text, target);
+  if (valueTooDeep(value)) throw tooDeep('{', body, target);
   return value;
 }
 
 /** A decoded body that must be a single JSON object (create, update). */
 export function decodeObjectBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target?: DecodeTarget): Record<string, unknown> {
   const value = decodeBody(body, format, target);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw badRequest('the body of the request must be a JSON object');
-  }
+  if (target) requireShape(value, body, target);
+  // What strict field validation refuses and JSON.parse forgets: a field named twice.
+  if (target && format === 'json') recordDuplicateFields(value as object, duplicateFields(value, body.toString('utf8')));
+  if (!target && (typeof value !== 'object' || value === null || Array.isArray(value))) throw badRequest('the body of the request must be a JSON object');
   return value as Record<string, unknown>;
 }

@@ -11,7 +11,7 @@ import { parseResourceVersion } from '../store/resourceVersionParam.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
-import { decodeBody, decodeObjectBody, readBody } from './requestBody.ts';
+import { decodeBody, decodeObjectBody, readBody, requireShape } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
 import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
 import { pumpBody, takeTurn } from './chunkPump.ts';
@@ -280,10 +280,9 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const ctx = query.writeContext(r.ctx);
       if (type === 'apply' && !ctx.fieldManager) throw invalidPatchOptions('fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
       if (type !== 'apply' && ctx.force !== undefined) throw invalidPatchOptions('force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
-      const patch = decodeBody(await readBody(req), type === 'apply' ? 'yaml' : 'json');
-      if (type === 'json' ? !Array.isArray(patch) : typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-        throw badRequest(type === 'json' ? 'a JSON patch must be an array of operations' : 'the patch must be a JSON object');
-      }
+      const raw = await readBody(req);
+      const patch = decodeBody(raw, type === 'apply' ? 'yaml' : 'json', { patch: type });
+      requireShape(patch, raw, { patch: type });
       // An apply that creates its object answers 201, as the API server does.
       const creates = type === 'apply' && !subresource && !exists(cluster, gvr, target.namespace, target.name);
       const patched = recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx));

@@ -26,6 +26,7 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../jsonEqual.ts';
 import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
+import { duplicateFieldsOf } from './bodyDuplicates.ts';
 import { defaultObject, strategyFor } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { encodeAsGo } from './goEncoding.ts';
@@ -289,11 +290,12 @@ export class ApiStore implements StoreOps {
     return this.write(() => {
       const { table, key, current } = this.existing(info, namespace, name);
       const pre = options.preconditions;
+      // The delete's own precondition check names the kind, not the resource (rest.BeforeDelete).
       if (pre?.uid && pre.uid !== current.object.metadata.uid) {
-        throw conflict(info.group, info.resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.object.metadata.uid ?? ''}`);
+        throw conflict(info.group, info.kind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${current.object.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
       }
       if (pre?.resourceVersion && pre.resourceVersion !== current.object.metadata.resourceVersion) {
-        throw conflict(info.group, info.resource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.object.metadata.resourceVersion ?? ''}`);
+        throw conflict(info.group, info.kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.object.metadata.resourceVersion ?? ''}). The object might have been modified`);
       }
       this.checkConflictFault(info, key, name);
       if (dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
@@ -341,13 +343,13 @@ export class ApiStore implements StoreOps {
   // ---- helpers: bodies ----
 
   /** A mutable copy of the body with apiVersion/kind checked and set to the storage version. */
-  private decode(info: ResourceInfo, obj: KubeObject): void {
+  private decode(info: ResourceInfo, obj: KubeObject, duplicates: string[] = []): void {
     // managedFields are checked by field management (entries it cannot read are ignored), not decoded as typed fields.
     const managedFields = obj.metadata?.managedFields;
     if (managedFields !== undefined) delete obj.metadata.managedFields;
     try {
       const decoding = this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined };
-      decodeBuiltin(info, obj, decoding);
+      decodeBuiltin(info, obj, { ...decoding, duplicates });
       decodeCustomResource(info, customResourceSchema(this.mvcc, info), obj, decoding);
     } finally {
       if (managedFields !== undefined && typeof obj.metadata === 'object' && obj.metadata !== null) obj.metadata.managedFields = managedFields;
@@ -357,7 +359,15 @@ export class ApiStore implements StoreOps {
   private prepareBody(info: ResourceInfo, body: KubeObject): KubeObject {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
     const expected = apiVersionOf(info);
-    if (body.apiVersion && body.apiVersion !== expected && !info.servedVersions.some((v) => apiVersionOf({ group: info.group, version: v }) === body.apiVersion)) {
+    const servedVersion = !body.apiVersion || body.apiVersion === expected || info.servedVersions.some((v) => apiVersionOf({ group: info.group, version: v }) === body.apiVersion);
+    // Built-in bodies go through the API server's scheme, which words a stranger in its own terms.
+    if (info.source === 'builtin' && body.kind && body.apiVersion && (!servedVersion || body.kind !== info.kind)) {
+      const why = !servedVersion
+        ? `no kind "${body.kind}" is registered for version "${body.apiVersion}" in scheme "pkg/runtime/scheme.go:100"`
+        : `converting (${body.apiVersion.split('/').at(-1)}.${body.kind}) to (${internalGroupName(info.group)}.${info.kind}): unknown conversion`;
+      throw badRequest(`${body.kind} in version "${body.apiVersion}" cannot be handled as a ${info.kind}: ${why}`);
+    }
+    if (!servedVersion) {
       throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${expected})`);
     }
     if (body.kind && body.kind !== info.kind) {
@@ -365,7 +375,7 @@ export class ApiStore implements StoreOps {
     }
     // kind and apiVersion first, as the API server writes them.
     const obj: KubeObject = { kind: info.kind, apiVersion: '', ...mutableCopy(body) };
-    this.decode(info, obj);
+    this.decode(info, obj, duplicateFieldsOf(body));
     obj.metadata ??= {};
     obj.apiVersion = apiVersionOf({ group: info.group, version: info.storageVersion });
     obj.kind = info.kind;
@@ -630,4 +640,9 @@ export class ApiStore implements StoreOps {
 function checkName(obj: KubeObject, name: string): void {
   const named = obj.metadata?.name;
   if (named && named !== name) throw badRequest(`the name of the object (${named}) does not match the name on the URL (${name})`);
+}
+
+/** The Go package name of a group's internal types, as conversion errors name it (`core`, `apps`, `networking`). */
+function internalGroupName(group: string): string {
+  return group === '' ? 'core' : group.split('.')[0]!;
 }

@@ -13,6 +13,8 @@ export interface DecodingContext {
   mode: FieldValidation;
   /** Where `Warn` puts its messages (the HTTP layer sends them as Warning headers). */
   warnings: string[] | undefined;
+  /** Fields the request's JSON named twice (`spec.replicas`): refused or warned about as unknown ones are. */
+  duplicates?: readonly string[];
 }
 
 function cannotHandle(info: ResourceInfo, why: string): Error {
@@ -25,8 +27,10 @@ export function decodeBuiltin(info: ResourceInfo, obj: KubeObject, decoding: Dec
   const problems = decodeProblems(`${apiVersionOf(info)}/${info.kind}`, obj);
   if (!problems) return;
   if (problems.typeError) throw cannotHandle(info, problems.typeError);
-  if (problems.unknown.length === 0) return;
-  if (decoding.mode === 'Strict') throw cannotHandle(info, `strict decoding error: ${problems.unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
-  if (decoding.mode === 'Warn') decoding.warnings?.push(...problems.unknown.map((f) => `unknown field "${f}"`));
+  // Duplicates first, as the API server's strict decoder lists them.
+  const complaints = [...(decoding.duplicates ?? []).map((f) => `duplicate field "${f}"`), ...problems.unknown.map((f) => `unknown field "${f}"`)];
+  if (complaints.length === 0) return;
+  if (decoding.mode === 'Strict') throw cannotHandle(info, `strict decoding error: ${complaints.join(', ')}`);
+  if (decoding.mode === 'Warn') decoding.warnings?.push(...complaints);
   dropFields(obj as Record<string, unknown>, problems.unknownPaths);
 }

@@ -25,12 +25,12 @@ test('watch parameters', () => {
   assert.equal(new QueryParameters('watch=false').isWatch(), false);
 });
 
-test('malformed values are 400s', () => {
+test('malformed values are refused (400, or 422 for invalid DeleteOptions)', () => {
   assert.throws(() => new QueryParameters('limit=abc').listRequest(''), is400);
   assert.throws(() => new QueryParameters('watch=maybe').isWatch(), is400);
   assert.throws(() => new QueryParameters('resourceVersionMatch=Newest').listRequest(''), is400);
   assert.throws(() => new QueryParameters('dryRun=Some').writeContext({}), is400);
-  assert.throws(() => new QueryParameters('propagationPolicy=Now').deleteOptions(undefined), is400);
+  assert.throws(() => new QueryParameters('propagationPolicy=Now').deleteOptions(undefined), (e: unknown) => e instanceof ApiError && e.code === 422 && e.message.startsWith('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Now"'));
   assert.throws(() => new QueryParameters('fieldValidation=Loose').writeContext({}), is400);
 });
 

@@ -60,8 +60,8 @@ describe('SelfSubjectAccessReview', () => {
 
   it('refuses bodies that are not a SelfSubjectAccessReview with 400 BadRequest', async () => {
     for (const [body, message] of [
-      ['{not json', /could not be decoded as JSON/],
-      ['[1,2]', /must be a JSON object/],
+      ['{not json', /^the object provided is unrecognized \(must be of type SelfSubjectAccessReview\): couldn't get version\/kind; json parse error: invalid character 'n' looking for beginning of object key string/],
+      ['[1,2]', /json parse error: json: cannot unmarshal array into Go value of type struct/],
       [{ kind: 'ConfigMap', apiVersion: 'authorization.k8s.io/v1', spec: {} }, /the kind in the data \(ConfigMap\) does not match the expected kind \(SelfSubjectAccessReview\)/],
       [{ kind: 'SelfSubjectAccessReview', apiVersion: 'v1', spec: {} }, /the API version in the data \(v1\) does not match the expected API version \(authorization\.k8s\.io\/v1\)/],
       [{ metadata: 'x', spec: {} }, /metadata must be an object/],

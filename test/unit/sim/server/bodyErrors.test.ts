@@ -1,0 +1,41 @@
+// Bodies the API server refuses, refused with its words: malformed JSON (Go's scanner messages),
+// a document of the wrong shape, a field named twice under strict validation, a patch that cannot
+// be decoded or applied.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call } from './httpClient.ts';
+import { suiteServer } from './suiteServer.ts';
+
+const suite = suiteServer();
+const CMS = '/api/v1/namespaces/default/configmaps';
+
+const message = async (method: string, path: string, body: string, contentType = 'application/json') => {
+  const r = await call(suite.server, method, path, { body, contentType });
+  return `${r.status} ${r.json().message as string}`;
+};
+
+describe('bodies the API server refuses', () => {
+  it('malformed JSON names the character Go\'s decoder stopped at and the start of the body', async () => {
+    assert.equal(await message('POST', CMS, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},}'),
+      '400 the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: invalid character \'}\' looking for beginning of object key string ({"apiVersion":"v1","kind":"Con ...)');
+    assert.equal(await message('POST', CMS, '[1,2]'),
+      '400 the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (5b312c325d)');
+  });
+
+  it('a field named twice is refused under fieldValidation=Strict (kubectl\'s default) and warned about otherwise', async () => {
+    const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"twice","labels":{"a":"1","a":"2"}},"foo":1}';
+    assert.equal(await message('POST', `${CMS}?fieldValidation=Strict`, body),
+      '400 ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "metadata.labels.a", unknown field "foo"');
+    const warned = await call(suite.server, 'POST', CMS, { body });
+    assert.equal(warned.status, 201);
+    assert.match(String(warned.headers['warning']), /299 - "duplicate field \\"metadata.labels.a\\""/);
+  });
+
+  it('patches that cannot be decoded or applied', async () => {
+    assert.equal((await call(suite.server, 'POST', CMS, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p' } } })).status, 201);
+    assert.equal(await message('PATCH', `${CMS}/p`, 'not json', 'application/merge-patch+json'), "400 error decoding patch: invalid character 'o' in literal null (expecting 'u')");
+    assert.equal(await message('PATCH', `${CMS}/p`, 'not json', 'application/strategic-merge-patch+json'), "400 invalid character 'o' in literal null (expecting 'u')");
+    assert.equal(await message('PATCH', `${CMS}/p`, '{"op":"add"}', 'application/json-patch+json'), '400 error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
+    assert.equal(await message('PATCH', `${CMS}/p`, '[{"op":"test","path":"/data","value":1}]', 'application/json-patch+json'), '422 the server rejected our request due to an error in our request');
+  });
+});
