@@ -16,7 +16,8 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import type { ReconcileRecord } from '../runtime/index.ts';
-import { ReconcileRuntime, frameName, type DebugLaunchOptions, type StopState } from './reconcileRuntime.ts';
+import { frameName, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
+import { productionRuntime } from './productionRuntime.ts';
 import { childrenOf, toVariable, type Expandable } from './variables.ts';
 import { evaluateInStop } from './evaluate.ts';
 import { requestView } from './requestView.ts';
@@ -37,13 +38,14 @@ const SCOPES = ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result'] as 
 type ScopeName = (typeof SCOPES)[number];
 
 export class ReconcileDebugSession extends LoggingDebugSession {
-  protected readonly runtime = new ReconcileRuntime();
+  protected readonly runtime: ReconcileRuntime;
   private readonly handles = new Handles<Expandable>();
   private configurationDone!: Promise<void>;
   private markConfigured!: () => void;
 
-  constructor() {
+  constructor(runtime: ReconcileRuntime = productionRuntime()) {
     super();
+    this.runtime = runtime;
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
     this.configurationDone = new Promise((r) => (this.markConfigured = r));
