@@ -1,7 +1,7 @@
 // The parts of the code and the imports each may make, as ESLint rules: the lint stage fails when a
 // part reaches for what it must not (test/unit/architecture/layerRules.test.ts shows it does).
 //
-//   extension.ts ─▶ vscode, debug                VS Code layer (debug ─▶ vscode to run a controller in a terminal)
+//   extension.ts ─▶ vscode, debug                VS Code layer (debug ─▶ vscode for workspace trust and the controller file)
 //   vscode, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
 //   host ─▶ runtime (hostApi.ts), kube, informer, workqueue, shared    the controller's process
 //   ─────────────────── core: no vscode, no outer layer ───────────────────

@@ -9,6 +9,7 @@ import { registerInformerCommands } from './vscode/commands/informerCommands.ts'
 import { registerObjectCommands } from './vscode/commands/objectCommands.ts';
 import { Connections } from './vscode/connections.ts';
 import { attachControllers } from './vscode/controllers/controllersView.ts';
+import { runController } from './vscode/controllers/runControllerCommand.ts';
 import { ObjectDocumentProvider } from './vscode/documents/objectDocumentProvider.ts';
 import { DescribeProvider } from './vscode/documents/describeProvider.ts';
 import { EditFileSystem } from './vscode/documents/editFileSystem.ts';
@@ -75,7 +76,10 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   tree.model.expansion = expansion;
   tree.trackExpansion(treeView, undefined, expansion);
   // Running controllers (run or debug): their informers and workqueue in the tree, reconciles on the timeline.
-  context.subscriptions.push(attachControllers(tree, theLab.timeline));
+  context.subscriptions.push(
+    attachControllers(tree, theLab.timeline),
+    vscode.commands.registerCommand('controllerLab.runController', (uri?: vscode.Uri) => runController(uri)),
+  );
 
   const connections = new Connections(theLab, settings, log);
   connections.simStateDir = simStateDir;

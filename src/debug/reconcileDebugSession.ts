@@ -16,10 +16,11 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
 import type { ReconcileRecord } from '../runtime/index.ts';
-import { ReconcileRuntime, frameName, type DebugLaunchOptions, type StopState } from './reconcileRuntime.ts';
+import { frameName, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
+import { productionRuntime } from './productionRuntime.ts';
 import { childrenOf, toVariable, type Expandable } from './variables.ts';
 import { evaluateInStop } from './evaluate.ts';
-import { requestView } from './requestView.ts';
+import { RECONCILE_SCOPES } from './reconcileScopes.ts';
 import type { GoProgramOverrides } from './goLineDebugging.ts';
 
 // DAP ↔ reconcile runtime (vscode-mock-debug's session layer): workers are threads, a reconcile is
@@ -33,17 +34,15 @@ export const ATTACH_JS_EVENT = 'controllerLab.attachJsDebugger';
 /** Custom request: the client could not start the JavaScript debugger; the host should not wait for it. */
 export const JS_DEBUGGER_UNAVAILABLE_REQUEST = 'controllerLab.jsDebuggerUnavailable';
 
-const SCOPES = ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result'] as const;
-type ScopeName = (typeof SCOPES)[number];
-
 export class ReconcileDebugSession extends LoggingDebugSession {
-  protected readonly runtime = new ReconcileRuntime();
+  protected readonly runtime: ReconcileRuntime;
   private readonly handles = new Handles<Expandable>();
   private configurationDone!: Promise<void>;
   private markConfigured!: () => void;
 
-  constructor() {
+  constructor(runtime: ReconcileRuntime = productionRuntime()) {
     super();
+    this.runtime = runtime;
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
     this.configurationDone = new Promise((r) => (this.markConfigured = r));
@@ -148,10 +147,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
       response.body = { scopes: [] };
       return this.sendResponse(response);
     }
-    const scopes = SCOPES.map((name) => {
-      const label = name === 'Result' && record.outcome?.kind === 'error' ? 'Error' : name;
-      return new Scope(label, this.handles.create({ value: this.scopeValue(name, record) }), name === 'Queue' || name === 'Trigger');
-    });
+    const scopes = RECONCILE_SCOPES.map((scope) => new Scope(scope.label(record), this.handles.create({ value: scope.value(record, this.runtime) }), scope.expensive));
     response.body = { scopes };
     this.sendResponse(response);
   }
@@ -254,28 +250,5 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     event.body.description = `${s.live ? 'Paused before' : 'Recorded'} ${frameName(s.record)}`;
     if (s.breakpointId !== undefined) event.body.hitBreakpointIds = [s.breakpointId];
     this.sendEvent(event);
-  }
-
-  private scopeValue(name: ScopeName, record: ReconcileRecord): unknown {
-    const ran = record.outcome !== undefined;
-    switch (name) {
-      case 'Request':
-        return requestView(record);
-      case 'Object':
-        return record.object ?? { '(not in cache)': `${record.forKind.kind} ${record.key} is not in the cache (deleted?)` };
-      case 'Trigger':
-        return Object.fromEntries(record.trigger.map((t, i) => [`${i}: ${t.type} ${t.kind} ${t.key}`, t]));
-      case 'Queue': {
-        const q = this.runtime.queueFor(record);
-        if (!q) return {};
-        return { depth: q.depth, processing: q.processing, waiting: q.waiting, keys: Object.fromEntries(q.keys.map((k) => [k.key, k])) };
-      }
-      case 'Writes':
-        return ran ? Object.fromEntries(record.writes.map((w, i) => [`${i}: ${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}`, w])) : { '(not run yet)': 'writes appear after the reconcile runs' };
-      case 'Result':
-        if (!ran) return { '(not run yet)': 'step (next) to run this reconcile' };
-        if (record.outcome?.kind === 'error') return { ...record.outcome.error, requeue: record.decision, durationMs: record.durationMs };
-        return { ...record.outcome?.result, requeue: record.decision, durationMs: record.durationMs };
-    }
   }
 }

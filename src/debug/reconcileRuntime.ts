@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
-import type { CacheView, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
-import { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions, launchSim, type LaunchedSim, TypedEmitter, describeTrigger } from '../runtime/index.ts';
+import type { CacheView, ControllerSession, ControllerSessionOptions, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
+import { DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions, TypedEmitter, describeTrigger } from '../runtime/index.ts';
+import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
 import { goProgramOptions, reconcileSource, type GoLaunchOptions } from './goLaunch.ts';
@@ -11,16 +12,19 @@ import { goProgramOptions, reconcileSource, type GoLaunchOptions } from './goLau
 // layer). It owns the gate: every reconcile asks it before running, and it decides to let it run
 // or to stop there (entry, breakpoint, step, pause). It also walks the recorded history for
 // stepBack/reverseContinue, where the cache is read as it was when that reconcile started.
+// What it runs on is injected (productionRuntime.ts wires the real processes and clusters).
 
-export interface ClusterChoice {
-  context?: string;
-  kubeconfig?: string;
+export interface RuntimeFactories {
+  /** The controller's session: it starts the process that runs the controller (TypeScript host or Go program). */
+  startSession: (options: ControllerSessionOptions) => ControllerSession;
+  /** The cluster it runs against (a simulated cluster, or a kubeconfig's). */
+  startCluster: ClusterFactory;
 }
 
 export interface DebugLaunchOptions extends GoLaunchOptions {
   /** A TypeScript/JavaScript controller file (or a Go program: see `program`). */
   controller?: string;
-  cluster: 'sim' | ClusterChoice;
+  cluster: ClusterChoice;
   scenario?: string;
   /** Runs the sim's workload controllers and fake Nodes (see LaunchSimOptions). */
   workloads?: unknown;
@@ -60,8 +64,9 @@ interface Held {
 
 export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   readonly breakpoints = new BreakpointSet();
+  private readonly factories: RuntimeFactories;
   private session: ControllerSession | undefined;
-  private sim: LaunchedSim | undefined;
+  private cluster: DebugCluster | undefined;
   private readonly held: Held[] = [];
   private stop: StopState | undefined;
   /** The live stop that history browsing started from (stepBack keeps it held). */
@@ -77,6 +82,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   /** The session's scenario runs on it: time stands still while the debugger is stopped. */
   readonly scenarioClock = new PausableClock();
   private jsAttach: JsDebuggerAttach | undefined;
+
+  constructor(factories: RuntimeFactories) {
+    super();
+    this.factories = factories;
+  }
 
   get current(): StopState | undefined {
     return this.stop;
@@ -126,19 +136,15 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     else this.reconcileLine = findReconcileLine(this.controllerFile);
     this.entryPending = options.stopOnEntry === true;
     this.jsAttach = new JsDebuggerAttach({ timeoutMs: options.attachTimeoutMs, print: (category, text) => this.print(category, text) });
-    let kubeconfig: string;
-    let context: string | undefined;
-    if (options.cluster === 'sim' || options.cluster === undefined) {
-      this.sim = await launchSim({ scenario: options.scenario && resolve(options.cwd ?? process.cwd(), options.scenario), workloads: options.workloads, scenarioClock: this.scenarioClock });
-      kubeconfig = this.sim.kubeconfigPath;
-      this.print('console', `Simulated cluster at ${this.sim.url} (kubeconfig ${kubeconfig}); its scenario waits while the debugger is stopped\n`);
-    } else {
-      // "view" is resolved by the VS Code glue into the view cluster's kubeconfig before it gets here.
-      if (typeof options.cluster !== 'object') throw new Error(`"cluster": ${JSON.stringify(options.cluster)} is not available here: use "sim" or { "kubeconfig", "context" }`);
-      kubeconfig = options.cluster.kubeconfig ?? process.env.KUBECONFIG ?? '';
-      context = options.cluster.context;
-    }
-    const session = new ControllerSession({
+    this.cluster = await this.factories.startCluster({
+      cluster: options.cluster,
+      scenario: options.scenario && resolve(cwd, options.scenario),
+      workloads: options.workloads,
+      scenarioClock: this.scenarioClock,
+      print: (text) => this.print('console', text),
+    });
+    const { kubeconfig, context } = this.cluster;
+    const session = this.factories.startSession({
       file: options.program ?? this.controllerFile,
       go: { ...goProgramOptions(options), ...go },
       kubeconfig,
@@ -270,7 +276,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     this.ended = true;
     for (const h of this.held.splice(0)) h.release({});
     await this.session?.stop();
-    await this.sim?.stop();
+    await this.cluster?.stop();
   }
 
   // ── the gate ─────────────────────────────────────────────────────────────────────────────────
@@ -344,7 +350,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     session.on('ready', ({ controller }) =>
       this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`),
     );
-    session.on('synced', () => this.sim?.startScenario());
+    session.on('synced', () => this.cluster?.startScenario?.());
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
       const o = record.outcome;
@@ -379,7 +385,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       this.print('important', `The controller process exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}.\n`);
       this.ended = true;
       this.jsAttach?.dispose();
-      void this.sim?.stop();
+      void this.cluster?.stop();
       this.emit('ended', { exitCode: code ?? 1 });
     });
   }

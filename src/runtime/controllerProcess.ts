@@ -5,21 +5,11 @@ import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { processCpuMs } from './processCpu.ts';
 import { isHostMessage, type HostInit, type ParentMessage } from './protocol.ts';
-import type { ControllerProcessEvents, HostProcess } from './hostProcess.ts';
+import type { ControllerProcessEvents, HostSpawnOptions, TypeScriptHost } from './hostProcess.ts';
 
 // The parent's handle on one controller host child: spawns it, speaks the typed IPC protocol, and
 // makes sure it ends (graceful shutdown, then SIGKILL). A crash or hang in the child only ever shows
 // up here as events; nothing it does can throw into the parent.
-
-export interface SpawnOptions {
-  /** Start the child with `--inspect-brk=0` so a JavaScript debugger can attach before user code runs. */
-  inspectBrk?: boolean;
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
-  /** Kill the child when its event loop is silent this long (ms); 0 or absent: never. */
-  stallMs?: number;
-}
-
 
 /** The host entry: the TS source when we run from source, the bundle next to us when bundled. */
 export function controllerHostEntry(): string {
@@ -34,7 +24,7 @@ export function controllerHostEntry(): string {
   throw new Error(`controller host not found next to ${fileURLToPath(here)} (run npm run build)`);
 }
 
-export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> implements HostProcess {
+export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> implements TypeScriptHost {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private alive = false;
@@ -49,7 +39,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
     return this.alive;
   }
 
-  start(init: Omit<HostInit, 'type'>, options: SpawnOptions = {}): void {
+  start(init: Omit<HostInit, 'type'>, options: HostSpawnOptions = {}): void {
     const execArgv = ['--enable-source-maps', '--no-warnings=ExperimentalWarning'];
     if (options.inspectBrk) execArgv.push('--inspect-brk=0');
     const child = fork(controllerHostEntry(), [], {

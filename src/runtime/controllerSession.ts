@@ -3,7 +3,7 @@ import { TypedEmitter } from './typedEmitter.ts';
 import { compileController, type CompiledController, type CompileOptions } from './compileController.ts';
 import { ControllerProcess } from './controllerProcess.ts';
 import { GoControllerProcess, type GoCommandWrapper } from './goControllerProcess.ts';
-import type { HostProcess } from './hostProcess.ts';
+import type { HostProcess, TypeScriptHost } from './hostProcess.ts';
 import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
 import { kubeconfigWithContext } from './kubeconfigContext.ts';
@@ -64,6 +64,8 @@ export interface ControllerSessionOptions {
    * retry their keys with backoff (`run`). Default false: report it and end (the debugger).
    */
   restartOnFailure?: boolean;
+  /** Runs a TypeScript controller. Default: the controller host child process (ControllerProcess). */
+  typeScriptHost?: () => TypeScriptHost;
 }
 
 export type RuntimeEvents = {
@@ -141,7 +143,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     this.options = options;
     this.recorder = new ReconcileRecorder(options.history ?? 5000);
     this.target = controllerTarget(options.file, options.cwd);
-    this.process = this.target.language === 'go' ? new GoControllerProcess() : new ControllerProcess();
+    this.process = this.target.language === 'go' ? new GoControllerProcess() : (options.typeScriptHost?.() ?? new ControllerProcess());
   }
 
   get pid(): number | undefined {
@@ -238,7 +240,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private spawn(restart?: { holdBack: HeldKey[] }): void {
     const compiled = this.compiled as CompiledController;
     const reconcileTimeoutMs = this.options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS;
-    (this.process as ControllerProcess).start(
+    (this.process as TypeScriptHost).start(
       {
         moduleFile: compiled.moduleFile,
         sourceFile: compiled.sourceFile,

@@ -1,4 +1,4 @@
-import type { HostMessage } from './protocol.ts';
+import type { HostInit, HostMessage } from './protocol.ts';
 import type { Listener, Subscription } from './typedEmitter.ts';
 
 // What ControllerSession needs from the process that runs a controller, whatever its language: the
@@ -17,6 +17,25 @@ export interface HostProcess {
   kill(): void;
   /** A line debugger may now hold the process paused: silence no longer means blocked. */
   stopWatchdog(): void;
+}
+
+/** How the parent starts a TypeScript controller's host (see ControllerProcess). */
+export interface HostSpawnOptions {
+  /** Start the child with `--inspect-brk=0` so a JavaScript debugger can attach before user code runs. */
+  inspectBrk?: boolean;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Kill the child when its event loop is silent this long (ms); 0 or absent: never. */
+  stallMs?: number;
+}
+
+/**
+ * The process that runs a TypeScript controller, started (and restarted after a failure) with the
+ * host's `init`: the controller host child (ControllerProcess), or, in tests, a host in this process
+ * that speaks the same protocol.
+ */
+export interface TypeScriptHost extends HostProcess {
+  start(init: Omit<HostInit, 'type'>, options?: HostSpawnOptions): void;
 }
 
 // The events a host process emits: the protocol's messages, plus what the parent sees of the process.

@@ -28,4 +28,6 @@ export { describeTrigger } from './traceFormat.ts';
 export { TypedEmitter } from './typedEmitter.ts';
 export { releaseInspectorWait } from './inspectorRelease.ts';
 export type { GoProgramOptions } from './controllerSession.ts';
+export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from './hostProcess.ts';
+export type { HostInit, HostMessage, ParentMessage } from './protocol.ts';
 export { controllerTarget, looksLikeGoPackagePath } from './controllerTarget.ts';

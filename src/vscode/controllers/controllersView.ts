@@ -2,14 +2,16 @@ import * as vscode from 'vscode';
 import { controllerSessions } from '../../runtime/index.ts';
 import type { ClusterTreeProvider } from '../tree/clusterTreeProvider.ts';
 import type { TimelineFeed } from '../timeline/timelineFeed.ts';
-import { ControllerSessionsModel, controllerNodeIds, probeTimelineEvent } from './controllerSessionsModel.ts';
-import type { ControllerChange, SessionLike } from './controllerSessionsModel.ts';
-import type { ControllerShape } from '../../runtime/index.ts';
+import { ControllerSessionsModel, type ControllerChange } from './controllerSessionsModel.ts';
+import { ControllerTreeRows } from './controllerTreeRows.ts';
+import { controllerNodeIds } from './controllerTreeNodes.ts';
+import { publishToTimeline } from './controllerTimeline.ts';
+import type { SessionLike } from './sessionLike.ts';
 
 // Glue for live inspection of running controllers: every controller session the runtime starts (Run
 // Controller, or a debug session) is tracked by a ControllerSessionsModel; its changes become
-// coalesced refreshes of the Controllers rows in the tree, and its reconciles become spans in the
-// lab's timeline feed (which the timeline panel follows).
+// coalesced refreshes of the Controllers rows in the tree, and the session publishes its reconciles
+// and its informers' events into the lab's timeline feed (which the timeline panel follows).
 /** While a key waits with backoff its "2.5s left" moves: its rows are refreshed this often. */
 const BACKOFF_TICK_MS = 1000;
 
@@ -23,7 +25,8 @@ export interface ControllersView extends vscode.Disposable {
  */
 export function attachControllers(tree: ClusterTreeProvider, timeline?: TimelineFeed, debugType = 'controller-lab'): ControllersView {
   const model = new ControllerSessionsModel();
-  tree.model.controllers = model;
+  const rows = new ControllerTreeRows(model);
+  tree.model.controllers = rows;
 
   const onChange = (change: ControllerChange) => {
     switch (change.kind) {
@@ -40,34 +43,25 @@ export function attachControllers(tree: ClusterTreeProvider, timeline?: Timeline
       case 'queue':
         tree.markIds([controllerNodeIds.controller(change.sessionId), controllerNodeIds.queue(change.sessionId)]);
         break;
-      case 'span':
-        timeline?.putSpan(change.span);
-        break;
     }
   };
   const unsubscribeModel = model.onDidChange(onChange);
 
   const track = (session: SessionLike) => {
     const id = model.track(session);
-    if (timeline) {
-      session.on('probe', ({ probe }) => {
-        const shapes = session.controllers?.length ? session.controllers : session.controller ? [session.controller as ControllerShape] : undefined;
-        const event = probeTimelineEvent(model.entries.get(id)?.name ?? session.controller?.name ?? id, probe, shapes);
-        if (event) timeline.events.push(event);
-      });
-    }
+    // Ends with the session (it emits nothing after its exit): nothing to unsubscribe.
+    if (timeline) publishToTimeline(session, timeline, () => model.entries.get(id)?.name ?? session.controller?.name ?? id);
   };
   for (const session of controllerSessions.list()) track(session);
   const unsubscribeStart = controllerSessions.onDidStart((session) => void track(session));
 
   // "Stopped in debugger": the reconcile debugger's stopped / continued events (the newest live session).
-  const liveSession = () => [...model.entries.values()].reverse().find((e) => e.state !== 'exited' && e.state !== 'failed')?.id;
   const tracker = vscode.debug.registerDebugAdapterTrackerFactory(debugType, {
     createDebugAdapterTracker: () => ({
       onDidSendMessage: (message: unknown) => {
         const m = message as { type?: string; event?: string };
         if (m.type !== 'event') return;
-        const id = liveSession();
+        const id = model.liveSession();
         if (!id) return;
         if (m.event === 'stopped') model.setPaused(id, true);
         else if (m.event === 'continued' || m.event === 'terminated') model.setPaused(id, false);
@@ -88,7 +82,8 @@ export function attachControllers(tree: ClusterTreeProvider, timeline?: Timeline
       unsubscribeStart();
       tracker.dispose();
       clearInterval(tick);
-      if (tree.model.controllers === model) tree.model.controllers = undefined;
+      rows.dispose();
+      if (tree.model.controllers === rows) tree.model.controllers = undefined;
     },
   };
 }

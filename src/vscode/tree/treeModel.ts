@@ -4,7 +4,7 @@ import type { InformerSession } from '../model/informerSession.ts';
 import { describeListProgress } from '../model/listProgress.ts';
 import type { Lab } from '../model/lab.ts';
 import { count, describeObject, escapeMarkdown, objectTooltip, relativeTime } from './format.ts';
-import type { ControllerSessionsModel } from '../controllers/controllerSessionsModel.ts';
+import type { ControllerTreeRows } from '../controllers/controllerTreeRows.ts';
 import { NodeCache, isControllerNode, nodeIds } from './treeNodes.ts';
 import { NAMESPACE_ICON, objectIconId } from './kindIcons.ts';
 import type { TreeNode } from './treeNodes.ts';
@@ -52,8 +52,8 @@ export class TreeModel {
   private readonly limits = new Map<string, number>();
   /** Lists whose page grew for a reveal; the provider refreshes them before revealing. */
   private grown = new Set<string>();
-  /** Running controllers, shown after the clusters (set by src/vscode/controllers/controllersTree.ts). */
-  controllers: ControllerSessionsModel | undefined;
+  /** Running controllers, shown after the clusters (set by src/vscode/controllers/controllersView.ts). */
+  controllers: ControllerTreeRows | undefined;
   /** What the user expanded or collapsed (kept across reloads); overrides the defaults below. */
   expansion: { state(id: string): boolean | undefined } | undefined;
 

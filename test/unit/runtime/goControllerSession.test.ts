@@ -3,8 +3,13 @@ import assert from 'node:assert/strict';
 import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
 import { launchSim } from '../../../src/runtime/simLauncher.ts';
 import type { ReconcileRecord } from '../../../src/runtime/records.ts';
-import { ControllerSessionsModel, controllerNodeIds, type SessionLike } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
-import { spanLaneKey, type ReconcileSpan } from '../../../src/shared/protocol/reconcileSpans.ts';
+import { ControllerSessionsModel } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
+import { ControllerTreeRows } from '../../../src/vscode/controllers/controllerTreeRows.ts';
+import { controllerNodeIds } from '../../../src/vscode/controllers/controllerTreeNodes.ts';
+import { publishToTimeline } from '../../../src/vscode/controllers/controllerTimeline.ts';
+import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
+import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
+import { spanLaneKey } from '../../../src/shared/protocol/reconcileSpans.ts';
 import { GO_EXAMPLE, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from './support/goPrograms.ts';
 
 // ControllerSession on Go controller-runtime programs, built and run for real against the simulated
@@ -36,9 +41,10 @@ test('a Go manager with two controllers: each is ready, keeps its own queue, and
     program.dispose();
   });
   const model = new ControllerSessionsModel();
-  const spansById = new Map<string, ReconcileSpan>();
-  model.onDidChange((change) => change.kind === 'span' && spansById.set(change.span.id, change.span));
+  const tree = new ControllerTreeRows(model);
+  const feed = new TimelineFeed(1000);
   const id = model.track(session as unknown as SessionLike, program.dir);
+  publishToTimeline(session as unknown as SessionLike, feed, () => model.entries.get(id)?.name ?? id);
   const ready: string[] = [];
   const records: ReconcileRecord[] = [];
   const queuesBy = new Set<string>();
@@ -64,12 +70,12 @@ test('a Go manager with two controllers: each is ready, keeps its own queue, and
   // The tree's Controllers row: one row for the process, named after both controllers.
   const entry = model.entries.get(id);
   assert.equal(entry?.name, ready.join(', '));
-  const row = model.item(model.node({ kind: 'controller', id: controllerNodeIds.controller(id), sessionId: id }));
+  const row = tree.item(tree.node({ kind: 'controller', id: controllerNodeIds.controller(id), sessionId: id }));
   assert.match(row.label, /configs/);
   assert.match(row.label, /secrets/);
   assert.match(row.description ?? '', new RegExp(`${records.length} reconciles`));
   // The timeline: each controller's reconcile of the same key is a span on a lane of its own.
-  const spans = [...spansById.values()].filter((sp) => sp.key === 'default/same' && sp.endedAt !== undefined);
+  const spans = feed.spans().filter((sp) => sp.key === 'default/same' && sp.endedAt !== undefined);
   assert.deepEqual(spans.map((sp) => `${sp.controller} ${sp.kind}`).sort(), ['configs ConfigMap', 'secrets Secret']);
   assert.equal(new Set(spans.map(spanLaneKey)).size, 2);
 });

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { FakeClock } from '../../../src/shared/clock.ts';
 import { Lab } from '../../../src/vscode/model/lab.ts';
 import { laneKeyOf } from '../../../src/shared/protocol/timeline.ts';
-import { probeTimelineEvent } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
+import { probeTimelineEvent } from '../../../src/vscode/controllers/probeTimelineEvent.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
 // What the host puts on the timeline for an informer of the lab: every object the first list

@@ -1,0 +1,17 @@
+import { launchSim } from '../runtime/index.ts';
+import type { ClusterRequest, DebugCluster } from './debugCluster.ts';
+
+// The clusters a debug session runs on, for real: a simulated cluster of its own served over HTTPS
+// (`"cluster": "sim"`), or an existing one by kubeconfig and context (`{ "kubeconfig", "context" }`,
+// and `"view"`, which the VS Code glue resolves to the view's cluster's kubeconfig).
+
+export async function startDebugCluster(request: ClusterRequest): Promise<DebugCluster> {
+  const { cluster } = request;
+  if (cluster === 'sim' || cluster === undefined) {
+    const sim = await launchSim({ scenario: request.scenario, workloads: request.workloads, scenarioClock: request.scenarioClock });
+    request.print(`Simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath}); its scenario waits while the debugger is stopped\n`);
+    return { kubeconfig: sim.kubeconfigPath, startScenario: () => sim.startScenario(), stop: () => sim.stop() };
+  }
+  if (typeof cluster !== 'object') throw new Error(`"cluster": ${JSON.stringify(cluster)} is not available here: use "sim" or { "kubeconfig", "context" }`);
+  return { kubeconfig: cluster.kubeconfig ?? process.env.KUBECONFIG ?? '', context: cluster.context, stop: () => Promise.resolve() };
+}

@@ -1,0 +1,25 @@
+import type { ControllerShape } from '../../runtime/index.ts';
+import type { TimelineFeed } from '../timeline/timelineFeed.ts';
+import { probeTimelineEvent } from './probeTimelineEvent.ts';
+import { reconcileSpan } from './reconcileSpan.ts';
+import type { SessionLike } from './sessionLike.ts';
+
+// A controller session's part of the lab's timeline: each reconcile as a span (its start, then its
+// end replacing it), and what the controller's own informers see as events, so its reconciles link
+// to the events that triggered them and that their writes caused.
+
+/** `name`: the session's name as the tree shows it (read at each event: a Go manager's grows). */
+export function publishToTimeline(session: SessionLike, feed: TimelineFeed, name: () => string): () => void {
+  const subscriptions = [
+    session.on('reconcileStart', ({ record }) => feed.putSpan(reconcileSpan(record))),
+    session.on('reconcileEnd', ({ record }) => feed.putSpan(reconcileSpan(record))),
+    session.on('probe', ({ probe }) => {
+      const shapes = session.controllers?.length ? session.controllers : session.controller ? [session.controller as ControllerShape] : undefined;
+      const event = probeTimelineEvent(name(), probe, shapes);
+      if (event) feed.events.push(event);
+    }),
+  ];
+  return () => {
+    for (const s of subscriptions) s.dispose();
+  };
+}
