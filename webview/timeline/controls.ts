@@ -1,5 +1,6 @@
 import type { TimelineEventType } from '../../src/shared/protocol/timeline.ts';
 import { TIMELINE_EVENT_TYPES } from '../../src/shared/protocol/timeline.ts';
+import { MARKER_STYLES } from './markerStyles.ts';
 import type { TimelineFilters } from './filters.ts';
 
 // The toolbar: follow-live, zoom buttons, filters (resource, namespace, name, event types) and the
@@ -13,15 +14,6 @@ export interface ControlEvents {
   clear(): void;
 }
 
-const TYPE_LABELS: Record<TimelineEventType, string> = {
-  ADDED: 'Added',
-  MODIFIED: 'Modified',
-  DELETED: 'Deleted',
-  BOOKMARK: 'Bookmark',
-  ERROR: 'Error',
-  RELIST: 'List/relist',
-  EXPIRED: '410 Expired',
-};
 
 type ValueElement = HTMLElement & { value: string; checked?: boolean };
 
@@ -78,7 +70,7 @@ export class Toolbar {
     for (const type of TIMELINE_EVENT_TYPES) {
       const box = make<ValueElement>('vscode-checkbox', { id: `type-${type.toLowerCase()}`, checked: '', 'data-type': type });
       const swatch = make('span', { class: `swatch type-${type.toLowerCase()}`, 'aria-hidden': 'true' });
-      box.append(swatch, document.createTextNode(TYPE_LABELS[type]));
+      box.append(swatch, document.createTextNode(MARKER_STYLES[type].label));
       box.addEventListener('change', () => events.filter({ types: { [type]: !!box.checked } as Record<TimelineEventType, boolean> }));
       types.append(box);
     }

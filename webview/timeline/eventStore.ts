@@ -1,4 +1,5 @@
 import type { TimelineEvent, TimelineEventType } from '../../src/shared/protocol/timeline.ts';
+import { TIMELINE_EVENT_TYPES } from '../../src/shared/protocol/timeline.ts';
 import { laneKeyOf } from '../../src/shared/protocol/timeline.ts';
 
 // The webview's copy of the host's event ring, indexed for drawing: one lane per object (and one per
@@ -32,7 +33,7 @@ export interface Lane {
 }
 
 function emptyCounts(): Record<TimelineEventType, number> {
-  return { ADDED: 0, MODIFIED: 0, DELETED: 0, BOOKMARK: 0, ERROR: 0, RELIST: 0, EXPIRED: 0 };
+  return Object.fromEntries(TIMELINE_EVENT_TYPES.map((t) => [t, 0])) as Record<TimelineEventType, number>;
 }
 
 /** Index of the first element whose key is ≥ `value` (array sorted by key). */

@@ -1,4 +1,5 @@
 import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';
+import { MARKER_STYLES } from './markerStyles.ts';
 import { opaqueContext, sizeCanvas } from './canvas.ts';
 import type { Lane } from './eventStore.ts';
 import { laneLabel } from './laneLabel.ts';
@@ -116,7 +117,7 @@ export class LaneRenderer {
       let lastX = -1;
       for (let i = from; i < to; i++) {
         const e = lane.events[i] as TimelineEvent;
-        if ((e.type !== 'RELIST' && e.type !== 'EXPIRED') || !state.filters.types[e.type]) continue;
+        if (!MARKER_STYLES[e.type].acrossPlot || !state.filters.types[e.type]) continue;
         const x = Math.round(GUTTER_WIDTH + timeToX(vp, e.at, pw)) + 0.5;
         if (x === lastX) continue;
         lastX = x;
@@ -210,8 +211,8 @@ export class LaneRenderer {
     const { ctx } = this;
     ctx.fillStyle = palette.types[e.type];
     ctx.strokeStyle = palette.types[e.type];
-    switch (e.type) {
-      case 'ADDED':
+    switch (MARKER_STYLES[e.type].shape) {
+      case 'triangle':
         ctx.beginPath();
         ctx.moveTo(x, cy - 5);
         ctx.lineTo(x + 5, cy + 4);
@@ -219,12 +220,12 @@ export class LaneRenderer {
         ctx.closePath();
         ctx.fill();
         break;
-      case 'MODIFIED':
+      case 'dot':
         ctx.beginPath();
         ctx.arc(x, cy, 4, 0, Math.PI * 2);
         ctx.fill();
         break;
-      case 'DELETED':
+      case 'cross':
         ctx.lineWidth = 2;
         ctx.beginPath();
         ctx.moveTo(x - 4, cy - 4);
@@ -234,7 +235,7 @@ export class LaneRenderer {
         ctx.stroke();
         ctx.lineWidth = 1;
         break;
-      case 'BOOKMARK':
+      case 'diamond':
         ctx.beginPath();
         ctx.moveTo(x, cy - 4);
         ctx.lineTo(x + 3, cy);
@@ -243,11 +244,10 @@ export class LaneRenderer {
         ctx.closePath();
         ctx.fill();
         break;
-      case 'ERROR':
+      case 'square':
         ctx.fillRect(x - 4, cy - 4, 8, 8);
         break;
-      case 'RELIST':
-      case 'EXPIRED':
+      case 'bar':
         ctx.fillRect(x - 1, cy - 7, 3, 14);
         break;
     }

@@ -1,4 +1,5 @@
 import type { TimelineEventType } from '../../src/shared/protocol/timeline.ts';
+import { MARKER_STYLES } from './markerStyles.ts';
 
 // Colours come from VS Code's theme variables, so light, dark and high-contrast themes all work;
 // they are re-read when the theme changes (VS Code swaps the body's class).
@@ -32,15 +33,7 @@ export function readPalette(): Palette {
     focus: cssVar(style, '--vscode-focusBorder', '#007fd4'),
     background: cssVar(style, '--vscode-editor-background', '#1e1e1e'),
     font: cssVar(style, '--vscode-font-family', 'sans-serif'),
-    types: {
-      ADDED: cssVar(style, '--vscode-charts-green', '#89d185'),
-      MODIFIED: cssVar(style, '--vscode-charts-blue', '#3794ff'),
-      DELETED: cssVar(style, '--vscode-charts-red', '#f14c4c'),
-      BOOKMARK: cssVar(style, '--vscode-charts-lines', '#808080'),
-      ERROR: cssVar(style, '--vscode-errorForeground', '#f48771'),
-      RELIST: cssVar(style, '--vscode-charts-purple', '#b180d7'),
-      EXPIRED: cssVar(style, '--vscode-charts-yellow', '#cca700'),
-    },
+    types: Object.fromEntries(Object.entries(MARKER_STYLES).map(([type, m]) => [type, cssVar(style, m.color[0], m.color[1])])) as Record<TimelineEventType, string>,
   };
 }
 
