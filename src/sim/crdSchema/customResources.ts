@@ -8,10 +8,12 @@ import { applySchemaDefaults } from './defaulting.ts';
 import type { JsonSchema } from './jsonSchema.ts';
 import { prune } from './pruning.ts';
 import { validateAgainstSchema } from './valueValidation.ts';
+import { runRules } from './cel/ruleSandbox.ts';
 
 // Custom resources through their CRD's schema, at the points kube-apiserver applies it: decoding
 // prunes unknown fields (refused under fieldValidation=Strict, a warning under Warn) and applies
-// defaults; create and update validate the values.
+// defaults; create and update validate the values, then evaluate x-kubernetes-validations rules
+// (with the stored object as oldSelf on update).
 
 const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
 
@@ -39,6 +41,20 @@ export function decodeCustomResource(info: ResourceInfo, schema: JsonSchema | un
   applySchemaDefaults(target, schema);
 }
 
-export function validateCustomResource(schema: JsonSchema | undefined, obj: KubeObject): Cause[] {
-  return schema ? validateAgainstSchema(obj as unknown as Record<string, unknown>, schema) : [];
+export function validateCustomResource(schema: JsonSchema | undefined, obj: KubeObject, old?: KubeObject): Cause[] {
+  if (!schema) return [];
+  const causes = validateAgainstSchema(obj as unknown as Record<string, unknown>, schema);
+  return hasRules(schema) ? [...causes, ...runRules(schema, obj, old)] : causes;
+}
+
+const withRules = new WeakMap<JsonSchema, boolean>();
+
+/** Whether any node of the schema has x-kubernetes-validations (remembered per stored schema). */
+function hasRules(schema: JsonSchema): boolean {
+  let known = withRules.get(schema);
+  if (known === undefined) {
+    known = JSON.stringify(schema).includes('"x-kubernetes-validations"');
+    withRules.set(schema, known);
+  }
+  return known;
 }

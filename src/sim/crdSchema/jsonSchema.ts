@@ -1,3 +1,5 @@
+import type { ValidationRule } from './cel/validationRule.ts';
+
 // The slice of OpenAPI v3 schema a CustomResourceDefinition's openAPIV3Schema uses, and the Go
 // renderings the API server's messages are made of (JSON types as go-openapi names them, values
 // as Go's %v / %q print them).
@@ -37,6 +39,7 @@ export interface JsonSchema {
   'x-kubernetes-list-type'?: string;
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-map-type'?: string;
+  'x-kubernetes-validations'?: ValidationRule[];
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

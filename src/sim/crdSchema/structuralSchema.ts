@@ -2,6 +2,7 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import type { JsonSchema } from './jsonSchema.ts';
 import { prune } from './pruning.ts';
 import { compiled, validateValueAt } from './valueValidation.ts';
+import { validateRuleDefinitions } from './cel/ruleDefinitions.ts';
 
 // What the apiextensions validator requires of each version's openAPIV3Schema before it accepts a
 // CustomResourceDefinition (apiextensions.k8s.io/v1): a schema for every version, and a
@@ -30,7 +31,7 @@ export function validateCrdSchemas(spec: { versions?: CrdVersion[]; preserveUnkn
     const text = (c: Cause): string => `${c.field}: ${c.message}`;
     causes.push(...structural(schema, 'root', path).sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0)));
     causes.push(...openApiRules(schema, path));
-    if (!causes.length) causes.push(...defaults(schema, path));
+    if (!causes.length) causes.push(...defaults(schema, path), ...validateRuleDefinitions(schema, path));
   });
   return causes;
 }

@@ -585,7 +585,7 @@ export class ApiStore implements StoreOps {
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
       ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),
-      ...validateCustomResource(customResourceSchema(this.mvcc, info), next),
+      ...validateCustomResource(customResourceSchema(this.mvcc, info), next, cur),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     // In the form the server prints (as the stored object is) before anything is compared with it.

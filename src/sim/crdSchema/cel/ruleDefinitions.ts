@@ -1,0 +1,104 @@
+import type { Cause } from '../../../shared/apiErrors.ts';
+import type { JsonSchema } from '../jsonSchema.ts';
+import { compileExpression, issueText, type Selection } from './celCompile.ts';
+import { withTypeMeta } from './celValues.ts';
+import { goRule, REASONS, type ValidationRule } from './validationRule.ts';
+
+// What the apiextensions validator requires of x-kubernetes-validations before it accepts a
+// CRD: each rule given, compiling to a bool, reading only fields the schema declares, reading
+// oldSelf only where an old value can be found, a message without line breaks, a known reason,
+// and a messageExpression that compiles to a string.
+
+/** The causes for every rule in `schema` (a version's openAPIV3Schema at `path`). */
+export function validateRuleDefinitions(schema: JsonSchema, path: string): Cause[] {
+  const causes: Cause[] = [];
+  visit(schema, path, true, true, causes);
+  return causes;
+}
+
+function visit(schema: JsonSchema, path: string, isRoot: boolean, correlatable: boolean, causes: Cause[]): void {
+  const seen = isRoot || schema['x-kubernetes-embedded-resource'] ? withTypeMeta(schema) : schema;
+  (schema['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
+    causes.push(...checkRule(rule, seen, `${path}.x-kubernetes-validations[${i}]`, path, correlatable));
+  });
+  for (const [key, property] of Object.entries(schema.properties ?? {})) visit(property, `${path}.properties[${key}]`, false, correlatable, causes);
+  if (typeof schema.additionalProperties === 'object') visit(schema.additionalProperties, `${path}.additionalProperties`, false, correlatable, causes);
+  // Items of a list are found in the old object only by their keys, in list-type=map lists.
+  if (schema.items) visit(schema.items, `${path}.items`, false, correlatable && schema['x-kubernetes-list-type'] === 'map', causes);
+}
+
+function checkRule(rule: ValidationRule, schema: JsonSchema, path: string, nodePath: string, correlatable: boolean): Cause[] {
+  const causes: Cause[] = [];
+  const invalid = (field: string, detail: string): Cause => ({ reason: 'FieldValueInvalid', field, message: `Invalid value: ${goRule(rule)}: ${detail}` });
+  if (!rule.rule?.trim()) causes.push({ reason: 'FieldValueRequired', field: `${path}.rule`, message: 'Required value: rule is not specified' });
+  if (rule.message !== undefined && rule.message.length > 0 && !rule.message.trim()) {
+    causes.push({ reason: 'FieldValueInvalid', field: `${path}.message`, message: `Invalid value: ${JSON.stringify(rule.message)}: message must be non-empty if specified` });
+  }
+  if (rule.message?.includes('\n')) causes.push({ reason: 'FieldValueInvalid', field: `${path}.message`, message: `Invalid value: ${JSON.stringify(rule.message)}: message must not contain line breaks` });
+  if (rule.reason !== undefined && !REASONS.includes(rule.reason)) {
+    causes.push({ reason: 'FieldValueNotSupported', field: `${path}.reason`, message: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${REASONS.map((r) => JSON.stringify(r)).join(', ')}` });
+  }
+  if (rule.fieldPath !== undefined && !fieldPathExists(schema, rule.fieldPath)) {
+    causes.push({ reason: 'FieldValueInvalid', field: `${path}.fieldPath`, message: `Invalid value: ${JSON.stringify(rule.fieldPath)}: fieldPath must be a valid path` });
+  }
+  if (!rule.rule?.trim()) return causes;
+  const compiled = compileExpression(rule.rule);
+  if (!compiled.ok) return [...causes, invalid(`${path}.rule`, `compilation failed: ${compiled.detail}`)];
+  const { type, usesOldSelf, unsupported, selections } = compiled.compiled;
+  if (unsupported) return causes;
+  if (type !== 'bool' && type !== 'dyn') causes.push(invalid(`${path}.rule`, 'cel expression must evaluate to a bool'));
+  const undefinedField = selections.map((s) => undefinedFieldIn(schema, s, rule.rule!)).find((u) => u !== undefined);
+  if (undefinedField) causes.push(invalid(`${path}.rule`, `compilation failed: ${undefinedField}`));
+  if (usesOldSelf && !correlatable) causes.push(invalid(`${path}.rule`, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${nodePath}`));
+  if (rule.messageExpression !== undefined) causes.push(...checkMessageExpression(rule, `${path}.messageExpression`, invalid));
+  return causes;
+}
+
+function checkMessageExpression(rule: ValidationRule, field: string, invalid: (field: string, detail: string) => Cause): Cause[] {
+  const text = rule.messageExpression ?? '';
+  if (!text.trim()) return [{ reason: 'FieldValueRequired', field, message: 'Required value: messageExpression must be non-empty if specified' }];
+  const compiled = compileExpression(text);
+  if (!compiled.ok) return [invalid(field, `messageExpression compilation failed: ${compiled.detail}`)];
+  const { type } = compiled.compiled;
+  if (type !== 'string' && type !== 'dyn') return [invalid(field, 'must evaluate to a string')];
+  return [];
+}
+
+/** cel-go's `undefined field 'x'` for a selection from self the schema does not declare. */
+function undefinedFieldIn(schema: JsonSchema, selection: Selection, text: string): string | undefined {
+  let current: JsonSchema | undefined = schema;
+  for (const step of selection.steps) {
+    if (!current) return undefined;
+    const additional: JsonSchema | undefined = typeof current.additionalProperties === 'object' ? current.additionalProperties : undefined;
+    if (step === null) {
+      current = current.items ?? additional;
+      continue;
+    }
+    if (current.type !== 'object' || !current.properties || additional || current['x-kubernetes-preserve-unknown-fields']) {
+      current = additional;
+      continue;
+    }
+    const next: JsonSchema | undefined = current.properties[step];
+    if (!next) return issueText(text, selection.offset, `undefined field '${step}'`);
+    current = next;
+  }
+  return undefined;
+}
+
+/** A rule's fieldPath (`.spec.replicas`, `.items['a.b']`) names a field the schema declares. */
+function fieldPathExists(schema: JsonSchema, fieldPath: string): boolean {
+  if (!fieldPath.startsWith('.') && !fieldPath.startsWith('[')) return false;
+  const steps = [...fieldPath.matchAll(/\.([A-Za-z_][\w-]*)|\['([^']*)'\]|\[(\d+)\]/g)];
+  if (steps.map((m) => m[0]).join('') !== fieldPath) return false;
+  let current: JsonSchema | undefined = schema;
+  for (const m of steps) {
+    if (!current) return false;
+    if (m[3] !== undefined) current = current.items;
+    else {
+      const name = m[1] ?? m[2] ?? '';
+      const additional: JsonSchema | undefined = typeof current.additionalProperties === 'object' ? current.additionalProperties : undefined;
+      current = current.properties?.[name] ?? additional;
+    }
+  }
+  return current !== undefined;
+}

@@ -1,0 +1,22 @@
+import type { Cause } from '../../../shared/apiErrors.ts';
+
+// What the API server's thread and the rule worker share: a flag the worker sets when an
+// answer (or its readiness) is posted, and the rule it is running, to name it on a timeout.
+
+export const STATE = { flag: 0, progressLength: 1 } as const;
+export const PROGRESS_OFFSET = 8;
+export const SHARED_BYTES = PROGRESS_OFFSET + 16 * 1024;
+
+export interface RuleJob {
+  schema: unknown;
+  obj: unknown;
+  old: unknown;
+}
+
+export type RuleAnswer = { causes: Cause[] } | { error: string };
+
+export interface RunningRule {
+  field: string;
+  schemaType: string;
+  rule: string;
+}
