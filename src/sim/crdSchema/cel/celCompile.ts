@@ -15,12 +15,14 @@ export interface Compiled {
   unsupported?: string;
   /** Field selections rooted at self: `self.spec.replicas` → { names: ['spec', 'replicas'], offset }. */
   selections: Selection[];
+  /** The whole expression is a selection from self (its type is the schema's, not dyn). */
+  wholeSelection?: Selection;
 }
 
 export interface Selection {
   /** `.name` or `[index]` steps from self; an index step is null. */
   steps: (string | null)[];
-  /** Where the last `.name` starts in the expression. */
+  /** Where the last `.name`'s dot is in the expression (cel-go's position for a select). */
   offset: number;
 }
 
@@ -51,9 +53,9 @@ function compileUncached(text: string): CompileResult {
   try {
     program = env().parse(text);
   } catch (err) {
-    return { ok: false, detail: celErrorText(text, err) };
+    return { ok: false, detail: celErrorText(text, err, 'Syntax error: ') };
   }
-  const facts = { usesOldSelf: false, unsupported: undefined as string | undefined, selections: [] as Selection[] };
+  const facts = { usesOldSelf: false, unsupported: undefined as string | undefined, selections: [] as Selection[], wholeSelection: selectionFromSelf(program.ast) };
   walk(program.ast, facts);
   if (facts.unsupported) return { ok: true, compiled: { program, type: 'dyn', ...facts } };
   const checked = program.check();
@@ -87,9 +89,10 @@ function walk(node: ASTNode, facts: Facts): void {
 
 /** `self.a[0].b` as steps ['a', null, 'b'], or undefined when the chain does not start at self. */
 function selectionFromSelf(node: ASTNode): Selection | undefined {
+  if (node.op !== '.' && node.op !== '.?' && node.op !== '[]' && node.op !== '[?]') return undefined;
   const steps: (string | null)[] = [];
   let current: ASTNode = node;
-  const offset = node.pos;
+  const offset = Math.max(0, node.pos - 1);
   for (;;) {
     if (current.op === '.' || current.op === '.?') {
       steps.unshift(current.args[1]);
@@ -106,9 +109,9 @@ function selectionFromSelf(node: ASTNode): Selection | undefined {
  * A compile error as cel-go prints it: `ERROR: <input>:line:column: message` and the source
  * line with a caret under the column.
  */
-export function celErrorText(text: string, err: unknown): string {
+export function celErrorText(text: string, err: unknown, prefix = ''): string {
   const e = err as { summary?: string; message?: string; range?: { start: number } };
-  const summary = celGoWording(e.summary ?? e.message?.split('\n')[0] ?? String(err));
+  const summary = prefix + celGoWording(e.summary ?? e.message?.split('\n')[0] ?? String(err));
   return issueText(text, e.range?.start ?? 0, summary);
 }
 

@@ -2,6 +2,7 @@ import type { Cause } from '../../../shared/apiErrors.ts';
 import type { JsonSchema } from '../jsonSchema.ts';
 import { compileExpression, issueText, type Selection } from './celCompile.ts';
 import { withTypeMeta } from './celValues.ts';
+import { costExceededDetail, estimatedIterations, STATIC_COST_LIMIT } from './costEstimate.ts';
 import { goRule, REASONS, type ValidationRule } from './validationRule.ts';
 
 // What the apiextensions validator requires of x-kubernetes-validations before it accepts a
@@ -44,23 +45,27 @@ function checkRule(rule: ValidationRule, schema: JsonSchema, path: string, nodeP
   if (!rule.rule?.trim()) return causes;
   const compiled = compileExpression(rule.rule);
   if (!compiled.ok) return [...causes, invalid(`${path}.rule`, `compilation failed: ${compiled.detail}`)];
-  const { type, usesOldSelf, unsupported, selections } = compiled.compiled;
+  const { type, usesOldSelf, unsupported, selections, wholeSelection } = compiled.compiled;
   if (unsupported) return causes;
-  if (type !== 'bool' && type !== 'dyn') causes.push(invalid(`${path}.rule`, 'cel expression must evaluate to a bool'));
+  const selectedType = wholeSelection ? schemaAt(schema, wholeSelection)?.type : undefined;
+  if ((type !== 'bool' && type !== 'dyn') || (selectedType !== undefined && selectedType !== 'boolean')) causes.push(invalid(`${path}.rule`, 'cel expression must evaluate to a bool'));
   const undefinedField = selections.map((s) => undefinedFieldIn(schema, s, rule.rule!)).find((u) => u !== undefined);
   if (undefinedField) causes.push(invalid(`${path}.rule`, `compilation failed: ${undefinedField}`));
+  const estimate = estimatedIterations(compiled.compiled.program.ast, schema);
+  if (estimate > STATIC_COST_LIMIT) causes.push({ reason: 'FieldValueForbidden', field: `${path}.rule`, message: `Forbidden: ${costExceededDetail(estimate)}` });
   if (usesOldSelf && !correlatable) causes.push(invalid(`${path}.rule`, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${nodePath}`));
-  if (rule.messageExpression !== undefined) causes.push(...checkMessageExpression(rule, `${path}.messageExpression`, invalid));
+  if (rule.messageExpression !== undefined) causes.push(...checkMessageExpression(rule, schema, `${path}.messageExpression`, invalid));
   return causes;
 }
 
-function checkMessageExpression(rule: ValidationRule, field: string, invalid: (field: string, detail: string) => Cause): Cause[] {
+function checkMessageExpression(rule: ValidationRule, schema: JsonSchema, field: string, invalid: (field: string, detail: string) => Cause): Cause[] {
   const text = rule.messageExpression ?? '';
   if (!text.trim()) return [{ reason: 'FieldValueRequired', field, message: 'Required value: messageExpression must be non-empty if specified' }];
   const compiled = compileExpression(text);
   if (!compiled.ok) return [invalid(field, `messageExpression compilation failed: ${compiled.detail}`)];
-  const { type } = compiled.compiled;
-  if (type !== 'string' && type !== 'dyn') return [invalid(field, 'must evaluate to a string')];
+  const { type, wholeSelection } = compiled.compiled;
+  const selectedType = wholeSelection ? schemaAt(schema, wholeSelection)?.type : undefined;
+  if ((type !== 'string' && type !== 'dyn') || (selectedType !== undefined && selectedType !== 'string')) return [invalid(field, 'must evaluate to a string')];
   return [];
 }
 
@@ -83,6 +88,16 @@ function undefinedFieldIn(schema: JsonSchema, selection: Selection, text: string
     current = next;
   }
   return undefined;
+}
+
+/** The schema a selection from self reaches, if it reaches a declared one. */
+function schemaAt(schema: JsonSchema, selection: Selection): JsonSchema | undefined {
+  let current: JsonSchema | undefined = schema;
+  for (const step of selection.steps) {
+    const additional: JsonSchema | undefined = typeof current?.additionalProperties === 'object' ? current.additionalProperties : undefined;
+    current = step === null ? current?.items ?? additional : current?.properties?.[step] ?? additional;
+  }
+  return current;
 }
 
 /** A rule's fieldPath (`.spec.replicas`, `.items['a.b']`) names a field the schema declares. */
