@@ -69,6 +69,8 @@ function checkMessageExpression(rule: ValidationRule, schema: JsonSchema, field:
   return [];
 }
 
+const CEL_TYPES: Record<string, string> = { string: 'string', integer: 'int', number: 'double', boolean: 'bool' };
+
 /** cel-go's `undefined field 'x'` for a selection from self the schema does not declare. */
 function undefinedFieldIn(schema: JsonSchema, selection: Selection, text: string): string | undefined {
   let current: JsonSchema | undefined = schema;
@@ -78,6 +80,9 @@ function undefinedFieldIn(schema: JsonSchema, selection: Selection, text: string
     if (step === null) {
       current = current.items ?? additional;
       continue;
+    }
+    if (current.type && current.type !== 'object' && current.type !== 'array') {
+      return issueText(text, selection.offset, `type '${CEL_TYPES[current.type] ?? current.type}' does not support field selection`);
     }
     if (current.type !== 'object' || !current.properties || additional || current['x-kubernetes-preserve-unknown-fields']) {
       current = additional;
