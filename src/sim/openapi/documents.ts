@@ -73,7 +73,7 @@ function v2PathItem(entry: PathEntry): Schema {
     for (const [code, def] of Object.entries(op.responses)) responses[code] = { description: responseText(code), schema: { $ref: `#/definitions/${def}` } };
     responses['401'] = { description: 'Unauthorized' };
     item[op.method] = {
-      consumes: op.method === 'patch' ? PATCH_CONTENT_TYPES : ['*/*'],
+      consumes: op.method === 'patch' ? op.patchTypes ?? PATCH_CONTENT_TYPES : ['*/*'],
       description: op.description,
       operationId: op.operationId,
       ...(parameters.length ? { parameters } : {}),
@@ -151,7 +151,7 @@ function v3Operation(op: Operation): Schema {
   };
   if (op.body) {
     const schema = op.body === 'patch' ? { type: 'object' } : { $ref: `#/components/schemas/${op.body}` };
-    const types = op.method === 'patch' ? PATCH_CONTENT_TYPES : ['*/*'];
+    const types = op.method === 'patch' ? op.patchTypes ?? PATCH_CONTENT_TYPES : ['*/*'];
     out['requestBody'] = { content: Object.fromEntries(types.map((t) => [t, { schema }])), required: op.method !== 'delete' };
   }
   out['responses'] = responses;

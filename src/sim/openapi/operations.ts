@@ -21,6 +21,8 @@ export interface Operation {
   gvk?: Gvk;
   /** Definition the body is (a PATCH body is any object). */
   body?: string | 'patch';
+  /** The patch content types a PATCH accepts (custom resources take no strategic merge patch). */
+  patchTypes?: string[];
   query: string[];
   /** Response code → definition. */
   responses: Record<string, string>;
@@ -104,7 +106,7 @@ export function pathsFor(served: ServedKind): PathEntry[] {
   const tag = gv.charAt(0).toLowerCase() + gv.slice(1);
   const op = (method: Operation['method'], action: string, verb: string, description: string, extra: Partial<Operation>, suffix = ''): Operation => ({
     method, action, operationId: `${verb}${gv}${action === 'deletecollection' ? 'Collection' : ''}${scope}${info.kind}${suffix}`,
-    description, gvk, query: [], responses: {}, tag, ...extra,
+    description, gvk, query: [], responses: {}, tag, ...(method === 'patch' ? { patchTypes: info.source === 'crd' ? CUSTOM_RESOURCE_PATCH_CONTENT_TYPES : PATCH_CONTENT_TYPES } : {}), ...extra,
   });
   const verbs = new Set(info.verbs);
   const collection: Operation[] = [];
@@ -146,4 +148,6 @@ function article(kind: string): string {
 }
 
 export const PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+// kubectl apply picks strategic merge patch only where the PATCH operation lists it.
+const CUSTOM_RESOURCE_PATCH_CONTENT_TYPES = PATCH_CONTENT_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
 export const PRODUCES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
