@@ -96,6 +96,22 @@ describe('custom resources against their CEL validation rules', () => {
     assert.deepEqual(causesOf(patch.json()), ['spec.mode: Invalid value: "string": Value is immutable']);
   });
 
+  it('types strings by their format (timestamps, durations) and has the Kubernetes libraries (urls, lists, strings)', async () => {
+    const fine = { ...GOOD_SPEC, notBefore: '2024-05-01T10:00:00Z', timeout: '30m', endpoint: 'https://example.com/hook', hosts: ['a.example', 'b.example'], weights: [60, 40] };
+    const ok = await call(sim.server, 'POST', WIDGETS_PATH, { body: widget('w-typed', fine) });
+    assert.equal(ok.status, 201, ok.body);
+    const bad = { ...GOOD_SPEC, notBefore: '2019-12-31T23:59:59Z', timeout: '2h', endpoint: 'http://example.com', hosts: ['b.example', 'A.example'], weights: [60, 30] };
+    const r = await call(sim.server, 'POST', WIDGETS_PATH, { body: widget('w-typed-bad', bad) });
+    assert.equal(r.status, 422, r.body);
+    assert.deepEqual(causesOf(r.json()), [
+      'spec.endpoint: Invalid value: "string": must be an https URL',
+      'spec.hosts: Invalid value: "array": sorted, lower case',
+      'spec.notBefore: Invalid value: "string": must not be before 2020',
+      'spec.timeout: Invalid value: "string": at most an hour',
+      'spec.weights: Invalid value: "array": weights add up to 90',
+    ]);
+  });
+
   it('reports a rule that fails at run time with the error and the rule', async () => {
     // The item rule reads self.image, which this container does not have.
     const r = await call(sim.server, 'POST', WIDGETS_PATH, { body: widget('w-runtime', { ...GOOD_SPEC, containers: [{ name: 'main' }] }) });
