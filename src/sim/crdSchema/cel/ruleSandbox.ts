@@ -36,7 +36,12 @@ function start(): Sandbox {
     stderr: false,
   });
   worker.unref();
-  worker.on('error', () => stop());
+  // A worker that dies (out of memory) is replaced on the next request; a late event of an old one changes nothing.
+  const forget = (): void => {
+    if (sandbox?.worker === worker) stop();
+  };
+  worker.on('error', forget);
+  worker.on('exit', forget);
   port1.unref();
   const state = new Int32Array(shared, 0, 2);
   if (Atomics.wait(state, STATE.flag, 0, STARTUP_MS) === 'timed-out') {
