@@ -5,6 +5,7 @@ import (
 )
 
 // GuestbookSpec defines the desired state of Guestbook.
+// +kubebuilder:validation:XValidation:rule="self.replicas <= 10",message="a guestbook runs at most 10 frontend replicas"
 type GuestbookSpec struct {
 	// Message is the greeting the guestbook shows; it is stored in the Guestbook's ConfigMap.
 	// +kubebuilder:validation:MinLength=1

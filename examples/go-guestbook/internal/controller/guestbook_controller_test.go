@@ -138,3 +138,15 @@ var _ = Describe("Guestbook Controller", func() {
 		})
 	})
 })
+
+var _ = Describe("Guestbook validation", func() {
+	It("refuses more replicas than the CRD's validation rule allows, with the rule's message", func() {
+		resource := &webappv1.Guestbook{
+			ObjectMeta: metav1.ObjectMeta{Name: "too-many", Namespace: "default"},
+			Spec:       webappv1.GuestbookSpec{Message: "Hello", Replicas: ptr.To[int32](11)},
+		}
+		err := k8sClient.Create(ctx, resource)
+		Expect(errors.IsInvalid(err)).To(BeTrue(), "got %v", err)
+		Expect(err.Error()).To(ContainSubstring(`spec: Invalid value: "object": a guestbook runs at most 10 frontend replicas`))
+	})
+})
