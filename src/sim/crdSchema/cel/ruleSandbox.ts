@@ -1,7 +1,11 @@
+import { evaluate } from '@marcbachmann/cel-js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Cause } from '../../../shared/apiErrors.ts';
 import type { JsonSchema } from '../jsonSchema.ts';
 import { PROGRESS_OFFSET, SHARED_BYTES, STATE, type RuleAnswer, type RunningRule } from './sandboxProtocol.ts';
+import { evaluateRules } from './ruleEvaluation.ts';
 import { invalidCause } from './validationRule.ts';
 
 // Runs a request's validation rules in a worker thread and waits for the answer synchronously
@@ -23,6 +27,8 @@ interface Sandbox {
 }
 
 let sandbox: Sandbox | undefined;
+/** Set when no worker can run here (a bundle without its worker file): rules then run in-thread, unbounded. */
+let inThreadOnly = !existsSync(fileURLToPath(WORKER_URL));
 
 function start(): Sandbox {
   const shared = new SharedArrayBuffer(SHARED_BYTES);
@@ -46,7 +52,7 @@ function start(): Sandbox {
   const state = new Int32Array(shared, 0, 2);
   if (Atomics.wait(state, STATE.flag, 0, STARTUP_MS) === 'timed-out') {
     void worker.terminate();
-    throw new Error('the validation rule evaluator did not start');
+    throw new Error('the validation rule worker did not start');
   }
   return { worker, port: port1, state, progress: new Uint8Array(shared, PROGRESS_OFFSET) };
 }
@@ -62,7 +68,14 @@ function stop(): void {
 
 /** The causes `obj` fails, evaluating `schema`'s rules in the worker within RULES_BUDGET_MS. */
 export function runRules(schema: JsonSchema, obj: unknown, old: unknown, budgetMs = RULES_BUDGET_MS): Cause[] {
-  sandbox ??= start();
+  if (!inThreadOnly && !sandbox) {
+    try {
+      sandbox = start();
+    } catch {
+      inThreadOnly = true;
+    }
+  }
+  if (inThreadOnly || !sandbox) return evaluateRules(schema, obj, old, { duration: (d) => evaluate('duration(d)', { d }) });
   const { port, state } = sandbox;
   Atomics.store(state, STATE.flag, 0);
   Atomics.store(state, STATE.progressLength, 0);
