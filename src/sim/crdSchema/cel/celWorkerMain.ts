@@ -22,10 +22,16 @@ const progress = {
 
 const duration = (text: string): unknown => evaluate('duration(d)', { d: text });
 
+const schemas = new Map<number, JsonSchema>();
+
 port.on('message', (job: RuleJob) => {
   let answer;
   try {
-    answer = { causes: evaluateRules(job.schema as JsonSchema, job.obj, job.old, { duration, progress }) };
+    if (job.forgetSchemas) schemas.clear();
+    if (job.schema) schemas.set(job.schemaId, job.schema as JsonSchema);
+    const schema = schemas.get(job.schemaId);
+    if (!schema) throw new Error(`schema ${job.schemaId} was not sent`);
+    answer = { causes: evaluateRules(schema, job.obj, job.old, { duration, progress }) };
   } catch (err) {
     answer = { error: (err as Error).message };
   }

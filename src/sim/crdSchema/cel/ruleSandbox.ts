@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Cause } from '../../../shared/apiErrors.ts';
 import type { JsonSchema } from '../jsonSchema.ts';
-import { PROGRESS_OFFSET, SHARED_BYTES, STATE, type RuleAnswer, type RunningRule } from './sandboxProtocol.ts';
+import { PROGRESS_OFFSET, SHARED_BYTES, STATE, type RuleAnswer, type RuleJob, type RunningRule } from './sandboxProtocol.ts';
 import { evaluateRules } from './ruleEvaluation.ts';
 import { invalidCause } from './validationRule.ts';
 
@@ -21,12 +21,18 @@ const WORKER_URL = import.meta.url.endsWith('.cjs') ? new URL('./celWorker.cjs',
 
 interface Sandbox {
   worker: Worker;
+  /** Ids of the schemas this worker keeps. */
+  sent: Set<number>;
   port: MessagePort;
   state: Int32Array;
   progress: Uint8Array;
 }
 
 let sandbox: Sandbox | undefined;
+// Schemas go to the worker once, by id: a stored CRD's schema object stays the same until the CRD changes.
+const schemaIds = new WeakMap<JsonSchema, number>();
+let nextSchemaId = 1;
+const SCHEMAS_KEPT = 200;
 /** Set when no worker can run here (a bundle without its worker file): rules then run in-thread, unbounded. */
 let inThreadOnly = !existsSync(fileURLToPath(WORKER_URL));
 
@@ -54,7 +60,7 @@ function start(): Sandbox {
     void worker.terminate();
     throw new Error('the validation rule worker did not start');
   }
-  return { worker, port: port1, state, progress: new Uint8Array(shared, PROGRESS_OFFSET) };
+  return { worker, sent: new Set(), port: port1, state, progress: new Uint8Array(shared, PROGRESS_OFFSET) };
 }
 
 function stop(): void {
@@ -76,10 +82,21 @@ export function runRules(schema: JsonSchema, obj: unknown, old: unknown, budgetM
     }
   }
   if (inThreadOnly || !sandbox) return evaluateRules(schema, obj, old, { duration: (d) => evaluate('duration(d)', { d }) });
-  const { port, state } = sandbox;
+  const { port, state, sent } = sandbox;
+  let schemaId = schemaIds.get(schema);
+  if (schemaId === undefined) schemaIds.set(schema, (schemaId = nextSchemaId++));
+  const job: RuleJob = { schemaId, obj, old };
+  if (!sent.has(schemaId)) {
+    if (sent.size >= SCHEMAS_KEPT) {
+      job.forgetSchemas = true;
+      sent.clear();
+    }
+    job.schema = schema;
+    sent.add(schemaId);
+  }
   Atomics.store(state, STATE.flag, 0);
   Atomics.store(state, STATE.progressLength, 0);
-  port.postMessage({ schema, obj, old });
+  port.postMessage(job);
   if (Atomics.wait(state, STATE.flag, 0, budgetMs) === 'timed-out') return timedOut();
   const message = receiveMessageOnPort(port)?.message as RuleAnswer | undefined;
   if (!message) return [];

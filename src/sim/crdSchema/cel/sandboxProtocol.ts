@@ -7,8 +7,12 @@ export const STATE = { flag: 0, progressLength: 1 } as const;
 export const PROGRESS_OFFSET = 8;
 export const SHARED_BYTES = PROGRESS_OFFSET + 16 * 1024;
 
+/** A request's rules to run: the schema by id, sent along only the first time this worker sees it. */
 export interface RuleJob {
-  schema: unknown;
+  schemaId: number;
+  schema?: unknown;
+  /** Drop the schemas kept so far (the API server keeps the count bounded). */
+  forgetSchemas?: boolean;
   obj: unknown;
   old: unknown;
 }
