@@ -2,6 +2,7 @@ import type { Cause } from '../../../shared/apiErrors.ts';
 import type { JsonSchema } from '../jsonSchema.ts';
 import { compileExpression, issueText, type Selection } from './celCompile.ts';
 import { withTypeMeta } from './celValues.ts';
+import { operandTypeError } from './operandTypes.ts';
 import { costExceededDetail, estimatedIterations, STATIC_COST_LIMIT } from './costEstimate.ts';
 import { goRule, REASONS, type ValidationRule } from './validationRule.ts';
 
@@ -50,7 +51,8 @@ function checkRule(rule: ValidationRule, schema: JsonSchema, path: string, nodeP
   const selectedType = wholeSelection ? schemaAt(schema, wholeSelection)?.type : undefined;
   if ((type !== 'bool' && type !== 'dyn') || (selectedType !== undefined && selectedType !== 'boolean')) causes.push(invalid(`${path}.rule`, 'cel expression must evaluate to a bool'));
   const undefinedField = selections.map((s) => undefinedFieldIn(schema, s, rule.rule!)).find((u) => u !== undefined);
-  if (undefinedField) causes.push(invalid(`${path}.rule`, `compilation failed: ${undefinedField}`));
+  const typeError = undefinedField ? undefined : operandTypeError(compiled.compiled.program.ast, schema, rule.rule);
+  if (undefinedField ?? typeError) causes.push(invalid(`${path}.rule`, `compilation failed: ${undefinedField ?? typeError}`));
   const estimate = estimatedIterations(compiled.compiled.program.ast, schema);
   if (estimate > STATIC_COST_LIMIT) causes.push({ reason: 'FieldValueForbidden', field: `${path}.rule`, message: `Forbidden: ${costExceededDetail(estimate)}` });
   if (usesOldSelf && !correlatable) causes.push(invalid(`${path}.rule`, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${nodePath}`));

@@ -33,16 +33,17 @@ describe('CRD validation rules checked at CRD creation', () => {
     assert.equal((await call(sim.server, 'GET', `${CRD_PATH}/widgets.rules.example.com`)).status, 404);
   });
 
-  it('refuses rules reading undeclared fields or variables, or not answering a bool', async () => {
+  it('refuses rules reading undeclared fields or variables, comparing a field with a literal of another type, or not answering a bool', async () => {
     const causes = await refusal(crdWithSpecRules([
-      { rule: 'self.minReplica > 0' }, { rule: 'replicas > 0' }, { rule: 'self.minReplicas' }, { rule: 'self.maxReplicas > 0', messageExpression: 'self.maxReplicas' }, { rule: 'self.owner.name != ""' },
+      { rule: 'self.minReplica > 0' }, { rule: 'replicas > 0' }, { rule: 'self.minReplicas' }, { rule: 'self.maxReplicas > 0', messageExpression: 'self.maxReplicas' }, { rule: 'self.owner.name != ""' }, { rule: 'self.minReplicas == "3"' },
     ]));
-    assert.equal(causes.length, 5, causes.join('\n'));
+    assert.equal(causes.length, 6, causes.join('\n'));
     assert.match(causes[0]!, /x-kubernetes-validations\[0\]\.rule: .*compilation failed: ERROR: <input>:1:5: undefined field 'minReplica'/);
     assert.match(causes[1]!, /x-kubernetes-validations\[1\]\.rule: .*compilation failed: ERROR: <input>:1:1: undeclared reference to 'replicas' \(in container ''\)/);
     assert.match(causes[2]!, /x-kubernetes-validations\[2\]\.rule: .*: cel expression must evaluate to a bool$/);
     assert.match(causes[3]!, /x-kubernetes-validations\[3\]\.messageExpression: Invalid value: .*: must evaluate to a string$/);
     assert.match(causes[4]!, /x-kubernetes-validations\[4\]\.rule: .*compilation failed: ERROR: <input>:1:11: type 'string' does not support field selection/);
+    assert.match(causes[5]!, /x-kubernetes-validations\[5\]\.rule: .*compilation failed: ERROR: <input>:1:18: found no matching overload for '_==_' applied to '\(int, string\)'/);
   });
 
   it('refuses oldSelf on items of a list that is not list-type=map (no old item to compare with)', async () => {
