@@ -44,8 +44,18 @@ export function decodeCustomResource(info: ResourceInfo, schema: JsonSchema | un
 export function validateCustomResource(schema: JsonSchema | undefined, obj: KubeObject, old?: KubeObject): Cause[] {
   if (!schema) return [];
   const causes = validateAgainstSchema(obj as unknown as Record<string, unknown>, schema);
-  return hasRules(schema) ? [...causes, ...runRules(schema, obj, old)] : causes;
+  if (!hasRules(schema)) return causes;
+  // Values of the wrong type, size or shape would make rules fail or run long: they are not run then.
+  if (causes.some((c) => BLOCKING.has(c.reason))) return [...causes, RULES_NOT_CHECKED];
+  return [...causes, ...runRules(schema, obj, old)];
 }
+
+const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+const RULES_NOT_CHECKED: Cause = {
+  reason: 'FieldValueInvalid',
+  field: '<nil>',
+  message: 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+};
 
 const withRules = new WeakMap<JsonSchema, boolean>();
 

@@ -44,6 +44,16 @@ describe('custom resources against their CEL validation rules', () => {
     assert.equal((await call(sim.server, 'GET', `${WIDGETS_PATH}/bad`)).status, 404);
   });
 
+  it('does not run the rules while the object has values of the wrong type, size or shape', async () => {
+    const r = await call(sim.server, 'POST', WIDGETS_PATH, { body: widget('bad-types', { ...GOOD_SPEC, minReplicas: 'five', containers: [{ image: 'x' }] }) });
+    assert.equal(r.status, 422, r.body);
+    assert.deepEqual(causesOf(r.json()), [
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      'spec.containers[0].name: Required value',
+      'spec.minReplicas: Invalid value: "string": spec.minReplicas in body must be of type integer: "string"',
+    ]);
+  });
+
   it('evaluates rules after defaulting: integer fields are CEL ints', async () => {
     // maxReplicas defaults to 3: minReplicas 4 then fails the rule that compares them.
     const r = await call(sim.server, 'POST', WIDGETS_PATH, { body: widget('w-defaulted', { ...GOOD_SPEC, minReplicas: 4, maxReplicas: undefined }) });
