@@ -20,13 +20,28 @@ export function validateRuleDefinitions(schema: JsonSchema, path: string): Cause
 
 function visit(schema: JsonSchema, path: string, isRoot: boolean, correlatable: boolean, causes: Cause[]): void {
   const seen = isRoot || schema['x-kubernetes-embedded-resource'] ? withTypeMeta(schema) : schema;
-  (schema['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
-    causes.push(...checkRule(rule, seen, `${path}.x-kubernetes-validations[${i}]`, path, correlatable));
-  });
+  const rules: unknown = schema['x-kubernetes-validations'];
+  if (rules !== undefined && !Array.isArray(rules)) causes.push(wrongType(`${path}.x-kubernetes-validations`, rules, 'must be a list of rules'));
+  if (Array.isArray(rules)) {
+    rules.forEach((rule: unknown, i) => {
+      const rulePath = `${path}.x-kubernetes-validations[${i}]`;
+      const malformed = malformedRule(rule, rulePath);
+      causes.push(...(malformed.length ? malformed : checkRule(rule as ValidationRule, seen, rulePath, path, correlatable)));
+    });
+  }
   for (const [key, property] of Object.entries(schema.properties ?? {})) visit(property, `${path}.properties[${key}]`, false, correlatable, causes);
   if (typeof schema.additionalProperties === 'object') visit(schema.additionalProperties, `${path}.additionalProperties`, false, correlatable, causes);
   // Items of a list are found in the old object only by their keys, in list-type=map lists.
   if (schema.items) visit(schema.items, `${path}.items`, false, correlatable && schema['x-kubernetes-list-type'] === 'map', causes);
+}
+
+const wrongType = (field: string, value: unknown, detail: string): Cause => ({ reason: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(value) ?? 'null'}: ${detail}` });
+
+/** A rule that is not an object of strings (as the API server's decoding would refuse it). */
+function malformedRule(rule: unknown, path: string): Cause[] {
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return [wrongType(path, rule, 'must be an object with a rule')];
+  const fields = ['rule', 'message', 'messageExpression', 'reason', 'fieldPath'] as const;
+  return fields.filter((f) => f in rule && typeof (rule as Record<string, unknown>)[f] !== 'string').map((f) => wrongType(`${path}.${f}`, (rule as Record<string, unknown>)[f], 'must be a string'));
 }
 
 function checkRule(rule: ValidationRule, schema: JsonSchema, path: string, nodePath: string, correlatable: boolean): Cause[] {

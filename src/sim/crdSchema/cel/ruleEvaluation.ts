@@ -31,7 +31,7 @@ const fieldName = (path: string): string => path || '<nil>';
 
 function visit(schema: JsonSchema, value: unknown, old: unknown, path: string, isRoot: boolean, context: RuleContext, causes: Cause[]): void {
   if (value === null || value === undefined) return;
-  const rules = schema['x-kubernetes-validations'] ?? [];
+  const rules = Array.isArray(schema['x-kubernetes-validations']) ? schema['x-kubernetes-validations'] : [];
   if (rules.length) {
     const seen = isRoot || schema['x-kubernetes-embedded-resource'] ? withTypeMeta(schema) : schema;
     const self = toCelValue(value, seen, context.duration);

@@ -68,6 +68,18 @@ describe('CRD validation rules checked at CRD creation', () => {
     assert.equal((await call(sim.server, 'DELETE', `${CRD_PATH}/widgets.rules.example.com`)).status, 200);
   });
 
+  it('refuses malformed rules with a clear cause, never a server error', async () => {
+    const causes = await refusal(crdWithSpecRules([{ rule: 3 }, 'self.x > 1', { rule: 'true', message: ['a'] }]));
+    assert.deepEqual(causes, [
+      `${SPEC}.x-kubernetes-validations[0].rule: Invalid value: 3: must be a string`,
+      `${SPEC}.x-kubernetes-validations[1]: Invalid value: "self.x > 1": must be an object with a rule`,
+      `${SPEC}.x-kubernetes-validations[2].message: Invalid value: ["a"]: must be a string`,
+    ]);
+    const notAList = crdWithSpecRules([]);
+    (notAList as { spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: Record<string, unknown> } } } }[] } }).spec.versions[0]!.schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = { rule: 'true' };
+    assert.deepEqual(await refusal(notAList), [`${SPEC}.x-kubernetes-validations: Invalid value: {"rule":"true"}: must be a list of rules`]);
+  });
+
   it('refuses an unknown reason and a message with a line break', async () => {
     const causes = await refusal(crdWithSpecRules([{ rule: 'true', reason: 'FieldValueWrong' }, { rule: 'true', message: 'two\nlines' }]));
     assert.deepEqual(causes, [
