@@ -13,7 +13,7 @@ export interface Compiled {
   usesOldSelf: boolean;
   /** A Kubernetes library function the rule calls that is not evaluated here. */
   unsupported?: string;
-  /** Field selections rooted at self: `self.spec.replicas` → { names: ['spec', 'replicas'], offset }. */
+  /** Field selections rooted at self: `self.spec.replicas` → { steps: ['spec', 'replicas'], offsets: [4, 9] }. */
   selections: Selection[];
   /** The whole expression is a selection from self (its type is the schema's, not dyn). */
   wholeSelection?: Selection;
@@ -22,8 +22,8 @@ export interface Compiled {
 export interface Selection {
   /** `.name` or `[index]` steps from self; an index step is null. */
   steps: (string | null)[];
-  /** Where the last `.name`'s dot is in the expression (cel-go's position for a select). */
-  offset: number;
+  /** Where each step's `.` or `[` is in the expression (cel-go's position for a select). */
+  offsets: number[];
 }
 
 export type CompileResult = { ok: true; compiled: Compiled } | { ok: false; detail: string };
@@ -91,18 +91,21 @@ function walk(node: ASTNode, facts: Facts): void {
 function selectionFromSelf(node: ASTNode): Selection | undefined {
   if (node.op !== '.' && node.op !== '.?' && node.op !== '[]' && node.op !== '[?]') return undefined;
   const steps: (string | null)[] = [];
+  const offsets: number[] = [];
   let current: ASTNode = node;
-  const offset = Math.max(0, node.pos - 1);
   for (;;) {
     if (current.op === '.' || current.op === '.?') {
       steps.unshift(current.args[1]);
+      // The node's position is its field name's; the dot (or `.?`) is just before it.
+      offsets.unshift(Math.max(0, current.pos - current.op.length));
       current = current.args[0];
     } else if (current.op === '[]' || current.op === '[?]') {
       steps.unshift(null);
+      offsets.unshift(current.args[0].end);
       current = current.args[0];
     } else break;
   }
-  return current.op === 'id' && current.args === 'self' ? { steps, offset } : undefined;
+  return current.op === 'id' && current.args === 'self' ? { steps, offsets } : undefined;
 }
 
 /**

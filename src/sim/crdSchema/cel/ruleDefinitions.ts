@@ -91,22 +91,23 @@ const CEL_TYPES: Record<string, string> = { string: 'string', integer: 'int', nu
 /** cel-go's `undefined field 'x'` for a selection from self the schema does not declare. */
 function undefinedFieldIn(schema: JsonSchema, selection: Selection, text: string): string | undefined {
   let current: JsonSchema | undefined = schema;
-  for (const step of selection.steps) {
+  for (const [i, step] of selection.steps.entries()) {
     if (!current) return undefined;
+    const offset = selection.offsets[i] ?? 0;
     const additional: JsonSchema | undefined = typeof current.additionalProperties === 'object' ? current.additionalProperties : undefined;
     if (step === null) {
       current = current.items ?? additional;
       continue;
     }
     if (current.type && current.type !== 'object' && current.type !== 'array') {
-      return issueText(text, selection.offset, `type '${CEL_TYPES[current.type] ?? current.type}' does not support field selection`);
+      return issueText(text, offset, `type '${CEL_TYPES[current.type] ?? current.type}' does not support field selection`);
     }
     if (current.type !== 'object' || !current.properties || additional || current['x-kubernetes-preserve-unknown-fields']) {
       current = additional;
       continue;
     }
     const next: JsonSchema | undefined = current.properties[step];
-    if (!next) return issueText(text, selection.offset, `undefined field '${step}'`);
+    if (!next) return issueText(text, offset, `undefined field '${step}'`);
     current = next;
   }
   return undefined;

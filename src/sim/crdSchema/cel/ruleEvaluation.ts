@@ -1,6 +1,6 @@
 import type { Cause } from '../../../shared/apiErrors.ts';
 import { childPath, isObject, type JsonSchema } from '../jsonSchema.ts';
-import { compileExpression, type Compiled } from './celCompile.ts';
+import { compileExpression } from './celCompile.ts';
 import { toCelValue, withTypeMeta, type DurationParser } from './celValues.ts';
 import { failureCause, invalidCause, pathBelow, ruleMessage, type ValidationRule } from './validationRule.ts';
 
@@ -98,7 +98,7 @@ function messageFromExpression(expression: string, activation: Record<string, un
   if (!compiled.ok) return {};
   let text: unknown;
   try {
-    text = (compiled.compiled as Compiled).program(activation);
+    text = compiled.compiled.program(activation);
   } catch {
     return {};
   }
