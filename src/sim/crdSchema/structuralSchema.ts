@@ -3,6 +3,7 @@ import type { JsonSchema } from './jsonSchema.ts';
 import { prune } from './pruning.ts';
 import { compiled, validateValueAt } from './valueValidation.ts';
 import { validateRuleDefinitions } from './cel/ruleDefinitions.ts';
+import { runRules } from './cel/ruleSandbox.ts';
 
 // What the apiextensions validator requires of each version's openAPIV3Schema before it accepts a
 // CustomResourceDefinition (apiextensions.k8s.io/v1): a schema for every version, and a
@@ -31,7 +32,9 @@ export function validateCrdSchemas(spec: { versions?: CrdVersion[]; preserveUnkn
     const text = (c: Cause): string => `${c.field}: ${c.message}`;
     causes.push(...structural(schema, 'root', path).sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0)));
     causes.push(...openApiRules(schema, path));
-    if (!causes.length) causes.push(...defaults(schema, path), ...validateRuleDefinitions(schema, path));
+    if (!causes.length) causes.push(...validateRuleDefinitions(schema, path));
+    // Defaults are checked against the rules too: only once the rules compile.
+    if (!causes.length) causes.push(...defaults(schema, path));
   });
   return causes;
 }
@@ -132,7 +135,10 @@ function defaults(s: JsonSchema, path: string): Cause[] {
     if (prune(copy, { type: 'object', properties: { value: s } }).length) {
       causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(s.default)}: must not have unknown fields` });
     }
-    causes.push(...validateValueAt(s.default, s, field));
+    const valueCauses = validateValueAt(s.default, s, field);
+    causes.push(...valueCauses);
+    // A default must also pass the validation rules of its schema (itself as oldSelf).
+    if (!valueCauses.length && JSON.stringify(s).includes('"x-kubernetes-validations"')) causes.push(...runRules(s, s.default, s.default, field));
   }
   for (const [k, p] of Object.entries(s.properties ?? {})) causes.push(...defaults(p, `${path}.properties[${k}]`));
   if (s.items) causes.push(...defaults(s.items, `${path}.items`));

@@ -31,7 +31,7 @@ port.on('message', (job: RuleJob) => {
     if (job.schema) schemas.set(job.schemaId, job.schema as JsonSchema);
     const schema = schemas.get(job.schemaId);
     if (!schema) throw new Error(`schema ${job.schemaId} was not sent`);
-    answer = { causes: evaluateRules(schema, job.obj, job.old, { duration, progress }) };
+    answer = { causes: evaluateRules(schema, job.obj, job.old, { duration, progress }, job.at) };
   } catch (err) {
     answer = { error: (err as Error).message };
   }

@@ -19,10 +19,13 @@ export interface RuleContext {
   progress?: RuleProgress;
 }
 
-/** The causes for the rules `obj` fails; `old` is the stored object on update. */
-export function evaluateRules(schema: JsonSchema, obj: unknown, old: unknown, context: RuleContext): Cause[] {
+/**
+ * The causes for the rules `obj` fails; `old` is the stored object on update. `at` names a value
+ * checked on its own (a schema's default) instead of a whole custom resource.
+ */
+export function evaluateRules(schema: JsonSchema, obj: unknown, old: unknown, context: RuleContext, at?: string): Cause[] {
   const causes: Cause[] = [];
-  visit(schema, obj, old, '', true, context, causes);
+  visit(schema, obj, old, at ?? '', at === undefined, context, causes);
   return causes;
 }
 

@@ -72,8 +72,11 @@ function stop(): void {
   }
 }
 
-/** The causes `obj` fails, evaluating `schema`'s rules in the worker within RULES_BUDGET_MS. */
-export function runRules(schema: JsonSchema, obj: unknown, old: unknown, budgetMs = RULES_BUDGET_MS): Cause[] {
+/**
+ * The causes `obj` fails, evaluating `schema`'s rules in the worker within `budgetMs`; `at` names
+ * a value checked on its own (a schema's default).
+ */
+export function runRules(schema: JsonSchema, obj: unknown, old: unknown, at?: string, budgetMs = RULES_BUDGET_MS): Cause[] {
   if (!inThreadOnly && !sandbox) {
     try {
       sandbox = start();
@@ -81,11 +84,11 @@ export function runRules(schema: JsonSchema, obj: unknown, old: unknown, budgetM
       inThreadOnly = true;
     }
   }
-  if (inThreadOnly || !sandbox) return evaluateRules(schema, obj, old, { duration: (d) => evaluate('duration(d)', { d }) });
+  if (inThreadOnly || !sandbox) return evaluateRules(schema, obj, old, { duration: (d) => evaluate('duration(d)', { d }) }, at);
   const { port, state, sent } = sandbox;
   let schemaId = schemaIds.get(schema);
   if (schemaId === undefined) schemaIds.set(schema, (schemaId = nextSchemaId++));
-  const job: RuleJob = { schemaId, obj, old };
+  const job: RuleJob = { schemaId, obj, old, ...(at === undefined ? {} : { at }) };
   if (!sent.has(schemaId)) {
     if (sent.size >= SCHEMAS_KEPT) {
       job.forgetSchemas = true;

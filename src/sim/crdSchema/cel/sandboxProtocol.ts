@@ -15,6 +15,8 @@ export interface RuleJob {
   forgetSchemas?: boolean;
   obj: unknown;
   old: unknown;
+  /** The path of a value checked on its own (a schema's default); absent for a custom resource. */
+  at?: string;
 }
 
 export type RuleAnswer = { causes: Cause[] } | { error: string };

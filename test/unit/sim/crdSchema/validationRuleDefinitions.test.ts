@@ -68,6 +68,18 @@ describe('CRD validation rules checked at CRD creation', () => {
     assert.equal((await call(sim.server, 'DELETE', `${CRD_PATH}/widgets.rules.example.com`)).status, 200);
   });
 
+  it('refuses a default that breaks its schema\'s validation rules', async () => {
+    const crd = widgetCrd({ limits: {
+      type: 'object',
+      default: { low: 5, high: 1 },
+      properties: { low: { type: 'integer' }, high: { type: 'integer' } },
+      'x-kubernetes-validations': [{ rule: 'self.low <= self.high', message: 'low must not exceed high' }],
+    } });
+    assert.deepEqual(await refusal(crd as unknown as Record<string, unknown>), [
+      `${SPEC}.properties[limits].default: Invalid value: "object": low must not exceed high`,
+    ]);
+  });
+
   it('refuses malformed rules with a clear cause, never a server error', async () => {
     const causes = await refusal(crdWithSpecRules([{ rule: 3 }, 'self.x > 1', { rule: 'true', message: ['a'] }]));
     assert.deepEqual(causes, [
