@@ -1,18 +1,15 @@
 import type { ASTNode, Environment, ParseResult } from '@marcbachmann/cel-js';
-import { kubernetesEnvironment, UNSUPPORTED_FUNCTIONS } from './kubernetesLibrary.ts';
+import { kubernetesEnvironment } from './kubernetesLibrary.ts';
 
 // Compiling one CEL expression of an x-kubernetes-validations rule: parsed and type-checked
 // once (cached by its text), with the facts the validator needs about it — whether it reads
-// oldSelf (a transition rule), whether it calls a Kubernetes function this evaluator lacks, and
-// the self.a.b field chains it reads, to check against the schema.
+// oldSelf (a transition rule) and the self.a.b field chains it reads, to check against the schema.
 
 export interface Compiled {
   program: ParseResult;
   /** The checked result type (`bool`, `string`, `dyn`, ...). */
   type: string;
   usesOldSelf: boolean;
-  /** A Kubernetes library function the rule calls that is not evaluated here. */
-  unsupported?: string;
   /** Field selections rooted at self: `self.spec.replicas` → { steps: ['spec', 'replicas'], offsets: [4, 9] }. */
   selections: Selection[];
   /** The whole expression is a selection from self (its type is the schema's, not dyn). */
@@ -55,9 +52,8 @@ function compileUncached(text: string): CompileResult {
   } catch (err) {
     return { ok: false, detail: celErrorText(text, err, 'Syntax error: ') };
   }
-  const facts = { usesOldSelf: false, unsupported: undefined as string | undefined, selections: [] as Selection[], wholeSelection: selectionFromSelf(program.ast) };
+  const facts = { usesOldSelf: false, selections: [] as Selection[], wholeSelection: selectionFromSelf(program.ast) };
   walk(program.ast, facts);
-  if (facts.unsupported) return { ok: true, compiled: { program, type: 'dyn', ...facts } };
   const checked = program.check();
   if (!checked.valid) return { ok: false, detail: celErrorText(text, checked.error) };
   return { ok: true, compiled: { program, type: checked.type ?? 'dyn', ...facts } };
@@ -65,7 +61,6 @@ function compileUncached(text: string): CompileResult {
 
 interface Facts {
   usesOldSelf: boolean;
-  unsupported: string | undefined;
   selections: Selection[];
 }
 
@@ -75,7 +70,6 @@ function isNode(value: unknown): value is ASTNode {
 
 function walk(node: ASTNode, facts: Facts): void {
   if (node.op === 'id' && node.args === 'oldSelf') facts.usesOldSelf = true;
-  if ((node.op === 'call' || node.op === 'rcall') && UNSUPPORTED_FUNCTIONS.has(node.args[0])) facts.unsupported ??= node.args[0];
   if (node.op === '.' || node.op === '.?') {
     const selection = selectionFromSelf(node);
     if (selection) facts.selections.push(selection);

@@ -1,12 +1,10 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { registerQuantity } from './quantityLibrary.ts';
 
 // The CEL environment kube-apiserver 1.28 compiles CRD validation rules in: the standard library
 // (macros, size, matches, timestamps, durations, optional types) plus the Kubernetes extension
-// libraries (k8s.io/apiserver/pkg/cel/library: lists, regex, urls; cel-go's ext strings v0).
-// quantity() is known but not evaluated here: rules calling it are accepted and skipped.
-
-/** Kubernetes library functions this evaluator does not have; rules naming them are skipped. */
-export const UNSUPPORTED_FUNCTIONS = new Set(['quantity', 'isQuantity', 'authorizer']);
+// libraries (k8s.io/apiserver/pkg/cel/library: lists, regex, urls, quantity; cel-go's ext
+// strings v0).
 
 type CelList = unknown[];
 
@@ -123,5 +121,6 @@ export function kubernetesEnvironment(): Environment {
   registerLists(env);
   registerRegex(env);
   registerUrls(env);
+  registerQuantity(env);
   return env;
 }

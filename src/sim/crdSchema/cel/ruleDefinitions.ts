@@ -61,8 +61,7 @@ function checkRule(rule: ValidationRule, schema: JsonSchema, path: string, nodeP
   if (!rule.rule?.trim()) return causes;
   const compiled = compileExpression(rule.rule);
   if (!compiled.ok) return [...causes, invalid(`${path}.rule`, `compilation failed: ${compiled.detail}`)];
-  const { type, usesOldSelf, unsupported, selections, wholeSelection } = compiled.compiled;
-  if (unsupported) return causes;
+  const { type, usesOldSelf, selections, wholeSelection } = compiled.compiled;
   const selectedType = wholeSelection ? schemaAt(schema, wholeSelection)?.type : undefined;
   if ((type !== 'bool' && type !== 'dyn') || (selectedType !== undefined && selectedType !== 'boolean')) causes.push(invalid(`${path}.rule`, 'cel expression must evaluate to a bool'));
   const undefinedField = selections.map((s) => undefinedFieldIn(schema, s, rule.rule!)).find((u) => u !== undefined);

@@ -70,8 +70,8 @@ function correlateListItems(schema: JsonSchema, old: unknown): (item: unknown) =
 
 function runRule(rule: ValidationRule, schemaType: string, path: string, self: unknown, oldSelf: unknown, context: RuleContext): Cause[] {
   const compiled = compileExpression(rule.rule ?? '');
-  // Rules that do not compile were refused with the CRD; those calling a function not evaluated here are skipped.
-  if (!compiled.ok || compiled.compiled.unsupported) return [];
+  // Rules that do not compile were refused with the CRD.
+  if (!compiled.ok) return [];
   const { program, usesOldSelf } = compiled.compiled;
   if (usesOldSelf && oldSelf === undefined) return [];
   context.progress?.running(path, schemaType, rule.rule ?? '');

@@ -1,5 +1,5 @@
-// The Kubernetes CEL libraries as validation rules call them (k8s.io/apiserver/pkg/cel/library and
-// cel-go's ext strings), evaluated on the values a custom resource's fields become.
+// The Kubernetes CEL libraries as validation rules call them (k8s.io/apiserver/pkg/cel/library's
+// lists, regex, urls and quantity; cel-go's ext strings), on the values fields become.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileExpression } from '../../../../src/sim/crdSchema/cel/celCompile.ts';
@@ -41,6 +41,15 @@ describe('Kubernetes CEL libraries', () => {
       ['https', 'example.com:8443', 'example.com', '8443', '/a%20b'],
     );
     assert.deepEqual(run(`${url}.getQuery()`), { x: ['1', '2'] });
+  });
+
+  it('quantity: exact comparisons across suffixes, arithmetic, conversions', () => {
+    assert.equal(run("quantity('1Gi') == quantity('1024Mi') && quantity('1G') != quantity('1Gi') && quantity('1e3') == quantity('1k')"), true);
+    assert.equal(run("quantity(self).isGreaterThan(quantity('500m')) && quantity(self).isLessThan(quantity('1'))", '750m'), true);
+    assert.equal(run("quantity('1500m').add(1).sub(quantity('500m')).asInteger()"), 2n);
+    assert.deepEqual([run("quantity('-2Ki').sign()"), run("quantity('1.5').isInteger()"), run("quantity('250m').asApproximateFloat()")], [-1n, false, 0.25]);
+    assert.equal(run("isQuantity('10Mi') && !isQuantity('10 apples')"), true);
+    assert.throws(() => run("quantity('1.5').asInteger()"), /cannot convert value to integer/);
   });
 
   it('the standard library: macros, has, size, matches, timestamps and durations, optionals', () => {

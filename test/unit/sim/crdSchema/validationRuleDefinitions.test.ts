@@ -1,7 +1,6 @@
 // A CRD's x-kubernetes-validations are compiled when it is created: a rule that does not compile,
 // reads a field the schema does not declare, is not a bool, reads oldSelf where no old value can
-// be found, or could loop too long is refused with a 422 naming it; quantity() rules (a library
-// this evaluator lacks) are accepted.
+// be found, or could loop too long is refused with a 422 naming it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from '../server/httpClient.ts';
@@ -100,14 +99,20 @@ describe('CRD validation rules checked at CRD creation', () => {
     ]);
   });
 
-  it('accepts a rule calling quantity(), which is not evaluated here, and still checks the others', async () => {
-    const r = await call(sim.server, 'POST', CRD_PATH, { body: crdWithSpecRules([{ rule: "quantity(self.owner).isGreaterThan(quantity('1Gi'))" }]) });
+  it('evaluates quantity rules: 1Gi, 1024Mi and 1073741824 are the same amount', async () => {
+    const r = await call(sim.server, 'POST', CRD_PATH, { body: crdWithSpecRules([{ rule: "!has(self.owner) || quantity(self.owner).compareTo(quantity('1Gi')) >= 0", message: 'at least 1Gi' }]) });
     assert.equal(r.status, 201, r.body);
-    const obj = { apiVersion: 'rules.example.com/v1', kind: 'Widget', metadata: { name: 'w-q' }, spec: { owner: '2Gi', containers: [{ name: 'main', image: 'a:1' }] } };
-    const created = await call(sim.server, 'POST', '/apis/rules.example.com/v1/namespaces/default/widgets', { body: obj });
-    assert.equal(created.status, 201, created.body);
-    const bad = await call(sim.server, 'POST', '/apis/rules.example.com/v1/namespaces/default/widgets', { body: { ...obj, metadata: { name: 'q' } } });
-    assert.equal(bad.status, 422, bad.body);
+    const obj = (name: string, owner: string): Record<string, unknown> => ({ apiVersion: 'rules.example.com/v1', kind: 'Widget', metadata: { name }, spec: { owner, containers: [{ name: 'main', image: 'a:1' }] } });
+    for (const [name, owner] of [['w-q1', '1024Mi'], ['w-q2', '1073741824'], ['w-q3', '2G']]) {
+      const created = await call(sim.server, 'POST', '/apis/rules.example.com/v1/namespaces/default/widgets', { body: obj(name!, owner!) });
+      assert.equal(created.status, 201, created.body);
+    }
+    const small = await call(sim.server, 'POST', '/apis/rules.example.com/v1/namespaces/default/widgets', { body: obj('w-q4', '1023Mi') });
+    assert.equal(small.status, 422, small.body);
+    assert.deepEqual(small.json().details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`), ['spec: Invalid value: "object": at least 1Gi']);
+    const notAQuantity = await call(sim.server, 'POST', '/apis/rules.example.com/v1/namespaces/default/widgets', { body: obj('w-q5', 'lots') });
+    assert.equal(notAQuantity.status, 422, notAQuantity.body);
+    assert.match(notAQuantity.json().details.causes[0].message, /quantities must match the regular expression .* evaluating rule: at least 1Gi$/);
     assert.equal((await call(sim.server, 'DELETE', `${CRD_PATH}/widgets.rules.example.com`)).status, 200);
   });
 });
