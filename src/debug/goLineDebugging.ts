@@ -49,6 +49,8 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   private nextId = GO_BREAKPOINT_BASE + 1;
   private stoppedGoroutine: number | undefined;
   private enabled = false;
+  /** Delve's id of the one-shot breakpoint a Step Into placed on Reconcile, until it hits. */
+  private stepIntoBreakpoint: number | undefined;
 
   /**
    * The build flags and start command for the Go program: `dlv exec --headless` on a free
@@ -131,6 +133,25 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     return { ...body, variablesReference: toOurs(body.variablesReference) };
   }
 
+  /**
+   * Step Into a held reconcile: a one-shot Delve breakpoint on the controller's Reconcile
+   * function (`main.(*mirrorReconciler).Reconcile`), for that reconcile's goroutine only when it
+   * is known (another worker may enter Reconcile first). Resolves false when Delve cannot place
+   * it; the caller then steps over.
+   */
+  async stepIntoReconcile(goFunction: string, goroutine?: number): Promise<boolean> {
+    if (!this.delve?.running) return false;
+    const condition = goroutine ? `runtime.curg.goid == ${goroutine}` : undefined;
+    const placed = await this.delve.setFunctionBreakpoints([{ name: goFunction, condition }]).catch(() => []);
+    const bp = placed[0];
+    if (!bp?.verified || bp.id === undefined) {
+      await this.delve.setFunctionBreakpoints([]).catch(() => undefined);
+      return false;
+    }
+    this.stepIntoBreakpoint = bp.id;
+    return true;
+  }
+
   /** continue / next / stepIn / stepOut of a goroutine thread, done by Delve. */
   async step(command: 'continue' | 'next' | 'stepIn' | 'stepOut', threadId: number): Promise<void> {
     this.stoppedGoroutine = undefined;
@@ -154,9 +175,20 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     this.delve = delve;
     delve.on('stopped', (body) => {
       this.stoppedGoroutine = body.threadId;
+      const threadId = body.threadId === undefined ? undefined : GO_THREAD_BASE + body.threadId;
+      const oneShot = this.stepIntoBreakpoint;
+      if (oneShot !== undefined && (body.hitBreakpointIds?.includes(oneShot) || body.reason === 'function breakpoint')) {
+        // Step Into arrived in Reconcile: the breakpoint goes before the user sees the stop.
+        this.stepIntoBreakpoint = undefined;
+        void delve
+          .setFunctionBreakpoints([])
+          .catch(() => undefined)
+          .then(() => this.emit('stopped', { reason: 'step', threadId, description: 'Stepped into Reconcile', allThreadsStopped: true }));
+        return;
+      }
       this.emit('stopped', {
         ...body,
-        threadId: body.threadId === undefined ? undefined : GO_THREAD_BASE + body.threadId,
+        threadId,
         hitBreakpointIds: body.hitBreakpointIds?.map((id) => this.fromDelveId.get(id) ?? id + GO_BREAKPOINT_BASE),
         allThreadsStopped: true,
       });

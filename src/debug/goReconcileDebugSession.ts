@@ -107,9 +107,36 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     await this.answer(response, () => this.go.step('next', args.threadId));
   }
 
+  /**
+   * On a goroutine thread: Delve's step in. At a held Go reconcile: into the controller's
+   * Reconcile function under Delve (a one-shot breakpoint there, then the reconcile runs);
+   * without Delve it says how to get that, once, and steps over.
+   */
   protected override async stepInRequest(response: DebugProtocol.StepInResponse, args?: DebugProtocol.StepInArguments): Promise<void> {
-    if (!args || !this.go.ownsThread(args.threadId)) return super.stepInRequest(response);
-    await this.answer(response, () => this.go.step('stepIn', args.threadId));
+    if (args && this.go.ownsThread(args.threadId)) return this.answer(response, () => this.go.step('stepIn', args.threadId));
+    const stop = this.runtime.current;
+    if (!stop?.live || !this.runtime.isGo) return super.stepInRequest(response);
+    const reconciler = this.runtime.controllerShape(stop.record.controller)?.reconciler;
+    let entered = false;
+    if (!this.go.active) {
+      this.adviseOnce('Step Into enters the Go code of Reconcile only under Delve: set "lineBreakpoints": true in the launch configuration. Stepping over this reconcile.');
+    } else if (!reconciler) {
+      this.adviseOnce(`Step Into: controller ${stop.record.controller} did not say which function is its Reconcile (an older controllerlab module?). Stepping over this reconcile.`);
+    } else {
+      entered = await this.go.stepIntoReconcile(reconciler.function, stop.record.goroutine);
+      if (!entered) this.sendEvent(new OutputEvent(`Step Into: Delve could not stop in ${reconciler.function}; stepping over this reconcile.\n`, 'console'));
+    }
+    this.sendResponse(response);
+    if (entered) this.runtime.stepIn();
+    else this.runtime.next();
+  }
+
+  private readonly advised = new Set<string>();
+
+  private adviseOnce(text: string): void {
+    if (this.advised.has(text)) return;
+    this.advised.add(text);
+    this.sendEvent(new OutputEvent(`${text}\n`, 'console'));
   }
 
   protected override async stepOutRequest(response: DebugProtocol.StepOutResponse, args?: DebugProtocol.StepOutArguments): Promise<void> {

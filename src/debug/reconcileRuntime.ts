@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
-import type { CacheView, ControllerSession, ControllerSessionOptions, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
+import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions, TypedEmitter, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
@@ -114,6 +114,14 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       offset += Math.max(1, c.workers);
     }
     return record.worker;
+  }
+  /** The shape a controller reported (a Go controller's names its Reconcile function). */
+  controllerShape(name: string): ControllerShape | undefined {
+    return this.session?.controllers.find((c) => c.name === name);
+  }
+  /** The program runs in Go (known once launched). */
+  get isGo(): boolean {
+    return this.session?.target.language === 'go';
   }
   get controllerName(): string {
     return this.session?.controller?.name ?? 'controller';
