@@ -49,24 +49,57 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   private nextId = GO_BREAKPOINT_BASE + 1;
   private stoppedGoroutine: number | undefined;
   private enabled = false;
+  private port: number | undefined;
+  private handOver: (() => void) | undefined;
+  private handedOver = false;
+  private recentOutput = '';
   /** Delve's id of the one-shot breakpoint a Step Into placed on Reconcile, until it hits. */
   private stepIntoBreakpoint: number | undefined;
 
   /**
    * The build flags and start command for the Go program: `dlv exec --headless` on a free
    * loopback port; once dlv runs, this attaches to it, places the breakpoints set so far and
-   * lets the program run.
+   * lets the program run. With `handOver`, another debugger (VS Code's Go extension) attaches
+   * instead: handOver gets the port once dlv listens (see noticeOutput), and takeBack() attaches
+   * here after all if that debugger cannot.
    */
-  async prepare(dlvPath: string, userBuildFlags: string[] = []): Promise<Required<GoProgramOverrides>> {
+  async prepare(dlvPath: string, userBuildFlags: string[] = [], handOver?: (port: number) => void): Promise<Required<GoProgramOverrides>> {
     this.enabled = true;
     const port = await freeLoopbackPort();
+    this.port = port;
     return {
       buildFlags: [...userBuildFlags, ...DELVE_BUILD_FLAGS],
       wrapCommand: (binary, args) => {
-        void this.attach(port);
+        if (handOver) this.handOver = () => handOver(port);
+        else void this.attach(port);
         return delveExecCommand(dlvPath, port, binary, args);
       },
     };
+  }
+
+  /** The program's output, dlv's included: dlv says when it listens (vscode-go waits for the same line). */
+  noticeOutput(text: string): void {
+    if (!this.handOver || this.port === undefined) return;
+    // The line may arrive in pieces.
+    this.recentOutput = (this.recentOutput + text).slice(-512);
+    if (!this.recentOutput.includes(`API server listening at: 127.0.0.1:${this.port}`)) return;
+    const handOver = this.handOver;
+    this.handOver = undefined;
+    this.handedOver = true;
+    handOver();
+  }
+
+  /** The Go program's Delve went to another debugger. */
+  get handedOverToOther(): boolean {
+    return this.handedOver;
+  }
+
+  /** The other debugger could not attach: this one does (the built-in path). */
+  async takeBack(): Promise<void> {
+    if (this.port === undefined || this.delve) return;
+    this.handOver = undefined;
+    this.handedOver = false;
+    await this.attach(this.port);
   }
 
   /** Lets a program stopped in Delve run on without breakpoints (so it can stop by itself). */
@@ -92,9 +125,11 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     const file: FileBreakpoints = { specs, ids: specs.map(() => this.nextId++) };
     this.files.set(path, file);
     if (this.delve?.running) return this.place(path, file);
-    const message = this.enabled
-      ? 'Placed when the Go program starts under Delve'
-      : 'Go line breakpoints need Delve: set "lineBreakpoints": true in the launch configuration';
+    const message = this.handedOver
+      ? "Handled by the Go extension's debug session"
+      : this.enabled
+        ? 'Placed when the Go program starts under Delve'
+        : 'Go line breakpoints need Delve: set "lineBreakpoints": true in the launch configuration';
     return specs.map((s, i) => ({ id: file.ids[i], verified: false, line: s.line, message }));
   }
 

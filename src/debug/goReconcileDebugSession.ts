@@ -1,6 +1,8 @@
-import { BreakpointEvent, ContinuedEvent, OutputEvent, StoppedEvent } from '@vscode/debugadapter';
+import { BreakpointEvent, ContinuedEvent, Event, OutputEvent, StoppedEvent } from '@vscode/debugadapter';
+import { basename } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { findDelve } from './delveBinary.ts';
+import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, type GoDebuggerChoice, type GoDebuggerHandOver } from './goChildSession.ts';
 import { GoLineDebugging, isGoSource, type GoProgramOverrides } from './goLineDebugging.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from './reconcileDebugSession.ts';
 
@@ -16,6 +18,11 @@ export interface GoLaunchArguments extends ControllerLabLaunchArguments {
   lineBreakpoints?: boolean;
   /** The dlv to use (default: the PATH, then $(go env GOBIN) / $(go env GOPATH)/bin). */
   dlvPath?: string;
+  /**
+   * Who drives Delve: "controller-lab" (this session, the default) or "vscode-go" (VS Code's Go
+   * extension, as a child session the editor starts on ATTACH_GO_EVENT; implies lineBreakpoints).
+   */
+  goDebugger?: GoDebuggerChoice;
 }
 
 export class GoReconcileDebugSession extends ReconcileDebugSession {
@@ -36,14 +43,29 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     });
     this.go.on('breakpoint', (body) => this.sendEvent(new BreakpointEvent(body.reason, body.breakpoint)));
     this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
+    this.runtime.on('output', ({ text }) => this.go.noticeOutput(text));
   }
 
   /** With lineBreakpoints, the Go program is built for Delve and started under dlv (see GoLineDebugging.prepare). */
   protected override async goProgramOverrides(args: GoLaunchArguments): Promise<GoProgramOverrides> {
-    if (!args.lineBreakpoints) return {};
+    const viaGoExtension = args.goDebugger === 'vscode-go';
+    if (!args.lineBreakpoints && !viaGoExtension) return {};
     const dlvPath = findDelve({ explicit: args.dlvPath });
     const userFlags = typeof args.buildFlags === 'string' ? args.buildFlags.split(/\s+/).filter(Boolean) : (args.buildFlags ?? []);
-    return this.go.prepare(dlvPath, userFlags);
+    if (!viaGoExtension) return this.go.prepare(dlvPath, userFlags);
+    return this.go.prepare(dlvPath, userFlags, (port) => {
+      const handOver: GoDebuggerHandOver = { host: '127.0.0.1', port, name: `${basename(args.program ?? 'program')} (Go)`, cwd: args.cwd };
+      this.sendEvent(new Event(ATTACH_GO_EVENT, handOver));
+    });
+  }
+
+  /** The editor could not start the Go extension's session: this session attaches to Delve itself. */
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command !== GO_DEBUGGER_UNAVAILABLE_REQUEST) return super.customRequest(command, response, args);
+    const reason = (args as { reason?: unknown } | undefined)?.reason;
+    this.sendEvent(new OutputEvent(`The Go extension's debugger ${typeof reason === 'string' ? reason : 'could not be started'}; Go line breakpoints go through Controller Lab's own Delve connection.\n`, 'console'));
+    this.sendResponse(response);
+    void this.go.takeBack();
   }
 
   /** A program stopped in Delve cannot read Controller Lab's shutdown: let it run, then end Delve. */
@@ -118,7 +140,9 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     if (!stop?.live || !this.runtime.isGo) return super.stepInRequest(response);
     const reconciler = this.runtime.controllerShape(stop.record.controller)?.reconciler;
     let entered = false;
-    if (!this.go.active) {
+    if (this.go.handedOverToOther) {
+      this.adviseOnce("Step Into: the Go extension's session drives Delve; a breakpoint on the first line of Reconcile stops there. Stepping over this reconcile.");
+    } else if (!this.go.active) {
       this.adviseOnce('Step Into enters the Go code of Reconcile only under Delve: set "lineBreakpoints": true in the launch configuration. Stepping over this reconcile.');
     } else if (!reconciler) {
       this.adviseOnce(`Step Into: controller ${stop.record.controller} did not say which function is its Reconcile (an older controllerlab module?). Stepping over this reconcile.`);

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { launch, startClient, topFrame } from './dapClient.ts';
+import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
+import { DelveDebugger } from '../../src/debug/delveDebugger.ts';
+import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, type GoDebuggerHandOver } from '../../src/debug/goChildSession.ts';
+
+// `"goDebugger": "vscode-go"`: the adapter runs the Go program under a headless Delve and hands
+// Delve to VS Code's Go extension (a child session the editor starts on the hand-over event).
+// The Go extension cannot be installed here, so its place is taken by a DAP client doing the same
+// remote attach it does; and when the editor reports that the Go extension's session could not
+// start, the adapter's own Delve connection takes over.
+
+const MAIN_GO = join(GO_EXAMPLE, 'main.go');
+const LABEL_LINE = readFileSync(MAIN_GO, 'utf8').split('\n').findIndex((l) => l.includes('src.Labels["mirror"] != "source"')) + 1;
+
+test('Go: with goDebugger vscode-go, Delve is handed to another DAP client that stops in Reconcile; reconcile stops go on', { timeout: 600_000 }, async (t) => {
+  const dc = await startClient();
+  dc.defaultTimeout = 180_000;
+  const cleanup: (() => Promise<unknown>)[] = [() => dc.stop()];
+  t.after(async () => {
+    for (const c of cleanup.reverse()) await c();
+  });
+  const handOver = dc.waitForEvent(ATTACH_GO_EVENT);
+  const first = dc.waitForEvent('stopped');
+  const launched = launch(dc, { program: GO_EXAMPLE, scenario: GO_EXAMPLE_SCENARIO, goDebugger: 'vscode-go' }, { functionBreakpoints: [{ name: 'ConfigMap default/app-config' }] });
+  const body = ((await handOver) as DebugProtocol.Event).body as GoDebuggerHandOver;
+  assert.equal(body.host, '127.0.0.1');
+  assert.ok(body.port > 0);
+  assert.equal(body.name, 'configmap-mirror (Go)');
+
+  // What the Go extension does with goChildConfiguration(body): a remote attach to that Delve.
+  const goSession = await DelveDebugger.attach({ port: body.port });
+  cleanup.push(() => goSession.shutdown());
+  const placed = await goSession.setBreakpoints(MAIN_GO, [{ line: LABEL_LINE, condition: 'req.Name == "app-config"' }]);
+  assert.equal(placed[0]?.verified, true, placed[0]?.message);
+  const goStopped = new Promise<DebugProtocol.StoppedEvent['body']>((done) => goSession.once('stopped', done));
+  await goSession.configurationDone();
+  await launched;
+
+  const reconcileStop = (await first) as DebugProtocol.StoppedEvent;
+  assert.equal(reconcileStop.body.reason, 'breakpoint');
+  await dc.continueRequest({ threadId: 1 });
+
+  // The Go session stops in Reconcile; the reconcile session shows no goroutine of its own.
+  const inside = await goStopped;
+  assert.equal(inside.reason, 'breakpoint');
+  const frames = await goSession.stackTrace(inside.threadId ?? 0);
+  assert.match(frames[0]?.name ?? '', /mirrorReconciler\)\.Reconcile$/);
+  assert.equal(frames[0]?.line, LABEL_LINE);
+  assert.deepEqual((await dc.threadsRequest()).body.threads.map((th) => th.name), ['worker 1']);
+
+  const again = dc.waitForEvent('stopped');
+  await goSession.continue(inside.threadId ?? 0);
+  const next = (await again) as DebugProtocol.StoppedEvent;
+  assert.equal(next.body.reason, 'breakpoint');
+  assert.match((await topFrame(dc, next.body.threadId ?? 1)).name, /^reconcile ConfigMap default\/app-config /);
+  await goSession.setBreakpoints(MAIN_GO, []);
+  await dc.disconnectRequest({});
+});
+
+test('Go: with goDebugger vscode-go and no Go extension session, the adapter\'s own Delve connection takes the line breakpoints', { timeout: 600_000 }, async () => {
+  const dc = await startClient();
+  dc.defaultTimeout = 180_000;
+  const console: string[] = [];
+  dc.on('output', (e: DebugProtocol.OutputEvent) => console.push(e.body.output));
+  try {
+    const handOver = dc.waitForEvent(ATTACH_GO_EVENT);
+    const initialized = dc.waitForEvent('initialized');
+    await dc.initializeRequest({ adapterID: 'controller-lab', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+    const launched = dc.launchRequest({ cluster: 'sim', program: GO_EXAMPLE, scenario: GO_EXAMPLE_SCENARIO, goDebugger: 'vscode-go' } as DebugProtocol.LaunchRequestArguments);
+    await initialized;
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'ConfigMap default/app-config' }] });
+    const lines = await dc.setBreakpointsRequest({ source: { path: MAIN_GO }, breakpoints: [{ line: LABEL_LINE, condition: 'req.Name == "app-config"' }] });
+    assert.equal(lines.body.breakpoints[0]?.verified, false);
+    await dc.configurationDoneRequest();
+    await handOver;
+
+    // The editor could not start the Go extension's session.
+    const placed = dc.waitForEvent('breakpoint');
+    const first = dc.waitForEvent('stopped');
+    await dc.customRequest(GO_DEBUGGER_UNAVAILABLE_REQUEST, { reason: 'could not be started: no debug adapter for type "go"' });
+    await launched;
+    assert.equal(((await placed) as DebugProtocol.BreakpointEvent).body.breakpoint.verified, true);
+    assert.ok(console.some((l) => l.includes("The Go extension's debugger could not be started: no debug adapter") && l.includes("Controller Lab's own Delve connection")), console.join(''));
+
+    const reconcileStop = (await first) as DebugProtocol.StoppedEvent;
+    assert.equal(reconcileStop.body.reason, 'breakpoint');
+    const goStop = dc.waitForEvent('stopped');
+    await dc.continueRequest({ threadId: 1 });
+    const inside = (await goStop) as DebugProtocol.StoppedEvent;
+    assert.ok((inside.body.threadId ?? 0) > 1000, `a goroutine thread: ${inside.body.threadId}`);
+    const frame = await topFrame(dc, inside.body.threadId ?? 0);
+    assert.match(frame.name, /mirrorReconciler\)\.Reconcile$/);
+    assert.equal(frame.line, LABEL_LINE);
+    await dc.disconnectRequest({});
+  } finally {
+    await dc.stop();
+  }
+});
