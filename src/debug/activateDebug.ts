@@ -6,8 +6,8 @@ import { addControllerTypes } from './controllerTypes.ts';
 import { configurationProvider, dynamicProvider, viewClusterResolver, type ViewCluster } from './debugConfigurationProviders.ts';
 import { debugController } from './debugControllerCommand.ts';
 import { DEBUG_TYPE } from './debugType.ts';
-import { ATTACH_GO_EVENT, type GoDebuggerHandOver } from './goChildSession.ts';
-import { attachGoDebugger } from './goExtensionSession.ts';
+import { ATTACH_GO_EVENT, GO_STEP_INTO_EVENT, type GoDebuggerHandOver, type GoStepInto } from './goChildSession.ts';
+import { attachGoDebugger, followGoChildSessions, stepIntoGo } from './goExtensionSession.ts';
 
 // VS Code glue for the reconcile debugger (vscode-mock-debug's activate layer), registration only:
 // launch configurations, the adapter, the child JavaScript (and Go extension) debug sessions for line breakpoints, and
@@ -22,7 +22,9 @@ export function activateDebug(context: vscode.ExtensionContext, viewCluster: Vie
     vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
       if (e.session.type === DEBUG_TYPE && e.event === ATTACH_JS_EVENT) void attachJsDebugger(e.session, e.body as { port: number; name?: string });
       if (e.session.type === DEBUG_TYPE && e.event === ATTACH_GO_EVENT) void attachGoDebugger(e.session, e.body as GoDebuggerHandOver);
+      if (e.session.type === DEBUG_TYPE && e.event === GO_STEP_INTO_EVENT) void stepIntoGo(e.session, e.body as GoStepInto);
     }),
+    followGoChildSessions(DEBUG_TYPE),
     vscode.commands.registerCommand('controllerLab.addControllerTypes', () => addControllerTypes(context.extensionUri)),
     vscode.commands.registerCommand('controllerLab.debugController', (uri?: vscode.Uri) => debugController(uri)),
   );

@@ -9,6 +9,14 @@
 export const ATTACH_GO_EVENT = 'controllerLab.attachGoDebugger';
 /** Custom request: the Go extension's session could not start; our adapter attaches to Delve itself. */
 export const GO_DEBUGGER_UNAVAILABLE_REQUEST = 'controllerLab.goDebuggerUnavailable';
+/**
+ * Custom event: Step Into at a reconcile stop while the Go extension drives Delve (body:
+ * GoStepInto); the editor puts a one-shot function breakpoint in the Go session and answers
+ * with GO_STEP_INTO_PLACED_REQUEST before the reconcile runs.
+ */
+export const GO_STEP_INTO_EVENT = 'controllerLab.goStepInto';
+/** Custom request: `{ placed: boolean }`, the answer to GO_STEP_INTO_EVENT. */
+export const GO_STEP_INTO_PLACED_REQUEST = 'controllerLab.goStepIntoPlaced';
 /** The Go extension's id. */
 export const GO_EXTENSION_ID = 'golang.go';
 
@@ -20,6 +28,18 @@ export interface GoDebuggerHandOver {
   /** The child session's name in the Call Stack. */
   name: string;
   cwd?: string;
+}
+
+export interface GoStepInto {
+  /** Delve's function breakpoint: the controller's Reconcile (`main.(*mirrorReconciler).Reconcile`). */
+  function: string;
+  /** Only the held reconcile's goroutine stops there (`runtime.curg.goid == 42`). */
+  condition?: string;
+}
+
+/** The Delve condition that stops only goroutine `goroutine` (Delve's runtime.curg). */
+export function goroutineCondition(goroutine: number | undefined): string | undefined {
+  return goroutine ? `runtime.curg.goid == ${goroutine}` : undefined;
 }
 
 export interface GoDebuggerConfig {

@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { GO_DEBUGGER_UNAVAILABLE_REQUEST, GO_EXTENSION_ID, goChildConfiguration, resolveGoDebugger, type GoDebuggerHandOver } from './goChildSession.ts';
+import {
+  GO_DEBUGGER_UNAVAILABLE_REQUEST,
+  GO_EXTENSION_ID,
+  GO_STEP_INTO_PLACED_REQUEST,
+  goChildConfiguration,
+  resolveGoDebugger,
+  type GoDebuggerHandOver,
+  type GoStepInto,
+} from './goChildSession.ts';
 
 // VS Code side of `"goDebugger": "vscode-go"` (see goChildSession.ts): the launch configuration
 // checks for the Go extension, and the adapter's hand-over becomes a child `go` session.
@@ -27,4 +35,53 @@ export async function attachGoDebugger(session: vscode.DebugSession, handOver: G
   if (ok) return;
   // The program waits, halted, for a debugger: the adapter's own Delve connection takes it.
   await Promise.resolve(session.customRequest(GO_DEBUGGER_UNAVAILABLE_REQUEST, { reason })).catch(() => {});
+}
+
+/** The Go extension's child session of each reconcile session (by the parent's id). */
+const goChildren = new Map<string, vscode.DebugSession>();
+/** Go sessions holding a Step Into breakpoint, until they stop. */
+const oneShots = new Set<string>();
+
+/** Follows the Go child sessions and their stops; dispose with the extension. */
+export function followGoChildSessions(parentType: string): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.debug.onDidStartDebugSession((s) => {
+      if (s.type === 'go' && s.parentSession?.type === parentType) goChildren.set(s.parentSession.id, s);
+    }),
+    vscode.debug.onDidTerminateDebugSession((s) => {
+      for (const [parent, child] of goChildren) if (child.id === s.id || parent === s.id) goChildren.delete(parent);
+      oneShots.delete(s.id);
+    }),
+    vscode.debug.registerDebugAdapterTrackerFactory('go', {
+      createDebugAdapterTracker: (s) => ({
+        onDidSendMessage: (m: { type?: string; event?: string }) => {
+          if (m.type !== 'event' || m.event !== 'stopped' || !oneShots.delete(s.id)) return;
+          // Stopped in Reconcile: the user's own function breakpoints (if any) replace the one-shot.
+          void Promise.resolve(s.customRequest('setFunctionBreakpoints', { breakpoints: userFunctionBreakpoints() })).catch(() => {});
+        },
+      }),
+    }),
+  );
+}
+
+/** Step Into at a reconcile stop: a one-shot breakpoint on Reconcile in the Go session; the adapter waits for the answer. */
+export async function stepIntoGo(session: vscode.DebugSession, body: GoStepInto): Promise<void> {
+  const child = goChildren.get(session.id);
+  let placed = false;
+  if (child) {
+    try {
+      const r = (await child.customRequest('setFunctionBreakpoints', { breakpoints: [{ name: body.function, condition: body.condition }] })) as { breakpoints?: { verified?: boolean }[] };
+      placed = r.breakpoints?.[0]?.verified === true;
+      if (placed) oneShots.add(child.id);
+    } catch {
+      placed = false;
+    }
+  }
+  await Promise.resolve(session.customRequest(GO_STEP_INTO_PLACED_REQUEST, { placed })).catch(() => {});
+}
+
+function userFunctionBreakpoints(): { name: string; condition?: string; hitCondition?: string }[] {
+  return vscode.debug.breakpoints
+    .filter((b): b is vscode.FunctionBreakpoint => b instanceof vscode.FunctionBreakpoint && b.enabled)
+    .map((b) => ({ name: b.functionName, condition: b.condition, hitCondition: b.hitCondition }));
 }

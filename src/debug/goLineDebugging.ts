@@ -1,5 +1,6 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { TypedEmitter } from '../runtime/index.ts';
+import { goroutineCondition } from './goChildSession.ts';
 import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort, type DelveBreakpointSpec } from './delveDebugger.ts';
 
 // Go line debugging inside the reconcile debugger's own DAP session (the standalone adapter, or
@@ -176,7 +177,7 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
    */
   async stepIntoReconcile(goFunction: string, goroutine?: number): Promise<boolean> {
     if (!this.delve?.running) return false;
-    const condition = goroutine ? `runtime.curg.goid == ${goroutine}` : undefined;
+    const condition = goroutineCondition(goroutine);
     const placed = await this.delve.setFunctionBreakpoints([{ name: goFunction, condition }]).catch(() => []);
     const bp = placed[0];
     if (!bp?.verified || bp.id === undefined) {

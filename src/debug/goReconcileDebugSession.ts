@@ -2,7 +2,16 @@ import { BreakpointEvent, ContinuedEvent, Event, OutputEvent, StoppedEvent } fro
 import { basename } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { findDelve } from './delveBinary.ts';
-import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, type GoDebuggerChoice, type GoDebuggerHandOver } from './goChildSession.ts';
+import {
+  ATTACH_GO_EVENT,
+  GO_DEBUGGER_UNAVAILABLE_REQUEST,
+  GO_STEP_INTO_EVENT,
+  GO_STEP_INTO_PLACED_REQUEST,
+  goroutineCondition,
+  type GoDebuggerChoice,
+  type GoDebuggerHandOver,
+  type GoStepInto,
+} from './goChildSession.ts';
 import { GoLineDebugging, isGoSource, type GoProgramOverrides } from './goLineDebugging.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from './reconcileDebugSession.ts';
 
@@ -61,6 +70,11 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
 
   /** The editor could not start the Go extension's session: this session attaches to Delve itself. */
   protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command === GO_STEP_INTO_PLACED_REQUEST) {
+      this.sendResponse(response);
+      this.stepIntoPlaced?.((args as { placed?: unknown } | undefined)?.placed === true);
+      return;
+    }
     if (command !== GO_DEBUGGER_UNAVAILABLE_REQUEST) return super.customRequest(command, response, args);
     const reason = (args as { reason?: unknown } | undefined)?.reason;
     this.sendEvent(new OutputEvent(`The Go extension's debugger ${typeof reason === 'string' ? reason : 'could not be started'}; Go line breakpoints go through Controller Lab's own Delve connection.\n`, 'console'));
@@ -140,9 +154,10 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     if (!stop?.live || !this.runtime.isGo) return super.stepInRequest(response);
     const reconciler = this.runtime.controllerShape(stop.record.controller)?.reconciler;
     let entered = false;
-    if (this.go.handedOverToOther) {
-      this.adviseOnce("Step Into: the Go extension's session drives Delve; a breakpoint on the first line of Reconcile stops there. Stepping over this reconcile.");
-    } else if (!this.go.active) {
+    if (this.go.handedOverToOther && reconciler) {
+      entered = await this.editorStepsInto({ function: reconciler.function, condition: goroutineCondition(stop.record.goroutine) });
+      if (!entered) this.sendEvent(new OutputEvent(`Step Into: the Go extension's session could not stop in ${reconciler.function}; stepping over this reconcile.\n`, 'console'));
+    } else if (!this.go.active && !this.go.handedOverToOther) {
       this.adviseOnce('Step Into enters the Go code of Reconcile only under Delve: set "lineBreakpoints": true in the launch configuration. Stepping over this reconcile.');
     } else if (!reconciler) {
       this.adviseOnce(`Step Into: controller ${stop.record.controller} did not say which function is its Reconcile (an older controllerlab module?). Stepping over this reconcile.`);
@@ -153,6 +168,23 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     this.sendResponse(response);
     if (entered) this.runtime.stepIn();
     else this.runtime.next();
+  }
+
+  private stepIntoPlaced: ((placed: boolean) => void) | undefined;
+
+  /** Asks the editor to put the one-shot breakpoint in the Go extension's session; false after 10 s without an answer. */
+  private editorStepsInto(body: GoStepInto): Promise<boolean> {
+    this.stepIntoPlaced?.(false);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(false), 10_000);
+      const done = (placed: boolean) => {
+        clearTimeout(timer);
+        if (this.stepIntoPlaced === done) this.stepIntoPlaced = undefined;
+        resolve(placed);
+      };
+      this.stepIntoPlaced = done;
+      this.sendEvent(new Event(GO_STEP_INTO_EVENT, body));
+    });
   }
 
   private readonly advised = new Set<string>();

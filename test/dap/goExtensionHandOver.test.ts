@@ -6,7 +6,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { launch, startClient, topFrame } from './dapClient.ts';
 import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
 import { DelveDebugger } from '../../src/debug/delveDebugger.ts';
-import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, type GoDebuggerHandOver } from '../../src/debug/goChildSession.ts';
+import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, GO_STEP_INTO_EVENT, GO_STEP_INTO_PLACED_REQUEST, type GoDebuggerHandOver, type GoStepInto } from '../../src/debug/goChildSession.ts';
 
 // `"goDebugger": "vscode-go"`: the adapter runs the Go program under a headless Delve and hands
 // Delve to VS Code's Go extension (a child session the editor starts on the hand-over event).
@@ -15,9 +15,11 @@ import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, type GoDebuggerHandOv
 // start, the adapter's own Delve connection takes over.
 
 const MAIN_GO = join(GO_EXAMPLE, 'main.go');
-const LABEL_LINE = readFileSync(MAIN_GO, 'utf8').split('\n').findIndex((l) => l.includes('src.Labels["mirror"] != "source"')) + 1;
+const MAIN_LINES = readFileSync(MAIN_GO, 'utf8').split('\n');
+const LABEL_LINE = MAIN_LINES.findIndex((l) => l.includes('src.Labels["mirror"] != "source"')) + 1;
+const RECONCILE_LINE = MAIN_LINES.findIndex((l) => l.startsWith('func (r *mirrorReconciler) Reconcile(')) + 1;
 
-test('Go: with goDebugger vscode-go, Delve is handed to another DAP client that stops in Reconcile; reconcile stops go on', { timeout: 600_000 }, async (t) => {
+test('Go: with goDebugger vscode-go, Delve is handed to another DAP client that stops in Reconcile, also by Step Into; reconcile stops go on', { timeout: 600_000 }, async (t) => {
   const dc = await startClient();
   dc.defaultTimeout = 180_000;
   const cleanup: (() => Promise<unknown>)[] = [() => dc.stop()];
@@ -59,6 +61,27 @@ test('Go: with goDebugger vscode-go, Delve is handed to another DAP client that 
   assert.equal(next.body.reason, 'breakpoint');
   assert.match((await topFrame(dc, next.body.threadId ?? 1)).name, /^reconcile ConfigMap default\/app-config /);
   await goSession.setBreakpoints(MAIN_GO, []);
+
+  // Step Into: the adapter asks the editor for a one-shot breakpoint on Reconcile in the Go
+  // session (the editor does it with customRequest on the Go extension's session) and waits.
+  const asked = dc.waitForEvent(GO_STEP_INTO_EVENT);
+  const steppedIn = new Promise<DebugProtocol.StoppedEvent['body']>((done) => goSession.once('stopped', done));
+  const stepIn = dc.stepInRequest({ threadId: next.body.threadId ?? 1 });
+  const request = ((await asked) as DebugProtocol.Event).body as GoStepInto;
+  assert.match(request.function, /^main\.\(\*mirrorReconciler\)\.Reconcile$/);
+  assert.match(request.condition ?? '', /^runtime\.curg\.goid == \d+$/);
+  const oneShot = await goSession.setFunctionBreakpoints([{ name: request.function, condition: request.condition }]);
+  assert.equal(oneShot[0]?.verified, true, oneShot[0]?.message);
+  await dc.customRequest(GO_STEP_INTO_PLACED_REQUEST, { placed: true });
+  await stepIn;
+  const entered = await steppedIn;
+  const top = (await goSession.stackTrace(entered.threadId ?? 0))[0];
+  assert.match(top?.name ?? '', /mirrorReconciler\)\.Reconcile$/);
+  assert.equal(top?.line, RECONCILE_LINE);
+  await goSession.setFunctionBreakpoints([]);
+  const after = dc.waitForEvent('stopped');
+  await goSession.continue(entered.threadId ?? 0);
+  assert.equal(((await after) as DebugProtocol.StoppedEvent).body.reason, 'step');
   await dc.disconnectRequest({});
 });
 
