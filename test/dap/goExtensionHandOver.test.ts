@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { launch, startClient, topFrame } from './dapClient.ts';
+import { isAlive, launch, startClient, topFrame } from './dapClient.ts';
 import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
 import { DelveDebugger } from '../../src/debug/delveDebugger.ts';
 import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, GO_STEP_INTO_EVENT, GO_STEP_INTO_PLACED_REQUEST, type GoDebuggerHandOver, type GoStepInto } from '../../src/debug/goChildSession.ts';
@@ -19,10 +19,23 @@ const MAIN_LINES = readFileSync(MAIN_GO, 'utf8').split('\n');
 const LABEL_LINE = MAIN_LINES.findIndex((l) => l.includes('src.Labels["mirror"] != "source"')) + 1;
 const RECONCILE_LINE = MAIN_LINES.findIndex((l) => l.startsWith('func (r *mirrorReconciler) Reconcile(')) + 1;
 
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
+
 test('Go: with goDebugger vscode-go, Delve is handed to another DAP client that stops in Reconcile, also by Step Into; reconcile stops go on', { timeout: 600_000 }, async (t) => {
   const dc = await startClient();
   dc.defaultTimeout = 180_000;
   const cleanup: (() => Promise<unknown>)[] = [() => dc.stop()];
+  let pid = 0;
+  dc.on('output', (e: DebugProtocol.OutputEvent) => {
+    const m = /Go process pid (\d+)/.exec(e.body.output);
+    if (m) pid = Number(m[1]);
+  });
   t.after(async () => {
     for (const c of cleanup.reverse()) await c();
   });
@@ -81,8 +94,21 @@ test('Go: with goDebugger vscode-go, Delve is handed to another DAP client that 
   await goSession.setFunctionBreakpoints([]);
   const after = dc.waitForEvent('stopped');
   await goSession.continue(entered.threadId ?? 0);
-  assert.equal(((await after) as DebugProtocol.StoppedEvent).body.reason, 'step');
+  const stepStop = (await after) as DebugProtocol.StoppedEvent;
+  assert.equal(stepStop.body.reason, 'step');
+
+  // Ending the reconcile session while the Go session holds the program at a breakpoint ends dlv
+  // and the program.
+  await goSession.setBreakpoints(MAIN_GO, [{ line: LABEL_LINE }]);
+  const held = new Promise<DebugProtocol.StoppedEvent['body']>((done) => goSession.once('stopped', done));
+  await dc.continueRequest({ threadId: stepStop.body.threadId ?? 1 });
+  assert.equal((await held).reason, 'breakpoint');
+  const running = [pid, ...childrenOf(pid)];
+  assert.ok(pid > 0 && running.length > 1, `dlv ${pid} runs the program: ${running.join(', ')}`);
   await dc.disconnectRequest({});
+  for (let i = 0; i < 200 && running.some(isAlive); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(running.filter(isAlive), [], 'dlv or the program is still running');
+  assert.equal(goSession.running, false, 'the Go session ended with them');
 });
 
 test('Go: with goDebugger vscode-go and no Go extension session, the adapter\'s own Delve connection takes the line breakpoints', { timeout: 600_000 }, async () => {
