@@ -17,6 +17,8 @@ export const GO_DEBUGGER_UNAVAILABLE_REQUEST = 'controllerLab.goDebuggerUnavaila
 export const GO_STEP_INTO_EVENT = 'controllerLab.goStepInto';
 /** Custom request: `{ placed: boolean }`, the answer to GO_STEP_INTO_EVENT. */
 export const GO_STEP_INTO_PLACED_REQUEST = 'controllerLab.goStepIntoPlaced';
+/** Custom request: the Go session stopped on that breakpoint (the next reconcile stops, as after a step). */
+export const GO_STEPPED_IN_REQUEST = 'controllerLab.goSteppedIn';
 /** The Go extension's id. */
 export const GO_EXTENSION_ID = 'golang.go';
 

@@ -3,6 +3,7 @@ import {
   GO_DEBUGGER_UNAVAILABLE_REQUEST,
   GO_EXTENSION_ID,
   GO_STEP_INTO_PLACED_REQUEST,
+  GO_STEPPED_IN_REQUEST,
   goChildConfiguration,
   resolveGoDebugger,
   type GoDebuggerHandOver,
@@ -56,8 +57,10 @@ export function followGoChildSessions(parentType: string): vscode.Disposable {
       createDebugAdapterTracker: (s) => ({
         onDidSendMessage: (m: { type?: string; event?: string }) => {
           if (m.type !== 'event' || m.event !== 'stopped' || !oneShots.delete(s.id)) return;
-          // Stopped in Reconcile: the user's own function breakpoints (if any) replace the one-shot.
+          // Stopped in Reconcile: the user's own function breakpoints (if any) replace the one-shot,
+          // and the reconcile session stops at the next reconcile, as after a step.
           void Promise.resolve(s.customRequest('setFunctionBreakpoints', { breakpoints: userFunctionBreakpoints() })).catch(() => {});
+          if (s.parentSession) void Promise.resolve(s.parentSession.customRequest(GO_STEPPED_IN_REQUEST)).catch(() => {});
         },
       }),
     }),

@@ -21,6 +21,8 @@ export interface GoLineDebuggingEvents extends Record<string, unknown> {
   continued: DebugProtocol.ContinuedEvent['body'];
   breakpoint: DebugProtocol.BreakpointEvent['body'];
   output: { category: string; text: string };
+  /** A Step Into's one-shot breakpoint hit: the program is in Reconcile (the stop follows). */
+  steppedIn: Record<string, never>;
 }
 
 interface FileBreakpoints {
@@ -216,6 +218,7 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
       if (oneShot !== undefined && (body.hitBreakpointIds?.includes(oneShot) || body.reason === 'function breakpoint')) {
         // Step Into arrived in Reconcile: the breakpoint goes before the user sees the stop.
         this.stepIntoBreakpoint = undefined;
+        this.emit('steppedIn', {});
         void delve
           .setFunctionBreakpoints([])
           .catch(() => undefined)

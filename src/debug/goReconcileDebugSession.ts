@@ -7,6 +7,7 @@ import {
   GO_DEBUGGER_UNAVAILABLE_REQUEST,
   GO_STEP_INTO_EVENT,
   GO_STEP_INTO_PLACED_REQUEST,
+  GO_STEPPED_IN_REQUEST,
   goroutineCondition,
   type GoDebuggerChoice,
   type GoDebuggerHandOver,
@@ -53,6 +54,7 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     this.go.on('breakpoint', (body) => this.sendEvent(new BreakpointEvent(body.reason, body.breakpoint)));
     this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
     this.runtime.on('output', ({ text }) => this.go.noticeOutput(text));
+    this.go.on('steppedIn', () => this.runtime.stepAfterLineStop());
   }
 
   /** With lineBreakpoints, the Go program is built for Delve and started under dlv (see GoLineDebugging.prepare). */
@@ -70,6 +72,11 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
 
   /** The editor could not start the Go extension's session: this session attaches to Delve itself. */
   protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command === GO_STEPPED_IN_REQUEST) {
+      this.sendResponse(response);
+      this.runtime.stepAfterLineStop();
+      return;
+    }
     if (command === GO_STEP_INTO_PLACED_REQUEST) {
       this.sendResponse(response);
       this.stepIntoPlaced?.((args as { placed?: unknown } | undefined)?.placed === true);
@@ -166,7 +173,7 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
       if (!entered) this.sendEvent(new OutputEvent(`Step Into: Delve could not stop in ${reconciler.function}; stepping over this reconcile.\n`, 'console'));
     }
     this.sendResponse(response);
-    if (entered) this.runtime.stepIn();
+    if (entered) this.runtime.stepIntoLineDebugger();
     else this.runtime.next();
   }
 

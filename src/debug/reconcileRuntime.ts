@@ -232,6 +232,22 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     this.resume({ stepIn: true });
   }
 
+  /**
+   * Runs the held reconcile into a line debugger that will stop inside it: other reconciles go
+   * on as after Continue until stepAfterLineStop() (the line debugger stopped), so no reconcile
+   * stop of another worker comes first.
+   */
+  stepIntoLineDebugger(): void {
+    if (this.stop && !this.stop.live) return this.next();
+    this.stepping = false;
+    this.resume({ stepIn: true });
+  }
+
+  /** The line debugger stopped in the stepped-into reconcile: the next reconcile stops, as after a step. */
+  stepAfterLineStop(): void {
+    if (!this.stop) this.stepping = true;
+  }
+
   stepBack(): void {
     const from = this.stop?.record;
     if (!from) return;

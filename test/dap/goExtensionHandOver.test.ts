@@ -6,7 +6,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { isAlive, launch, startClient, topFrame } from './dapClient.ts';
 import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
 import { DelveDebugger } from '../../src/debug/delveDebugger.ts';
-import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, GO_STEP_INTO_EVENT, GO_STEP_INTO_PLACED_REQUEST, type GoDebuggerHandOver, type GoStepInto } from '../../src/debug/goChildSession.ts';
+import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, GO_STEP_INTO_EVENT, GO_STEP_INTO_PLACED_REQUEST, GO_STEPPED_IN_REQUEST, type GoDebuggerHandOver, type GoStepInto } from '../../src/debug/goChildSession.ts';
 
 // `"goDebugger": "vscode-go"`: the adapter runs the Go program under a headless Delve and hands
 // Delve to VS Code's Go extension (a child session the editor starts on the hand-over event).
@@ -91,7 +91,9 @@ test('Go: with goDebugger vscode-go, Delve is handed to another DAP client that 
   const top = (await goSession.stackTrace(entered.threadId ?? 0))[0];
   assert.match(top?.name ?? '', /mirrorReconciler\)\.Reconcile$/);
   assert.equal(top?.line, RECONCILE_LINE);
+  // What the editor does when the Go session stops there: the one-shot goes, the parent is told.
   await goSession.setFunctionBreakpoints([]);
+  await dc.customRequest(GO_STEPPED_IN_REQUEST);
   const after = dc.waitForEvent('stopped');
   await goSession.continue(entered.threadId ?? 0);
   const stepStop = (await after) as DebugProtocol.StoppedEvent;

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { launch, startClient, topFrame } from './dapClient.ts';
-import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
+import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
 // Step Into at a reconcile stop of a Go controller: under Delve ("lineBreakpoints": true) it
 // enters the program's Reconcile method with Go frames and locals; without Delve it says how to
@@ -96,5 +96,64 @@ test('Go: Step Into without Delve says to set "lineBreakpoints" once and steps o
     await dc.disconnectRequest({});
   } finally {
     await dc.stop();
+  }
+});
+
+// Two controllers in one manager, each with its own reconciler type (a value and a pointer receiver).
+const NOOP = `type noop struct{}
+
+func (noop) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	return reconcile.Result{}, nil
+}
+`;
+const RECONCILERS = `type configsReconciler struct{}
+
+func (configsReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	return reconcile.Result{}, nil
+}
+
+type secretsReconciler struct{}
+
+func (r *secretsReconciler) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	name := req.Name
+	_ = name
+	return reconcile.Result{}, nil
+}
+`;
+const TWO_RECONCILERS = TWO_CONTROLLERS_PROGRAM.replace(NOOP, RECONCILERS)
+  .replace('.For(&corev1.ConfigMap{}).Complete(noop{})', '.For(&corev1.ConfigMap{}).Complete(configsReconciler{})')
+  .replace('.For(&corev1.Secret{}).Complete(noop{})', '.For(&corev1.Secret{}).Complete(&secretsReconciler{})');
+
+test('Go: with two controllers, Step Into at a Secret reconcile enters the secrets controller\'s Reconcile', { timeout: 600_000 }, async () => {
+  assert.ok(TWO_RECONCILERS.includes('Complete(&secretsReconciler{})') && !TWO_RECONCILERS.includes('noop'), 'the program was rewritten');
+  const program = writeGoProgram(TWO_RECONCILERS);
+  const secretsLine = readFileSync(program.mainFile, 'utf8').split('\n').findIndex((l) => l.startsWith('func (r *secretsReconciler) Reconcile(')) + 1;
+  const dc = await startClient();
+  dc.defaultTimeout = 180_000;
+  try {
+    const scenario = join(program.dir, 'scenario.yaml');
+    writeFileSync(
+      scenario,
+      `objects:
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: same, namespace: default }, data: { a: "1" } }
+  - { apiVersion: v1, kind: Secret, metadata: { name: same, namespace: default }, stringData: { b: "2" } }
+`,
+    );
+    const first = dc.waitForEvent('stopped');
+    await launch(dc, { program: program.dir, scenario, lineBreakpoints: true }, { functionBreakpoints: [{ name: 'Secret default/same' }] });
+    const stop = (await first) as DebugProtocol.StoppedEvent;
+    assert.equal(stop.body.reason, 'breakpoint');
+    const inside = dc.waitForEvent('stopped');
+    await dc.stepInRequest({ threadId: stop.body.threadId ?? 1 });
+    const entered = (await inside) as DebugProtocol.StoppedEvent;
+    assert.equal(entered.body.reason, 'step');
+    const frame = await topFrame(dc, entered.body.threadId ?? 0);
+    assert.match(frame.name, /\(\*secretsReconciler\)\.Reconcile$/);
+    assert.equal(frame.source?.path, program.mainFile);
+    assert.equal(frame.line, secretsLine);
+    await dc.disconnectRequest({});
+  } finally {
+    await dc.stop();
+    program.dispose();
   }
 });
