@@ -70,7 +70,11 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     });
   }
 
-  /** The editor could not start the Go extension's session: this session attaches to Delve itself. */
+  /**
+   * The editor's side of the Go extension's session: it stopped on a Step Into's breakpoint
+   * (goSteppedIn), placed that breakpoint or not (goStepIntoPlaced), or could not start at all
+   * (goDebuggerUnavailable: this session attaches to Delve itself).
+   */
   protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
     if (command === GO_STEPPED_IN_REQUEST) {
       this.sendResponse(response);
