@@ -16,8 +16,10 @@ type labController struct {
 	lab     *lab
 	name    string
 	workers int
-	queue   *queueState
-	started atomic.Bool
+	// The user's Reconcile (nil when unknown).
+	reconciler *ReconcilerFunc
+	queue      *queueState
+	started    atomic.Bool
 
 	mu          sync.Mutex
 	forInformer *labInformer
@@ -150,7 +152,7 @@ func appendKind(list []schema.GroupVersionKind, gvk schema.GroupVersionKind) []s
 func (c *labController) shape() ControllerShape {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := ControllerShape{Name: c.name, Owns: []KindRef{}, Watches: []KindRef{}, Workers: c.workers}
+	s := ControllerShape{Name: c.name, Owns: []KindRef{}, Watches: []KindRef{}, Workers: c.workers, Reconciler: c.reconciler}
 	if c.forInformer != nil {
 		s.ForKind = kindRefOf(c.forInformer.gvk)
 	}

@@ -174,6 +174,11 @@ func TestReportsReconcilesTriggersWritesAndQueue(t *testing.T) {
 		!strings.Contains(got, `"owns":[{"apiVersion":"v1","kind":"ConfigMap"}]`) || !strings.Contains(got, `"workers":1`) {
 		t.Errorf("ready says %s", got)
 	}
+	// Where a line debugger's Step Into lands: this file's mirrorReconciler.Reconcile.
+	if got := string(ready.Controller); !strings.Contains(got, `"function":"github.com/controller-lab/controller-lab/go/controllerlab_test.(*mirrorReconciler).Reconcile"`) ||
+		!strings.Contains(got, `e2e_test.go","line":`) {
+		t.Errorf("ready does not name the reconciler: %s", got)
+	}
 	if parent.helloField("language") != "go" || parent.helloField("protocol") != float64(controllerlab.ProtocolVersion) {
 		t.Errorf("hello: language %v, protocol %v", parent.helloField("language"), parent.helloField("protocol"))
 	}
@@ -324,6 +329,9 @@ func TestHoldsEachReconcileUntilTheParentProceeds(t *testing.T) {
 	}
 	if !start.Gated {
 		t.Fatalf("reconcileStart says gated=false")
+	}
+	if start.Record.Goroutine == 0 {
+		t.Errorf("a held reconcile names no goroutine")
 	}
 	parent.waitFor("the key processing while held", func(m *message) bool {
 		k := queueKeyIn(m, key)

@@ -64,6 +64,7 @@ func (l *lab) instrument(r manager.Runnable) {
 		recoverPanic = rp.Elem().Bool()
 	}
 	c := newLabController(l, name.String(), workers)
+	c.reconciler = reconcilerFuncOf(inner)
 	l.mu.Lock()
 	l.controllers = append(l.controllers, c)
 	l.mu.Unlock()

@@ -67,6 +67,7 @@ type record struct {
 	CacheResourceVersion  string
 	CacheSeq              int64
 	StartedAt             int64
+	Goroutine             uint64
 }
 
 type write struct {

@@ -35,6 +35,8 @@ type ControllerShape struct {
 	Owns    []KindRef `json:"owns"`
 	Watches []KindRef `json:"watches"`
 	Workers int       `json:"workers"`
+	// Reconciler is the user's Reconcile function (for a line debugger's Step Into).
+	Reconciler *ReconcilerFunc `json:"reconciler,omitempty"`
 }
 
 // CacheDelta is one informer event forwarded so the parent can rebuild the cache as of any reconcile.
@@ -133,6 +135,9 @@ type ReconcileRecord struct {
 	StartedAt             int64            `json:"startedAt"`
 	Writes                []WriteRecord    `json:"writes"`
 	Logs                  []LogLine        `json:"logs"`
+	// Goroutine runs the reconcile; sent for held reconciles, so a line debugger can stop in
+	// this reconcile's Reconcile call and not another worker's.
+	Goroutine uint64 `json:"goroutine,omitempty"`
 }
 
 // ReconcileResult is controller-runtime's Result in milliseconds.

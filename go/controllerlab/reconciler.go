@@ -51,6 +51,7 @@ func (r *labReconciler) Reconcile(ctx context.Context, req reconcile.Request) (r
 	var gate chan struct{}
 	if s.gated {
 		gate = s.hold(record.ReconcileID)
+		record.Goroutine = goroutineID()
 	}
 	// The queue as the reconcile sees it, then the reconcile.
 	c.lab.session.send(queueMessage{Type: "queue", Controller: c.name, Snapshot: c.queue.snapshot()})

@@ -6,9 +6,11 @@ import { addControllerTypes } from './controllerTypes.ts';
 import { configurationProvider, dynamicProvider, viewClusterResolver, type ViewCluster } from './debugConfigurationProviders.ts';
 import { debugController } from './debugControllerCommand.ts';
 import { DEBUG_TYPE } from './debugType.ts';
+import { ATTACH_GO_EVENT, GO_STEP_INTO_EVENT, type GoDebuggerHandOver, type GoStepInto } from './goChildSession.ts';
+import { attachGoDebugger, followGoChildSessions, stepIntoGo } from './goExtensionSession.ts';
 
 // VS Code glue for the reconcile debugger (vscode-mock-debug's activate layer), registration only:
-// launch configurations, the adapter, the child JavaScript debug session for line breakpoints, and
+// launch configurations, the adapter, the child JavaScript (and Go extension) debug sessions for line breakpoints, and
 // the debugger's commands. Each piece lives in its own file.
 
 export function activateDebug(context: vscode.ExtensionContext, viewCluster: ViewCluster): void {
@@ -19,7 +21,10 @@ export function activateDebug(context: vscode.ExtensionContext, viewCluster: Vie
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterDescriptorFactory(context.extensionUri)),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
       if (e.session.type === DEBUG_TYPE && e.event === ATTACH_JS_EVENT) void attachJsDebugger(e.session, e.body as { port: number; name?: string });
+      if (e.session.type === DEBUG_TYPE && e.event === ATTACH_GO_EVENT) void attachGoDebugger(e.session, e.body as GoDebuggerHandOver);
+      if (e.session.type === DEBUG_TYPE && e.event === GO_STEP_INTO_EVENT) void stepIntoGo(e.session, e.body as GoStepInto);
     }),
+    followGoChildSessions(DEBUG_TYPE),
     vscode.commands.registerCommand('controllerLab.addControllerTypes', () => addControllerTypes(context.extensionUri)),
     vscode.commands.registerCommand('controllerLab.debugController', (uri?: vscode.Uri) => debugController(uri)),
   );

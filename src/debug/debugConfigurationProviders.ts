@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { explainUntrusted, isTrusted } from '../vscode/workspaceTrust.ts';
 import { exists, isControllerEditor } from '../vscode/controllers/controllerFiles.ts';
 import { DEBUG_TYPE, launchTarget } from './debugType.ts';
+import { withGoDebugger } from './goExtensionSession.ts';
 
 // Launch configurations for the reconcile debugger: the defaults (F5 with no launch.json), one per
 // controller found in the workspace, and `"cluster": "view"` resolved to the view's cluster.
@@ -60,7 +61,7 @@ export const configurationProvider: vscode.DebugConfigurationProvider = {
     }
     config.cluster ??= 'sim';
     config.cwd ??= folder?.uri.fsPath;
-    return config;
+    return withGoDebugger(config);
   },
 };
 

@@ -62,6 +62,7 @@ export interface DelveEvents extends Record<string, unknown> {
 export class DelveDebugger extends TypedEmitter<DelveEvents> {
   private ended = false;
   private readonly breakpointFiles = new Set<string>();
+  private functionBreakpoints = false;
   private readonly connection: DelveConnection;
 
   private constructor(connection: DelveConnection) {
@@ -124,6 +125,13 @@ export class DelveDebugger extends TypedEmitter<DelveEvents> {
     return r.body.breakpoints;
   }
 
+  /** Replaces Delve's function breakpoints (`main.(*r).Reconcile`); Delve answers which it placed. */
+  async setFunctionBreakpoints(breakpoints: DebugProtocol.FunctionBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
+    this.functionBreakpoints = breakpoints.length > 0;
+    const r = await this.request<DebugProtocol.SetFunctionBreakpointsResponse>('setFunctionBreakpoints', { breakpoints });
+    return r.body.breakpoints;
+  }
+
   configurationDone(): Promise<DebugProtocol.Response> {
     return this.request('configurationDone');
   }
@@ -167,6 +175,7 @@ export class DelveDebugger extends TypedEmitter<DelveEvents> {
     if (this.ended) return;
     // Breakpoints by file are replaced with nothing; Delve answers for the files it knows.
     for (const path of this.breakpointFiles) await this.request('setBreakpoints', { source: { path }, breakpoints: [] }).catch(() => undefined);
+    if (this.functionBreakpoints) await this.setFunctionBreakpoints([]).catch(() => undefined);
     await this.request('continue', { threadId: 1 }).catch(() => undefined);
   }
 

@@ -1,5 +1,6 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { TypedEmitter } from '../runtime/index.ts';
+import { goroutineCondition } from './goChildSession.ts';
 import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort, type DelveBreakpointSpec } from './delveDebugger.ts';
 
 // Go line debugging inside the reconcile debugger's own DAP session (the standalone adapter, or
@@ -20,6 +21,8 @@ export interface GoLineDebuggingEvents extends Record<string, unknown> {
   continued: DebugProtocol.ContinuedEvent['body'];
   breakpoint: DebugProtocol.BreakpointEvent['body'];
   output: { category: string; text: string };
+  /** A Step Into's one-shot breakpoint hit: the program is in Reconcile (the stop follows). */
+  steppedIn: Record<string, never>;
 }
 
 interface FileBreakpoints {
@@ -49,22 +52,57 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   private nextId = GO_BREAKPOINT_BASE + 1;
   private stoppedGoroutine: number | undefined;
   private enabled = false;
+  private port: number | undefined;
+  private handOver: (() => void) | undefined;
+  private handedOver = false;
+  private recentOutput = '';
+  /** Delve's id of the one-shot breakpoint a Step Into placed on Reconcile, until it hits. */
+  private stepIntoBreakpoint: number | undefined;
 
   /**
    * The build flags and start command for the Go program: `dlv exec --headless` on a free
    * loopback port; once dlv runs, this attaches to it, places the breakpoints set so far and
-   * lets the program run.
+   * lets the program run. With `handOver`, another debugger (VS Code's Go extension) attaches
+   * instead: handOver gets the port once dlv listens (see noticeOutput), and takeBack() attaches
+   * here after all if that debugger cannot.
    */
-  async prepare(dlvPath: string, userBuildFlags: string[] = []): Promise<Required<GoProgramOverrides>> {
+  async prepare(dlvPath: string, userBuildFlags: string[] = [], handOver?: (port: number) => void): Promise<Required<GoProgramOverrides>> {
     this.enabled = true;
     const port = await freeLoopbackPort();
+    this.port = port;
     return {
       buildFlags: [...userBuildFlags, ...DELVE_BUILD_FLAGS],
       wrapCommand: (binary, args) => {
-        void this.attach(port);
+        if (handOver) this.handOver = () => handOver(port);
+        else void this.attach(port);
         return delveExecCommand(dlvPath, port, binary, args);
       },
     };
+  }
+
+  /** The program's output, dlv's included: dlv says when it listens (vscode-go waits for the same line). */
+  noticeOutput(text: string): void {
+    if (!this.handOver || this.port === undefined) return;
+    // The line may arrive in pieces.
+    this.recentOutput = (this.recentOutput + text).slice(-512);
+    if (!this.recentOutput.includes(`API server listening at: 127.0.0.1:${this.port}`)) return;
+    const handOver = this.handOver;
+    this.handOver = undefined;
+    this.handedOver = true;
+    handOver();
+  }
+
+  /** The Go program's Delve went to another debugger. */
+  get handedOverToOther(): boolean {
+    return this.handedOver;
+  }
+
+  /** The other debugger could not attach: this one does (the built-in path). */
+  async takeBack(): Promise<void> {
+    if (this.port === undefined || this.delve) return;
+    this.handOver = undefined;
+    this.handedOver = false;
+    await this.attach(this.port);
   }
 
   /** Lets a program stopped in Delve run on without breakpoints (so it can stop by itself). */
@@ -90,9 +128,11 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     const file: FileBreakpoints = { specs, ids: specs.map(() => this.nextId++) };
     this.files.set(path, file);
     if (this.delve?.running) return this.place(path, file);
-    const message = this.enabled
-      ? 'Placed when the Go program starts under Delve'
-      : 'Go line breakpoints need Delve: set "lineBreakpoints": true in the launch configuration';
+    const message = this.handedOver
+      ? "Handled by the Go extension's debug session"
+      : this.enabled
+        ? 'Placed when the Go program starts under Delve'
+        : 'Go line breakpoints need Delve: set "lineBreakpoints": true in the launch configuration';
     return specs.map((s, i) => ({ id: file.ids[i], verified: false, line: s.line, message }));
   }
 
@@ -131,6 +171,25 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     return { ...body, variablesReference: toOurs(body.variablesReference) };
   }
 
+  /**
+   * Step Into a held reconcile: a one-shot Delve breakpoint on the controller's Reconcile
+   * function (`main.(*mirrorReconciler).Reconcile`), for that reconcile's goroutine only when it
+   * is known (another worker may enter Reconcile first). Resolves false when Delve cannot place
+   * it; the caller then steps over.
+   */
+  async stepIntoReconcile(goFunction: string, goroutine?: number): Promise<boolean> {
+    if (!this.delve?.running) return false;
+    const condition = goroutineCondition(goroutine);
+    const placed = await this.delve.setFunctionBreakpoints([{ name: goFunction, condition }]).catch(() => []);
+    const bp = placed[0];
+    if (!bp?.verified || bp.id === undefined) {
+      await this.delve.setFunctionBreakpoints([]).catch(() => undefined);
+      return false;
+    }
+    this.stepIntoBreakpoint = bp.id;
+    return true;
+  }
+
   /** continue / next / stepIn / stepOut of a goroutine thread, done by Delve. */
   async step(command: 'continue' | 'next' | 'stepIn' | 'stepOut', threadId: number): Promise<void> {
     this.stoppedGoroutine = undefined;
@@ -154,9 +213,21 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     this.delve = delve;
     delve.on('stopped', (body) => {
       this.stoppedGoroutine = body.threadId;
+      const threadId = body.threadId === undefined ? undefined : GO_THREAD_BASE + body.threadId;
+      const oneShot = this.stepIntoBreakpoint;
+      if (oneShot !== undefined && (body.hitBreakpointIds?.includes(oneShot) || body.reason === 'function breakpoint')) {
+        // Step Into arrived in Reconcile: the breakpoint goes before the user sees the stop.
+        this.stepIntoBreakpoint = undefined;
+        this.emit('steppedIn', {});
+        void delve
+          .setFunctionBreakpoints([])
+          .catch(() => undefined)
+          .then(() => this.emit('stopped', { reason: 'step', threadId, description: 'Stepped into Reconcile', allThreadsStopped: true }));
+        return;
+      }
       this.emit('stopped', {
         ...body,
-        threadId: body.threadId === undefined ? undefined : GO_THREAD_BASE + body.threadId,
+        threadId,
         hitBreakpointIds: body.hitBreakpointIds?.map((id) => this.fromDelveId.get(id) ?? id + GO_BREAKPOINT_BASE),
         allThreadsStopped: true,
       });

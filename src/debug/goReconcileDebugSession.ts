@@ -1,6 +1,18 @@
-import { BreakpointEvent, ContinuedEvent, OutputEvent, StoppedEvent } from '@vscode/debugadapter';
+import { BreakpointEvent, ContinuedEvent, Event, OutputEvent, StoppedEvent } from '@vscode/debugadapter';
+import { basename } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { findDelve } from './delveBinary.ts';
+import {
+  ATTACH_GO_EVENT,
+  GO_DEBUGGER_UNAVAILABLE_REQUEST,
+  GO_STEP_INTO_EVENT,
+  GO_STEP_INTO_PLACED_REQUEST,
+  GO_STEPPED_IN_REQUEST,
+  goroutineCondition,
+  type GoDebuggerChoice,
+  type GoDebuggerHandOver,
+  type GoStepInto,
+} from './goChildSession.ts';
 import { GoLineDebugging, isGoSource, type GoProgramOverrides } from './goLineDebugging.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from './reconcileDebugSession.ts';
 
@@ -16,6 +28,11 @@ export interface GoLaunchArguments extends ControllerLabLaunchArguments {
   lineBreakpoints?: boolean;
   /** The dlv to use (default: the PATH, then $(go env GOBIN) / $(go env GOPATH)/bin). */
   dlvPath?: string;
+  /**
+   * Who drives Delve: "controller-lab" (this session, the default) or "vscode-go" (VS Code's Go
+   * extension, as a child session the editor starts on ATTACH_GO_EVENT; implies lineBreakpoints).
+   */
+  goDebugger?: GoDebuggerChoice;
 }
 
 export class GoReconcileDebugSession extends ReconcileDebugSession {
@@ -36,14 +53,44 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     });
     this.go.on('breakpoint', (body) => this.sendEvent(new BreakpointEvent(body.reason, body.breakpoint)));
     this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
+    this.runtime.on('output', ({ text }) => this.go.noticeOutput(text));
+    this.go.on('steppedIn', () => this.runtime.stepAfterLineStop());
   }
 
   /** With lineBreakpoints, the Go program is built for Delve and started under dlv (see GoLineDebugging.prepare). */
   protected override async goProgramOverrides(args: GoLaunchArguments): Promise<GoProgramOverrides> {
-    if (!args.lineBreakpoints) return {};
+    const viaGoExtension = args.goDebugger === 'vscode-go';
+    if (!args.lineBreakpoints && !viaGoExtension) return {};
     const dlvPath = findDelve({ explicit: args.dlvPath });
     const userFlags = typeof args.buildFlags === 'string' ? args.buildFlags.split(/\s+/).filter(Boolean) : (args.buildFlags ?? []);
-    return this.go.prepare(dlvPath, userFlags);
+    if (!viaGoExtension) return this.go.prepare(dlvPath, userFlags);
+    return this.go.prepare(dlvPath, userFlags, (port) => {
+      const handOver: GoDebuggerHandOver = { host: '127.0.0.1', port, name: `${basename(args.program ?? 'program')} (Go)`, cwd: args.cwd };
+      this.sendEvent(new Event(ATTACH_GO_EVENT, handOver));
+    });
+  }
+
+  /**
+   * The editor's side of the Go extension's session: it stopped on a Step Into's breakpoint
+   * (goSteppedIn), placed that breakpoint or not (goStepIntoPlaced), or could not start at all
+   * (goDebuggerUnavailable: this session attaches to Delve itself).
+   */
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command === GO_STEPPED_IN_REQUEST) {
+      this.sendResponse(response);
+      this.runtime.stepAfterLineStop();
+      return;
+    }
+    if (command === GO_STEP_INTO_PLACED_REQUEST) {
+      this.sendResponse(response);
+      this.stepIntoPlaced?.((args as { placed?: unknown } | undefined)?.placed === true);
+      return;
+    }
+    if (command !== GO_DEBUGGER_UNAVAILABLE_REQUEST) return super.customRequest(command, response, args);
+    const reason = (args as { reason?: unknown } | undefined)?.reason;
+    this.sendEvent(new OutputEvent(`The Go extension's debugger ${typeof reason === 'string' ? reason : 'could not be started'}; Go line breakpoints go through Controller Lab's own Delve connection.\n`, 'console'));
+    this.sendResponse(response);
+    void this.go.takeBack();
   }
 
   /** A program stopped in Delve cannot read Controller Lab's shutdown: let it run, then end Delve. */
@@ -107,9 +154,56 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     await this.answer(response, () => this.go.step('next', args.threadId));
   }
 
+  /**
+   * On a goroutine thread: Delve's step in. At a held Go reconcile: into the controller's
+   * Reconcile function under Delve (a one-shot breakpoint there, then the reconcile runs);
+   * without Delve it says how to get that, once, and steps over.
+   */
   protected override async stepInRequest(response: DebugProtocol.StepInResponse, args?: DebugProtocol.StepInArguments): Promise<void> {
-    if (!args || !this.go.ownsThread(args.threadId)) return super.stepInRequest(response);
-    await this.answer(response, () => this.go.step('stepIn', args.threadId));
+    if (args && this.go.ownsThread(args.threadId)) return this.answer(response, () => this.go.step('stepIn', args.threadId));
+    const stop = this.runtime.current;
+    if (!stop?.live || !this.runtime.isGo) return super.stepInRequest(response);
+    const reconciler = this.runtime.controllerShape(stop.record.controller)?.reconciler;
+    let entered = false;
+    if (this.go.handedOverToOther && reconciler) {
+      entered = await this.editorStepsInto({ function: reconciler.function, condition: goroutineCondition(stop.record.goroutine) });
+      if (!entered) this.sendEvent(new OutputEvent(`Step Into: the Go extension's session could not stop in ${reconciler.function}; stepping over this reconcile.\n`, 'console'));
+    } else if (!this.go.active && !this.go.handedOverToOther) {
+      this.adviseOnce('Step Into enters the Go code of Reconcile only under Delve: set "lineBreakpoints": true in the launch configuration. Stepping over this reconcile.');
+    } else if (!reconciler) {
+      this.adviseOnce(`Step Into: controller ${stop.record.controller} did not say which function is its Reconcile (an older controllerlab module?). Stepping over this reconcile.`);
+    } else {
+      entered = await this.go.stepIntoReconcile(reconciler.function, stop.record.goroutine);
+      if (!entered) this.sendEvent(new OutputEvent(`Step Into: Delve could not stop in ${reconciler.function}; stepping over this reconcile.\n`, 'console'));
+    }
+    this.sendResponse(response);
+    if (entered) this.runtime.stepIntoLineDebugger();
+    else this.runtime.next();
+  }
+
+  private stepIntoPlaced: ((placed: boolean) => void) | undefined;
+
+  /** Asks the editor to put the one-shot breakpoint in the Go extension's session; false after 10 s without an answer. */
+  private editorStepsInto(body: GoStepInto): Promise<boolean> {
+    this.stepIntoPlaced?.(false);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(false), 10_000);
+      const done = (placed: boolean) => {
+        clearTimeout(timer);
+        if (this.stepIntoPlaced === done) this.stepIntoPlaced = undefined;
+        resolve(placed);
+      };
+      this.stepIntoPlaced = done;
+      this.sendEvent(new Event(GO_STEP_INTO_EVENT, body));
+    });
+  }
+
+  private readonly advised = new Set<string>();
+
+  private adviseOnce(text: string): void {
+    if (this.advised.has(text)) return;
+    this.advised.add(text);
+    this.sendEvent(new OutputEvent(`${text}\n`, 'console'));
   }
 
   protected override async stepOutRequest(response: DebugProtocol.StepOutResponse, args?: DebugProtocol.StepOutArguments): Promise<void> {

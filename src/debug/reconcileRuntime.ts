@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
-import type { CacheView, ControllerSession, ControllerSessionOptions, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
+import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions, TypedEmitter, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
@@ -115,6 +115,14 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     }
     return record.worker;
   }
+  /** The shape a controller reported (a Go controller's names its Reconcile function). */
+  controllerShape(name: string): ControllerShape | undefined {
+    return this.session?.controllers.find((c) => c.name === name);
+  }
+  /** The program runs in Go (known once launched). */
+  get isGo(): boolean {
+    return this.session?.target.language === 'go';
+  }
   get controllerName(): string {
     return this.session?.controller?.name ?? 'controller';
   }
@@ -222,6 +230,22 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     if (this.stop && !this.stop.live) return this.next();
     this.stepping = true;
     this.resume({ stepIn: true });
+  }
+
+  /**
+   * Runs the held reconcile into a line debugger that will stop inside it: other reconciles go
+   * on as after Continue until stepAfterLineStop() (the line debugger stopped), so no reconcile
+   * stop of another worker comes first.
+   */
+  stepIntoLineDebugger(): void {
+    if (this.stop && !this.stop.live) return this.next();
+    this.stepping = false;
+    this.resume({ stepIn: true });
+  }
+
+  /** The line debugger stopped in the stepped-into reconcile: the next reconcile stops, as after a step. */
+  stepAfterLineStop(): void {
+    if (!this.stop) this.stepping = true;
   }
 
   stepBack(): void {

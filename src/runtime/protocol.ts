@@ -72,6 +72,8 @@ export interface ControllerShape {
   owns: KindRef[];
   watches: KindRef[];
   workers: number;
+  /** A Go controller's Reconcile: its symbol as Delve names it, and where its code starts. */
+  reconciler?: { function: string; file?: string; line?: number };
 }
 
 export type CacheDeltaType = 'ADDED' | 'MODIFIED' | 'DELETED';

@@ -99,6 +99,8 @@ export interface ReconcileRecord {
   droppedLogs?: number;
   outcome?: ReconcileOutcome;
   decision?: RequeueDecision;
+  /** A held Go reconcile's goroutine (a line debugger stops in this one's Reconcile call). */
+  goroutine?: number;
 }
 
 export function describeRequest(kind: string, key: string): string {
