@@ -6,7 +6,6 @@ import type { ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import type { SimClusterApi } from '../simCluster.ts';
-import { listJsonChunks } from '../store/listing.ts';
 import { parseResourceVersion } from '../store/resourceVersionParam.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
@@ -15,6 +14,7 @@ import { decodeBody, decodeObjectBody, readBody, requireShape } from './requestB
 import type { ResourceTarget } from './requestPath.ts';
 import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
 import { pumpBody, takeTurn } from './chunkPump.ts';
+import { sharedListPages } from './sharedListBodies.ts';
 import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './selfReviews.ts';
 import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
@@ -126,6 +126,12 @@ function listMetaOf(list: ListResult): { resourceVersion: string; continue?: str
   return meta;
 }
 
+/** What makes two LIST answers the same bytes: the resource, the request's list options and the snapshot served. */
+function listBodyKey(r: ResourceRequest, list: ListResult): string {
+  const { group, version, resource, namespace } = r.target;
+  return JSON.stringify([group, version, resource, list.kind, list.apiVersion, list.resourceVersion, r.query.listRequest(namespace)]);
+}
+
 function sendList(r: ResourceRequest, list: ListResult, rendering: ObjectRendering, info: ResourceInfo): void {
   if (rendering === 'metadata') {
     sendJson(r.res, 200, partialObjectMetadataListJson(list.items.map((i) => i.object), listMetaOf(list)));
@@ -137,7 +143,7 @@ function sendList(r: ResourceRequest, list: ListResult, rendering: ObjectRenderi
       return;
     }
     r.res.writeHead(200, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-cache, private' });
-    pumpBody(r.res, listJsonChunks(list));
+    pumpBody(r.res, sharedListPages(listBodyKey(r, list), list, r.res));
     return;
   }
   sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), listMetaOf(list), {

@@ -2,8 +2,8 @@
 // with a generated kubeconfig. 127.0.0.1 only; a bearer token is required on every request.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../../shared/apiError.ts';
@@ -27,6 +27,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, decodeBody, readBody, setRequestTimeout } f
 import { ADMIN_PREFIX, parseRequestPath, splitUrl, type RequestTarget } from './requestPath.ts';
 import { serveResource, wasRecordedByStore } from './resourceHandler.ts';
 import { sendHealth } from './health.ts';
+import { gateHandshakes } from './tlsHandshakeGate.ts';
 import { sendJson, sendStatus } from './responses.ts';
 import { methodNotAllowed, pathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
 import { versionInfo } from './versionInfo.ts';
@@ -204,6 +205,9 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const server: Server = pki
     ? createHttpsServer({ ...serverOptions, key: pki.serving.keyPem, cert: pki.serving.certPem }, onRequest)
     : createHttpServer(serverOptions, onRequest);
+  // Over HTTPS, a TCP server of our own accepts and admits a few TLS handshakes at a time.
+  const handshakes = pki ? gateHandshakes(server as HttpsServer) : undefined;
+  const listener: NetServer = handshakes?.listener ?? server;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -212,13 +216,13 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
+    listener.once('error', reject);
+    listener.listen(options.port ?? 0, '127.0.0.1', () => {
+      listener.off('error', reject);
       resolve();
     });
   });
-  port = (server.address() as AddressInfo).port;
+  port = (listener.address() as AddressInfo).port;
   // The `kubernetes` Service names this address; the controller manager publishes this CA.
   const controlPlane = cluster.bootstrap ? startControlPlane(cluster, { port, caPem: pki?.ca.certPem ?? '', controllerManager: options.controllerManager !== false }) : undefined;
   const url = `${pki ? 'https' : 'http'}://127.0.0.1:${port}`;
@@ -243,7 +247,9 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         controlPlane?.stop();
-        server.close(() => resolve());
+        listener.close(() => resolve());
+        if (listener !== server) server.close();
+        handshakes?.dropWaiting();
         server.closeAllConnections();
         for (const s of sockets) s.destroy();
         httpFaults.dispose();
