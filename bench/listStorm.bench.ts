@@ -195,6 +195,7 @@ async function main(): Promise<void> {
   const pid = server.pid!;
   await sleep(2000); // let start-up garbage be collected
   const rssBefore = statusMb(pid, 'VmRSS');
+  const before = await ask('stats');
   writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
   await ask('reset');
   const load = loadavg()[0]!.toFixed(1);
@@ -210,7 +211,11 @@ async function main(): Promise<void> {
   const during = await ask('stats');
   const peak = statusMb(pid, 'VmHWM');
   const rssLeft = statusMb(pid, 'VmRSS');
-  await sleep(AFTER_MS);
+  const rssTimeline: number[] = [];
+  for (let waited = 0; waited < AFTER_MS; waited += 5000) {
+    await sleep(Math.min(5000, AFTER_MS - waited));
+    rssTimeline.push(statusMb(pid, 'VmRSS'));
+  }
   const rssAfter = statusMb(pid, 'VmRSS');
   const after = await ask('stats');
   prober.stdin!.end();
@@ -230,13 +235,13 @@ async function main(): Promise<void> {
     healthP50Ms: r(percentile(inStorm, 0.5)), healthP99Ms: r(percentile(inStorm, 0.99)), healthMaxMs: r(inStorm.at(-1) ?? -1),
     healthAfterMaxMs: r(afterStorm.at(-1) ?? -1), serverLoopMaxMs: during['loopMaxMs'], serverLoopMaxAfterMs: after['loopMaxMs'], serverCpuStallMs: after['cpuStallMs'],
     rssBeforeMb: rssBefore, peakRssMb: peak, rssWhenClientsLeftMb: rssLeft, rssAfterMb: rssAfter, afterS: AFTER_MS / 1000,
-    heapAfterMb: after['heapMb'], externalAfterMb: after['externalMb'],
+    rssEvery5sAfterMb: rssTimeline, heapBeforeMb: before['heapMb'], heapAfterMb: after['heapMb'], externalBeforeMb: before['externalMb'], externalAfterMb: after['externalMb'],
   };
   console.log(`list storm, ${CLIENTS} clients (${FRESH * 10}% on a new connection per LIST) × ${OBJECTS} ConfigMaps over HTTPS for ${STORM_MS / 1000} s (load average ${load}):`);
   console.log(`  LISTs: ${storm.ok} answered 200 (p50 ${figures.listP50Ms} ms, worst ${figures.listMaxMs} ms), ${storm.tooMany} answered 429 + Retry-After, ${storm.failed} failed`);
   console.log(`  /healthz + /readyz every 20 ms: ${samples.length} probes, ${failedProbes} not 200; during the storm p50 ${figures.healthP50Ms} ms, p99 ${figures.healthP99Ms} ms, worst ${figures.healthMaxMs} ms; after it worst ${figures.healthAfterMaxMs} ms`);
   console.log(`  server event loop blocked at worst: ${figures.serverLoopMaxMs} ms during, ${figures.serverLoopMaxAfterMs} ms overall; of its own CPU (preemption aside) ${figures.serverCpuStallMs} ms`);
-  console.log(`  RSS: ${rssBefore} MB before, peak ${peak} MB, ${rssLeft} MB as the clients left, ${rssAfter} MB ${AFTER_MS / 1000} s later (heap ${figures.heapAfterMb} MB, external ${figures.externalAfterMb} MB)`);
+  console.log(`  RSS: ${rssBefore} MB before, peak ${peak} MB, ${rssLeft} MB as the clients left, ${rssAfter} MB ${AFTER_MS / 1000} s later (heap ${figures.heapBeforeMb} → ${figures.heapAfterMb} MB, external ${figures.externalBeforeMb} → ${figures.externalAfterMb} MB)`);
   console.log(JSON.stringify(figures));
 }
 

@@ -206,9 +206,9 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     ? createHttpsServer({ ...serverOptions, key: pki.serving.keyPem, cert: pki.serving.certPem }, onRequest)
     : createHttpServer(serverOptions, onRequest);
   // Over HTTPS, a TCP server of our own accepts and admits a few TLS handshakes at a time.
-  const handshakes = pki ? gateHandshakes(server as HttpsServer) : undefined;
+  const handshakes = pki ? gateHandshakes(server as HttpsServer, { key: pki.serving.keyPem, cert: pki.serving.certPem }) : undefined;
   const listener: NetServer = handshakes?.listener ?? server;
-  server.on('connection', (socket: Socket) => {
+  listener.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });

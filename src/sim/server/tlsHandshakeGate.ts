@@ -3,57 +3,96 @@
 // runs every handshake whose ClientHello arrived in the same poll of the loop back to back: 250
 // clients reconnecting together stalled the loop (health checks included) for 50–75 ms of CPU.
 // Connections beyond the bound wait, accepted but unread, and are admitted as handshakes finish;
-// connections already open (keep-alive clients, the health prober) are not held up at all.
+// connections already open (keep-alive clients, a health prober) are not held up at all. A client
+// that connects and then says nothing holds its place only briefly, so it cannot stop the others.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Server as HttpsServer } from 'node:https';
+import { createSecureContext, TLSSocket } from 'node:tls';
 import { Deque } from '../store/deque.ts';
 
 /** Handshakes in progress at once. Each costs ~0.5 ms of CPU when its ClientHello arrives. */
 export const DEFAULT_CONCURRENT_HANDSHAKES = 16;
+/** How long a handshake counts against the bound at most (a slow client keeps its connection, not its place). */
+const PLACE_MS = 1000;
+/** A connection still not secured after this long is closed (Node's TLS server waits 120 s). */
+const HANDSHAKE_TIMEOUT_MS = 30_000;
 
 export interface HandshakeGate {
   /** The listening TCP server (listen on it; the HTTPS server itself never listens). */
   readonly listener: Server;
   /** Connections accepted and not yet admitted to a handshake. */
   readonly waiting: number;
+  /** Handshakes counted against the bound now. */
+  readonly handshaking: number;
   /** Destroys the connections still waiting. */
   dropWaiting(): void;
 }
 
-export function gateHandshakes(https: HttpsServer, limit = DEFAULT_CONCURRENT_HANDSHAKES): HandshakeGate {
+export interface GateOptions {
+  key: string;
+  cert: string;
+  /** Default DEFAULT_CONCURRENT_HANDSHAKES. */
+  concurrentHandshakes?: number;
+}
+
+/** Connections accepted by the returned listener reach `https` ('secureConnection') once their handshake is done. */
+export function gateHandshakes(https: HttpsServer, options: GateOptions): HandshakeGate {
+  const limit = options.concurrentHandshakes ?? DEFAULT_CONCURRENT_HANDSHAKES;
+  const context = createSecureContext({ key: options.key, cert: options.cert });
   const waiting = new Deque<Socket>();
   let handshaking = 0;
 
+  const handshake = (raw: Socket): void => {
+    handshaking++;
+    let counted = true;
+    const release = (): void => {
+      if (!counted) return;
+      counted = false;
+      handshaking--;
+      admitNext();
+    };
+    const tls = new TLSSocket(raw, { isServer: true, secureContext: context, server: https });
+    const place = setTimeout(release, PLACE_MS);
+    const giveUp = setTimeout(() => tls.destroy(), HANDSHAKE_TIMEOUT_MS);
+    const onError = (): void => {
+      tls.destroy();
+    };
+    tls.on('error', onError);
+    tls.once('close', () => {
+      clearTimeout(place);
+      clearTimeout(giveUp);
+      release();
+    });
+    tls.once('secure', () => {
+      clearTimeout(place);
+      clearTimeout(giveUp);
+      release();
+      tls.off('error', onError);
+      // What Node's TLS server does with a secured connection: the HTTP server takes it from here.
+      https.emit('secureConnection', tls);
+    });
+  };
+
   const admitNext = (): void => {
     while (handshaking < limit && waiting.length > 0) {
-      const socket = waiting.shift()!;
-      if (socket.destroyed) continue;
-      handshaking++;
-      // The TLS server wraps the socket and reads it from here on; it answers each admitted
-      // connection with exactly one of 'secureConnection' and 'tlsClientError'.
-      https.emit('connection', socket);
+      const raw = waiting.shift()!;
+      if (!raw.destroyed) handshake(raw);
     }
   };
-  const finished = (): void => {
-    handshaking--;
-    admitNext();
-  };
-  https.on('secureConnection', finished);
-  https.on('tlsClientError', (_err: Error, socket: Socket) => {
-    socket.destroy();
-    finished();
-  });
 
   // Paused on accept: nothing is read (so nothing is decrypted) until the connection is admitted.
-  const listener = createServer({ pauseOnConnect: true, noDelay: true }, (socket) => {
-    socket.on('error', () => socket.destroy());
-    waiting.push(socket);
+  const listener = createServer({ pauseOnConnect: true, noDelay: true }, (raw) => {
+    raw.on('error', () => raw.destroy());
+    waiting.push(raw);
     admitNext();
   });
   return {
     listener,
     get waiting() {
       return waiting.length;
+    },
+    get handshaking() {
+      return handshaking;
     },
     dropWaiting() {
       while (waiting.length > 0) waiting.shift()!.destroy();
