@@ -4,7 +4,7 @@
 // clients reconnecting together stalled the loop (health checks included) for 50–75 ms of CPU.
 // Connections beyond the bound wait, accepted but unread, and are admitted as handshakes finish;
 // connections already open (keep-alive clients, a health prober) are not held up at all. A client
-// that connects and then says nothing holds its place only briefly, so it cannot stop the others.
+// that connects and then says nothing holds its place for a moment only, so it cannot stop the others.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Server as HttpsServer } from 'node:https';
 import { createSecureContext, TLSSocket } from 'node:tls';
@@ -13,7 +13,7 @@ import { Deque } from '../store/deque.ts';
 /** Handshakes in progress at once. Each costs ~0.5 ms of CPU when its ClientHello arrives. */
 export const DEFAULT_CONCURRENT_HANDSHAKES = 16;
 /** How long a handshake counts against the bound at most (a slow client keeps its connection, not its place). */
-const PLACE_MS = 1000;
+const PLACE_MS = 250;
 /** A connection still not secured after this long is closed (Node's TLS server waits 120 s). */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
 
