@@ -1,11 +1,11 @@
 // `node bench/listStorm.bench.ts` (`npm run bench:storm`): 500 clients LIST 10k ConfigMaps (~1 KB
-// each) at once over HTTPS for 15 s, half on a new connection per LIST (a TLS handshake each, as
+// each) at once over HTTPS for 12 s, half on a new connection per LIST (a TLS handshake each, as
 // kubectl and many scripts do), half on keep-alive connections; each honours 429 + Retry-After as
 // client-go does. Meanwhile a probe on a connection of its own GETs /healthz and /readyz every
 // 20 ms. Printed: the probe's latencies (worst case, p99) during the storm and in the 30 s after,
 // the server's own worst event-loop stall, peak RSS, and RSS before, right after and 30 s after
 // the clients left. Every role runs in a process of its own; the whole run takes under a minute.
-//   --clients N  --objects N  --storm-ms N  --after-ms N   sizes (defaults 500, 10000, 15000, 30000)
+//   --clients N  --objects N  --storm-ms N  --after-ms N   sizes (defaults 500, 10000, 12000, 30000)
 //   --src DIR    serve another checkout's src/ (to measure before a change)
 //   --fresh N    of every 10 clients, how many open a new connection per LIST (default 5)
 //   SIM_STORM_FLAGS='--cpu-prof --cpu-prof-dir DIR'  Node flags for the server (to profile it)
@@ -26,7 +26,7 @@ const arg = (name: string, fallback: string): string => {
 const SRC = resolve(arg('--src', resolve(SELF, '..', '..', 'src')));
 const CLIENTS = Number(arg('--clients', '500'));
 const OBJECTS = Number(arg('--objects', '10000'));
-const STORM_MS = Number(arg('--storm-ms', '15000'));
+const STORM_MS = Number(arg('--storm-ms', '12000'));
 const AFTER_MS = Number(arg('--after-ms', '30000'));
 const FRESH = Number(arg('--fresh', '5'));
 const LIST_PATH = '/api/v1/namespaces/default/configmaps';
@@ -176,6 +176,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
+  const started = performance.now();
   const flags = (process.env['SIM_STORM_FLAGS'] ?? '').split(' ').filter(Boolean);
   const server = spawn(process.execPath, [...flags, SELF, '--serve', '--src', SRC, '--objects', String(OBJECTS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: server.stdout! })[Symbol.asyncIterator]();
@@ -193,7 +194,7 @@ async function main(): Promise<void> {
   };
   const endpoint = (await answer()) as unknown as Endpoint;
   const pid = server.pid!;
-  await sleep(2000); // let start-up garbage be collected
+  await sleep(1000); // let start-up settle
   const rssBefore = statusMb(pid, 'VmRSS');
   const before = await ask('stats');
   writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
@@ -242,6 +243,7 @@ async function main(): Promise<void> {
   console.log(`  /healthz + /readyz every 20 ms: ${samples.length} probes, ${failedProbes} not 200; during the storm p50 ${figures.healthP50Ms} ms, p99 ${figures.healthP99Ms} ms, worst ${figures.healthMaxMs} ms; after it worst ${figures.healthAfterMaxMs} ms`);
   console.log(`  server event loop blocked at worst: ${figures.serverLoopMaxMs} ms during, ${figures.serverLoopMaxAfterMs} ms overall; of its own CPU (preemption aside) ${figures.serverCpuStallMs} ms`);
   console.log(`  RSS: ${rssBefore} MB before, peak ${peak} MB, ${rssLeft} MB as the clients left, ${rssAfter} MB ${AFTER_MS / 1000} s later (heap ${figures.heapBeforeMb} → ${figures.heapAfterMb} MB, external ${figures.externalBeforeMb} → ${figures.externalAfterMb} MB)`);
+  console.log(`  (the run took ${Math.round((performance.now() - started) / 1000)} s)`);
   console.log(JSON.stringify(figures));
 }
 
