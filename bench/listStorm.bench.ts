@@ -7,6 +7,7 @@
 // the clients left. Every role runs in a process of its own; the whole run takes under a minute.
 //   --clients N  --objects N  --storm-ms N  --after-ms N   sizes (defaults 500, 10000, 12000, 30000)
 //   --src DIR    serve another checkout's src/ (to measure before a change)
+//   --second-storm  then storms again (longer than a minute): does the peak grow or plateau?
 //   --fresh N    of every 10 clients, how many open a new connection per LIST (default 5)
 //   SIM_STORM_FLAGS='--cpu-prof --cpu-prof-dir DIR'  Node flags for the server (to profile it)
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -219,6 +220,12 @@ async function main(): Promise<void> {
   }
   const rssAfter = statusMb(pid, 'VmRSS');
   const after = await ask('stats');
+  let secondPeak: number | undefined;
+  if (process.argv.includes('--second-storm')) {
+    // Whether a second storm needs more memory than the first (growth) or reuses it (a plateau).
+    await lastJsonLine<ClientFigures>(spawn(process.execPath, [SELF, '--stormers', spec, '--clients-count', String(CLIENTS), '--storm-ms', String(STORM_MS), '--fresh', String(FRESH)], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    secondPeak = statusMb(pid, 'VmHWM');
+  }
   prober.stdin!.end();
   const samples = await probed;
   await ask('exit').catch(() => undefined);
@@ -236,13 +243,14 @@ async function main(): Promise<void> {
     healthP50Ms: r(percentile(inStorm, 0.5)), healthP99Ms: r(percentile(inStorm, 0.99)), healthMaxMs: r(inStorm.at(-1) ?? -1),
     healthAfterMaxMs: r(afterStorm.at(-1) ?? -1), serverLoopMaxMs: during['loopMaxMs'], serverLoopMaxAfterMs: after['loopMaxMs'], serverCpuStallMs: after['cpuStallMs'],
     rssBeforeMb: rssBefore, peakRssMb: peak, rssWhenClientsLeftMb: rssLeft, rssAfterMb: rssAfter, afterS: AFTER_MS / 1000,
-    rssEvery5sAfterMb: rssTimeline, heapBeforeMb: before['heapMb'], heapAfterMb: after['heapMb'], externalBeforeMb: before['externalMb'], externalAfterMb: after['externalMb'],
+    rssEvery5sAfterMb: rssTimeline, peakRssWithSecondStormMb: secondPeak, heapBeforeMb: before['heapMb'], heapAfterMb: after['heapMb'], externalBeforeMb: before['externalMb'], externalAfterMb: after['externalMb'],
   };
   console.log(`list storm, ${CLIENTS} clients (${FRESH * 10}% on a new connection per LIST) × ${OBJECTS} ConfigMaps over HTTPS for ${STORM_MS / 1000} s (load average ${load}):`);
   console.log(`  LISTs: ${storm.ok} answered 200 (p50 ${figures.listP50Ms} ms, worst ${figures.listMaxMs} ms), ${storm.tooMany} answered 429 + Retry-After, ${storm.failed} failed`);
   console.log(`  /healthz + /readyz every 20 ms: ${samples.length} probes, ${failedProbes} not 200; during the storm p50 ${figures.healthP50Ms} ms, p99 ${figures.healthP99Ms} ms, worst ${figures.healthMaxMs} ms; after it worst ${figures.healthAfterMaxMs} ms`);
   console.log(`  server event loop blocked at worst: ${figures.serverLoopMaxMs} ms during, ${figures.serverLoopMaxAfterMs} ms overall; of its own CPU (preemption aside) ${figures.serverCpuStallMs} ms`);
   console.log(`  RSS: ${rssBefore} MB before, peak ${peak} MB, ${rssLeft} MB as the clients left, ${rssAfter} MB ${AFTER_MS / 1000} s later (heap ${figures.heapBeforeMb} → ${figures.heapAfterMb} MB, external ${figures.externalBeforeMb} → ${figures.externalAfterMb} MB)`);
+  if (secondPeak !== undefined) console.log(`  a second storm after that: peak RSS ${secondPeak} MB`);
   console.log(`  (the run took ${Math.round((performance.now() - started) / 1000)} s)`);
   console.log(JSON.stringify(figures));
 }
