@@ -1,6 +1,6 @@
 // The sim over HTTPS under a storm of clients: many new TLS connections at once do not stall the
 // event loop (handshakes are admitted a few at a time), a client that connects and says nothing
-// holds no one up, identical big LISTs running together are answered whole and alike from one
+// holds no one up, nor does one that never reads its LIST; identical big LISTs running together are answered whole and alike from one
 // shared body, and nothing of a list is kept once its clients finished or left.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +28,10 @@ before(async () => {
   server = await startSimServer(cluster, { onInternalError: () => {} });
   const filler = 'x'.repeat(900);
   for (let i = 0; i < OBJECTS; i++) cluster.create(CONFIGMAPS, 'default', { metadata: { name: `cm-${String(i).padStart(5, '0')}` }, data: { filler } });
+  // ~20 MB of list: more than loopback socket buffers hold, so a client that does not read keeps it unfinished.
+  cluster.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name: 'big' } });
+  const big = 'y'.repeat(8000);
+  for (let i = 0; i < 2500; i++) cluster.create(CONFIGMAPS, 'big', { metadata: { name: `big-${i}` }, data: { big } });
 });
 
 after(async () => {
@@ -100,6 +104,18 @@ async function clientsAtOnce(count: number, path: string): Promise<{ statuses: n
   return { statuses: last.startsWith('[') ? (JSON.parse(last) as number[]) : [], longestTurnMs };
 }
 
+/** A TLS connection that sends a GET of `path` and then never reads. */
+function neverReads(path: string): Promise<{ destroy(): void }> {
+  return new Promise((resolve, reject) => {
+    const s = tlsConnect({ port: server.port, host: '127.0.0.1', ca: server.caPem, servername: 'localhost' }, () => {
+      s.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.token}\r\n\r\n`);
+      s.pause();
+      resolve(s);
+    });
+    s.on('error', reject);
+  });
+}
+
 /** A TLS connection that sends a LIST and reads at most `bytes` of the answer, then leaves. */
 function listAndLeave(bytes: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -156,6 +172,18 @@ describe('a storm of clients over HTTPS', () => {
     const names = answers[0]!.json().items.map((i: { metadata: { name: string } }) => i.metadata.name);
     assert.deepEqual(names, cluster.list(CONFIGMAPS, { namespace: 'default' }).items.map((i) => i.object.metadata.name));
     await eventually('the shared list body to be dropped', () => sharedListBodyCount() === 0);
+  });
+
+  it('clients that never read their big LISTs hold up no one else\'s', { timeout: 30_000 }, async () => {
+    const path = '/api/v1/namespaces/big/configmaps';
+    const stalled = await Promise.all(Array.from({ length: 6 }, () => neverReads(path)));
+    try {
+      const list = await call(server, 'GET', path);
+      assert.equal(list.status, 200);
+      assert.equal(list.json().items.length, cluster.list(CONFIGMAPS, { namespace: 'big' }).items.length);
+    } finally {
+      for (const s of stalled) s.destroy();
+    }
   });
 
   it('clients that leave in the middle of a LIST leave nothing behind, and their seats serve others', async () => {
