@@ -1,7 +1,8 @@
 // The sim over HTTPS under a storm of clients: many new TLS connections at once do not stall the
 // event loop (handshakes are admitted a few at a time), a client that connects and says nothing
-// holds no one up, nor does one that never reads its LIST; identical big LISTs running together are answered whole and alike from one
-// shared body, and nothing of a list is kept once its clients finished or left.
+// holds no one up, nor does one that never reads its LIST; identical big LISTs running together
+// are answered whole and alike from one shared body, and nothing of a list is kept once its
+// clients finished or left.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
