@@ -51,7 +51,8 @@ export function gateHandshakes(https: HttpsServer, options: GateOptions): Handsh
       handshaking--;
       admitNext();
     };
-    const tls = new TLSSocket(raw, { isServer: true, secureContext: context, server: https });
+    // As Node's HTTPS server: HTTP/1.1 is what ALPN offers (a client asking for h2 falls back to it).
+    const tls = new TLSSocket(raw, { isServer: true, secureContext: context, server: https, ALPNProtocols: ['http/1.1'] });
     const place = setTimeout(release, PLACE_MS);
     const giveUp = setTimeout(() => tls.destroy(), HANDSHAKE_TIMEOUT_MS);
     const onError = (): void => {
