@@ -2,8 +2,10 @@
 // request at the same resourceVersion (kube-apiserver's watch cache serves lists from memory in the
 // same spirit): a storm of identical LISTs serializes the objects once, and each answer is a run of
 // buffers written as its client reads them. Pages are made as the fastest reader reaches them, so
-// nothing is serialized past what some client asked for. A body is dropped when its last reader
-// finishes or goes away: nothing stays after a storm.
+// nothing is serialized past what some client asked for, and let go once the slowest reader is past
+// them: a list read by one client holds one page at a time. A request joins a body only while its
+// first page is still held; a body is dropped when its last reader finishes or goes away, so
+// nothing stays after a storm.
 import type { ServerResponse } from 'node:http';
 import { listJsonChunks } from '../store/listing.ts';
 import type { ListResult } from '../store/types.ts';
@@ -11,9 +13,15 @@ import type { ListResult } from '../store/types.ts';
 /** About how much JSON one page holds: big enough to write efficiently, small enough for one turn. */
 const PAGE_CHARS = 64 * 1024;
 
+interface Reader {
+  /** The next page this reader will take. */
+  next: number;
+}
+
 class SharedBody {
-  readonly pages: Buffer[] = [];
-  readers = 0;
+  /** Pages made so far; those every reader is past are let go (undefined). */
+  readonly pages: (Buffer | undefined)[] = [];
+  readonly readers = new Set<Reader>();
   private source: Iterator<string> | undefined;
   private failure: unknown;
 
@@ -21,8 +29,21 @@ class SharedBody {
     this.source = listJsonChunks(list, PAGE_CHARS);
   }
 
-  /** Page `i`, made now if no reader has reached it yet; undefined past the end. Throws for every reader if the body cannot be made. */
-  page(i: number): Buffer | undefined {
+  /** Whether a new reader can still start from the first page. */
+  get joinable(): boolean {
+    return this.pages.length === 0 || this.pages[0] !== undefined;
+  }
+
+  /** The reader's next page (made now if no reader has reached it yet); undefined past the end. Throws for every reader if the body cannot be made. */
+  take(reader: Reader): Buffer | undefined {
+    const page = this.page(reader.next++);
+    let slowest = Infinity;
+    for (const r of this.readers) slowest = Math.min(slowest, r.next);
+    for (let i = slowest - 1; i >= 0 && this.pages[i] !== undefined; i--) this.pages[i] = undefined;
+    return page;
+  }
+
+  private page(i: number): Buffer | undefined {
     while (this.pages.length <= i && this.source) {
       let step: IteratorResult<string>;
       try {
@@ -40,7 +61,10 @@ class SharedBody {
   }
 }
 
+/** Bodies a request can join, by key. */
 const bodies = new Map<string, SharedBody>();
+/** Every body some response is still reading (joinable or not). */
+const live = new Set<SharedBody>();
 
 /**
  * The body of `list` for `res`, page by page. `key` names the request (resource, namespace,
@@ -48,25 +72,38 @@ const bodies = new Map<string, SharedBody>();
  */
 export function sharedListPages(key: string, list: Omit<ListResult, 'json'>, res: ServerResponse): Iterator<Buffer> {
   let body = bodies.get(key);
-  if (!body) {
+  if (!body?.joinable) {
     body = new SharedBody(list);
     bodies.set(key, body);
+    live.add(body);
   }
   const shared = body;
-  shared.readers++;
+  const reader: Reader = { next: 0 };
+  shared.readers.add(reader);
   res.once('close', () => {
-    if (--shared.readers === 0 && bodies.get(key) === shared) bodies.delete(key);
+    shared.readers.delete(reader);
+    if (shared.readers.size > 0) return;
+    live.delete(shared);
+    if (bodies.get(key) === shared) bodies.delete(key);
   });
-  let next = 0;
   return {
     next(): IteratorResult<Buffer> {
-      const page = shared.page(next++);
-      return page === undefined ? { done: true, value: undefined } : { done: false, value: page };
+      const page = shared.take(reader);
+      if (page === undefined) return { done: true, value: undefined };
+      if (!shared.joinable && bodies.get(key) === shared) bodies.delete(key);
+      return { done: false, value: page };
     },
   };
 }
 
 /** Bodies held now (each for as long as one of its responses is being written). */
 export function sharedListBodyCount(): number {
-  return bodies.size;
+  return live.size;
+}
+
+/** Bytes of pages those bodies hold now. */
+export function sharedListBytesHeld(): number {
+  let bytes = 0;
+  for (const body of live) for (const page of body.pages) bytes += page?.length ?? 0;
+  return bytes;
 }

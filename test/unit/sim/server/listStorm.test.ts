@@ -14,7 +14,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
 import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
-import { sharedListBodyCount } from '../../../../src/sim/server/sharedListBodies.ts';
+import { sharedListBodyCount, sharedListBytesHeld } from '../../../../src/sim/server/sharedListBodies.ts';
 import { call } from './httpClient.ts';
 
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
@@ -184,6 +184,29 @@ describe('a storm of clients over HTTPS', () => {
       assert.equal(list.json().items.length, cluster.list(CONFIGMAPS, { namespace: 'big' }).items.length);
     } finally {
       for (const s of stalled) s.destroy();
+    }
+  });
+
+  it('a big LIST read by one client holds a page or so of it at a time, not what was already sent', { timeout: 30_000 }, async () => {
+    const s = tlsConnect({ port: server.port, host: '127.0.0.1', ca: server.caPem, servername: 'localhost' }, () => {
+      s.write(`GET /api/v1/namespaces/big/configmaps HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.token}\r\n\r\n`);
+    });
+    try {
+      let got = 0;
+      await new Promise<void>((resolve, reject) => {
+        s.on('data', (d: Buffer) => {
+          got += d.length;
+          if (got >= 10_000_000) {
+            s.pause();
+            resolve();
+          }
+        });
+        s.on('error', reject);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(sharedListBytesHeld() < 1_000_000, `${sharedListBytesHeld()} bytes held after 10 MB sent`);
+    } finally {
+      s.destroy();
     }
   });
 
