@@ -7,13 +7,15 @@
 // the clients left. Every role runs in a process of its own; the whole run takes under a minute.
 //   --clients N  --objects N  --storm-ms N  --after-ms N   sizes (defaults 500, 10000, 12000, 30000)
 //   --src DIR    serve another checkout's src/ (to measure before a change)
+//   --renice N   run the server and the probe at niceness N (negative needs root): on a machine
+//                shared with other jobs, approximates one where they get a core of their own
 //   --second-storm  then storms again (longer than a minute): does the peak grow or plateau?
 //   --fresh N    of every 10 clients, how many open a new connection per LIST (default 5)
 //   SIM_STORM_FLAGS='--cpu-prof --cpu-prof-dir DIR'  Node flags for the server (to profile it)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request, type RequestOptions } from 'node:https';
-import { loadavg } from 'node:os';
+import { loadavg, setPriority } from 'node:os';
 import { resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -195,6 +197,8 @@ async function main(): Promise<void> {
   };
   const endpoint = (await answer()) as unknown as Endpoint;
   const pid = server.pid!;
+  const renice = process.argv.includes('--renice') ? Number(arg('--renice', '0')) : undefined;
+  if (renice !== undefined) setPriority(pid, renice);
   await sleep(1000); // let start-up settle
   const rssBefore = statusMb(pid, 'VmRSS');
   const before = await ask('stats');
@@ -205,6 +209,7 @@ async function main(): Promise<void> {
   const spec = JSON.stringify(endpoint);
   const prober = spawn(process.execPath, [SELF, '--probe', spec], { stdio: ['pipe', 'pipe', 'inherit'] });
   const probed = lastJsonLine<[number, number, number][]>(prober);
+  if (renice !== undefined) setPriority(prober.pid!, renice);
   await sleep(500);
   const t0 = performance.now();
   const stormers = spawn(process.execPath, [SELF, '--stormers', spec, '--clients-count', String(CLIENTS), '--storm-ms', String(STORM_MS), '--fresh', String(FRESH)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -245,7 +250,7 @@ async function main(): Promise<void> {
     rssBeforeMb: rssBefore, peakRssMb: peak, rssWhenClientsLeftMb: rssLeft, rssAfterMb: rssAfter, afterS: AFTER_MS / 1000,
     rssEvery5sAfterMb: rssTimeline, peakRssWithSecondStormMb: secondPeak, heapBeforeMb: before['heapMb'], heapAfterMb: after['heapMb'], externalBeforeMb: before['externalMb'], externalAfterMb: after['externalMb'],
   };
-  console.log(`list storm, ${CLIENTS} clients (${FRESH * 10}% on a new connection per LIST) × ${OBJECTS} ConfigMaps over HTTPS for ${STORM_MS / 1000} s (load average ${load}):`);
+  console.log(`list storm, ${CLIENTS} clients (${FRESH * 10}% on a new connection per LIST) × ${OBJECTS} ConfigMaps over HTTPS for ${STORM_MS / 1000} s (load average ${load}${renice === undefined ? '' : `; server and probe at niceness ${renice}`}):`);
   console.log(`  LISTs: ${storm.ok} answered 200 (p50 ${figures.listP50Ms} ms, worst ${figures.listMaxMs} ms), ${storm.tooMany} answered 429 + Retry-After, ${storm.failed} failed`);
   console.log(`  /healthz + /readyz every 20 ms: ${samples.length} probes, ${failedProbes} not 200; during the storm p50 ${figures.healthP50Ms} ms, p99 ${figures.healthP99Ms} ms, worst ${figures.healthMaxMs} ms; after it worst ${figures.healthAfterMaxMs} ms`);
   console.log(`  server event loop blocked at worst: ${figures.serverLoopMaxMs} ms during, ${figures.serverLoopMaxAfterMs} ms overall; of its own CPU (preemption aside) ${figures.serverCpuStallMs} ms`);
