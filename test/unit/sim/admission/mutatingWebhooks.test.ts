@@ -1,0 +1,102 @@
+// Mutating admission webhooks over real HTTPS: the sim sends them an AdmissionReview for each
+// create/update they match, stores what their JSON patches make of the object, reinvokes IfNeeded
+// webhooks after a later change, and refuses a patch answer kube-apiserver would refuse.
+import { afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { admissionSuite, call, configMap, configure, jsonPatch, unconfigureAll, webhook } from './webhookServer.ts';
+
+const s = admissionSuite();
+const CM = '/api/v1/namespaces/default/configmaps';
+
+afterEach(async () => {
+  await unconfigureAll(s.sim);
+  s.webhook.reviews.length = 0;
+});
+
+describe('mutating webhooks', () => {
+  it('store the object as the webhook patched it on create, and send a complete AdmissionReview', async () => {
+    s.webhook.on('/label', () => ({ allowed: true, ...jsonPatch([{ op: 'add', path: '/metadata/labels', value: { stamped: 'yes' } }]) }));
+    await configure(s.sim, 'mutating', 'stamp', [webhook('stamp.example.com', `${s.webhook.url}/label`, s.webhook.caBundle)]);
+
+    const created = await call(s.sim, 'POST', CM, { body: configMap('patched-on-create') });
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual(created.json().metadata.labels, { stamped: 'yes' });
+    const read = await call(s.sim, 'GET', `${CM}/patched-on-create`);
+    assert.deepEqual(read.json().metadata.labels, { stamped: 'yes' });
+
+    assert.equal(s.webhook.reviews.length, 1);
+    const review = s.webhook.reviews[0];
+    assert.equal(review.apiVersion, 'admission.k8s.io/v1');
+    assert.equal(review.kind, 'AdmissionReview');
+    assert.match(review.path, /^\/label\?timeout=10s$/);
+    const request = review.request;
+    assert.match(request.uid, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(request.kind, { group: '', version: 'v1', kind: 'ConfigMap' });
+    assert.deepEqual(request.resource, { group: '', version: 'v1', resource: 'configmaps' });
+    assert.deepEqual(request.requestKind, { group: '', version: 'v1', kind: 'ConfigMap' });
+    assert.equal(request.operation, 'CREATE');
+    assert.equal(request.namespace, 'default');
+    assert.equal(request.name, 'patched-on-create');
+    assert.equal(request.dryRun, false);
+    assert.equal(request.userInfo.username, 'controller-lab');
+    assert.equal(request.options.kind, 'CreateOptions');
+    assert.deepEqual(request.object.data, { a: '1' });
+    assert.equal(request.oldObject, null);
+  });
+
+  it('see the stored object as oldObject on update and patch, and their patch applies to updates too', async () => {
+    await call(s.sim, 'POST', CM, { body: configMap('patched-on-update') });
+    s.webhook.on('/count', (review) => ({ allowed: true, ...jsonPatch([{ op: 'add', path: '/data/seen', value: `${review.request.operation}:${review.request.oldObject?.data?.a ?? '-'}` }]) }));
+    await configure(s.sim, 'mutating', 'count', [webhook('count.example.com', `${s.webhook.url}/count`, s.webhook.caBundle)]);
+
+    const current = (await call(s.sim, 'GET', `${CM}/patched-on-update`)).json();
+    const updated = await call(s.sim, 'PUT', `${CM}/patched-on-update`, { body: { ...current, data: { a: '2' } } });
+    assert.equal(updated.status, 200, updated.body);
+    assert.deepEqual(updated.json().data, { a: '2', seen: 'UPDATE:1' });
+
+    const merged = await call(s.sim, 'PATCH', `${CM}/patched-on-update`, { body: { data: { a: '3' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(merged.status, 200, merged.body);
+    assert.deepEqual(merged.json().data, { a: '3', seen: 'UPDATE:2' });
+    assert.equal(s.webhook.reviews.at(-1).request.options.kind, 'UpdateOptions');
+  });
+
+  it('run in configuration name order, each seeing the previous one\'s change; IfNeeded ones run again after a later change', async () => {
+    const calls: string[] = [];
+    s.webhook.on('/first', (review) => {
+      calls.push(`first:${review.request.object.data.second ?? '-'}`);
+      return { allowed: true, ...jsonPatch([{ op: 'add', path: '/data/first', value: 'x' }]) };
+    });
+    s.webhook.on('/second', (review) => {
+      calls.push(`second:${review.request.object.data.first ?? '-'}`);
+      return { allowed: true, ...jsonPatch([{ op: 'add', path: '/data/second', value: 'y' }]) };
+    });
+    await configure(s.sim, 'mutating', 'b-second', [webhook('second.example.com', `${s.webhook.url}/second`, s.webhook.caBundle)]);
+    await configure(s.sim, 'mutating', 'a-first', [webhook('first.example.com', `${s.webhook.url}/first`, s.webhook.caBundle, { reinvocationPolicy: 'IfNeeded' })]);
+
+    const created = await call(s.sim, 'POST', CM, { body: configMap('ordered') });
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual(created.json().data, { a: '1', first: 'x', second: 'y' });
+    assert.deepEqual(calls, ['first:-', 'second:x', 'first:y']);
+  });
+
+  it('answer 500 when a webhook sends a patch without patchType (failurePolicy Fail), and store nothing', async () => {
+    s.webhook.on('/sloppy', () => ({ allowed: true, patch: Buffer.from('[]').toString('base64') }));
+    await configure(s.sim, 'mutating', 'sloppy', [webhook('sloppy.example.com', `${s.webhook.url}/sloppy`, s.webhook.caBundle)]);
+
+    const r = await call(s.sim, 'POST', CM, { body: configMap('never-stored') });
+    assert.equal(r.status, 500, r.body);
+    assert.equal(r.json().reason, 'InternalError');
+    assert.equal(r.json().message, 'Internal error occurred: failed calling webhook "sloppy.example.com": received invalid webhook response: webhook returned response.patch but not response.patchType');
+    assert.equal((await call(s.sim, 'GET', `${CM}/never-stored`)).status, 404);
+  });
+
+  it('give a generated name once: the object is stored under the name the webhooks were shown', async () => {
+    s.webhook.on('/name', (review) => ({ allowed: true, ...jsonPatch([{ op: 'add', path: '/data/ownName', value: review.request.object.metadata.name }]) }));
+    await configure(s.sim, 'mutating', 'name', [webhook('name.example.com', `${s.webhook.url}/name`, s.webhook.caBundle)]);
+
+    const r = await call(s.sim, 'POST', CM, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' }, data: {} } });
+    assert.equal(r.status, 201, r.body);
+    assert.equal(r.json().data.ownName, r.json().metadata.name);
+    assert.equal(s.webhook.reviews[0].request.name, undefined, 'a create with generateName has no name in its request');
+  });
+});
