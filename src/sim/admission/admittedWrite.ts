@@ -148,7 +148,8 @@ class Admission {
       }
     }
     const expected = seen ? new Map([[seen.key, seen.old?.metadata.resourceVersion]]) : undefined;
-    return write({ ...this.w.ctx, admission: replayPoints(this.target, replay, expected) });
+    const created = seen && !seen.old ? seen.object : undefined;
+    return write({ ...this.w.ctx, admission: replayPoints(this.target, replay, expected, created) });
   }
 
   /** A deletecollection: mutating webhooks once for the collection, validating ones for each object. */

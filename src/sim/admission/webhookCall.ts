@@ -68,6 +68,7 @@ function describe(err: NodeJS.ErrnoException, url: URL): string {
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'CERT_SIGNATURE_FAILURE':
       return `tls: failed to verify certificate: x509: certificate signed by unknown authority (${err.message})`;
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `tls: failed to verify certificate: x509: ${err.message}`;

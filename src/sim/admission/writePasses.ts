@@ -108,8 +108,10 @@ export function capturePoint<T>(ctx: RequestContext, target: WriteTarget, write:
  * The points of the pass that writes: the webhooks' changes replayed, and each admitted object
  * (by key) still at the resourceVersion they saw. Objects not in `expected` pass unchecked.
  */
-export function replayPoints(target: WriteTarget, replay: Replay, expected: ReadonlyMap<string, string | undefined> | undefined): AdmissionPoints {
+export function replayPoints(target: WriteTarget, replay: Replay, expected: ReadonlyMap<string, string | undefined> | undefined, created?: Readonly<KubeObject>): AdmissionPoints {
+  const { uid, creationTimestamp } = created?.metadata ?? {};
   return {
+    ...(uid && creationTimestamp ? { createdAs: { uid, creationTimestamp } } : {}),
     mutate: (obj, old) => replayMutation(target, replay, obj, old),
     validate(obj, old) {
       const subject = obj ?? old;

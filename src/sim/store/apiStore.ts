@@ -181,8 +181,9 @@ export class ApiStore implements StoreOps {
       if (table.current.has(key)) throw alreadyExists(info.group, info.resource, name);
 
       const now = this.opts.clock.now();
-      meta.uid = this.opts.uid();
-      meta.creationTimestamp = timestamp(now);
+      const admitted = this.admissionPoints()?.createdAs;
+      meta.uid = admitted?.uid ?? this.opts.uid();
+      meta.creationTimestamp = admitted?.creationTimestamp ?? timestamp(now);
       if (tracksGeneration(info)) meta.generation = 1;
       else delete meta.generation;
       delete meta.resourceVersion;

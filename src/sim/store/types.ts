@@ -58,6 +58,8 @@ export interface AdmissionPoints {
   mutate(obj: KubeObject, old: Readonly<KubeObject> | undefined): KubeObject;
   /** The object as it is about to be stored (undefined for a delete), with the stored one it replaces. */
   validate(obj: Readonly<KubeObject> | undefined, old: Readonly<KubeObject> | undefined): void;
+  /** The uid and creationTimestamp a created object gets: those the validating webhooks were shown. */
+  readonly createdAs?: { uid: string; creationTimestamp: string };
 }
 
 /** What the store writes besides the main resource; 'approval' and 'binding' belong to single kinds (src/sim/kinds/subresourceWriters.ts). */

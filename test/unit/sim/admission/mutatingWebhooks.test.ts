@@ -99,4 +99,27 @@ describe('mutating webhooks', () => {
     assert.equal(r.json().data.ownName, r.json().metadata.name);
     assert.equal(s.webhook.reviews[0].request.name, undefined, 'a create with generateName has no name in its request');
   });
+
+  it('start over when the object changed while its webhooks were being called, so no change is lost', async () => {
+    await call(s.sim, 'POST', CM, { body: configMap('raced', { a: '1' }) });
+    let calls = 0;
+    s.webhook.on('/race', async () => {
+      calls++;
+      // Another client writes the object while the first call is out.
+      if (calls === 1) {
+        const other = await call(s.sim, 'PATCH', `${CM}/raced`, { body: { data: { other: 'kept' } }, contentType: 'application/merge-patch+json' });
+        assert.equal(other.status, 200, other.body);
+      }
+      return { allowed: true, ...jsonPatch([{ op: 'add', path: '/data/stamped', value: String(calls) }]) };
+    });
+    await configure(s.sim, 'mutating', 'race', [webhook('race.example.com', `${s.webhook.url}/race`, s.webhook.caBundle, {
+      rules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    })]);
+
+    const patched = await call(s.sim, 'PATCH', `${CM}/raced`, { body: { data: { mine: 'yes' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(patched.status, 200, patched.body);
+    // The inner patch went through the webhook too (call 2); the outer one was admitted again (call 3).
+    assert.deepEqual(patched.json().data, { a: '1', other: 'kept', mine: 'yes', stamped: '3' });
+    assert.equal(calls, 3);
+  });
 });

@@ -42,7 +42,7 @@ export async function startWebhookServer(dnsNames: string[] = []): Promise<Webho
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, ...dnsNames.map((value) => ({ type: 2, value }))] },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, ...dnsNames.map((value) => ({ type: 2 as const, value }))] },
     ],
   });
   const handlers = new Map<string, Handler>();
