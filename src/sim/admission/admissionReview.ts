@@ -104,7 +104,8 @@ export function reviewResponse(request: ReviewRequest, answer: unknown, mutating
     if (rawPatch) throw new InvalidReview('validating webhook may not return response.patch');
     if (patchType !== undefined && patchType !== null) throw new InvalidReview('validating webhook may not return response.patchType');
   }
-  const result = isObject(response['result']) ? (response['result'] as Partial<Status>) : undefined;
+  // The Go field is Result, its JSON key `status`.
+  const result = isObject(response['status']) ? (response['status'] as Partial<Status>) : undefined;
   const warnings = Array.isArray(response['warnings']) ? response['warnings'].filter((w): w is string => typeof w === 'string') : [];
   return { allowed: response['allowed'] === true, patch, result, warnings };
 }

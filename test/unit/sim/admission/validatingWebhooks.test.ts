@@ -15,7 +15,7 @@ afterEach(async () => {
 
 describe('validating webhooks', () => {
   it('deny with the webhook\'s code, reason and message, and nothing is stored', async () => {
-    s.webhook.on('/deny', () => ({ allowed: false, result: { code: 403, reason: 'Forbidden', message: 'Always denied' } }));
+    s.webhook.on('/deny', () => ({ allowed: false, status: { code: 403, reason: 'Forbidden', message: 'Always denied' } }));
     await configure(s.sim, 'validating', 'deny', [webhook('deny.example.com', `${s.webhook.url}/deny`, s.webhook.caBundle)]);
 
     const r = await call(s.sim, 'POST', CM, { body: configMap('denied') });
@@ -48,7 +48,7 @@ describe('validating webhooks', () => {
 
   it('get DELETE with the stored object as oldObject and can refuse it', async () => {
     await call(s.sim, 'POST', CM, { body: configMap('kept') });
-    s.webhook.on('/keep', (review) => ({ allowed: false, result: { code: 403, reason: 'Forbidden', message: `${review.request.oldObject.metadata.name} is kept` } }));
+    s.webhook.on('/keep', (review) => ({ allowed: false, status: { code: 403, reason: 'Forbidden', message: `${review.request.oldObject.metadata.name} is kept` } }));
     await configure(s.sim, 'validating', 'keep', [webhook('keep.example.com', `${s.webhook.url}/keep`, s.webhook.caBundle, {
       rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
     })]);

@@ -72,6 +72,14 @@ describe('a webhook that cannot be called', () => {
     assert.equal(s.webhook.reviews.length, 0);
   });
 
+  it('is trusted when the caBundle is its own certificate, and reached at a URL with `//path`, as envtest registers webhooks', async () => {
+    s.webhook.on('/deny', () => ({ allowed: false, status: { code: 403, reason: 'Forbidden', message: 'Always denied' } }));
+    await configure(s.sim, 'validating', 'leaf', [webhook('leaf.example.com', `${s.webhook.url}//deny`, s.webhook.certBundle)]);
+    const r = await call(s.sim, 'POST', CM, { body: configMap('leaf') });
+    assert.equal(r.status, 403, r.body);
+    assert.equal(r.json().message, 'admission webhook "leaf.example.com" denied the request: Always denied');
+  });
+
   it('answers garbage or an error status: a failure to call it', async () => {
     s.webhook.on('/garbage', () => ({ raw: { status: 200, body: 'not json' } }));
     s.webhook.on('/crash', () => ({ raw: { status: 500, body: 'boom' } }));

@@ -13,7 +13,7 @@ afterEach(async () => {
   s.webhook.reviews.length = 0;
 });
 
-const deny = { allowed: false, result: { code: 403, reason: 'Forbidden', message: 'no' } };
+const deny = { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'no' } };
 
 async function namespace(name: string, labels: Record<string, string>): Promise<void> {
   const r = await call(s.sim, 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } } });

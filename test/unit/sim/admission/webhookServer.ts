@@ -22,6 +22,8 @@ export interface WebhookServer {
   readonly port: number;
   /** The CA that signed the server's certificate, base64 as `caBundle` takes it. */
   readonly caBundle: string;
+  /** The server's own certificate, base64 (envtest's caBundle is this, not its CA). */
+  readonly certBundle: string;
   /** Every review received, in order. */
   readonly reviews: Review[];
   /** Handlers by path ('/mutate', '/validate'…). */
@@ -73,6 +75,7 @@ export async function startWebhookServer(dnsNames: string[] = []): Promise<Webho
     url: `https://127.0.0.1:${port}`,
     port,
     caBundle: Buffer.from(ca.certPem).toString('base64'),
+    certBundle: Buffer.from(leaf.cert).toString('base64'),
     reviews,
     on: (path, handler) => void handlers.set(path, handler),
     close: () => new Promise((resolve) => {
