@@ -102,6 +102,8 @@ class Admission {
           throw namespaceNotFound(name);
         }
       },
+      user: TOKEN_USER,
+      dryRun: w.ctx.dryRun === true,
     };
   }
 

@@ -1,14 +1,14 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { internalError } from '../../shared/apiErrors.ts';
 import { labelSelectorText, parseLabelSelector } from '../../shared/labelSelector.ts';
+import { matchConditionsHold } from './matchConditions.ts';
 import type { Operation, Rule, Webhook } from './webhookConfigurations.ts';
 
 // Which webhooks a request reaches, as kube-apiserver decides it: the namespace selector (on the
 // labels of the request's namespace), the object selector (on the new or the old object's labels),
 // then the rules (operation, group, version, resource/subresource, scope); with matchPolicy
 // Equivalent a rule naming another served version of the same resource matches too, and the
-// webhook is sent the object in that version. matchConditions (CEL) are not evaluated: a webhook
-// that has them is called as if they held.
+// webhook is sent the object in that version; last, its matchConditions (matchConditions.ts).
 
 export interface AdmissionAttributes {
   operation: Operation;
@@ -91,6 +91,9 @@ function selectorMatches(webhook: Webhook, which: 'namespaceSelector' | 'objectS
 export interface MatchContext {
   /** The labels of a namespace; throws the API's 404 when it does not exist. */
   namespaceLabels(name: string): Readonly<Record<string, string>> | undefined;
+  /** Who asks and whether it is a dry run: what matchConditions' `request` holds. */
+  user: { username: string; groups: readonly string[] };
+  dryRun: boolean;
 }
 
 function namespaceSelectorMatches(webhook: Webhook, a: AdmissionAttributes, ctx: MatchContext): boolean {
@@ -113,5 +116,6 @@ export function invocationFor(webhook: Webhook, a: AdmissionAttributes, ctx: Mat
   const objects = [a.object, a.oldObject].filter((o) => o !== undefined);
   // An empty selector matches even without an object; any other needs the new or the old one to match.
   if (!selectorMatches(webhook, 'objectSelector', objects.map((o) => o.metadata?.labels ?? {}))) return undefined;
+  if (!matchConditionsHold(webhook, a, version, ctx.user, ctx.dryRun)) return undefined;
   return { webhook, version };
 }

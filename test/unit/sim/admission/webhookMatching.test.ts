@@ -108,4 +108,26 @@ describe('webhook matching', () => {
     assert.equal(denied.status, 403, denied.body);
     assert.equal(denied.json().message, 'admission webhook "svc.example.com" denied the request: no');
   });
+
+  it('matchConditions: CEL over object, oldObject and request; a false one skips the webhook, an error fails under Fail', async () => {
+    s.webhook.on('/deny', () => deny);
+    await configure(s.sim, 'validating', 'cel', [webhook('cel.example.com', `${s.webhook.url}/deny`, s.webhook.caBundle, {
+      matchConditions: [
+        { name: 'big', expression: "has(object.data) && 'size' in object.data && int(object.data.size) > 10" },
+        { name: 'creates', expression: "request.operation == 'CREATE' && oldObject == null" },
+      ],
+    })]);
+    const CMS = '/api/v1/namespaces/default/configmaps';
+    assert.equal((await call(s.sim, 'POST', CMS, { body: configMap('small', { size: '3' }) })).status, 201);
+    assert.equal((await call(s.sim, 'POST', CMS, { body: configMap('big', { size: '30' }) })).status, 403);
+    assert.equal(s.webhook.reviews.length, 1, 'only the object the conditions select reached the webhook');
+
+    await configure(s.sim, 'validating', 'cel', [webhook('cel.example.com', `${s.webhook.url}/deny`, s.webhook.caBundle, {
+      matchConditions: [{ name: 'broken', expression: 'object.spec.replicas > 1' }],
+    })]);
+    const failed = await call(s.sim, 'POST', CMS, { body: configMap('no-spec') });
+    assert.equal(failed.status, 403, failed.body);
+    assert.match(failed.json().message, /^configmaps "no-spec" is forbidden: matchCondition "broken": /);
+    assert.equal(s.webhook.reviews.length, 1, 'a condition that cannot be evaluated does not call the webhook');
+  });
 });
