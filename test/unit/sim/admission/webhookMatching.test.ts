@@ -85,9 +85,12 @@ describe('webhook matching', () => {
     await configure(s.sim, 'validating', 'everything', [webhook('everything.example.com', `${s.webhook.url}/deny`, s.webhook.caBundle, {
       rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }],
     })]);
+    // It refuses everything else; were its own configuration's removal refused too, it could never go.
+    assert.equal((await call(s.sim, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMap('refused') })).status, 403);
     const removed = await call(s.sim, 'DELETE', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/everything');
     assert.equal(removed.status, 200, removed.body);
-    assert.equal(s.webhook.reviews.length, 0);
+    assert.equal(s.webhook.reviews.length, 1);
+    assert.equal(s.webhook.reviews[0].request.kind.kind, 'ConfigMap');
   });
 
   it('calls a Service reference at its Endpoints, verifying the certificate for <name>.<namespace>.svc', async () => {
