@@ -42,9 +42,19 @@ function keyOf(obj: Readonly<KubeObject>): string {
   return `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
 }
 
+/** A PUT's body may leave out its namespace and name: the URL's are the object's, as the API server fills them in. */
+function identified(target: WriteTarget, obj: Readonly<KubeObject>): Readonly<KubeObject> {
+  if (target.name === '' || (obj.metadata.name && (obj.metadata.namespace || !target.namespace))) return obj;
+  const metadata = { ...obj.metadata, name: obj.metadata.name || target.name };
+  if (target.namespace) metadata.namespace = obj.metadata.namespace || target.namespace;
+  return { ...obj, metadata };
+}
+
 function isTarget(target: WriteTarget, obj: Readonly<KubeObject> | undefined, creating: boolean): obj is Readonly<KubeObject> {
-  if (!obj || obj.kind !== target.kind || (obj.metadata.namespace ?? '') !== target.namespace) return false;
-  return target.name === '' ? creating : obj.metadata.name === target.name;
+  if (!obj || obj.kind !== target.kind) return false;
+  const { name, namespace } = identified(target, obj).metadata;
+  if ((namespace ?? '') !== target.namespace) return false;
+  return target.name === '' ? creating : name === target.name;
 }
 
 function copy(obj: Readonly<KubeObject>): KubeObject {
@@ -65,7 +75,7 @@ function sameInput(obj: Readonly<KubeObject>, before: Readonly<KubeObject>): boo
 function replayMutation(target: WriteTarget, replay: Replay, obj: KubeObject, old: Readonly<KubeObject> | undefined): KubeObject {
   if (!isTarget(target, obj, old === undefined)) return obj;
   if (replay.before && replay.after && replay.after !== replay.before) {
-    if (!sameInput(obj, replay.before)) throw new StaleAdmission();
+    if (!sameInput(identified(target, obj), replay.before)) throw new StaleAdmission();
     return copy(replay.after);
   }
   if (!old && replay.pinnedName && obj.metadata.name !== replay.pinnedName) {
@@ -83,7 +93,8 @@ export function capturePoint<T>(ctx: RequestContext, target: WriteTarget, write:
     mutate(obj, old) {
       const next = replayMutation(target, replay, obj, old);
       if (point === 'mutate' && isTarget(target, next, old === undefined)) {
-        captured = { key: keyOf(next), object: copy(next), old };
+        const shown = identified(target, next);
+        captured = { key: keyOf(shown), object: copy(shown), old };
         throw new Captured_();
       }
       return next;

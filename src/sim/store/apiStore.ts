@@ -402,7 +402,7 @@ export class ApiStore implements StoreOps {
     const next = points.mutate(obj, old);
     if (next === obj) return obj;
     next.metadata ??= {};
-    if ((next.metadata.namespace ?? '') !== (obj.metadata.namespace ?? '')) {
+    if (obj.metadata.namespace !== undefined && next.metadata.namespace !== obj.metadata.namespace) {
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     this.decode(info, next, [], { mode: 'Ignore', warnings: undefined });

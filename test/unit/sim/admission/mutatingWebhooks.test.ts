@@ -50,9 +50,13 @@ describe('mutating webhooks', () => {
     await configure(s.sim, 'mutating', 'count', [webhook('count.example.com', `${s.webhook.url}/count`, s.webhook.caBundle)]);
 
     const current = (await call(s.sim, 'GET', `${CM}/patched-on-update`)).json();
-    const updated = await call(s.sim, 'PUT', `${CM}/patched-on-update`, { body: { ...current, data: { a: '2' } } });
+    // A PUT's body may leave out namespace and name (the URL's are used): the webhook is still called, shown both.
+    const body = { ...current, metadata: { ...current.metadata, namespace: undefined, name: undefined }, data: { a: '2' } };
+    const updated = await call(s.sim, 'PUT', `${CM}/patched-on-update`, { body });
     assert.equal(updated.status, 200, updated.body);
     assert.deepEqual(updated.json().data, { a: '2', seen: 'UPDATE:1' });
+    assert.equal(s.webhook.reviews.at(-1).request.object.metadata.namespace, 'default');
+    assert.equal(s.webhook.reviews.at(-1).request.object.metadata.name, 'patched-on-update');
 
     const merged = await call(s.sim, 'PATCH', `${CM}/patched-on-update`, { body: { data: { a: '3' } }, contentType: 'application/merge-patch+json' });
     assert.equal(merged.status, 200, merged.body);
