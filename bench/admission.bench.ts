@@ -39,6 +39,8 @@ async function main(): Promise<void> {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true, ...patch } }));
     });
   });
+  let connections = 0;
+  hooks.on('secureConnection', () => connections++);
   await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
   const hookUrl = `https://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
   const caBundle = Buffer.from(ca.certPem).toString('base64');
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
   console.log('| configuration | median ms | p95 ms | creates/s |');
   console.log('| --- | --: | --: | --: |');
   for (const r of rows) console.log(r);
+  console.log(`\nTLS connections to the webhook server: ${connections}`);
   await sim.stop();
   await cluster.close();
   hooks.closeAllConnections();
