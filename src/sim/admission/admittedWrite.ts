@@ -37,8 +37,12 @@ export interface AdmittedWrite {
   deleteOptions?: Record<string, unknown>;
 }
 
-/** How often a write whose object changed under its webhooks is tried again before answering 409. */
-const MAX_PASSES = 5;
+/**
+ * How often a write whose object changed under its webhooks is admitted again before answering 409.
+ * kube-apiserver's update loop has no bound; this one only keeps a pathological writer from
+ * looping for ever (N clients writing one object at once need up to N passes).
+ */
+const MAX_PASSES = 25;
 
 const OPERATIONS: Record<WriteVerb, Operation[]> = {
   create: ['CREATE'],
