@@ -35,6 +35,8 @@ export interface AdmittedWrite {
   ctx: RequestContext;
   /** A delete's options, as the webhooks are sent them. */
   deleteOptions?: Record<string, unknown>;
+  /** Sends the webhooks' warnings with a refused write's answer (an accepted one sends ctx.warnings). */
+  warnOnFailure?: (warnings: readonly string[]) => void;
 }
 
 /**
@@ -196,10 +198,13 @@ export async function admittedWrite<T>(w: AdmittedWrite, write: (ctx: RequestCon
   const validating = candidates(webhooks.validating, w, namespace);
   if (mutating.length === 0 && validating.length === 0) return write(w.ctx);
   const admission = new Admission(w, mutating, validating);
+  let failed = true;
   try {
     for (let attempt = 1; ; attempt++) {
       try {
-        return w.verb === 'deletecollection' ? await admission.passCollection(write) : await admission.pass(write);
+        const result = w.verb === 'deletecollection' ? await admission.passCollection(write) : await admission.pass(write);
+        failed = false;
+        return result;
       } catch (err) {
         if (!(err instanceof StaleAdmission)) throw err;
         if (attempt >= MAX_PASSES) throw conflict(w.info.group, w.info.resource, w.name, STALE_OBJECT);
@@ -207,6 +212,10 @@ export async function admittedWrite<T>(w: AdmittedWrite, write: (ctx: RequestCon
       }
     }
   } finally {
-    if (admission.call.warnings.length) (w.ctx.warnings ??= []).push(...admission.call.warnings);
+    const { warnings } = admission.call;
+    if (warnings.length) {
+      (w.ctx.warnings ??= []).push(...warnings);
+      if (failed) w.warnOnFailure?.(warnings);
+    }
   }
 }

@@ -311,7 +311,10 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
 
 /** What admission needs to know of a write (src/sim/admission calls the webhooks it matches). */
 function admitting(r: ResourceRequest, info: ResourceInfo, verb: AdmittedWrite['verb'], ctx: RequestContext, deleteOptions?: object): AdmittedWrite {
-  const w: AdmittedWrite = { cluster: r.cluster, info, namespace: r.target.namespace, name: r.target.name, subresource: r.target.subresource, verb, ctx };
+  const w: AdmittedWrite = {
+    cluster: r.cluster, info, namespace: r.target.namespace, name: r.target.name, subresource: r.target.subresource, verb, ctx,
+    warnOnFailure: (warnings) => sendWarnings(r.res, { warnings: [...warnings] }),
+  };
   if (deleteOptions) w.deleteOptions = { ...deleteOptions };
   return w;
 }

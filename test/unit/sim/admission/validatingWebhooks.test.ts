@@ -14,14 +14,15 @@ afterEach(async () => {
 });
 
 describe('validating webhooks', () => {
-  it('deny with the webhook\'s code, reason and message, and nothing is stored', async () => {
-    s.webhook.on('/deny', () => ({ allowed: false, status: { code: 403, reason: 'Forbidden', message: 'Always denied' } }));
+  it('deny with the webhook\'s code, reason, message and warnings, and nothing is stored', async () => {
+    s.webhook.on('/deny', () => ({ allowed: false, status: { code: 403, reason: 'Forbidden', message: 'Always denied' }, warnings: ['denied on purpose'] }));
     await configure(s.sim, 'validating', 'deny', [webhook('deny.example.com', `${s.webhook.url}/deny`, s.webhook.caBundle)]);
 
     const r = await call(s.sim, 'POST', CM, { body: configMap('denied') });
     assert.equal(r.status, 403, r.body);
     assert.equal(r.json().reason, 'Forbidden');
     assert.equal(r.json().message, 'admission webhook "deny.example.com" denied the request: Always denied');
+    assert.equal(r.headers['warning'], '299 - "denied on purpose"', 'a refusal carries the webhook\'s warnings too');
     assert.equal((await call(s.sim, 'GET', `${CM}/denied`)).status, 404);
   });
 
