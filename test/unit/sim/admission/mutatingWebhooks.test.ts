@@ -126,4 +126,14 @@ describe('mutating webhooks', () => {
     assert.deepEqual(patched.json().data, { a: '1', other: 'kept', mine: 'yes', stamped: '3' });
     assert.equal(calls, 3);
   });
+
+  it('speak admission.k8s.io/v1beta1 to a webhook that lists only that version (a patch needs no patchType there)', async () => {
+    s.webhook.on('/old', () => ({ allowed: true, patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/data/old', value: 'v1beta1' }])).toString('base64') }));
+    await configure(s.sim, 'mutating', 'old', [webhook('old.example.com', `${s.webhook.url}/old`, s.webhook.caBundle, { admissionReviewVersions: ['v1beta1'] })]);
+
+    const created = await call(s.sim, 'POST', CM, { body: configMap('old-review') });
+    assert.equal(created.status, 201, created.body);
+    assert.equal(created.json().data.old, 'v1beta1');
+    assert.equal(s.webhook.reviews[0].apiVersion, 'admission.k8s.io/v1beta1');
+  });
 });
