@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject, Status } from '../../shared/k8s.ts';
-import type { AdmissionAttributes, Invocation } from './matching.ts';
+import type { AdmissionAttributes, Invocation } from './admissionAttributes.ts';
 
 // The AdmissionReview a webhook is sent (admission.k8s.io/v1, or v1beta1 when that is the only
 // version it lists) and the checks kube-apiserver makes on the one it answers.

@@ -1,7 +1,7 @@
 import { evaluate } from '@marcbachmann/cel-js';
 import { forbidden } from '../../shared/apiErrors.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { AdmissionAttributes } from './matching.ts';
+import type { AdmissionAttributes } from './admissionAttributes.ts';
 import type { Webhook } from './webhookConfigurations.ts';
 
 // A webhook's matchConditions: CEL expressions over `object`, `oldObject` and `request` (the

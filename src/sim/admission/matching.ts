@@ -1,6 +1,6 @@
-import type { KubeObject } from '../../shared/k8s.ts';
 import { internalError } from '../../shared/apiErrors.ts';
 import { labelSelectorText, parseLabelSelector } from '../../shared/labelSelector.ts';
+import type { AdmissionAttributes, Invocation } from './admissionAttributes.ts';
 import { matchConditionsHold } from './matchConditions.ts';
 import type { Operation, Rule, Webhook } from './webhookConfigurations.ts';
 
@@ -9,30 +9,6 @@ import type { Operation, Rule, Webhook } from './webhookConfigurations.ts';
 // then the rules (operation, group, version, resource/subresource, scope); with matchPolicy
 // Equivalent a rule naming another served version of the same resource matches too, and the
 // webhook is sent the object in that version; last, its matchConditions (matchConditions.ts).
-
-export interface AdmissionAttributes {
-  operation: Operation;
-  group: string;
-  /** The version the request used. */
-  version: string;
-  resource: string;
-  subresource: string;
-  kind: string;
-  namespaced: boolean;
-  namespace: string;
-  name: string;
-  /** The object after the request (absent for a delete). */
-  object: Readonly<KubeObject> | undefined;
-  oldObject: Readonly<KubeObject> | undefined;
-  /** Every version the resource is served in: the candidates of an Equivalent match. */
-  servedVersions: readonly string[];
-}
-
-/** A webhook to call, and the resource version it asked for. */
-export interface Invocation {
-  webhook: Webhook;
-  version: string;
-}
 
 function exactOrWildcard(items: readonly string[], wanted: string): boolean {
   return items.includes('*') || items.includes(wanted);

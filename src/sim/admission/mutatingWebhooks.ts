@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { jsonEqual } from '../jsonEqual.ts';
-import { invocationFor, type AdmissionAttributes, type MatchContext } from './matching.ts';
+import type { AdmissionAttributes } from './admissionAttributes.ts';
+import { invocationFor, type MatchContext } from './matching.ts';
 import { callAdmissionWebhook, patched, type CallContext } from './webhookOutcome.ts';
 import type { Webhook } from './webhookConfigurations.ts';
 

@@ -1,4 +1,5 @@
-import { invocationFor, type AdmissionAttributes, type MatchContext } from './matching.ts';
+import type { AdmissionAttributes } from './admissionAttributes.ts';
+import { invocationFor, type MatchContext } from './matching.ts';
 import { callAdmissionWebhook, type CallContext } from './webhookOutcome.ts';
 import type { Webhook } from './webhookConfigurations.ts';
 

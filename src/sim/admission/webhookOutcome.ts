@@ -4,7 +4,7 @@ import type { KubeObject, Status } from '../../shared/k8s.ts';
 import { applyJsonPatch } from '../patch/jsonPatch.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { InvalidReview, reviewRequest, reviewResponse, reviewVersionFor, type ReviewOptions, type ReviewResponse } from './admissionReview.ts';
-import type { AdmissionAttributes, Invocation } from './matching.ts';
+import type { AdmissionAttributes, Invocation } from './admissionAttributes.ts';
 import { WebhookCallError, callWebhook } from './webhookCall.ts';
 
 // One webhook call and what comes of it, with kube-apiserver's wording: a webhook that cannot be
