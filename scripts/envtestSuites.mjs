@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CONTROLLER_RUNTIME = 'v0.25.2';
-export const PACKAGES = ['pkg/client', 'pkg/cache', 'pkg/builder', 'pkg/controller', 'pkg/manager'];
+export const PACKAGES = ['pkg/client', 'pkg/cache', 'pkg/builder', 'pkg/controller', 'pkg/manager', 'pkg/webhook', 'pkg/webhook/admission'];
 const KNOWN = JSON.parse(readFileSync(join(ROOT, 'test/envtest/knownFailures.json'), 'utf8'));
 
 function moduleSource(work) {

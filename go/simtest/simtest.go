@@ -53,6 +53,12 @@ type Options struct {
 	ControllerManager bool
 	// StartTimeout bounds how long the process may take to serve (default 30 s).
 	StartTimeout time.Duration
+	// WebhookInstallOptions, as envtest.Environment's field of the same name: its webhook
+	// configurations are installed (pointing at LocalServingHost:LocalServingPort, with a CA made for
+	// the test in LocalServingCertDir) and the simulated cluster calls them on the writes they
+	// match. A pointer, so a test reads back the port and certificate directory its webhook server
+	// is to use.
+	WebhookInstallOptions *envtest.WebhookInstallOptions
 }
 
 // Environment is the simulated cluster for suites that start and stop it themselves.
@@ -149,6 +155,12 @@ func (e *Environment) Start() (*rest.Config, error) {
 			return nil, fmt.Errorf("installing CRDs: %w", err)
 		}
 	}
+	if w := e.WebhookInstallOptions; w != nil && (len(w.MutatingWebhooks) > 0 || len(w.ValidatingWebhooks) > 0 || len(w.Paths) > 0) {
+		if err := w.Install(cfg); err != nil {
+			_ = e.Stop()
+			return nil, fmt.Errorf("installing webhook configurations: %w", err)
+		}
+	}
 	e.Config = cfg
 	return cfg, nil
 }
@@ -177,6 +189,9 @@ func (e *Environment) Stop() error {
 		return nil
 	}
 	e.stopped = true
+	if e.WebhookInstallOptions != nil {
+		_ = e.WebhookInstallOptions.Cleanup()
+	}
 	if e.cmd.Process != nil {
 		_ = syscall.Kill(-e.cmd.Process.Pid, syscall.SIGTERM)
 		select {

@@ -99,3 +99,8 @@ export function forbiddenTerminating(group: string, resource: string, name: stri
 export function namespaceNotFound(namespace: string): ApiError {
   return failure(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
 }
+
+/** apierrors.NewInternalError: a 500 saying what went wrong inside the server. */
+export function internalError(message: string): ApiError {
+  return failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+}

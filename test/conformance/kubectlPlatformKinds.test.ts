@@ -1,6 +1,6 @@
 // Real kubectl against `controller-lab sim` for the cluster plumbing kinds: EndpointSlice,
 // ControllerRevision, ResourceQuota, LimitRange, PodTemplate, PriorityClass, StorageClass,
-// IngressClass and webhook configurations (stored only: the sim calls no webhooks). Each test has
+// IngressClass and webhook configurations (whose webhooks match nothing these tests write). Each test has
 // its own namespace and cluster-scoped names, so they run concurrently.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -27,6 +27,7 @@ import { actionSubresource } from './subresources/index.ts';
 import { serveBindingCollection } from './subresources/binding.ts';
 import { serveEventsV1 } from './eventsV1Handler.ts';
 import type { ResourceRequest } from './resourceRequest.ts';
+import { admittedWrite, type AdmittedWrite } from '../admission/index.ts';
 
 export type { ResourceRequest };
 
@@ -239,7 +240,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         if (info.namespaced && target.namespace === '') throw methodNotAllowed(method);
         const body = await readObject(r, info);
         const ctx = query.writeContext(r.ctx);
-        const created = recording(() => cluster.create(gvr, target.namespace, body, ctx));
+        const created = await admittedWrite(admitting(r, info, 'create', ctx), (c) => recording(() => cluster.create(gvr, target.namespace, body, c)));
         sendWarnings(r.res, ctx);
         await sendWritten(r, 201, writtenJson(r, created));
         return;
@@ -249,7 +250,9 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         const body = await readOptionalBody(r);
         const request = { ...query.listRequest(target.namespace), ...query.deleteOptions(body) };
         const ctx = query.deleteContext(r.ctx, body);
-        await sendWritten(r, 200, recording(() => cluster.deleteCollection(gvr, request, ctx)).json());
+        const deleted = await admittedWrite(admitting(r, info, 'deletecollection', ctx, query.deleteOptions(body)), (c) => recording(() => cluster.deleteCollection(gvr, request, c)));
+        sendWarnings(r.res, ctx);
+        await sendWritten(r, 200, deleted.json());
         return;
       }
       default:
@@ -275,7 +278,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       requireVerb(info, 'update', method);
       const body = await readObject(r, info);
       const ctx = query.writeContext(r.ctx);
-      const updated = recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, ctx));
+      const updated = await admittedWrite(admitting(r, info, 'update', ctx), (c) => recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, c)));
       sendWarnings(r.res, ctx);
       await sendWritten(r, 200, writtenJson(r, updated));
       return;
@@ -291,7 +294,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       requireShape(patch, raw, { patch: type });
       // An apply that creates its object answers 201, as the API server does.
       const creates = type === 'apply' && !subresource && !exists(cluster, gvr, target.namespace, target.name);
-      const patched = recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, ctx));
+      const patched = await admittedWrite(admitting(r, info, 'patch', ctx), (c) => recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, c)));
       sendWarnings(r.res, ctx);
       await sendWritten(r, creates && !ctx.dryRun ? 201 : 200, writtenJson(r, patched));
       return;
@@ -302,13 +305,24 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const body = await readOptionalBody(r);
       const options = query.deleteOptions(body);
       const ctx = query.deleteContext(r.ctx, body);
-      const result = recording(() => cluster.delete(gvr, target.namespace, target.name, options, ctx));
+      const result = await admittedWrite(admitting(r, info, 'delete', ctx, options), (c) => recording(() => cluster.delete(gvr, target.namespace, target.name, options, c)));
+      sendWarnings(r.res, ctx);
       await sendWritten(r, result.deleted ? 200 : 202, writtenJson(r, result.object));
       return;
     }
     default:
       throw methodNotAllowed(method);
   }
+}
+
+/** What admission needs to know of a write (src/sim/admission calls the webhooks it matches). */
+function admitting(r: ResourceRequest, info: ResourceInfo, verb: AdmittedWrite['verb'], ctx: RequestContext, deleteOptions?: object): AdmittedWrite {
+  const w: AdmittedWrite = {
+    cluster: r.cluster, info, namespace: r.target.namespace, name: r.target.name, subresource: r.target.subresource, verb, ctx,
+    warnOnFailure: (warnings) => sendWarnings(r.res, { warnings: [...warnings] }),
+  };
+  if (deleteOptions) w.deleteOptions = { ...deleteOptions };
+  return w;
 }
 
 /** The write's warnings as RFC 7234 Warning headers (code 299), as the API server sends them. */

@@ -35,7 +35,7 @@ import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
-import type { DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
+import type { AdmissionPoints, DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from './validation.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
@@ -58,6 +58,8 @@ export interface ApiStoreOptions {
   decoding?: () => DecodingContext;
   /** Who the running request's writer is (its field manager) and whether an apply is forced. */
   writer?: () => WriterIdentity & { force?: boolean | undefined };
+  /** Where the running request's admission sees and changes the object (src/sim/admission), if it runs any. */
+  admission?: () => AdmissionPoints | undefined;
 }
 
 /** The manager the API server's own controllers (garbage collector, namespace lifecycle) write as. */
@@ -159,18 +161,19 @@ export class ApiStore implements StoreOps {
     // Reviews are answered by the HTTP server about its caller; a scenario cannot store one.
     if (info.virtual) throw badRequest(`a ${info.kind} is answered by the API server about its caller and is never stored`);
     return this.write(() => {
-      const obj = this.prepareBody(info, body);
-      const meta = obj.metadata;
-      const ns = this.namespaceFor(info, namespace, meta.namespace);
-      if (ns) meta.namespace = ns;
-      else delete meta.namespace;
-      if (!meta.name) {
-        if (meta.generateName) meta.name = meta.generateName + generateSuffix(this.opts.random);
+      const decoded = this.prepareBody(info, body);
+      const ns = this.namespaceFor(info, namespace, decoded.metadata.namespace);
+      if (ns) decoded.metadata.namespace = ns;
+      else delete decoded.metadata.namespace;
+      if (!decoded.metadata.name) {
+        if (decoded.metadata.generateName) decoded.metadata.name = decoded.metadata.generateName + generateSuffix(this.opts.random);
         else throw invalid(info.group, info.kind, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
       }
-      const name = meta.name;
-      strategyFor(info).normalize?.(obj);
-      defaultObject(info, obj);
+      strategyFor(info).normalize?.(decoded);
+      defaultObject(info, decoded);
+      const obj = this.admitted(info, decoded, undefined);
+      const meta = obj.metadata;
+      const name = meta.name ?? '';
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
       const table = this.table(info);
@@ -178,8 +181,9 @@ export class ApiStore implements StoreOps {
       if (table.current.has(key)) throw alreadyExists(info.group, info.resource, name);
 
       const now = this.opts.clock.now();
-      meta.uid = this.opts.uid();
-      meta.creationTimestamp = timestamp(now);
+      const admitted = this.admissionPoints()?.createdAs;
+      meta.uid = admitted?.uid ?? this.opts.uid();
+      meta.creationTimestamp = admitted?.creationTimestamp ?? timestamp(now);
       if (tracksGeneration(info)) meta.generation = 1;
       else delete meta.generation;
       delete meta.resourceVersion;
@@ -192,6 +196,7 @@ export class ApiStore implements StoreOps {
       if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined));
       else recordUpdate(undefined, obj, this.fieldManagement(info, undefined));
       encodeAsGo(obj);
+      this.admissionPoints()?.validate(obj, undefined);
       if (dryRun) return new Stored(obj, 0);
       return this.mvcc.commit(table, key, obj).object;
     });
@@ -212,7 +217,7 @@ export class ApiStore implements StoreOps {
         : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
       this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
       this.checkConflictFault(info, key, name);
-      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource);
+      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource, subresource !== 'scale');
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
   }
@@ -271,7 +276,7 @@ export class ApiStore implements StoreOps {
         this.fieldsDecided.add(next);
       }
       this.checkConflictFault(info, key, name);
-      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource);
+      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource, subresource !== 'scale');
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
   }
@@ -298,6 +303,7 @@ export class ApiStore implements StoreOps {
         throw conflict(info.group, info.kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.object.metadata.resourceVersion ?? ''}). The object might have been modified`);
       }
       this.checkConflictFault(info, key, name);
+      this.admissionPoints()?.validate(undefined, current.object);
       if (dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
       if (isCrdTable(info)) deleteCustomResources(this, current.object);
       if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object);
@@ -343,12 +349,11 @@ export class ApiStore implements StoreOps {
   // ---- helpers: bodies ----
 
   /** A mutable copy of the body with apiVersion/kind checked and set to the storage version. */
-  private decode(info: ResourceInfo, obj: KubeObject, duplicates: string[] = []): void {
+  private decode(info: ResourceInfo, obj: KubeObject, duplicates: string[] = [], decoding = this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined }): void {
     // managedFields are checked by field management (entries it cannot read are ignored), not decoded as typed fields.
     const managedFields = obj.metadata?.managedFields;
     if (managedFields !== undefined) delete obj.metadata.managedFields;
     try {
-      const decoding = this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined };
       decodeBuiltin(info, obj, { ...decoding, duplicates });
       decodeCustomResource(info, customResourceSchema(this.mvcc, info), obj, decoding);
     } finally {
@@ -380,6 +385,32 @@ export class ApiStore implements StoreOps {
     obj.apiVersion = apiVersionOf({ group: info.group, version: info.storageVersion });
     obj.kind = info.kind;
     return obj;
+  }
+
+  /** The request's admission points; none for the work the API server's own controllers do. */
+  private admissionPoints(): AdmissionPoints | undefined {
+    return this.inFollowUp ? undefined : this.opts.admission?.();
+  }
+
+  /**
+   * The object after mutating admission: a changed one is decoded again (unknown fields dropped
+   * quietly, as kube-apiserver decodes a webhook's patch result) and defaulted.
+   */
+  private admitted(info: ResourceInfo, obj: KubeObject, old: Readonly<KubeObject> | undefined): KubeObject {
+    const points = this.admissionPoints();
+    if (!points) return obj;
+    const next = points.mutate(obj, old);
+    if (next === obj) return obj;
+    next.metadata ??= {};
+    if (obj.metadata.namespace !== undefined && next.metadata.namespace !== obj.metadata.namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    this.decode(info, next, [], { mode: 'Ignore', warnings: undefined });
+    next.apiVersion = obj.apiVersion;
+    next.kind = obj.kind;
+    strategyFor(info).normalize?.(next);
+    defaultObject(info, next);
+    return next;
   }
 
   private namespaceFor(info: ResourceInfo, urlNamespace: string, bodyNamespace: string | undefined): string {
@@ -503,15 +534,16 @@ export class ApiStore implements StoreOps {
     let next: KubeObject;
     if (subresource === 'status') {
       this.statusInfo(info);
+      body = this.admitted(info, body, cur);
       next = mutableCopy(cur) as KubeObject;
       const status = hasZeroStatus(info) ? withZeroStatus(info, (body as { status?: unknown }).status) : (body as { status?: unknown }).status;
       if (status === undefined) delete (next as { status?: unknown }).status;
       else (next as { status?: unknown }).status = status;
       strategyFor(info).prepareForStatusUpdate?.(next, body, cur);
     } else {
-      next = body;
-      strategyFor(info).normalize?.(next);
-      defaultObject(info, next);
+      strategyFor(info).normalize?.(body);
+      defaultObject(info, body);
+      next = this.admitted(info, body, cur);
       strategyFor(info).prepareForUpdate?.(cur, next);
       if (hasSubresource(info, 'status')) {
         const status = (cur as { status?: unknown }).status;
@@ -576,7 +608,7 @@ export class ApiStore implements StoreOps {
   }
 
   /** Commits an update: generation bump on spec changes, no-op writes skipped, a finalized deletion completes. */
-  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean, subresource?: Subresource): Stored {
+  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean, subresource?: Subresource, admit = false): Stored {
     const cur = current.object;
     const strategy = strategyFor(info);
     // A /status write leaves the rest as stored: the kind's rules are about what the main resource may hold.
@@ -593,6 +625,7 @@ export class ApiStore implements StoreOps {
     if (!tracksGeneration(info)) delete next.metadata.generation;
     else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;
+    if (admit) this.admissionPoints()?.validate(next, cur);
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
       if (dryRun) return current;
       return this.mvcc.commit(table, key, undefined).object;

@@ -45,6 +45,21 @@ export interface RequestContext {
   fieldValidation?: FieldValidation;
   /** Filled by the write with what the answer's Warning headers say (unknown fields dropped). */
   warnings?: string[];
+  /** Set by admission (src/sim/admission) while it runs the write: where webhooks see and change the object. */
+  admission?: AdmissionPoints;
+}
+
+/**
+ * The two points of a write where kube-apiserver runs admission. Both are synchronous: admission
+ * calls its webhooks between dry-run passes of the same write and answers from what they said.
+ */
+export interface AdmissionPoints {
+  /** The object decoded and defaulted, before the kind's rules run: answers the object to go on with (the same one when unchanged). */
+  mutate(obj: KubeObject, old: Readonly<KubeObject> | undefined): KubeObject;
+  /** The object as it is about to be stored (undefined for a delete), with the stored one it replaces. */
+  validate(obj: Readonly<KubeObject> | undefined, old: Readonly<KubeObject> | undefined): void;
+  /** The uid and creationTimestamp a created object gets: those the validating webhooks were shown. */
+  readonly createdAs?: { uid: string; creationTimestamp: string };
 }
 
 /** What the store writes besides the main resource; 'approval' and 'binding' belong to single kinds (src/sim/kinds/subresourceWriters.ts). */
