@@ -13,8 +13,9 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { canPin, pinSelf } from './lib/child.ts';
 import { spawn } from 'node:child_process';
+import { cliBuildOptions } from '../scripts/cliBuild.mjs';
+import { canPin, pinSelf } from './lib/child.ts';
 import { buildClientGoPeer, CLIENT_GO_ENV } from './lib/clientGoPeer.ts';
 import { median, mb, ms, ratio, si } from './lib/stats.ts';
 import { BENCH_NAMESPACE, renderStream, SENTINEL_NAME, startStreamServer } from './lib/streamServer.ts';
@@ -63,23 +64,12 @@ function timeProcess(command: string[], work: string, cpu: number | undefined, e
   });
 }
 
-/** The CLI bundled as `npm run build:prod` ships it. */
+/** The CLI bundled as `npm run build:prod` ships it (with --prof: not minified, so profiles name functions). */
 async function bundleCli(): Promise<string> {
   const { build } = await import('esbuild');
-  const outfile = path.join(ROOT, '.bench-output', 'cli.cjs');
-  await build({
-    entryPoints: [path.join(ROOT, 'src/cli/main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    minify: !values.prof,
-    logLevel: 'warning',
-    banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__importMetaUrl' },
-  });
-  return outfile;
+  const outdir = path.join(ROOT, '.bench-output', 'cli');
+  await build({ ...cliBuildOptions({ root: ROOT, outdir, production: !values.prof }), sourcemap: false });
+  return path.join(outdir, 'cli.cjs');
 }
 
 const quick = values.quick ?? false;

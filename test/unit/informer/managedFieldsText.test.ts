@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dropManagedFields, textFormOf } from '../../../src/informer/index.ts';
 import { dropManagedFieldsText } from '../../../src/informer/managedFieldsText.ts';
+import type { KubeObject } from '../../../src/shared/k8s.ts';
 import { podJson } from '../../../bench/lib/podJson.ts';
 
 const MANAGED = [{ manager: 'kubelet', operation: 'Update', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {} } }, 'k:{"name":"web"}': {} } }];
@@ -71,7 +72,7 @@ describe('managedFields cut out of JSON text before parsing', () => {
   });
 
   it('is the text form the informer hands backends for dropManagedFields, and only for it', () => {
-    assert.equal(textFormOf(dropManagedFields), dropManagedFieldsText);
+    assert.equal(textFormOf<KubeObject>(dropManagedFields), dropManagedFieldsText);
     assert.equal(textFormOf((o: unknown) => o), undefined);
     assert.equal(textFormOf(undefined), undefined);
   });
