@@ -2,7 +2,8 @@
 // --exit-when-seen NS/NAME`, from spawn to exit — start-up, discovery, list, watch, exit — against
 // the parse limit's whole process (bench/watchCli/parseLimit.mjs: Node's HTTP client, JSON.parse
 // and a Map), client-node's informer (bench/watchCli/clientNode.mjs) and client-go's shared
-// informer (bench/client-go-informer, which exits after the same last event). One server, one
+// informer (bench/client-go-informer, which exits after the same last event) over JSON and over
+// protobuf. One server, one
 // stream: N ConfigMaps listed, then E watch events, the last one adding the object every contender
 // waits for. The CLI runs as shipped (esbuild bundle, minified).
 //
@@ -23,7 +24,7 @@ import { markdownTable, textTable } from './lib/table.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
-const CONTENDERS = ['parse-limit', 'controller-lab', 'client-node', 'client-go'] as const;
+const CONTENDERS = ['parse-limit', 'controller-lab', 'client-node', 'client-go', 'client-go-protobuf'] as const;
 type Contender = (typeof CONTENDERS)[number];
 
 const { values } = parseArgs({
@@ -82,7 +83,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'cl-watch-cli-'));
 const profDir = path.join(ROOT, '.bench-output', 'profiles');
 if (values.prof) mkdirSync(profDir, { recursive: true });
 const cli = await bundleCli();
-const goPeer = contenders.includes('client-go') ? await buildClientGoPeer(work) : undefined;
+const goPeer = contenders.some((c) => c.startsWith('client-go')) ? await buildClientGoPeer(work) : undefined;
 const pinned = pinSelf(0);
 const server = await startStreamServer();
 const kubeconfig = path.join(work, 'kubeconfig');
@@ -98,6 +99,7 @@ writeFileSync(
   }),
 );
 const stream = renderStream({ objects, events, workload: 'configmaps', sentinel: true });
+if (goPeer && contenders.includes('client-go-protobuf')) await goPeer.renderProtobuf(stream, work);
 const wanted = `${BENCH_NAMESPACE}/${SENTINEL_NAME}`;
 const node = process.execPath;
 const loadBefore = loadavg()[0]!;
@@ -113,6 +115,7 @@ const commands: Record<Contender, (rep: number) => string[] | undefined> = {
   ],
   'client-node': (rep) => [node, ...profile('client-node', rep), path.join(ROOT, 'bench/watchCli/clientNode.mjs'), kubeconfig, wanted],
   'client-go': () => (goPeer ? [goPeer.binary, 'run', '--server', server.url, '--resource', 'configmaps', '--namespace', '', '--objects', String(objects), '--events', String(events + 1)] : undefined),
+  'client-go-protobuf': () => (goPeer ? [goPeer.binary, 'run', '--server', server.url, '--resource', 'configmaps', '--namespace', '', '--objects', String(objects), '--events', String(events + 1), '--protobuf'] : undefined),
 };
 
 const runs = new Map<Contender, ProcessRun[]>(contenders.map((c) => [c, []]));
@@ -125,7 +128,7 @@ try {
       const command = commands[contender](rep);
       if (!command) continue;
       server.serve(stream);
-      const r = await timeProcess(command, work, pinned ? 1 : undefined, contender === 'client-go' ? CLIENT_GO_ENV : undefined);
+      const r = await timeProcess(command, work, pinned ? 1 : undefined, contender.startsWith('client-go') ? CLIENT_GO_ENV : undefined);
       if (typeof r === 'string') {
         console.error(`  ${contender}: FAILED ${r}`);
         continue;
