@@ -3,9 +3,8 @@
 // the parse limit's whole process (bench/watchCli/parseLimit.mjs: Node's HTTP client, JSON.parse
 // and a Map), client-node's informer (bench/watchCli/clientNode.mjs) and client-go's shared
 // informer (bench/client-go-informer, which exits after the same last event) over JSON and over
-// protobuf. One server, one
-// stream: N ConfigMaps listed, then E watch events, the last one adding the object every contender
-// waits for. The CLI runs as shipped (esbuild bundle, minified).
+// protobuf. One server, one stream: N ConfigMaps listed, then E watch events, the last one adding
+// the object every contender waits for. The CLI runs as shipped (esbuild bundle, minified).
 //
 //   npm run bench:watch-cli [-- --objects 10000 --events 100000 --reps 3 --contenders controller-lab,parse-limit --prof]
 
