@@ -2,6 +2,7 @@
 // build); the default keeps source maps for development. `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { chmodSync, existsSync, globSync, rmSync, writeFileSync } from 'node:fs';
+import { cliBuildOptions } from './cliBuild.mjs';
 import { CONTROLLER_TYPES_PATH, generateControllerTypes } from './controllerTypes.mjs';
 
 const production = process.argv.includes('--production');
@@ -36,13 +37,7 @@ const builds = [
   { ...node, entryPoints: { controllerHost: 'src/host/controllerHostMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
   // The worker thread the simulated cluster evaluates CRD validation rules in (src/sim/crdSchema/cel/ruleSandbox.ts).
   { ...node, entryPoints: { celWorker: 'src/sim/crdSchema/cel/celWorkerMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
-  {
-    ...node,
-    entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: 'dist',
-    outExtension: { '.js': '.cjs' },
-    banner: { js: '#!/usr/bin/env node\n' + cjsShim.banner.js },
-  },
+  cliBuildOptions({ root: '.', outdir: 'dist', production }),
   {
     bundle: true,
     platform: 'browser',

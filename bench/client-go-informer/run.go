@@ -48,6 +48,11 @@ func runInformer(args []string) error {
 	if *useProtobuf {
 		config.ContentType = "application/vnd.kubernetes.protobuf"
 		config.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
+	} else {
+		// client-go's typed clients ask for protobuf first by default (Accept: protobuf, then
+		// JSON): without this, the "JSON" peer read protobuf whenever the server had it.
+		config.ContentType = "application/json"
+		config.AcceptContentTypes = "application/json"
 	}
 	client, err := kubernetes.NewForConfig(config)
 	if err != nil {

@@ -20,7 +20,15 @@ export interface StreamSpec {
   workload?: Workload;
   /** Deterministic choice of which objects change. */
   seed?: number;
+  /**
+   * Ends the stream with one more ADDED event for a new object, `last-object`: the first event
+   * any client sees for it is the last of the stream (for `--exit-when-seen`).
+   */
+  sentinel?: boolean;
 }
+
+/** The name of the object a `sentinel` stream adds last. */
+export const SENTINEL_NAME = 'last-object';
 
 export interface RenderedStream {
   spec: StreamSpec;
@@ -114,6 +122,12 @@ export function renderStream(spec: StreamSpec): RenderedStream {
       lines.push(`{"type":"MODIFIED","object":${render(index, rv, version)}}\n`);
     }
   }
+  if (spec.sentinel) {
+    counts.ADDED++;
+    live.push(-1);
+    const object = spec.workload === 'pods' ? podJson(BENCH_NAMESPACE, next, rv + 1, 0).replace(/"name":"[^"]*"/, `"name":"${SENTINEL_NAME}"`) : configMapJson(SENTINEL_NAME, rv + 1, 1);
+    lines.push(`{"type":"ADDED","object":${object}}\n`);
+  }
   return { spec, list, listResourceVersion, watch: Buffer.from(lines.join('')), finalObjects: live.length, counts };
 }
 
@@ -141,12 +155,33 @@ function writeChunked(res: http.ServerResponse, body: Buffer): void {
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
+/** Legacy discovery, enough for a client to resolve `configmaps` or `pods` as kubectl does. */
+const DISCOVERY: Record<string, string> = {
+  '/api': JSON.stringify({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] }),
+  '/apis': JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [] }),
+  '/api/v1': JSON.stringify({
+    kind: 'APIResourceList',
+    groupVersion: 'v1',
+    resources: [
+      { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['cm'] },
+      { name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['po'] },
+    ],
+  }),
+};
+
 export async function startStreamServer(): Promise<StreamServer> {
   let current: RenderedStream | undefined;
   let watchServed = false;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (!current || url.pathname !== listPathOf(current.spec.workload)) {
+    const discovery = DISCOVERY[url.pathname];
+    if (discovery) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return void res.end(discovery);
+    }
+    const workload = current?.spec.workload;
+    // The namespace's collection, or every namespace's (`-A`): the same objects either way.
+    if (!current || (url.pathname !== listPathOf(workload) && url.pathname !== `/api/v1/${workload ?? 'configmaps'}`)) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
       return void res.end('{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","reason":"NotFound","code":404}');
     }

@@ -1,4 +1,5 @@
 import type { KubeList, KubeObject, WatchEvent } from '../shared/k8s.ts';
+import type { TextTransform } from './transforms.ts';
 
 // The only seam between the informer and a backend: a real API server over HTTP (src/kube), the
 // simulated cluster in process (src/sim), or a test's scripted source. Everything above it — the
@@ -50,12 +51,16 @@ export interface ListerWatcher<T extends KubeObject = KubeObject> {
    * `prepareItem` (the informer's transform): a backend that decodes items one at a time may apply
    * it to each as it is decoded, so a large list never holds every untransformed item at once; it
    * then sets `[ITEMS_PREPARED]: true` on the list. A backend may ignore it.
+   * `prepareText` (the transform's text form, see TextTransform): a backend that parses JSON may
+   * apply it to each item's text before parsing it; `prepareItem` still follows.
    */
-  list(options: ListOptions, signal?: AbortSignal, prepareItem?: (item: T) => T): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }>;
+  list(options: ListOptions, signal?: AbortSignal, prepareItem?: (item: T) => T, prepareText?: TextTransform): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }>;
   /**
    * Opens a watch. Resolves once the server accepted it (HTTP 200); rejects with ApiError when the
    * server refused it (an HTTP 410 among them). A 410 inside an accepted stream arrives as an ERROR
    * event carrying a Status.
+   * `prepareText`: a backend that parses JSON may apply it to each event's text before parsing it
+   * (the informer's transform still runs on the object).
    */
-  watch(options: WatchOptions, sink: WatchSink<T>, signal?: AbortSignal): Promise<WatchHandle>;
+  watch(options: WatchOptions, sink: WatchSink<T>, signal?: AbortSignal, prepareText?: TextTransform): Promise<WatchHandle>;
 }

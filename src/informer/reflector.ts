@@ -8,6 +8,8 @@ import type { ReflectorStore } from './deltaFifo.ts';
 import { ITEMS_PREPARED } from './listerWatcher.ts';
 import type { ListerWatcher, WatchHandle, WatchSink } from './listerWatcher.ts';
 import type { ProbeBus } from './probeBus.ts';
+import { textFormOf } from './transforms.ts';
+import type { TextTransform } from './transforms.ts';
 
 // client-go reflector.go: keeps a store in step with the server. List (paged, or streamed as a
 // watch-list) → Replace → watch from the list's resourceVersion → on a clean close watch again from
@@ -146,6 +148,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private readonly abort = new AbortController();
   /** The transform for a backend to apply as it decodes list items; a malformed item is left for wellFormed to report. */
   private readonly prepareItem: ((item: T) => T) | undefined;
+  /** The transform's text form, for a backend to apply before it parses. */
+  private readonly prepareText: TextTransform | undefined;
   private stopped = false;
   /** Inside stop(): the last probes (the watch closing) may still go out. */
   private stopping = false;
@@ -177,6 +181,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.backoff = new Backoff(options.clock, options.random);
     const transform = options.transform;
     this.prepareItem = transform ? (item) => (malformation(item) === undefined ? transform(item) : item) : undefined;
+    this.prepareText = textFormOf(transform);
   }
 
   /** The resourceVersion the cache is known to be current with (list, event or bookmark). */
@@ -290,6 +295,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
               : { resourceVersion: rv, limit: limit > 0 ? limit : undefined, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
             this.abort.signal,
             this.prepareItem,
+            this.prepareText,
           );
           if (this.stopped) return false;
           this.stats.listPages++;
@@ -407,6 +413,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
             : { resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
           sink,
           AbortSignal.any([this.abort.signal, session.abort.signal]),
+          this.prepareText,
         )
         .then(
           (handle) => {

@@ -1,11 +1,28 @@
 import type { KubeObject } from '../shared/k8s.ts';
+import { dropManagedFieldsText } from './managedFieldsText.ts';
 
 // Transforms for SharedInformerOptions.transform (client-go's SetTransform): applied once to each
 // object from the server, before the cache stores it and handlers see it.
 
 /**
+ * A transform's counterpart on JSON text, for a backend that parses what the server sent: applied
+ * to a list item's text (`inEvent` false) or a watch event's line (`inEvent` true: its `object`)
+ * before parsing. It may leave the text as it is; the transform itself still runs on the parsed
+ * object, so it must give the same result on an object whose text was already transformed.
+ */
+export type TextTransform = (json: string, inEvent: boolean) => string;
+
+const textForms = new WeakMap<(obj: never) => unknown, TextTransform>();
+
+/** The text form of `transform`, if it has one. */
+export function textFormOf<T>(transform: ((obj: T) => T) | undefined): TextTransform | undefined {
+  return transform === undefined ? undefined : textForms.get(transform as (obj: never) => unknown);
+}
+
+/**
  * Leaves out `metadata.managedFields`: on a Pod they are a third of its JSON, and nothing an
  * informer's views or most controllers read. The object is copied, not changed: a backend may share it.
+ * Backends that parse JSON cut them out of the text first (see managedFieldsText.ts).
  */
 export function dropManagedFields<T extends KubeObject>(obj: T): T {
   const metadata = obj.metadata;
@@ -13,3 +30,4 @@ export function dropManagedFields<T extends KubeObject>(obj: T): T {
   const { managedFields: _dropped, ...rest } = metadata;
   return { ...obj, metadata: rest };
 }
+textForms.set(dropManagedFields, dropManagedFieldsText);

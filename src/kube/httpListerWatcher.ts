@@ -1,4 +1,4 @@
-import type { ITEMS_PREPARED, ListerWatcher, ListOptions, WatchHandle, WatchOptions, WatchSink } from '../informer/index.ts';
+import type { ITEMS_PREPARED, ListerWatcher, ListOptions, TextTransform, WatchHandle, WatchOptions, WatchSink } from '../informer/index.ts';
 import { apiVersionOf, type ApiResource, type KubeList, type KubeObject, type WatchEvent } from '../shared/k8s.ts';
 import { EventTooLargeError } from './errors.ts';
 import { LineTooLongError } from './lineSplitter.ts';
@@ -42,7 +42,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
     this.path = collectionPath(resource, resource.namespaced ? scope.namespace : undefined);
   }
 
-  async list(options: ListOptions, signal?: AbortSignal, prepareItem?: (item: T) => T): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }> {
+  async list(options: ListOptions, signal?: AbortSignal, prepareItem?: (item: T) => T, prepareText?: TextTransform): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }> {
     this.stats.lists++;
     const list = await listRequest<T>(this.transport, this.path, {
       query: {
@@ -54,7 +54,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
         fieldSelector: options.fieldSelector ?? this.scope.fieldSelector,
       },
       signal,
-    }, prepareItem ? (item) => prepareItem(this.typed(item)) : undefined);
+    }, prepareItem ? (item) => prepareItem(this.typed(item)) : undefined, prepareText);
     list.items ??= [];
     list.metadata ??= {};
     if (!prepareItem) for (const item of list.items) this.typed(item);
@@ -73,7 +73,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
     return item;
   }
 
-  async watch(options: WatchOptions, sink: WatchSink<T>, signal?: AbortSignal): Promise<WatchHandle> {
+  async watch(options: WatchOptions, sink: WatchSink<T>, signal?: AbortSignal, prepareText?: TextTransform): Promise<WatchHandle> {
     const res = await streamRequest(this.transport, this.path, {
       query: {
         watch: 'true',
@@ -88,7 +88,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
       signal,
     });
     this.stats.watches++;
-    return new StreamingWatch<T>(res.body, res.destroy, sink, this.stats, this.transport.maxEventLength, signal);
+    return new StreamingWatch<T>(res.body, res.destroy, sink, this.stats, this.transport.maxEventLength, signal, prepareText);
   }
 }
 
@@ -100,7 +100,7 @@ class StreamingWatch<T extends KubeObject> implements WatchHandle {
   private readonly onAbort = (): void => this.stop();
   private readonly signal: AbortSignal | undefined;
 
-  constructor(body: NodeJS.ReadableStream, destroy: () => void, sink: WatchSink<T>, stats: HttpListerWatcherStats, maxEventLength: number, signal?: AbortSignal) {
+  constructor(body: NodeJS.ReadableStream, destroy: () => void, sink: WatchSink<T>, stats: HttpListerWatcherStats, maxEventLength: number, signal?: AbortSignal, prepareText?: TextTransform) {
     this.destroy = destroy;
     this.sink = sink;
     this.signal = signal;
@@ -118,7 +118,7 @@ class StreamingWatch<T extends KubeObject> implements WatchHandle {
         stats.malformedLines++;
         this.fail(err);
       },
-    }, maxEventLength);
+    }, maxEventLength, prepareText);
     body.setEncoding('utf8');
     body.on('data', (chunk: string) => {
       if (this.finished) return;

@@ -36,11 +36,16 @@ export class ListDecoder<T = unknown> {
   private keyOverflow = false;
   private readonly maxItemLength: number;
   private readonly prepare: ((item: T) => T) | undefined;
+  private readonly prepareText: ((json: string, inEvent: boolean) => string) | undefined;
 
-  /** `prepare` is applied to each item as it is parsed (e.g. the informer's transform). */
-  constructor(maxItemLength = Infinity, prepare?: (item: T) => T) {
+  /**
+   * `prepare` is applied to each item as it is parsed (e.g. the informer's transform);
+   * `prepareText` to each item's text before (the transform's text form).
+   */
+  constructor(maxItemLength = Infinity, prepare?: (item: T) => T, prepareText?: (json: string, inEvent: boolean) => string) {
     this.maxItemLength = maxItemLength;
     this.prepare = prepare;
+    this.prepareText = prepareText;
   }
 
   push(chunk: Buffer): void {
@@ -124,7 +129,8 @@ export class ListDecoder<T = unknown> {
       this.itemPieces = [];
     }
     this.itemLength = 0;
-    const item = JSON.parse(bytes.toString('utf8')) as T;
+    const text = bytes.toString('utf8');
+    const item = JSON.parse(this.prepareText ? this.prepareText(text, false) : text) as T;
     this.items.push(this.prepare ? this.prepare(item) : item);
   }
 

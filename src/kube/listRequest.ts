@@ -1,4 +1,5 @@
 import { ITEMS_PREPARED } from '../informer/index.ts';
+import type { TextTransform } from '../informer/index.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { KubeList, KubeObject } from '../shared/k8s.ts';
 import { ListDecoder, ListTooLargeItemError } from './listDecoder.ts';
@@ -9,12 +10,15 @@ import type { Transport } from './transport.ts';
 // A LIST whose items are parsed as they arrive (see ListDecoder): the whole body is never held at
 // once, so a list of any size costs little more than the objects it brings.
 
-/** `prepareItem` is applied to each item as it is parsed; the list then says so (ITEMS_PREPARED). */
-export async function listRequest<T extends KubeObject>(transport: Transport, path: string, options: RequestOptions = {}, prepareItem?: (item: T) => T): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }> {
+/**
+ * `prepareItem` is applied to each item as it is parsed; the list then says so (ITEMS_PREPARED).
+ * `prepareText`, to each item's text before it is parsed.
+ */
+export async function listRequest<T extends KubeObject>(transport: Transport, path: string, options: RequestOptions = {}, prepareItem?: (item: T) => T, prepareText?: TextTransform): Promise<KubeList<T> & { [ITEMS_PREPARED]?: boolean }> {
   const res = await streamRequest(transport, path, options);
   const what = `${options.method ?? 'GET'} ${path}`;
   const invalid = (detail: string): ApiError => new ApiError(res.statusCode, `the server sent invalid JSON for ${path} (${detail})`, 'InvalidResponse');
-  const decoder = new ListDecoder<T>(MAX_STRING_LENGTH, prepareItem);
+  const decoder = new ListDecoder<T>(MAX_STRING_LENGTH, prepareItem, prepareText);
   const stall = stallGuard(transport, `in the middle of the answer to ${what}`);
   const timer = stall ? setTimeout(() => res.body.destroy(stall.error()), stall.ms) : undefined;
   let bytes = 0;

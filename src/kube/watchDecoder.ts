@@ -40,12 +40,15 @@ export class WatchDecoder<T extends KubeObject = KubeObject> {
   malformedLines = 0;
   events = 0;
 
-  /** `maxLineLength`: see LineSplitter; `push` throws LineTooLongError past it. */
-  constructor(sink: WatchDecoderSink<T>, maxLineLength = Infinity) {
+  /**
+   * `maxLineLength`: see LineSplitter; `push` throws LineTooLongError past it. `prepareText`: applied
+   * to each line before it is parsed (a transform's text form; the line is reported as it came).
+   */
+  constructor(sink: WatchDecoderSink<T>, maxLineLength = Infinity, prepareText?: (json: string, inEvent: boolean) => string) {
     this.splitter = new LineSplitter((line) => {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(line);
+        parsed = JSON.parse(prepareText ? prepareText(line, true) : line);
       } catch {
         this.malformedLines++;
         sink.malformed(new WatchDecodeError('not JSON', line));

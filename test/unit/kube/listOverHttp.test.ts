@@ -58,3 +58,39 @@ test('a large list over HTTP is decoded as it arrives, each item transformed onc
   assert.equal(last?.metadata.managedFields, undefined);
   assert.equal(informer.lastSyncResourceVersion(), '5000');
 });
+
+test('an informer that drops managedFields gets them cut from list items and watch events as the server sent them, and nothing else', async (t) => {
+  const api = await startLoopbackApi();
+  const { dir, cleanup } = scratchDir();
+  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: api.url }) });
+  t.after(async () => {
+    cluster.close();
+    await api.close();
+    cleanup();
+  });
+  // Fields that look like managedFields but are not metadata's: they stay.
+  const widget = (name: string, rv: string): KubeObject => {
+    const cm = configMap(name, rv, 'team-a') as KubeObject;
+    return { ...cm, metadata: { managedFields: MANAGED, ...cm.metadata, annotations: { note: '"managedFields":[]' } }, data: { managedFields: 'kept', text: 'é 🙂 \\"' } };
+  };
+  api.route(PATH, (req, res) => {
+    if (!req.url?.includes('watch=')) {
+      return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '10' }, items: [widget('listed', '5')] }));
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write(`${JSON.stringify({ type: 'ADDED', object: widget('watched', '11') })}\n`);
+  });
+  const informer = createSharedInformer({ name: 'configmaps', listerWatcher: cluster.listerWatcher(configmaps, { namespace: 'team-a' }), transform: dropManagedFields });
+  const seen: KubeObject[] = [];
+  informer.addEventHandler({ onAdd: (o) => void seen.push(o as KubeObject), onUpdate: () => {}, onDelete: () => {} });
+  informer.run();
+  t.after(() => informer.stop());
+  assert.equal(await informer.waitForSync(), true);
+  for (let i = 0; i < 200 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(seen.map((o) => o.metadata.name), ['listed', 'watched']);
+  for (const o of seen) {
+    const { managedFields: _dropped, ...metadata } = widget(o.metadata.name!, o.metadata.resourceVersion!).metadata;
+    assert.deepEqual(o, { ...widget(o.metadata.name!, o.metadata.resourceVersion!), metadata }, o.metadata.name);
+    assert.deepEqual(informer.indexer.get(`team-a/${o.metadata.name}`), o);
+  }
+});

@@ -1,22 +1,15 @@
+import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { cliSource } from './runCli.ts';
+import { cliBuildOptions } from '../../../../scripts/cliBuild.mjs';
+import { repoRoot } from './runCli.ts';
 
 /**
- * Bundles the CLI the way scripts/build.mjs makes dist/cli.cjs (CJS, `import.meta.url` rebuilt from
- * `__filename`), into `outfile`: tests build their own copy so they never race another test for dist/.
+ * Bundles the CLI the way scripts/build.mjs makes dist/ (cli.cjs, and a bundle per subcommand
+ * beside it) into the folder of `outfile`, which must be named cli.cjs: tests build their own copy
+ * so they never race another test for dist/.
  */
 export async function bundleCli(outfile: string): Promise<Metafile> {
-  const { metafile } = await build({
-    metafile: true,
-    entryPoints: [cliSource],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    logLevel: 'warning',
-    banner: { js: "#!/usr/bin/env node\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__importMetaUrl' },
-  });
-  return metafile;
+  if (path.basename(outfile) !== 'cli.cjs') throw new Error(`the CLI's entry bundle is cli.cjs, not ${path.basename(outfile)}`);
+  const { metafile } = await build({ ...cliBuildOptions({ root: repoRoot, outdir: path.dirname(outfile), metafile: true }), sourcemap: false });
+  return metafile!;
 }
