@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { jsonEqual } from '../jsonEqual.ts';
+import { kindModuleFor } from '../kinds/index.ts';
 
 // Small facts about objects the write path needs.
 
@@ -17,19 +18,13 @@ export function timestamp(ms: number): string {
 }
 
 /**
- * Whether the kind keeps `metadata.generation`. The API server's strategies set it for workloads,
- * CRDs, custom resources, Ingresses, IngressClasses, NetworkPolicies, PodDisruptionBudgets,
- * PodTemplates, EndpointSlices and webhook configurations; ConfigMaps, Secrets, Services,
- * Namespaces, RBAC, PVCs, HPAs, quotas, StorageClasses, PriorityClasses and ControllerRevisions
- * (whose strategy never sets it) have none.
+ * Whether the kind keeps `metadata.generation`: custom resources do, and the built-in kinds whose
+ * module says so (their strategy sets it in kube-apiserver: workloads, CRDs, Ingresses,
+ * PodDisruptionBudgets, webhook configurations…; ConfigMaps, Services, RBAC… have none).
  */
 export function tracksGeneration(info: { source: 'builtin' | 'crd'; group: string; resource: string }): boolean {
-  if (info.source === 'crd') return true;
-  if (info.group === 'apps' && info.resource === 'controllerrevisions') return false;
-  return GENERATION_GROUPS.has(info.group) || (info.group === '' && info.resource === 'podtemplates');
+  return info.source === 'crd' || kindModuleFor(info)?.generation === true;
 }
-
-const GENERATION_GROUPS = new Set(['apps', 'batch', 'apiextensions.k8s.io', 'networking.k8s.io', 'policy', 'discovery.k8s.io', 'admissionregistration.k8s.io']);
 
 /** Whether anything but metadata and status changed: what bumps `generation` where it is kept. */
 export function specChanged(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean {
