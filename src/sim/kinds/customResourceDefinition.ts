@@ -11,5 +11,6 @@ export const customResourceDefinitionKind: KindModule = {
     shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true, storageVersionHash: 'jfWCUB31mvA=',
   },
   generation: true,
+  protobuf: false,
   columns: [NAME_COLUMN, col('Created At', (o) => str(o, 'metadata.creationTimestamp'), 'date')],
 };

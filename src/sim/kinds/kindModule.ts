@@ -47,6 +47,8 @@ export interface KindModule {
   generation?: boolean;
   /** The status a Go struct prints before anyone wrote one (fields without omitempty, as zeros); none for kinds without a struct status. */
   zeroStatus?: () => Record<string, unknown>;
+  /** false when no protobuf schema is generated for the kind (CRDs: their .proto is in apiextensions-apiserver, which the generator does not read). */
+  protobuf?: false;
   /** 'kept' when a create keeps the status it sends (a kubelet registers its Node with one); else a create starts from the zero status. */
   statusOnCreate?: 'kept';
 }
