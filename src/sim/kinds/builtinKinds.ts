@@ -33,6 +33,7 @@ import { replicaSetKind } from './replicaSet.ts';
 import { resourceQuotaKind } from './resourceQuota.ts';
 import { roleKind } from './role.ts';
 import { roleBindingKind } from './roleBinding.ts';
+import { runtimeClassKind } from './runtimeClass.ts';
 import { secretKind } from './secret.ts';
 import { selfSubjectAccessReviewKind } from './selfSubjectAccessReview.ts';
 import { selfSubjectReviewKind } from './selfSubjectReview.ts';
@@ -89,6 +90,7 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   mutatingWebhookConfigurationKind,
   priorityClassKind,
   leaseKind,
+  runtimeClassKind,
   endpointSliceKind,
   customResourceDefinitionKind,
 ];
