@@ -1,6 +1,7 @@
 import { items, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { KindModule } from './kindModule.ts';
 import { defaultWebhook, WEBHOOK_CONFIGURATION_COLUMNS } from './webhookConfiguration.ts';
+import { validateWebhooks } from './webhookValidation.ts';
 
 // MutatingWebhookConfigurations (admissionregistration.k8s.io/v1): a validating webhook's
 // defaults, and a webhook is called once per admission unless it asks to be called again.
@@ -14,6 +15,7 @@ export const mutatingWebhookConfigurationKind: KindModule = {
         setDefault(w, 'reinvocationPolicy', 'Never');
       }
     },
+    validate: (o) => validateWebhooks(o.webhooks, true),
   },
   generation: true,
   columns: WEBHOOK_CONFIGURATION_COLUMNS,
