@@ -1,6 +1,7 @@
 import { items, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { KindModule } from './kindModule.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import { validateEndpointSlice, validateEndpointSliceUpdate } from './endpointSliceValidation.ts';
 import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
 
 // EndpointSlices (discovery.k8s.io/v1).
@@ -32,6 +33,8 @@ export const endpointSliceStrategy: KindStrategy = {
       setDefault(port, 'protocol', 'TCP');
     }
   },
+  validate: validateEndpointSlice,
+  validateUpdate: validateEndpointSliceUpdate,
 };
 
 export const endpointSliceKind: KindModule = {

@@ -1,6 +1,7 @@
 import type { KindModule } from './kindModule.ts';
 import { horizontalPodAutoscalerDefaults } from './horizontalPodAutoscalerDefaults.ts';
 import { hpaTargets } from './horizontalPodAutoscalerTargets.ts';
+import { validateHorizontalPodAutoscaler } from './horizontalPodAutoscalerValidation.ts';
 import type { Obj } from '../resources/defaulting.ts';
 import { AGE_COLUMN, col, field, NAME_COLUMN, num, str } from '../server/tableCells.ts';
 
@@ -9,7 +10,7 @@ import { AGE_COLUMN, col, field, NAME_COLUMN, num, str } from '../server/tableCe
 
 export const horizontalPodAutoscalerKind: KindModule = {
   api: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'], categories: ['all'], status: true },
-  strategy: { defaults: (o) => horizontalPodAutoscalerDefaults(o as Obj) },
+  strategy: { defaults: (o) => horizontalPodAutoscalerDefaults(o as Obj), validate: validateHorizontalPodAutoscaler },
   zeroStatus: () => ({ desiredReplicas: 0 }),
   columns: [
     NAME_COLUMN,

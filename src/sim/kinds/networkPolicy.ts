@@ -1,6 +1,7 @@
 import { items, obj, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { KindModule } from './kindModule.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import { validateNetworkPolicy } from './networkPolicyValidation.ts';
 import { AGE_COLUMN, col, field, labelSelectorText, NAME_COLUMN } from '../server/tableCells.ts';
 
 // NetworkPolicies (networking.k8s.io/v1). Their status (alpha) was removed before v1.28: no subresource.
@@ -18,6 +19,7 @@ export const networkPolicyStrategy: KindStrategy = {
       for (const port of items(rule, 'ports')) setDefault(port, 'protocol', 'TCP');
     }
   },
+  validate: validateNetworkPolicy,
 };
 
 export const networkPolicyKind: KindModule = {

@@ -1,9 +1,32 @@
+import type { Cause } from '../../shared/apiErrors.ts';
 import { setDefault, type Obj } from '../resources/defaulting.ts';
+import { validateQualifiedName } from '../store/validation.ts';
+import { forbidden, immutable, invalid, isRecord, notSupported, required, sameValue } from './fieldErrors.ts';
 import type { KindModule } from './kindModule.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { AGE_COLUMN, col, field, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
 
-// StorageClasses (storage.k8s.io/v1).
+// StorageClasses (storage.k8s.io/v1): ValidateStorageClass[Update]. A class names its provisioner
+// and parameters once: neither, nor the reclaim policy or binding mode, changes afterwards.
+
+const RECLAIM_POLICIES = ['Delete', 'Retain'];
+const BINDING_MODES = ['Immediate', 'WaitForFirstConsumer'];
+const MAX_PARAMETERS = 512;
+const MAX_PARAMETERS_SIZE = 256 * 1024;
+
+function validateParameters(params: unknown): Cause[] {
+  if (!isRecord(params)) return [];
+  const entries = Object.entries(params);
+  if (entries.length > MAX_PARAMETERS) return [{ reason: 'FieldValueTooLong', field: 'parameters', message: `Too long: must have at most ${MAX_PARAMETERS} bytes` }];
+  const causes: Cause[] = [];
+  let size = 0;
+  for (const [k, v] of entries) {
+    if (k === '') causes.push(invalid('parameters', k, 'field can not be empty.'));
+    size += Buffer.byteLength(k) + Buffer.byteLength(String(v));
+  }
+  if (size > MAX_PARAMETERS_SIZE) causes.push({ reason: 'FieldValueTooLong', field: 'parameters', message: `Too long: must have at most ${MAX_PARAMETERS_SIZE} bytes` });
+  return causes;
+}
 
 const DEFAULT_CLASS_ANNOTATIONS = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
 
@@ -18,6 +41,24 @@ export const storageClassStrategy: KindStrategy = {
   defaults(o): void {
     setDefault(o as Obj, 'reclaimPolicy', 'Delete');
     setDefault(o as Obj, 'volumeBindingMode', 'Immediate');
+  },
+
+  validate(o): Cause[] {
+    const provisioner = typeof o.provisioner === 'string' ? o.provisioner : '';
+    const causes = provisioner === '' ? [required('provisioner')] : validateQualifiedName(provisioner.toLowerCase(), 'provisioner');
+    causes.push(...validateParameters(o.parameters));
+    if (o.reclaimPolicy && !RECLAIM_POLICIES.includes(String(o.reclaimPolicy))) causes.push(notSupported('reclaimPolicy', o.reclaimPolicy, RECLAIM_POLICIES));
+    if (!BINDING_MODES.includes(String(o.volumeBindingMode))) causes.push(notSupported('volumeBindingMode', o.volumeBindingMode, BINDING_MODES));
+    return causes;
+  },
+
+  validateUpdate(before, after): Cause[] {
+    const causes: Cause[] = [];
+    if (!sameValue(before.parameters, after.parameters)) causes.push(forbidden('parameters', 'updates to parameters are forbidden.'));
+    if ((before.provisioner ?? '') !== (after.provisioner ?? '')) causes.push(forbidden('provisioner', 'updates to provisioner are forbidden.'));
+    if (before.reclaimPolicy !== after.reclaimPolicy) causes.push(forbidden('reclaimPolicy', 'updates to reclaimPolicy are forbidden.'));
+    causes.push(...immutable('volumeBindingMode', before.volumeBindingMode, after.volumeBindingMode));
+    return causes;
   },
 };
 

@@ -2,7 +2,8 @@
 // refuses them: defaults filled in, and 422s naming the webhook's field with the server's words.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, type Answer } from '../server/httpClient.ts';
+import { call } from '../server/httpClient.ts';
+import { causes } from './causes.ts';
 import { suiteServer } from '../server/suiteServer.ts';
 
 const suite = suiteServer();
@@ -22,10 +23,6 @@ const hook = (more: Hook = {}): Hook => ({
 
 const configuration = (kind: string, name: string, webhooks: Hook[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks });
 
-function causes(r: Answer): [string, string, string][] {
-  assert.equal(r.status, 422, r.body);
-  return r.json().details.causes.map((c: { reason: string; field: string; message: string }) => [c.reason, c.field, c.message]);
-}
 
 describe('webhook configurations', () => {
   it('are stored with the defaults the API server fills in', async () => {
