@@ -5,30 +5,19 @@ import { validateName } from '../store/validation.ts';
 import { duplicate, immutable, invalid, notSupported, records, required } from './fieldErrors.ts';
 
 // ValidateEndpointSlice[Update] (discovery/v1, v1.28): a known address type that never changes,
-// endpoints with addresses of that type (no loopback, link-local or unspecified IPs), ports with
-// unique DNS-label names and a protocol.
+// endpoints with addresses of that type, ports with unique DNS-label names and a protocol.
 
 const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
-/** ValidateNonSpecialIP for an address already known to be an IP. */
-function specialIpErrors(ip: string): string[] {
-  const v4 = isIPv4(ip) ? ip.split('.').map(Number) : undefined;
-  const lower = ip.toLowerCase();
-  const errs: string[] = [];
-  if (v4 ? v4.every((n) => n === 0) : /^[0:]+$/.test(lower)) errs.push(`may not be unspecified (${ip})`);
-  if (v4 ? v4[0] === 127 : /^[0:]*:0*1$/.test(lower)) errs.push('may not be in the loopback range (127.0.0.0/8, ::1/128)');
-  if (v4 ? v4[0] === 169 && v4[1] === 254 : /^fe[89ab]/.test(lower)) errs.push('may not be in the link-local range (169.254.0.0/16, fe80::/10)');
-  if (v4 ? v4[0] === 224 && v4[1] === 0 && v4[2] === 0 : /^ff02:/.test(lower)) errs.push('may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)');
-  return errs;
-}
-
 function validateAddress(address: string, type: string, at: string): Cause[] {
   if (type === 'IPv4' || type === 'IPv6') {
+    // ValidateNonSpecialIP (no loopback, link-local or unspecified address) is left out: the sim
+    // serves on 127.0.0.1, and its own `kubernetes` EndpointSlice names that address.
     const ok = type === 'IPv4' ? isIPv4(address) : isIPv6(address);
     const causes = ok ? [] : [invalid(at, address, `must be a valid ${type} address`)];
-    if (!isIPv4(address) && !isIPv6(address)) return [...causes, invalid(at, address, 'must be a valid IP address')];
-    return [...causes, ...specialIpErrors(address).map((msg) => invalid(at, address, msg))];
+    if (!isIPv4(address) && !isIPv6(address)) causes.push(invalid(at, address, 'must be a valid IP address'));
+    return causes;
   }
   if (type === 'FQDN') {
     // IsFullyQualifiedDomainName: a subdomain (a trailing dot aside) of at least two labels.
