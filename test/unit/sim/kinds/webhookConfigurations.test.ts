@@ -107,3 +107,14 @@ describe('webhook configurations', () => {
     assert.deepEqual(causes(r), [['FieldValueRequired', 'webhooks[0].sideEffects', 'Required value: must specify one of None, NoneOnDryRun']]);
   });
 });
+
+describe('a strategic merge patch of a webhook configuration', () => {
+  it('merges webhooks by name, as `kubectl apply` of an unchanged manifest relies on', async () => {
+    await call(suite.server, 'POST', VALIDATING, { body: configuration('ValidatingWebhookConfiguration', 'patched', [hook()]) });
+    const patch = { '$setElementOrder/webhooks': [{ name: 'pods.policy.example.com' }], webhooks: [{ name: 'pods.policy.example.com', timeoutSeconds: 5 }] };
+    const r = await call(suite.server, 'PATCH', `${VALIDATING}/patched`, { body: patch, contentType: 'application/strategic-merge-patch+json' });
+    assert.equal(r.status, 200, r.body);
+    const webhook = r.json().webhooks[0];
+    assert.deepEqual([webhook.timeoutSeconds, webhook.sideEffects, webhook.clientConfig.service.name], [5, 'None', 'webhook']);
+  });
+});
