@@ -13,14 +13,12 @@ export { BUILTIN_KINDS } from './builtinKinds.ts';
 
 type KindRef = { group: string; resource: string; source?: string };
 
-// Built on first use: kind modules import store helpers that ask this file back (a cycle at load time).
-let byResource: Map<string, KindModule> | undefined;
-const modules = (): Map<string, KindModule> => (byResource ??= new Map(BUILTIN_KINDS.map((m) => [`${m.api.group}/${m.api.resource}`, m])));
+const BY_RESOURCE = new Map(BUILTIN_KINDS.map((m) => [`${m.api.group}/${m.api.resource}`, m]));
 
 /** The module of a built-in kind; undefined for custom resources and unknown ones. */
 export function kindModuleFor(info: KindRef): KindModule | undefined {
   if (info.source === 'crd') return undefined;
-  return modules().get(`${info.group}/${info.resource}`);
+  return BY_RESOURCE.get(`${info.group}/${info.resource}`);
 }
 
 const NONE: KindStrategy = {};
@@ -34,8 +32,17 @@ export function defaultObject(info: KindRef, obj: KubeObject): void {
   strategyFor(info).defaults?.(obj);
 }
 
+/**
+ * Whether the kind keeps `metadata.generation`: custom resources do, and the built-in kinds whose
+ * module says so (their strategy sets it in kube-apiserver: workloads, CRDs, Ingresses,
+ * PodDisruptionBudgets, webhook configurations…; ConfigMaps, Services, RBAC… have none).
+ */
+export function tracksGeneration(info: KindRef): boolean {
+  return info.source === 'crd' || kindModuleFor(info)?.generation === true;
+}
+
 /** The printer columns of a built-in kind by its plural (first registered kind with it), undefined when it has none of its own. */
 export function builtinColumns(resource: string, group?: string): TableColumn[] | undefined {
-  if (group !== undefined) return modules().get(`${group}/${resource}`)?.columns;
+  if (group !== undefined) return BY_RESOURCE.get(`${group}/${resource}`)?.columns;
   return BUILTIN_KINDS.find((m) => m.api.resource === resource)?.columns;
 }

@@ -1,6 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { jsonEqual } from '../jsonEqual.ts';
-import { kindModuleFor } from '../kinds/index.ts';
 
 // Small facts about objects the write path needs.
 
@@ -15,15 +14,6 @@ export function timestamp(ms: number): string {
     lastStamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
   }
   return lastStamp;
-}
-
-/**
- * Whether the kind keeps `metadata.generation`: custom resources do, and the built-in kinds whose
- * module says so (their strategy sets it in kube-apiserver: workloads, CRDs, Ingresses,
- * PodDisruptionBudgets, webhook configurations…; ConfigMaps, Services, RBAC… have none).
- */
-export function tracksGeneration(info: { source: 'builtin' | 'crd'; group: string; resource: string }): boolean {
-  return info.source === 'crd' || kindModuleFor(info)?.generation === true;
 }
 
 /** Whether anything but metadata and status changed: what bumps `generation` where it is kept. */
