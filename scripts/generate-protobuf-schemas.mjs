@@ -16,26 +16,22 @@ import { fileURLToPath } from 'node:url';
 const [apiRepo = '/work/.mirror/kubernetes+api/repo', machineryRepo = '/work/.mirror/kubernetes+apimachinery/repo'] = process.argv.slice(2);
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 'server', 'protobuf', 'generatedSchemas.ts');
 
-/** apiVersion/kind → proto package: the kinds the sim serves (src/sim/resources/builtins.ts) and DeleteOptions. */
+/**
+ * apiVersion → kinds: every kind registered in src/sim/kinds/builtinKinds.ts (read from there, so a
+ * new kind module brings its schema with it), and the bodies of subresources that are no kind of
+ * their own. Run with Node 24 (`node_modules/.bin/node`), which loads the TypeScript modules.
+ */
+const { BUILTIN_KINDS } = await import('../src/sim/kinds/builtinKinds.ts');
 const KINDS = {
-  v1: ['ConfigMap', 'Secret', 'Namespace', 'ServiceAccount', 'Event', 'Pod', 'Service', 'Endpoints', 'Node', 'PersistentVolumeClaim', 'PersistentVolume', 'ResourceQuota', 'LimitRange', 'PodTemplate', 'Binding'],
-  'apps/v1': ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ControllerRevision'],
-  'batch/v1': ['Job', 'CronJob'],
-  'autoscaling/v2': ['HorizontalPodAutoscaler'],
   'autoscaling/v1': ['Scale'], // the scale subresource's body (client-go's scale client)
-  'networking.k8s.io/v1': ['Ingress', 'NetworkPolicy', 'IngressClass'],
-  'discovery.k8s.io/v1': ['EndpointSlice'],
-  'scheduling.k8s.io/v1': ['PriorityClass'],
-  'storage.k8s.io/v1': ['StorageClass'],
-  'admissionregistration.k8s.io/v1': ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'],
-  'policy/v1': ['PodDisruptionBudget', 'Eviction'],
-  'certificates.k8s.io/v1': ['CertificateSigningRequest'],
-  'events.k8s.io/v1': ['Event'],
-  'coordination.k8s.io/v1': ['Lease'],
-  'rbac.authorization.k8s.io/v1': ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'],
-  'authorization.k8s.io/v1': ['SelfSubjectAccessReview', 'SelfSubjectRulesReview'],
-  'authentication.k8s.io/v1': ['SelfSubjectReview', 'TokenRequest'],
+  'policy/v1': ['Eviction'],
+  'authentication.k8s.io/v1': ['TokenRequest'],
 };
+for (const { api, protobuf } of BUILTIN_KINDS) {
+  if (protobuf === false) continue;
+  const apiVersion = api.group === '' ? api.version : `${api.group}/${api.version}`;
+  (KINDS[apiVersion] ??= []).push(api.kind);
+}
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
 /** Messages the decoder turns into JSON scalars itself (Time → RFC 3339 …): not descended into. */

@@ -43,7 +43,7 @@ func main() {
 	}
 	allGroupVersions := []map[string]string{}
 	seenGV := map[string]bool{}
-	for _, root := range roots {
+	for _, root := range readRoots() {
 		name := g.define(root.typ)
 		gvk := map[string]string{"group": root.group, "version": root.version, "kind": root.kind}
 		g.definitions[name]["x-kubernetes-group-version-kind"] = []map[string]string{gvk}

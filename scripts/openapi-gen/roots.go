@@ -1,6 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
 	"reflect"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -15,13 +19,17 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	flowcontrolv1beta3 "k8s.io/api/flowcontrol/v1beta3"
 	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
 )
 
@@ -33,62 +41,68 @@ type root struct {
 	typ                  reflect.Type
 }
 
-func r(group, version string, objects ...any) []root {
+// scheme: every group version of k8s.io/api a v1.28 server serves by default, and CRDs; a kind
+// module in src/sim/kinds needs no line here to get its definitions.
+var scheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{
+		admissionregistrationv1.AddToScheme, appsv1.AddToScheme, authenticationv1.AddToScheme, authorizationv1.AddToScheme,
+		autoscalingv1.AddToScheme, autoscalingv2.AddToScheme, batchv1.AddToScheme, certificatesv1.AddToScheme,
+		coordinationv1.AddToScheme, corev1.AddToScheme, discoveryv1.AddToScheme, eventsv1.AddToScheme,
+		flowcontrolv1beta3.AddToScheme, networkingv1.AddToScheme, nodev1.AddToScheme, policyv1.AddToScheme,
+		rbacv1.AddToScheme, schedulingv1.AddToScheme, storagev1.AddToScheme, apiextensionsv1.AddToScheme,
+	} {
+		if err := add(s); err != nil {
+			panic(err)
+		}
+	}
+	return s
+}()
+
+// subresourceBodies: kinds that are only the body of a subresource (scale, eviction, token).
+var subresourceBodies = []schema.GroupVersionKind{
+	{Group: "autoscaling", Version: "v1", Kind: "Scale"},
+	{Group: "policy", Version: "v1", Kind: "Eviction"},
+	{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenRequest"},
+}
+
+// readRoots: the kinds src/sim/kinds/builtinKinds.ts registers (a JSON list of {group, version,
+// kind} on stdin, written by scripts/generate-openapi.mjs), their lists, the subresource bodies
+// and the API's own kinds.
+func readRoots() []root {
+	input, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		panic(err)
+	}
+	var kinds []struct{ Group, Version, Kind string }
+	if err := json.Unmarshal(input, &kinds); err != nil {
+		panic(fmt.Errorf("stdin: the registered kinds as JSON: %w", err))
+	}
+	known := scheme.AllKnownTypes()
 	out := []root{}
-	for _, o := range objects {
+	add := func(gvk schema.GroupVersionKind) bool {
+		t, ok := known[gvk]
+		if ok {
+			out = append(out, root{gvk.Group, gvk.Version, gvk.Kind, t})
+		}
+		return ok
+	}
+	for _, k := range kinds {
+		gvk := schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}
+		if !add(gvk) {
+			panic(fmt.Errorf("no Go type for %v", gvk))
+		}
+		add(gvk.GroupVersion().WithKind(k.Kind + "List"))
+	}
+	for _, gvk := range subresourceBodies {
+		add(gvk)
+	}
+	for _, o := range []any{metav1.Status{}, metav1.DeleteOptions{}, metav1.WatchEvent{}} {
 		t := reflect.TypeOf(o)
-		out = append(out, root{group, version, t.Name(), t})
+		out = append(out, root{"", "v1", t.Name(), t})
 	}
 	return out
 }
-
-func concat(lists ...[]root) []root {
-	out := []root{}
-	for _, l := range lists {
-		out = append(out, l...)
-	}
-	return out
-}
-
-// roots: the kinds src/sim/resources/builtins.ts serves, their lists, and the API's own kinds.
-var roots = concat(
-	r("", "v1",
-		corev1.ConfigMap{}, corev1.ConfigMapList{}, corev1.Secret{}, corev1.SecretList{},
-		corev1.Namespace{}, corev1.NamespaceList{}, corev1.ServiceAccount{}, corev1.ServiceAccountList{},
-		corev1.Event{}, corev1.EventList{}, corev1.Pod{}, corev1.PodList{}, corev1.Service{}, corev1.ServiceList{},
-		corev1.Endpoints{}, corev1.EndpointsList{}, corev1.Node{}, corev1.NodeList{},
-		corev1.PersistentVolumeClaim{}, corev1.PersistentVolumeClaimList{}, corev1.PersistentVolume{}, corev1.PersistentVolumeList{},
-		corev1.ResourceQuota{}, corev1.ResourceQuotaList{}, corev1.LimitRange{}, corev1.LimitRangeList{},
-		corev1.PodTemplate{}, corev1.PodTemplateList{}, corev1.Binding{}),
-	r("apps", "v1",
-		appsv1.Deployment{}, appsv1.DeploymentList{}, appsv1.ReplicaSet{}, appsv1.ReplicaSetList{},
-		appsv1.StatefulSet{}, appsv1.StatefulSetList{}, appsv1.DaemonSet{}, appsv1.DaemonSetList{},
-		appsv1.ControllerRevision{}, appsv1.ControllerRevisionList{}),
-	r("batch", "v1", batchv1.Job{}, batchv1.JobList{}, batchv1.CronJob{}, batchv1.CronJobList{}),
-	r("certificates.k8s.io", "v1", certificatesv1.CertificateSigningRequest{}, certificatesv1.CertificateSigningRequestList{}),
-	r("events.k8s.io", "v1", eventsv1.Event{}, eventsv1.EventList{}),
-	r("autoscaling", "v2", autoscalingv2.HorizontalPodAutoscaler{}, autoscalingv2.HorizontalPodAutoscalerList{}),
-	r("autoscaling", "v1", autoscalingv1.Scale{}),
-	r("networking.k8s.io", "v1",
-		networkingv1.Ingress{}, networkingv1.IngressList{}, networkingv1.NetworkPolicy{}, networkingv1.NetworkPolicyList{},
-		networkingv1.IngressClass{}, networkingv1.IngressClassList{}),
-	r("discovery.k8s.io", "v1", discoveryv1.EndpointSlice{}, discoveryv1.EndpointSliceList{}),
-	r("scheduling.k8s.io", "v1", schedulingv1.PriorityClass{}, schedulingv1.PriorityClassList{}),
-	r("storage.k8s.io", "v1", storagev1.StorageClass{}, storagev1.StorageClassList{}),
-	r("admissionregistration.k8s.io", "v1",
-		admissionregistrationv1.ValidatingWebhookConfiguration{}, admissionregistrationv1.ValidatingWebhookConfigurationList{},
-		admissionregistrationv1.MutatingWebhookConfiguration{}, admissionregistrationv1.MutatingWebhookConfigurationList{}),
-	r("policy", "v1", policyv1.PodDisruptionBudget{}, policyv1.PodDisruptionBudgetList{}, policyv1.Eviction{}),
-	r("coordination.k8s.io", "v1", coordinationv1.Lease{}, coordinationv1.LeaseList{}),
-	r("rbac.authorization.k8s.io", "v1",
-		rbacv1.Role{}, rbacv1.RoleList{}, rbacv1.ClusterRole{}, rbacv1.ClusterRoleList{},
-		rbacv1.RoleBinding{}, rbacv1.RoleBindingList{}, rbacv1.ClusterRoleBinding{}, rbacv1.ClusterRoleBindingList{}),
-	r("authorization.k8s.io", "v1", authorizationv1.SelfSubjectAccessReview{}, authorizationv1.SelfSubjectRulesReview{}),
-	r("authentication.k8s.io", "v1", authenticationv1.SelfSubjectReview{}, authenticationv1.TokenRequest{}),
-	r("apiextensions.k8s.io", "v1", apiextensionsv1.CustomResourceDefinition{}, apiextensionsv1.CustomResourceDefinitionList{}),
-	r("", "v1", metav1.Status{}),
-	r("", "v1", metav1.DeleteOptions{}, metav1.WatchEvent{}),
-)
 
 // untagged: what the discovery and /version paths answer; kube-openapi gives them no group/version/kind.
 var untagged = []reflect.Type{

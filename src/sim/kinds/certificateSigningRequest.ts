@@ -3,6 +3,8 @@ import { TOKEN_USER } from '../server/bearerAuth.ts';
 import { invalid, type Cause } from '../../shared/apiErrors.ts';
 import { goBytes } from './goValues.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import { STATUS_VERBS, type KindModule } from './kindModule.ts';
+import { CERTIFICATE_SIGNING_REQUEST_COLUMNS } from './certificateSigningRequestColumns.ts';
 
 // CertificateSigningRequests (certificates.k8s.io/v1), as pkg/registry/certificates and
 // pkg/apis/certificates/validation rule them: the requester is recorded on create, the spec never
@@ -154,3 +156,13 @@ export function approveCertificateSigningRequest(current: Readonly<KubeObject>, 
   if (causes.length) throw invalid('certificates.k8s.io', 'CertificateSigningRequest', cur.metadata.name ?? '', causes);
   return next;
 }
+
+export const certificateSigningRequestKind: KindModule = {
+  api: {
+    group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false, shortNames: ['csr'], status: true,
+    more: [{ name: 'approval', kind: 'CertificateSigningRequest', verbs: STATUS_VERBS }],
+  },
+  strategy: certificateSigningRequestStrategy,
+  zeroStatus: () => ({}),
+  columns: CERTIFICATE_SIGNING_REQUEST_COLUMNS,
+};

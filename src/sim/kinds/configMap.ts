@@ -2,6 +2,8 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { immutableData, tooLong, validateDataKey } from './dataKeys.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, type Obj } from '../server/tableCells.ts';
 
 // ConfigMaps: valid keys, no key in both data and binaryData, at most 1 MiB of data in all, and
 // data that stays as it is once `immutable: true`.
@@ -27,4 +29,20 @@ export const configMapStrategy: KindStrategy = {
   validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
     return immutableData(before, after, ['data', 'binaryData']);
   },
+};
+
+/** How many keys the maps at these paths hold together (a ConfigMap's DATA counts binaryData too). */
+export function countKeys(obj: Obj, ...paths: string[]): number {
+  let n = 0;
+  for (const p of paths) {
+    const v = field(obj, p);
+    if (v && typeof v === 'object') n += Object.keys(v).length;
+  }
+  return n;
+}
+
+export const configMapKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'] },
+  strategy: configMapStrategy,
+  columns: [NAME_COLUMN, col('Data', (o) => countKeys(o, 'data', 'binaryData'), 'integer'), AGE_COLUMN],
 };

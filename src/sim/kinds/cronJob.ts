@@ -4,6 +4,8 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { invalid, isRecord, nonNegative, notSupported, required } from './fieldErrors.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, containerCells, field, labelSelectorText, list, NAME_COLUMN, since, str, type Obj as Row } from '../server/tableCells.ts';
 import { validateJobSpec } from './job.ts';
 import { goLabelSelector } from './labelSelectorObject.ts';
 import { specOf } from './workloadSpec.ts';
@@ -67,4 +69,29 @@ export const cronJobStrategy: KindStrategy = {
     const name = o.metadata.name ?? '';
     return name.length > 52 ? [invalid('metadata.name', name, 'must be no more than 52 characters')] : [];
   },
+};
+
+/** printBoolPtr: True, False, or <unset> when the field is absent. */
+function boolText(o: Row, path: string): string {
+  const v = field(o, path);
+  return typeof v === 'boolean' ? (v ? 'True' : 'False') : '<unset>';
+}
+
+export const cronJobKind: KindModule = {
+  api: { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', shortNames: ['cj'], categories: ['all'], status: true },
+  strategy: cronJobStrategy,
+  generation: true,
+  zeroStatus: () => ({}),
+  // v1.28 has no Timezone column yet (kubernetes#122231 added it in v1.30).
+  columns: [
+    NAME_COLUMN,
+    col('Schedule', (o) => str(o, 'spec.schedule')),
+    col('Suspend', (o) => boolText(o, 'spec.suspend'), 'boolean'),
+    col('Active', (o) => list(o, 'status.active').length, 'integer'),
+    col('Last Schedule', (o, now) => (field(o, 'status.lastScheduleTime') ? since(o, 'status.lastScheduleTime', now) : '<none>')),
+    AGE_COLUMN,
+    col('Containers', (o) => containerCells(field(o, 'spec.jobTemplate.spec.template.spec'), 'name'), 'string', 1),
+    col('Images', (o) => containerCells(field(o, 'spec.jobTemplate.spec.template.spec'), 'image'), 'string', 1),
+    col('Selector', (o) => labelSelectorText(field(o, 'spec.jobTemplate.spec.selector')), 'string', 1),
+  ],
 };

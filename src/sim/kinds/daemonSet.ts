@@ -3,6 +3,8 @@ import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { isRecord, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, num } from '../server/tableCells.ts';
 import { immutableSelector, invalidSelector, selectorIsEmpty, validateLabelSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
@@ -47,4 +49,18 @@ export const daemonSetStrategy: KindStrategy = {
   validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
     return immutableSelector('spec.selector', specOf(before).selector, specOf(after).selector);
   },
+};
+
+export const daemonSetKind: KindModule = {
+  api: { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], status: true },
+  strategy: daemonSetStrategy,
+  generation: true,
+  zeroStatus: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
+  columns: [
+    NAME_COLUMN,
+    col('Desired', (o) => num(o, 'status.desiredNumberScheduled'), 'integer'),
+    col('Current', (o) => num(o, 'status.currentNumberScheduled'), 'integer'),
+    col('Ready', (o) => num(o, 'status.numberReady'), 'integer'),
+    AGE_COLUMN,
+  ],
 };

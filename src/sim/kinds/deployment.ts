@@ -5,6 +5,9 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { specChanged } from '../store/objectMeta.ts';
 import { forbidden, invalid, isRecord, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { replicasReady, WORKLOAD_WIDE } from './workloadColumns.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, num } from '../server/tableCells.ts';
 import { immutableSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateReplicaSetTemplate, validateRequiredSelector, type Spec } from './workloadSpec.ts';
@@ -87,4 +90,19 @@ export const deploymentStrategy: KindStrategy = {
   generationChanged(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean {
     return specChanged(before, after) || !jsonEqual(before.metadata.annotations ?? {}, after.metadata.annotations ?? {});
   },
+};
+
+export const deploymentKind: KindModule = {
+  api: { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', shortNames: ['deploy'], categories: ['all'], status: true, scale: true },
+  strategy: deploymentStrategy,
+  generation: true,
+  zeroStatus: () => ({}),
+  columns: [
+    NAME_COLUMN,
+    col('Ready', replicasReady),
+    col('Up-to-date', (o) => num(o, 'status.updatedReplicas'), 'integer'),
+    col('Available', (o) => num(o, 'status.availableReplicas'), 'integer'),
+    AGE_COLUMN,
+    ...WORKLOAD_WIDE,
+  ],
 };

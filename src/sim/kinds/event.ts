@@ -3,6 +3,7 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { validateName } from '../store/validation.ts';
 import { invalid, isRecord, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
 
 // Events (core/v1), as recorders write them: legacyValidateEvent — the involved object's namespace
 // must be the Event's own, and an Event with an eventTime (the newer form) names its reporting
@@ -33,4 +34,9 @@ export const eventStrategy: KindStrategy = {
     causes.push(...validateName(ns, 'subdomain', 'namespace'));
     return causes;
   },
+};
+
+export const eventKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] },
+  strategy: eventStrategy,
 };

@@ -1,63 +1,48 @@
-import { certificateSigningRequestStrategy } from './certificateSigningRequest.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
-import { applyDefaults } from '../resources/defaults.ts';
-import { configMapStrategy } from './configMap.ts';
-import { cronJobStrategy } from './cronJob.ts';
-import { daemonSetStrategy } from './daemonSet.ts';
-import { deploymentStrategy } from './deployment.ts';
-import { eventStrategy } from './event.ts';
-import { ingressStrategy } from './ingress.ts';
-import { jobStrategy } from './job.ts';
+import type { TableColumn } from '../server/tableCells.ts';
+import { BUILTIN_KINDS } from './builtinKinds.ts';
+import type { KindModule } from './kindModule.ts';
 import type { KindStrategy } from './kindStrategy.ts';
-import { leaseStrategy } from './lease.ts';
-import { namespaceStrategy } from './namespace.ts';
-import { persistentVolumeStrategy } from './persistentVolume.ts';
-import { persistentVolumeClaimStrategy } from './persistentVolumeClaim.ts';
-import { podStrategy } from './pod.ts';
-import { podTemplateStrategy } from './podTemplate.ts';
-import { replicaSetStrategy } from './replicaSet.ts';
-import { clusterRoleBindingStrategy, roleBindingStrategy } from './roleBinding.ts';
-import { secretStrategy } from './secret.ts';
-import { serviceStrategy } from './service.ts';
-import { statefulSetStrategy } from './statefulSet.ts';
 
-// The kinds with rules of their own, by `group/resource`; every other kind takes the defaults.
+// The registered kinds by `group/resource`: what the store, tables and discovery ask about a kind.
+// Custom resources have none (their CRD says what they are).
 
-export type { KindStrategy } from './kindStrategy.ts';
+export type { KindStrategy, StoredObjects } from './kindStrategy.ts';
+export type { KindModule } from './kindModule.ts';
+export { BUILTIN_KINDS } from './builtinKinds.ts';
 
-const STRATEGIES: Record<string, KindStrategy> = {
-  '/configmaps': configMapStrategy,
-  '/secrets': secretStrategy,
-  '/events': eventStrategy,
-  '/pods': podStrategy,
-  '/podtemplates': podTemplateStrategy,
-  '/services': serviceStrategy,
-  '/persistentvolumeclaims': persistentVolumeClaimStrategy,
-  '/persistentvolumes': persistentVolumeStrategy,
-  '/namespaces': namespaceStrategy,
-  'apps/deployments': deploymentStrategy,
-  'certificates.k8s.io/certificatesigningrequests': certificateSigningRequestStrategy,
-  'apps/replicasets': replicaSetStrategy,
-  'apps/statefulsets': statefulSetStrategy,
-  'apps/daemonsets': daemonSetStrategy,
-  'batch/jobs': jobStrategy,
-  'batch/cronjobs': cronJobStrategy,
-  'networking.k8s.io/ingresses': ingressStrategy,
-  'coordination.k8s.io/leases': leaseStrategy,
-  'rbac.authorization.k8s.io/rolebindings': roleBindingStrategy,
-  'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingStrategy,
-};
+type KindRef = { group: string; resource: string; source?: string };
+
+const BY_RESOURCE = new Map(BUILTIN_KINDS.map((m) => [`${m.api.group}/${m.api.resource}`, m]));
+
+/** The module of a built-in kind; undefined for custom resources and unknown ones. */
+export function kindModuleFor(info: KindRef): KindModule | undefined {
+  if (info.source === 'crd') return undefined;
+  return BY_RESOURCE.get(`${info.group}/${info.resource}`);
+}
 
 const NONE: KindStrategy = {};
 
-export function strategyFor(info: { group: string; resource: string; source?: string }): KindStrategy {
-  if (info.source === 'crd') return NONE;
-  return STRATEGIES[`${info.group}/${info.resource}`] ?? NONE;
+export function strategyFor(info: KindRef): KindStrategy {
+  return kindModuleFor(info)?.strategy ?? NONE;
 }
 
-/** The API server's defaults for an object of this kind: its module's, or the shared table's for kinds without one yet. */
-export function defaultObject(info: { group: string; resource: string; source?: string }, obj: KubeObject): void {
-  const strategy = strategyFor(info);
-  if (strategy.defaults) strategy.defaults(obj);
-  else applyDefaults(info, obj);
+/** The API server's defaults for an object of this kind. */
+export function defaultObject(info: KindRef, obj: KubeObject): void {
+  strategyFor(info).defaults?.(obj);
+}
+
+/**
+ * Whether the kind keeps `metadata.generation`: custom resources do, and the built-in kinds whose
+ * module says so (their strategy sets it in kube-apiserver: workloads, CRDs, Ingresses,
+ * PodDisruptionBudgets, webhook configurations…; ConfigMaps, Services, RBAC… have none).
+ */
+export function tracksGeneration(info: KindRef): boolean {
+  return info.source === 'crd' || kindModuleFor(info)?.generation === true;
+}
+
+/** The printer columns of a built-in kind by its plural (first registered kind with it), undefined when it has none of its own. */
+export function builtinColumns(resource: string, group?: string): TableColumn[] | undefined {
+  if (group !== undefined) return BY_RESOURCE.get(`${group}/${resource}`)?.columns;
+  return BUILTIN_KINDS.find((m) => m.api.resource === resource)?.columns;
 }

@@ -3,6 +3,8 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { validateName } from '../store/validation.ts';
 import { invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
 
 // Ingresses (networking.k8s.io/v1): ValidateIngressSpec — a default backend or rules, every HTTP
 // path with a pathType (absolute for Exact and Prefix) and a backend naming a Service and a port.
@@ -54,4 +56,45 @@ export const ingressStrategy: KindStrategy = {
     });
     return causes;
   },
+};
+
+/** formatHosts: the rules' hosts, at most four and then how many rules are left; `*` when none names one. */
+function hosts(o: Row): string {
+  const rules = list(o, 'spec.rules');
+  const shown: string[] = [];
+  let more = false;
+  for (const rule of rules) {
+    if (shown.length === 4) more = true;
+    if (!more && typeof rule['host'] === 'string' && rule['host'] !== '') shown.push(rule['host']);
+  }
+  if (shown.length === 0) return '*';
+  return more ? `${shown.join(',')} + ${rules.length - 4} more...` : shown.join(',');
+}
+
+/**
+ * The load balancer's IPs (else hostnames), sorted and de-duplicated. Server-side tables are
+ * printed wide, so the address is not clipped to 16 characters as kubectl's own printer would.
+ */
+function address(o: Row): string {
+  const found = new Set<string>();
+  for (const i of list(o, 'status.loadBalancer.ingress')) {
+    if (typeof i['ip'] === 'string' && i['ip'] !== '') found.add(i['ip']);
+    else if (typeof i['hostname'] === 'string' && i['hostname'] !== '') found.add(i['hostname']);
+  }
+  return [...found].sort().join(',');
+}
+
+export const ingressKind: KindModule = {
+  api: { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', shortNames: ['ing'], status: true },
+  strategy: ingressStrategy,
+  generation: true,
+  zeroStatus: () => ({ loadBalancer: {} }),
+  columns: [
+    NAME_COLUMN,
+    col('Class', (o) => str(o, 'spec.ingressClassName', '<none>'), 'string', 0, 'The name of the IngressClass resource that should be used for this ingress.'),
+    col('Hosts', hosts, 'string', 0, 'Hosts that incoming requests are matched against before the ingress rule'),
+    col('Address', address, 'string', 0, 'Address is a list containing ingress points for the load-balancer'),
+    col('Ports', (o) => (list(o, 'spec.tls').length > 0 ? '80, 443' : '80'), 'string', 0, 'Ports of TLS configurations that open'),
+    AGE_COLUMN,
+  ],
 };

@@ -3,6 +3,8 @@ import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { immutable, invalid, isRecord, nonNegative, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, num } from '../server/tableCells.ts';
 import { immutableSelector, validateLabelSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';
 import { specOf, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
@@ -97,3 +99,11 @@ function immutableTemplate(before: unknown, after: unknown, schedulingMutable: b
   };
   return immutable('spec.template', strip(before), strip(after));
 }
+
+export const jobKind: KindModule = {
+  api: { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', categories: ['all'], status: true },
+  strategy: jobStrategy,
+  generation: true,
+  zeroStatus: () => ({}),
+  columns: [NAME_COLUMN, col('Completions', (o) => `${num(o, 'status.succeeded')}/${num(o, 'spec.completions') || 1}`), AGE_COLUMN],
+};

@@ -6,13 +6,18 @@ import type { Cause } from '../../shared/apiErrors.ts';
 // validation with the API server's causes, and when `metadata.generation` moves. The store
 // (src/sim/store/apiStore.ts) stays generic and asks the kind's strategy.
 
+/** What a strategy may read of the store: the objects of a resource as stored now (a Service's allocated cluster IPs). */
+export interface StoredObjects {
+  list(group: string, resource: string): Iterable<Readonly<KubeObject>>;
+}
+
 export interface KindStrategy {
   /** Conversion from the request's form to the stored one (e.g. a Secret's stringData into data). Create and update. */
   normalize?(obj: KubeObject): void;
   /** The defaults the API server fills in on every write (idempotent: an already-defaulted object is left as it is). */
   defaults?(obj: KubeObject): void;
   /** What a create alone fills in, once the object has its uid and the status the request sent is gone (a Job's generated selector, a Pod's Pending phase). */
-  prepareForCreate?(obj: KubeObject): void;
+  prepareForCreate?(obj: KubeObject, stored: StoredObjects): void;
   /** What an update keeps from the stored object (a Service's allocated cluster IP the request leaves out; a CSR's spec, whatever the request says). */
   prepareForUpdate?(before: Readonly<KubeObject>, next: KubeObject): void;
   /** Causes for a 422, for the object as it would be stored. */

@@ -1,6 +1,8 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { isRecord } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, str } from '../server/tableCells.ts';
 
 // Namespaces: the `kubernetes.io/metadata.name` label SetDefaults_Namespace keeps equal to the
 // name (a write that removes it gets it back), the `kubernetes` finalizer and Active phase a new
@@ -22,4 +24,10 @@ export const namespaceStrategy: KindStrategy = {
     if (spec === undefined) delete next.spec;
     else next.spec = structuredClone(spec);
   },
+};
+
+export const namespaceKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+  strategy: namespaceStrategy,
+  columns: [NAME_COLUMN, col('Status', (o) => str(o, 'status.phase', 'Active')), AGE_COLUMN],
 };

@@ -3,6 +3,9 @@ import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { forbidden, isRecord, notSupported, required, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { accessModesText, storageClassOf, VOLUME_MODE_COLUMN, volumePhase } from './volumeColumns.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, str, type Obj as Row } from '../server/tableCells.ts';
 import { validateLabelSelector } from './labelSelectorObject.ts';
 
 // PersistentVolumeClaims: SetDefaults_PersistentVolumeClaim (volumeMode Filesystem), access modes
@@ -50,4 +53,23 @@ export const persistentVolumeClaimStrategy: KindStrategy = {
     }
     return sameValue(was, now) ? [] : [forbidden('spec', 'spec is immutable after creation except resources.requests for bound claims')];
   },
+};
+
+/** A claim shows capacity and access modes only once bound, and then the volume's (from its status). */
+const bound = (o: Row): boolean => str(o, 'spec.volumeName') !== '';
+
+export const persistentVolumeClaimKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', shortNames: ['pvc'], status: true },
+  strategy: persistentVolumeClaimStrategy,
+  zeroStatus: () => ({}),
+  columns: [
+    NAME_COLUMN,
+    col('Status', volumePhase),
+    col('Volume', (o) => str(o, 'spec.volumeName')),
+    col('Capacity', (o) => (bound(o) ? quantityText(field(o, 'status.capacity.storage'), '0') : '')),
+    col('Access Modes', (o) => (bound(o) ? accessModesText(field(o, 'status.accessModes')) : '')),
+    col('StorageClass', storageClassOf, 'string', 0, 'StorageClass of the pvc'),
+    AGE_COLUMN,
+    VOLUME_MODE_COLUMN,
+  ],
 };

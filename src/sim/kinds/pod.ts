@@ -3,6 +3,8 @@ import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { forbidden, isRecord, records, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import { CREATE_ONLY, type KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../server/tableCells.ts';
 import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
 
 // Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account,
@@ -87,4 +89,39 @@ export const podStrategy: KindStrategy = {
     if (changed.length === 0) return [];
     return [forbidden('spec', `pod updates may not change fields other than ${UPDATABLE.join(',')}\nchanged: ${changed.map((k) => `spec.${k}`).join(', ')}`)];
   },
+};
+
+function podReady(o: Row): string {
+  const statuses = field(o, 'status.containerStatuses');
+  const containers = field(o, 'spec.containers');
+  const total = Array.isArray(containers) ? containers.length : 0;
+  const ready = Array.isArray(statuses) ? statuses.filter((s) => (s as { ready?: unknown }).ready === true).length : 0;
+  return `${ready}/${total}`;
+}
+
+function podRestarts(o: Row): number {
+  const statuses = field(o, 'status.containerStatuses');
+  if (!Array.isArray(statuses)) return 0;
+  return statuses.reduce((n: number, s) => n + (typeof (s as { restartCount?: unknown }).restartCount === 'number' ? (s as { restartCount: number }).restartCount : 0), 0);
+}
+
+export const podKind: KindModule = {
+  api: {
+    group: '', version: 'v1', resource: 'pods', kind: 'Pod', shortNames: ['po'], categories: ['all'], status: true,
+    more: [
+      { name: 'binding', kind: 'Binding', verbs: CREATE_ONLY },
+      { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: CREATE_ONLY },
+    ],
+  },
+  strategy: podStrategy,
+  zeroStatus: () => ({}),
+  columns: [
+    NAME_COLUMN,
+    col('Ready', podReady),
+    col('Status', podStatusCell),
+    col('Restarts', podRestarts, 'integer'),
+    AGE_COLUMN,
+    col('IP', (o) => str(o, 'status.podIP', '<none>'), 'string', 1),
+    col('Node', (o) => str(o, 'spec.nodeName', '<none>'), 'string', 1),
+  ],
 };

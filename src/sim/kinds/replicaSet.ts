@@ -2,6 +2,9 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { WORKLOAD_WIDE } from './workloadColumns.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, num } from '../server/tableCells.ts';
 import { immutableSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateReplicaSetTemplate, validateRequiredSelector } from './workloadSpec.ts';
@@ -28,4 +31,19 @@ export const replicaSetStrategy: KindStrategy = {
   validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
     return immutableSelector('spec.selector', specOf(before).selector, specOf(after).selector);
   },
+};
+
+export const replicaSetKind: KindModule = {
+  api: { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', shortNames: ['rs'], categories: ['all'], status: true, scale: true },
+  strategy: replicaSetStrategy,
+  generation: true,
+  zeroStatus: () => ({ replicas: 0 }),
+  columns: [
+    NAME_COLUMN,
+    col('Desired', (o) => num(o, 'spec.replicas'), 'integer'),
+    col('Current', (o) => num(o, 'status.replicas'), 'integer'),
+    col('Ready', (o) => num(o, 'status.readyReplicas'), 'integer'),
+    AGE_COLUMN,
+    ...WORKLOAD_WIDE,
+  ],
 };

@@ -4,6 +4,8 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { validateName } from '../store/validation.ts';
 import { isRecord, notSupported, records, required, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, str, type TableColumn } from '../server/tableCells.ts';
 
 // RoleBindings and ClusterRoleBindings (rbac/v1): SetDefaults_*RoleBinding and SetDefaults_Subject
 // (the API group of the role and of User/Group subjects), ValidateRoleBinding's roleRef and
@@ -67,3 +69,27 @@ function bindingStrategy(namespaced: boolean): KindStrategy {
 
 export const roleBindingStrategy = bindingStrategy(true);
 export const clusterRoleBindingStrategy = bindingStrategy(false);
+
+/** rbac.SubjectsStrings: a subject list split by kind, each part joined with ", ". */
+function subjects(o: Readonly<KubeObject>, kind: 'User' | 'Group' | 'ServiceAccount'): string {
+  return list(o, 'subjects')
+    .filter((s) => s['kind'] === kind)
+    .map((s) => (kind === 'ServiceAccount' ? `${String(s['namespace'] ?? '')}/${String(s['name'] ?? '')}` : String(s['name'] ?? '')))
+    .join(', ');
+}
+
+/** printRoleBinding, printClusterRoleBinding: the role and, wide, who is bound. */
+export const BINDING_COLUMNS: TableColumn[] = [
+  NAME_COLUMN,
+  col('Role', (o) => `${str(o, 'roleRef.kind')}/${str(o, 'roleRef.name')}`),
+  AGE_COLUMN,
+  col('Users', (o) => subjects(o, 'User'), 'string', 1, 'Users in the roleBinding'),
+  col('Groups', (o) => subjects(o, 'Group'), 'string', 1, 'Groups in the roleBinding'),
+  col('ServiceAccounts', (o) => subjects(o, 'ServiceAccount'), 'string', 1, 'ServiceAccounts in the roleBinding'),
+];
+
+export const roleBindingKind: KindModule = {
+  api: { group: RBAC_GROUP, version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', nameRule: 'pathSegment' },
+  strategy: roleBindingStrategy,
+  columns: BINDING_COLUMNS,
+};

@@ -2,6 +2,9 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { immutableData, tooLong, validateDataKey } from './dataKeys.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { countKeys } from './configMap.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, str } from '../server/tableCells.ts';
 
 // Secrets: `stringData` is write-only — merged into `data` as base64 (its keys win) and never
 // stored; `type` defaults to Opaque and is immutable; the built-in types require their keys; the
@@ -54,4 +57,10 @@ export const secretStrategy: KindStrategy = {
       ...immutableData(before, after, ['data']),
     ];
   },
+};
+
+export const secretKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'secrets', kind: 'Secret' },
+  strategy: secretStrategy,
+  columns: [NAME_COLUMN, col('Type', (o) => str(o, 'type', 'Opaque')), col('Data', (o) => countKeys(o, 'data'), 'integer'), AGE_COLUMN],
 };

@@ -3,7 +3,10 @@ import { isObj, obj, setDefault, type Obj } from '../resources/defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { validateLabels, validateName } from '../store/validation.ts';
 import { duplicate, forbidden, invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
-import type { KindStrategy } from './kindStrategy.ts';
+import type { KindStrategy, StoredObjects } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { allocateClusterIp } from './serviceClusterIp.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
 
 // Services: SetDefaults_Service (type ClusterIP, sessionAffinity None, port protocol TCP,
 // targetPort = port, single-stack IPv4), the checks of ValidateService a controller's Service
@@ -79,6 +82,10 @@ export const serviceStrategy: KindStrategy = {
     return causes;
   },
 
+  prepareForCreate(o: KubeObject, stored: StoredObjects): void {
+    allocateClusterIp(o, stored);
+  },
+
   prepareForUpdate(before: Readonly<KubeObject>, next: KubeObject): void {
     // An update that leaves clusterIP out keeps the allocated one (as the real server does since 1.20).
     const was = before.spec as ServiceSpec | undefined;
@@ -96,4 +103,24 @@ export const serviceStrategy: KindStrategy = {
     if (!was.clusterIP || was.clusterIP === now.clusterIP) return [];
     return [invalid('spec.clusterIPs[0]', now.clusterIPs ?? [now.clusterIP ?? ''], 'may not change once set')];
   },
+};
+
+function servicePorts(o: Row): string {
+  const ports = field(o, 'spec.ports');
+  if (!Array.isArray(ports) || ports.length === 0) return '<none>';
+  return ports.map((p) => `${(p as { port?: unknown }).port}/${(p as { protocol?: string }).protocol ?? 'TCP'}`).join(',');
+}
+
+export const serviceKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'services', kind: 'Service', shortNames: ['svc'], categories: ['all'], status: true, nameRule: 'dns1035' },
+  strategy: serviceStrategy,
+  zeroStatus: () => ({ loadBalancer: {} }),
+  columns: [
+    NAME_COLUMN,
+    col('Type', (o) => str(o, 'spec.type', 'ClusterIP')),
+    col('Cluster-IP', (o) => str(o, 'spec.clusterIP', '<none>')),
+    col('External-IP', () => '<none>'),
+    col('Port(s)', servicePorts),
+    AGE_COLUMN,
+  ],
 };

@@ -4,6 +4,9 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { validateLabelsAndAnnotations } from '../store/validation.ts';
 import { forbidden, invalid, isRecord, notSupported, required, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KindModule } from './kindModule.ts';
+import { replicasReady, WORKLOAD_WIDE } from './workloadColumns.ts';
+import { AGE_COLUMN, col, NAME_COLUMN } from '../server/tableCells.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateLongRunningTemplate, validateRequiredSelector, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
 
@@ -71,4 +74,12 @@ export const statefulSetStrategy: KindStrategy = {
     const changed = Object.keys({ ...a, ...b }).some((k) => !UPDATABLE.includes(k) && !sameValue(a[k], b[k]));
     return changed ? [forbidden('spec', "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")] : [];
   },
+};
+
+export const statefulSetKind: KindModule = {
+  api: { group: 'apps', version: 'v1', resource: 'statefulsets', kind: 'StatefulSet', shortNames: ['sts'], categories: ['all'], status: true, scale: true },
+  strategy: statefulSetStrategy,
+  generation: true,
+  zeroStatus: () => ({ replicas: 0, availableReplicas: 0 }),
+  columns: [NAME_COLUMN, col('Ready', replicasReady), AGE_COLUMN, ...WORKLOAD_WIDE.slice(0, 2)],
 };

@@ -24,6 +24,7 @@ export function mergeKeyFor(field: string, path: readonly string[]): string | un
     case 'imagePullSecrets':
     case 'resourceClaims':
     case 'schedulingGates':
+    case 'webhooks':
       return 'name';
     case 'volumeMounts': return 'mountPath';
     case 'volumeDevices': return 'devicePath';

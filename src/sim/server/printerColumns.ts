@@ -103,6 +103,6 @@ export function crdPrinterColumns(crd: Readonly<KubeObject> | undefined, version
  * printer columns, else NAME and AGE. `crdNamed` finds a CRD by name (`plural.group`).
  */
 export function tableColumnsFor(info: ResourceInfo, crdNamed: (name: string) => Readonly<KubeObject> | undefined): TableColumn[] {
-  if (info.source !== 'crd') return columnsFor(info.resource);
+  if (info.source !== 'crd') return columnsFor(info.resource, info.group);
   return crdPrinterColumns(crdNamed(`${info.resource}.${info.group}`), info.version, NAME_COLUMN) ?? [NAME_COLUMN, AGE_COLUMN];
 }

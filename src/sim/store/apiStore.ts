@@ -24,10 +24,10 @@ import { matching, parseFilters } from './listing.ts';
 import { nestedTooDeeply } from './nestingDepth.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../jsonEqual.ts';
-import { keyOf, specChanged, timestamp, tracksGeneration } from './objectMeta.ts';
+import { keyOf, specChanged, timestamp } from './objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
 import { duplicateFieldsOf } from './bodyDuplicates.ts';
-import { defaultObject, strategyFor } from '../kinds/index.ts';
+import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { encodeAsGo } from './goEncoding.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
@@ -85,6 +85,10 @@ export class ApiStore implements StoreOps {
   /** Set while an apply creates its object: the configuration it applied. */
   private applyingCreate: KubeObject | undefined;
   private inFollowUp = false;
+  /** What kind strategies may read: the objects stored now. */
+  private readonly storedObjects: StoredObjects = {
+    list: (group, resource) => [...this.mvcc.table(group, resource).current.values()].map((s) => s.object),
+  };
 
   readonly mvcc: MvccStore;
   readonly registry: KindRegistry;
@@ -190,7 +194,7 @@ export class ApiStore implements StoreOps {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj, now);
-      strategyFor(info).prepareForCreate?.(obj);
+      strategyFor(info).prepareForCreate?.(obj, this.storedObjects);
       const applied = this.applyingCreate;
       this.applyingCreate = undefined;
       if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined));
@@ -442,12 +446,7 @@ export class ApiStore implements StoreOps {
     const o = obj as Record<string, unknown>;
     if (isCrdTable(info)) {
       o.status = crdStatus(obj, timestamp(now));
-    } else if (info.group === '' && info.resource === 'services') {
-      this.allocateClusterIp(obj);
-      delete o.status;
-      o.status = { loadBalancer: {} };
-    } else if (info.group === '' && info.resource === 'nodes') {
-      // A kubelet registers its Node with a status.
+    } else if (kindModuleFor(info)?.statusOnCreate === 'kept') {
       o.status = withZeroStatus(info, o.status);
     } else if (hasSubresource(info, 'status')) {
       // Status is the controllers' to write, through /status (a kind's prepareForCreate may start
@@ -457,30 +456,6 @@ export class ApiStore implements StoreOps {
       if (hasZeroStatus(info)) o.status = withZeroStatus(info, undefined);
       else if (info.source === 'builtin') o.status = {};
     }
-  }
-
-  /** A free address in 10.96.0.0/16 (10.96.0.1 is the `kubernetes` service's in a real cluster). */
-  private allocateClusterIp(obj: KubeObject): void {
-    const spec = (obj as { spec?: { type?: string; clusterIP?: string; clusterIPs?: string[] } }).spec;
-    if (!spec || spec.type === 'ExternalName' || spec.clusterIP === 'None') {
-      if (spec?.clusterIP === 'None') spec.clusterIPs = ['None'];
-      return;
-    }
-    if (!spec.clusterIP) {
-      const used = new Set<string>();
-      for (const s of this.mvcc.table('', 'services').current.values()) {
-        const ip = (s.object.spec as { clusterIP?: string } | undefined)?.clusterIP;
-        if (ip) used.add(ip);
-      }
-      for (let n = 10; n < 65_536; n++) {
-        const ip = `10.96.${n >> 8}.${n & 255}`;
-        if (!used.has(ip)) {
-          spec.clusterIP = ip;
-          break;
-        }
-      }
-    }
-    spec.clusterIPs ??= [spec.clusterIP ?? ''];
   }
 
   private existing(info: ResourceInfo, namespace: string, name: string): { table: ResourceTable; key: string; current: Stored } {

@@ -16,21 +16,6 @@ export function timestamp(ms: number): string {
   return lastStamp;
 }
 
-/**
- * Whether the kind keeps `metadata.generation`. The API server's strategies set it for workloads,
- * CRDs, custom resources, Ingresses, IngressClasses, NetworkPolicies, PodDisruptionBudgets,
- * PodTemplates, EndpointSlices and webhook configurations; ConfigMaps, Secrets, Services,
- * Namespaces, RBAC, PVCs, HPAs, quotas, StorageClasses, PriorityClasses and ControllerRevisions
- * (whose strategy never sets it) have none.
- */
-export function tracksGeneration(info: { source: 'builtin' | 'crd'; group: string; resource: string }): boolean {
-  if (info.source === 'crd') return true;
-  if (info.group === 'apps' && info.resource === 'controllerrevisions') return false;
-  return GENERATION_GROUPS.has(info.group) || (info.group === '' && info.resource === 'podtemplates');
-}
-
-const GENERATION_GROUPS = new Set(['apps', 'batch', 'apiextensions.k8s.io', 'networking.k8s.io', 'policy', 'discovery.k8s.io', 'admissionregistration.k8s.io']);
-
 /** Whether anything but metadata and status changed: what bumps `generation` where it is kept. */
 export function specChanged(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);

@@ -51,6 +51,13 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const QUALIFIED_NAME_RULE = 'must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')';
 const SUBDOMAIN_RULE = 'a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')';
 
+/** ValidateQualifiedName: `prefix/name` as label keys are (a StorageClass's provisioner, a resource name). */
+export function validateQualifiedName(value: string, field: string): Cause[] {
+  const causes: Cause[] = [];
+  validateKey(value, field, causes);
+  return causes;
+}
+
 /** A label or annotation key's problems, worded as IsQualifiedName words them (one cause each). */
 function validateKey(key: string, field: string, causes: Cause[]): void {
   const bad = (message: string): void => {

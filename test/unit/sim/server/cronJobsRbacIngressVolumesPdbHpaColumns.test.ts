@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../src/shared/k8s.ts';
 import { renderTable } from '../../../../src/sim/server/table.ts';
 import { columnsFor } from '../../../../src/sim/server/tableColumns.ts';
-import { hpaTargets } from '../../../../src/sim/server/autoscalingColumns.ts';
+import { hpaTargets } from '../../../../src/sim/kinds/horizontalPodAutoscalerTargets.ts';
 
 const now = Date.parse('2026-01-01T01:00:00Z');
 const created = { creationTimestamp: '2026-01-01T00:00:00Z' };

@@ -1,5 +1,7 @@
-// `kubectl get` columns for Endpoints (printEndpoints) and ServiceAccount (printServiceAccount).
-import { AGE_COLUMN, col, list, NAME_COLUMN, type Obj, type TableColumn } from './tableCells.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, type Obj } from '../server/tableCells.ts';
+
+// Endpoints (core v1): stored as written; `kubectl get ep` shows the addresses (printEndpoints).
 
 const SHOWN = 3;
 
@@ -18,7 +20,7 @@ function endpoints(o: Obj): string {
   return all.length > SHOWN ? `${shown} + ${all.length - SHOWN} more...` : shown;
 }
 
-export const CORE_COLUMNS: Record<string, TableColumn[]> = {
-  endpoints: [NAME_COLUMN, col('Endpoints', endpoints, 'string', 0, 'The set of all endpoints is the union of all subsets.'), AGE_COLUMN],
-  serviceaccounts: [NAME_COLUMN, col('Secrets', (o) => list(o, 'secrets').length, 'string', 0, 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'), AGE_COLUMN],
+export const endpointsKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', shortNames: ['ep'] },
+  columns: [NAME_COLUMN, col('Endpoints', endpoints, 'string', 0, 'The set of all endpoints is the union of all subsets.'), AGE_COLUMN],
 };

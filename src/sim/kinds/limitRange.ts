@@ -1,7 +1,9 @@
-import { isObj, items, obj, type Obj } from './defaulting.ts';
+import { isObj, items, obj, type Obj } from '../resources/defaulting.ts';
+import type { KindModule } from './kindModule.ts';
+import { CREATED_AT_COLUMN, NAME_COLUMN } from '../server/tableCells.ts';
 
-// LimitRange defaults (core/v1 SetDefaults_LimitRangeItem): for a Container item, a missing default
-// limit is the max, a missing default request is the default limit, else the min — the values the
+// LimitRanges (core v1). SetDefaults_LimitRangeItem: for a Container item, a missing default limit
+// is the max, a missing default request is the default limit, else the min — the values the
 // LimitRanger admission plugin then puts into pods. Empty maps stay out (omitempty in the JSON).
 
 function fillMissing(target: Obj, from: unknown): void {
@@ -9,7 +11,7 @@ function fillMissing(target: Obj, from: unknown): void {
   for (const [resource, quantity] of Object.entries(from)) if (target[resource] === undefined) target[resource] = quantity;
 }
 
-export function limitRangeDefaults(o: Obj): void {
+function limitRangeDefaults(o: Obj): void {
   for (const item of items(obj(o, 'spec'), 'limits')) {
     if (item.type !== 'Container') continue;
     const defaults: Obj = isObj(item.default) ? item.default : {};
@@ -21,3 +23,9 @@ export function limitRangeDefaults(o: Obj): void {
     if (Object.keys(requests).length > 0) item.defaultRequest = requests;
   }
 }
+
+export const limitRangeKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', shortNames: ['limits'] },
+  strategy: { defaults: (o) => limitRangeDefaults(o as Obj) },
+  columns: [NAME_COLUMN, CREATED_AT_COLUMN],
+};

@@ -1,7 +1,8 @@
-// `kubectl get` columns for ResourceQuota and LimitRange (printResourceQuota, printLimitRange).
-// A quota's cells come from its status, which the quota controller fills in a real cluster; the
-// sim runs no controllers, so they stay empty until something writes /status.
-import { AGE_COLUMN, col, CREATED_AT_COLUMN, field, NAME_COLUMN, quantityText, type Obj, type TableColumn } from './tableCells.ts';
+import type { KindModule } from './kindModule.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, type Obj } from '../server/tableCells.ts';
+
+// ResourceQuotas (core v1). Their cells come from the status, which the quota controller fills in a
+// real cluster; the sim runs no controllers, so they stay empty until something writes /status.
 
 /** A ResourceList (its keys hold dots, so they are read from the map, not as paths). */
 function quantities(o: Obj, path: string): Record<string, unknown> {
@@ -20,12 +21,13 @@ function usage(o: Obj, limits: boolean): string {
     .join(', ');
 }
 
-export const QUOTA_COLUMNS: Record<string, TableColumn[]> = {
-  resourcequotas: [
+export const resourceQuotaKind: KindModule = {
+  api: { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', shortNames: ['quota'], status: true },
+  zeroStatus: () => ({}),
+  columns: [
     NAME_COLUMN,
     AGE_COLUMN,
     col('Request', (o) => usage(o, false), 'string', 0, 'Request represents a minimum amount of cpu/memory that a container may consume.'),
     col('Limit', (o) => usage(o, true), 'string', 0, 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
   ],
-  limitranges: [NAME_COLUMN, CREATED_AT_COLUMN],
 };

@@ -1,6 +1,10 @@
-// `kubectl get` columns for EndpointSlice (printEndpointSlice): at most three ports and three
-// addresses, then how many more.
-import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj, type TableColumn } from './tableCells.ts';
+import { items, setDefault, type Obj } from '../resources/defaulting.ts';
+import type { KindModule } from './kindModule.ts';
+import type { KindStrategy } from './kindStrategy.ts';
+import { validateEndpointSlice, validateEndpointSliceUpdate } from './endpointSliceValidation.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
+
+// EndpointSlices (discovery.k8s.io/v1).
 
 const SHOWN = 3;
 
@@ -12,17 +16,32 @@ function firstThree(values: string[]): string {
 }
 
 /** formatDiscoveryPorts: the port number, else its name, else `*` (all ports). */
-function ports(o: Obj): string {
+function ports(o: Row): string {
   return firstThree(list(o, 'ports').map((p) => (typeof p['port'] === 'number' ? String(p['port']) : typeof p['name'] === 'string' ? p['name'] : '*')));
 }
 
 /** formatDiscoveryEndpoints: every endpoint's addresses, in order. */
-function endpoints(o: Obj): string {
+function endpoints(o: Row): string {
   return firstThree(list(o, 'endpoints').flatMap((e) => (Array.isArray(e['addresses']) ? e['addresses'].map(String) : [])));
 }
 
-export const ENDPOINT_SLICE_COLUMNS: Record<string, TableColumn[]> = {
-  endpointslices: [
+export const endpointSliceStrategy: KindStrategy = {
+  /** SetDefaults_EndpointPort: a port without a name gets "" (a pointer in Go, so it shows), and TCP. */
+  defaults(o): void {
+    for (const port of items(o as Obj, 'ports')) {
+      setDefault(port, 'name', '');
+      setDefault(port, 'protocol', 'TCP');
+    }
+  },
+  validate: validateEndpointSlice,
+  validateUpdate: validateEndpointSliceUpdate,
+};
+
+export const endpointSliceKind: KindModule = {
+  api: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice' },
+  strategy: endpointSliceStrategy,
+  generation: true,
+  columns: [
     NAME_COLUMN,
     col('AddressType', (o) => str(o, 'addressType'), 'string', 0, 'addressType specifies the type of address carried by this EndpointSlice.'),
     col('Ports', ports, 'string', 0, 'ports specifies the list of network ports exposed by each endpoint in this slice.'),

@@ -1,6 +1,6 @@
-// `kubectl get hpa` columns (printHorizontalPodAutoscaler, formatHPAMetrics) as of v1.28: TARGETS
-// reads `current/target` per metric, without the metric name later versions prefix (v1.30).
-import { AGE_COLUMN, col, field, list, NAME_COLUMN, num, quantityText, str, type Obj, type TableColumn } from './tableCells.ts';
+// The TARGETS column of `kubectl get hpa` (printHorizontalPodAutoscaler, formatHPAMetrics) as of
+// v1.28: `current/target` per metric, without the metric name later versions prefix (v1.30).
+import { field, list, quantityText, type Obj } from '../server/tableCells.ts';
 
 type Metric = Record<string, unknown>;
 
@@ -48,15 +48,3 @@ export function hpaTargets(o: Obj): string {
   });
   return shown.length > 2 ? `${shown.slice(0, 2).join(', ')} + ${shown.length - 2} more...` : shown.join(', ');
 }
-
-export const HPA_COLUMNS: Record<string, TableColumn[]> = {
-  horizontalpodautoscalers: [
-    NAME_COLUMN,
-    col('Reference', (o) => `${str(o, 'spec.scaleTargetRef.kind')}/${str(o, 'spec.scaleTargetRef.name')}`),
-    col('Targets', hpaTargets),
-    col('MinPods', (o) => (typeof field(o, 'spec.minReplicas') === 'number' ? String(field(o, 'spec.minReplicas')) : '<unset>')),
-    col('MaxPods', (o) => num(o, 'spec.maxReplicas')),
-    col('Replicas', (o) => num(o, 'status.currentReplicas')),
-    AGE_COLUMN,
-  ],
-};

@@ -1,0 +1,96 @@
+import type { KindModule } from './kindModule.ts';
+import { bindingKind } from './binding.ts';
+import { certificateSigningRequestKind } from './certificateSigningRequest.ts';
+import { clusterRoleKind } from './clusterRole.ts';
+import { clusterRoleBindingKind } from './clusterRoleBinding.ts';
+import { configMapKind } from './configMap.ts';
+import { controllerRevisionKind } from './controllerRevision.ts';
+import { cronJobKind } from './cronJob.ts';
+import { customResourceDefinitionKind } from './customResourceDefinition.ts';
+import { daemonSetKind } from './daemonSet.ts';
+import { deploymentKind } from './deployment.ts';
+import { endpointsKind } from './endpoints.ts';
+import { endpointSliceKind } from './endpointSlice.ts';
+import { eventKind } from './event.ts';
+import { eventV1Kind } from './eventV1.ts';
+import { horizontalPodAutoscalerKind } from './horizontalPodAutoscaler.ts';
+import { ingressKind } from './ingress.ts';
+import { ingressClassKind } from './ingressClass.ts';
+import { jobKind } from './job.ts';
+import { leaseKind } from './lease.ts';
+import { limitRangeKind } from './limitRange.ts';
+import { mutatingWebhookConfigurationKind } from './mutatingWebhookConfiguration.ts';
+import { namespaceKind } from './namespace.ts';
+import { networkPolicyKind } from './networkPolicy.ts';
+import { nodeKind } from './node.ts';
+import { persistentVolumeKind } from './persistentVolume.ts';
+import { persistentVolumeClaimKind } from './persistentVolumeClaim.ts';
+import { podKind } from './pod.ts';
+import { podDisruptionBudgetKind } from './podDisruptionBudget.ts';
+import { podTemplateKind } from './podTemplate.ts';
+import { priorityClassKind } from './priorityClass.ts';
+import { replicaSetKind } from './replicaSet.ts';
+import { resourceQuotaKind } from './resourceQuota.ts';
+import { roleKind } from './role.ts';
+import { roleBindingKind } from './roleBinding.ts';
+import { runtimeClassKind } from './runtimeClass.ts';
+import { secretKind } from './secret.ts';
+import { selfSubjectAccessReviewKind } from './selfSubjectAccessReview.ts';
+import { selfSubjectReviewKind } from './selfSubjectReview.ts';
+import { selfSubjectRulesReviewKind } from './selfSubjectRulesReview.ts';
+import { serviceKind } from './service.ts';
+import { serviceAccountKind } from './serviceAccount.ts';
+import { statefulSetKind } from './statefulSet.ts';
+import { storageClassKind } from './storageClass.ts';
+import { validatingWebhookConfigurationKind } from './validatingWebhookConfiguration.ts';
+
+// The built-in kinds the simulated cluster serves, one module each, in the order discovery lists
+// them (a v1.28 kube-apiserver's order within /api/v1; groups as it lists them in /apis). Adding a
+// kind is a new module file and one line here.
+
+export const BUILTIN_KINDS: readonly KindModule[] = [
+  namespaceKind,
+  bindingKind,
+  configMapKind,
+  secretKind,
+  podKind,
+  serviceKind,
+  endpointsKind,
+  eventKind,
+  serviceAccountKind,
+  nodeKind,
+  persistentVolumeClaimKind,
+  persistentVolumeKind,
+  resourceQuotaKind,
+  limitRangeKind,
+  podTemplateKind,
+  deploymentKind,
+  replicaSetKind,
+  statefulSetKind,
+  daemonSetKind,
+  controllerRevisionKind,
+  eventV1Kind,
+  selfSubjectReviewKind,
+  selfSubjectAccessReviewKind,
+  selfSubjectRulesReviewKind,
+  horizontalPodAutoscalerKind,
+  jobKind,
+  cronJobKind,
+  certificateSigningRequestKind,
+  ingressKind,
+  networkPolicyKind,
+  ingressClassKind,
+  podDisruptionBudgetKind,
+  roleKind,
+  roleBindingKind,
+  clusterRoleKind,
+  clusterRoleBindingKind,
+  storageClassKind,
+  validatingWebhookConfigurationKind,
+  mutatingWebhookConfigurationKind,
+  priorityClassKind,
+  leaseKind,
+  runtimeClassKind,
+  endpointSliceKind,
+  customResourceDefinitionKind,
+];

@@ -1,0 +1,9 @@
+import type { KindModule } from './kindModule.ts';
+import { CREATED_AT_COLUMN, NAME_COLUMN } from '../server/tableCells.ts';
+
+// ClusterRoles (rbac.authorization.k8s.io/v1).
+
+export const clusterRoleKind: KindModule = {
+  api: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'pathSegment' },
+  columns: [NAME_COLUMN, CREATED_AT_COLUMN],
+};
