@@ -4,7 +4,8 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { isRecord, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, NAME_COLUMN, num } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, num } from '../server/tableCells.ts';
+import { WORKLOAD_WIDE } from './workloadColumns.ts';
 import { immutableSelector, invalidSelector, selectorIsEmpty, validateLabelSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
@@ -61,6 +62,10 @@ export const daemonSetKind: KindModule = {
     col('Desired', (o) => num(o, 'status.desiredNumberScheduled'), 'integer'),
     col('Current', (o) => num(o, 'status.currentNumberScheduled'), 'integer'),
     col('Ready', (o) => num(o, 'status.numberReady'), 'integer'),
+    col('Up-to-date', (o) => num(o, 'status.updatedNumberScheduled'), 'integer', 0, 'The total number of nodes that are running updated daemon pod'),
+    col('Available', (o) => num(o, 'status.numberAvailable'), 'integer', 0, 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
+    col('Node Selector', (o) => labelsText(field(o, 'spec.template.spec.nodeSelector')), 'string', 0, "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"),
     AGE_COLUMN,
+    ...WORKLOAD_WIDE,
   ],
 };

@@ -100,8 +100,8 @@ export const deploymentKind: KindModule = {
   columns: [
     NAME_COLUMN,
     col('Ready', replicasReady),
-    col('Up-to-date', (o) => num(o, 'status.updatedReplicas'), 'integer'),
-    col('Available', (o) => num(o, 'status.availableReplicas'), 'integer'),
+    col('Up-to-date', (o) => num(o, 'status.updatedReplicas')),
+    col('Available', (o) => num(o, 'status.availableReplicas')),
     AGE_COLUMN,
     ...WORKLOAD_WIDE,
   ],

@@ -4,6 +4,7 @@ import { validateName } from '../store/validation.ts';
 import { invalid, isRecord, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
+import { EVENT_COLUMNS } from './eventColumns.ts';
 
 // Events (core/v1), as recorders write them: legacyValidateEvent — the involved object's namespace
 // must be the Event's own, and an Event with an eventTime (the newer form) names its reporting
@@ -39,4 +40,5 @@ export const eventStrategy: KindStrategy = {
 export const eventKind: KindModule = {
   api: { group: '', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'] },
   strategy: eventStrategy,
+  columns: EVENT_COLUMNS,
 };

@@ -4,7 +4,8 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { immutable, invalid, isRecord, nonNegative, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, NAME_COLUMN, num } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, humanDuration, NAME_COLUMN, num, str, type Obj as Row } from '../server/tableCells.ts';
+import { WORKLOAD_WIDE } from './workloadColumns.ts';
 import { immutableSelector, validateLabelSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';
 import { specOf, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
@@ -100,10 +101,27 @@ function immutableTemplate(before: unknown, after: unknown, schedulingMutable: b
   return immutable('spec.template', strip(before), strip(after));
 }
 
+/** printJob's completions: succeeded of the completions asked, or of 1 (`0/1 of 3` with parallelism). */
+function completions(o: Row): string {
+  const succeeded = num(o, 'status.succeeded');
+  const wanted = field(o, 'spec.completions');
+  if (typeof wanted === 'number') return `${succeeded}/${wanted}`;
+  const parallelism = num(o, 'spec.parallelism');
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
+/** From its start to its completion, or to now while it runs; empty before it starts. */
+function duration(o: Row, now: number): string {
+  const start = Date.parse(str(o, 'status.startTime'));
+  if (Number.isNaN(start)) return '';
+  const end = Date.parse(str(o, 'status.completionTime'));
+  return humanDuration((Number.isNaN(end) ? now : end) - start);
+}
+
 export const jobKind: KindModule = {
   api: { group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', categories: ['all'], status: true },
   strategy: jobStrategy,
   generation: true,
   zeroStatus: () => ({}),
-  columns: [NAME_COLUMN, col('Completions', (o) => `${num(o, 'status.succeeded')}/${num(o, 'spec.completions') || 1}`), AGE_COLUMN],
+  columns: [NAME_COLUMN, col('Completions', completions), col('Duration', duration, 'string', 0, 'Time required to complete the job.'), AGE_COLUMN, ...WORKLOAD_WIDE],
 };

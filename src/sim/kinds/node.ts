@@ -1,6 +1,6 @@
 import type { KindModule } from './kindModule.ts';
 import { validateNode, validateNodeUpdate } from './nodeValidation.ts';
-import { AGE_COLUMN, col, NAME_COLUMN } from '../server/tableCells.ts';
+import { NODE_COLUMNS } from './nodeColumns.ts';
 
 // Nodes (core v1). A kubelet registers its Node with a status, so a create keeps the one it
 // sends; the empty nodeInfo and daemon endpoints are Go structs the server always prints.
@@ -15,5 +15,5 @@ export const nodeKind: KindModule = {
   zeroStatus: () => ({ daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: Object.fromEntries(NODE_INFO_FIELDS.map((f) => [f, ''])) }),
   statusOnCreate: 'kept',
   strategy: { validate: validateNode, validateUpdate: validateNodeUpdate },
-  columns: [NAME_COLUMN, col('Status', () => 'Ready'), AGE_COLUMN],
+  columns: NODE_COLUMNS,
 };

@@ -4,7 +4,7 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { forbidden, isRecord, records, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { CREATE_ONLY, type KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../server/tableCells.ts';
 import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
 
 // Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account,
@@ -99,10 +99,24 @@ function podReady(o: Row): string {
   return `${ready}/${total}`;
 }
 
-function podRestarts(o: Row): number {
-  const statuses = field(o, 'status.containerStatuses');
-  if (!Array.isArray(statuses)) return 0;
-  return statuses.reduce((n: number, s) => n + (typeof (s as { restartCount?: unknown }).restartCount === 'number' ? (s as { restartCount: number }).restartCount : 0), 0);
+/** printPod's restarts: the containers' total, with how long ago the last one ended (`2 (5m ago)`). */
+function podRestarts(o: Row, now: number): string {
+  let restarts = 0;
+  let last = NaN;
+  for (const s of list(o, 'status.containerStatuses')) {
+    if (typeof s['restartCount'] === 'number') restarts += s['restartCount'];
+    const finished = Date.parse(str(s, 'lastState.terminated.finishedAt'));
+    if (!Number.isNaN(finished) && !(finished <= last)) last = finished;
+  }
+  return restarts !== 0 && !Number.isNaN(last) ? `${restarts} (${humanDuration(now - last)} ago)` : String(restarts);
+}
+
+/** How many of the Pod's readiness gates its conditions say are True (`1/2`), `<none>` without gates. */
+function readinessGates(o: Row): string {
+  const gates = list(o, 'spec.readinessGates');
+  if (gates.length === 0) return '<none>';
+  const trueConditions = new Set(list(o, 'status.conditions').filter((c) => c['status'] === 'True').map((c) => c['type']));
+  return `${gates.filter((g) => trueConditions.has(g['conditionType'])).length}/${gates.length}`;
 }
 
 export const podKind: KindModule = {
@@ -119,9 +133,11 @@ export const podKind: KindModule = {
     NAME_COLUMN,
     col('Ready', podReady),
     col('Status', podStatusCell),
-    col('Restarts', podRestarts, 'integer'),
+    col('Restarts', podRestarts),
     AGE_COLUMN,
     col('IP', (o) => str(o, 'status.podIP', '<none>'), 'string', 1),
     col('Node', (o) => str(o, 'spec.nodeName', '<none>'), 'string', 1),
+    col('Nominated Node', (o) => str(o, 'status.nominatedNodeName', '<none>'), 'string', 1, 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.'),
+    col('Readiness Gates', readinessGates, 'string', 1, 'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates'),
   ],
 };

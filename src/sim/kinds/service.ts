@@ -6,7 +6,8 @@ import { duplicate, forbidden, invalid, isRecord, notSupported, records, require
 import type { KindStrategy, StoredObjects } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { allocateClusterIp } from './serviceClusterIp.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
+import { allocateNodePorts, keepNodePorts } from './serviceNodePorts.ts';
+import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
 
 // Services: SetDefaults_Service (type ClusterIP, sessionAffinity None, port protocol TCP,
 // targetPort = port, single-stack IPv4), the checks of ValidateService a controller's Service
@@ -84,9 +85,11 @@ export const serviceStrategy: KindStrategy = {
 
   prepareForCreate(o: KubeObject, stored: StoredObjects): void {
     allocateClusterIp(o, stored);
+    allocateNodePorts(o, stored);
   },
 
   prepareForUpdate(before: Readonly<KubeObject>, next: KubeObject): void {
+    keepNodePorts(before, next);
     // An update that leaves clusterIP out keeps the allocated one (as the real server does since 1.20).
     const was = before.spec as ServiceSpec | undefined;
     const now = next.spec as ServiceSpec | undefined;
@@ -108,7 +111,29 @@ export const serviceStrategy: KindStrategy = {
 function servicePorts(o: Row): string {
   const ports = field(o, 'spec.ports');
   if (!Array.isArray(ports) || ports.length === 0) return '<none>';
-  return ports.map((p) => `${(p as { port?: unknown }).port}/${(p as { protocol?: string }).protocol ?? 'TCP'}`).join(',');
+  return ports.map((p) => {
+    const { port, nodePort, protocol } = p as { port?: unknown; nodePort?: unknown; protocol?: string };
+    return nodePort ? `${String(port)}:${String(nodePort)}/${protocol ?? 'TCP'}` : `${String(port)}/${protocol ?? 'TCP'}`;
+  }).join(',');
+}
+
+/** getServiceExternalIP: the external IPs, a load balancer's ingress (`<pending>` until it has one), an ExternalName's name. */
+function externalIp(o: Row): string {
+  const external = (field(o, 'spec.externalIPs') as string[] | undefined) ?? [];
+  switch (str(o, 'spec.type', 'ClusterIP')) {
+    case 'ClusterIP':
+    case 'NodePort':
+      return external.length ? external.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const ingress = ((field(o, 'status.loadBalancer.ingress') as { ip?: string; hostname?: string }[] | undefined) ?? []).map((i) => i.ip || i.hostname || '').filter(Boolean);
+      const all = [...ingress, ...external];
+      return all.length ? all.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return str(o, 'spec.externalName');
+    default:
+      return '<unknown>';
+  }
 }
 
 export const serviceKind: KindModule = {
@@ -119,8 +144,9 @@ export const serviceKind: KindModule = {
     NAME_COLUMN,
     col('Type', (o) => str(o, 'spec.type', 'ClusterIP')),
     col('Cluster-IP', (o) => str(o, 'spec.clusterIP', '<none>')),
-    col('External-IP', () => '<none>'),
+    col('External-IP', externalIp),
     col('Port(s)', servicePorts),
     AGE_COLUMN,
+    col('Selector', (o) => labelsText(field(o, 'spec.selector')), 'string', 1, 'Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/'),
   ],
 };
