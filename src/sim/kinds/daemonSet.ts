@@ -4,6 +4,9 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { isRecord, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
+import { jsonEqual } from '../jsonEqual.ts';
+import { cloneJson } from '../../shared/cloneJson.ts';
+import { encodeAsGo } from '../store/goEncoding.ts';
 import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, num } from '../server/tableCells.ts';
 import { WORKLOAD_WIDE } from './workloadColumns.ts';
 import { immutableSelector, invalidSelector, selectorIsEmpty, validateLabelSelector } from './labelSelectorObject.ts';
@@ -50,7 +53,21 @@ export const daemonSetStrategy: KindStrategy = {
   validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
     return immutableSelector('spec.selector', specOf(before).selector, specOf(after).selector);
   },
+
+  // The template's generation, which v1 keeps in an annotation: 1 on create, one more each time the template changes.
+  prepareForCreate(o: KubeObject): void {
+    o.metadata.annotations = { ...o.metadata.annotations, [TEMPLATE_GENERATION]: '1' };
+  },
+
+  prepareForUpdate(before: Readonly<KubeObject>, next: KubeObject): void {
+    const was = Number(before.metadata.annotations?.[TEMPLATE_GENERATION] ?? 0) || 0;
+    // Compared as stored: the stored template is in Go's encoding, the request's not yet.
+    const changed = !jsonEqual(specOf(before).template ?? null, specOf(encodeAsGo(cloneJson(next))).template ?? null);
+    next.metadata.annotations = { ...next.metadata.annotations, [TEMPLATE_GENERATION]: String(changed ? was + 1 : was) };
+  },
 };
+
+const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
 
 export const daemonSetKind: KindModule = {
   api: { group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet', shortNames: ['ds'], categories: ['all'], status: true },

@@ -1,7 +1,7 @@
 import type { KindModule } from './kindModule.ts';
 import { AGE_COLUMN, col, list, NAME_COLUMN, type Obj } from '../server/tableCells.ts';
 
-// Endpoints (core v1): stored as written; `kubectl get ep` shows the addresses (printEndpoints).
+// Endpoints (core v1): stored as written but for the ports' protocol; `kubectl get ep` shows the addresses (printEndpoints).
 
 const SHOWN = 3;
 
@@ -22,5 +22,7 @@ function endpoints(o: Obj): string {
 
 export const endpointsKind: KindModule = {
   api: { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', shortNames: ['ep'] },
+  // SetDefaults_EndpointPort: a port's protocol is TCP unless it says.
+  strategy: { defaults: (o) => { for (const subset of list(o, 'subsets')) for (const port of list(subset, 'ports')) port['protocol'] ??= 'TCP'; } },
   columns: [NAME_COLUMN, col('Endpoints', endpoints, 'string', 0, 'The set of all endpoints is the union of all subsets.'), AGE_COLUMN],
 };

@@ -44,9 +44,16 @@ export function validateJobSpec(spec: Spec, field: string): Cause[] {
   return causes;
 }
 
+/** SetDefaults_Job: a Job without labels of its own takes its template's (applied again as the server reads it back, so after the generated selector's labels). */
+function labelsFromTemplate(o: KubeObject): void {
+  const template = field(o, 'spec.template.metadata.labels');
+  if (isRecord(template) && Object.keys(template).length > 0 && Object.keys(o.metadata.labels ?? {}).length === 0) o.metadata.labels = { ...(template as Record<string, string>) };
+}
+
 export const jobStrategy: KindStrategy = {
   defaults(o: KubeObject): void {
     defaultJobSpec(obj(o as Obj, 'spec'));
+    labelsFromTemplate(o);
   },
 
   prepareForCreate(o: KubeObject): void {
@@ -57,6 +64,7 @@ export const jobStrategy: KindStrategy = {
     spec.selector ??= { matchLabels: { [UID_LABEL]: uid } };
     const meta = obj(obj(spec, 'template'), 'metadata');
     meta.labels = { ...(isRecord(meta.labels) ? meta.labels : {}), 'controller-uid': uid, [UID_LABEL]: uid, 'job-name': name, [NAME_LABEL]: name };
+    labelsFromTemplate(o);
   },
 
   validate(o: Readonly<KubeObject>): Cause[] {

@@ -8,7 +8,9 @@ import { AGE_COLUMN, col, field, NAME_COLUMN, num } from '../server/tableCells.t
 
 export const priorityClassKind: KindModule = {
   api: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'] },
-  strategy: { defaults: (o) => setDefault(o as Obj, 'preemptionPolicy', 'PreemptLowerPriority') },
+  // Its strategy sets generation 1 on create and never moves it (the value cannot change).
+  generation: true,
+  strategy: { defaults: (o) => setDefault(o as Obj, 'preemptionPolicy', 'PreemptLowerPriority'), generationChanged: () => false },
   columns: [
     NAME_COLUMN,
     col('Value', (o) => num(o, 'value'), 'integer', 0, 'value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.'),

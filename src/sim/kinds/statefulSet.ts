@@ -49,6 +49,16 @@ export const statefulSetStrategy: KindStrategy = {
     if (strategy.type === 'RollingUpdate') setDefault(obj(strategy, 'rollingUpdate'), 'partition', 0);
     setDefault(spec, 'persistentVolumeClaimRetentionPolicy', { whenDeleted: 'Retain', whenScaled: 'Retain' });
     defaultPodTemplate(spec);
+    // Each claim template is defaulted as a PersistentVolumeClaim is (with its type and a Pending status).
+    if (Array.isArray(spec.volumeClaimTemplates)) {
+      for (const claim of spec.volumeClaimTemplates) {
+        if (!isRecord(claim)) continue;
+        setDefault(claim as Obj, 'apiVersion', 'v1');
+        setDefault(claim as Obj, 'kind', 'PersistentVolumeClaim');
+        setDefault(obj(claim as Obj, 'spec'), 'volumeMode', 'Filesystem');
+        setDefault(obj(claim as Obj, 'status'), 'phase', 'Pending');
+      }
+    }
   },
 
   validate(o: Readonly<KubeObject>): Cause[] {
