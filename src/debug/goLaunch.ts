@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { GoProgramOptions } from '../runtime/index.ts';
 import { controllerTarget } from '../runtime/index.ts';
@@ -24,23 +24,59 @@ export function goProgramOptions(options: GoLaunchOptions): GoProgramOptions {
   return { args: options.args, env: options.env, buildFlags: flags, connectTimeoutMs: options.connectTimeoutMs };
 }
 
-/** For a Go program: the file and line of the first `Reconcile(ctx …` method in its package; else undefined. */
+/**
+ * For a Go program: the file and line of the first `Reconcile(ctx …` method in its main package or,
+ * when the reconciler lives elsewhere in the module (kubebuilder's internal/controller), in the
+ * module's other packages; else the main package's first file. Undefined for a TypeScript controller.
+ */
 export function reconcileSource(spec: string, cwd: string): { path: string; line: number } | undefined {
   const target = controllerTarget(spec, cwd);
   if (target.language !== 'go') return undefined;
-  let names: string[];
-  try {
-    names = readdirSync(target.packageDir).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go')).sort();
-  } catch {
-    return undefined;
-  }
-  let first: string | undefined;
-  for (const name of names) {
-    const path = join(target.packageDir, name);
-    first ??= path;
-    const lines = readFileSync(path, 'utf8').split('\n');
+  const main = goFiles(target.packageDir);
+  const found = findReconcile(main) ?? findReconcile(moduleGoFiles(target.moduleDir, target.packageDir));
+  if (found) return found;
+  return main[0] ? { path: main[0], line: 1 } : undefined;
+}
+
+function findReconcile(files: string[]): { path: string; line: number } | undefined {
+  for (const path of files) {
+    let lines: string[];
+    try {
+      lines = readFileSync(path, 'utf8').split('\n');
+    } catch {
+      continue;
+    }
     const i = lines.findIndex((l) => /^func\s*\([^)]*\)\s*Reconcile\s*\(/.test(l));
     if (i >= 0) return { path, line: i + 1 };
   }
-  return first ? { path: first, line: 1 } : undefined;
+  return undefined;
+}
+
+/** A package directory's Go sources (tests left out), sorted. */
+function goFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go')).sort().map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/** The module's Go sources outside `skip`, nearest packages first; vendor, testdata, hidden and `_` directories are not Go's. */
+function moduleGoFiles(moduleDir: string, skip: string, maxDirs = 500): string[] {
+  const files: string[] = [];
+  const queue = [moduleDir];
+  for (let seen = 0; queue.length > 0 && seen < maxDirs; seen++) {
+    const dir = queue.shift() as string;
+    if (dir !== skip) files.push(...goFiles(dir));
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries.filter((d) => d.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!/^[._]|^(vendor|testdata|node_modules)$/.test(e.name)) queue.push(join(dir, e.name));
+    }
+  }
+  return files;
 }
