@@ -52,6 +52,8 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
       /** @type {ReturnType<typeof workbench> | undefined} */
       let wb;
       try {
+        // What a check needs before its workbench opens (a Go build), outside its time limit.
+        if (attempt === 1) await check.prepare?.();
         server = await startCodeServer({ workspace, extensionsDir, ...(installed ? {} : { vsix }) });
         installed = true;
         browser = await openBrowser();
@@ -68,7 +70,7 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
         console.log(`✔ ${check.name} (${Date.now() - started} ms)${attempt > 1 ? ` — on run ${attempt}` : ''}`);
       } catch (err) {
         const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-        await wb?.screenshot(`FAILED-${file.replace(/.*\//, '').replace('.ui.mjs', '')}`).catch(() => {});
+        await wb?.screenshot(`FAILED-${file.replace(/.*\//, '').replace('.ui.mjs', '')}${attempt > 1 ? `-run${attempt}` : ''}`).catch(() => {});
         if (attempt < 3) {
           console.log(`… ${check.name ?? file} failed on run ${attempt}; running it again\n  ${message}`);
           queue.push({ file, attempt: attempt + 1 });
