@@ -61,10 +61,12 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
         await browser.page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
         await wb.ready();
         // A check never hangs the run: past its time it fails, and closing its browser ends its waits.
+        // A check that starts more (a Go program under Delve) may ask for longer.
+        const timeoutMs = Math.max(CHECK_TIMEOUT_MS, check.timeoutMs ?? 0);
         let timer;
         await Promise.race([
           check.run(wb),
-          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`did not finish within ${CHECK_TIMEOUT_MS / 1000} s`)), CHECK_TIMEOUT_MS))),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`did not finish within ${timeoutMs / 1000} s`)), timeoutMs))),
         ]).finally(() => clearTimeout(timer));
         passed++;
         console.log(`✔ ${check.name} (${Date.now() - started} ms)${attempt > 1 ? ` — on run ${attempt}` : ''}`);

@@ -16,6 +16,9 @@ import { callStackRows, expandVariable, startConfiguration, stopSession, variabl
 
 export const name = 'the Go example stops on a reconcile with its scopes beside the Go source, and on a .go line breakpoint through Delve';
 
+/** Two sessions, one of them building for Delve and starting the program under dlv. */
+export const timeoutMs = 420_000;
+
 const EXAMPLE = join(repoRoot, 'examples', 'go-guestbook');
 const CONTROLLER = 'internal/controller/guestbook_controller.go';
 const MESSAGE = 'Hello from Controller Lab';
@@ -47,7 +50,9 @@ async function activeEditor(page) {
 /** @param {ReturnType<typeof import('../workbench.mjs').workbench>} workbench */
 export async function run(workbench) {
   const { page } = workbench;
-  const results = {};
+  const results = { ms: {} };
+  const started = Date.now();
+  const lap = (what) => (results.ms[what] = Date.now() - started);
   const source = readFileSync(join(EXAMPLE, CONTROLLER), 'utf8').split('\n');
   const reconcileLine = source.findIndex((l) => /^func \(r \*GuestbookReconciler\) Reconcile\(/.test(l)) + 1;
   const breakLine = source.findIndex((l) => l.includes('configMap := &corev1.ConfigMap{')) + 1;
@@ -56,6 +61,7 @@ export async function run(workbench) {
   // Open the example as its README says: the folder itself, with its .vscode/launch.json.
   await page.goto(`${new URL(page.url()).origin}/?folder=${encodeURIComponent(EXAMPLE)}`);
   await workbench.ready();
+  lap('folder open');
   // The walkthrough opens in a new folder's window and takes the keyboard: close it.
   const welcome = page.locator('.tab', { hasText: 'Welcome' });
   if (await welcome.first().waitFor({ timeout: 15_000 }).then(() => true, () => false)) {
@@ -72,6 +78,7 @@ export async function run(workbench) {
     async () => (await callStackRows(page)).find((r) => /^reconcile Guestbook default\/hello #1\b/.test(r)),
     180_000,
   );
+  lap('stopped before the first reconcile');
   await waitFor('the Object scope', async () => (await variableRow(page, 'Object').count()) > 0, 30_000);
   results.scopes = (await page.locator('.debug-variables .monaco-list-row[aria-level="1"]').allInnerTexts()).map((t) => t.trim());
   for (const s of ['Request', 'Object', 'Trigger', 'Queue', 'Writes', 'Result']) {
@@ -117,6 +124,7 @@ export async function run(workbench) {
     },
     240_000,
   );
+  lap('stopped by Delve');
   results.goThread = stopped.thread;
   results.goFrame = stopped.frame;
   assert.match(stopped.frame, new RegExp(`guestbook_controller\\.go ${breakLine}\\b`), `top frame: ${stopped.frame}`);
