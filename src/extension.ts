@@ -21,6 +21,7 @@ import { LabStatusBar } from './vscode/statusBar.ts';
 import { TimelinePanel } from './vscode/timeline/timelinePanel.ts';
 import { ClusterTreeProvider } from './vscode/tree/clusterTreeProvider.ts';
 import { ExpansionMemory } from './vscode/tree/expansionMemory.ts';
+import { startHostDiagnostics } from './vscode/hostDiagnostics.ts';
 import type { TreeNode } from './vscode/tree/treeNodes.ts';
 import { completeStep, openWalkthroughOnFirstRun } from './vscode/walkthrough.ts';
 import { controllerSessions } from './runtime/index.ts';
@@ -50,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Controller Lab', { log: true });
   context.subscriptions.push(log);
+  context.subscriptions.push({ dispose: startHostDiagnostics() });
   const settings = new Settings();
   context.subscriptions.push(settings);
 
