@@ -123,9 +123,23 @@ export async function run(workbench) {
   results.entry = await waitFor('the entry stop in the call stack', () => stoppedFrame(page), 90_000);
   if (!/^reconcile ReplicaSet default\/\w+ #1 · ADDED rv \d+/.test(results.entry)) throw new Error(`entry frame: ${results.entry}`);
 
+  // The Request scope names the reconcile the Variables view shows.
+  const shownReconcile = async () => {
+    if ((await variableRow(page, 'Request').getAttribute('aria-expanded', { timeout: 1000 })) !== 'true') await expandVariable(page, 'Request');
+    return (await variableRow(page, 'reconcileId').innerText({ timeout: 1000 })).replace(/\s+/g, ' ').trim();
+  };
+  const entryReconcile = await waitFor('the entry reconcile in the Variables view', shownReconcile, 30_000);
+
   // Step Over: the first reconcile runs, the debugger stops at the next one.
   await page.keyboard.press('F10');
   results.next = await waitFor('the second reconcile', async () => (await reconcileFrames(page)).find((f) => f.includes('#2 ')));
+  // The call stack shows the new stop at once, the Variables view only some 400 ms later (it waits
+  // for stepping to settle): until then it still shows the entry's scopes, and whatever is expanded
+  // there is gone when it switches. Wait for it to show the second reconcile.
+  await waitFor('the Variables view to show the second reconcile', async () => {
+    const now = await shownReconcile();
+    return now !== entryReconcile;
+  }, 30_000);
 
   // Variables: the scopes, the cached object expanded to its spec.
   await waitFor('the Object scope', async () => (await variableRow(page, 'Object').count()) > 0);
