@@ -1,3 +1,4 @@
+/* global document -- the function passed to page.waitForFunction runs in the workbench page */
 // A 50,000-Pod informer inside the real extension host: code-server in Chromium with the packaged
 // .vsix, connected through a kubeconfig to a simulated cluster in a process of its own (seeded in
 // that process with realistic ~5.5 KB Pods, bench/lib/podJson.ts: one namespace of 10,000 and the

@@ -74,6 +74,13 @@ export interface DeltaFifoOptions<T extends KubeObject> {
   onSynced?: ((resourceVersion: string) => void) | undefined;
   /** Without a consumer: called when the queue goes from empty to non-empty, so the owner can schedule pops. */
   onNonEmpty?: (() => void) | undefined;
+  /**
+   * With a consumer: hand deltas over for at most this long (ms) at a time, then go on in a later
+   * macrotask, so a large list (50,000 objects) never blocks the event loop for seconds. A list's
+   * deltas are all queued first (one replace, as client-go's), then popped in slices. Default: all
+   * at once.
+   */
+  sliceMs?: number | undefined;
   /** Called for each queued delta (probes). */
   onDelta?: ((type: DeltaType, key: string, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>) => void) | undefined;
 }
@@ -122,6 +129,9 @@ class DeltaFifoImpl<T extends KubeObject> {
   private initialRemaining = 0;
   /** The consumer is running: new deltas queue behind the one it holds. */
   private consuming = false;
+  /** A sliced drain goes on in a later macrotask: new deltas queue behind it. */
+  private drainScheduled = false;
+  private readonly sliceMs: number | undefined;
   private readonly knownObjects: ReadonlyIndexer<T>;
   private readonly transform: ((obj: T) => T) | undefined;
   private readonly consumer: PopProcessor<T> | undefined;
@@ -133,6 +143,7 @@ class DeltaFifoImpl<T extends KubeObject> {
     this.knownObjects = options.knownObjects;
     this.transform = options.transform;
     this.consumer = options.consumer;
+    this.sliceMs = options.sliceMs;
     this.onSynced = options.onSynced;
     this.onNonEmpty = options.onNonEmpty;
     this.onDelta = options.onDelta;
@@ -172,6 +183,9 @@ class DeltaFifoImpl<T extends KubeObject> {
     const listed = mayHaveVanished ? new Set<string>() : undefined;
     // A first replace that fails part way (a transform throws) leaves the next one the first.
     this.inFirstReplace = !this.populated;
+    // Sliced: queue the whole list first (nothing handed over meanwhile), then drain in slices.
+    const sliced = this.consumer !== undefined && this.sliceMs !== undefined && !this.consuming;
+    if (sliced) this.consuming = true;
     try {
       for (const raw of list) {
         const obj = transformed ? (raw as DeepReadonly<T>) : this.incoming(raw);
@@ -182,11 +196,13 @@ class DeltaFifoImpl<T extends KubeObject> {
       if (listed) this.queueVanished(listed);
     } finally {
       this.inFirstReplace = false;
+      if (sliced) this.consuming = false;
     }
     if (!this.populated) {
       this.populated = true;
       this.firstReplaceVersion = resourceVersion;
     }
+    if (sliced && !this.drainScheduled) this.drain(this.consumer!);
     this.checkSynced();
   }
 
@@ -271,7 +287,7 @@ class DeltaFifoImpl<T extends KubeObject> {
 
   private queueAction(type: DeltaType, key: string, obj: DeepReadonly<T> | DeletedFinalStateUnknown<T>): void {
     const consumer = this.consumer;
-    if (consumer !== undefined && !this.consuming && this.head === this.queue.length) {
+    if (consumer !== undefined && !this.consuming && !this.drainScheduled && this.head === this.queue.length) {
       this.onDelta?.(type, key, obj);
       this.handOver(consumer, key, type, obj);
       return;
@@ -280,7 +296,7 @@ class DeltaFifoImpl<T extends KubeObject> {
     this.onDelta?.(type, key, obj);
     if (consumer === undefined) {
       if (this.length === 1) this.onNonEmpty?.();
-    } else if (!this.consuming) {
+    } else if (!this.consuming && !this.drainScheduled) {
       // Left behind by a consumer that threw: hand everything over now.
       this.drain(consumer);
     }
@@ -335,9 +351,22 @@ class DeltaFifoImpl<T extends KubeObject> {
 
   private drain(consumer: PopProcessor<T>): void {
     this.consuming = true;
+    const until = this.sliceMs === undefined ? Infinity : performance.now() + this.sliceMs;
     try {
+      // One key at a time, oldest first; sliced, the rest waits for a later macrotask.
       while (this.pop(consumer)) {
-        // one key at a time, oldest first
+        if (this.head < this.queue.length && performance.now() >= until) {
+          this.drainScheduled = true;
+          setImmediate(() => {
+            this.drainScheduled = false;
+            try {
+              this.drain(consumer);
+            } catch {
+              // The consumer threw: what is left goes with the next delta, as after a synchronous drain.
+            }
+          });
+          break;
+        }
       }
     } finally {
       this.consuming = false;

@@ -32,6 +32,8 @@ export interface SharedInformerOptions<T extends KubeObject = KubeObject> {
   indexers?: Indexers<T>;
   /** Items per list page; default 500; 0 = unpaged. */
   pageSize?: number;
+  /** Process a list's objects at most this long (ms) at a time, yielding the event loop between (DeltaFifoOptions.sliceMs). */
+  sliceMs?: number;
   labelSelector?: string;
   fieldSelector?: string;
   /** Start with a streaming list (watch with sendInitialEvents), falling back to a paged list. */
@@ -145,6 +147,7 @@ class SharedInformerImpl<T extends KubeObject> {
     this.fifo = createDeltaFifo<T>({
       knownObjects: this.cache,
       transform: options.transform,
+      sliceMs: options.sliceMs,
       consumer: (key, deltas, isInInitialList) => this.process(key, deltas, isInInitialList),
       onSynced: (resourceVersion) => this.markSynced(resourceVersion),
       onDelta: (type, key, obj) => {
