@@ -17,6 +17,8 @@ export type Probe = ProbeBase &
   (
     | { kind: 'listStart'; resourceVersion: string | undefined }
     | { kind: 'listPage'; items: number; continued: boolean }
+    /** Items of the page under way decoded so far, every LIST_ITEMS_PROBE_EVERY: a page served in one piece (a list at resourceVersion 0, from the watch cache) can take seconds. */
+    | { kind: 'listItems'; items: number }
     | { kind: 'listEnd'; resourceVersion: string; items: number; durationMs: number }
     | { kind: 'watchOpen'; resourceVersion: string; timeoutSeconds: number; streaming: boolean }
     | { kind: 'watchClose'; reason: 'clean' | 'error' | 'stopped' | 'expired'; error?: string; events: number }
@@ -34,3 +36,6 @@ export type Probe = ProbeBase &
 export type ProbeKind = Probe['kind'];
 
 export type ProbeListener = (probe: Probe) => void;
+
+/** How often (in decoded items) a large list page reports its progress. */
+export const LIST_ITEMS_PROBE_EVERY = 1000;

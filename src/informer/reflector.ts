@@ -10,6 +10,7 @@ import type { ListerWatcher, WatchHandle, WatchSink } from './listerWatcher.ts';
 import type { ProbeBus } from './probeBus.ts';
 import { textFormOf } from './transforms.ts';
 import type { TextTransform } from './transforms.ts';
+import { LIST_ITEMS_PROBE_EVERY } from './probes.ts';
 
 // client-go reflector.go: keeps a store in step with the server. List (paged, or streamed as a
 // watch-list) → Replace → watch from the list's resourceVersion → on a clean close watch again from
@@ -184,6 +185,17 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.prepareText = textFormOf(transform);
   }
 
+  /** prepareItem, counting what a page decoded so far for `listItems` probes while anyone listens. */
+  private countingPrepare(): ((item: T) => T) | undefined {
+    const prepare = this.prepareItem;
+    if (!this.probes.active) return prepare;
+    let decoded = 0;
+    return (item) => {
+      if (++decoded % LIST_ITEMS_PROBE_EVERY === 0 && this.probes.active) this.emit({ kind: 'listItems', items: decoded });
+      return prepare ? prepare(item) : item;
+    };
+  }
+
   /** The resourceVersion the cache is known to be current with (list, event or bookmark). */
   lastSyncResourceVersion(): string {
     return this.lastSyncRV;
@@ -294,7 +306,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
               ? { limit, continue: cont, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector }
               : { resourceVersion: rv, limit: limit > 0 ? limit : undefined, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
             this.abort.signal,
-            this.prepareItem,
+            this.countingPrepare(),
             this.prepareText,
           );
           if (this.stopped) return false;

@@ -16,6 +16,8 @@ export class ListProgress {
   private startedAt: number | undefined;
   private objects = 0;
   private pages = 0;
+  /** Items of the page under way decoded so far (a large page reports as it decodes). */
+  private decoding = 0;
 
   /** Follows one probe; true when the progress changed. */
   observe(p: Probe): boolean {
@@ -24,10 +26,16 @@ export class ListProgress {
         this.startedAt = p.at;
         this.objects = 0;
         this.pages = 0;
+        this.decoding = 0;
+        return true;
+      case 'listItems':
+        if (this.startedAt === undefined) return false;
+        this.decoding = p.items;
         return true;
       case 'listPage':
         if (this.startedAt === undefined) return false;
         this.objects += p.items;
+        this.decoding = 0;
         this.pages++;
         return true;
       case 'listEnd':
@@ -46,13 +54,14 @@ export class ListProgress {
 
   /** Objects listed so far (0 when no list is under way). */
   get listed(): number {
-    return this.startedAt === undefined ? 0 : this.objects;
+    return this.startedAt === undefined ? 0 : this.objects + this.decoding;
   }
 
   snapshot(now: number): ListProgressSnapshot | undefined {
     if (this.startedAt === undefined) return undefined;
     const elapsedMs = Math.max(0, now - this.startedAt);
-    return { objects: this.objects, pages: this.pages, perSecond: elapsedMs > 0 ? (this.objects * 1000) / elapsedMs : 0, elapsedMs };
+    const objects = this.objects + this.decoding;
+    return { objects, pages: this.pages, perSecond: elapsedMs > 0 ? (objects * 1000) / elapsedMs : 0, elapsedMs };
   }
 }
 
