@@ -17,7 +17,7 @@ import { pumpBody, takeTurn } from './chunkPump.ts';
 import { sharedListPages } from './sharedListBodies.ts';
 import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './selfReviews.ts';
-import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
+import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
 import { invalid } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
@@ -71,7 +71,7 @@ function requireVerb(info: ResourceInfo, verb: string, method: string): void {
 
 function resolve(cluster: SimClusterApi, target: ResourceTarget): ResourceInfo {
   const info = cluster.resources.lookup({ group: target.group, version: target.version, resource: target.resource });
-  if (!info) throw pathNotFound();
+  if (!info) throw target.group === '' || cluster.resources.groups().some((g) => g.name === target.group) ? pathNotFound() : pageNotFound();
   // A namespace in the path of a cluster-scoped resource addresses nothing.
   if (target.namespace !== '' && !info.namespaced) throw pathNotFound();
   return info;
@@ -201,9 +201,9 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   const gvr: GroupVersionResource = { group: target.group, version: target.version, resource: target.resource };
   const method = req.method ?? 'GET';
 
-  // Watching one object (`…/configmaps/name?watch=1` or the `/watch/` prefix) is a watch of the
-  // collection narrowed to that name, as kube-apiserver serves it.
-  if (method === 'GET' && target.name !== '' && target.subresource === '' && (target.watchPrefix || query.isWatch())) {
+  // Watching one object through the deprecated `/watch/` prefix is a watch of the collection
+  // narrowed to that name; kube-apiserver ignores `?watch=1` on an object's path (a plain GET).
+  if (method === 'GET' && target.name !== '' && target.subresource === '' && target.watchPrefix) {
     if (info.namespaced && target.namespace === '') throw pathNotFound();
     const request = query.watchRequest(target.namespace);
     const byName = `metadata.name=${target.name}`;
