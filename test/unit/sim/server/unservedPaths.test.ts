@@ -1,0 +1,45 @@
+// Paths and methods nothing serves, answered as kube-apiserver answers them: a path no API group
+// claims gets the mux's plain-text 404, one inside a served group a NotFound Status, and a method
+// a resource does not take a 405 whose message does not name the method.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call } from './httpClient.ts';
+import { suiteServer } from './suiteServer.ts';
+
+const suite = suiteServer();
+
+describe('paths nothing serves', () => {
+  for (const path of ['/nonexistent', '/apis/unknown.example.io', '/apis/unknown.example.io/v1', '/apis/unknown.example.io/v1/widgets', '/openapi/v2x']) {
+    it(`${path} is Go's plain-text "404 page not found"`, async () => {
+      const r = await call(suite.server, 'GET', path);
+      assert.equal(r.status, 404);
+      assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
+      assert.equal(r.body, '404 page not found\n');
+    });
+  }
+
+  for (const path of ['/api/v1/widgets', '/apis/apps/v1/widgets', '/apis/apps/v2', '/api/v1/namespaces/default/configmaps/x/y/z']) {
+    it(`${path} (inside a served group) is a NotFound Status`, async () => {
+      const r = await call(suite.server, 'GET', path);
+      assert.equal(r.status, 404);
+      assert.equal(r.json().message, 'the server could not find the requested resource');
+    });
+  }
+
+  it('an OpenAPI v3 group-version not served is a bare 404 with no body', async () => {
+    const r = await call(suite.server, 'GET', '/openapi/v3/apis/unknown.example.io/v1');
+    assert.equal(r.status, 404);
+    assert.equal(r.body, '');
+    assert.equal(r.headers['content-type'], undefined);
+  });
+});
+
+describe('methods a resource does not take', () => {
+  for (const [method, path] of [['PUT', '/api/v1/namespaces/default/configmaps'], ['POST', '/api/v1/namespaces/default/configmaps/x'], ['DELETE', '/api/v1/namespaces']] as const) {
+    it(`${method} ${path} is 405 without naming the method`, async () => {
+      const r = await call(suite.server, method, path, { body: {} });
+      assert.equal(r.status, 405);
+      assert.equal(r.json().message, 'the server does not allow this method on the requested resource');
+    });
+  }
+});
