@@ -50,8 +50,9 @@ export interface Cause {
 }
 
 export function invalid(group: string, kind: string, name: string, causes: Cause[]): ApiError {
-  const list = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
-  const what = causes.length === 1 ? list : `[${list}]`;
+  // Go's ToAggregate says each distinct error once; the causes keep every one.
+  const distinct = [...new Set(causes.map((c) => `${c.field}: ${c.message}`))];
+  const what = distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
   return failure(422, 'Invalid', `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${what}`, { name, group, kind, causes });
 }
 

@@ -307,7 +307,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const ctx = query.deleteContext(r.ctx, body);
       const result = await admittedWrite(admitting(r, info, 'delete', ctx, options), (c) => recording(() => cluster.delete(gvr, target.namespace, target.name, options, c)));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, result.deleted ? 200 : 202, writtenJson(r, result.object));
+      await sendWritten(r, result.deleted || !query.cascadesExplicitly(body) ? 200 : 202, writtenJson(r, result.object));
       return;
     }
     default:

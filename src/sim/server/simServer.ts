@@ -29,7 +29,7 @@ import { serveResource, wasRecordedByStore } from './resourceHandler.ts';
 import { sendHealth } from './health.ts';
 import { gateHandshakes } from './tlsHandshakeGate.ts';
 import { sendJson, sendStatus, sendText } from './responses.ts';
-import { methodNotAllowed, PageNotFound, pathNotFound, unplacedPathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
+import { methodNotAllowed, PageNotFound, unplacedPathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
 import { versionInfo } from './versionInfo.ts';
 
 export interface SimServerOptions {

@@ -17,7 +17,7 @@ import type { KindRegistry } from '../resources/registry.ts';
 import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
 import {
   STALE_OBJECT, alreadyExists, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
-  namespaceNotFound, notFound, resourceNotFound, unsupportedMediaType, type Cause,
+  namespaceNotFound, notFound, resourceNotFound, unclassified, unsupportedMediaType, type Cause,
 } from '../../shared/apiErrors.ts';
 import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
@@ -30,6 +30,7 @@ import { duplicateFieldsOf } from './bodyDuplicates.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { encodeAsGo } from './goEncoding.ts';
+import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
 import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
@@ -180,6 +181,10 @@ export class ApiStore implements StoreOps {
       const name = meta.name ?? '';
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
+      // The storage refuses a create carrying a resourceVersion (a dry run never reaches it).
+      if (!dryRun && /^[0-9]+$/.test(meta.resourceVersion ?? '') && Number(meta.resourceVersion) !== 0) {
+        throw unclassified('resourceVersion should not be set on objects to be created');
+      }
       const table = this.table(info);
       const key = keyOf(ns, name);
       if (table.current.has(key)) throw alreadyExists(info.group, info.resource, name);
@@ -589,6 +594,7 @@ export class ApiStore implements StoreOps {
     // A /status write leaves the rest as stored: the kind's rules are about what the main resource may hold.
     const kindRules = subresource !== 'status';
     const causes = [
+      ...noNewFinalizersWhileDeleting(cur, next),
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
       ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),

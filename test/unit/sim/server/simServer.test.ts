@@ -301,10 +301,10 @@ describe('resources', () => {
     assert.equal(yaml.json().data.k, 'v');
   });
 
-  it('deletes with finalizers answer 202 and keep the object', async () => {
+  it('deletes with finalizers answer 200 (202 is only for orphanDependents=false) and keep the object', async () => {
     await call(server, 'POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: 'fin', finalizers: ['x/y'] } } });
     const del = await call(server, 'DELETE', '/api/v1/namespaces/default/configmaps/fin', { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
-    assert.equal(del.status, 202, del.body);
+    assert.equal(del.status, 200, del.body);
     assert.ok(del.json().metadata.deletionTimestamp);
   });
 

@@ -1,6 +1,7 @@
 // Paths and methods nothing serves, answered as kube-apiserver answers them: a path no API group
 // claims gets the mux's plain-text 404, one inside a served group a NotFound Status, and a method
-// a resource does not take a 405 whose message does not name the method.
+// a resource does not take a 405 whose message does not name the method; a delete left to
+// finalizers is 200 unless the client asked for the old orphanDependents=false.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call } from './httpClient.ts';
@@ -42,4 +43,19 @@ describe('methods a resource does not take', () => {
       assert.equal(r.json().message, 'the server does not allow this method on the requested resource');
     });
   }
+});
+
+describe('a delete that leaves the object to its finalizers', () => {
+  it('answers 200 with the object, and 202 only for the deprecated orphanDependents=false', async () => {
+    const base = '/api/v1/namespaces/default/configmaps';
+    for (const name of ['held', 'held-cascade']) {
+      const created = await call(suite.server, 'POST', base, { body: { metadata: { name, finalizers: ['x.io/f'] } } });
+      assert.equal(created.status, 201);
+    }
+    const plain = await call(suite.server, 'DELETE', `${base}/held`);
+    assert.equal(plain.status, 200);
+    assert.ok(plain.json().metadata.deletionTimestamp);
+    const cascading = await call(suite.server, 'DELETE', `${base}/held-cascade`, { body: { orphanDependents: false } });
+    assert.equal(cascading.status, 202);
+  });
 });
