@@ -22,6 +22,7 @@ import { invalid } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
+import { deleteAnswerJson } from './deleteAnswer.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 import { actionSubresource } from './subresources/index.ts';
 import { serveBindingCollection } from './subresources/binding.ts';
@@ -307,7 +308,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const ctx = query.deleteContext(r.ctx, body);
       const result = await admittedWrite(admitting(r, info, 'delete', ctx, options), (c) => recording(() => cluster.delete(gvr, target.namespace, target.name, options, c)));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, result.deleted || !query.cascadesExplicitly(body) ? 200 : 202, writtenJson(r, result.object));
+      const json = deleteAnswerJson(info, result.deleted, result.object, () => writtenJson(r, result.object));
+      await sendWritten(r, result.deleted || !query.cascadesExplicitly(body) ? 200 : 202, json);
       return;
     }
     default:

@@ -59,3 +59,16 @@ describe('a delete that leaves the object to its finalizers', () => {
     assert.equal(cascading.status, 202);
   });
 });
+
+describe('what a delete answers once the object is gone', () => {
+  it('a Status Success naming it for most kinds; the object itself for those whose registry returns it (Pods, ServiceAccounts...)', async () => {
+    await call(suite.server, 'POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: 'gone' } } });
+    await call(suite.server, 'POST', '/api/v1/namespaces/default/serviceaccounts', { body: { metadata: { name: 'gone-sa' } } });
+    const cm = (await call(suite.server, 'DELETE', '/api/v1/namespaces/default/configmaps/gone')).json();
+    assert.equal(cm.kind, 'Status');
+    assert.equal(cm.status, 'Success');
+    assert.deepEqual([cm.details.name, cm.details.kind, typeof cm.details.uid], ['gone', 'configmaps', 'string']);
+    const sa = (await call(suite.server, 'DELETE', '/api/v1/namespaces/default/serviceaccounts/gone-sa')).json();
+    assert.equal(sa.kind, 'ServiceAccount');
+  });
+});
