@@ -37,6 +37,11 @@ export function alreadyExists(group: string, resource: string, name: string): Ap
   return failure(409, 'AlreadyExists', `${qualifiedResource({ group, resource })} "${name}" already exists`, { name, group, kind: resource });
 }
 
+/** A create for a name whose object is still being deleted (finalizers): the storage says why. */
+export function alreadyExistsBeingDeleted(group: string, resource: string, name: string): ApiError {
+  return failure(409, 'AlreadyExists', `object is being deleted: ${qualifiedResource({ group, resource })} "${name}" already exists`, { name, group, kind: resource });
+}
+
 export function conflict(group: string, resource: string, name: string, why: string): ApiError {
   return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource({ group, resource })} "${name}": ${why}`, { name, group, kind: resource });
 }

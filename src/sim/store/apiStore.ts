@@ -16,7 +16,7 @@ import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
 import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
 import {
-  STALE_OBJECT, alreadyExists, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
+  STALE_OBJECT, alreadyExists, alreadyExistsBeingDeleted, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
   namespaceNotFound, notFound, resourceNotFound, unclassified, unsupportedMediaType, type Cause,
 } from '../../shared/apiErrors.ts';
 import type { HistoryEvent } from './history.ts';
@@ -187,7 +187,10 @@ export class ApiStore implements StoreOps {
       }
       const table = this.table(info);
       const key = keyOf(ns, name);
-      if (table.current.has(key)) throw alreadyExists(info.group, info.resource, name);
+      const existing = table.current.get(key);
+      if (existing) {
+        throw existing.object.metadata.deletionTimestamp ? alreadyExistsBeingDeleted(info.group, info.resource, name) : alreadyExists(info.group, info.resource, name);
+      }
 
       const now = this.opts.clock.now();
       const admitted = this.admissionPoints()?.createdAs;
@@ -214,13 +217,15 @@ export class ApiStore implements StoreOps {
   update(info: ResourceInfo, namespace: string, name: string, body: KubeObject, subresource?: Subresource, dryRun = false): Stored {
     requireVerb(info, 'update');
     return this.write(() => {
-      const { table, key, current } = this.existing(info, namespace, name);
+      // The handler compares the body with the URL before the storage looks the object up.
       this.namespaceFor(info, namespace, body.metadata?.namespace);
-      if (subresource === 'approval' || subresource === 'binding') {
+      const action = subresource === 'approval' || subresource === 'binding';
+      if (!action) checkName(body, name);
+      const { table, key, current } = this.existing(info, namespace, name);
+      if (action) {
         const input = subresource === 'binding' ? body : this.prepareBody(info, body);
         return this.writeSubresource(info, table, key, current, input, subresource, dryRun);
       }
-      checkName(body, name);
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
         : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);

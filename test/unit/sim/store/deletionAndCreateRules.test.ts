@@ -32,3 +32,19 @@ test('a create carrying a resourceVersion is a 500 with no reason, as the storag
   const created = cluster.create(CM, 'default', { ...configMap('z'), metadata: { name: 'z', resourceVersion: '0' } });
   assert.notEqual(created.object.metadata.resourceVersion, '0');
 });
+
+test('creating a name whose object is still being deleted says so in the 409', () => {
+  const { cluster } = newCluster();
+  cluster.create(CM, 'default', { ...configMap('busy'), metadata: { name: 'busy', finalizers: ['x.io/f'] } });
+  cluster.delete(CM, 'default', 'busy');
+  assert.throws(() => cluster.create(CM, 'default', configMap('busy')),
+    (e: unknown) => e instanceof ApiError && e.code === 409 && e.message === 'object is being deleted: configmaps "busy" already exists');
+});
+
+test('a PUT whose body names another object (or namespace) is 400 even when the URL names nothing stored', () => {
+  const { cluster } = newCluster();
+  assert.throws(() => cluster.update(CM, 'default', 'missing', configMap('other')),
+    (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === 'the name of the object (other) does not match the name on the URL (missing)');
+  assert.throws(() => cluster.update(CM, 'default', 'missing', { ...configMap('missing'), metadata: { name: 'missing', namespace: 'elsewhere' } }),
+    (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === 'the namespace of the provided object does not match the namespace sent on the request');
+});
