@@ -37,6 +37,11 @@ export function alreadyExists(group: string, resource: string, name: string): Ap
   return failure(409, 'AlreadyExists', `${qualifiedResource({ group, resource })} "${name}" already exists`, { name, group, kind: resource });
 }
 
+/** A create for a name whose object is still being deleted (finalizers): the storage says why. */
+export function alreadyExistsBeingDeleted(group: string, resource: string, name: string): ApiError {
+  return failure(409, 'AlreadyExists', `object is being deleted: ${qualifiedResource({ group, resource })} "${name}" already exists`, { name, group, kind: resource });
+}
+
 export function conflict(group: string, resource: string, name: string, why: string): ApiError {
   return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource({ group, resource })} "${name}": ${why}`, { name, group, kind: resource });
 }
@@ -50,8 +55,9 @@ export interface Cause {
 }
 
 export function invalid(group: string, kind: string, name: string, causes: Cause[]): ApiError {
-  const list = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
-  const what = causes.length === 1 ? list : `[${list}]`;
+  // Go's ToAggregate says each distinct error once; the causes keep every one.
+  const distinct = [...new Set(causes.map((c) => `${c.field}: ${c.message}`))];
+  const what = distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
   return failure(422, 'Invalid', `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${what}`, { name, group, kind, causes });
 }
 

@@ -4,7 +4,7 @@
 // one request instead of one per group version. Rendered JSON is cached until a CRD changes the registry.
 import type { GroupInfo, ResourceInfo, ResourceRegistry } from '../resources/types.ts';
 import type { DiscoveryRendering } from './mediaTypes.ts';
-import { pathNotFound } from './status.ts';
+import { pageNotFound, pathNotFound } from './status.ts';
 
 export const AGGREGATED_CONTENT_TYPE = {
   'aggregated-v2': 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
@@ -124,14 +124,14 @@ export class DiscoveryDocuments {
   /** `/apis/{group}`; 404 when no version of it is served. */
   group(name: string): string {
     const g = this.registry.groups().find((x) => x.name === name);
-    if (!g) throw pathNotFound();
+    if (!g) throw pageNotFound();
     return this.cached(`g:${name}`, () => ({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) }));
   }
 
   /** `/api/v1` or `/apis/{group}/{version}`; 404 when nothing is served there. */
   groupVersion(group: string, version: string): string {
     const resources = this.registry.inGroupVersion(group, version);
-    if (resources.length === 0) throw pathNotFound();
+    if (resources.length === 0) throw group === '' || this.registry.groups().some((g) => g.name === group) ? pathNotFound() : pageNotFound();
     return this.cached(`gv:${group}/${version}`, () =>
       group === ''
         ? { kind: 'APIResourceList', groupVersion: version, resources: resourceEntries(resources) }

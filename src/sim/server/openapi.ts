@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { OPENAPI_V2_PROTOBUF, type OpenApiService, type Rendered } from '../openapi/openApiService.ts';
 import { parseAccept } from './mediaTypes.ts';
-import { apiError, pathNotFound } from './status.ts';
+import { apiError, pageNotFound } from './status.ts';
 
 export { OPENAPI_V2_PROTOBUF };
 const OPENAPI_V3_PROTOBUF = 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf';
@@ -37,10 +37,11 @@ export function openApiAnswer(service: OpenApiService, path: string, query: stri
     return answer(service.v2(false), 'application/json', headers, 'no-cache, private');
   }
   if (path === 'v3') return answer(service.v3Index(), 'application/json', headers, 'no-cache, private');
-  if (!path.startsWith('v3/')) throw pathNotFound();
+  if (!path.startsWith('v3/')) throw pageNotFound();
   const groupVersion = path.slice('v3/'.length);
   const doc = service.v3(groupVersion);
-  if (!doc) throw pathNotFound();
+  // The v3 handler answers a group-version it does not serve with a bare 404: no body, no type.
+  if (!doc) return { status: 404, headers: {}, body: Buffer.alloc(0) };
   if (!acceptsJson(accept)) {
     const only = parseAccept(accept).map((r) => r.type).join(', ');
     throw apiError(406, `only the following media types are accepted: application/json${only.includes(OPENAPI_V3_PROTOBUF) ? ' (protobuf is not served)' : ''}`);

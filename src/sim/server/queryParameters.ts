@@ -154,6 +154,17 @@ export class QueryParameters {
     return options;
   }
 
+  /**
+   * The deprecated orphanDependents=false, the one case kube-apiserver answers a delete that leaves
+   * the object in place (finalizers) with 202 Accepted rather than 200.
+   */
+  cascadesExplicitly(body: Record<string, unknown> | undefined): boolean {
+    const fromBody = body?.['orphanDependents'];
+    if (fromBody === false) return true;
+    if (fromBody === true) return false;
+    return this.get('orphanDependents') === 'false';
+  }
+
   includeObject(): IncludeObject {
     return this.oneOf('includeObject', ['None', 'Metadata', 'Object'] as const) ?? 'Metadata';
   }

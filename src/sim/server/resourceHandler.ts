@@ -17,11 +17,12 @@ import { pumpBody, takeTurn } from './chunkPump.ts';
 import { sharedListPages } from './sharedListBodies.ts';
 import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './selfReviews.ts';
-import { badRequest, methodNotAllowed, pathNotFound } from './status.ts';
+import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
 import { invalid } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from './tableCells.ts';
+import { deleteAnswerJson } from './deleteAnswer.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 import { actionSubresource } from './subresources/index.ts';
 import { serveBindingCollection } from './subresources/binding.ts';
@@ -71,7 +72,7 @@ function requireVerb(info: ResourceInfo, verb: string, method: string): void {
 
 function resolve(cluster: SimClusterApi, target: ResourceTarget): ResourceInfo {
   const info = cluster.resources.lookup({ group: target.group, version: target.version, resource: target.resource });
-  if (!info) throw pathNotFound();
+  if (!info) throw target.group === '' || cluster.resources.groups().some((g) => g.name === target.group) ? pathNotFound() : pageNotFound();
   // A namespace in the path of a cluster-scoped resource addresses nothing.
   if (target.namespace !== '' && !info.namespaced) throw pathNotFound();
   return info;
@@ -201,9 +202,9 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   const gvr: GroupVersionResource = { group: target.group, version: target.version, resource: target.resource };
   const method = req.method ?? 'GET';
 
-  // Watching one object (`…/configmaps/name?watch=1` or the `/watch/` prefix) is a watch of the
-  // collection narrowed to that name, as kube-apiserver serves it.
-  if (method === 'GET' && target.name !== '' && target.subresource === '' && (target.watchPrefix || query.isWatch())) {
+  // Watching one object through the deprecated `/watch/` prefix is a watch of the collection
+  // narrowed to that name; kube-apiserver ignores `?watch=1` on an object's path (a plain GET).
+  if (method === 'GET' && target.name !== '' && target.subresource === '' && target.watchPrefix) {
     if (info.namespaced && target.namespace === '') throw pathNotFound();
     const request = query.watchRequest(target.namespace);
     const byName = `metadata.name=${target.name}`;
@@ -307,7 +308,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const ctx = query.deleteContext(r.ctx, body);
       const result = await admittedWrite(admitting(r, info, 'delete', ctx, options), (c) => recording(() => cluster.delete(gvr, target.namespace, target.name, options, c)));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, result.deleted ? 200 : 202, writtenJson(r, result.object));
+      const json = deleteAnswerJson(info, result.deleted, result.object, () => writtenJson(r, result.object));
+      await sendWritten(r, result.deleted || !query.cascadesExplicitly(body) ? 200 : 202, json);
       return;
     }
     default:

@@ -28,8 +28,8 @@ import { ADMIN_PREFIX, parseRequestPath, splitUrl, type RequestTarget } from './
 import { serveResource, wasRecordedByStore } from './resourceHandler.ts';
 import { sendHealth } from './health.ts';
 import { gateHandshakes } from './tlsHandshakeGate.ts';
-import { sendJson, sendStatus } from './responses.ts';
-import { methodNotAllowed, pathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
+import { sendJson, sendStatus, sendText } from './responses.ts';
+import { methodNotAllowed, PageNotFound, unplacedPathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
 import { versionInfo } from './versionInfo.ts';
 
 export interface SimServerOptions {
@@ -160,7 +160,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
         return;
       }
       default:
-        throw pathNotFound();
+        throw unplacedPathNotFound(path, () => cluster.resources.groups());
     }
   };
 
@@ -197,6 +197,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       // out is not waited for: the connection closes after the answer.
       if (status.code === 504) res.setHeader('Connection', 'close');
       if (!req.readableEnded) req.resume();
+      if (err instanceof PageNotFound) return sendText(res, 404, PageNotFound.TEXT);
       sendStatus(res, status, status.details?.retryAfterSeconds ? { 'Retry-After': String(status.details.retryAfterSeconds) } : undefined);
     });
   };

@@ -51,12 +51,38 @@ export function pathNotFound(): ApiError {
   return apiError(404, 'the server could not find the requested resource', 'NotFound', {});
 }
 
+/**
+ * A path no API group claims (`/foo`, `/apis/unknown.io/...`): kube-apiserver's mux answers these
+ * with Go's plain-text 404, not a Status.
+ */
+export class PageNotFound extends ApiError {
+  static readonly TEXT = '404 page not found\n';
+  constructor() {
+    super(404, '404 page not found', 'NotFound');
+  }
+}
+
+export function pageNotFound(): ApiError {
+  return new PageNotFound();
+}
+
+/**
+ * The 404 for a path the router could not place: under `/api/` or a served group's `/apis/{g}/`
+ * it is a Status, elsewhere (no group claims it) the mux's plain text.
+ */
+export function unplacedPathNotFound(path: string, servedGroups: () => { name: string }[]): ApiError {
+  if (path.startsWith('/api/')) return pathNotFound();
+  const group = /^\/apis\/([^/]+)\//.exec(path)?.[1];
+  return group !== undefined && servedGroups().some((g) => g.name === group) ? pathNotFound() : pageNotFound();
+}
+
 export function badRequest(message: string): ApiError {
   return apiError(400, message, 'BadRequest');
 }
 
-export function methodNotAllowed(method: string): ApiError {
-  return apiError(405, `the server does not allow this method on the requested resource (${method})`, 'MethodNotAllowed', {});
+/** The method is named by the caller for our logs; kube-apiserver's message does not name it. */
+export function methodNotAllowed(_method: string): ApiError {
+  return apiError(405, 'the server does not allow this method on the requested resource', 'MethodNotAllowed', {});
 }
 
 export const UNAUTHORIZED_STATUS: Status = failureStatus(401, 'Unauthorized', 'Unauthorized');

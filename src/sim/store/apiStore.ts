@@ -16,8 +16,8 @@ import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
 import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
 import {
-  STALE_OBJECT, alreadyExists, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
-  namespaceNotFound, notFound, resourceNotFound, unsupportedMediaType, type Cause,
+  STALE_OBJECT, alreadyExists, alreadyExistsBeingDeleted, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
+  namespaceNotFound, notFound, resourceNotFound, unclassified, unsupportedMediaType, type Cause,
 } from '../../shared/apiErrors.ts';
 import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
@@ -30,6 +30,7 @@ import { duplicateFieldsOf } from './bodyDuplicates.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { encodeAsGo } from './goEncoding.ts';
+import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
 import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
@@ -180,9 +181,16 @@ export class ApiStore implements StoreOps {
       const name = meta.name ?? '';
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
+      // The storage refuses a create carrying a resourceVersion (a dry run never reaches it).
+      if (!dryRun && /^[0-9]+$/.test(meta.resourceVersion ?? '') && Number(meta.resourceVersion) !== 0) {
+        throw unclassified('resourceVersion should not be set on objects to be created');
+      }
       const table = this.table(info);
       const key = keyOf(ns, name);
-      if (table.current.has(key)) throw alreadyExists(info.group, info.resource, name);
+      const existing = table.current.get(key);
+      if (existing) {
+        throw existing.object.metadata.deletionTimestamp ? alreadyExistsBeingDeleted(info.group, info.resource, name) : alreadyExists(info.group, info.resource, name);
+      }
 
       const now = this.opts.clock.now();
       const admitted = this.admissionPoints()?.createdAs;
@@ -209,13 +217,15 @@ export class ApiStore implements StoreOps {
   update(info: ResourceInfo, namespace: string, name: string, body: KubeObject, subresource?: Subresource, dryRun = false): Stored {
     requireVerb(info, 'update');
     return this.write(() => {
-      const { table, key, current } = this.existing(info, namespace, name);
+      // The handler compares the body with the URL before the storage looks the object up.
       this.namespaceFor(info, namespace, body.metadata?.namespace);
-      if (subresource === 'approval' || subresource === 'binding') {
+      const action = subresource === 'approval' || subresource === 'binding';
+      if (!action) checkName(body, name);
+      const { table, key, current } = this.existing(info, namespace, name);
+      if (action) {
         const input = subresource === 'binding' ? body : this.prepareBody(info, body);
         return this.writeSubresource(info, table, key, current, input, subresource, dryRun);
       }
-      checkName(body, name);
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
         : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
@@ -589,6 +599,7 @@ export class ApiStore implements StoreOps {
     // A /status write leaves the rest as stored: the kind's rules are about what the main resource may hold.
     const kindRules = subresource !== 'status';
     const causes = [
+      ...noNewFinalizersWhileDeleting(cur, next),
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
       ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),

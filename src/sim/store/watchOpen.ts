@@ -29,19 +29,20 @@ export interface OpenWatchArgs {
   observer?: WatchObserver;
 }
 
+// ListOptions validation for a watch, in kube-apiserver 1.28's order (WatchList enabled here).
 function validate(request: WatchRequest): void {
-  if (!request.sendInitialEvents) {
-    if (request.resourceVersionMatch) {
-      throw invalid('meta.k8s.io', 'ListOptions', '', [{ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' }]);
-    }
-    return;
-  }
   const causes = [];
-  if (request.resourceVersionMatch !== 'NotOlderThan') {
+  const match = request.resourceVersionMatch;
+  if (request.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
     causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
   }
-  if (!request.allowWatchBookmarks) {
-    causes.push({ reason: 'FieldValueForbidden', field: 'allowWatchBookmarks', message: 'Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true' });
+  if (match) {
+    if (request.sendInitialEvents === undefined) {
+      causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
+    }
+    if (match !== 'NotOlderThan') {
+      causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "NotOlderThan"` });
+    }
   }
   if (causes.length) throw invalid('meta.k8s.io', 'ListOptions', '', causes);
 }
@@ -51,7 +52,8 @@ export function openWatch(a: OpenWatchArgs): Watcher {
   const filters = parseFilters(a.info, a.request.namespace, a.request.labelSelector, a.request.fieldSelector);
   const rv = parseResourceVersion(a.request.resourceVersion);
   const current = a.store.resourceVersion;
-  // The watch cache waits up to 3 s for a future RV, then refuses; nothing will arrive here, so refuse now.
+  // kube-apiserver accepts a watch from an RV it has not reached and stays silent until it gets there;
+  // refusing instead lets an informer that outlived the sim's data relist rather than hang.
   if (rv !== undefined && rv > current) throw tooLargeResourceVersion(rv, current);
   const watcher = new Watcher({
     id: a.id,

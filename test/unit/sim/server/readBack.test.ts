@@ -78,11 +78,13 @@ describe('a new object\'s status', () => {
 });
 
 describe('dry-run delete', () => {
-  it('asked for in the DeleteOptions body (as client-go sends it) answers the object and deletes nothing', async () => {
+  it('asked for in the DeleteOptions body (as client-go sends it) answers a Status naming the object and deletes nothing', async () => {
     assert.equal((await call(suite.server, 'POST', DEPLOYMENTS, { body: deployment('kept') })).status, 201);
     const dry = await call(suite.server, 'DELETE', `${DEPLOYMENTS}/kept`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] } });
     assert.equal(dry.status, 200, dry.body);
-    assert.equal(dry.json().metadata.name, 'kept');
+    assert.deepEqual({ ...dry.json(), details: { ...dry.json().details, uid: 'u' } }, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'kept', group: 'apps', kind: 'deployments', uid: 'u' },
+    });
     assert.equal((await call(suite.server, 'GET', `${DEPLOYMENTS}/kept`)).status, 200);
 
     const all = await call(suite.server, 'DELETE', `${DEPLOYMENTS}?labelSelector=app%3Dkept`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] } });

@@ -182,10 +182,13 @@ describe('watch over HTTP', () => {
     watch.close();
   });
 
-  it('watches one object by name, and through the deprecated /watch/ prefix', async () => {
+  it('watches one object through the deprecated /watch/ prefix; ?watch=1 on its path is a plain GET', async () => {
     await createConfigMap('default', 'single');
     const rv = cluster.resourceVersion;
-    const byName = await openWatch(server, `/api/v1/namespaces/default/configmaps/single?watch=1&resourceVersion=${rv}`);
+    const plain = await call(server, 'GET', `/api/v1/namespaces/default/configmaps/single?watch=1&resourceVersion=${rv}`);
+    assert.equal(plain.status, 200);
+    assert.equal(plain.json().kind, 'ConfigMap');
+    const byName = await openWatch(server, `/api/v1/watch/namespaces/default/configmaps/single?resourceVersion=${rv}`);
     const prefixed = await openWatch(server, `/api/v1/watch/namespaces/default/configmaps?resourceVersion=${rv}`);
     await createConfigMap('default', 'other');
     await call(server, 'PATCH', '/api/v1/namespaces/default/configmaps/single', { body: { data: { a: '1' } }, contentType: 'application/merge-patch+json' });
@@ -298,10 +301,10 @@ describe('resources', () => {
     assert.equal(yaml.json().data.k, 'v');
   });
 
-  it('deletes with finalizers answer 202 and keep the object', async () => {
+  it('deletes with finalizers answer 200 (202 is only for orphanDependents=false) and keep the object', async () => {
     await call(server, 'POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: 'fin', finalizers: ['x/y'] } } });
     const del = await call(server, 'DELETE', '/api/v1/namespaces/default/configmaps/fin', { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
-    assert.equal(del.status, 202, del.body);
+    assert.equal(del.status, 200, del.body);
     assert.ok(del.json().metadata.deletionTimestamp);
   });
 

@@ -234,3 +234,12 @@ test('resourceVersionMatch on a plain watch is 422, as the server forbids it wit
   assert.throws(() => cluster.watch(CM, { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, { event: () => {}, close: () => {} }),
     (e: unknown) => e instanceof ApiError && e.code === 422);
 });
+
+test('resourceVersionMatch other than NotOlderThan on a watch also names the supported value', () => {
+  const { cluster } = newCluster();
+  assert.throws(() => cluster.watch(CM, { resourceVersion: '1', resourceVersionMatch: 'Exact' }, { event: () => {}, close: () => {} }),
+    (e: unknown) => e instanceof ApiError && e.code === 422 && JSON.stringify(e.status?.details?.causes?.map((c) => c.message)) === JSON.stringify([
+      'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+      'Unsupported value: "Exact": supported values: "NotOlderThan"',
+    ]));
+});
