@@ -1,4 +1,5 @@
 import { FieldSet } from './fieldSet.ts';
+import { RecentDecodings } from './recentDecodings.ts';
 
 // metadata.managedFields as the API server reads and writes it: one entry per manager, operation
 // (Apply or Update), apiVersion (Update only: an applier is one manager whatever version it
@@ -18,6 +19,9 @@ export interface ManagerEntry {
 }
 
 export const MAX_UPDATE_MANAGERS = 10;
+
+/** How many recently written objects keep their decoded managedFields. */
+const RECENT = 512;
 const ANCIENT = 'ancient-changes';
 
 /** Who an entry belongs to: entries of the same identity are one. */
@@ -25,20 +29,20 @@ export function identityOf(e: Pick<ManagerEntry, 'manager' | 'operation' | 'apiV
   return `${e.manager}\u0000${e.operation}\u0000${e.operation === 'Apply' ? '' : e.apiVersion}\u0000${e.subresource ?? ''}`;
 }
 
-const decodedSets = new WeakMap<object, FieldSet>();
+const decodedSets = new RecentDecodings<object, FieldSet>(RECENT);
 
 function setOf(fieldsV1: unknown): FieldSet {
   if (typeof fieldsV1 !== 'object' || fieldsV1 === null) return FieldSet.fromFieldsV1(fieldsV1 ?? {});
   let set = decodedSets.get(fieldsV1);
   if (!set) {
     set = FieldSet.fromFieldsV1(fieldsV1);
-    // Stored objects are frozen: their decoded sets can be kept for the next write.
+    // Stored objects are frozen: their decoded sets can be kept for the next write (of the recently written ones).
     if (Object.isFrozen(fieldsV1)) decodedSets.set(fieldsV1, set);
   }
   return set;
 }
 
-const decodedLists = new WeakMap<object, readonly ManagerEntry[]>();
+const decodedLists = new RecentDecodings<object, readonly ManagerEntry[]>(RECENT);
 
 /** Reads managedFields; throws (with the API server's wording) on an entry it would not decode. Entries are shared: never modify them. */
 export function decodeManagedFields(raw: unknown): ManagerEntry[] {
