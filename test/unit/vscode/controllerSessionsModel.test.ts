@@ -1,9 +1,6 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { RuntimeEvents } from '../../../src/runtime/controllerSession.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
-import { TypedEmitter } from '../../../src/runtime/typedEmitter.ts';
-import type { ControllerShape } from '../../../src/runtime/protocol.ts';
+import { FakeSession, record, SHAPE } from './support/fakeControllerSession.ts';
 import { ControllerSessionsModel, type ControllerChange } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
 import { ControllerTreeRows, MAX_QUEUE_ROWS } from '../../../src/vscode/controllers/controllerTreeRows.ts';
 import { controllerNodeIds, type ControllerTreeNode } from '../../../src/vscode/controllers/controllerTreeNodes.ts';
@@ -11,33 +8,6 @@ import { publishToTimeline } from '../../../src/vscode/controllers/controllerTim
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
 import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
 
-class FakeSession extends TypedEmitter<RuntimeEvents> {
-  controller: ControllerShape | undefined;
-  send<K extends keyof RuntimeEvents>(event: K, payload: RuntimeEvents[K]): void {
-    this.emit(event, payload);
-  }
-}
-
-const SHAPE: ControllerShape = { name: 'replicaset-controller', forKind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, owns: [{ apiVersion: 'v1', kind: 'Pod' }], watches: [], workers: 1 };
-
-function record(partial: Partial<ReconcileRecord> = {}): ReconcileRecord {
-  return {
-    seq: 1,
-    reconcileId: 'r1',
-    controller: 'replicaset-controller',
-    worker: 0,
-    forKind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
-    key: 'default/web',
-    request: { namespace: 'default', name: 'web' },
-    trigger: [{ type: 'ADDED', kind: 'ReplicaSet', apiVersion: 'apps/v1', key: 'default/web', resourceVersion: '10', via: 'for', at: 1000 }],
-    cacheResourceVersion: '10',
-    cacheSeq: 3,
-    startedAt: 1000,
-    writes: [],
-    logs: [],
-    ...partial,
-  };
-}
 
 function setup() {
   let now = 5_000;

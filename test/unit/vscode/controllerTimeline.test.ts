@@ -1,9 +1,6 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { RuntimeEvents } from '../../../src/runtime/controllerSession.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
-import { TypedEmitter } from '../../../src/runtime/typedEmitter.ts';
-import type { ControllerShape } from '../../../src/runtime/protocol.ts';
+import { FakeSession, record, SHAPE } from './support/fakeControllerSession.ts';
 import { publishToTimeline } from '../../../src/vscode/controllers/controllerTimeline.ts';
 import { probeTimelineEvent } from '../../../src/vscode/controllers/probeTimelineEvent.ts';
 import { reconcileSpan } from '../../../src/vscode/controllers/reconcileSpan.ts';
@@ -12,33 +9,6 @@ import { findLinkedEvent, isSpansParams, spanLaneKey, triggerTarget } from '../.
 import type { TimelineEvent } from '../../../src/shared/protocol/timeline.ts';
 import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
 
-class FakeSession extends TypedEmitter<RuntimeEvents> {
-  controller: ControllerShape | undefined;
-  send<K extends keyof RuntimeEvents>(event: K, payload: RuntimeEvents[K]): void {
-    this.emit(event, payload);
-  }
-}
-
-const SHAPE: ControllerShape = { name: 'replicaset-controller', forKind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, owns: [{ apiVersion: 'v1', kind: 'Pod' }], watches: [], workers: 1 };
-
-function record(partial: Partial<ReconcileRecord> = {}): ReconcileRecord {
-  return {
-    seq: 1,
-    reconcileId: 'r1',
-    controller: 'replicaset-controller',
-    worker: 0,
-    forKind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
-    key: 'default/web',
-    request: { namespace: 'default', name: 'web' },
-    trigger: [{ type: 'ADDED', kind: 'ReplicaSet', apiVersion: 'apps/v1', key: 'default/web', resourceVersion: '10', via: 'for', at: 1000 }],
-    cacheResourceVersion: '10',
-    cacheSeq: 3,
-    startedAt: 1000,
-    writes: [],
-    logs: [],
-    ...partial,
-  };
-}
 
 describe("a controller session's timeline", () => {
   it('publishes each reconcile as a span (its end replacing its start) and its informers\' deltas as events of its cache', () => {
