@@ -64,9 +64,10 @@ async function burst(sim: CrashableSim, round: number, acked: Map<string, Acked>
         }
         if (r.status < 200 || r.status > 299) return;
         inFlight.delete(name);
-        const rv = Number((JSON.parse(r.body) as KubeObject).metadata.resourceVersion);
+        // A delete is answered with a Status naming the object (as kube-apiserver answers it), without a resourceVersion.
+        const rv = Number((JSON.parse(r.body) as Partial<KubeObject>).metadata?.resourceVersion ?? NaN);
         acked.set(name, value === 'deleted' ? { rv, deleted: true } : { rv, data: value });
-        maxRv = Math.max(maxRv, rv);
+        if (Number.isFinite(rv)) maxRv = Math.max(maxRv, rv);
         if (++answered === killAfter) killing = sim.kill9();
       }
     }
