@@ -228,8 +228,8 @@ function endOfString(text: string, start: number): number {
 }
 
 function walkForDuplicates(text: string, found: string[]): void {
-  const frames: { keys?: Set<string>; index: number; path: string; key?: string }[] = [];
-  const pathOf = (frame: (typeof frames)[number]): string => frame.path;
+  // One frame per open object (the keys it has named) or list (the index of the current item).
+  const frames: { keys?: Set<string>; index: number; path: string }[] = [];
   let pendingKey: string | undefined;
   const childPath = (): string => {
     const top = frames.at(-1);
@@ -254,7 +254,7 @@ function walkForDuplicates(text: string, found: string[]): void {
       while (j < text.length && (text[j] === ' ' || text[j] === '\n' || text[j] === '\r' || text[j] === '\t')) j++;
       if (top?.keys && text[j] === ':') {
         const key = JSON.parse(text.slice(i, end + 1)) as string;
-        const path = top.path === '' ? key : `${pathOf(top)}.${key}`;
+        const path = top.path === '' ? key : `${top.path}.${key}`;
         if (top.keys.has(key)) found.push(path);
         top.keys.add(key);
         pendingKey = key;

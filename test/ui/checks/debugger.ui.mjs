@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expandVariable, variableRow, waitFor, widenSidebar } from '../debugView.mjs';
 import { runCommand } from '../workbench.mjs';
 
 export const name = 'the reconcile debugger stops on a reconcile and shows its scopes';
@@ -18,73 +19,15 @@ function pageOf(workbench) {
   return workbench.page ?? workbench;
 }
 
-
-async function waitFor(what, probe, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-/** The call stack's top reconcile frame, e.g. `reconcile ReplicaSet default/web #2 · …`. */
 /** The reconcile frames in the call stack, top first (a failed reconcile stays listed above the next one). */
 async function reconcileFrames(page) {
   const rows = await page.locator('.debug-call-stack .monaco-list-row').allTextContents();
   return rows.map((r) => r.trim().replace(/controller\.ts\d*$/, '')).filter((r) => r.startsWith('reconcile '));
 }
 
+/** The call stack's top reconcile frame, e.g. `reconcile ReplicaSet default/web #2 · …`. */
 async function stoppedFrame(page) {
   return (await reconcileFrames(page))[0];
-}
-
-function variableRow(page, label) {
-  return page.locator('.debug-variables .monaco-list-row', { has: page.locator('.monaco-tl-contents', { hasText: new RegExp(`^${label}\\b`) }) }).first();
-}
-
-/** Moves the Variables view's keyboard focus down to the row named `label`. */
-async function focusVariableByKeyboard(page, label) {
-  await runCommand(page, 'Focus on Variables View');
-  await page.keyboard.press('Home');
-  for (let i = 0; i < 60; i++) {
-    const text = await page.locator('.debug-variables .monaco-list-row.focused .monaco-tl-contents').first().textContent().catch(() => '');
-    if (new RegExp(`^${label}\\b`).test((text ?? '').trim())) return;
-    await page.keyboard.press('ArrowDown');
-  }
-  throw new Error(`the Variables view never focused ${label}`);
-}
-
-async function expandVariable(page, label, expanded = true) {
-  const row = variableRow(page, label);
-  await row.waitFor({ state: 'visible', timeout: 30_000 });
-  const settled = async (ms) => {
-    for (let waited = 0; waited < ms; waited += 100) {
-      if ((await row.getAttribute('aria-expanded')) === String(expanded)) return true;
-      await page.waitForTimeout(100);
-    }
-    return (await row.getAttribute('aria-expanded')) === String(expanded);
-  };
-  if (await settled(0)) return;
-  // A click may or may not toggle (it depends on the workbench's settings, and a fresh workbench
-  // sometimes takes no click at all): the keyboard settles it.
-  await row.click();
-  if (await settled(1500)) return;
-  await focusVariableByKeyboard(page, label);
-  await page.keyboard.press(expanded ? 'ArrowRight' : 'ArrowLeft');
-  if (!(await settled(5000))) throw new Error(`${label} did not ${expanded ? 'expand' : 'collapse'}`);
-}
-
-/** Drags the sidebar's sash so reconcile frame names are not cut off in the screenshot. */
-async function widenSidebar(page, width) {
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (!box || box.width >= width) return;
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width + 2, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + width, y, { steps: 8 });
-  await page.mouse.up();
 }
 
 export async function run(workbench) {
