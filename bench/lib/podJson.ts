@@ -18,8 +18,11 @@ function time(second: number): string {
   return new Date(Date.UTC(2026, 0, 1) + second * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-const MANAGED_CONTROLLER = JSON.stringify({
-  'f:metadata': { 'f:generateName': {}, 'f:labels': { '.': {}, 'f:app': {}, 'f:pod-template-hash': {}, 'f:tier': {} }, 'f:ownerReferences': { '.': {}, 'k:{"uid":"…"}': {} } },
+// What kube-controller-manager and the kubelet own, as the API server records it: keyed by the
+// owner's uid and the Pod's IP, so the first is the same for every Pod of a ReplicaSet and the
+// second differs from Pod to Pod.
+const managedByController = (ownerUid: string): string => JSON.stringify({
+  'f:metadata': { 'f:generateName': {}, 'f:labels': { '.': {}, 'f:app': {}, 'f:pod-template-hash': {}, 'f:tier': {} }, 'f:ownerReferences': { '.': {}, [`k:{"uid":"${ownerUid}"}`]: {} } },
   'f:spec': {
     'f:containers': {
       'k:{"name":"web"}': { '.': {}, 'f:env': { '.': {}, 'k:{"name":"LOG_LEVEL"}': { '.': {}, 'f:name': {}, 'f:value': {} } }, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:livenessProbe': { '.': {}, 'f:httpGet': { '.': {}, 'f:path': {}, 'f:port': {} } }, 'f:name': {}, 'f:ports': { '.': {}, 'k:{"containerPort":8080,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:name': {}, 'f:protocol': {} } }, 'f:readinessProbe': {}, 'f:resources': { '.': {}, 'f:limits': {}, 'f:requests': {} }, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {}, 'f:volumeMounts': {} },
@@ -28,10 +31,10 @@ const MANAGED_CONTROLLER = JSON.stringify({
   },
 });
 
-const MANAGED_KUBELET = JSON.stringify({
+const managedByKubelet = (podIp: string): string => JSON.stringify({
   'f:status': {
     'f:conditions': { 'k:{"type":"ContainersReady"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} }, 'k:{"type":"Initialized"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} }, 'k:{"type":"PodReadyToStartContainers"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} }, 'k:{"type":"Ready"}': { '.': {}, 'f:lastProbeTime': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} } },
-    'f:containerStatuses': {}, 'f:hostIP': {}, 'f:hostIPs': {}, 'f:phase': {}, 'f:podIP': {}, 'f:podIPs': { '.': {}, 'k:{"ip":"…"}': { '.': {}, 'f:ip': {} } }, 'f:startTime': {},
+    'f:containerStatuses': {}, 'f:hostIP': {}, 'f:hostIPs': {}, 'f:phase': {}, 'f:podIP': {}, 'f:podIPs': { '.': {}, [`k:{"ip":"${podIp}"}`]: { '.': {}, 'f:ip': {} } }, 'f:startTime': {},
   },
 });
 
@@ -64,8 +67,8 @@ export function podJson(namespace: string, index: number, rv: number, restarts: 
     `"labels":{"app":"web-${rs}","pod-template-hash":"${hash}","tier":"frontend"},` +
     `"annotations":{"kubectl.kubernetes.io/restartedAt":"${time(500)}","prometheus.io/scrape":"true","prometheus.io/port":"9102"},` +
     `"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-${rs}-${hash}","uid":"${uid(rs, 2)}","controller":true,"blockOwnerDeletion":true}],` +
-    `"managedFields":[{"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"${time(created)}","fieldsType":"FieldsV1","fieldsV1":${MANAGED_CONTROLLER}},` +
-    `{"manager":"kubelet","operation":"Update","apiVersion":"v1","time":"${time(started)}","fieldsType":"FieldsV1","fieldsV1":${MANAGED_KUBELET},"subresource":"status"}]},` +
+    `"managedFields":[{"manager":"kube-controller-manager","operation":"Update","apiVersion":"v1","time":"${time(created)}","fieldsType":"FieldsV1","fieldsV1":${managedByController(uid(rs, 2))}},` +
+    `{"manager":"kubelet","operation":"Update","apiVersion":"v1","time":"${time(started)}","fieldsType":"FieldsV1","fieldsV1":${managedByKubelet(ip)},"subresource":"status"}]},` +
     `"spec":{"volumes":[{"name":"config","configMap":{"name":"web-${rs}-config","defaultMode":420}},` +
     `{"name":"kube-api-access-${hex(index, 5)}","projected":{"sources":[{"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},` +
     `{"configMap":{"name":"kube-root-ca.crt","items":[{"key":"ca.crt","path":"ca.crt"}]}},` +
