@@ -15,6 +15,8 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const ITEMS_KEY = Buffer.from('items');
+/** How far the scanner looks for a string's end byte by byte before it asks indexOf. */
+const SHORT_STRING = 48;
 
 export class ListTooLargeItemError extends Error {}
 
@@ -56,6 +58,28 @@ export class ListDecoder<T = unknown> {
     let envelopeStart = this.inItems ? -1 : 0;
     while (i < n) {
       if (this.inString) {
+        // Most strings (every key, most values) end within a few bytes: a loop here costs less
+        // than a native indexOf call per string; a long one is left to indexOf.
+        const limit = i + SHORT_STRING < n ? i + SHORT_STRING : n;
+        let j = i;
+        let escaped = (this.pendingBackslashes & 1) === 1;
+        for (; j < limit; j++) {
+          const b = chunk[j]!;
+          if (escaped) escaped = false;
+          else if (b === BACKSLASH) escaped = true;
+          else if (b === QUOTE) break;
+        }
+        if (j < limit) {
+          if (this.depth === 1 && !this.inItems) this.collectKey(chunk, i, j);
+          this.pendingBackslashes = 0;
+          this.inString = false;
+          i = j + 1;
+          continue;
+        }
+        if (this.depth === 1 && !this.inItems) this.collectKey(chunk, i, j);
+        this.pendingBackslashes = escaped ? 1 : 0;
+        if (j === n) break;
+        i = j;
         const q = chunk.indexOf(QUOTE, i);
         const end = q < 0 ? n : q;
         if (this.depth === 1 && !this.inItems) this.collectKey(chunk, i, end);

@@ -38,6 +38,19 @@ describe('list decoder (items parsed as the body arrives)', () => {
     );
   });
 
+  it('finds the end of long strings and escapes anywhere in them, however the body is cut', () => {
+    // Strings longer than the scanner's byte-by-byte look-ahead, with escaped quotes and
+    // backslashes before, at and after where it hands over to a native search.
+    const longString = fc.tuple(fc.nat(120), fc.constantFrom('\\"', '\\\\', '"', '\\', '}]'), fc.nat(120)).map(([a, mid, b]) => `${'a'.repeat(a)}${mid}${'b'.repeat(b)}`);
+    fc.assert(
+      fc.property(fc.array(fc.record({ metadata: fc.record({ name: longString }), data: fc.dictionary(longString, longString, { maxKeys: 3 }) }), { maxLength: 4 }), fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 6 }), (items, sizes) => {
+        const body = Buffer.from(JSON.stringify({ kind: 'ConfigMapList', metadata: { resourceVersion: '1' }, items }));
+        assert.deepEqual(decode(body, sizes).items, JSON.parse(JSON.stringify(items)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('parses each item on its own: items are ready before the body ends, and chunks need not be kept', () => {
     const decoder = new ListDecoder<{ metadata: { name: string } }>();
     decoder.push(Buffer.from('{"kind":"PodList","metadata":{"resourceVersion":"7"},"items":[{"metadata":{"name":"a"}},{"metad'));
