@@ -24,6 +24,6 @@ export type {
   InformerErrorListener,
 } from './sharedInformer.ts';
 export { Informer, createInformer } from './informer.ts';
-export { dropManagedFields, textFormOf } from './transforms.ts';
-export type { TextTransform } from './transforms.ts';
+export { declareMemberCut, dropManagedFields, memberCutOf, textFormOf } from './transforms.ts';
+export type { MemberCut, TextTransform } from './transforms.ts';
 export type { InformerEvent, ObjectCallback, ErrorCallback, ConnectCallback } from './informer.ts';

@@ -14,6 +14,28 @@ export type TextTransform = (json: string, inEvent: boolean) => string;
 
 const textForms = new WeakMap<(obj: never) => unknown, TextTransform>();
 
+/**
+ * What a text form does when all it does is leave out one member of one of the object's members
+ * (`metadata.managedFields`): a decoder that scans an object's bytes anyway can cut it there and
+ * skip the text form.
+ */
+export interface MemberCut {
+  readonly parent: string;
+  readonly member: string;
+}
+
+const memberCuts = new WeakMap<TextTransform, MemberCut>();
+
+/** Says that all `textForm` does is leave out `cut` (see MemberCut). */
+export function declareMemberCut(textForm: TextTransform, cut: MemberCut): void {
+  memberCuts.set(textForm, cut);
+}
+
+/** The member `textForm` leaves out, when that is all it does. */
+export function memberCutOf(textForm: TextTransform | undefined): MemberCut | undefined {
+  return textForm === undefined ? undefined : memberCuts.get(textForm);
+}
+
 /** The text form of `transform`, if it has one. */
 export function textFormOf<T>(transform: ((obj: T) => T) | undefined): TextTransform | undefined {
   return transform === undefined ? undefined : textForms.get(transform as (obj: never) => unknown);
@@ -31,3 +53,4 @@ export function dropManagedFields<T extends KubeObject>(obj: T): T {
   return { ...obj, metadata: rest };
 }
 textForms.set(dropManagedFields, dropManagedFieldsText);
+declareMemberCut(dropManagedFieldsText, { parent: 'metadata', member: 'managedFields' });

@@ -6,7 +6,12 @@
 // metadata with resourceVersion and continue) is kept and parsed at the end, with `"items":[]`.
 //
 // The scanner only tracks strings (to ignore brackets inside them) and nesting depth; JSON.parse
-// still validates every byte. Inside a string it jumps to the next quote natively (indexOf).
+// still validates every byte. A long string's end is found natively (indexOf). When the informer's
+// transform drops `metadata.managedFields`, the scan also finds them and cuts them from the bytes
+// (memberCut.ts), so the transform's text form need not scan the text again.
+
+import { memberCutOf } from '../informer/index.ts';
+import { ABSENT, CUT, MemberCutter, UNSURE } from './memberCut.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -14,6 +19,7 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
 const ITEMS_KEY = Buffer.from('items');
 /** How far the scanner looks for a string's end byte by byte before it asks indexOf. */
 const SHORT_STRING = 48;
@@ -39,6 +45,8 @@ export class ListDecoder<T = unknown> {
   private readonly maxItemLength: number;
   private readonly prepare: ((item: T) => T) | undefined;
   private readonly prepareText: ((json: string, inEvent: boolean) => string) | undefined;
+  /** Cuts what `prepareText` would, during the scan, when that is one member (managedFields). */
+  private readonly cutter: MemberCutter | undefined;
 
   /**
    * `prepare` is applied to each item as it is parsed (e.g. the informer's transform);
@@ -48,6 +56,8 @@ export class ListDecoder<T = unknown> {
     this.maxItemLength = maxItemLength;
     this.prepare = prepare;
     this.prepareText = prepareText;
+    const cut = memberCutOf(prepareText);
+    this.cutter = cut ? new MemberCutter(cut) : undefined;
   }
 
   push(chunk: Buffer): void {
@@ -56,6 +66,7 @@ export class ListDecoder<T = unknown> {
     // Where, in this chunk, the current item or envelope run started.
     let itemStart = this.inItems && this.depth >= 3 ? 0 : -1;
     let envelopeStart = this.inItems ? -1 : 0;
+    const cutter = this.cutter;
     while (i < n) {
       if (this.inString) {
         // Most strings (every key, most values) end within a few bytes: a loop here costs less
@@ -71,6 +82,7 @@ export class ListDecoder<T = unknown> {
         }
         if (j < limit) {
           if (this.depth === 1 && !this.inItems) this.collectKey(chunk, i, j);
+          cutter?.stringEnds(chunk, j);
           this.pendingBackslashes = 0;
           this.inString = false;
           i = j + 1;
@@ -95,6 +107,7 @@ export class ListDecoder<T = unknown> {
           continue;
         }
         this.inString = false;
+        cutter?.stringEnds(chunk, q);
         continue;
       }
       const c = chunk[i]!;
@@ -104,10 +117,17 @@ export class ListDecoder<T = unknown> {
         if (this.depth === 1 && !this.inItems) {
           this.key = [];
           this.keyOverflow = false;
-        }
+        } else if (cutter !== undefined && this.depth >= 3) cutter.stringStarts(this.depth, chunk, i, this.itemLength + i - itemStart);
+      } else if (c === COMMA) {
+        if (cutter !== undefined && this.depth === 4) cutter.comma(this.depth, this.itemLength + i - itemStart);
       } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
         if (this.inItems && this.depth === 2) {
-          if (c === OPEN_BRACE) itemStart = i;
+          if (c === OPEN_BRACE) {
+            itemStart = i;
+            cutter?.startItem();
+          }
+        } else if (cutter !== undefined && this.inItems && this.depth >= 3) {
+          cutter.opens(this.depth, c, this.itemLength + i - itemStart);
         } else if (!this.inItems && !this.itemsDone && this.depth === 1 && c === OPEN_BRACKET && this.isItemsKey()) {
           // The items array opens: the envelope keeps `[`, the items go their own way.
           this.envelope.push(chunk.subarray(envelopeStart, i + 1));
@@ -120,6 +140,8 @@ export class ListDecoder<T = unknown> {
         if (this.inItems && this.depth === 2 && c === CLOSE_BRACE && itemStart >= 0) {
           this.finishItem(chunk.subarray(itemStart, i + 1));
           itemStart = -1;
+        } else if (cutter !== undefined && this.inItems && this.depth >= 3) {
+          cutter.closes(this.depth, c, this.itemLength + i - itemStart);
         } else if (this.inItems && this.depth === 1) {
           this.inItems = false;
           this.itemsDone = true;
@@ -153,9 +175,20 @@ export class ListDecoder<T = unknown> {
       this.itemPieces = [];
     }
     this.itemLength = 0;
-    const text = bytes.toString('utf8');
-    const item = JSON.parse(this.prepareText ? this.prepareText(text, false) : text) as T;
+    const item = JSON.parse(this.itemText(bytes)) as T;
     this.items.push(this.prepare ? this.prepare(item) : item);
+  }
+
+  /** The item's text as it is to be parsed: with the member cut, or through the text form. */
+  private itemText(bytes: Buffer): string {
+    const outcome = this.cutter?.outcome() ?? UNSURE;
+    if (outcome === CUT) {
+      const { from, to } = this.cutter!;
+      // One flat string: JSON.parse builds smaller objects from flat text than from joined strings.
+      return Buffer.concat([bytes.subarray(0, from), bytes.subarray(to)], bytes.length - (to - from)).toString('utf8');
+    }
+    const text = bytes.toString('utf8');
+    return outcome === ABSENT || this.prepareText === undefined ? text : this.prepareText(text, false);
   }
 
   private collectKey(chunk: Buffer, from: number, to: number): void {
