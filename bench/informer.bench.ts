@@ -7,7 +7,13 @@
 // each run, then their median is reported.
 //
 //   npm run bench:informer [-- --quick] [-- --workloads configmaps,pods --sizes 1000,10000 --pod-sizes 10000
-//                          --events 100000 --pod-events 20000 --contenders client-go,controller-lab --reps 3 --prof]
+//                          --events 100000 --pod-events 20000 --contenders client-go,controller-lab --reps 3 --prof
+//                          --without-cli-flags]
+//   controller-lab runs as `controller-lab watch` does: with the V8 flags the command's shebang
+//   gives node (CLI_NODE_FLAGS in scripts/cliBuild.mjs); --without-cli-flags runs it on Node's
+//   defaults. controller-lab-lean runs as the extension does, in a host whose flags are VS Code's:
+//   Node's defaults. The peers never get flags: the product cannot give them to client-node's
+//   users, nor to the parse limit, which stands for any plain Node script.
 //   npm run bench:informer -- --core    the informer pipeline alone, in process, no HTTP: how much
 //                                       each event costs on top of JSON.parse + Map.set (for
 //                                       working on src/informer without network noise)
@@ -20,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { CLI_NODE_FLAGS } from '../scripts/cliBuild.mjs';
 import { pinSelf, runChild, runProgram } from './lib/child.ts';
 import { buildClientGoPeer, CLIENT_GO_ENV } from './lib/clientGoPeer.ts';
 import { median, mb, ms, ratio, si } from './lib/stats.ts';
@@ -73,6 +80,7 @@ const { values } = parseArgs({
     core: { type: 'boolean' },
     alloc: { type: 'boolean' },
     'core-child': { type: 'string' },
+    'without-cli-flags': { type: 'boolean' },
   },
 });
 
@@ -141,6 +149,7 @@ async function orchestrate(): Promise<void> {
     }),
   );
   const loadBefore = loadavg()[0]!;
+  const cliFlags = values['without-cli-flags'] ? [] : CLI_NODE_FLAGS;
   console.error(`informer benchmark: ${plan.map((c) => `${si(c.objects, 0)} ${c.workload}`).join(', ')}; ${reps} run(s) each, node ${process.version}${goPeer ? ', client-go v0.37.0' : ''}`);
 
   const rows: { config: BenchConfig; contender: Contender; runs: Measurement[] }[] = [];
@@ -168,7 +177,7 @@ async function orchestrate(): Promise<void> {
           const child = contender.startsWith('client-go')
             ? await runProgram<Measurement>([goPeer!.binary, 'run', ...common, '--resource', workload, '--namespace', BENCH_NAMESPACE, ...(contender === 'client-go-protobuf' ? ['--protobuf'] : [])], { cpu, env: CLIENT_GO_ENV })
             : await runChild<Measurement>(bundled, ['--child', contender, '--kubeconfig', kubeconfig, '--workload', workload, ...common], {
-                nodeFlags: ['--expose-gc', ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${contender}-${workload}-${objects}-${rep}.cpuprofile`] : [])],
+                nodeFlags: ['--expose-gc', ...(contender === 'controller-lab' ? cliFlags : []), ...(values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${contender}-${workload}-${objects}-${rep}.cpuprofile`] : [])],
                 cpu,
               });
           if (!child.result) {
@@ -234,6 +243,7 @@ async function orchestrate(): Promise<void> {
   const described = [...new Set(plan.map((c) => c.workload))].map((w) => (w === 'pods' ? `Pods of ~5.5 KB (${si(plan.find((c) => c.workload === w)!.events, 0)} watch events)` : `ConfigMaps of ~1 KB (${si(plan.find((c) => c.workload === w)!.events, 0)} watch events)`));
   console.log(`\nInformer: ${described.join(' and ')}; 70% MODIFIED, 15% ADDED, 15% DELETED over loopback HTTP; median of ${reps}; ${machine}\n`);
   console.log(textTable(header, table));
+  console.log(`\ncontroller-lab ran ${cliFlags.length > 0 ? `with the V8 flags the controller-lab command runs with (${cliFlags.join(' ')})` : `on Node's default V8 flags (--without-cli-flags)`}; every other Node contender on Node's defaults.`);
   console.log(`\nRatios (ours ÷ peer, median of per-run ratios; controller-lab-lean drops managedFields as the extension does;`);
   console.log(`last column: the parse limit's events/s ÷ client-node's, the most any informer that parses every event can reach)\n`);
   console.log(textTable(ratioHeader, ratioRows));

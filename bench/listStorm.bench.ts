@@ -11,7 +11,9 @@
 //                shared with other jobs, approximates one where they get a core of their own
 //   --second-storm  then storms again (longer than a minute): does the peak grow or plateau?
 //   --fresh N    of every 10 clients, how many open a new connection per LIST (default 5)
-//   SIM_STORM_FLAGS='--cpu-prof --cpu-prof-dir DIR'  Node flags for the server (to profile it)
+//   --without-cli-flags  run the server on Node's default V8 flags (as the extension host's sim)
+//                instead of those the controller-lab command runs with (as `controller-lab sim`)
+//   SIM_STORM_FLAGS='--cpu-prof --cpu-prof-dir DIR'  more Node flags for the server (to profile it)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request, type RequestOptions } from 'node:https';
@@ -20,6 +22,7 @@ import { resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { CLI_NODE_FLAGS } from '../scripts/cliBuild.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const arg = (name: string, fallback: string): string => {
@@ -180,7 +183,8 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  const flags = (process.env['SIM_STORM_FLAGS'] ?? '').split(' ').filter(Boolean);
+  const cliFlags = process.argv.includes('--without-cli-flags') ? [] : CLI_NODE_FLAGS;
+  const flags = [...cliFlags, ...(process.env['SIM_STORM_FLAGS'] ?? '').split(' ').filter(Boolean)];
   const server = spawn(process.execPath, [...flags, SELF, '--serve', '--src', SRC, '--objects', String(OBJECTS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: server.stdout! })[Symbol.asyncIterator]();
   // The server's answers, one JSON line each; lines of Node's tracing flags (--trace-gc) are passed on.
@@ -250,7 +254,7 @@ async function main(): Promise<void> {
     rssBeforeMb: rssBefore, peakRssMb: peak, rssWhenClientsLeftMb: rssLeft, rssAfterMb: rssAfter, afterS: AFTER_MS / 1000,
     rssEvery5sAfterMb: rssTimeline, peakRssWithSecondStormMb: secondPeak, heapBeforeMb: before['heapMb'], heapAfterMb: after['heapMb'], externalBeforeMb: before['externalMb'], externalAfterMb: after['externalMb'],
   };
-  console.log(`list storm, ${CLIENTS} clients (${FRESH * 10}% on a new connection per LIST) × ${OBJECTS} ConfigMaps over HTTPS for ${STORM_MS / 1000} s (load average ${load}${renice === undefined ? '' : `; server and probe at niceness ${renice}`}):`);
+  console.log(`list storm, ${CLIENTS} clients (${FRESH * 10}% on a new connection per LIST) × ${OBJECTS} ConfigMaps over HTTPS for ${STORM_MS / 1000} s (load average ${load}${renice === undefined ? '' : `; server and probe at niceness ${renice}`}; server's Node flags: ${flags.join(' ') || 'none'}):`);
   console.log(`  LISTs: ${storm.ok} answered 200 (p50 ${figures.listP50Ms} ms, worst ${figures.listMaxMs} ms), ${storm.tooMany} answered 429 + Retry-After, ${storm.failed} failed`);
   console.log(`  /healthz + /readyz every 20 ms: ${samples.length} probes, ${failedProbes} not 200; during the storm p50 ${figures.healthP50Ms} ms, p99 ${figures.healthP99Ms} ms, worst ${figures.healthMaxMs} ms; after it worst ${figures.healthAfterMaxMs} ms`);
   console.log(`  server event loop blocked at worst: ${figures.serverLoopMaxMs} ms during, ${figures.serverLoopMaxAfterMs} ms overall; of its own CPU (preemption aside) ${figures.serverCpuStallMs} ms`);

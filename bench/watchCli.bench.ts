@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
-import { cliBuildOptions } from '../scripts/cliBuild.mjs';
+import { CLI_NODE_FLAGS, cliBuildOptions } from '../scripts/cliBuild.mjs';
 import { canPin, pinSelf } from './lib/child.ts';
 import { buildClientGoPeer, CLIENT_GO_ENV } from './lib/clientGoPeer.ts';
 import { median, mb, ms, ratio, si } from './lib/stats.ts';
@@ -107,8 +107,10 @@ console.error(`watch CLI benchmark: ${si(objects, 0)} ConfigMaps, then ${si(even
 const profile = (name: string, rep: number): string[] => (values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=watch-cli-${name}-${rep}.cpuprofile`] : []);
 const commands: Record<Contender, (rep: number) => string[] | undefined> = {
   'parse-limit': (rep) => [node, ...profile('parse-limit', rep), path.join(ROOT, 'bench/watchCli/parseLimit.mjs'), server.url, '/api/v1/configmaps', wanted],
+  // As its shebang starts it: node with the command's V8 flags.
   'controller-lab': (rep) => [
     node,
+    ...CLI_NODE_FLAGS,
     ...profile('controller-lab', rep),
     cli, 'watch', 'configmaps', '-A', '--output', 'none', '--exit-when-seen', wanted, '--kubeconfig', kubeconfig,
   ],
