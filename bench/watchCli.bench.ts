@@ -156,6 +156,7 @@ const rows = contenders
 const machine = `${pinned ? 'server on CPU 0, contender on CPU 1; ' : ''}load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
 console.log(`\nWhole process: ${si(objects, 0)} ConfigMaps listed, then ${si(events, 0)} watch events; spawn to exit; median of ${reps}; ${machine}\n`);
 console.log(textTable(header, rows));
+console.log(`\ncontroller-lab runs as its shebang starts it, node ${CLI_NODE_FLAGS.join(' ')}; the other Node contenders on Node's defaults.`);
 console.log(`\n--- markdown ---\n`);
 console.log(markdownTable(header, rows));
 if (values.prof) console.log(`\nCPU profiles: ${profDir}`);
