@@ -1,9 +1,12 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { DeepReadonly } from './readonly.ts';
+import { SharedValues } from './sharedValues.ts';
+import type { SharedValuesStats } from './sharedValues.ts';
 
 // The informer's cache (client-go store.go + index.go + thread_safe_store.go): objects keyed
 // `namespace/name`, plus indexes that map an index value (a namespace, a label, an owner…) to the
 // keys of the objects that produce it. Readers get the cached objects themselves, read-only.
+// Long values repeated across objects are kept once (sharedValues.ts).
 
 /** Computes the index values of an object; an object may produce none, one or several. */
 export type IndexFunc<T extends KubeObject = KubeObject> = (obj: DeepReadonly<T>) => readonly string[];
@@ -31,6 +34,8 @@ export interface ReadonlyIndexer<T extends KubeObject = KubeObject> {
   /** Every value index `indexName` currently holds. */
   listIndexFuncValues(indexName: string): string[];
   indexerNames(): string[];
+  /** The table of long values the cached objects share (what it holds, for diagnostics). */
+  sharedValues(): SharedValuesStats;
 }
 
 /** The writable cache the informer keeps; only the informer's delta processing writes to it. */
@@ -44,6 +49,11 @@ export interface Indexer<T extends KubeObject = KubeObject> extends ReadonlyInde
 }
 
 const EMPTY: readonly string[] = [];
+
+export interface IndexerOptions {
+  /** Keep long values repeated across objects once (see sharedValues.ts). Default true. */
+  shareValues?: boolean;
+}
 
 class IndexedStore<T extends KubeObject> {
   // Objects sit directly in the map. Per-key slot objects ({ obj }) would save a lookup per update
@@ -59,8 +69,10 @@ class IndexedStore<T extends KubeObject> {
   private readonly live: boolean[] = [];
   /** index name → index value → keys. Invariant, for a live index: a key is under a value iff its object produces it. */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
+  private readonly values: SharedValues | undefined;
 
-  constructor(indexers: Indexers<T>) {
+  constructor(indexers: Indexers<T>, options: IndexerOptions) {
+    this.values = options.shareValues === false ? undefined : new SharedValues();
     this.addIndexers(indexers);
   }
 
@@ -86,6 +98,8 @@ class IndexedStore<T extends KubeObject> {
 
   set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined {
     const old = this.items.get(key);
+    const values = this.values;
+    if (values !== undefined && old !== obj) values.hold(key, obj);
     this.items.set(key, obj);
     this.reindexAll(key, old, obj);
     return old;
@@ -95,6 +109,7 @@ class IndexedStore<T extends KubeObject> {
     const old = this.items.get(key);
     if (old === undefined) return undefined;
     this.items.delete(key);
+    this.values?.drop(key);
     this.reindexAll(key, old, undefined);
     return old;
   }
@@ -118,6 +133,10 @@ class IndexedStore<T extends KubeObject> {
 
   indexerNames(): string[] {
     return [...this.names];
+  }
+
+  sharedValues(): SharedValuesStats {
+    return this.values?.stats() ?? { values: 0, references: 0, chars: 0 };
   }
 
   addIndexers(indexers: Indexers<T>): void {
@@ -204,8 +223,8 @@ class IndexedStore<T extends KubeObject> {
 }
 
 /** A new, empty cache with the namespace index and the given user indexers. */
-export function createIndexer<T extends KubeObject = KubeObject>(indexers: Indexers<T> = {}): Indexer<T> {
-  const store = new IndexedStore<T>({ [NAMESPACE_INDEX]: namespaceIndexFunc as IndexFunc<T> });
+export function createIndexer<T extends KubeObject = KubeObject>(indexers: Indexers<T> = {}, options: IndexerOptions = {}): Indexer<T> {
+  const store = new IndexedStore<T>({ [NAMESPACE_INDEX]: namespaceIndexFunc as IndexFunc<T> }, options);
   store.addIndexers(indexers);
   return store satisfies Indexer<T>;
 }

@@ -1,0 +1,169 @@
+import type { KubeObject } from '../shared/k8s.ts';
+import type { DeepReadonly } from './readonly.ts';
+
+// Long string values that many cached objects repeat, kept once. Real clusters repeat them a lot:
+// kube-root-ca.crt's CA bundle in every namespace, Helm-rendered configuration, the
+// last-applied-configuration annotation of every replica. JSON.parse gives each object its own
+// copy; the cache swaps it for the one in this table, so a ConfigMap's payload costs its bytes
+// once, not once per object. Values are counted: the last object that holds one takes it out of
+// the table when it is replaced or deleted, so the table never grows with churn.
+//
+// Only the cache's own objects are touched, and only by putting an equal string in place of
+// another: readers see ordinary objects. Strings are immutable, so sharing one cannot leak a
+// change from one object into another.
+
+/** Shorter values are left alone: a table entry would cost about what the value does. */
+export const SHARED_VALUE_MIN_LENGTH = 64;
+
+/**
+ * Values whose fingerprints collide are chained; past this many, a new value with that fingerprint
+ * is left unshared, so that no lookup ever compares more strings than this.
+ */
+const MAX_CHAIN = 8;
+
+class Entry {
+  readonly value: string;
+  refs = 1;
+  next: Entry | undefined;
+
+  constructor(value: string, next: Entry | undefined) {
+    this.value = value;
+    this.next = next;
+  }
+}
+
+/**
+ * A cheap stand-in for the string's hash: its length and 16 characters spread over it. A Map keyed
+ * by the string itself would hash every character of every fresh value (~1 µs for a 620-character
+ * value, more than JSON.parse spends on the whole object); a collision only costs a comparison.
+ */
+function fingerprint(v: string): number {
+  const n = v.length;
+  const step = n >>> 4;
+  let h = Math.imul(n, 0x9e3779b1);
+  for (let i = 0, at = step >>> 1; i < 16; i++, at += step) h = Math.imul(h ^ v.charCodeAt(at), 0x85ebca6b);
+  h = Math.imul(h ^ v.charCodeAt(n - 1), 0xc2b2ae35);
+  // A small integer: V8 hashes those without touching the heap.
+  return (h ^ (h >>> 15)) & 0x3fffffff;
+}
+
+export interface SharedValuesStats {
+  /** Distinct values in the table. */
+  values: number;
+  /** Places in cached objects that hold one of them. */
+  references: number;
+  /** Characters the table holds (each value once). */
+  chars: number;
+}
+
+/** What one cached object holds from the table: nothing, one value (the usual case), or several. */
+type Holding = Entry | Entry[];
+
+export class SharedValues {
+  private readonly table = new Map<number, Entry>();
+  /**
+   * Cache key → the entries its object took. Releasing goes by this, not by reading the old
+   * object again: that object is cold in memory by then, and walking it costs more cache misses
+   * than everything else an event does here. It also keeps the counts exact whatever a reader did
+   * to the object.
+   */
+  private readonly holdings = new Map<string, Holding>();
+  /** The entries the object being retained took so far. */
+  private taken: Holding | undefined;
+
+  /**
+   * The object under `key` is now `obj`: swaps its long values (data, binaryData,
+   * metadata.annotations) for the table's, counting each, and gives back what the key's previous
+   * object held (a value no cached object holds any more leaves the table).
+   */
+  hold(key: string, obj: DeepReadonly<KubeObject>): void {
+    const o = obj as { data?: unknown; binaryData?: unknown; metadata?: { annotations?: unknown } };
+    this.taken = undefined;
+    if (o.data !== undefined) this.retainIn(o.data);
+    if (o.binaryData !== undefined) this.retainIn(o.binaryData);
+    const annotations = o.metadata?.annotations;
+    if (annotations !== undefined) this.retainIn(annotations);
+    const taken = this.taken;
+    this.taken = undefined;
+    // Taken first, given back second: a value both objects hold never leaves the table in between.
+    const previous = this.holdings.size > 0 ? this.holdings.get(key) : undefined;
+    if (taken !== undefined) this.holdings.set(key, taken);
+    else if (previous !== undefined) this.holdings.delete(key);
+    if (previous !== undefined) this.giveBack(previous);
+  }
+
+  /** The object under `key` left the cache: gives back what it held. */
+  drop(key: string): void {
+    if (this.holdings.size === 0) return;
+    const previous = this.holdings.get(key);
+    if (previous === undefined) return;
+    this.holdings.delete(key);
+    this.giveBack(previous);
+  }
+
+  stats(): SharedValuesStats {
+    let values = 0;
+    let references = 0;
+    let chars = 0;
+    for (const head of this.table.values()) {
+      for (let e: Entry | undefined = head; e !== undefined; e = e.next) {
+        values++;
+        references += e.refs;
+        chars += e.value.length;
+      }
+    }
+    return { values, references, chars };
+  }
+
+  private retainIn(record: unknown): void {
+    // A frozen object (an in-process backend may share its own) keeps its values.
+    if (typeof record !== 'object' || record === null || Object.isFrozen(record)) return;
+    const values = record as Record<string, unknown>;
+    for (const k in values) {
+      const v = values[k];
+      if (typeof v !== 'string' || v.length < SHARED_VALUE_MIN_LENGTH) continue;
+      const f = fingerprint(v);
+      const head = this.table.get(f);
+      let e = head;
+      let depth = 0;
+      while (e !== undefined && e.value !== v) {
+        e = e.next;
+        depth++;
+      }
+      if (e !== undefined) {
+        e.refs++;
+        // An equal string in place, before any handler sees the object.
+        values[k] = e.value;
+      } else if (depth < MAX_CHAIN) {
+        e = new Entry(v, head);
+        this.table.set(f, e);
+      } else {
+        continue;
+      }
+      const taken = this.taken;
+      if (taken === undefined) this.taken = e;
+      else if (taken instanceof Entry) this.taken = [taken, e];
+      else taken.push(e);
+    }
+  }
+
+  private giveBack(holding: Holding): void {
+    if (holding instanceof Entry) this.unref(holding);
+    else for (let i = 0; i < holding.length; i++) this.unref(holding[i]!);
+  }
+
+  private unref(e: Entry): void {
+    if (--e.refs > 0) return;
+    const f = fingerprint(e.value);
+    let prev: Entry | undefined;
+    let at = this.table.get(f);
+    while (at !== undefined && at !== e) {
+      prev = at;
+      at = at.next;
+    }
+    if (at === undefined) return;
+    if (prev !== undefined) prev.next = e.next;
+    else if (e.next !== undefined) this.table.set(f, e.next);
+    else this.table.delete(f);
+  }
+}
