@@ -56,27 +56,22 @@ export interface SharedValuesStats {
   chars: number;
 }
 
-/** What one cached object holds from the table: nothing, one value (the usual case), or several. */
-type Holding = Entry | Entry[];
+/** What one cached object holds from the table: one value (the usual case), or several. */
+export type Holding = Entry | Entry[];
 
 export class SharedValues {
   private readonly table = new Map<number, Entry>();
-  /**
-   * Cache key → the entries its object took. Releasing goes by this, not by reading the old
-   * object again: that object is cold in memory by then, and walking it costs more cache misses
-   * than everything else an event does here. It also keeps the counts exact whatever a reader did
-   * to the object.
-   */
-  private readonly holdings = new Map<string, Holding>();
   /** The entries the object being retained took so far. */
   private taken: Holding | undefined;
 
   /**
-   * The object under `key` is now `obj`: swaps its long values (data, binaryData,
-   * metadata.annotations) for the table's, counting each, and gives back what the key's previous
-   * object held (a value no cached object holds any more leaves the table).
+   * Swaps the long values of `obj` (data, binaryData, metadata.annotations) for the table's,
+   * counting each; returns what it took, for `release` once the object leaves the cache. The
+   * owner keeps that rather than reading the object again: by then the object is cold in memory
+   * (walking it costs more cache misses than everything else an event does here), and a reader
+   * may have broken the read-only contract and changed it.
    */
-  hold(key: string, obj: DeepReadonly<KubeObject>): void {
+  retain(obj: DeepReadonly<KubeObject>): Holding | undefined {
     const o = obj as { data?: unknown; binaryData?: unknown; metadata?: { annotations?: unknown } };
     this.taken = undefined;
     if (o.data !== undefined) this.retainIn(o.data);
@@ -85,20 +80,13 @@ export class SharedValues {
     if (annotations !== undefined) this.retainIn(annotations);
     const taken = this.taken;
     this.taken = undefined;
-    // Taken first, given back second: a value both objects hold never leaves the table in between.
-    const previous = this.holdings.size > 0 ? this.holdings.get(key) : undefined;
-    if (taken !== undefined) this.holdings.set(key, taken);
-    else if (previous !== undefined) this.holdings.delete(key);
-    if (previous !== undefined) this.giveBack(previous);
+    return taken;
   }
 
-  /** The object under `key` left the cache: gives back what it held. */
-  drop(key: string): void {
-    if (this.holdings.size === 0) return;
-    const previous = this.holdings.get(key);
-    if (previous === undefined) return;
-    this.holdings.delete(key);
-    this.giveBack(previous);
+  /** Gives back what `retain` took: a value no cached object holds any more leaves the table. */
+  release(holding: Holding): void {
+    if (holding instanceof Entry) this.unref(holding);
+    else for (let i = 0; i < holding.length; i++) this.unref(holding[i]!);
   }
 
   stats(): SharedValuesStats {
@@ -145,11 +133,6 @@ export class SharedValues {
       else if (taken instanceof Entry) this.taken = [taken, e];
       else taken.push(e);
     }
-  }
-
-  private giveBack(holding: Holding): void {
-    if (holding instanceof Entry) this.unref(holding);
-    else for (let i = 0; i < holding.length; i++) this.unref(holding[i]!);
   }
 
   private unref(e: Entry): void {

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { DeepReadonly } from './readonly.ts';
 import { SharedValues } from './sharedValues.ts';
-import type { SharedValuesStats } from './sharedValues.ts';
+import type { Holding, SharedValuesStats } from './sharedValues.ts';
 
 // The informer's cache (client-go store.go + index.go + thread_safe_store.go): objects keyed
 // `namespace/name`, plus indexes that map an index value (a namespace, a label, an owner…) to the
@@ -55,10 +55,21 @@ export interface IndexerOptions {
   shareValues?: boolean;
 }
 
+/** One key's object, and what it holds from the shared values table. */
+class Slot<T extends KubeObject> {
+  obj: DeepReadonly<T>;
+  held: Holding | undefined;
+
+  constructor(obj: DeepReadonly<T>, held: Holding | undefined) {
+    this.obj = obj;
+    this.held = held;
+  }
+}
+
 class IndexedStore<T extends KubeObject> {
-  // Objects sit directly in the map. Per-key slot objects ({ obj }) would save a lookup per update
-  // but double the scavenger's work: every update would write a young object into an old slot.
-  private readonly items = new Map<string, DeepReadonly<T>>();
+  // One slot per key, updated in place: an update looks its key up once, and what the object
+  // holds from the shared values table sits next to it.
+  private readonly items = new Map<string, Slot<T>>();
   // Parallel arrays, not a Map: iterated on every write, and a Map iterator allocates.
   private readonly names: string[] = [];
   private readonly funcs: IndexFunc<T>[] = [];
@@ -81,7 +92,7 @@ class IndexedStore<T extends KubeObject> {
   }
 
   get(key: string): DeepReadonly<T> | undefined {
-    return this.items.get(key);
+    return this.items.get(key)?.obj;
   }
 
   has(key: string): boolean {
@@ -89,7 +100,9 @@ class IndexedStore<T extends KubeObject> {
   }
 
   list(): DeepReadonly<T>[] {
-    return [...this.items.values()];
+    const out: DeepReadonly<T>[] = [];
+    for (const slot of this.items.values()) out.push(slot.obj);
+    return out;
   }
 
   listKeys(): string[] {
@@ -97,28 +110,40 @@ class IndexedStore<T extends KubeObject> {
   }
 
   set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined {
-    const old = this.items.get(key);
     const values = this.values;
-    if (values !== undefined && old !== obj) values.hold(key, obj);
-    this.items.set(key, obj);
+    const slot = this.items.get(key);
+    if (slot === undefined) {
+      this.items.set(key, new Slot(obj, values?.retain(obj)));
+      this.reindexAll(key, undefined, obj);
+      return undefined;
+    }
+    const old = slot.obj;
+    if (old === obj) return old;
+    slot.obj = obj;
+    if (values !== undefined) {
+      // Taken first, given back second: a value both objects hold never leaves the table in between.
+      const held = slot.held;
+      slot.held = values.retain(obj);
+      if (held !== undefined) values.release(held);
+    }
     this.reindexAll(key, old, obj);
     return old;
   }
 
   delete(key: string): DeepReadonly<T> | undefined {
-    const old = this.items.get(key);
-    if (old === undefined) return undefined;
+    const slot = this.items.get(key);
+    if (slot === undefined) return undefined;
     this.items.delete(key);
-    this.values?.drop(key);
-    this.reindexAll(key, old, undefined);
-    return old;
+    if (slot.held !== undefined) this.values?.release(slot.held);
+    this.reindexAll(key, slot.obj, undefined);
+    return slot.obj;
   }
 
   byIndex(indexName: string, value: string): DeepReadonly<T>[] {
     const out: DeepReadonly<T>[] = [];
     for (const key of this.keysOf(indexName, value)) {
-      const obj = this.items.get(key);
-      if (obj !== undefined) out.push(obj);
+      const slot = this.items.get(key);
+      if (slot !== undefined) out.push(slot.obj);
     }
     return out;
   }
@@ -160,7 +185,7 @@ class IndexedStore<T extends KubeObject> {
   private build(i: number): void {
     const name = this.names[i]!;
     const fn = this.funcs[i]!;
-    for (const [key, obj] of this.items) {
+    for (const [key, { obj }] of this.items) {
       if (fn === namespaceIndexFunc) this.reindexNamespace(name, key, undefined, obj);
       else this.reindex(name, fn, key, undefined, obj);
     }
