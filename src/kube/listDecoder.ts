@@ -60,7 +60,12 @@ export class ListDecoder<T = unknown> {
     this.cutter = cut ? new MemberCutter(cut) : undefined;
   }
 
-  push(chunk: Buffer): void {
+  /**
+   * Reads `chunk`; returns how many of its bytes were read. That is all of them, unless `until`
+   * (a performance.now() time) has passed after an item: then it stops after that item, and the
+   * caller pushes the rest later (after letting the event loop run).
+   */
+  push(chunk: Buffer, until = Infinity): number {
     const n = chunk.length;
     let i = 0;
     // Where, in this chunk, the current item or envelope run started.
@@ -140,6 +145,8 @@ export class ListDecoder<T = unknown> {
         if (this.inItems && this.depth === 2 && c === CLOSE_BRACE && itemStart >= 0) {
           this.finishItem(chunk.subarray(itemStart, i + 1));
           itemStart = -1;
+          // Between items nothing of the chunk is held: stopping here loses nothing.
+          if (until !== Infinity && performance.now() >= until) return i + 1;
         } else if (cutter !== undefined && this.inItems && this.depth >= 3) {
           cutter.closes(this.depth, c, this.itemLength + i - itemStart);
         } else if (this.inItems && this.depth === 1) {
@@ -152,6 +159,7 @@ export class ListDecoder<T = unknown> {
     }
     if (itemStart >= 0) this.addItemPiece(chunk.subarray(itemStart));
     if (envelopeStart >= 0) this.envelope.push(chunk.subarray(envelopeStart));
+    return n;
   }
 
   /** The list once the body has ended: the envelope parsed, with the items read. */

@@ -3,13 +3,18 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ListDecoder } from '../../../src/kube/listDecoder.ts';
 
-/** Feeds `body` in pieces of the given sizes (cycled), as sockets deliver it. */
-function decode(body: Buffer, sizes: number[]): { list: Record<string, unknown>; items: unknown[] } {
+/**
+ * Feeds `body` in pieces of the given sizes (cycled), as sockets deliver it. `outOfTime`: each push
+ * is already past its deadline, so the decoder stops after every item and the rest is pushed again.
+ */
+function decode(body: Buffer, sizes: number[], outOfTime = false): { list: Record<string, unknown>; items: unknown[] } {
   const decoder = new ListDecoder();
   let at = 0;
   for (let k = 0; at < body.length; k++) {
     const size = Math.max(1, sizes[k % sizes.length]!);
-    decoder.push(body.subarray(at, at + size));
+    const piece = body.subarray(at, at + size);
+    if (!outOfTime) decoder.push(piece);
+    else for (let read = 0; read < piece.length; ) read += decoder.push(piece.subarray(read), 0);
     at += size;
   }
   return decoder.end();
@@ -25,11 +30,11 @@ const item = fc.record({ metadata: fc.record({ name: tricky, labels: fc.dictiona
 describe('list decoder (items parsed as the body arrives)', () => {
   it('reads what JSON.parse reads, however the body is cut', () => {
     fc.assert(
-      fc.property(fc.array(item, { maxLength: 6 }), tricky, fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }), fc.boolean(), (items, rv, sizes, itemsFirst) => {
+      fc.property(fc.array(item, { maxLength: 6 }), tricky, fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean(), (items, rv, sizes, itemsFirst, outOfTime) => {
         const envelope = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: rv, continue: 'x"]}' } };
         const list = itemsFirst ? { items, ...envelope } : { ...envelope, items };
         const body = Buffer.from(JSON.stringify(list, null, sizes[0]! % 2 === 0 ? 0 : 1));
-        const decoded = decode(body, sizes);
+        const decoded = decode(body, sizes, outOfTime);
         assert.deepEqual(decoded.items, JSON.parse(JSON.stringify(items)));
         assert.deepEqual(decoded.list['metadata'], envelope.metadata);
         assert.deepEqual(decoded.list['items'], []);
@@ -59,6 +64,19 @@ describe('list decoder (items parsed as the body arrives)', () => {
     const { list, items } = decoder.end();
     assert.deepEqual(items.map((i) => i.metadata.name), ['a', 'b']);
     assert.deepEqual(list['metadata'], { resourceVersion: '7' });
+  });
+
+  it('out of time, stops right after an item and says how much it read; the rest, pushed later, goes on from there', () => {
+    const decoder = new ListDecoder<{ n: number }>();
+    const chunk = Buffer.from('{"kind":"List","items":[{"n":1},{"n":2},{"n":3}],"metadata":{"resourceVersion":"9"}}');
+    const first = decoder.push(chunk, 0);
+    assert.equal(chunk.subarray(0, first).toString(), '{"kind":"List","items":[{"n":1}');
+    assert.deepEqual(decoder.items, [{ n: 1 }]);
+    const second = decoder.push(chunk.subarray(first), 0);
+    assert.equal(chunk.subarray(first, first + second).toString(), ',{"n":2}');
+    // With time left, the rest at once.
+    assert.equal(decoder.push(chunk.subarray(first + second), Infinity), chunk.length - first - second);
+    assert.deepEqual(decoder.end(), { list: { kind: 'List', items: [], metadata: { resourceVersion: '9' } }, items: [{ n: 1 }, { n: 2 }, { n: 3 }] });
   });
 
   it('takes a body that is not a list whole (a Status, items null)', () => {
