@@ -174,7 +174,7 @@ async function measure(): Promise<void> {
   const gcIn = (from: number, to: number): string => gcs.filter((g) => g.at >= from && g.at < to).map((g) => `${g.ms.toFixed(0)} ms ${GC_KINDS[g.kind] ?? g.kind}`).join(', ');
   for (const s of stalls.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
     const gc = gcIn(s.from, s.from + s.ms);
-    console.log(`  stall ${s.ms.toFixed(0)} ms at ${rel(s.from)} (after ${phaseAt(s.from)}): ${s.items} items decoded${gc ? `, gc ${gc}` : ''}`);
+    console.log(`  stall ${s.ms.toFixed(0)} ms at ${rel(s.from)} [${s.from.toFixed(0)}] (after ${phaseAt(s.from)}): ${s.items} items decoded${gc ? `, gc ${gc}` : ''}`);
   }
   console.log(JSON.stringify({ pods: PODS, syncedMs: Math.round(syncedMs), loopMaxMs: Math.round(delay.max / 1e6), objects, handoverTurnMs: Math.round(handoverTurnMs), heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1048576) }));
   await lab.disconnect(session.id);

@@ -77,8 +77,8 @@ export interface DeltaFifoOptions<T extends KubeObject> {
   /**
    * With a consumer: hand deltas over for at most this long (ms) at a time, then go on in a later
    * macrotask, so a large list (50,000 objects) never blocks the event loop for seconds. A list's
-   * deltas are all queued first (one replace, as client-go's), then popped in slices. Default: all
-   * at once.
+   * deltas are all queued first (one replace, as client-go's; itself in slices, with whatever
+   * arrives meanwhile waiting behind it), then popped in slices. Default: all at once.
    */
   sliceMs?: number | undefined;
   /** Called for each queued delta (probes). */
@@ -131,6 +131,9 @@ class DeltaFifoImpl<T extends KubeObject> {
   private consuming = false;
   /** A sliced drain goes on in a later macrotask: new deltas queue behind it. */
   private drainScheduled = false;
+  /** A list being queued a slice at a time; calls made meanwhile wait in `waiting`, in order. */
+  private replacing: { list: readonly T[]; next: number; listed: Set<string> | undefined; first: boolean; resourceVersion: string } | undefined;
+  private waiting: (() => void)[] = [];
   private readonly sliceMs: number | undefined;
   private readonly knownObjects: ReadonlyIndexer<T>;
   private readonly transform: ((obj: T) => T) | undefined;
@@ -154,6 +157,7 @@ class DeltaFifoImpl<T extends KubeObject> {
   }
 
   add(obj: T): void {
+    if (this.replacing) return void this.waiting.push(() => this.add(obj));
     this.populated = true;
     const incoming = this.incoming(obj);
     this.queueAction('Added', objectKey(incoming as Readonly<KubeObject>), incoming);
@@ -161,6 +165,7 @@ class DeltaFifoImpl<T extends KubeObject> {
   }
 
   update(obj: T): void {
+    if (this.replacing) return void this.waiting.push(() => this.update(obj));
     this.populated = true;
     const incoming = this.incoming(obj);
     this.queueAction('Updated', objectKey(incoming as Readonly<KubeObject>), incoming);
@@ -168,6 +173,7 @@ class DeltaFifoImpl<T extends KubeObject> {
   }
 
   delete(obj: T): void {
+    if (this.replacing) return void this.waiting.push(() => this.delete(obj));
     this.populated = true;
     const incoming = this.incoming(obj);
     const key = objectKey(incoming as Readonly<KubeObject>);
@@ -178,9 +184,16 @@ class DeltaFifoImpl<T extends KubeObject> {
 
   /** `transformed`: the list's items already went through the transform (as they were decoded). */
   replace(list: readonly T[], resourceVersion: string, transformed = false): void {
+    if (this.replacing) return void this.waiting.push(() => this.replace(list, resourceVersion, transformed));
     // Nothing cached and nothing queued (the first list, usually): nothing can have vanished.
     const mayHaveVanished = this.knownObjects.size > 0 || this.length > 0;
     const listed = mayHaveVanished ? new Set<string>() : undefined;
+    // Sliced, with nothing left to transform (nothing that can throw): queued a slice at a time too.
+    if (this.consumer !== undefined && this.sliceMs !== undefined && !this.consuming && (transformed || this.transform === undefined)) {
+      this.replacing = { list, next: 0, listed, first: !this.populated, resourceVersion };
+      this.queueListSlice(this.consumer, true);
+      return;
+    }
     // A first replace that fails part way (a transform throws) leaves the next one the first.
     this.inFirstReplace = !this.populated;
     // Sliced: queue the whole list first (nothing handed over meanwhile), then drain in slices.
@@ -207,6 +220,7 @@ class DeltaFifoImpl<T extends KubeObject> {
   }
 
   resync(): void {
+    if (this.replacing) return void this.waiting.push(() => this.resync());
     for (const key of this.knownObjects.listKeys()) {
       if (this.isQueued(key)) continue;
       const obj = this.knownObjects.get(key);
@@ -257,6 +271,51 @@ class DeltaFifoImpl<T extends KubeObject> {
     if (this.synced || !this.hasSynced()) return;
     this.synced = true;
     this.onSynced?.(this.firstReplaceVersion);
+  }
+
+  /**
+   * Queues the next slice of a sliced replace; after the last, the tombstones, then hands over. An
+   * object without a name ends the list there, as it ends a replace at once: thrown to the caller
+   * from the first slice, dropped in later ones (nobody is left to catch it; the reflector's lists
+   * have none).
+   */
+  private queueListSlice(consumer: PopProcessor<T>, first = false): void {
+    const r = this.replacing!;
+    const until = performance.now() + this.sliceMs!;
+    this.inFirstReplace = r.first;
+    this.consuming = true;
+    try {
+      while (r.next < r.list.length) {
+        const obj = r.list[r.next++] as DeepReadonly<T>;
+        const key = objectKey(obj as Readonly<KubeObject>);
+        r.listed?.add(key);
+        this.queueAction('Replaced', key, obj);
+        if ((r.next & 31) === 0 && performance.now() >= until) break;
+      }
+      if (r.next === r.list.length && r.listed) this.queueVanished(r.listed);
+    } catch (err) {
+      this.replacing = undefined;
+      this.runWaiting();
+      if (first) throw err;
+      return;
+    } finally {
+      this.inFirstReplace = false;
+      this.consuming = false;
+    }
+    if (r.next < r.list.length) return void setImmediate(() => this.queueListSlice(consumer));
+    this.replacing = undefined;
+    if (!this.populated) {
+      this.populated = true;
+      this.firstReplaceVersion = r.resourceVersion;
+    }
+    if (!this.drainScheduled) this.drain(consumer);
+    this.checkSynced();
+    this.runWaiting();
+  }
+
+  /** What arrived during a sliced replace, in order (a second list waits behind this one's slices in turn). */
+  private runWaiting(): void {
+    while (this.waiting.length > 0 && !this.replacing) this.waiting.shift()!();
   }
 
   /** Tombstones, after a replace, for keys the list no longer has (client-go: the deletions Replace finds). */

@@ -63,3 +63,47 @@ test('without sliceMs the list is handed over within replace, as before', () => 
   assert.equal(handed, 500);
   assert.equal(fifo.hasSynced(), true);
 });
+
+test('sliced: queueing a large list is itself sliced; an update, a delete and a relist that arrive meanwhile wait behind it, in order', async () => {
+  const cache = createIndexer();
+  const seen: string[] = [];
+  let queued = 0;
+  const fifo = createDeltaFifo({
+    knownObjects: cache,
+    sliceMs: 5,
+    consumer: (key, deltas) => {
+      for (const d of deltas) {
+        seen.push(`${d.type} ${key}`);
+        if (d.type === 'Deleted') cache.delete(key);
+        else cache.set(key, d.object as DeepReadonly<KubeObject>);
+      }
+    },
+    // Whoever watches the deltas (the views' timeline) takes a while per object.
+    onDelta: () => {
+      queued++;
+      busy(0.05);
+    },
+  });
+  const list = Array.from({ length: 3000 }, (_, i) => obj('ns', `o-${String(i).padStart(4, '0')}`));
+  fifo.replace(list, '10');
+  assert.ok(queued < list.length, `replace queued ${queued} of ${list.length} objects before returning`);
+  fifo.update({ ...obj('ns', 'o-0000'), data: { changed: 'yes' } });
+  fifo.delete(obj('ns', 'o-0001'));
+  // A relist that no longer has o-0002: its tombstone comes after the relisted objects.
+  const relist = list.filter((o) => o.metadata.name !== 'o-0002').slice(0, 10);
+  fifo.replace(relist, '20');
+  assert.equal(fifo.hasSynced(), false);
+  // The list, the update and delete, the relist, and a tombstone for each of the 2,999 cached objects but the 9 relisted.
+  const total = list.length + 2 + relist.length + (list.length - 1 - 9);
+  for (let i = 0; i < 2000 && seen.length < total; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(seen.length, total);
+  assert.equal(fifo.hasSynced(), true);
+  assert.deepEqual(seen.slice(0, list.length), list.map((o) => `Replaced ns/${o.metadata.name}`));
+  const after = seen.slice(list.length);
+  assert.deepEqual(after.slice(0, 2), ['Updated ns/o-0000', 'Deleted ns/o-0001']);
+  assert.deepEqual(after.slice(2, 12), relist.map((o) => `Replaced ns/${o.metadata.name}`));
+  // Everything the relist no longer has (o-0001 was already deleted) is a tombstone, o-0002 first.
+  assert.equal(after[12], 'Deleted ns/o-0002');
+  assert.equal(cache.size, relist.length);
+  assert.deepEqual(cache.get('ns/o-0000')?.data, {});
+});
