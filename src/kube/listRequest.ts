@@ -17,7 +17,7 @@ import type { Transport } from './transport.ts';
 // stream, which stops reading the socket: memory stays bounded too.
 
 /** Longest run of parsing (ms) before the event loop gets a turn; one item may overrun it. */
-export const SLICE_MS = 8;
+const SLICE_MS = 8;
 
 /**
  * `prepareItem` is applied to each item as it is parsed; the list then says so (ITEMS_PREPARED).
