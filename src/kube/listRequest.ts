@@ -32,10 +32,14 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
   const timer = stall ? setTimeout(() => res.body.destroy(stall.error()), stall.ms) : undefined;
   let bytes = 0;
   let sliceEnds = performance.now() + SLICE_MS;
+  let chunkDone = -Infinity;
   try {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       timer?.refresh();
       bytes += chunk.length;
+      // A chunk that had to be waited for: the event loop ran meanwhile, so a new slice starts.
+      const now = performance.now();
+      if (now - chunkDone > 1) sliceEnds = now + SLICE_MS;
       for (let at = 0; at < chunk.length; ) {
         at += decoder.push(at === 0 ? chunk : chunk.subarray(at), sliceEnds);
         if (performance.now() < sliceEnds) continue;
@@ -43,6 +47,7 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
         timer?.refresh();
         sliceEnds = performance.now() + SLICE_MS;
       }
+      chunkDone = performance.now();
     }
   } catch (err) {
     res.body.destroy();
