@@ -1,4 +1,6 @@
-import { appendFileSync, openSync, closeSync } from 'node:fs';
+import { appendFileSync, openSync, closeSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 // For measuring the extension inside a real VS Code (bench/extensionHostPods.mjs): with
@@ -7,6 +9,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 // unless the variable is set.
 
 export const DIAGNOSTICS_FILE_VARIABLE = 'CONTROLLER_LAB_DIAGNOSTICS_FILE';
+/** A directory: with it, also CPU profiles of the extension host, one file per 10 s (what a stall was made of). */
+export const CPU_PROFILE_DIR_VARIABLE = 'CONTROLLER_LAB_CPU_PROFILE_DIR';
+const PROFILE_PIECE_MS = 10_000;
 const INTERVAL_MS = 250;
 
 export interface HostSample {
@@ -19,7 +24,7 @@ export interface HostSample {
 }
 
 /** Starts writing samples when the variable names a file; returns what stops it. */
-export function startHostDiagnostics(env: NodeJS.ProcessEnv = process.env): () => void {
+export function startHostDiagnostics(env: NodeJS.ProcessEnv = process.env, profilePieceMs = PROFILE_PIECE_MS): () => void {
   const file = env[DIAGNOSTICS_FILE_VARIABLE];
   if (!file) return () => {};
   closeSync(openSync(file, 'a', 0o600));
@@ -36,8 +41,35 @@ export function startHostDiagnostics(env: NodeJS.ProcessEnv = process.env): () =
     }
   }, INTERVAL_MS);
   timer.unref();
+  const stopProfiling = env[CPU_PROFILE_DIR_VARIABLE] ? startCpuProfiles(env[CPU_PROFILE_DIR_VARIABLE], profilePieceMs) : () => {};
   return () => {
     clearInterval(timer);
     delay.disable();
+    stopProfiling();
+  };
+}
+
+/** Profiles the process through its own inspector and writes a .cpuprofile (Chrome DevTools' format) every `pieceMs`. */
+function startCpuProfiles(dir: string, pieceMs: number): () => void {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable', () => session.post('Profiler.start'));
+  let piece = 0;
+  const timer = setInterval(() => {
+    session.post('Profiler.stop', (err, result) => {
+      if (!err) {
+        try {
+          writeFileSync(join(dir, `extension-host-${process.pid}-${String(piece++).padStart(3, '0')}.cpuprofile`), JSON.stringify(result.profile), { mode: 0o600 });
+        } catch {
+          // A directory that went away ends nothing but the profiles.
+        }
+      }
+      session.post('Profiler.start');
+    });
+  }, pieceMs);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    session.disconnect();
   };
 }
