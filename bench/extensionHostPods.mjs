@@ -11,7 +11,8 @@
 //   - that the status bar shows the list's progress while it loads, and how often it changed;
 //   - the time from a click on the 10,000-Pod namespace in the Clusters tree to its first Pod rows.
 // Not a test: a measurement, printed as a table. With CONTROLLER_LAB_CPU_PROFILE_DIR=<dir> the
-// extension host also writes CPU profiles there, one per 10 s (what a stall was made of).
+// extension host also writes CPU profiles there, one per 10 s (what a stall was made of; writing
+// one stalls the host itself for ~0.2 s, so measure stalls without it).
 //
 //   npm run package && node_modules/.bin/node bench/extensionHostPods.mjs [--pods 50000] [--big 10000]
 import { spawn } from 'node:child_process';
