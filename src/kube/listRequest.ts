@@ -31,23 +31,27 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
   const stall = stallGuard(transport, `in the middle of the answer to ${what}`);
   const timer = stall ? setTimeout(() => res.body.destroy(stall.error()), stall.ms) : undefined;
   let bytes = 0;
-  let sliceEnds = performance.now() + SLICE_MS;
-  let chunkDone = -Infinity;
+  // A slice ends SLICE_MS after it began, or earlier when the event loop went round meanwhile (we
+  // waited for the socket): then the next chunk starts a new one.
+  let sliceEnds = 0;
+  let loopWentRound = true;
+  const newSlice = (): void => {
+    sliceEnds = performance.now() + SLICE_MS;
+    loopWentRound = false;
+    setImmediate(() => (loopWentRound = true));
+  };
   try {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       timer?.refresh();
       bytes += chunk.length;
-      // A chunk that had to be waited for: the event loop ran meanwhile, so a new slice starts.
-      const now = performance.now();
-      if (now - chunkDone > 1) sliceEnds = now + SLICE_MS;
+      if (loopWentRound) newSlice();
       for (let at = 0; at < chunk.length; ) {
         at += decoder.push(at === 0 ? chunk : chunk.subarray(at), sliceEnds);
         if (performance.now() < sliceEnds) continue;
         await nextTurn();
         timer?.refresh();
-        sliceEnds = performance.now() + SLICE_MS;
+        newSlice();
       }
-      chunkDone = performance.now();
     }
   } catch (err) {
     res.body.destroy();
