@@ -20,6 +20,13 @@ import type { Transport } from './transport.ts';
 const SLICE_MS = 8;
 
 /**
+ * A body up to this size is parsed at once, by one native JSON.parse (a few ms), as most lists
+ * are small: the streaming scan is JavaScript, which V8 has not compiled yet on an informer's
+ * first list (a 1 MB list of ConfigMaps took 44 ms to scan cold, 5 ms to parse whole).
+ */
+const WHOLE_BODY_BYTES = 2 * 1024 * 1024;
+
+/**
  * `prepareItem` is applied to each item as it is parsed; the list then says so (ITEMS_PREPARED).
  * `prepareText`, to each item's text before it is parsed.
  */
@@ -40,18 +47,33 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
     loopWentRound = false;
     setImmediate(() => (loopWentRound = true));
   };
+  const feed = async (chunk: Buffer): Promise<void> => {
+    if (loopWentRound) newSlice();
+    for (let at = 0; at < chunk.length; ) {
+      at += decoder.push(at === 0 ? chunk : chunk.subarray(at), sliceEnds);
+      if (performance.now() < sliceEnds) continue;
+      await nextTurn();
+      timer?.refresh();
+      newSlice();
+    }
+  };
+  // The body so far, while it may still be small enough to parse whole.
+  let held: Buffer[] | undefined = [];
   try {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       timer?.refresh();
       bytes += chunk.length;
-      if (loopWentRound) newSlice();
-      for (let at = 0; at < chunk.length; ) {
-        at += decoder.push(at === 0 ? chunk : chunk.subarray(at), sliceEnds);
-        if (performance.now() < sliceEnds) continue;
-        await nextTurn();
-        timer?.refresh();
-        newSlice();
+      if (held !== undefined) {
+        if (bytes <= WHOLE_BODY_BYTES) {
+          held.push(chunk);
+          continue;
+        }
+        // Too large: the decoder takes it from the first byte.
+        const earlier = held;
+        held = undefined;
+        for (const piece of earlier) await feed(piece);
       }
+      await feed(chunk);
     }
   } catch (err) {
     res.body.destroy();
@@ -64,14 +86,26 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
   }
   let decoded: ReturnType<ListDecoder<T>['end']>;
   try {
-    decoded = decoder.end();
+    decoded = held !== undefined ? parseWhole<T>(Buffer.concat(held, bytes)) : decoder.end();
   } catch (err) {
     throw invalid(`${bytes} bytes: ${err instanceof Error ? err.message : String(err)}`);
   }
   const list = decoded.list as unknown as KubeList<T> & { [ITEMS_PREPARED]?: boolean };
-  list.items = decoded.items;
+  // A transform that throws is the caller's error, not the body's: applied outside the try.
+  list.items = held !== undefined && prepareItem ? decoded.items.map((item) => prepareItem(item)) : decoded.items;
   if (prepareItem) list[ITEMS_PREPARED] = true;
   return list;
+}
+
+/**
+ * A small body parsed at once, read as ListDecoder reads a streamed one: the items that are
+ * objects, not yet prepared (the text form is left out: the transform itself gives the same objects).
+ */
+function parseWhole<T>(body: Buffer): { list: Record<string, unknown>; items: T[] } {
+  const list = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  const all: unknown = typeof list === 'object' && list !== null ? list['items'] : undefined;
+  const items = Array.isArray(all) ? (all.filter((i) => typeof i === 'object' && i !== null && !Array.isArray(i)) as T[]) : [];
+  return { list, items };
 }
 
 /** Resolves after the event loop has run its pending timers and I/O (a macrotask, not a microtask). */
