@@ -92,7 +92,7 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
   }
   const list = decoded.list as unknown as KubeList<T> & { [ITEMS_PREPARED]?: boolean };
   // A transform that throws is the caller's error, not the body's: applied outside the try.
-  list.items = held !== undefined && prepareItem ? decoded.items.map((item) => prepareItem(item)) : decoded.items;
+  list.items = held !== undefined && prepareItem ? await prepareInSlices(decoded.items, prepareItem) : decoded.items;
   if (prepareItem) list[ITEMS_PREPARED] = true;
   return list;
 }
@@ -106,6 +106,18 @@ function parseWhole<T>(body: Buffer): { list: Record<string, unknown>; items: T[
   const all: unknown = typeof list === 'object' && list !== null ? list['items'] : undefined;
   const items = Array.isArray(all) ? (all.filter((i) => typeof i === 'object' && i !== null && !Array.isArray(i)) as T[]) : [];
   return { list, items };
+}
+
+/** `prepare` applied to every item, SLICE_MS at a time, as the streamed decoder applies it. */
+async function prepareInSlices<T>(items: T[], prepare: (item: T) => T): Promise<T[]> {
+  let sliceEnds = performance.now() + SLICE_MS;
+  for (let i = 0; i < items.length; i++) {
+    items[i] = prepare(items[i]!);
+    if (performance.now() < sliceEnds) continue;
+    await nextTurn();
+    sliceEnds = performance.now() + SLICE_MS;
+  }
+  return items;
 }
 
 /** Resolves after the event loop has run its pending timers and I/O (a macrotask, not a microtask). */
