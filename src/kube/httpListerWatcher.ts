@@ -3,7 +3,7 @@ import { apiVersionOf, type ApiResource, type KubeList, type KubeObject, type Wa
 import { EventTooLargeError } from './errors.ts';
 import { LineTooLongError } from './lineSplitter.ts';
 import { listRequest } from './listRequest.ts';
-import { streamRequest } from './request.ts';
+import { DECODE_SLICE_MS, streamRequest } from './request.ts';
 import { collectionPath } from './resourcePath.ts';
 import type { Transport } from './transport.ts';
 import { WatchDecoder } from './watchDecoder.ts';
@@ -120,15 +120,30 @@ class StreamingWatch<T extends KubeObject> implements WatchHandle {
       },
     }, maxEventLength, prepareText);
     body.setEncoding('utf8');
+    // Events are decoded and handled DECODE_SLICE_MS at a time: past that the body is paused for
+    // one turn of the event loop (what the socket already gave waits in the stream, in order).
+    let sliceEnds = 0;
+    let loopWentRound = true;
     body.on('data', (chunk: string) => {
       if (this.finished) return;
+      if (loopWentRound) {
+        sliceEnds = performance.now() + DECODE_SLICE_MS;
+        loopWentRound = false;
+        setImmediate(() => (loopWentRound = true));
+      }
       try {
         decoder.push(chunk);
       } catch (err) {
         // Thrown inside a stream's 'data' handler, this would be an uncaught exception: the
         // process would die. It ends this watch instead; the informer resumes from its last RV.
         this.fail(err instanceof LineTooLongError ? new EventTooLargeError(err.limit) : err instanceof Error ? err : new Error(String(err)));
+        return;
       }
+      if (this.finished || performance.now() < sliceEnds) return;
+      body.pause();
+      setImmediate(() => {
+        if (!this.finished) body.resume();
+      });
     });
     body.on('end', () => {
       if (this.finished) return;

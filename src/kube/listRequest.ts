@@ -3,7 +3,7 @@ import type { TextTransform } from '../informer/index.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { KubeList, KubeObject } from '../shared/k8s.ts';
 import { ListDecoder, ListTooLargeItemError } from './listDecoder.ts';
-import { MAX_STRING_LENGTH, stallGuard, streamRequest } from './request.ts';
+import { DECODE_SLICE_MS, MAX_STRING_LENGTH, stallGuard, streamRequest } from './request.ts';
 import type { RequestOptions } from './request.ts';
 import type { Transport } from './transport.ts';
 
@@ -17,7 +17,7 @@ import type { Transport } from './transport.ts';
 // stream, which stops reading the socket: memory stays bounded too.
 
 /** Longest run of parsing (ms) before the event loop gets a turn; one item may overrun it. */
-const SLICE_MS = 8;
+const SLICE_MS = DECODE_SLICE_MS;
 
 /**
  * A body up to this size is parsed at once, by one native JSON.parse (a few ms), as most lists

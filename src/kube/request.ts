@@ -35,6 +35,13 @@ export interface StreamedResponse {
 const ERROR_BODY_LIMIT = 1 << 20;
 export const MAX_STRING_LENGTH = bufferConstants.MAX_STRING_LENGTH;
 
+/**
+ * Longest run of decoding (ms) before the event loop gets a turn. A socket that fell behind hands
+ * over megabytes in one turn (libuv reads up to 32 × 64 KB per poll): decoded at once, that kept
+ * views, timers and other extensions waiting for hundreds of ms.
+ */
+export const DECODE_SLICE_MS = 8;
+
 export function buildPath(transport: Transport, path: string, query?: RequestOptions['query']): string {
   let out = transport.basePath + path;
   if (query) {
