@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { loadCluster } from '../../../src/kube/cluster.ts';
 import type { ApiResource, KubeObject } from '../../../src/shared/k8s.ts';
+import { startChildServer } from './support/childServer.ts';
 import { scratchDir, writeKubeconfig } from './support/loopbackApi.ts';
 
 const configmaps: ApiResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], singularName: 'configmap', verbs: ['list', 'watch'] };
@@ -13,7 +12,7 @@ const TRANSFORM_MS = 0.2;
 // The API server, in a process of its own as a real one is: while the client is busy, it keeps the
 // socket full. One page of ~150-byte ConfigMaps (well over what the socket holds), as fast as the socket takes it; it exits when its
 // stdin closes (or after a minute).
-const server = (ITEMS: number): string => `
+const serverSource = (ITEMS: number): string => `
 const http = require('node:http');
 const items = Array.from({ length: ${ITEMS} }, (_, i) => ({
   metadata: { name: 'cm-' + i, namespace: 'team-a', uid: 'uid-' + i, resourceVersion: String(100 + i) },
@@ -28,15 +27,6 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 process.stdin.on('end', () => process.exit(0)).resume();
 setTimeout(() => process.exit(0), 60_000).unref();
 `;
-
-async function startServer(items: number): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['-e', server(items)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
-}
 
 /** The longest the event loop went without running a timer, from now until `stop`. */
 function loopWatch(): { stop(): number } {
@@ -62,7 +52,7 @@ function loopWatch(): { stop(): number } {
 // transform runs in slices.
 for (const ITEMS of [6000, 20000]) {
 test(`a list of ${ITEMS} objects in one page (kube-apiserver at resourceVersion=0) is decoded in short slices: timers and I/O keep running, no object is lost`, async (t) => {
-  const server = await startServer(ITEMS);
+  const server = await startChildServer(serverSource(ITEMS));
   const { dir, cleanup } = scratchDir();
   const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: server.url }) });
   t.after(() => {

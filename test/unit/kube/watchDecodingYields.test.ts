@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { loadCluster } from '../../../src/kube/cluster.ts';
 import type { ApiResource, WatchEvent } from '../../../src/shared/k8s.ts';
+import { startChildServer } from './support/childServer.ts';
 import { scratchDir, writeKubeconfig } from './support/loopbackApi.ts';
 
 const configmaps: ApiResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], singularName: 'configmap', verbs: ['list', 'watch'] };
@@ -30,17 +29,8 @@ process.stdin.on('end', () => process.exit(0)).resume();
 setTimeout(() => process.exit(0), 60_000).unref();
 `;
 
-async function startServer(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
-}
-
 test('a burst of watch events is decoded and handled in short slices: timers and I/O keep running, every event arrives in order', async (t) => {
-  const server = await startServer();
+  const server = await startChildServer(SERVER);
   const { dir, cleanup } = scratchDir();
   const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: server.url }) });
   t.after(() => {
