@@ -60,10 +60,36 @@ async function nodeTests(patterns, extra = []) {
     let failed = count('fail') + count('cancelled');
     // A runner that died before its summary still failed.
     if (code !== 0 && failed === 0) failed = 1;
-    return { passed, failed };
+    return { passed, failed, failures: tapFailures(summary) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The failed tests of a TAP report, each with the first line of its error: printed again at the
+ * end of the run, where a log cut to its tail still shows them.
+ */
+function tapFailures(tap) {
+  const lines = tap.split('\n');
+  const failures = [];
+  lines.forEach((line, i) => {
+    const m = /^\s*not ok \d+ - (.*)$/.exec(line);
+    if (!m) return;
+    const end = lines.findIndex((l, j) => j > i && l.trim() === '...');
+    const block = lines.slice(i + 1, end < 0 ? undefined : end);
+    const field = (name) => {
+      const at = block.findIndex((l) => l.trimStart().startsWith(`${name}: `));
+      if (at < 0) return '';
+      const value = block[at].trimStart().slice(name.length + 2);
+      return (/^[|>]-?$/.test(value) ? (block[at + 1] ?? '').trim() : value).replace(/^'|'$/g, '');
+    };
+    // A suite whose tests failed is named by those tests already.
+    if (field('failureType') === 'subtestsFailed') return;
+    const location = field('location');
+    failures.push(`${m[1]}${location ? ` (${location})` : ''}: ${field('error')}`);
+  });
+  return failures;
 }
 
 /** A check that is all or nothing (typecheck, lint): one pass or one failure. */
@@ -88,7 +114,11 @@ async function goTests() {
   const module = await goTestCounts(['test', '-C', 'go', '-race', '-count=1', '-v', './...']);
   // The kubebuilder-layout example: its Ginkgo suite against the simulated cluster (simtest).
   const example = await goTestCounts(['test', '-C', 'examples/go-guestbook', '-count=1', '-v', './...']);
-  return { passed: module.passed + example.passed, failed: module.failed + example.failed };
+  return {
+    passed: module.passed + example.passed,
+    failed: module.failed + example.failed,
+    failures: [...module.failures, ...example.failures],
+  };
 }
 
 /** Go tests and, in a Ginkgo suite, each spec (its `N Passed | M Failed` summary) are counted. */
@@ -103,7 +133,8 @@ async function goTestCounts(args) {
     failed += Number(m[2]);
   }
   if (code !== 0 && failed === 0) failed = 1;
-  return { passed, failed };
+  const failures = [...out.matchAll(/^\s*--- FAIL: (\S+)/gm)].map((m) => `go test ${m[1]}`);
+  return { passed, failed, failures };
 }
 
 const stages = {
@@ -125,8 +156,7 @@ const stages = {
   // controller-runtime's own envtest suites against the simulated cluster (scripts/envtestSuites.mjs).
   envtest: async () => {
     const { runEnvtestSuites } = await import('./envtestSuites.mjs');
-    const { passed, failed } = await runEnvtestSuites();
-    return { passed, failed };
+    return runEnvtestSuites();
   },
   dap: async () => {
     const files = globSync('test/dap/**/*.test.ts');
@@ -170,6 +200,8 @@ for (const stage of selected) {
 
 console.log('\nstage         passed  failed  seconds');
 for (const r of results) console.log(`${r.stage.padEnd(13)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${r.seconds.padStart(7)}`);
+const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `${r.stage}: ${f}`));
+if (failures.length > 0) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

@@ -66,14 +66,17 @@ test('without sliceMs the list is handed over within replace, as before', () => 
 
 test('sliced: queueing a large list is itself sliced; an update, a delete and a relist that arrive meanwhile wait behind it, in order', async () => {
   const cache = createIndexer();
-  const seen: string[] = [];
+  // One entry per hand-over: the key and its deltas' types, oldest first.
+  const handed: string[] = [];
+  let deltas = 0;
   let queued = 0;
   const fifo = createDeltaFifo({
     knownObjects: cache,
     sliceMs: 5,
-    consumer: (key, deltas) => {
-      for (const d of deltas) {
-        seen.push(`${d.type} ${key}`);
+    consumer: (key, ds) => {
+      handed.push(`${ds.map((d) => d.type).join('+')} ${key}`);
+      for (const d of ds) {
+        deltas++;
         if (d.type === 'Deleted') cache.delete(key);
         else cache.set(key, d.object as DeepReadonly<KubeObject>);
       }
@@ -84,7 +87,8 @@ test('sliced: queueing a large list is itself sliced; an update, a delete and a 
       busy(0.05);
     },
   });
-  const list = Array.from({ length: 3000 }, (_, i) => obj('ns', `o-${String(i).padStart(4, '0')}`));
+  const name = (i: number) => `o-${String(i).padStart(4, '0')}`;
+  const list = Array.from({ length: 3000 }, (_, i) => obj('ns', name(i)));
   fifo.replace(list, '10');
   assert.ok(queued < list.length, `replace queued ${queued} of ${list.length} objects before returning`);
   fifo.update({ ...obj('ns', 'o-0000'), data: { changed: 'yes' } });
@@ -95,15 +99,36 @@ test('sliced: queueing a large list is itself sliced; an update, a delete and a 
   assert.equal(fifo.hasSynced(), false);
   // The list, the update and delete, the relist, and a tombstone for each of the 2,999 cached objects but the 9 relisted.
   const total = list.length + 2 + relist.length + (list.length - 1 - 9);
-  for (let i = 0; i < 2000 && seen.length < total; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.equal(seen.length, total);
+  for (let i = 0; i < 2000 && deltas < total; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(deltas, total);
   assert.equal(fifo.hasSynced(), true);
-  assert.deepEqual(seen.slice(0, list.length), list.map((o) => `Replaced ns/${o.metadata.name}`));
-  const after = seen.slice(list.length);
-  assert.deepEqual(after.slice(0, 2), ['Updated ns/o-0000', 'Deleted ns/o-0001']);
-  assert.deepEqual(after.slice(2, 12), relist.map((o) => `Replaced ns/${o.metadata.name}`));
-  // Everything the relist no longer has (o-0001 was already deleted) is a tombstone, o-0002 first.
-  assert.equal(after[12], 'Deleted ns/o-0002');
+  // The list first, in order. How far the consumer got before the update, the delete and the
+  // relist were queued is a matter of timing: a key still queued then takes the new delta in its
+  // place, as in client-go's DeltaFIFO, and is handed over once with all its deltas.
+  assert.deepEqual(handed.slice(0, list.length).map((h) => h.split(' ')[1]), list.map((o) => `ns/${o.metadata.name}`));
+  // Each key's deltas, across hand-overs, in the order they arrived.
+  const history = new Map<string, string[]>();
+  for (const h of handed) {
+    const [types, key] = h.split(' ') as [string, string];
+    history.set(key, [...(history.get(key) ?? []), ...types.split('+')]);
+  }
+  const relisted = new Set(relist.map((o) => o.metadata.name));
+  for (let i = 0; i < list.length; i++) {
+    const expected = i === 0 ? ['Replaced', 'Updated', 'Replaced']
+      : i === 1 ? ['Replaced', 'Deleted', 'Replaced']
+        : relisted.has(name(i)) ? ['Replaced', 'Replaced'] : ['Replaced', 'Deleted'];
+    assert.deepEqual(history.get(`ns/${name(i)}`), expected, name(i));
+  }
+  // Behind the list, keys are handed over in the order of their first delta: the update and the
+  // delete, then the relist, then the tombstones of what it no longer has (o-0002 among them).
+  const after = handed.slice(list.length);
+  const phase = (h: string) => {
+    const [types, key] = h.split(' ') as [string, string];
+    const type = types.split('+')[0];
+    return (type === 'Updated' && key === 'ns/o-0000') || (type === 'Deleted' && key === 'ns/o-0001') ? 0 : type === 'Replaced' ? 1 : 2;
+  };
+  assert.deepEqual(after.map(phase), after.map(phase).sort(), after.slice(0, 14).join(', '));
+  assert.equal(cache.get('ns/o-0002'), undefined, 'o-0002 is gone');
   assert.equal(cache.size, relist.length);
   assert.deepEqual(cache.get('ns/o-0000')?.data, {});
 });
