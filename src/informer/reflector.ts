@@ -8,6 +8,7 @@ import type { ReflectorStore } from './deltaFifo.ts';
 import { ITEMS_PREPARED } from './listerWatcher.ts';
 import type { ListerWatcher, WatchHandle, WatchSink } from './listerWatcher.ts';
 import type { ProbeBus } from './probeBus.ts';
+import { RepeatedValues } from './sharedValues.ts';
 import { textFormOf } from './transforms.ts';
 import type { TextTransform } from './transforms.ts';
 import { LIST_ITEMS_PROBE_EVERY } from './probes.ts';
@@ -185,14 +186,17 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.prepareText = textFormOf(transform);
   }
 
-  /** prepareItem, counting what a page decoded so far for `listItems` probes while anyone listens. */
-  private countingPrepare(): ((item: T) => T) | undefined {
+  /**
+   * prepareItem for one page of a list: long values repeated across the list made one string
+   * (see RepeatedValues), and what the page decoded so far counted for `listItems` probes while
+   * anyone listens.
+   */
+  private listPrepare(repeated: RepeatedValues): (item: T) => T {
     const prepare = this.prepareItem;
-    if (!this.probes.active) return prepare;
     let decoded = 0;
     return (item) => {
-      if (++decoded % LIST_ITEMS_PROBE_EVERY === 0 && this.probes.active) this.emit({ kind: 'listItems', items: decoded });
-      return prepare ? prepare(item) : item;
+      if (this.probes.active && ++decoded % LIST_ITEMS_PROBE_EVERY === 0) this.emit({ kind: 'listItems', items: decoded });
+      return repeated.share(prepare ? prepare(item) : item);
     };
   }
 
@@ -297,6 +301,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     for (let restart = 0; ; restart++) {
       if (this.probes.active) this.emit({ kind: 'listStart', resourceVersion: rv });
       const pages: T[][] = [];
+      const repeated = new RepeatedValues();
       let cont: string | undefined;
       let listRV = '';
       try {
@@ -306,7 +311,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
               ? { limit, continue: cont, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector }
               : { resourceVersion: rv, limit: limit > 0 ? limit : undefined, labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
             this.abort.signal,
-            this.countingPrepare(),
+            this.listPrepare(repeated),
             this.prepareText,
           );
           if (this.stopped) return false;
