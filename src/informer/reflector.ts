@@ -73,6 +73,8 @@ interface WatchSession<T extends KubeObject> {
   openedAt: number;
   /** Streaming list: objects gathered before the initial-events-end bookmark. */
   initial: Map<string, T> | undefined;
+  /** Their long repeated values, made one string as they arrive (see RepeatedValues). */
+  initialValues: RepeatedValues | undefined;
   idleTimer: TimerHandle | undefined;
   /** Checks that the stream still delivers something (watchIdleTimeoutMs). */
   silenceTimer: TimerHandle | undefined;
@@ -404,7 +406,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
     return new Promise<WatchEnd>((resolve) => {
       const session: WatchSession<T> = {
         done: false, handle: undefined, events: 0, openedAt: this.clock.now(),
-        initial: streaming ? new Map() : undefined, idleTimer: undefined, silenceTimer: undefined,
+        initial: streaming ? new Map() : undefined, initialValues: streaming ? new RepeatedValues() : undefined,
+        idleTimer: undefined, silenceTimer: undefined,
         abort: new AbortController(), resolve,
       };
       this.session = session;
@@ -474,7 +477,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         if (session.initial) {
           this.armIdleTimer(session);
           if (type === 'DELETED') session.initial.delete(keyOfValid(o));
-          else session.initial.set(keyOfValid(o), o);
+          else session.initial.set(keyOfValid(o), session.initialValues!.share(o));
           return;
         }
         try {
@@ -505,6 +508,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
           }
           const items = [...session.initial.values()];
           session.initial = undefined;
+          session.initialValues = undefined;
           session.idleTimer?.cancel();
           if (this.probes.active) this.emit({ kind: 'listEnd', resourceVersion: rv, items: items.length, durationMs: this.clock.now() - session.openedAt });
           try {

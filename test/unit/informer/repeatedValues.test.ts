@@ -5,7 +5,8 @@ import { runInNewContext } from 'node:vm';
 import { createSharedInformer, ITEMS_PREPARED } from '../../../src/informer/index.ts';
 import type { ListerWatcher } from '../../../src/informer/index.ts';
 import { RepeatedValues } from '../../../src/informer/sharedValues.ts';
-import type { KubeObject } from '../../../src/shared/k8s.ts';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../../src/shared/k8s.ts';
+import type { KubeObject, WatchEvent } from '../../../src/shared/k8s.ts';
 
 // A list's items repeat long values (a CA bundle in every namespace, one payload in every replica's
 // ConfigMap): made one string as the items are decoded, they cost their bytes once while the list
@@ -94,5 +95,37 @@ describe('values repeated within a list', () => {
     assert.equal(bundles.length, 1000);
     // Each item's own copy, still held by the backend, would be 16 MB in all.
     assert.ok(grown < 4 * 1024 * 1024, `the list and the cache held ${(grown / 1048576).toFixed(1)} MB`);
+  });
+
+  it('a streaming list (sendInitialEvents) shares them as its objects arrive', async () => {
+    const bundles: string[] = [];
+    const texts = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ type: 'ADDED', object: decoded(i, { bundle: BUNDLE }) }));
+    const lw: ListerWatcher = {
+      list: () => Promise.reject(new Error('this backend only streams its lists')),
+      watch: async (options, sink) => {
+        assert.equal(options.sendInitialEvents, true);
+        setImmediate(() => {
+          for (const text of texts) {
+            const event = JSON.parse(text) as WatchEvent;
+            sink.event(event);
+            // What the informer holds of the event's object, once it took it.
+            bundles.push((event.object['data'] as Record<string, string>)['bundle']!);
+          }
+          sink.event({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '1000', annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } } as KubeObject });
+        });
+        return { stop: () => {} };
+      },
+    };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const informer = createSharedInformer({ name: 'configmaps', listerWatcher: lw, useWatchList: true });
+    informer.run();
+    await informer.waitForSync();
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    informer.stop();
+    assert.equal(informer.indexer.size, 1000);
+    assert.equal(bundles.length, 1000);
+    assert.ok(grown < 4 * 1024 * 1024, `the streamed list and the cache held ${(grown / 1048576).toFixed(1)} MB`);
   });
 });
