@@ -9,6 +9,14 @@
 // still validates every byte. A long string's end is found natively (indexOf). When the informer's
 // transform drops `metadata.managedFields`, the scan also finds them and cuts them from the bytes
 // (memberCut.ts), so the transform's text form need not scan the text again.
+//
+// Otherwise most items are not scanned at all: a server writes its items alike, so the bytes
+// between two items — `},{"metadata":` for a typed list — are found natively (indexOf) and what
+// lies before them is handed to JSON.parse. That is an item exactly when JSON.parse takes it: the
+// text starts where an item starts, and a JSON text parses only when it is one whole value, so a
+// separator met inside an item (in a nested array, or ending a string) makes it fail, and the next
+// one is tried. The scanner still reads whatever this cannot: the item a chunk cuts in two, the
+// last one, a list written with spaces.
 
 import { memberCutOf } from '../informer/index.ts';
 import { ABSENT, CUT, MemberCutter, UNSURE } from './memberCut.ts';
@@ -23,11 +31,19 @@ const COMMA = 0x2c;
 const ITEMS_KEY = Buffer.from('items');
 /** How far the scanner looks for a string's end byte by byte before it asks indexOf. */
 const SHORT_STRING = 48;
+/** Separators tried for one item before the scanner reads it. */
+const SEPARATOR_TRIES = 2;
+/** Items read by the scanner after their separators failed, before separators are given up on for the list. */
+const MAX_SEPARATOR_MISSES = 16;
+/** Longest first key of an item that a separator is built from (`metadata`, `apiVersion`, …). */
+const MAX_FIRST_KEY = 64;
 
 export class ListTooLargeItemError extends Error {}
 
 export class ListDecoder<T = unknown> {
   readonly items: T[] = [];
+  /** Of `items`, how many were found by their separators rather than scanned. */
+  itemsBySeparator = 0;
   private depth = 0;
   private inString = false;
   /** Backslashes ending the previous chunk inside a string (an odd count escapes the next byte). */
@@ -47,6 +63,11 @@ export class ListDecoder<T = unknown> {
   private readonly prepareText: ((json: string, inEvent: boolean) => string) | undefined;
   /** Cuts what `prepareText` would, during the scan, when that is one member (managedFields). */
   private readonly cutter: MemberCutter | undefined;
+  /** What lies between two items (`},{"metadata":`), once the first item showed it; see skipItems. */
+  private separator: Buffer | undefined;
+  /** Whether separators may be used: no text to prepare, and not given up on. */
+  private separators: boolean;
+  private separatorMisses = 0;
 
   /**
    * `prepare` is applied to each item as it is parsed (e.g. the informer's transform);
@@ -58,6 +79,7 @@ export class ListDecoder<T = unknown> {
     this.prepareText = prepareText;
     const cut = memberCutOf(prepareText);
     this.cutter = cut ? new MemberCutter(cut) : undefined;
+    this.separators = prepareText === undefined;
   }
 
   /**
@@ -147,6 +169,14 @@ export class ListDecoder<T = unknown> {
           itemStart = -1;
           // Between items nothing of the chunk is held: stopping here loses nothing.
           if (until !== Infinity && performance.now() >= until) return i + 1;
+          if (this.separator !== undefined) {
+            const next = this.skipItems(chunk, i + 1, until);
+            if (next > i + 1) {
+              if (until !== Infinity && performance.now() >= until) return next;
+              // The scanner goes on at the `,` after the last item taken (`i++` below).
+              i = next - 1;
+            }
+          }
         } else if (cutter !== undefined && this.inItems && this.depth >= 3) {
           cutter.closes(this.depth, c, this.itemLength + i - itemStart);
         } else if (this.inItems && this.depth === 1) {
@@ -185,6 +215,44 @@ export class ListDecoder<T = unknown> {
     this.itemLength = 0;
     const item = JSON.parse(this.itemText(bytes)) as T;
     this.items.push(this.prepare ? this.prepare(item) : item);
+    if (this.separators && this.separator === undefined) this.separator = separatorAfter(bytes);
+  }
+
+  /**
+   * Takes the items that follow `from` (just past an item's `}`) in this chunk by their separators;
+   * returns where the last one taken ends (`from` when none was). Stops at the first item it cannot
+   * take — cut by the chunk's end, the list's last, or one whose separators all failed to parse —
+   * and leaves it to the scanner, or when `until` has passed.
+   */
+  private skipItems(chunk: Buffer, from: number, until: number): number {
+    const separator = this.separator!;
+    let end = from;
+    while (chunk[end] === COMMA && chunk[end + 1] === OPEN_BRACE) {
+      const start = end + 1;
+      let at = chunk.indexOf(separator, start);
+      let item: T | undefined;
+      for (let tries = 0; at >= 0 && tries < SEPARATOR_TRIES; tries++) {
+        if (at + 1 - start > this.maxItemLength) return end;
+        try {
+          item = JSON.parse(chunk.toString('utf8', start, at + 1)) as T;
+          break;
+        } catch {
+          at = chunk.indexOf(separator, at + 1);
+        }
+      }
+      if (item === undefined) {
+        if (at >= 0 && ++this.separatorMisses > MAX_SEPARATOR_MISSES) {
+          this.separators = false;
+          this.separator = undefined;
+        }
+        return end;
+      }
+      this.items.push(this.prepare ? this.prepare(item) : item);
+      this.itemsBySeparator++;
+      end = at + 1;
+      if (until !== Infinity && performance.now() >= until) break;
+    }
+    return end;
   }
 
   /** The item's text as it is to be parsed: with the member cut, or through the text form. */
@@ -211,6 +279,19 @@ export class ListDecoder<T = unknown> {
   private isItemsKey(): boolean {
     return !this.keyOverflow && this.key.length === ITEMS_KEY.length && this.key.every((b, j) => b === ITEMS_KEY[j]);
   }
+}
+
+/**
+ * The bytes between this item and the next, as a compact list writes them: `},{"` and the item's
+ * first key, `":`. None when the item does not start so (spaces, an empty object, an escaped key).
+ */
+function separatorAfter(item: Buffer): Buffer | undefined {
+  if (item[0] !== OPEN_BRACE || item[1] !== QUOTE) return undefined;
+  const close = item.indexOf(QUOTE, 2);
+  if (close < 0 || close - 2 > MAX_FIRST_KEY || item[close + 1] !== 0x3a) return undefined;
+  const key = item.subarray(2, close);
+  if (key.includes(BACKSLASH)) return undefined;
+  return Buffer.concat([Buffer.from('},{"'), key, Buffer.from('":')]);
 }
 
 /** Backslashes right before `end` (from `start`), plus `carried` when the run reaches `start`. */

@@ -89,4 +89,50 @@ describe('list decoder (items parsed as the body arrives)', () => {
     assert.throws(() => decode(Buffer.from('{"items":[{"a":1},{"b":'), [7]), SyntaxError);
     assert.throws(() => decode(Buffer.from('{"metadata":{"resourceVersion":"1"'), [7]), SyntaxError);
   });
+
+  it('takes most items by the bytes between them, and only whole items', () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({ metadata: { name: `cm-${i}`, namespace: 'ns' }, data: { k: 'v'.repeat(i % 50) } }));
+    const decoder = new ListDecoder();
+    decoder.push(Buffer.from(JSON.stringify({ kind: 'ConfigMapList', metadata: { resourceVersion: '5' }, items })));
+    assert.deepEqual(decoder.end().items, items);
+    // The first item shows the separator and the last is followed by none: both are scanned.
+    assert.equal(decoder.itemsBySeparator, items.length - 2);
+  });
+
+  it('reads what JSON.parse reads when separators turn up inside items, however the body is cut', () => {
+    // Items whose nested arrays hold objects that start as items do, strings holding the
+    // separator's bytes, and items that are not JSON-equal to their neighbours' shape.
+    const fragment = fc.constantFrom('},{"metadata":', '},{', '{"metadata":', '"},{"metadata":"', '\\', 'x');
+    const text = fc.oneof(tricky, fragment, fc.array(fragment, { maxLength: 3 }).map((f) => f.join('')));
+    const nested = fc.array(fc.record({ metadata: fc.record({ name: text }) }), { maxLength: 3 });
+    const listItem = fc.record({
+      metadata: fc.record({ name: text, annotations: fc.dictionary(text, text, { maxKeys: 2 }) }),
+      spec: fc.record({ templates: nested, note: text }),
+    });
+    fc.assert(
+      fc.property(fc.array(listItem, { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 4 }), (items, sizes) => {
+        const body = Buffer.from(JSON.stringify({ kind: 'PodList', metadata: { resourceVersion: '1' }, items }));
+        assert.deepEqual(decode(body, sizes).items, JSON.parse(JSON.stringify(items)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads every item when items hold separators themselves: past one, the scanner reads them', () => {
+    const list = (templates: number) => Array.from({ length: 200 }, (_, i) => ({
+      metadata: { name: `sts-${i}` },
+      spec: { volumeClaimTemplates: Array.from({ length: templates }, (_, t) => ({ metadata: { name: `data-${t}` } })) },
+    }));
+    for (const [templates, bySeparator] of [[2, 198], [3, 0]] as const) {
+      const items = list(templates);
+      const decoder = new ListDecoder();
+      decoder.push(Buffer.from(JSON.stringify({ kind: 'StatefulSetList', metadata: {}, items })));
+      assert.deepEqual(decoder.end().items, items);
+      assert.equal(decoder.itemsBySeparator, bySeparator, `${templates} templates`);
+    }
+  });
+
+  it('an invalid item among items taken by separator is still a SyntaxError', () => {
+    assert.throws(() => decode(Buffer.from('{"items":[{"a":1},{"a":2},{"a":tru},{"a":3}]}'), [1000]), SyntaxError);
+  });
 });
