@@ -10,13 +10,15 @@
 // transform drops `metadata.managedFields`, the scan also finds them and cuts them from the bytes
 // (memberCut.ts), so the transform's text form need not scan the text again.
 //
-// Otherwise most items are not scanned at all: a server writes its items alike, so the bytes
-// between two items — `},{"metadata":` for a typed list — are found natively (indexOf) and what
-// lies before them is handed to JSON.parse. That is an item exactly when JSON.parse takes it: the
-// text starts where an item starts, and a JSON text parses only when it is one whole value, so a
-// separator met inside an item (in a nested array, or ending a string) makes it fail, and the next
-// one is tried. The scanner still reads whatever this cannot: the item a chunk cuts in two, the
-// last one, a list written with spaces.
+// Most items are not scanned at all, though: a server writes its items alike, so the bytes between
+// two items — `},{"metadata":` for a typed list — are found natively (indexOf) and what lies before
+// them is handed to JSON.parse. That is an item exactly when JSON.parse takes it: the text starts
+// where an item starts, and a JSON text parses only when it is one whole value, so a separator met
+// inside an item (in a nested array, or ending a string) makes it fail, and the next one is tried.
+// Such an item is parsed whole and the transform drops managedFields from the object: parsing them
+// costs less than scanning every byte to cut them (50k Pods synced in 3.6 s against 5.3 s). The
+// scanner still reads what this cannot: the item a chunk cuts in two, the last one, a list written
+// with spaces.
 
 import { memberCutOf } from '../informer/index.ts';
 import { ABSENT, CUT, MemberCutter, UNSURE } from './memberCut.ts';
@@ -65,7 +67,7 @@ export class ListDecoder<T = unknown> {
   private readonly cutter: MemberCutter | undefined;
   /** What lies between two items (`},{"metadata":`), once the first item showed it; see skipItems. */
   private separator: Buffer | undefined;
-  /** Whether separators may be used: no text to prepare, and not given up on. */
+  /** Whether separators may be used: not given up on for this list. */
   private separators: boolean;
   private separatorMisses = 0;
 
@@ -79,7 +81,8 @@ export class ListDecoder<T = unknown> {
     this.prepareText = prepareText;
     const cut = memberCutOf(prepareText);
     this.cutter = cut ? new MemberCutter(cut) : undefined;
-    this.separators = prepareText === undefined;
+    // An item taken by separator skips the text form: only when the transform itself follows.
+    this.separators = prepare !== undefined || prepareText === undefined;
   }
 
   /**

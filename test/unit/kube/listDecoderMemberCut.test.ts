@@ -72,11 +72,12 @@ describe('list decoder: managedFields cut while scanning', () => {
   });
 
   it('does not hand items whose metadata it read whole to the text form', () => {
+    // Items that do not start alike: the scanner reads each (none is found by separator).
     const items = [
       { metadata: { name: 'a', managedFields: [{ manager: 'kubelet', fieldsV1: { 'f:status': {} } }], labels: { x: 'managedFields' } }, spec: { managedFields: ['kept'] } },
-      { metadata: { managedFields: [], name: 'b' } },
-      { metadata: { name: 'c', managedFields: [{ manager: 'm' }] } },
-      { metadata: { name: 'd' }, status: { phase: 'Running' } },
+      { kind: 'Pod', metadata: { managedFields: [], name: 'b' } },
+      { apiVersion: 'v1', metadata: { name: 'c', managedFields: [{ manager: 'm' }] } },
+      { spec: {}, metadata: { name: 'd' }, status: { phase: 'Running' } },
     ];
     const { textForm, calls } = countingTextForm();
     const body = Buffer.from(JSON.stringify({ kind: 'PodList', metadata: {}, items }));
@@ -92,5 +93,15 @@ describe('list decoder: managedFields cut while scanning', () => {
     const { textForm, calls } = countingTextForm();
     assert.deepEqual(decode(body, [split, body.length], textForm), expected(items));
     assert.equal(calls(), 1);
+  });
+
+  it('items found by separator are parsed whole and the transform drops their managedFields', () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ metadata: { name: `p-${i}`, managedFields: [{ manager: 'kubelet', fieldsV1: { 'f:status': {} } }] }, spec: { managedFields: ['kept'] } }));
+    const { textForm, calls } = countingTextForm();
+    const decoder = new ListDecoder<Record<string, unknown>>(Infinity, (o) => dropManagedFields(o as never), textForm);
+    decoder.push(Buffer.from(JSON.stringify({ kind: 'PodList', metadata: {}, items })));
+    assert.deepEqual(decoder.end().items, expected(items));
+    assert.equal(decoder.itemsBySeparator, items.length - 2);
+    assert.equal(calls(), 0);
   });
 });
