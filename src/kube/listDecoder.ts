@@ -11,7 +11,8 @@
 // (memberCut.ts), so the transform's text form need not scan the text again.
 //
 // Most items are not scanned at all, though: a server writes its items alike, so the bytes between
-// two items — `},{"metadata":` for a typed list — are found natively (indexOf) and what lies before
+// two items — `},{"metadata":` for a typed list, `},{"apiVersion":"…","kind":"…","metadata":` for
+// custom resources — are found natively (indexOf) and what lies before
 // them is handed to JSON.parse. That is an item exactly when JSON.parse takes it: the text starts
 // where an item starts, and a JSON text parses only when it is one whole value, so a separator met
 // inside an item (in a nested array, or ending a string) makes it fail, and the next one is tried.
@@ -39,6 +40,16 @@ const SEPARATOR_TRIES = 2;
 const MAX_SEPARATOR_MISSES = 16;
 /** Longest first key of an item that a separator is built from (`metadata`, `apiVersion`, …). */
 const MAX_FIRST_KEY = 64;
+/** String members before `metadata` that a separator may hold (an unstructured object's apiVersion, kind). */
+const MAX_PREFIX_MEMBERS = 3;
+const METADATA_KEY = Buffer.from('metadata');
+const COLON = 0x3a;
+/**
+ * An item that the chunk cuts in two is carried over and joined to the next chunk (a copy), so
+ * that its separator can be found there, while it is at most this long; a longer one is scanned.
+ * Over TLS a chunk is one record, ~16 KB: without this, a third of a Pod list's items would be.
+ */
+const MAX_CARRY = 256 * 1024;
 
 export class ListTooLargeItemError extends Error {}
 
@@ -70,6 +81,8 @@ export class ListDecoder<T = unknown> {
   /** Whether separators may be used: not given up on for this list. */
   private separators: boolean;
   private separatorMisses = 0;
+  /** The start of an item cut by the end of the last chunk (from its `,`), read with the next one. */
+  private carry: Buffer | undefined;
 
   /**
    * `prepare` is applied to each item as it is parsed (e.g. the informer's transform);
@@ -90,9 +103,19 @@ export class ListDecoder<T = unknown> {
    * (a performance.now() time) has passed after an item: then it stops after that item, and the
    * caller pushes the rest later (after letting the event loop run).
    */
-  push(chunk: Buffer, until = Infinity): number {
+  push(pushed: Buffer, until = Infinity): number {
+    // Positions below are in `chunk`: what was carried over, then `pushed`. Stops for `until` come
+    // only past the carried bytes, so that what is returned counts bytes of `pushed`.
+    const carried = this.carry?.length ?? 0;
+    const chunk = this.carry === undefined ? pushed : Buffer.concat([this.carry, pushed], carried + pushed.length);
+    this.carry = undefined;
     const n = chunk.length;
     let i = 0;
+    if (this.separator !== undefined && this.inItems && this.depth === 2 && !this.inString && this.itemPieces.length === 0) {
+      i = this.skipItems(chunk, 0, until, carried);
+      if (this.carry !== undefined) return pushed.length;
+      if (i > carried && until !== Infinity && performance.now() >= until) return i - carried;
+    }
     // Where, in this chunk, the current item or envelope run started.
     let itemStart = this.inItems && this.depth >= 3 ? 0 : -1;
     let envelopeStart = this.inItems ? -1 : 0;
@@ -171,11 +194,12 @@ export class ListDecoder<T = unknown> {
           this.finishItem(chunk.subarray(itemStart, i + 1));
           itemStart = -1;
           // Between items nothing of the chunk is held: stopping here loses nothing.
-          if (until !== Infinity && performance.now() >= until) return i + 1;
+          if (until !== Infinity && i + 1 > carried && performance.now() >= until) return i + 1 - carried;
           if (this.separator !== undefined) {
-            const next = this.skipItems(chunk, i + 1, until);
+            const next = this.skipItems(chunk, i + 1, until, carried);
+            if (this.carry !== undefined) return pushed.length;
             if (next > i + 1) {
-              if (until !== Infinity && performance.now() >= until) return next;
+              if (until !== Infinity && next > carried && performance.now() >= until) return next - carried;
               // The scanner goes on at the `,` after the last item taken (`i++` below).
               i = next - 1;
             }
@@ -192,11 +216,18 @@ export class ListDecoder<T = unknown> {
     }
     if (itemStart >= 0) this.addItemPiece(chunk.subarray(itemStart));
     if (envelopeStart >= 0) this.envelope.push(chunk.subarray(envelopeStart));
-    return n;
+    return pushed.length;
   }
 
   /** The list once the body has ended: the envelope parsed, with the items read. */
   end(): { list: Record<string, unknown>; items: T[] } {
+    if (this.carry !== undefined) {
+      // The last item, carried in wait of a separator that never came: the scanner reads it.
+      const rest = this.carry;
+      this.carry = undefined;
+      this.giveUpSeparators();
+      this.push(rest);
+    }
     const list = JSON.parse(Buffer.concat(this.envelope).toString('utf8')) as Record<string, unknown>;
     if (this.itemPieces.length > 0 || this.inItems) throw new SyntaxError('the list ended in the middle of its items');
     return { list, items: this.items };
@@ -223,16 +254,21 @@ export class ListDecoder<T = unknown> {
 
   /**
    * Takes the items that follow `from` (just past an item's `}`) in this chunk by their separators;
-   * returns where the last one taken ends (`from` when none was). Stops at the first item it cannot
-   * take — cut by the chunk's end, the list's last, or one whose separators all failed to parse —
-   * and leaves it to the scanner, or when `until` has passed.
+   * returns where the last one taken ends (`from` when none was). An item the chunk's end cuts in
+   * two is carried over to the next chunk (`carry`; then it returns the chunk's length). It stops
+   * at the first item it cannot take — the list's last, one whose separators all failed to parse,
+   * one too long to carry — and leaves it to the scanner, or when `until` has passed (past
+   * `minEnd`, the bytes carried into this chunk).
    */
-  private skipItems(chunk: Buffer, from: number, until: number): number {
+  private skipItems(chunk: Buffer, from: number, until: number, minEnd: number): number {
     const separator = this.separator!;
     let end = from;
-    while (chunk[end] === COMMA && chunk[end + 1] === OPEN_BRACE) {
+    while (chunk[end] === COMMA) {
+      if (end + 1 === chunk.length) return this.carryFrom(chunk, end);
+      if (chunk[end + 1] !== OPEN_BRACE) break;
       const start = end + 1;
       let at = chunk.indexOf(separator, start);
+      if (at < 0) return this.carryFrom(chunk, end);
       let item: T | undefined;
       for (let tries = 0; at >= 0 && tries < SEPARATOR_TRIES; tries++) {
         if (at + 1 - start > this.maxItemLength) return end;
@@ -244,18 +280,36 @@ export class ListDecoder<T = unknown> {
         }
       }
       if (item === undefined) {
-        if (at >= 0 && ++this.separatorMisses > MAX_SEPARATOR_MISSES) {
-          this.separators = false;
-          this.separator = undefined;
-        }
+        if (at >= 0) this.missed();
         return end;
       }
       this.items.push(this.prepare ? this.prepare(item) : item);
       this.itemsBySeparator++;
       end = at + 1;
-      if (until !== Infinity && performance.now() >= until) break;
+      if (until !== Infinity && end > minEnd && performance.now() >= until) break;
     }
     return end;
+  }
+
+  /** Keeps the chunk's bytes from `end` (an item's `,` and what came of it) for the next chunk, when short enough. */
+  private carryFrom(chunk: Buffer, end: number): number {
+    if (chunk.length - end <= MAX_CARRY) {
+      this.carry = chunk.subarray(end);
+      return chunk.length;
+    }
+    // Items this long, or items that do not start as the first did: the scanner reads them.
+    this.missed();
+    return end;
+  }
+
+  /** An item the separators could not take; past MAX_SEPARATOR_MISSES the scanner reads the rest of the list. */
+  private missed(): void {
+    if (++this.separatorMisses > MAX_SEPARATOR_MISSES) this.giveUpSeparators();
+  }
+
+  private giveUpSeparators(): void {
+    this.separators = false;
+    this.separator = undefined;
   }
 
   /** The item's text as it is to be parsed: with the member cut, or through the text form. */
@@ -286,15 +340,32 @@ export class ListDecoder<T = unknown> {
 
 /**
  * The bytes between this item and the next, as a compact list writes them: `},{"` and the item's
- * first key, `":`. None when the item does not start so (spaces, an empty object, an escaped key).
+ * first key, `":` — `},{"metadata":` for a typed list. When the members before `metadata` are short
+ * strings (an unstructured object's `apiVersion` and `kind`), everything up to `"metadata":`: a
+ * custom resource's ownerReferences and managedFields entries start with `"apiVersion"` too, but
+ * not with its apiVersion, kind and metadata in a row. None when the item does not start so
+ * (spaces, an empty object, an escaped key).
  */
 function separatorAfter(item: Buffer): Buffer | undefined {
   if (item[0] !== OPEN_BRACE || item[1] !== QUOTE) return undefined;
-  const close = item.indexOf(QUOTE, 2);
-  if (close < 0 || close - 2 > MAX_FIRST_KEY || item[close + 1] !== 0x3a) return undefined;
-  const key = item.subarray(2, close);
-  if (key.includes(BACKSLASH)) return undefined;
-  return Buffer.concat([Buffer.from('},{"'), key, Buffer.from('":')]);
+  const firstKeyEnd = item.indexOf(QUOTE, 2);
+  if (firstKeyEnd < 0 || firstKeyEnd - 2 > MAX_FIRST_KEY || item[firstKeyEnd + 1] !== COLON) return undefined;
+  if (item.subarray(2, firstKeyEnd).includes(BACKSLASH)) return undefined;
+  let prefixEnd = firstKeyEnd + 2;
+  // `at`: a member's key's opening quote.
+  for (let at = 1, members = 0; members <= MAX_PREFIX_MEMBERS; members++) {
+    const keyEnd = item.indexOf(QUOTE, at + 1);
+    if (keyEnd < 0 || keyEnd - at > MAX_FIRST_KEY || item[keyEnd + 1] !== COLON) break;
+    if (keyEnd - at - 1 === METADATA_KEY.length && item.compare(METADATA_KEY, 0, METADATA_KEY.length, at + 1, keyEnd) === 0) {
+      prefixEnd = keyEnd + 2;
+      break;
+    }
+    const valueEnd = item[keyEnd + 2] === QUOTE ? item.indexOf(QUOTE, keyEnd + 3) : -1;
+    if (valueEnd < 0 || valueEnd - keyEnd > MAX_FIRST_KEY * 4 || item.subarray(at, valueEnd).includes(BACKSLASH)) break;
+    if (item[valueEnd + 1] !== COMMA || item[valueEnd + 2] !== QUOTE) break;
+    at = valueEnd + 2;
+  }
+  return Buffer.concat([Buffer.from('},'), item.subarray(0, prefixEnd)]);
 }
 
 /** Backslashes right before `end` (from `start`), plus `carried` when the run reaches `start`. */

@@ -110,12 +110,50 @@ describe('list decoder (items parsed as the body arrives)', () => {
       spec: fc.record({ templates: nested, note: text }),
     });
     fc.assert(
-      fc.property(fc.array(listItem, { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 4 }), (items, sizes) => {
+      fc.property(fc.array(listItem, { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 4 }), fc.boolean(), (items, sizes, outOfTime) => {
         const body = Buffer.from(JSON.stringify({ kind: 'PodList', metadata: { resourceVersion: '1' }, items }));
-        assert.deepEqual(decode(body, sizes).items, JSON.parse(JSON.stringify(items)));
+        assert.deepEqual(decode(body, sizes, outOfTime).items, JSON.parse(JSON.stringify(items)));
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('carries an item that a chunk cuts in two over to the next chunk, and takes it by its separator there', () => {
+    const items = Array.from({ length: 300 }, (_, i) => ({ metadata: { name: `pod-${i}`, namespace: 'ns' }, spec: { note: 'n'.repeat(900 + (i % 7) * 100) } }));
+    const body = Buffer.from(JSON.stringify({ kind: 'PodList', metadata: { resourceVersion: '5' }, items }));
+    // As TLS hands a body over: ~16 KB at a time, cutting an item every chunk.
+    for (const outOfTime of [false, true]) {
+      const decoder = new ListDecoder();
+      for (let at = 0; at < body.length; at += 16384) {
+        const piece = body.subarray(at, at + 16384);
+        if (!outOfTime) assert.equal(decoder.push(piece), piece.length);
+        else for (let read = 0; read < piece.length; ) read += decoder.push(piece.subarray(read), 0);
+      }
+      assert.deepEqual(decoder.end().items, items);
+      // Only the first (it shows the separator) and the last (none follows it) are scanned.
+      assert.equal(decoder.itemsBySeparator, items.length - 2, `out of time: ${outOfTime}`);
+    }
+  });
+
+  it('custom resources: their ownerReferences and managedFields entries start as they do, and are still told apart', () => {
+    // As kube-apiserver writes unstructured objects: keys sorted, so apiVersion comes first in the
+    // object, in each owner reference and in each managedFields entry.
+    const entry = (manager: string) => ({ apiVersion: 'lab.example.com/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} }, manager, operation: 'Update' });
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      apiVersion: 'lab.example.com/v1',
+      kind: 'Widget',
+      metadata: {
+        managedFields: [entry('kubectl'), entry('controller'), entry('other')],
+        name: `w-${i}`,
+        ownerReferences: [{ apiVersion: 'lab.example.com/v1', kind: 'Widget', name: 'parent', uid: 'u1' }, { apiVersion: 'v1', kind: 'ConfigMap', name: 'c', uid: 'u2' }],
+      },
+      spec: { parts: [{ apiVersion: 'lab.example.com/v1', kind: 'Widget', metadata: { name: 'embedded' } }, { apiVersion: 'lab.example.com/v1', kind: 'Widget' }] },
+    }));
+    const body = Buffer.from(JSON.stringify({ apiVersion: 'lab.example.com/v1', items, kind: 'WidgetList', metadata: { resourceVersion: '9' } }));
+    const decoder = new ListDecoder();
+    for (let at = 0; at < body.length; at += 16384) decoder.push(body.subarray(at, at + 16384));
+    assert.deepEqual(decoder.end().items, items);
+    assert.equal(decoder.itemsBySeparator, items.length - 2);
   });
 
   it('reads every item when items hold separators themselves: past one, the scanner reads them', () => {
