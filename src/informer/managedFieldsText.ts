@@ -9,14 +9,7 @@
 // the text as it was: the object-level transform still runs on the parsed object, so a text it
 // could not cut costs time, never correctness.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/jsonBytes.ts';
 
 /**
  * `json` without `metadata.managedFields`: `json` is an object, or (`inEvent`) a watch event whose

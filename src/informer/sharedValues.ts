@@ -48,6 +48,29 @@ function fingerprint(v: string): number {
   return (h ^ (h >>> 15)) & 0x3fffffff;
 }
 
+/**
+ * Calls `visit` with each long string value in `obj`'s data, binaryData and metadata.annotations,
+ * and its fingerprint; a string `visit` returns is put in the value's place. Records frozen by an
+ * in-process backend (which may share its own objects) keep their values.
+ */
+function eachLongValue(obj: unknown, visit: (value: string, fingerprint: number) => string | undefined): void {
+  const o = obj as { data?: unknown; binaryData?: unknown; metadata?: { annotations?: unknown } } | null;
+  if (typeof o !== 'object' || o === null) return;
+  // One loop over the three records, not three calls: every optimized caller inlines what it
+  // calls, and three copies made the cache's update the costliest function to compile.
+  for (let i = 0; i < 3; i++) {
+    const record = i === 0 ? o.data : i === 1 ? o.binaryData : o.metadata?.annotations;
+    if (typeof record !== 'object' || record === null || Object.isFrozen(record)) continue;
+    const values = record as Record<string, unknown>;
+    for (const k in values) {
+      const v = values[k];
+      if (typeof v !== 'string' || v.length < SHARED_VALUE_MIN_LENGTH) continue;
+      const swap = visit(v, fingerprint(v));
+      if (swap !== undefined) values[k] = swap;
+    }
+  }
+}
+
 export interface SharedValuesStats {
   /** Distinct values in the table. */
   values: number;
@@ -70,31 +93,18 @@ export type Holding = Entry | Entry[];
  */
 export class RepeatedValues {
   private readonly seen = new Map<number, string>();
+  // Equal strings compare by content; returning the first puts that copy in place of this one. A
+  // different value with the same fingerprint stays as it is: the cache's table sorts it out.
+  private readonly visit = (value: string, fingerprint: number): string | undefined => {
+    const first = this.seen.get(fingerprint);
+    if (first === undefined) this.seen.set(fingerprint, value);
+    return first === value ? first : undefined;
+  };
 
   /** Puts, in `obj`, the first copy seen of each long value in place of a later equal one. */
   share<T>(obj: T): T {
-    const o = obj as { data?: unknown; binaryData?: unknown; metadata?: { annotations?: unknown } } | null;
-    if (typeof o !== 'object' || o === null) return obj;
-    for (let i = 0; i < 3; i++) {
-      const record = i === 0 ? o.data : i === 1 ? o.binaryData : o.metadata?.annotations;
-      if (record !== undefined) this.shareIn(record);
-    }
+    eachLongValue(obj, this.visit);
     return obj;
-  }
-
-  private shareIn(record: unknown): void {
-    if (typeof record !== 'object' || record === null || Object.isFrozen(record)) return;
-    const values = record as Record<string, unknown>;
-    for (const k in values) {
-      const v = values[k];
-      if (typeof v !== 'string' || v.length < SHARED_VALUE_MIN_LENGTH) continue;
-      const f = fingerprint(v);
-      const first = this.seen.get(f);
-      // Equal strings compare by content; assigning puts the first copy in place of this one. A
-      // different value with the same fingerprint stays as it is: the cache's table sorts it out.
-      if (first === undefined) this.seen.set(f, v);
-      else if (first === v) values[k] = first;
-    }
   }
 }
 
@@ -111,14 +121,8 @@ export class SharedValues {
    * may have broken the read-only contract and changed it.
    */
   retain(obj: DeepReadonly<KubeObject>): Holding | undefined {
-    const o = obj as { data?: unknown; binaryData?: unknown; metadata?: { annotations?: unknown } };
     this.taken = undefined;
-    // One call site, not three: every optimized caller inlines what it calls, and three copies of
-    // retainIn made this the costliest function to compile on the watch path.
-    for (let i = 0; i < 3; i++) {
-      const record = i === 0 ? o.data : i === 1 ? o.binaryData : o.metadata?.annotations;
-      if (record !== undefined) this.retainIn(record);
-    }
+    eachLongValue(obj, this.take);
     const taken = this.taken;
     this.taken = undefined;
     return taken;
@@ -144,37 +148,25 @@ export class SharedValues {
     return { values, references, chars };
   }
 
-  private retainIn(record: unknown): void {
-    // A frozen object (an in-process backend may share its own) keeps its values.
-    if (typeof record !== 'object' || record === null || Object.isFrozen(record)) return;
-    const values = record as Record<string, unknown>;
-    for (const k in values) {
-      const v = values[k];
-      if (typeof v !== 'string' || v.length < SHARED_VALUE_MIN_LENGTH) continue;
-      const f = fingerprint(v);
-      const head = this.table.get(f);
-      let e = head;
-      let depth = 0;
-      while (e !== undefined && e.value !== v) {
-        e = e.next;
-        depth++;
-      }
-      if (e !== undefined) {
-        e.refs++;
-        // An equal string in place, before any handler sees the object.
-        values[k] = e.value;
-      } else if (depth < MAX_CHAIN) {
-        e = new Entry(v, head);
-        this.table.set(f, e);
-      } else {
-        continue;
-      }
-      const taken = this.taken;
-      if (taken === undefined) this.taken = e;
-      else if (taken instanceof Entry) this.taken = [taken, e];
-      else taken.push(e);
+  /** One value of the object being retained: the table's copy, counted (a new entry if none). */
+  private readonly take = (value: string, f: number): string | undefined => {
+    const head = this.table.get(f);
+    let e = head;
+    let depth = 0;
+    while (e !== undefined && e.value !== value) {
+      e = e.next;
+      depth++;
     }
-  }
+    if (e !== undefined) e.refs++;
+    else if (depth < MAX_CHAIN) this.table.set(f, (e = new Entry(value, head)));
+    else return undefined;
+    const taken = this.taken;
+    if (taken === undefined) this.taken = e;
+    else if (taken instanceof Entry) this.taken = [taken, e];
+    else taken.push(e);
+    // An equal string in place, before any handler sees the object.
+    return e.value;
+  };
 
   private unref(e: Entry): void {
     if (--e.refs > 0) return;

@@ -22,15 +22,10 @@
 // with spaces.
 
 import { memberCutOf } from '../informer/index.ts';
+import { separatorAfter } from './itemSeparator.ts';
 import { ABSENT, CUT, MemberCutter, UNSURE } from './memberCut.ts';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/jsonBytes.ts';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
 const ITEMS_KEY = Buffer.from('items');
 /** How far the scanner looks for a string's end byte by byte before it asks indexOf. */
 const SHORT_STRING = 48;
@@ -38,12 +33,6 @@ const SHORT_STRING = 48;
 const SEPARATOR_TRIES = 2;
 /** Items read by the scanner after their separators failed, before separators are given up on for the list. */
 const MAX_SEPARATOR_MISSES = 16;
-/** Longest first key of an item that a separator is built from (`metadata`, `apiVersion`, …). */
-const MAX_FIRST_KEY = 64;
-/** String members before `metadata` that a separator may hold (an unstructured object's apiVersion, kind). */
-const MAX_PREFIX_MEMBERS = 3;
-const METADATA_KEY = Buffer.from('metadata');
-const COLON = 0x3a;
 /**
  * An item that the chunk cuts in two is carried over and joined to the next chunk (a copy), so
  * that its separator can be found there, while it is at most this long; a longer one is scanned.
@@ -336,36 +325,6 @@ export class ListDecoder<T = unknown> {
   private isItemsKey(): boolean {
     return !this.keyOverflow && this.key.length === ITEMS_KEY.length && this.key.every((b, j) => b === ITEMS_KEY[j]);
   }
-}
-
-/**
- * The bytes between this item and the next, as a compact list writes them: `},{"` and the item's
- * first key, `":` — `},{"metadata":` for a typed list. When the members before `metadata` are short
- * strings (an unstructured object's `apiVersion` and `kind`), everything up to `"metadata":`: a
- * custom resource's ownerReferences and managedFields entries start with `"apiVersion"` too, but
- * not with its apiVersion, kind and metadata in a row. None when the item does not start so
- * (spaces, an empty object, an escaped key).
- */
-function separatorAfter(item: Buffer): Buffer | undefined {
-  if (item[0] !== OPEN_BRACE || item[1] !== QUOTE) return undefined;
-  const firstKeyEnd = item.indexOf(QUOTE, 2);
-  if (firstKeyEnd < 0 || firstKeyEnd - 2 > MAX_FIRST_KEY || item[firstKeyEnd + 1] !== COLON) return undefined;
-  if (item.subarray(2, firstKeyEnd).includes(BACKSLASH)) return undefined;
-  let prefixEnd = firstKeyEnd + 2;
-  // `at`: a member's key's opening quote.
-  for (let at = 1, members = 0; members <= MAX_PREFIX_MEMBERS; members++) {
-    const keyEnd = item.indexOf(QUOTE, at + 1);
-    if (keyEnd < 0 || keyEnd - at > MAX_FIRST_KEY || item[keyEnd + 1] !== COLON) break;
-    if (keyEnd - at - 1 === METADATA_KEY.length && item.compare(METADATA_KEY, 0, METADATA_KEY.length, at + 1, keyEnd) === 0) {
-      prefixEnd = keyEnd + 2;
-      break;
-    }
-    const valueEnd = item[keyEnd + 2] === QUOTE ? item.indexOf(QUOTE, keyEnd + 3) : -1;
-    if (valueEnd < 0 || valueEnd - keyEnd > MAX_FIRST_KEY * 4 || item.subarray(at, valueEnd).includes(BACKSLASH)) break;
-    if (item[valueEnd + 1] !== COMMA || item[valueEnd + 2] !== QUOTE) break;
-    at = valueEnd + 2;
-  }
-  return Buffer.concat([Buffer.from('},'), item.subarray(0, prefixEnd)]);
 }
 
 /** Backslashes right before `end` (from `start`), plus `carried` when the run reaches `start`. */

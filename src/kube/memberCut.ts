@@ -1,4 +1,5 @@
 import type { MemberCut } from '../informer/index.ts';
+import { CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET } from '../shared/jsonBytes.ts';
 
 // Finds one member of one object member of a list item — `metadata.managedFields` — while the list
 // decoder scans the item's bytes anyway, so the item can be parsed without it at no extra scan
@@ -11,10 +12,6 @@ import type { MemberCut } from '../informer/index.ts';
 /** Depths as the list decoder counts them: the envelope's members at 1, the items array's at 2. */
 const ITEM_MEMBERS = 3;
 const PARENT_MEMBERS = 4;
-
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /** `from`/`to` bound the member and one comma beside it. */
 export const CUT = 0;
