@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { SharedIndexInformer, createSharedInformer as CreateSharedInformerFn, ListerWatcher } from '../informer/index.ts';
+import type { createSharedInformer, dropManagedFields, ListerWatcher, SharedIndexInformer } from '../informer/index.ts';
 import type { Cluster, RetryNotice } from '../kube/index.ts';
 import { ConnectionError, CredentialError, describeFailure, KubeconfigError } from '../kube/index.ts';
 import { ApiError } from '../shared/apiError.ts';
@@ -26,7 +26,7 @@ options:
                             1.27+) instead of a plain list; falls back when the server refuses
   -o, --output FORMAT       events (default): a line per change, like kubectl get -w --output-watch-events
                             jsonl: each watch event as the server sent it, one JSON per line (the
-                                   initial list's items first, as ADDED events)
+                                   initial list's items first, as ADDED events), managedFields included
                             none: print nothing but the summary
   --exit-when-seen NS/NAME  exit 0 once the informer has processed an event for this object
                             (and everything queued with it: a relist is applied whole first)
@@ -41,6 +41,7 @@ options:
                             client-go); the watch is closed and resumed from the last good event
   -h, --help                show this help
 
+The informer's cache leaves metadata.managedFields out, as the extension's views do.
 Answers 429 or 5xx with Retry-After are sent again after the wait the server asks for, up to 10
 times; every retry, stall and reconnection is a "warning:" line on stderr.
 On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
@@ -66,7 +67,11 @@ const OPTIONS = {
 } as const;
 
 type Output = 'events' | 'jsonl' | 'none';
-type CreateSharedInformer = typeof CreateSharedInformerFn;
+/** What watch uses of the informer module, loaded once the arguments are read. */
+interface InformerModule {
+  createSharedInformer: typeof createSharedInformer;
+  dropManagedFields: typeof dropManagedFields;
+}
 
 interface WatchArgs {
   resource: string;
@@ -122,7 +127,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // Loaded only now, so that --help and usage errors answer at once.
-  const [{ loadCluster }, { createSharedInformer }] = await Promise.all([import('../kube/cluster.ts'), import('../informer/index.ts')]);
+  const [{ loadCluster }, informers] = await Promise.all([import('../kube/cluster.ts'), import('../informer/index.ts')]);
   let cluster: Cluster | undefined;
   try {
     cluster = loadCluster({
@@ -136,7 +141,7 @@ export async function main(argv: string[]): Promise<number> {
     if (resource.verbs.length > 0 && !(resource.verbs.includes('list') && resource.verbs.includes('watch'))) {
       throw new UsageError(`${qualifiedResource(resource)} cannot be watched (verbs: ${resource.verbs.join(', ')})`);
     }
-    return await watchResource(cluster, resource, args, createSharedInformer);
+    return await watchResource(cluster, resource, args, informers);
   } catch (err) {
     if (!isUserFacing(err)) throw err;
     process.stderr.write(`controller-lab watch: ${describeFailure(err).message}\n`);
@@ -152,7 +157,7 @@ function isUserFacing(err: unknown): boolean {
 }
 
 
-function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs, createSharedInformer: CreateSharedInformer): Promise<number> {
+function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs, { createSharedInformer, dropManagedFields }: InformerModule): Promise<number> {
   const namespace = !resource.namespaced || args.allNamespaces ? undefined : (args.namespace ?? cluster.namespace);
   const out = new BatchedWriter(process.stdout);
   let lw: ListerWatcher = cluster.listerWatcher(resource, { namespace, labelSelector: args.labelSelector, fieldSelector: args.fieldSelector });
@@ -169,6 +174,8 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     listerWatcher: lw,
     useWatchList: args.watchList,
     watchIdleTimeoutMs: args.watchIdleTimeoutMs,
+    // Nothing printed reads them (as kubectl get, which hides them); -o jsonl prints what was sent.
+    transform: dropManagedFields,
   });
   const started = performance.now();
 

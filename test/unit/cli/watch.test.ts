@@ -39,17 +39,23 @@ test('events output: the list then each change, aligned, with RV and age; --exit
   assert.equal(r.stderr.trim().split('\n').length, 1, 'only the summary line on stderr');
 });
 
-test('jsonl output: list items as ADDED, then each watch event exactly as sent (bookmarks too)', async (t) => {
+test('jsonl output: list items as ADDED, then each watch event exactly as sent (bookmarks too, managedFields too)', async (t) => {
   const bookmark = { type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '20' } } };
+  const managedFields = [{ manager: 'kubectl', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } }];
+  const listed = configMap('a', '5');
+  const added = { type: 'ADDED', object: { ...configMap('b', '21'), metadata: { name: 'b', namespace: 'default', resourceVersion: '21', managedFields } } };
   const c = await cluster(t, {
-    items: [configMap('a', '5')],
-    watch: (res) => res.write(`${JSON.stringify(bookmark)}\n${watchLine('ADDED', 'b', '21')}`),
+    items: [{ ...listed, metadata: { ...(listed['metadata'] as object), managedFields } }],
+    watch: (res) => res.write(`${JSON.stringify(bookmark)}\n${JSON.stringify(added)}\n`),
   });
   const r = await runCli(['watch', 'configmaps', '--kubeconfig', c.kubeconfig, '-o', 'jsonl', '--exit-when-seen', 'default/b']);
   assert.equal(r.code, 0, r.stderr);
-  const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name?: string; resourceVersion: string } } });
+  const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name?: string; resourceVersion: string; managedFields?: unknown } } });
   assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]), [['ADDED', 'a', '5'], ['BOOKMARK', undefined, '20'], ['ADDED', 'b', '21']]);
   assert.deepEqual(events[1], bookmark);
+  // The cache leaves managedFields out; what is printed is what the server sent.
+  assert.deepEqual(events[0]!.object.metadata.managedFields, managedFields);
+  assert.deepEqual(events[2], added);
 });
 
 test('a 410 inside the watch makes the informer relist; the summary counts it; --dump-cache writes the sorted cache', async (t) => {
