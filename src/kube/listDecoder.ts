@@ -12,14 +12,15 @@
 //
 // Most items are not scanned at all, though: a server writes its items alike, so the bytes between
 // two items — `},{"metadata":` for a typed list, `},{"apiVersion":"…","kind":"…","metadata":` for
-// custom resources — are found natively (indexOf) and what lies before
-// them is handed to JSON.parse. That is an item exactly when JSON.parse takes it: the text starts
-// where an item starts, and a JSON text parses only when it is one whole value, so a separator met
-// inside an item (in a nested array, or ending a string) makes it fail, and the next one is tried.
-// Such an item is parsed whole and the transform drops managedFields from the object: parsing them
-// costs less than scanning every byte to cut them (50k Pods synced in 3.6 s against 5.3 s). The
-// scanner still reads what this cannot: the item a chunk cuts in two, the last one, a list written
-// with spaces.
+// custom resources (itemSeparator.ts) — are found natively (indexOf) and what lies before them is
+// handed to JSON.parse. That is an item exactly when JSON.parse takes it: the text starts where an
+// item starts, and a JSON text parses only when it is one whole value, so a separator met inside an
+// item (in a nested array, or ending a string) makes it fail, and the next one is tried. An item
+// the chunk's end cuts in two is carried over to the next chunk. Such an item is parsed whole and
+// the transform drops managedFields from the object: parsing them costs less than scanning every
+// byte to cut them (50k Pods synced in 3.6 s against 5.3 s). The scanner still reads what this
+// cannot: the first item (which shows the separator), the last, an item too long to carry, a list
+// written with spaces.
 
 import { memberCutOf } from '../informer/index.ts';
 import { separatorAfter } from './itemSeparator.ts';
