@@ -9,10 +9,11 @@
 //   npm run bench:informer [-- --quick] [-- --workloads configmaps,pods --sizes 1000,10000 --pod-sizes 10000
 //                          --events 100000 --pod-events 20000 --contenders client-go,controller-lab --reps 3 --prof
 //                          --without-cli-flags]
-//   controller-lab runs as `controller-lab watch` does: with the V8 flags the command's shebang
-//   gives node (CLI_NODE_FLAGS in scripts/cliBuild.mjs); --without-cli-flags runs it on Node's
-//   defaults. controller-lab-lean runs as the extension does, in a host whose flags are VS Code's:
-//   Node's defaults. The peers never get flags: the product cannot give them to client-node's
+//   controller-lab runs with the V8 flags the command's shebang gives node (CLI_NODE_FLAGS in
+//   scripts/cliBuild.mjs) and keeps managedFields, as a controller's informer under `controller-lab
+//   run` does; --without-cli-flags runs it on Node's defaults. controller-lab-lean drops
+//   managedFields (as `controller-lab watch` and the extension's views do) and runs as the
+//   extension does, in a host whose flags are VS Code's: Node's defaults. The peers never get flags: the product cannot give them to client-node's
 //   users, nor to the parse limit, which stands for any plain Node script.
 //   npm run bench:informer -- --core    the informer pipeline alone, in process, no HTTP: how much
 //                                       each event costs on top of JSON.parse + Map.set (for
