@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCluster } from '../../../src/kube/cluster.ts';
 import type { ApiResource, KubeObject } from '../../../src/shared/k8s.ts';
-import { startChildServer } from './support/childServer.ts';
-import { scratchDir, writeKubeconfig } from './support/loopbackApi.ts';
+import { clusterOnChildServer } from './support/childServer.ts';
 
 const configmaps: ApiResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], singularName: 'configmap', verbs: ['list', 'watch'] };
 /** What the transform costs per object (a transform that does real work, on a slow machine). */
@@ -52,14 +50,7 @@ function loopWatch(): { stop(): number } {
 // transform runs in slices.
 for (const ITEMS of [6000, 20000]) {
 test(`a list of ${ITEMS} objects in one page (kube-apiserver at resourceVersion=0) is decoded in short slices: timers and I/O keep running, no object is lost`, async (t) => {
-  const server = await startChildServer(serverSource(ITEMS));
-  const { dir, cleanup } = scratchDir();
-  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: server.url }) });
-  t.after(() => {
-    cluster.close();
-    server.stop();
-    cleanup();
-  });
+  const cluster = await clusterOnChildServer(t, serverSource(ITEMS));
   // A transform that keeps only what a controller needs, and takes a little while per object.
   const keepName = (item: KubeObject): KubeObject => {
     const until = performance.now() + TRANSFORM_MS;

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCluster } from '../../../src/kube/cluster.ts';
 import type { ApiResource, WatchEvent } from '../../../src/shared/k8s.ts';
-import { startChildServer } from './support/childServer.ts';
-import { scratchDir, writeKubeconfig } from './support/loopbackApi.ts';
+import { clusterOnChildServer } from './support/childServer.ts';
 
 const configmaps: ApiResource = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], singularName: 'configmap', verbs: ['list', 'watch'] };
 const EVENTS = 6000;
@@ -30,14 +28,7 @@ setTimeout(() => process.exit(0), 60_000).unref();
 `;
 
 test('a burst of watch events is decoded and handled in short slices: timers and I/O keep running, every event arrives in order', async (t) => {
-  const server = await startChildServer(SERVER);
-  const { dir, cleanup } = scratchDir();
-  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: server.url }) });
-  t.after(() => {
-    cluster.close();
-    server.stop();
-    cleanup();
-  });
+  const cluster = await clusterOnChildServer(t, SERVER);
   let longest = 0;
   let last = performance.now();
   const tick = setInterval(() => {

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { loadCluster } from '../../../../src/kube/cluster.ts';
+import type { Cluster } from '../../../../src/kube/index.ts';
+import { scratchDir, writeKubeconfig } from './loopbackApi.ts';
 
 /**
  * Runs `source` (a Node script that listens on 127.0.0.1 and prints its port) in a process of its
@@ -13,4 +16,17 @@ export async function startChildServer(source: string): Promise<{ url: string; s
     child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
   });
   return { url: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
+}
+
+/** A cluster (kubeconfig in a scratch folder) on a child-process server; all gone after the test. */
+export async function clusterOnChildServer(t: { after(fn: () => unknown): void }, source: string): Promise<Cluster> {
+  const server = await startChildServer(source);
+  const { dir, cleanup } = scratchDir();
+  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: server.url }) });
+  t.after(() => {
+    cluster.close();
+    server.stop();
+    cleanup();
+  });
+  return cluster;
 }
