@@ -5,6 +5,7 @@
 // `async function main(argv: string[]): Promise<number>` (argv: the words after the subcommand;
 // the result: the exit code) and handles its own `--help`.
 
+import { mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -14,8 +15,27 @@ import path from 'node:path';
 // where another user could plant code for us to load. NODE_COMPILE_CACHE and
 // NODE_DISABLE_COMPILE_CACHE still decide, as for any Node program.
 if (!process.env.NODE_COMPILE_CACHE) {
-  const cacheHome = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
-  (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache?.(path.join(cacheHome, 'controller-lab', 'node-compile-cache'));
+  const dir = compileCacheDir();
+  if (dir !== undefined) (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache?.(dir);
+}
+
+/**
+ * `controller-lab/node-compile-cache` in the user's cache folder ($XDG_CACHE_HOME, else ~/.cache),
+ * made here one level at a time: none when that cannot be done. (Node's own recursive mkdir, which
+ * enableCompileCache would use, never returns under some paths, e.g. below /proc.)
+ */
+function compileCacheDir(): string | undefined {
+  const xdg = process.env.XDG_CACHE_HOME;
+  let dir = xdg || homedir();
+  for (const part of [...(xdg ? [] : ['.cache']), 'controller-lab', 'node-compile-cache']) {
+    dir = path.join(dir, part);
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+    }
+  }
+  return dir;
 }
 
 export interface SubcommandModule {

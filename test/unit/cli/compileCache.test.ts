@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +21,7 @@ test('controller-lab keeps its compiled code in the user cache folder, and not w
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const cli = path.join(dir, 'cli.cjs');
   await bundleCli(cli);
+  mkdirSync(path.join(dir, 'home'));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: path.join(dir, 'home') };
   for (const name of ['XDG_CACHE_HOME', 'NODE_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE']) delete env[name];
   const cache = path.join(dir, 'home', '.cache', 'controller-lab', 'node-compile-cache');
@@ -31,9 +32,14 @@ test('controller-lab keeps its compiled code in the user cache folder, and not w
 
   // XDG_CACHE_HOME moves it; NODE_DISABLE_COMPILE_CACHE turns it off.
   const xdg = path.join(dir, 'xdg');
+  mkdirSync(xdg);
   await run(process.execPath, [cli, 'watch', '--help'], { env: { ...env, XDG_CACHE_HOME: xdg } });
   assert.ok(files(path.join(xdg, 'controller-lab', 'node-compile-cache')).length > 0);
+  // A cache folder that cannot be made: the command runs all the same, without a cache.
+  const proc = await run(process.execPath, [cli, 'watch', '--help'], { env: { ...env, XDG_CACHE_HOME: '/proc/controller-lab-test' }, timeout: 20_000 });
+  assert.match(proc.stdout, /usage: controller-lab watch/);
   const off = path.join(dir, 'off');
+  mkdirSync(off);
   await run(process.execPath, [cli, 'watch', '--help'], { env: { ...env, XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' } });
   assert.deepEqual(files(off), []);
 });
