@@ -46,6 +46,39 @@ export function programUnder(dlvPid: number, binary: string): number | undefined
   });
 }
 
+/** A process named by pid and start time, so a pid the kernel hands out again is not taken for it. */
+export interface ProcessRef {
+  pid: number;
+  startedAt: string;
+}
+
+export function processRef(pid: number): ProcessRef {
+  return { pid, startedAt: startTimeOf(pid) ?? '' };
+}
+
+export function isStillRunning(ref: ProcessRef): boolean {
+  return isAlive(ref.pid) && startTimeOf(ref.pid) === ref.startedAt;
+}
+
+/** What a process runs, for a failure message. */
+export function commandOf(ref: ProcessRef): string {
+  try {
+    return `${ref.pid} ${readFileSync(`/proc/${ref.pid}/cmdline`, 'utf8').split('\0').join(' ').trim()}`;
+  } catch {
+    return `${ref.pid} (gone)`;
+  }
+}
+
+function startTimeOf(pid: number): string | undefined {
+  try {
+    // Field 22 of /proc/PID/stat; the command name (field 2) may hold spaces, so count after its ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 export async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
   for (const end = Date.now() + timeoutMs; Date.now() < end; ) {
     if (check()) return true;
