@@ -5,3 +5,6 @@ export function cliBuildOptions(o: { root: string; outdir: string; production?: 
 
 /** V8 flags the controller-lab command's shebang gives node (see cliBuild.mjs). */
 export const CLI_NODE_FLAGS: readonly string[];
+
+/** The young generation CLI_NODE_FLAGS allow, in MB. */
+export const CLI_YOUNG_GENERATION_MB: number;

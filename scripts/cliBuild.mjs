@@ -8,11 +8,15 @@ import path from 'node:path';
  * V8 flags the controller-lab command runs with: its entry bundle's shebang passes them to node
  * (`#!/usr/bin/env -S node …`), since V8 sizes its heap before any of our code runs. V8 lets the
  * young generation grow with the machine's memory (64 MB on a 24 GB machine); an informer's or the
- * simulator's garbage fills it and the process keeps those pages. Capped at 2 × 8 MB, `watch` over
- * 50k ConfigMaps peaks at ~215 MB instead of ~340 MB, at the same CPU per event
- * (`npm run bench:informer`; the benchmark runs our informer with these flags too).
+ * simulator's garbage fills it and the process keeps those pages. Capped at 2 × 4 MB, an informer
+ * over 50k ConfigMaps peaks at ~156 MB (~168 MB at 2 × 8 MB, ~280 MB uncapped) at the same CPU per
+ * event, and the simulated cluster answers a LIST storm as fast (`npm run bench:informer`, which
+ * runs our informer with these flags too; `npm run bench:storm`).
  */
-export const CLI_NODE_FLAGS = ['--max-semi-space-size=8'];
+export const CLI_NODE_FLAGS = ['--max-semi-space-size=4'];
+
+/** The young generation those flags allow, in MB: two semi-spaces. */
+export const CLI_YOUNG_GENERATION_MB = 2 * Number(/--max-semi-space-size=(\d+)/.exec(CLI_NODE_FLAGS.join(' '))[1]);
 
 /** Subcommand modules of src/cli/main.ts and the bundle each one becomes. */
 const SUBCOMMANDS = { './watch.ts': 'cli-watch', './sim.ts': 'cli-sim', './run.ts': 'cli-run' };

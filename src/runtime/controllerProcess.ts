@@ -25,11 +25,11 @@ export function controllerHostEntry(): string {
 }
 
 /**
- * The young generation capped at 2 × 8 MB, as the controller-lab command runs (CLI_NODE_FLAGS in
+ * The young generation capped at 2 × 4 MB, as the controller-lab command runs (CLI_NODE_FLAGS in
  * scripts/cliBuild.mjs): V8 grows it to 64 MB on a large machine, and a controller's informers
  * fill it and leave the process holding those pages, for no CPU saved.
  */
-export const HOST_HEAP_FLAGS = ['--max-semi-space-size=8'];
+export const HOST_HEAP_FLAGS = ['--max-semi-space-size=4'];
 
 export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> implements TypeScriptHost {
   private child: ChildProcess | undefined;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLI_NODE_FLAGS } from '../../../scripts/cliBuild.mjs';
+import { CLI_NODE_FLAGS, CLI_YOUNG_GENERATION_MB } from '../../../scripts/cliBuild.mjs';
 import { HOST_HEAP_FLAGS } from '../../../src/runtime/controllerProcess.ts';
 import { REPLICASET_SCENARIO, runController, withTempDir } from './support/runController.ts';
 
@@ -34,6 +34,6 @@ export default defineController({
     const m = /execArgv=(.*) young=([\d.]+)/.exec(r.stdout);
     assert.ok(m, r.stdout);
     for (const flag of CLI_NODE_FLAGS) assert.ok(m[1]!.split(' ').includes(flag), `the host runs with ${flag}: ${m[1]}`);
-    assert.ok(Number(m[2]) <= 16, `young generation ${m[2]} MB`);
+    assert.ok(Number(m[2]) <= CLI_YOUNG_GENERATION_MB, `young generation ${m[2]} MB`);
   });
 });
