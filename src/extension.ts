@@ -119,7 +119,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
         throw new Error(`scenario ${scenario} could not be loaded (the Controller Lab output says why)`);
       }
       return path;
-    });
+    }, log);
   } catch (err) {
     log.error(`debugger setup failed: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -15,6 +15,17 @@ import { repoRoot, screenshotsDir, workbench } from './workbench.mjs';
 
 const CHECK_TIMEOUT_MS = Number(process.env.UI_CHECK_TIMEOUT_MS ?? 240_000);
 
+/** The extension's own log (the "Controller Lab" output channel), as VS Code wrote it to disk. */
+function extensionLog(home) {
+  return globSync('**/*Controller Lab.log', { cwd: home }).map((f) => readFileSync(join(home, f), 'utf8')).join('');
+}
+
+/** Its last lines, for a failure message. */
+function extensionLogTail(home, lines = 20) {
+  const tail = extensionLog(home).trimEnd().split('\n').slice(-lines).join('\n  ');
+  return tail ? `\n  The Controller Lab log ends:\n  ${tail}` : '';
+}
+
 export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
   const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
   const vsix = join(repoRoot, `controller-lab-${version}.vsix`);
@@ -65,13 +76,13 @@ export async function runUiChecks({ only = process.env.UI_CHECK } = {}) {
         const timeoutMs = Math.max(CHECK_TIMEOUT_MS, check.timeoutMs ?? 0);
         let timer;
         await Promise.race([
-          check.run(wb),
+          check.run(wb, { extensionLog: () => extensionLog(server.home) }),
           new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`did not finish within ${timeoutMs / 1000} s`)), timeoutMs))),
         ]).finally(() => clearTimeout(timer));
         passed++;
         console.log(`✔ ${check.name} (${Date.now() - started} ms)${attempt > 1 ? ` — on run ${attempt}` : ''}`);
       } catch (err) {
-        const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+        const message = `${err instanceof Error ? (err.stack ?? err.message) : String(err)}${server ? extensionLogTail(server.home) : ''}`;
         await wb?.screenshot(`FAILED-${file.replace(/.*\//, '').replace('.ui.mjs', '')}${attempt > 1 ? `-run${attempt}` : ''}`).catch(() => {});
         if (attempt < 3) {
           console.log(`… ${check.name ?? file} failed on run ${attempt}; running it again\n  ${message}`);

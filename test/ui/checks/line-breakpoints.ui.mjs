@@ -2,7 +2,8 @@
 // folder `npm start` opens), sets a breakpoint on a line of replicaset-controller/controller.ts's
 // reconcile, starts the "ReplicaSet controller (line breakpoints)" configuration from
 // examples/.vscode/launch.json, and waits for the JavaScript debugger to stop on that line
-// (test-output/screenshots/line-breakpoint.png). Also checks the editor shows no problems there.
+// (test-output/screenshots/line-breakpoint.png). Also checks the editor shows no problems there,
+// and that the session's course (start, the JavaScript debugger's attach, end) is in the log.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,8 +24,11 @@ async function waitFor(what, probe, timeoutMs = 60_000) {
   }
 }
 
-/** @param {ReturnType<typeof import('../workbench.mjs').workbench>} workbench */
-export async function run(workbench) {
+/**
+ * @param {ReturnType<typeof import('../workbench.mjs').workbench>} workbench
+ * @param {{ extensionLog: () => string }} host
+ */
+export async function run(workbench, host) {
   const { page } = workbench;
   const source = readFileSync(join(repoRoot, 'examples', CONTROLLER), 'utf8').split('\n');
   const line = source.findIndex((l) => l.includes('const want = ')) + 1;
@@ -93,5 +97,17 @@ export async function run(workbench) {
 
   await page.keyboard.press('Shift+F5');
   await waitFor('the session to end', async () => (await page.locator('.debug-toolbar').count()) === 0 || !(await page.locator('.debug-toolbar').isVisible()), 30_000);
+
+  // The session's course stays in the Controller Lab log after it ended.
+  const session = `debug session "${CONFIGURATION}"`;
+  const course = [`${session} starting`, `${session}: the controller process waits for the JavaScript debugger`, `${session}: the JavaScript debugger is attaching`, `${session} ended`];
+  const logged = await waitFor('the session\'s course in the Controller Lab log', async () => {
+    const log = host.extensionLog();
+    return course.every((line) => log.includes(line)) ? log : undefined;
+  }, 10_000).catch((err) => {
+    throw new Error(`${err.message}:\n${host.extensionLog()}`);
+  });
+  const positions = course.map((line) => logged.indexOf(line));
+  assert.deepEqual([...positions].sort((a, b) => a - b), positions, 'logged in the order it happened');
   console.log(JSON.stringify({ line, frame: paused.frame, callStack: paused.rows, problems }, null, 2));
 }
