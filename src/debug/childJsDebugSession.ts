@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { JS_DEBUGGER_UNAVAILABLE_REQUEST } from './reconcileDebugSession.ts';
 
 /** The adapter's request to debug the controller host's JavaScript: a child pwa-node attach session. */
-export async function attachJsDebugger(session: vscode.DebugSession, body: { port: number; name?: string }, log?: vscode.LogOutputChannel): Promise<void> {
+export async function attachJsDebugger(session: vscode.DebugSession, body: { port: number; name?: string }, log: vscode.LogOutputChannel): Promise<void> {
   const folder = session.workspaceFolder?.uri.fsPath;
   let ok = false;
   let reason = 'could not be started';
@@ -30,10 +30,10 @@ export async function attachJsDebugger(session: vscode.DebugSession, body: { por
     reason = `could not be started: ${err instanceof Error ? err.message : String(err)}`;
   }
   if (ok) {
-    log?.info(`debug session "${session.name}": the JavaScript debugger is attaching to port ${body.port}`);
+    log.info(`debug session "${session.name}": the JavaScript debugger is attaching to port ${body.port}`);
     return;
   }
-  log?.warn(`debug session "${session.name}": the JavaScript debugger ${reason}`);
+  log.warn(`debug session "${session.name}": the JavaScript debugger ${reason}`);
   // The controller process waits for this debugger: tell the adapter at once, which lets it run on.
   await Promise.resolve(session.customRequest(JS_DEBUGGER_UNAVAILABLE_REQUEST, { reason })).catch(() => {});
   void vscode.window.showWarningMessage('Controller Lab: could not attach the JavaScript debugger to the controller process; line breakpoints will not hit in this session.');
