@@ -13,10 +13,11 @@ import path from 'node:path';
  * event, and the simulated cluster answers a LIST storm as fast (`npm run bench:informer`, which
  * runs our informer with these flags too; `npm run bench:storm`).
  */
-export const CLI_NODE_FLAGS = ['--max-semi-space-size=4'];
+const SEMI_SPACE_MB = 4;
+export const CLI_NODE_FLAGS = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
 
 /** The young generation those flags allow, in MB: two semi-spaces. */
-export const CLI_YOUNG_GENERATION_MB = 2 * Number(/--max-semi-space-size=(\d+)/.exec(CLI_NODE_FLAGS.join(' '))[1]);
+export const CLI_YOUNG_GENERATION_MB = 2 * SEMI_SPACE_MB;
 
 /** Subcommand modules of src/cli/main.ts and the bundle each one becomes. */
 const SUBCOMMANDS = { './watch.ts': 'cli-watch', './sim.ts': 'cli-sim', './run.ts': 'cli-run' };
