@@ -74,6 +74,10 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   context.subscriptions.push(tree);
   const treeView = vscode.window.createTreeView<TreeNode>('controllerLab.clusters', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(treeView);
+  // VS Code's own onView event is missed when the view was already showing as the walkthrough
+  // registered (a window that opens with it, a click during start-up): the view says so itself.
+  if (treeView.visible) completeStep('viewOpened');
+  context.subscriptions.push(treeView.onDidChangeVisibility((e) => e.visible && completeStep('viewOpened')));
   const expansion = new ExpansionMemory(context.workspaceState);
   tree.model.expansion = expansion;
   tree.trackExpansion(treeView, undefined, expansion);

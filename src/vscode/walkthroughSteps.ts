@@ -5,6 +5,7 @@ export const WALKTHROUGH_ID = 'controllerLab.gettingStarted';
 
 /** Context keys the walkthrough's steps complete on (package.json: completionEvents onContext:…). */
 export const STEP_CONTEXT_KEYS = {
+  viewOpened: 'controllerLab.step.viewOpened',
   watched: 'controllerLab.step.watched',
   timeline: 'controllerLab.step.timeline',
   scenario: 'controllerLab.step.scenario',

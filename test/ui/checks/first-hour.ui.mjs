@@ -71,13 +71,14 @@ export async function run(workbench) {
   const { page } = workbench;
   const results = {};
 
-  // 1. The walkthrough opens by itself on the first run.
+  // 1. The walkthrough opens by itself on the first run, also when the view was opened while the
+  // workbench was still starting (its first step still ticks: step 6).
+  await workbench.clickActivity('Controller Lab');
   const walkthrough = page.locator('.gettingStartedContainer', { hasText: 'Get started with Controller Lab' }).first();
   await walkthrough.waitFor({ state: 'visible', timeout: 60_000 });
   await workbench.screenshot('first-walkthrough');
 
   // 2. The view shows objects with no expanding: informers and the namespaces of a small cache open.
-  await workbench.clickActivity('Controller Lab');
   await waitFor('the sample ConfigMap app-config in the tree', async () => treeRow(page, 'app-config').isVisible(), 60_000);
   results.rowsAtOnce = (await workbench.treeRows()).map((t) => t.replace(/\s+/g, ' ').trim());
   const nsIcon = await treeRow(page, 'demo').locator('.custom-view-tree-node-item-icon').first().getAttribute('class');
@@ -144,12 +145,20 @@ export async function run(workbench) {
   }
 
   // 7. Reload: no walkthrough again; the simulated cluster comes back with its objects.
-  await runCommand(page, 'View: Close All Editors');
-  await waitFor('no editor open before the reload', async () => (await page.locator('.tabs-container .tab').count()) === 0);
-  // The web workbench saves its editor state on a timer: let it record "no editors" first.
-  await page.waitForTimeout(3000);
-  await page.reload();
-  await workbench.ready();
+  // The web workbench saves its editor state on a timer, so a reload can bring back the editors
+  // closed just before it (app-config.yaml with the walkthrough): that is VS Code restoring them,
+  // not the extension opening anything, and the reload is done again.
+  for (let reloads = 1; ; reloads++) {
+    await runCommand(page, 'View: Close All Editors');
+    await waitFor('no editor open before the reload', async () => (await page.locator('.tabs-container .tab').count()) === 0);
+    await page.waitForTimeout(3000);
+    await page.reload();
+    await workbench.ready();
+    await page.waitForTimeout(2000);
+    const restoredStale = await page.locator('.tabs-container .tab', { hasText: 'app-config.yaml' }).count();
+    if (!restoredStale) break;
+    if (reloads === 3) throw new Error('VS Code restored the editors closed before each of 3 reloads');
+  }
   await workbench.clickActivity('Controller Lab');
   let cluster = '';
   await waitFor('the cluster to come back after the reload', async () => {
