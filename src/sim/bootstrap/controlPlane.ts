@@ -1,9 +1,11 @@
 import type { SimClusterApi } from '../simCluster.ts';
 import { startControllerManager, type ControllerManager } from './controllerManager.ts';
+import { EventTtl } from './eventTtl.ts';
 import { KubernetesServiceReconciler } from './kubernetesService.ts';
 
 // What starts once the sim is served over HTTP(S), when its address and CA are known: the API
-// server's `kubernetes` Service reconciler and the built-in controllers of kube-controller-manager.
+// server's `kubernetes` Service reconciler and Event expiry, and the built-in controllers of
+// kube-controller-manager.
 // (The objects kube-apiserver writes before it serves, RBAC and PriorityClasses, are written when
 // the cluster is created: see apiServerBootstrap.ts.)
 
@@ -38,11 +40,14 @@ export function startControlPlane(cluster: SimClusterApi, options: ControlPlaneO
   const onError = options.onError ?? (() => {});
   const endpoints = new KubernetesServiceReconciler(cluster, { ip: '127.0.0.1', port: options.port }, { onError, ...(options.endpointIntervalMs ? { intervalMs: options.endpointIntervalMs } : {}) });
   endpoints.start();
+  const eventTtl = new EventTtl(cluster, { onError });
+  eventTtl.start();
   const controllerManager = options.controllerManager === false ? undefined : startControllerManager(cluster, { onError, ...(options.caPem ? { caPem: options.caPem } : {}) });
   const plane: ControlPlane = {
     controllerManager,
     stop() {
       endpoints.stop();
+      eventTtl.stop();
       controllerManager?.stop();
       if (running.get(cluster) === plane) running.delete(cluster);
     },

@@ -8,6 +8,7 @@ import type { RequestContext } from '../store/types.ts';
 
 export const GVR = {
   namespaces: { group: '', version: 'v1', resource: 'namespaces' },
+  events: { group: '', version: 'v1', resource: 'events' },
   configmaps: { group: '', version: 'v1', resource: 'configmaps' },
   serviceaccounts: { group: '', version: 'v1', resource: 'serviceaccounts' },
   services: { group: '', version: 'v1', resource: 'services' },

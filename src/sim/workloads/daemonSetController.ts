@@ -5,6 +5,7 @@ import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts'
 import { schedulable } from './fakeNodes.ts';
 import { controllerRef, isActive, isAvailable, isControlledBy, isReady, podFromTemplate } from './pods.ts';
 import { resolveIntOrPercent } from './rollingUpdate.ts';
+import { eventRecorder } from './eventRecorder.ts';
 import { writeStatusIfChanged } from './status.ts';
 import { templateHash } from './templateHash.ts';
 import { DAEMONSETS, getObject, listObjects, NODES, PODS, type WorkloadCluster } from './workloadCluster.ts';
@@ -23,6 +24,11 @@ interface DaemonSetSpec {
 
 export function daemonSetController(cluster: WorkloadCluster): ControllerDefinition {
   const allKeys = (): string[] => listObjects(cluster, DAEMONSETS, '', {}).map((ds) => objectKey(ds));
+  const events = eventRecorder(cluster, { component: 'daemonset-controller' });
+  const removePod = (ds: KubeObject, pod: KubeObject, ctx: RequestContext): void => {
+    cluster.delete(PODS, ds.metadata.namespace ?? '', pod.metadata.name ?? '', {}, ctx);
+    events.record(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name ?? ''}`, ctx);
+  };
   return {
     name: 'daemon-set-controller',
     watches: [
@@ -48,14 +54,16 @@ export function daemonSetController(cluster: WorkloadCluster): ControllerDefinit
         if (wanted.has(node) && !byNode.has(node)) byNode.set(node, pod);
         else misplaced.push(pod);
       }
-      for (const pod of misplaced) cluster.delete(PODS, namespace, pod.metadata.name ?? '', {}, ctx);
+      for (const pod of misplaced) removePod(ds, pod, ctx);
 
       const owner = controllerRef(ds, 'apps/v1', 'DaemonSet');
       for (const node of wanted) {
         if (byNode.has(node)) continue;
         const pod = podFromTemplate(spec.template, owner, namespace, { generateName: `${name}-` }, { [REVISION_LABEL]: revision, 'pod-template-generation': String(ds.metadata.generation ?? 1) });
         (pod.spec as { nodeName?: string }).nodeName = node;
-        byNode.set(node, cluster.create(PODS, namespace, pod, ctx).object as KubeObject);
+        const created = cluster.create(PODS, namespace, pod, ctx).object as KubeObject;
+        byNode.set(node, created);
+        events.record(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name ?? ''}`, ctx);
       }
 
       if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
@@ -63,7 +71,7 @@ export function daemonSetController(cluster: WorkloadCluster): ControllerDefinit
         const unavailable = [...byNode.values()].filter((p) => !isReady(p)).length;
         const stale = [...byNode.entries()].filter(([, p]) => p.metadata.labels?.[REVISION_LABEL] !== revision);
         for (const [node, pod] of stale.slice(0, Math.max(0, maxUnavailable - unavailable))) {
-          cluster.delete(PODS, namespace, pod.metadata.name ?? '', {}, ctx);
+          removePod(ds, pod, ctx);
           byNode.delete(node);
         }
       }

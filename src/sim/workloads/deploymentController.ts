@@ -4,6 +4,7 @@ import type { RequestContext } from '../store/types.ts';
 import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts';
 import { controllerRef, isActive, isControlledBy, timeString } from './pods.ts';
 import { fenceposts, newReplicaSetSize, oldReplicasToRemove, type ReplicaSetCounts } from './rollingUpdate.ts';
+import { eventRecorder } from './eventRecorder.ts';
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import { templateHash } from './templateHash.ts';
 import { getObject, listObjects, mutable, PODS, REPLICASETS, DEPLOYMENTS, type WorkloadCluster } from './workloadCluster.ts';
@@ -44,13 +45,16 @@ function revisionOf(rs: Readonly<KubeObject>): number {
 }
 
 export function deploymentController(cluster: WorkloadCluster): ControllerDefinition {
-  const scale = (rs: ReplicaSetView, replicas: number, ctx: RequestContext, annotations: Record<string, string> = {}): void => {
+  const events = eventRecorder(cluster, { component: 'deployment-controller' });
+  const scale = (d: KubeObject, rs: ReplicaSetView, replicas: number, ctx: RequestContext, annotations: Record<string, string> = {}): void => {
     if (rs.replicas === replicas && Object.entries(annotations).every(([k, v]) => rs.object.metadata.annotations?.[k] === v)) return;
     const next = mutable(rs.object);
     (next.spec as { replicas: number }).replicas = replicas;
     next.metadata.annotations = { ...(next.metadata.annotations ?? {}), ...annotations };
     rs.object = cluster.update(REPLICASETS, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, ctx).object as KubeObject;
+    const from = rs.replicas;
     rs.replicas = replicas;
+    if (from !== replicas) events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled ${replicas > from ? 'up' : 'down'} replica set ${next.metadata.name ?? ''} to ${replicas} from ${from}`, ctx);
   };
 
   return {
@@ -81,22 +85,23 @@ export function deploymentController(cluster: WorkloadCluster): ControllerDefini
           const initial = recreate ? (old.some((rs) => rs.replicas > 0) ? 0 : desired) : newReplicaSetSize(desired, surge, { replicas: 0, available: 0 }, old);
           newRs = view(cluster.create(REPLICASETS, namespace, newReplicaSet(d, spec, hash, initial, sizeAnnotations), ctx).object as KubeObject);
           created = true;
+          if (initial > 0) events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${newRs.object.metadata.name ?? ''} to ${initial}`, ctx);
         }
         if (recreate) {
-          for (const rs of old) scale(rs, 0, ctx);
+          for (const rs of old) scale(d, rs, 0, ctx);
           const oldPodsLeft = listObjects(cluster, PODS, namespace, ctx, labelSelectorText(spec.selector)).some((p) => isActive(p) && old.some((rs) => isControlledBy(p, rs.object.metadata.uid)));
-          if (!oldPodsLeft) scale(newRs, desired, ctx, sizeAnnotations);
+          if (!oldPodsLeft) scale(d, newRs, desired, ctx, sizeAnnotations);
         } else {
-          scale(newRs, newRs.replicas > desired ? desired : newReplicaSetSize(desired, surge, newRs, [newRs, ...old]), ctx, sizeAnnotations);
+          scale(d, newRs, newRs.replicas > desired ? desired : newReplicaSetSize(desired, surge, newRs, [newRs, ...old]), ctx, sizeAnnotations);
           let { unhealthy, healthy } = oldReplicasToRemove(desired, unavailable, newRs, old);
           for (const rs of old) {
             const down = Math.min(rs.replicas - rs.available, unhealthy);
-            if (down > 0) scale(rs, rs.replicas - down, ctx);
+            if (down > 0) scale(d, rs, rs.replicas - down, ctx);
             unhealthy -= Math.max(0, down);
           }
           for (const rs of old) {
             const down = Math.min(rs.replicas, healthy);
-            if (down > 0) scale(rs, rs.replicas - down, ctx);
+            if (down > 0) scale(d, rs, rs.replicas - down, ctx);
             healthy -= Math.max(0, down);
           }
         }

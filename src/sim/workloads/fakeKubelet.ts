@@ -5,6 +5,7 @@ import type { RequestContext } from '../store/types.ts';
 import type { ControllerDefinition } from './controllerLoop.ts';
 import { fakeNodeName, nodeAddress } from './fakeNodes.ts';
 import { phaseOf, timeString } from './pods.ts';
+import { eventRecorder, type EventRecorder } from './eventRecorder.ts';
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import type { WorkloadOptions } from './workloadOptions.ts';
 import { getObject, PODS, type WorkloadCluster } from './workloadCluster.ts';
@@ -36,6 +37,19 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
   /** When each Pod was first seen on its Node: the start of its start-up delay. */
   const seenAt = new Map<string, number>();
   const lastIp = new Map<number, number>();
+  const recorders = new Map<string, EventRecorder>();
+  /** What a kubelet records as it starts a Pod's containers (each on the Pod, naming the container). */
+  const recordStart = (pod: KubeObject, node: string, containers: readonly ContainerSpec[], crashLoops: boolean, ctx: RequestContext): void => {
+    let events = recorders.get(node);
+    if (!events) recorders.set(node, (events = eventRecorder(cluster, { component: 'kubelet', host: node })));
+    for (const c of containers) {
+      const fieldPath = `spec.containers{${c.name}}`;
+      events.record(pod, 'Normal', 'Pulled', `Container image "${c.image ?? ''}" already present on machine`, ctx, fieldPath);
+      events.record(pod, 'Normal', 'Created', `Created container ${c.name}`, ctx, fieldPath);
+      events.record(pod, 'Normal', 'Started', `Started container ${c.name}`, ctx, fieldPath);
+      if (crashLoops) events.record(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${pod.metadata.name ?? ''}_${pod.metadata.namespace ?? ''}(${pod.metadata.uid ?? ''})`, ctx, fieldPath);
+    }
+  };
 
   const podIp = (node: number): string => {
     const n = (lastIp.get(node) ?? 0) + 1;
@@ -80,7 +94,7 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
         const ip = status.podIP ?? podIp(node);
         const started = timeString(now);
         const crashLoops = fails && !runsToCompletion;
-        writeStatusIfChanged(cluster, PODS, pod, {
+        const running = writeStatusIfChanged(cluster, PODS, pod, {
           phase: 'Running',
           hostIP: nodeAddress(node),
           hostIPs: [{ ip: nodeAddress(node) }],
@@ -91,6 +105,7 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
           conditions: podConditions(status.conditions, !crashLoops, started, spec),
           containerStatuses: (spec.containers ?? []).map((c) => (crashLoops ? crashLooping(c, started) : runningContainer(c, started))),
         }, ctx);
+        recordStart(running, spec.nodeName ?? '', spec.containers ?? [], crashLoops, ctx);
         return runsToCompletion ? options.jobPodDurationMs : undefined;
       }
       if (runsToCompletion && now >= startAt + options.jobPodDurationMs) {

@@ -3,6 +3,7 @@ import { isNotFound } from '../../shared/apiError.ts';
 import type { RequestContext } from '../store/types.ts';
 import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts';
 import { controllerRef, isActive, isControlledBy, isReady, phaseOf, podFromTemplate, timeString } from './pods.ts';
+import { eventRecorder, type EventType } from './eventRecorder.ts';
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import { getObject, JOBS, listObjects, PODS, type WorkloadCluster } from './workloadCluster.ts';
 
@@ -19,6 +20,7 @@ interface JobSpec {
 }
 
 export function jobController(cluster: WorkloadCluster): ControllerDefinition {
+  const events = eventRecorder(cluster, { component: 'job-controller' });
   return {
     name: 'job-controller',
     watches: [
@@ -43,15 +45,19 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
       let completionTime: string | undefined;
       let remove = 0;
       let add = 0;
+      let finished: [type: EventType, reason: string, message: string] | undefined;
 
       if (failed > (spec.backoffLimit ?? 6)) {
         conditions = setCondition(conditions, { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, now);
         remove = active.length;
+        finished = ['Warning', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'];
       } else if (completions !== null ? succeeded >= completions : succeeded > 0 && active.length === 0) {
         conditions = setCondition(conditions, { type: 'Complete', status: 'True', reason: '', message: '' }, now);
         completionTime = now;
         remove = active.length;
+        finished = ['Normal', 'Completed', 'Job completed'];
       } else if (spec.suspend) {
+        if (!conditions?.some((c) => c.type === 'Suspended' && c.status === 'True')) finished = ['Normal', 'Suspended', 'Job suspended'];
         conditions = setCondition(conditions, { type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' }, now);
         remove = active.length;
       } else {
@@ -63,10 +69,14 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
 
       const owner = controllerRef(job, 'batch/v1', 'Job');
       const labels = { 'batch.kubernetes.io/controller-uid': job.metadata.uid ?? '', 'batch.kubernetes.io/job-name': name, 'controller-uid': job.metadata.uid ?? '', 'job-name': name };
-      for (let i = 0; i < add; i++) cluster.create(PODS, namespace, podFromTemplate(spec.template, owner, namespace, { generateName: `${name}-` }, labels), ctx);
+      for (let i = 0; i < add; i++) {
+        const pod = cluster.create(PODS, namespace, podFromTemplate(spec.template, owner, namespace, { generateName: `${name}-` }, labels), ctx).object;
+        events.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`, ctx);
+      }
       for (const pod of active.slice(0, remove)) {
         try {
           cluster.delete(PODS, namespace, pod.metadata.name ?? '', {}, ctx);
+          events.record(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name ?? ''}`, ctx);
         } catch (err) {
           if (!isNotFound(err)) throw err;
         }
@@ -87,6 +97,7 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
           return out;
         }),
       }, ctx);
+      if (finished) events.record(job, ...finished, ctx);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { RequestContext } from '../store/types.ts';
 import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts';
 import { controllerRef, isActive, isAvailable, isControlledBy, isReady, phaseOf, podFromTemplate } from './pods.ts';
 import { getObject, listObjects, PODS, REPLICASETS, type WorkloadCluster } from './workloadCluster.ts';
+import { eventRecorder } from './eventRecorder.ts';
 import { writeStatusIfChanged } from './status.ts';
 
 // The ReplicaSet controller (pkg/controller/replicaset): keeps spec.replicas active Pods, deleting
@@ -24,6 +25,7 @@ function compareRank(a: number[], b: number[]): number {
 }
 
 export function replicaSetController(cluster: WorkloadCluster): ControllerDefinition {
+  const events = eventRecorder(cluster, { component: 'replicaset-controller' });
   return {
     name: 'replicaset-controller',
     watches: [
@@ -40,12 +42,16 @@ export function replicaSetController(cluster: WorkloadCluster): ControllerDefini
       const want = spec.replicas ?? 1;
       if (active.length < want) {
         const owner = controllerRef(rs, 'apps/v1', 'ReplicaSet');
-        for (let i = active.length; i < want; i++) cluster.create(PODS, namespace, podFromTemplate(spec.template, owner, namespace, { generateName: `${name}-` }), ctx);
+        for (let i = active.length; i < want; i++) {
+          const pod = cluster.create(PODS, namespace, podFromTemplate(spec.template, owner, namespace, { generateName: `${name}-` }), ctx).object;
+          events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`, ctx);
+        }
       } else if (active.length > want) {
         const doomed = [...active].sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, active.length - want);
         for (const pod of doomed) {
           try {
             cluster.delete(PODS, namespace, pod.metadata.name ?? '', {}, ctx);
+            events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name ?? ''}`, ctx);
           } catch (err) {
             if (!isNotFound(err)) throw err;
           }

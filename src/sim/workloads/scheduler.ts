@@ -4,6 +4,7 @@ import type { RequestContext } from '../store/types.ts';
 import type { ControllerDefinition } from './controllerLoop.ts';
 import { PODS_PER_NODE, schedulable } from './fakeNodes.ts';
 import { isActive, timeString } from './pods.ts';
+import { eventRecorder } from './eventRecorder.ts';
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import { getObject, listObjects, NODES, PODS, type WorkloadCluster } from './workloadCluster.ts';
 
@@ -31,6 +32,7 @@ export function scheduler(cluster: WorkloadCluster): ControllerDefinition {
     load.set(node, (load.get(node) ?? 0) + 1);
   };
   const podsOn = (node: string): number => load.get(node) ?? 0;
+  const events = eventRecorder(cluster, { component: 'default-scheduler' });
 
   return {
     name: 'default-scheduler',
@@ -62,11 +64,13 @@ export function scheduler(cluster: WorkloadCluster): ControllerDefinition {
       if (!node) {
         const message = `0/${listObjects(cluster, NODES, '', ctx).length} nodes are available: no node is schedulable with room for the pod.`;
         writeStatusIfChanged(cluster, PODS, pod, { phase: 'Pending', conditions: setCondition(conditions, { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }, now) }, ctx);
+        events.record(pod, 'Warning', 'FailedScheduling', message, ctx);
         return RETRY_UNSCHEDULABLE_MS;
       }
       (pod.spec as { nodeName?: string }).nodeName = node;
       const written = cluster.update(PODS, namespace, name, pod, undefined, ctx).object as KubeObject;
       bind(key, node);
+      events.record(written, 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${node}`, ctx);
       const scheduled: Condition = { type: 'PodScheduled', status: 'True', reason: '', message: '' };
       writeStatusIfChanged(cluster, PODS, structuredClone(written) as KubeObject, { phase: 'Pending', conditions: setCondition(conditions, scheduled, now).map(stripEmpty) }, ctx);
     },

@@ -3,6 +3,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { RequestContext } from '../store/types.ts';
 import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts';
 import { controllerRef, isActive, isAvailable, isControlledBy, isReady, podFromTemplate } from './pods.ts';
+import { eventRecorder } from './eventRecorder.ts';
 import { writeStatusIfChanged } from './status.ts';
 import { templateHash } from './templateHash.ts';
 import { getObject, listObjects, PODS, STATEFULSETS, type WorkloadCluster } from './workloadCluster.ts';
@@ -30,6 +31,11 @@ function ordinalOf(setName: string, pod: Readonly<KubeObject>): number {
 }
 
 export function statefulSetController(cluster: WorkloadCluster): ControllerDefinition {
+  const events = eventRecorder(cluster, { component: 'statefulset-controller' });
+  const removePod = (sts: KubeObject, podName: string, ctx: RequestContext): void => {
+    cluster.delete(PODS, sts.metadata.namespace ?? '', podName, {}, ctx);
+    events.record(sts, 'Normal', 'SuccessfulDelete', `delete Pod ${podName} in StatefulSet ${sts.metadata.name ?? ''} successful`, ctx);
+  };
   return {
     name: 'statefulset-controller',
     watches: [
@@ -67,6 +73,7 @@ export function statefulSetController(cluster: WorkloadCluster): ControllerDefin
         podSpec.hostname = podName;
         if (spec.serviceName) podSpec.subdomain = spec.serviceName;
         pods.set(i, cluster.create(PODS, namespace, pod, ctx).object as KubeObject);
+        events.record(sts, 'Normal', 'SuccessfulCreate', `create Pod ${podName} in StatefulSet ${name} successful`, ctx);
         if (!parallel) break;
       }
 
@@ -74,7 +81,7 @@ export function statefulSetController(cluster: WorkloadCluster): ControllerDefin
       const surplus = [...pods.keys()].filter((i) => i >= replicas).sort((a, b) => b - a);
       const allHealthy = [...pods.values()].every(healthy);
       for (const i of parallel ? surplus : surplus.slice(0, allHealthy ? 1 : 0)) {
-        cluster.delete(PODS, namespace, `${name}-${i}`, {}, ctx);
+        removePod(sts, `${name}-${i}`, ctx);
         pods.delete(i);
       }
 
@@ -83,7 +90,7 @@ export function statefulSetController(cluster: WorkloadCluster): ControllerDefin
       if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && surplus.length === 0 && allHealthy) {
         const stale = [...pods.entries()].filter(([i, p]) => i >= partition && i < replicas && p.metadata.labels?.[REVISION_LABEL] !== revision).sort(([a], [b]) => b - a)[0];
         if (stale) {
-          cluster.delete(PODS, namespace, stale[1].metadata.name ?? '', {}, ctx);
+          removePod(sts, stale[1].metadata.name ?? '', ctx);
           pods.delete(stale[0]);
         }
       }
