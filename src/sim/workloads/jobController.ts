@@ -45,19 +45,19 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
       let completionTime: string | undefined;
       let remove = 0;
       let add = 0;
-      let finished: [type: EventType, reason: string, message: string] | undefined;
+      let outcome: [type: EventType, reason: string, message: string] | undefined;
 
       if (failed > (spec.backoffLimit ?? 6)) {
         conditions = setCondition(conditions, { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, now);
         remove = active.length;
-        finished = ['Warning', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'];
+        outcome = ['Warning', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'];
       } else if (completions !== null ? succeeded >= completions : succeeded > 0 && active.length === 0) {
         conditions = setCondition(conditions, { type: 'Complete', status: 'True', reason: '', message: '' }, now);
         completionTime = now;
         remove = active.length;
-        finished = ['Normal', 'Completed', 'Job completed'];
+        outcome = ['Normal', 'Completed', 'Job completed'];
       } else if (spec.suspend) {
-        if (!conditions?.some((c) => c.type === 'Suspended' && c.status === 'True')) finished = ['Normal', 'Suspended', 'Job suspended'];
+        if (!conditions?.some((c) => c.type === 'Suspended' && c.status === 'True')) outcome = ['Normal', 'Suspended', 'Job suspended'];
         conditions = setCondition(conditions, { type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' }, now);
         remove = active.length;
       } else {
@@ -97,7 +97,7 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
           return out;
         }),
       }, ctx);
-      if (finished) events.record(job, ...finished, ctx);
+      if (outcome) events.record(job, ...outcome, ctx);
     },
   };
 }
