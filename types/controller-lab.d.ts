@@ -96,9 +96,22 @@ declare module 'controller-lab' {
     list<T extends KubeObject = KubeObject>(kind: KindSelector, options?: CacheListOptions): T[];
   }
 
+  export type EventType = 'Normal' | 'Warning';
+
+  /** Records Events about objects, as controller-runtime's EventRecorder (`mgr.GetEventRecorderFor`). */
+  export interface EventRecorder {
+    /**
+     * An Event about `object`, from this controller (`kubectl describe` lists it): written in the
+     * background and in order; the same event again raises the count of the Event already written.
+     * The reconcile's log says so, and says why if the server refused it.
+     */
+    event(object: KubeObject, type: EventType, reason: string, message: string): void;
+  }
+
   export interface ReconcileContext extends CacheReader {
     client: ControllerClient;
     log: ControllerLogger;
+    recorder: EventRecorder;
     /** Unique per reconcile call, as controller-runtime's reconcileID. */
     reconcileId: string;
     /** Aborted when the reconcile timed out. */

@@ -7,6 +7,7 @@ import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from 
 import type { HostMessage, ControllerShape, CacheDelta, HeldKey } from './protocol.ts';
 import type { ReconcileRecord, TriggerDelta, WriteRecord } from './records.ts';
 import { createCacheReader, createReconcileContext } from './reconcileContext.ts';
+import { createEventWriter, type EventWriter } from './eventRecorder.ts';
 import { compareResourceVersions } from './resourceVersion.ts';
 import { splitKey } from '../shared/keys.ts';
 
@@ -44,6 +45,7 @@ const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.s
 
 export class ControllerLoop {
   private readonly opts: LoopOptions;
+  private readonly events: EventWriter;
   private readonly informersById = new Map<string, KindInformer>();
   private readonly pendingTriggers = new Map<string, TriggerDelta[]>();
   private deltaSeq = 0;
@@ -63,6 +65,7 @@ export class ControllerLoop {
 
   constructor(opts: LoopOptions) {
     this.opts = opts;
+    this.events = createEventWriter(opts.writer, { component: opts.definition.name }, () => opts.clock.now());
     this.reconcileSeq = opts.reconcileSeq ?? 0;
     this.deltaSeq = opts.deltaSeq ?? 0;
     for (const inf of opts.informers) this.informersById.set(kindId(inf.kind), inf);
@@ -108,6 +111,8 @@ export class ControllerLoop {
     this.opts.queue.shutDown();
     for (const inf of this.informersById.values()) inf.stop();
     await Promise.race([Promise.all(this.workerLoops), new Promise((r) => setTimeout(r, 1000))]);
+    // The Events the last reconciles recorded are still being written: a moment for them.
+    await Promise.race([this.events.flush(), new Promise((r) => setTimeout(r, 2000))]);
   }
 
   informerFor(kind: KindSelector): KindInformer {
@@ -241,6 +246,7 @@ export class ControllerLoop {
       reconcileId: record.reconcileId,
       informerFor: (k) => this.informerFor(k),
       writer: this.opts.writer,
+      events: this.events,
       now: () => clock.now(),
       onWrite: (w) => writes.push(w),
       onLog: (line) => this.opts.send({ type: 'log', reconcileId: record.reconcileId, line }),

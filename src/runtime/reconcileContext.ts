@@ -1,18 +1,22 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import { ApiError } from '../shared/apiError.ts';
-import type { CacheListOptions, CacheReader, ControllerClient, KindSelector, ObjectRef, PatchType, ReconcileContext } from './api.ts';
+import type { CacheListOptions, CacheReader, ControllerClient, EventRecorder, EventType, KindSelector, ObjectRef, PatchType, ReconcileContext } from './api.ts';
+import type { EventWriter } from './eventRecorder.ts';
 import type { KindInformer, ObjectWriter } from './ports.ts';
 import type { LogLine, WriteRecord, WriteVerb } from './records.ts';
 import { toLabelSelector } from '../shared/labelSelector.ts';
 import { plainFields, truncateText } from './truncate.ts';
 
 // The `ctx` a reconcile receives: cache readers over the controller's own informers, a client whose
-// every call is recorded (verb, object, the RV the server answered, or the error), and a logger.
+// every call is recorded (verb, object, the RV the server answered, or the error), a logger and an
+// event recorder.
 
 export interface ContextDeps {
   reconcileId: string;
   informerFor(kind: KindSelector): KindInformer;
   writer: ObjectWriter;
+  /** The controller's Events, shared by its reconciles (repeats are counted across them). */
+  events: EventWriter;
   now(): number;
   onWrite(write: WriteRecord): void;
   onLog(line: LogLine): void;
@@ -81,11 +85,26 @@ export function createReconcileContext(deps: ContextDeps): ReconcileContext {
   const log = (level: LogLine['level']) => (message: string, fields?: Record<string, unknown>) =>
     deps.onLog({ level, message: truncateText(String(message)), fields: plainFields(fields), at: deps.now() });
 
+  const recorder: EventRecorder = {
+    event(object: KubeObject, type: EventType, reason: string, message: string): void {
+      if (typeof object !== 'object' || object === null) throw new TypeError('recorder.event: the first argument is the object the event is about');
+      const ref = refOf(object);
+      if (type !== 'Normal' && type !== 'Warning') throw new TypeError(`recorder.event: type must be 'Normal' or 'Warning', not ${JSON.stringify(type)}`);
+      if (typeof reason !== 'string' || reason === '') throw new TypeError('recorder.event: reason is required');
+      const about = `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+      deps.onLog({ level: 'info', message: truncateText(`event ${type} ${reason} on ${about}: ${String(message)}`), at: deps.now() });
+      void deps.events.record(copy(object), type, reason, String(message)).then((refused) => {
+        if (refused) deps.onLog({ level: 'error', message: truncateText(`event ${reason} on ${about} not written: ${refused}`), at: deps.now() });
+      });
+    },
+  };
+
   return {
     reconcileId: deps.reconcileId,
     signal: deps.signal,
     client,
     log: { info: log('info'), error: log('error') },
+    recorder,
     ...createCacheReader(deps.informerFor),
   };
 }

@@ -20,9 +20,11 @@ export const controllerTypesMatch: [
   Same<Declared.ControllerClient, Api.ControllerClient>,
   Same<Declared.ControllerLogger, Api.ControllerLogger>,
   Same<Declared.CacheReader, Api.CacheReader>,
+  Same<Declared.EventType, Api.EventType>,
+  Same<Declared.EventRecorder, Api.EventRecorder>,
   Same<Declared.ReconcileContext, Api.ReconcileContext>,
   Same<Declared.WatchSpec, Api.WatchSpec>,
   Same<Declared.ControllerSpec, Api.ControllerSpec>,
   Same<Parameters<typeof Declared.defineController>, Parameters<typeof Api.defineController>>,
   Same<InstanceType<typeof Declared.TerminalError>, InstanceType<typeof Api.TerminalError>>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
