@@ -20,8 +20,11 @@ function extensionLog(home) {
   return globSync('**/*Controller Lab.log', { cwd: home }).map((f) => readFileSync(join(home, f), 'utf8')).join('');
 }
 
-/** Its last lines, for a failure message. */
-function extensionLogTail(home, lines = 20) {
+/**
+ * Its last lines, for a failure message: enough to hold a crashed process's whole report (a V8
+ * fatal error's message comes before a stack of a dozen lines, each a line of the log).
+ */
+function extensionLogTail(home, lines = 60) {
   const tail = extensionLog(home).trimEnd().split('\n').slice(-lines).join('\n  ');
   return tail ? `\n  The Controller Lab log ends:\n  ${tail}` : '';
 }
