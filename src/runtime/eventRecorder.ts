@@ -1,4 +1,4 @@
-import { eventIdentity, newEvent, repeatPatch, type EventSource, type EventType } from '../shared/eventObject.ts';
+import { eventIdentity, newEvent, repeatPatch, WrittenEvents, type EventSource, type EventType } from '../shared/eventObject.ts';
 import type { KubeObject } from '../shared/k8s.ts';
 import type { ObjectWriter } from './ports.ts';
 
@@ -7,8 +7,6 @@ import type { ObjectWriter } from './ports.ts';
 // waits on them, and the same event again (same object, type, reason, message) raises the count of
 // the Event already written. A write the server refuses is reported, never thrown.
 
-/** client-go's correlator remembers this many events to count repeats on. */
-const REMEMBERED = 4096;
 /** client-go cuts longer messages. */
 const MAX_MESSAGE = 1024;
 
@@ -19,21 +17,9 @@ export interface EventWriter {
   flush(): Promise<void>;
 }
 
-interface Written {
-  namespace: string;
-  name: string;
-  count: number;
-}
-
 export function createEventWriter(writer: ObjectWriter, source: EventSource, now: () => number): EventWriter {
-  const written = new Map<string, Written>();
+  const written = new WrittenEvents();
   let tail: Promise<unknown> = Promise.resolve();
-
-  const remember = (key: string, event: Written): void => {
-    written.delete(key);
-    written.set(key, event);
-    if (written.size > REMEMBERED) written.delete(written.keys().next().value!);
-  };
 
   const write = async (object: Readonly<KubeObject>, type: EventType, reason: string, message: string): Promise<string | undefined> => {
     const spec = { type, reason, message: message.length > MAX_MESSAGE ? message.slice(0, MAX_MESSAGE) : message };
@@ -43,7 +29,7 @@ export function createEventWriter(writer: ObjectWriter, source: EventSource, now
       try {
         const count = previous.count + 1;
         await writer.patch({ apiVersion: 'v1', kind: 'Event', namespace: previous.namespace, name: previous.name }, repeatPatch(count, now()), 'merge');
-        remember(key, { ...previous, count });
+        written.set(key, { ...previous, count });
         return undefined;
       } catch {
         // Gone (expired, deleted): written anew below.
@@ -53,7 +39,7 @@ export function createEventWriter(writer: ObjectWriter, source: EventSource, now
     const event = newEvent(object, spec, source, now());
     try {
       await writer.create(event);
-      remember(key, { namespace: event.metadata.namespace ?? 'default', name: event.metadata.name ?? '', count: 1 });
+      written.set(key, { namespace: event.metadata.namespace ?? 'default', name: event.metadata.name ?? '', count: 1 });
       return undefined;
     } catch (err) {
       return err instanceof Error ? err.message : String(err);

@@ -67,3 +67,34 @@ export function newEvent(object: Readonly<KubeObject>, spec: EventSpec, source: 
 export function repeatPatch(count: number, nowMs: number): { count: number; lastTimestamp: string } {
   return { count, lastTimestamp: timeString(nowMs) };
 }
+
+/** Where an Event was written and its count, to raise on a repeat. */
+export interface WrittenEvent {
+  namespace: string;
+  name: string;
+  count: number;
+}
+
+/** The events a recorder wrote, newest kept: client-go's correlator remembers 4,096. */
+export class WrittenEvents {
+  private readonly byIdentity = new Map<string, WrittenEvent>();
+  private readonly limit: number;
+
+  constructor(limit = 4096) {
+    this.limit = limit;
+  }
+
+  get(identity: string): WrittenEvent | undefined {
+    return this.byIdentity.get(identity);
+  }
+
+  set(identity: string, event: WrittenEvent): void {
+    this.byIdentity.delete(identity);
+    this.byIdentity.set(identity, event);
+    if (this.byIdentity.size > this.limit) this.byIdentity.delete(this.byIdentity.keys().next().value!);
+  }
+
+  delete(identity: string): void {
+    this.byIdentity.delete(identity);
+  }
+}

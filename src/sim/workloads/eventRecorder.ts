@@ -1,5 +1,5 @@
 import { ApiError } from '../../shared/apiError.ts';
-import { eventIdentity, eventName, newEvent, repeatPatch, type EventSource, type EventType } from '../../shared/eventObject.ts';
+import { eventIdentity, eventName, newEvent, repeatPatch, WrittenEvents, type EventSource, type EventType, type WrittenEvent } from '../../shared/eventObject.ts';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { RequestContext } from '../store/types.ts';
 import type { WorkloadCluster } from './workloadCluster.ts';
@@ -14,35 +14,20 @@ export type { EventType } from '../../shared/eventObject.ts';
 
 export const EVENTS: GroupVersionResource = { group: '', version: 'v1', resource: 'events' };
 
-/** client-go's correlator remembers this many events to count repeats on. */
-const REMEMBERED = 4096;
-
 export interface EventRecorder {
   /** Records that `reason` happened to `object`; `fieldPath` names a part of it (`spec.containers{web}`). */
   record(object: Readonly<KubeObject>, type: EventType, reason: string, message: string, ctx: RequestContext, fieldPath?: string): void;
 }
 
-interface Written {
-  namespace: string;
-  name: string;
-  count: number;
-}
-
 export function eventRecorder(cluster: WorkloadCluster, source: EventSource): EventRecorder {
-  const written = new Map<string, Written>();
+  const written = new WrittenEvents();
 
-  const remember = (key: string, event: Written): void => {
-    written.delete(key);
-    written.set(key, event);
-    if (written.size > REMEMBERED) written.delete(written.keys().next().value!);
-  };
-
-  const countAgain = (key: string, previous: Written, nowMs: number, ctx: RequestContext): boolean => {
+  const countAgain = (key: string, previous: WrittenEvent, nowMs: number, ctx: RequestContext): boolean => {
     try {
       const current = structuredClone(cluster.get(EVENTS, previous.namespace, previous.name, undefined, ctx).object) as KubeObject;
       const patch = repeatPatch((typeof current.count === 'number' ? current.count : previous.count) + 1, nowMs);
       cluster.update(EVENTS, previous.namespace, previous.name, { ...current, ...patch }, undefined, ctx);
-      remember(key, { ...previous, count: patch.count });
+      written.set(key, { ...previous, count: patch.count });
       return true;
     } catch {
       // Gone (deleted, expired) or changed under us: write a new one.
@@ -63,7 +48,7 @@ export function eventRecorder(cluster: WorkloadCluster, source: EventSource): Ev
       for (let attempt = 1; attempt <= 3; attempt++) {
         try {
           cluster.create(EVENTS, namespace, event, ctx);
-          remember(key, { namespace, name: event.metadata.name ?? '', count: 1 });
+          written.set(key, { namespace, name: event.metadata.name ?? '', count: 1 });
           return;
         } catch (err) {
           // Best effort, as client-go's recorder: the controller's own work goes on. Only a name
