@@ -2,6 +2,8 @@
 // is the core group, `/apis/{g}/{v}/…` the others; `namespaces/{ns}/{resource}` scopes a namespaced
 // resource, while `namespaces/{ns}` (and its `status` / `finalize`) is the namespace object itself.
 
+export type HealthEndpoint = 'healthz' | 'livez' | 'readyz';
+
 export type RequestTarget =
   | { kind: 'coreRoot' } // /api
   | { kind: 'groupsRoot' } // /apis
@@ -9,7 +11,7 @@ export type RequestTarget =
   | { kind: 'groupVersion'; group: string; version: string } // /api/v1, /apis/{g}/{v}
   | ResourceTarget
   | { kind: 'version' }
-  | { kind: 'health'; check: string }
+  | { kind: 'health'; endpoint: HealthEndpoint; check: string }
   | { kind: 'openapi'; path: string }
   | { kind: 'admin'; path: string[] }
   | { kind: 'unknown' };
@@ -91,7 +93,7 @@ export function parseRequestPath(path: string): RequestTarget {
     case 'healthz':
     case 'livez':
     case 'readyz':
-      return { kind: 'health', check: seg.slice(1).join('/') };
+      return { kind: 'health', endpoint: first, check: seg.slice(1).join('/') };
     case 'openapi':
       return { kind: 'openapi', path: seg.slice(1).join('/') };
     case ADMIN_PREFIX:

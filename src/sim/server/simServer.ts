@@ -152,7 +152,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       case 'version':
         return sendJson(res, 200, version);
       case 'health':
-        return sendHealth(res, path, cluster.persistenceProblem());
+        return sendHealth(res, target.endpoint, target.check, query, cluster.persistenceProblem());
       case 'openapi': {
         const doc = openApiAnswer(openapi, target.path, query, req.headers);
         res.writeHead(doc.status, { ...doc.headers, 'Content-Length': doc.body.length });

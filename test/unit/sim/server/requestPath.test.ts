@@ -46,7 +46,7 @@ test('the deprecated /watch/ prefix', () => {
 
 test('other paths', () => {
   assert.deepEqual(parseRequestPath('/version'), { kind: 'version' });
-  assert.deepEqual(parseRequestPath('/readyz'), { kind: 'health', check: '' });
+  assert.deepEqual(parseRequestPath('/readyz'), { kind: 'health', endpoint: 'readyz', check: '' });
   assert.deepEqual(parseRequestPath('/openapi/v3/apis/apps/v1'), { kind: 'openapi', path: 'v3/apis/apps/v1' });
   assert.deepEqual(parseRequestPath('/controller-lab/admin/compact'), { kind: 'admin', path: ['compact'] });
   assert.deepEqual(parseRequestPath('/nope'), { kind: 'unknown' });

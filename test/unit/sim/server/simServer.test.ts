@@ -69,6 +69,8 @@ describe('authentication and basics', () => {
     assert.equal(version.major, '1');
     assert.equal(version.minor, '28');
     for (const path of ['/healthz', '/livez', '/readyz']) assert.equal((await call(server, 'GET', path)).body, 'ok');
+    assert.match((await call(server, 'GET', '/readyz?verbose')).body, /^\[\+\]ping ok\n[^]*\[\+\]persistence ok\n[^]*readyz check passed\n$/);
+    assert.equal((await call(server, 'GET', '/livez/ping')).body, 'ok');
     assert.match(server.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     const kubeconfig = readFileSync(server.kubeconfigPath, 'utf8');
     assert.equal(kubeconfig, server.kubeconfig);

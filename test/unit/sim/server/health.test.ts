@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { healthAnswer } from '../../../../src/sim/server/health.ts';
+
+const q = (query = ''): URLSearchParams => new URLSearchParams(query);
+
+test('a healthy endpoint says ok, and lists its checks when asked to be verbose', () => {
+  assert.deepEqual(healthAnswer('livez', '', q(), undefined), { status: 200, text: 'ok' });
+  assert.deepEqual(healthAnswer('readyz', '', q('verbose'), undefined), {
+    status: 200,
+    text: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]persistence ok\n[+]shutdown ok\nreadyz check passed\n',
+  });
+  assert.equal(healthAnswer('healthz', '', q('verbose=1'), undefined).text, '[+]ping ok\n[+]log ok\n[+]etcd ok\nhealthz check passed\n');
+});
+
+test('a failing check makes readiness fail with its reason, never liveness', () => {
+  const full = 'cannot write the journal:\n  EFBIG';
+  const ready = healthAnswer('readyz', '', q(), full);
+  assert.equal(ready.status, 500);
+  assert.match(ready.text, /^\[\+\]ping ok\n[^]*\[-\]persistence failed: cannot write the journal: EFBIG\n[^]*readyz check failed\n$/);
+  assert.deepEqual(healthAnswer('livez', '', q(), full), { status: 200, text: 'ok' });
+  assert.deepEqual(healthAnswer('readyz', 'persistence', q(), full), { status: 500, text: 'internal server error: cannot write the journal: EFBIG\n' });
+  assert.deepEqual(healthAnswer('readyz', 'ping', q(), full), { status: 200, text: 'ok' });
+});
+
+test('excluded checks pass, unknown exclusions are warned of, unknown checks are not found', () => {
+  const answer = healthAnswer('readyz', '', q('exclude=persistence&exclude=nope,etcd&verbose'), 'disk full');
+  assert.equal(answer.status, 200);
+  assert.match(answer.text, /\[\+\]persistence excluded: ok\n/);
+  assert.match(answer.text, /\[\+\]etcd excluded: ok\n/);
+  assert.match(answer.text, /warn: some health checks cannot be excluded: no matches for "nope"\nreadyz check passed\n$/);
+  assert.equal(healthAnswer('readyz', '', q('exclude=persistence'), 'disk full').text, 'ok');
+  assert.deepEqual(healthAnswer('livez', 'persistence', q(), undefined), { status: 404, text: '404 page not found\n' });
+});
