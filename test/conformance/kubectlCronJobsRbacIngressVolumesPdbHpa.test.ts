@@ -150,6 +150,26 @@ describe('kubectl and the kinds beyond workloads', { concurrency: true }, () => 
     assert.equal((await getJson(['-n', ns, 'get', 'pvc', 'data']))['spec'].volumeMode, 'Filesystem');
   });
 
+  it('kubectl autoscale creates an autoscaling/v1 HPA that reads back through v2, and an edit through v1 keeps v2 metrics', async () => {
+    const ns = await namespace('conf-autoscale');
+    await kubectlOk(sim, ['-n', ns, 'create', 'deployment', 'web', '--image=nginx']);
+    assert.match(await kubectlOk(sim, ['-n', ns, 'autoscale', 'deployment', 'web', '--min=2', '--max=6', '--cpu-percent=70']), /horizontalpodautoscaler.autoscaling\/web autoscaled/);
+    assert.match(await kubectlOk(sim, ['-n', ns, 'get', 'hpa']), /^web\s+Deployment\/web\s+<unknown>\/70%\s+2\s+6\s+0\s+\d+s$/m);
+    const v2 = await getJson(['-n', ns, 'get', 'hpa', 'web']);
+    assert.equal(v2['apiVersion'], 'autoscaling/v2');
+    assert.deepEqual(v2['spec'].metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+
+    const memory = '{"spec":{"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":70}}},{"type":"Resource","resource":{"name":"memory","target":{"type":"AverageValue","averageValue":"1Gi"}}}]}}';
+    await kubectlOk(sim, ['-n', ns, 'patch', 'hpa', 'web', '--type=merge', '-p', memory]);
+    const v1 = await getJson(['-n', ns, 'get', 'hpa.v1.autoscaling', 'web']);
+    assert.equal(v1['apiVersion'], 'autoscaling/v1');
+    assert.equal(v1['spec'].targetCPUUtilizationPercentage, 70);
+    assert.equal(v1['metadata'].annotations['autoscaling.alpha.kubernetes.io/metrics'], '[{"type":"Resource","resource":{"name":"memory","targetAverageValue":"1Gi"}}]');
+    await kubectlOk(sim, ['-n', ns, 'patch', 'hpa.v1.autoscaling', 'web', '--type=merge', '-p', '{"spec":{"targetCPUUtilizationPercentage":55}}']);
+    const after = await getJson(['-n', ns, 'get', 'hpa', 'web']);
+    assert.deepEqual(after['spec'].metrics.map((m: Json) => [m['resource'].name, m['resource'].target.averageUtilization ?? m['resource'].target.averageValue]), [['memory', '1Gi'], ['cpu', 55]]);
+  });
+
   it('kubectl create role / rolebinding / clusterrolebinding (bindings come as protobuf), and a roleRef cannot change', async () => {
     const ns = await namespace('conf-rbac');
     assert.match(await kubectlOk(sim, ['-n', ns, 'create', 'role', 'pod-reader', '--verb=get,list', '--resource=pods']), /role.rbac.authorization.k8s.io\/pod-reader created/);

@@ -14,6 +14,7 @@ import { endpointSliceKind } from './endpointSlice.ts';
 import { eventKind } from './event.ts';
 import { eventV1Kind } from './eventV1.ts';
 import { horizontalPodAutoscalerKind } from './horizontalPodAutoscaler.ts';
+import { horizontalPodAutoscalerV1Kind } from './horizontalPodAutoscalerV1.ts';
 import { ingressKind } from './ingress.ts';
 import { ingressClassKind } from './ingressClass.ts';
 import { jobKind } from './job.ts';
@@ -74,6 +75,7 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   selfSubjectAccessReviewKind,
   selfSubjectRulesReviewKind,
   horizontalPodAutoscalerKind,
+  horizontalPodAutoscalerV1Kind,
   jobKind,
   cronJobKind,
   certificateSigningRequestKind,

@@ -5,8 +5,8 @@ import { validateHorizontalPodAutoscaler } from './horizontalPodAutoscalerValida
 import type { Obj } from '../resources/defaulting.ts';
 import { AGE_COLUMN, col, field, NAME_COLUMN, num, str } from '../server/tableCells.ts';
 
-// HorizontalPodAutoscalers. v1.28 stores them as autoscaling/v2; autoscaling/v1 (a lossy view of
-// it) is not served here.
+// HorizontalPodAutoscalers, stored as autoscaling/v2 as v1.28 stores them; autoscaling/v1 is a view
+// of these (horizontalPodAutoscalerV1.ts).
 
 export const horizontalPodAutoscalerKind: KindModule = {
   api: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', shortNames: ['hpa'], categories: ['all'], status: true },

@@ -13,7 +13,8 @@ export { BUILTIN_KINDS } from './builtinKinds.ts';
 
 type KindRef = { group: string; resource: string; source?: string };
 
-const BY_RESOURCE = new Map(BUILTIN_KINDS.map((m) => [`${m.api.group}/${m.api.resource}`, m]));
+// A version served by conversion has the strategy and columns of the version it is stored as.
+const BY_RESOURCE = new Map(BUILTIN_KINDS.filter((m) => !m.api.storedAs).map((m) => [`${m.api.group}/${m.api.resource}`, m]));
 
 /** The module of a built-in kind; undefined for custom resources and unknown ones. */
 export function kindModuleFor(info: KindRef): KindModule | undefined {
@@ -44,5 +45,5 @@ export function tracksGeneration(info: KindRef): boolean {
 /** The printer columns of a built-in kind by its plural (first registered kind with it), undefined when it has none of its own. */
 export function builtinColumns(resource: string, group?: string): TableColumn[] | undefined {
   if (group !== undefined) return BY_RESOURCE.get(`${group}/${resource}`)?.columns;
-  return BUILTIN_KINDS.find((m) => m.api.resource === resource)?.columns;
+  return BUILTIN_KINDS.find((m) => m.api.resource === resource && !m.api.storedAs)?.columns;
 }

@@ -31,6 +31,11 @@ export interface KindApi {
   nameRule?: NameRule;
   /** When the server's hash is not derived from this group/version/kind (it was first stored in another). */
   storageVersionHash?: string;
+  /**
+   * Another version of a kind registered before it, whose objects this one converts to and from
+   * (src/sim/server/convertedVersionHandler.ts): the version objects are stored in.
+   */
+  storedAs?: string;
   /** Create-only and never stored (the reviews): discovery shows verbs [create] and no storageVersionHash. */
   virtual?: true;
   /** Subresources besides status and scale (pods/eviction, serviceaccounts/token…). */
@@ -82,13 +87,13 @@ export function resourceInfoOf(api: KindApi): ResourceInfo {
     verbs: api.verbs ?? (api.virtual ? CREATE_ONLY : ALL_VERBS),
     categories: api.categories ?? [],
     subresources,
-    servedVersions: [api.version],
-    storageVersion: api.version,
+    servedVersions: api.storedAs ? [api.storedAs, api.version] : [api.version],
+    storageVersion: api.storedAs ?? api.version,
     nameRule: api.nameRule ?? 'subdomain',
     source: 'builtin',
   };
   if (api.virtual) info.virtual = true;
-  else info.storageVersionHash = api.storageVersionHash ?? storageVersionHash(api.group, api.version, api.kind);
+  else info.storageVersionHash = api.storageVersionHash ?? storageVersionHash(api.group, api.storedAs ?? api.version, api.kind);
   if (api.scale) info.scale = REPLICAS_SCALE;
   return info;
 }

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
+import type { ConvertedVersion } from './convertedVersion.ts';
 
 // events.k8s.io/v1 Events are the core v1 Events under other field names, stored once (as in
 // kube-apiserver, where both APIs read and write the same `events` storage): regarding is
@@ -64,3 +65,12 @@ export function validateEventsV1Create(core: Readonly<KubeObject>): Cause[] {
   if (source?.component || source?.host) causes.push({ reason: 'FieldValueInvalid', field: 'source', message: 'Invalid value: "": needs to be unset' });
   return causes;
 }
+
+export const eventsV1Version: ConvertedVersion = {
+  stored: { group: '', version: 'v1', resource: 'events' },
+  type: { apiVersion: 'events.k8s.io/v1', kind: 'Event' },
+  toServed: coreToEventsV1,
+  toStored: eventsV1ToCore,
+  storedFieldSelector: coreFieldSelector,
+  validateCreate: validateEventsV1Create,
+};

@@ -1,4 +1,5 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
+import { convertedVersionFor } from '../resources/convertedVersions.ts';
 import { ApiError } from '../../shared/apiError.ts';
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { ResourceInfo } from '../resources/types.ts';
@@ -30,6 +31,25 @@ function gvrOf(info: ResourceInfo): GroupVersionResource {
 
 function resolveKind(cluster: ScenarioTarget, apiVersion: string | undefined, kind: string): ResourceInfo | undefined {
   return apiVersion ? cluster.resources.byKind(apiVersion, kind) : cluster.resources.resolveName(kind);
+}
+
+/**
+ * The kind an object is written as, and the object in its terms: one of a version served by
+ * conversion (autoscaling/v1, events.k8s.io/v1) is converted to the version it is stored as.
+ */
+function storedForm(cluster: ScenarioTarget, object: KubeObject): { info: ResourceInfo; object: KubeObject } {
+  const info = resolveKind(cluster, object.apiVersion, object.kind ?? '');
+  if (!info) throw new ApiError(404, `no kind "${object.kind ?? ''}" is served in ${object.apiVersion ?? ''}`, 'NotFound');
+  const converted = info.source === 'builtin' ? convertedVersionFor(info) : undefined;
+  const stored = converted && cluster.resources.lookup(converted.stored);
+  return converted && stored ? { info: stored, object: converted.toStored(object) } : { info, object };
+}
+
+/** Where a target's kind is stored (a patch step's patch is in that version's terms). */
+function storedKind(cluster: ScenarioTarget, apiVersion: string | undefined, kind: string): ResourceInfo | undefined {
+  const info = resolveKind(cluster, apiVersion, kind);
+  const converted = info?.source === 'builtin' ? convertedVersionFor(info) : undefined;
+  return (converted && cluster.resources.lookup(converted.stored)) ?? info;
 }
 
 /** Replaces `${i}` and `${rand}` in every string of a (copied) value. */
@@ -154,9 +174,8 @@ function ensureNamespace(cluster: ScenarioTarget, namespace: string): void {
 }
 
 /** Create, or merge onto what exists; status is written through /status when the kind has one. */
-function applyObject(cluster: ScenarioTarget, object: KubeObject): void {
-  const info = resolveKind(cluster, object.apiVersion, object.kind ?? '');
-  if (!info) throw new ApiError(404, `no kind "${object.kind ?? ''}" is served in ${object.apiVersion ?? ''}`, 'NotFound');
+function applyObject(cluster: ScenarioTarget, given: KubeObject): void {
+  const { info, object } = storedForm(cluster, given);
   const gvr = gvrOf(info);
   const namespace = info.namespaced ? object.metadata.namespace ?? 'default' : '';
   if (namespace) ensureNamespace(cluster, namespace);
@@ -181,7 +200,7 @@ function applyObject(cluster: ScenarioTarget, object: KubeObject): void {
 }
 
 function resolveTarget(cluster: ScenarioTarget, target: TargetRef, random: () => number): { gvr: GroupVersionResource; namespace: string; name: string } {
-  const info = resolveKind(cluster, target.apiVersion, target.kind);
+  const info = storedKind(cluster, target.apiVersion, target.kind);
   if (!info) throw new ApiError(404, `no kind "${target.kind}" is served`, 'NotFound');
   const gvr = gvrOf(info);
   const namespace = info.namespaced ? target.namespace ?? 'default' : '';
@@ -200,21 +219,19 @@ function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => num
   const f = cluster.faults;
   switch (action.type) {
     case 'create': {
-      const info = resolveKind(cluster, action.object.apiVersion, action.object.kind ?? '');
-      if (!info) throw new ApiError(404, `no kind "${action.object.kind ?? ''}" is served`, 'NotFound');
-      const ns = info.namespaced ? action.object.metadata.namespace ?? 'default' : '';
+      const { info, object } = storedForm(cluster, action.object);
+      const ns = info.namespaced ? object.metadata.namespace ?? 'default' : '';
       if (ns) ensureNamespace(cluster, ns);
-      cluster.create(gvrOf(info), ns, action.object, SCENARIO_CLIENT);
+      cluster.create(gvrOf(info), ns, object, SCENARIO_CLIENT);
       return;
     }
     case 'apply':
       applyObject(cluster, action.object);
       return;
     case 'update': {
-      const info = resolveKind(cluster, action.object.apiVersion, action.object.kind ?? '');
-      if (!info) throw new ApiError(404, `no kind "${action.object.kind ?? ''}" is served`, 'NotFound');
-      const ns = info.namespaced ? action.object.metadata.namespace ?? 'default' : '';
-      cluster.update(gvrOf(info), ns, action.object.metadata.name ?? '', action.object, undefined, SCENARIO_CLIENT);
+      const { info, object } = storedForm(cluster, action.object);
+      const ns = info.namespaced ? object.metadata.namespace ?? 'default' : '';
+      cluster.update(gvrOf(info), ns, object.metadata.name ?? '', object, undefined, SCENARIO_CLIENT);
       return;
     }
     case 'patch': {

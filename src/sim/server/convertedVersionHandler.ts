@@ -1,13 +1,16 @@
-// The events.k8s.io/v1 API (what client-go's events recorder and controller-runtime's
-// GetEventRecorder write): every request is served from the core v1 events, converted both ways
-// (src/sim/resources/eventsV1.ts), so an Event written through one API is read through the other.
+// The versions of built-in kinds served by conversion (src/sim/resources/convertedVersion.ts):
+// events.k8s.io/v1 Events (what client-go's events recorder and controller-runtime's
+// GetEventRecorder write) and autoscaling/v1 HorizontalPodAutoscalers (what `kubectl autoscale`
+// creates). Every request is served from the stored version, converted both ways, so an object
+// written through one version is read through the other; patches apply to this version's shape.
+import { ApiError } from '../../shared/apiError.ts';
+import { invalid } from '../../shared/apiErrors.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { applyJsonPatch } from '../patch/jsonPatch.ts';
 import { applyMergePatch } from '../patch/mergePatch.ts';
 import { applyStrategicMergePatch, StrategicPatchError } from '../patch/strategicMergePatch.ts';
-import { coreFieldSelector, coreToEventsV1, eventsV1ToCore, validateEventsV1Create } from '../resources/eventsV1.ts';
-import { invalid } from '../../shared/apiErrors.ts';
-import type { ListResult, RequestContext } from '../store/types.ts';
+import type { ConvertedVersion } from '../resources/convertedVersion.ts';
+import type { ListResult, ListRequest, RequestContext, Subresource } from '../store/types.ts';
 import { negotiateObjectRendering, patchTypeOf } from './mediaTypes.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
 import { decodeBody, readBody } from './requestBody.ts';
@@ -19,13 +22,12 @@ import { renderTable } from './table.ts';
 import { columnsFor } from './tableColumns.ts';
 import { serveWatch } from './watchResponse.ts';
 
-const CORE = { group: '', version: 'v1', resource: 'events' };
-const TYPE = { apiVersion: 'events.k8s.io/v1', kind: 'Event' };
+const groupOf = (v: ConvertedVersion): string => (v.type.apiVersion.includes('/') ? v.type.apiVersion.split('/')[0]! : '');
 
-function itemsJson(list: ListResult): string {
+function itemsJson(v: ConvertedVersion, list: ListResult): string {
   // Built-in kinds are listed with bare items.
   return list.items.map((i) => {
-    const { kind: _k, apiVersion: _a, ...rest } = coreToEventsV1(i.object);
+    const { kind: _k, apiVersion: _a, ...rest } = v.toServed(i.object);
     return JSON.stringify(rest);
   }).join(',');
 }
@@ -37,17 +39,23 @@ function listMeta(list: ListResult): { resourceVersion: string; continue?: strin
   return meta;
 }
 
-function listJson(list: ListResult): string {
-  return `{"kind":"EventList","apiVersion":"events.k8s.io/v1","metadata":${JSON.stringify(listMeta(list))},"items":[${itemsJson(list)}]}`;
+function listJson(v: ConvertedVersion, list: ListResult): string {
+  return `{"kind":"${v.type.kind}List","apiVersion":"${v.type.apiVersion}","metadata":${JSON.stringify(listMeta(list))},"items":[${itemsJson(v, list)}]}`;
 }
 
-async function send(r: ResourceRequest, code: number, core: Readonly<KubeObject>, ctx?: RequestContext): Promise<void> {
+function withStoredFieldSelector<T extends ListRequest>(v: ConvertedVersion, request: T): T {
+  const fieldSelector = v.storedFieldSelector?.(request.fieldSelector);
+  if (fieldSelector) request.fieldSelector = fieldSelector;
+  return request;
+}
+
+async function send(r: ResourceRequest, v: ConvertedVersion, code: number, stored: Readonly<KubeObject>, ctx?: RequestContext): Promise<void> {
   if (ctx?.warnings?.length) r.res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
   await r.cluster.whenDurable();
   const rendering = negotiateObjectRendering(r.req.headers.accept);
-  if (rendering === 'metadata') sendJson(r.res, code, partialObjectMetadataJson(core));
-  else if (rendering === 'table') sendJson(r.res, code, renderTable([core], { resourceVersion: core.metadata.resourceVersion ?? '' }, { columns: columnsFor('events'), includeObject: r.query.includeObject(), now: r.cluster.clock.now(), withColumnDefinitions: true }));
-  else sendJson(r.res, code, JSON.stringify(coreToEventsV1(core)));
+  if (rendering === 'metadata') sendJson(r.res, code, partialObjectMetadataJson(stored));
+  else if (rendering === 'table') sendJson(r.res, code, renderTable([stored], { resourceVersion: stored.metadata.resourceVersion ?? '' }, { columns: columnsFor(v.stored.resource, v.stored.group), includeObject: r.query.includeObject(), now: r.cluster.clock.now(), withColumnDefinitions: true }));
+  else sendJson(r.res, code, JSON.stringify(v.toServed(stored)));
 }
 
 function patched(type: ReturnType<typeof patchTypeOf>, view: KubeObject, patch: unknown): KubeObject {
@@ -61,93 +69,102 @@ function patched(type: ReturnType<typeof patchTypeOf>, view: KubeObject, patch: 
   }
 }
 
-function collection(r: ResourceRequest, method: string): Promise<void> | void {
+function collection(r: ResourceRequest, v: ConvertedVersion, method: string): Promise<void> | void {
   const { cluster, target, query, req } = r;
   if (method === 'GET') {
     if (target.watchPrefix || query.isWatch()) {
-      const request = query.watchRequest(target.namespace);
-      const fieldSelector = coreFieldSelector(request.fieldSelector);
-      if (fieldSelector) request.fieldSelector = fieldSelector;
-      serveWatch(req, r.res, { cluster, gvr: CORE, request, ctx: r.ctx, convert: coreToEventsV1 });
+      serveWatch(req, r.res, { cluster, gvr: v.stored, request: withStoredFieldSelector(v, query.watchRequest(target.namespace)), ctx: r.ctx, convert: v.toServed });
       return;
     }
-    const request = query.listRequest(target.namespace);
-    const fieldSelector = coreFieldSelector(request.fieldSelector);
-    if (fieldSelector) request.fieldSelector = fieldSelector;
+    const request = withStoredFieldSelector(v, query.listRequest(target.namespace));
     const rendering = negotiateObjectRendering(req.headers.accept, 'list');
-    const list = cluster.list(CORE, request, r.ctx);
+    const list = cluster.list(v.stored, request, r.ctx);
     if (rendering === 'metadata') sendJson(r.res, 200, partialObjectMetadataListJson(list.items.map((i) => i.object), listMeta(list)));
-    else if (rendering === 'table') sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), listMeta(list), { columns: columnsFor('events'), includeObject: query.includeObject(), now: cluster.clock.now(), withColumnDefinitions: true }));
-    else sendJson(r.res, 200, listJson(list));
+    else if (rendering === 'table') sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), listMeta(list), { columns: columnsFor(v.stored.resource, v.stored.group), includeObject: query.includeObject(), now: cluster.clock.now(), withColumnDefinitions: true }));
+    else sendJson(r.res, 200, listJson(v, list));
     return;
   }
   if (method === 'POST') {
     if (target.namespace === '') throw methodNotAllowed(method);
     return (async () => {
       const ctx = query.writeContext(r.ctx);
-      const core = eventsV1ToCore(await readActionBody(r, TYPE, ctx));
-      const causes = validateEventsV1Create(core);
-      if (causes.length) throw invalid('events.k8s.io', 'Event', core.metadata.name ?? '', causes);
-      await send(r, 201, cluster.create(CORE, target.namespace, core, ctx).object, ctx);
+      const stored = v.toStored(await readActionBody(r, v.type, ctx));
+      const causes = v.validateCreate?.(stored) ?? [];
+      if (causes.length) throw invalid(groupOf(v), v.type.kind, stored.metadata.name ?? '', causes);
+      await send(r, v, 201, cluster.create(v.stored, target.namespace, stored, ctx).object, ctx);
     })();
   }
   if (method === 'DELETE') {
     return (async () => {
       const raw = await readBody(req);
       const body = raw.length ? decodeBody(raw, 'json') as Record<string, unknown> : undefined;
-      const request = { ...query.listRequest(target.namespace), ...query.deleteOptions(body) };
-      const fieldSelector = coreFieldSelector(request.fieldSelector);
-      if (fieldSelector) request.fieldSelector = fieldSelector;
-      const deleted = cluster.deleteCollection(CORE, request, query.deleteContext(r.ctx, body));
+      const request = withStoredFieldSelector(v, { ...query.listRequest(target.namespace), ...query.deleteOptions(body) });
+      const deleted = cluster.deleteCollection(v.stored, request, query.deleteContext(r.ctx, body));
       await cluster.whenDurable();
-      sendJson(r.res, 200, listJson(deleted));
+      sendJson(r.res, 200, listJson(v, deleted));
     })();
   }
   throw methodNotAllowed(method);
 }
 
-async function item(r: ResourceRequest, method: string): Promise<void> {
+function currentOrNone(r: ResourceRequest, v: ConvertedVersion): Readonly<KubeObject> | undefined {
+  try {
+    return r.cluster.get(v.stored, r.target.namespace, r.target.name, undefined, r.ctx).object;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 404) return undefined;
+    throw err;
+  }
+}
+
+async function item(r: ResourceRequest, v: ConvertedVersion, method: string, subresource: Subresource | undefined): Promise<void> {
   const { cluster, target, query, req } = r;
   const { namespace, name } = target;
   switch (method) {
     case 'GET':
-      return send(r, 200, cluster.get(CORE, namespace, name, undefined, r.ctx).object);
+      return send(r, v, 200, cluster.get(v.stored, namespace, name, undefined, r.ctx).object);
     case 'PUT': {
       const ctx = query.writeContext(r.ctx);
-      const core = eventsV1ToCore(await readActionBody(r, TYPE, ctx));
-      return send(r, 200, cluster.update(CORE, namespace, name, core, undefined, ctx).object, ctx);
+      const stored = v.toStored(await readActionBody(r, v.type, ctx));
+      return send(r, v, 200, cluster.update(v.stored, namespace, name, stored, subresource, ctx).object, ctx);
     }
     case 'PATCH': {
       const type = patchTypeOf(req.headers['content-type']);
       const ctx = query.writeContext(r.ctx);
       if (type === 'apply' && !ctx.fieldManager) throw badRequest('PATCH, fieldManager is required for apply requests');
       const patch = decodeBody(await readBody(req), type === 'apply' ? 'yaml' : 'json');
-      const current = cluster.get(CORE, namespace, name, undefined, r.ctx).object;
-      const next = eventsV1ToCore(patched(type, coreToEventsV1(current), patch));
+      const current = currentOrNone(r, v);
+      if (!current) {
+        // Server-side apply creates what is not there yet; the other patches need an object.
+        if (type !== 'apply' || subresource) cluster.get(v.stored, namespace, name, undefined, r.ctx);
+        return send(r, v, 201, cluster.create(v.stored, namespace, v.toStored(patched(type, { ...v.type, metadata: { name, namespace } }, patch)), ctx).object, ctx);
+      }
+      const next = v.toStored(patched(type, v.toServed(current), patch));
       next.metadata = { ...next.metadata, resourceVersion: next.metadata?.resourceVersion ?? current.metadata.resourceVersion };
-      return send(r, 200, cluster.update(CORE, namespace, name, next, undefined, ctx).object, ctx);
+      return send(r, v, 200, cluster.update(v.stored, namespace, name, next, subresource, ctx).object, ctx);
     }
     case 'DELETE': {
+      if (subresource) throw methodNotAllowed(method);
       const raw = await readBody(req);
       const body = raw.length ? decodeBody(raw, 'json') as Record<string, unknown> : undefined;
-      const result = cluster.delete(CORE, namespace, name, query.deleteOptions(body), query.deleteContext(r.ctx, body));
-      return send(r, result.deleted ? 200 : 202, result.object.object);
+      const result = cluster.delete(v.stored, namespace, name, query.deleteOptions(body), query.deleteContext(r.ctx, body));
+      return send(r, v, result.deleted ? 200 : 202, result.object.object);
     }
     default:
       throw methodNotAllowed(method);
   }
 }
 
-export async function serveEventsV1(r: ResourceRequest): Promise<void> {
+export async function serveConvertedVersion(r: ResourceRequest, v: ConvertedVersion): Promise<void> {
   const method = r.req.method ?? 'GET';
-  if (r.target.subresource !== '') throw pathNotFound();
-  if (r.target.name === '') return collection(r, method);
+  const { subresource } = r.target;
+  if (subresource !== '' && !(subresource === 'status' && v.status)) throw pathNotFound();
+  if (r.target.name === '') return collection(r, v, method);
   if (r.target.namespace === '') throw pathNotFound();
-  if (method === 'GET' && (r.target.watchPrefix || r.query.isWatch())) {
-    const request = r.query.watchRequest(r.target.namespace);
-    request.fieldSelector = [coreFieldSelector(request.fieldSelector), `metadata.name=${r.target.name}`].filter(Boolean).join(',');
-    serveWatch(r.req, r.res, { cluster: r.cluster, gvr: CORE, request, ctx: r.ctx, convert: coreToEventsV1 });
+  if (method === 'GET' && subresource === '' && (r.target.watchPrefix || r.query.isWatch())) {
+    const request = withStoredFieldSelector(v, r.query.watchRequest(r.target.namespace));
+    request.fieldSelector = [request.fieldSelector, `metadata.name=${r.target.name}`].filter(Boolean).join(',');
+    serveWatch(r.req, r.res, { cluster: r.cluster, gvr: v.stored, request, ctx: r.ctx, convert: v.toServed });
     return;
   }
-  return item(r, method);
+  return item(r, v, method, subresource === 'status' ? 'status' : undefined);
 }

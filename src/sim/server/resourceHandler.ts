@@ -26,7 +26,8 @@ import { deleteAnswerJson } from './deleteAnswer.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 import { actionSubresource } from './subresources/index.ts';
 import { serveBindingCollection } from './subresources/binding.ts';
-import { serveEventsV1 } from './eventsV1Handler.ts';
+import { serveConvertedVersion } from './convertedVersionHandler.ts';
+import { convertedVersionFor } from '../resources/convertedVersions.ts';
 import type { ResourceRequest } from './resourceRequest.ts';
 import { admittedWrite, type AdmittedWrite } from '../admission/index.ts';
 
@@ -198,7 +199,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   const info = resolve(cluster, target);
   if (info.group === '' && info.resource === 'bindings') return serveBindingCollection(r);
   if (info.virtual) return serveReview(r, info);
-  if (info.group === 'events.k8s.io' && info.resource === 'events') return serveEventsV1(r);
+  const converted = convertedVersionFor(info);
+  if (converted) return serveConvertedVersion(r, converted);
   const gvr: GroupVersionResource = { group: target.group, version: target.version, resource: target.resource };
   const method = req.method ?? 'GET';
 

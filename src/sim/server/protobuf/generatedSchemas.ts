@@ -17,6 +17,7 @@ export type GeneratedField = readonly [number: number, json: string, type: strin
 /** Proto message by `apiVersion/kind` as a body's TypeMeta names it. */
 export const GENERATED_KINDS: Record<string, string> = {
   "autoscaling/v1/Scale": "api.autoscaling.v1.Scale",
+  "autoscaling/v1/HorizontalPodAutoscaler": "api.autoscaling.v1.HorizontalPodAutoscaler",
   "policy/v1/Eviction": "api.policy.v1.Eviction",
   "policy/v1/PodDisruptionBudget": "api.policy.v1.PodDisruptionBudget",
   "authentication.k8s.io/v1/TokenRequest": "api.authentication.v1.TokenRequest",
@@ -122,6 +123,10 @@ export const GENERATED_MESSAGES: Record<string, readonly GeneratedField[]> = {
   "api.authorization.v1.SelfSubjectRulesReviewSpec": [[1,"namespace","string","z"]],
   "api.authorization.v1.SubjectAccessReviewStatus": [[1,"allowed","bool","e"],[4,"denied","bool","z"],[2,"reason","string","z"],[3,"evaluationError","string","z"]],
   "api.authorization.v1.SubjectRulesReviewStatus": [[1,"resourceRules","api.authorization.v1.ResourceRule","re"],[2,"nonResourceRules","api.authorization.v1.NonResourceRule","re"],[3,"incomplete","bool","e"],[4,"evaluationError","string","z"]],
+  "api.autoscaling.v1.CrossVersionObjectReference": [[1,"kind","string","e"],[2,"name","string","e"],[3,"apiVersion","string","z"]],
+  "api.autoscaling.v1.HorizontalPodAutoscaler": [[1,"metadata","apimachinery.pkg.apis.meta.v1.ObjectMeta","e"],[2,"spec","api.autoscaling.v1.HorizontalPodAutoscalerSpec","e"],[3,"status","api.autoscaling.v1.HorizontalPodAutoscalerStatus","e"]],
+  "api.autoscaling.v1.HorizontalPodAutoscalerSpec": [[1,"scaleTargetRef","api.autoscaling.v1.CrossVersionObjectReference","e"],[2,"minReplicas","int32","p"],[3,"maxReplicas","int32","e"],[4,"targetCPUUtilizationPercentage","int32","p"]],
+  "api.autoscaling.v1.HorizontalPodAutoscalerStatus": [[1,"observedGeneration","int64","p"],[2,"lastScaleTime","apimachinery.pkg.apis.meta.v1.Time","p"],[3,"currentReplicas","int32","e"],[4,"desiredReplicas","int32","e"],[5,"currentCPUUtilizationPercentage","int32","p"]],
   "api.autoscaling.v1.Scale": [[1,"metadata","apimachinery.pkg.apis.meta.v1.ObjectMeta","e"],[2,"spec","api.autoscaling.v1.ScaleSpec","e"],[3,"status","api.autoscaling.v1.ScaleStatus","e"]],
   "api.autoscaling.v1.ScaleSpec": [[1,"replicas","int32","z"]],
   "api.autoscaling.v1.ScaleStatus": [[1,"replicas","int32","e"],[2,"selector","string","z"]],

@@ -164,6 +164,43 @@ objects:
   assert.equal(c.get({ group: 'example.com', version: 'v1', resource: 'widgets' }, 'default', 'w1').object.metadata.name, 'w1');
 });
 
+test('objects of a version served by conversion are written as the version they are stored in', async () => {
+  const { cluster: c, clock } = cluster();
+  const run = c.loadScenario(`
+objects:
+  - apiVersion: autoscaling/v1
+    kind: HorizontalPodAutoscaler
+    metadata: { name: web, namespace: default }
+    spec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, maxReplicas: 4, targetCPUUtilizationPercentage: 65 }
+  - apiVersion: events.k8s.io/v1
+    kind: Event
+    metadata: { name: hello, namespace: default }
+    eventTime: "2026-01-01T00:00:00.000000Z"
+    reportingController: me
+    reportingInstance: me-1
+    action: Greet
+    reason: Hello
+    type: Normal
+    note: hi
+    regarding: { kind: Namespace, name: default, apiVersion: v1 }
+steps:
+  - at: 1s
+    create:
+      apiVersion: autoscaling/v1
+      kind: HorizontalPodAutoscaler
+      metadata: { name: later, namespace: default }
+      spec: { scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }, maxReplicas: 2 }
+`);
+  clock.step(1000);
+  await run.done;
+  assert.deepEqual(run.errors, []);
+  const HPA = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' };
+  const metric = (name: string) => (c.get(HPA, 'default', name).object.spec as { metrics: { resource: { target: { averageUtilization: number } } }[] }).metrics[0]!.resource.target.averageUtilization;
+  assert.equal(metric('web'), 65);
+  assert.equal(metric('later'), 80);
+  assert.equal(c.get({ group: '', version: 'v1', resource: 'events' }, 'default', 'hello').object.message, 'hi');
+});
+
 for (const file of ['basic.yaml', 'chaos.yaml', 'load.yaml']) {
   test(`examples/scenarios/${file} validates and runs to the end without step errors`, async () => {
     const { cluster: c, clock } = cluster();
