@@ -51,6 +51,30 @@ describe('workload simulation with kubectl', { concurrency: true }, () => {
     assert.equal(history.trim().split('\n').length, 3, `two ReplicaSets:\n${history}`);
   });
 
+  it('kubectl expose: the Service lists its Pods in endpoints and endpoint slices, and follows a scale-down', async () => {
+    const ns = await createNamespace(sim, 'expose');
+    await kubectlOk(sim, ['create', 'deployment', 'web', '--image=nginx', '--replicas=3', '--port=8080', '-n', ns]);
+    await kubectlOk(sim, ['expose', 'deployment', 'web', '--port=80', '--target-port=8080', '-n', ns]);
+    await kubectlOk(sim, ['rollout', 'status', 'deployment/web', '-n', ns, '--timeout=60s']);
+    const podIps = async (): Promise<string[]> => (await getJson(['get', 'pods', '-n', ns])).items.filter((p: Json) => !p.metadata.deletionTimestamp).map((p: Json) => `${p.status.podIP}:8080`).sort();
+    const listed = async (): Promise<string[]> => {
+      const line = (await kubectlOk(sim, ['get', 'endpoints', 'web', '-n', ns, '--no-headers'])).trim().split(/\s+/)[1] ?? '';
+      return line.split(',').sort();
+    };
+    const until = async (what: string, done: () => Promise<boolean>): Promise<void> => {
+      for (let i = 0; i < 100 && !(await done()); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(await done(), what);
+    };
+    await until('3 endpoints', async () => (await listed()).length === 3);
+    assert.deepEqual(await listed(), await podIps());
+    assert.match(await kubectlOk(sim, ['describe', 'service', 'web', '-n', ns]), /Endpoints:\s+10\.244\.\d+\.\d+:8080,10\.244/);
+    assert.match(await kubectlOk(sim, ['get', 'endpointslices', '-n', ns, '-l', 'kubernetes.io/service-name=web']), /^web-\S+\s+IPv4\s+8080\s+10\.244\.\S+,10\.244\.\S+,10\.244\.\S+\s+\d+s$/m);
+
+    await kubectlOk(sim, ['scale', 'deployment/web', '--replicas=1', '-n', ns]);
+    await until('1 endpoint', async () => (await listed()).length === 1);
+    await until('the one left', async () => JSON.stringify(await listed()) === JSON.stringify(await podIps()));
+  });
+
   it('kubectl create job completes and kubectl wait --for=condition=complete returns', async () => {
     const ns = await createNamespace(sim, 'jobs');
     await kubectlOk(sim, ['create', 'job', 'once', '--image=busybox', '-n', ns, '--', 'true']);

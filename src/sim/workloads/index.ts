@@ -2,6 +2,8 @@ import type { RequestContext } from '../store/types.ts';
 import { runController, type ControllerDefinition, type RunningController } from './controllerLoop.ts';
 import { daemonSetController } from './daemonSetController.ts';
 import { deploymentController } from './deploymentController.ts';
+import { endpointsController } from './endpointsController.ts';
+import { endpointSliceController } from './endpointSliceController.ts';
 import { fakeKubelet } from './fakeKubelet.ts';
 import { ensureFakeNodes } from './fakeNodes.ts';
 import { jobController } from './jobController.ts';
@@ -11,9 +13,9 @@ import { statefulSetController } from './statefulSetController.ts';
 import { controllerManagerAgent, type WorkloadCluster } from './workloadCluster.ts';
 import { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 
-// The optional workload simulation: the controller-manager's workload loops, a scheduler and fake
-// kubelets on fake Nodes, so Deployments roll out, Jobs complete and `kubectl rollout status`
-// returns. Off unless asked for, so a user's own controllers for these kinds are not raced. Each
+// The optional workload simulation: the controller-manager's workload and endpoints loops, a
+// scheduler and fake kubelets on fake Nodes, so Deployments roll out, Jobs complete, Services list
+// their Pods and `kubectl rollout status` returns. Off unless asked for, so a user's own controllers for these kinds are not raced. Each
 // loop is a client of the cluster with its own user agent, visible in the Clients view.
 
 export { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
@@ -37,6 +39,8 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
     [statefulSetController(cluster), client(controllerManagerAgent('statefulset-controller'))],
     [daemonSetController(cluster), client(controllerManagerAgent('daemon-set-controller'))],
     [jobController(cluster), client(controllerManagerAgent('job-controller'))],
+    [endpointsController(cluster), client(controllerManagerAgent('endpoint-controller'))],
+    [endpointSliceController(cluster), client(controllerManagerAgent('endpointslice-controller'))],
     [scheduler(cluster), client('kube-scheduler/v1.28.4 (linux/amd64) kubernetes/sim/scheduler')],
     [fakeKubelet(cluster, options), kubelet],
   ];
