@@ -75,6 +75,20 @@ describe('workload simulation with kubectl', { concurrency: true }, () => {
     await until('the one left', async () => JSON.stringify(await listed()) === JSON.stringify(await podIps()));
   });
 
+  it('kubectl create cronjob starts Jobs on its schedule, and get cronjob shows the last one', async () => {
+    const ns = await createNamespace(sim, 'cron');
+    await kubectlOk(sim, ['create', 'cronjob', 'tick', '--image=busybox', '--schedule=@every 2s', '-n', ns, '--', 'date']);
+    let names: string[] = [];
+    for (let i = 0; i < 100 && names.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      names = (await getJson(['get', 'jobs', '-n', ns])).items.map((j: Json) => j.metadata.name);
+    }
+    assert.match(names[0] ?? '', /^tick-\d{8}$/, 'named by the scheduled minute');
+    await kubectlOk(sim, ['wait', '--for=condition=complete', `job/${names[0]}`, '-n', ns, '--timeout=30s']);
+    assert.match(await kubectlOk(sim, ['get', 'cronjob', 'tick', '-n', ns]), /^tick\s+@every 2s\s+False\s+\d+\s+\d+s\s+\d+s$/m);
+    assert.match(await kubectlOk(sim, ['describe', 'cronjob', 'tick', '-n', ns]), /SuccessfulCreate\s+\S+\s+cronjob-controller\s+Created job tick-/);
+  });
+
   it('kubectl create job completes and kubectl wait --for=condition=complete returns', async () => {
     const ns = await createNamespace(sim, 'jobs');
     await kubectlOk(sim, ['create', 'job', 'once', '--image=busybox', '-n', ns, '--', 'true']);

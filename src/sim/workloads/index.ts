@@ -1,5 +1,6 @@
 import type { RequestContext } from '../store/types.ts';
 import { runController, type ControllerDefinition, type RunningController } from './controllerLoop.ts';
+import { cronJobController } from './cronJobController.ts';
 import { daemonSetController } from './daemonSetController.ts';
 import { deploymentController } from './deploymentController.ts';
 import { endpointsController } from './endpointsController.ts';
@@ -10,12 +11,13 @@ import { jobController } from './jobController.ts';
 import { replicaSetController } from './replicaSetController.ts';
 import { scheduler } from './scheduler.ts';
 import { statefulSetController } from './statefulSetController.ts';
+import { ttlAfterFinishedController } from './ttlAfterFinishedController.ts';
 import { controllerManagerAgent, type WorkloadCluster } from './workloadCluster.ts';
 import { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 
-// The optional workload simulation: the controller-manager's workload and endpoints loops, a
-// scheduler and fake kubelets on fake Nodes, so Deployments roll out, Jobs complete, Services list
-// their Pods and `kubectl rollout status` returns. Off unless asked for, so a user's own controllers for these kinds are not raced. Each
+// The optional workload simulation: the controller-manager's workload, CronJob, TTL and endpoints
+// loops, a scheduler and fake kubelets on fake Nodes, so Deployments roll out, Jobs complete and
+// CronJobs start them, Services list their Pods and `kubectl rollout status` returns. Off unless asked for, so a user's own controllers for these kinds are not raced. Each
 // loop is a client of the cluster with its own user agent, visible in the Clients view.
 
 export { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
@@ -39,6 +41,8 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
     [statefulSetController(cluster), client(controllerManagerAgent('statefulset-controller'))],
     [daemonSetController(cluster), client(controllerManagerAgent('daemon-set-controller'))],
     [jobController(cluster), client(controllerManagerAgent('job-controller'))],
+    [cronJobController(cluster), client(controllerManagerAgent('cronjob-controller'))],
+    [ttlAfterFinishedController(cluster), client(controllerManagerAgent('ttl-after-finished-controller'))],
     [endpointsController(cluster), client(controllerManagerAgent('endpoint-controller'))],
     [endpointSliceController(cluster), client(controllerManagerAgent('endpointslice-controller'))],
     [scheduler(cluster), client('kube-scheduler/v1.28.4 (linux/amd64) kubernetes/sim/scheduler')],
