@@ -3,6 +3,7 @@ import { runController, type ControllerDefinition, type RunningController } from
 import { cronJobController } from './cronJobController.ts';
 import { daemonSetController } from './daemonSetController.ts';
 import { deploymentController } from './deploymentController.ts';
+import { disruptionController } from './disruptionController.ts';
 import { endpointsController } from './endpointsController.ts';
 import { endpointSliceController } from './endpointSliceController.ts';
 import { fakeKubelet } from './fakeKubelet.ts';
@@ -15,10 +16,12 @@ import { ttlAfterFinishedController } from './ttlAfterFinishedController.ts';
 import { controllerManagerAgent, type WorkloadCluster } from './workloadCluster.ts';
 import { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 
-// The optional workload simulation: the controller-manager's workload, CronJob, TTL and endpoints
-// loops, a scheduler and fake kubelets on fake Nodes, so Deployments roll out, Jobs complete and
-// CronJobs start them, Services list their Pods and `kubectl rollout status` returns. Off unless asked for, so a user's own controllers for these kinds are not raced. Each
-// loop is a client of the cluster with its own user agent, visible in the Clients view.
+// The optional workload simulation: the controller-manager's workload, CronJob, TTL, disruption and
+// endpoints loops, a scheduler and fake kubelets on fake Nodes, so Deployments roll out, Jobs
+// complete and CronJobs start them, budgets guard `kubectl drain`, Services list their Pods and
+// `kubectl rollout status` returns. Off unless asked for, so a user's own controllers for these
+// kinds are not raced. Each loop is a client of the cluster with its own user agent, visible in the
+// Clients view.
 
 export { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 
@@ -43,6 +46,7 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
     [jobController(cluster), client(controllerManagerAgent('job-controller'))],
     [cronJobController(cluster), client(controllerManagerAgent('cronjob-controller'))],
     [ttlAfterFinishedController(cluster), client(controllerManagerAgent('ttl-after-finished-controller'))],
+    [disruptionController(cluster), client(controllerManagerAgent('disruption-controller'))],
     [endpointsController(cluster), client(controllerManagerAgent('endpoint-controller'))],
     [endpointSliceController(cluster), client(controllerManagerAgent('endpointslice-controller'))],
     [scheduler(cluster), client('kube-scheduler/v1.28.4 (linux/amd64) kubernetes/sim/scheduler')],
