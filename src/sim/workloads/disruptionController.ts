@@ -4,6 +4,7 @@ import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import { labelSelectorText, parseLabelSelector } from '../../shared/labelSelector.ts';
 import type { RequestContext } from '../store/types.ts';
 import type { ControllerDefinition } from './controllerLoop.ts';
+import { PodSelectors } from './podSelectors.ts';
 import { isReady, timeString } from './pods.ts';
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import { DEPLOYMENTS, getObject, listObjects, PODS, REPLICASETS, STATEFULSETS, type WorkloadCluster } from './workloadCluster.ts';
@@ -60,28 +61,17 @@ function expectedScale(cluster: WorkloadCluster, pods: KubeObject[], ctx: Reques
 }
 
 export function disruptionController(cluster: WorkloadCluster): ControllerDefinition {
-  const budgets = new Map<string, Readonly<KubeObject>>();
-  const budgetKeys = (pdb: Readonly<KubeObject>, type: 'ADDED' | 'MODIFIED' | 'DELETED'): string[] => {
-    const key = `${pdb.metadata.namespace ?? ''}/${pdb.metadata.name ?? ''}`;
-    if (type === 'DELETED') budgets.delete(key);
-    else budgets.set(key, pdb);
-    return [key];
-  };
-  const budgetsOfPod = (pod: Readonly<KubeObject>): string[] => {
-    const keys: string[] = [];
-    for (const [key, pdb] of budgets) {
-      if (pdb.metadata.namespace !== pod.metadata.namespace) continue;
-      const selector = (pdb.spec as PdbSpec | undefined)?.selector;
-      if (selector && parseLabelSelector(labelSelectorText(selector)).matches(pod.metadata.labels ?? {})) keys.push(key);
-    }
-    return keys;
-  };
+  // A nil selector selects nothing; an empty one, every Pod of the namespace.
+  const index = new PodSelectors((pdb) => {
+    const selector = (pdb.spec as PdbSpec | undefined)?.selector;
+    return selector ? parseLabelSelector(labelSelectorText(selector)) : undefined;
+  });
 
   return {
     name: 'disruption-controller',
     watches: [
-      { gvr: PDBS, keysFor: budgetKeys },
-      { gvr: PODS, keysFor: budgetsOfPod },
+      { gvr: PDBS, keysFor: index.ownerKeys },
+      { gvr: PODS, keysFor: index.podKeys },
     ],
     reconcile(key: string, ctx: RequestContext): number | void {
       const { namespace, name } = splitKey(key);
@@ -90,7 +80,6 @@ export function disruptionController(cluster: WorkloadCluster): ControllerDefini
       const spec = (pdb.spec ?? {}) as PdbSpec;
       const status = (pdb.status ?? {}) as PdbStatus;
       const now = cluster.clock.now();
-      // A nil selector selects nothing; an empty one, every Pod of the namespace.
       const pods = spec.selector ? listObjects(cluster, PODS, namespace, ctx, labelSelectorText(spec.selector)) : [];
 
       const disruptedPods: Record<string, string> = {};

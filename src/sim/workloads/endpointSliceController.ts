@@ -4,8 +4,9 @@ import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import { jsonEqual } from '../jsonEqual.ts';
 import type { RequestContext } from '../store/types.ts';
 import type { ControllerDefinition } from './controllerLoop.ts';
+import { PodSelectors } from './podSelectors.ts';
 import { controllerRef, timeString } from './pods.ts';
-import { backendsOf, endpointLabels, podReference, selectsPods, ServiceIndex, SERVICES, type Backend, type BackendPort } from './serviceBackends.ts';
+import { backendsOf, endpointLabels, podReference, selectsPods, podSelectorOf, SERVICES, type Backend, type BackendPort } from './serviceBackends.ts';
 import { listObjects, NODES, PODS, type WorkloadCluster } from './workloadCluster.ts';
 
 // The EndpointSlice controller (pkg/controller/endpointslice): for each Service with a selector,
@@ -67,11 +68,11 @@ function zonesOf(cluster: WorkloadCluster, ctx: RequestContext): Map<string, str
 }
 
 export function endpointSliceController(cluster: WorkloadCluster): ControllerDefinition {
-  const index = new ServiceIndex();
+  const index = new PodSelectors(podSelectorOf);
   return {
     name: 'endpointslice-controller',
     watches: [
-      { gvr: SERVICES, keysFor: index.serviceKeys },
+      { gvr: SERVICES, keysFor: index.ownerKeys },
       { gvr: PODS, keysFor: index.podKeys },
     ],
     reconcile(key: string, ctx: RequestContext): void {

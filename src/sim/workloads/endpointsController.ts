@@ -4,8 +4,9 @@ import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import { jsonEqual } from '../jsonEqual.ts';
 import type { RequestContext } from '../store/types.ts';
 import type { ControllerDefinition } from './controllerLoop.ts';
+import { PodSelectors } from './podSelectors.ts';
 import { timeString } from './pods.ts';
-import { backendsOf, endpointLabels, isHeadless, podReference, selectsPods, serviceSpec, ServiceIndex, SERVICES, type Backend, type BackendPort } from './serviceBackends.ts';
+import { backendsOf, endpointLabels, isHeadless, podReference, selectsPods, serviceSpec, podSelectorOf, SERVICES, type Backend, type BackendPort } from './serviceBackends.ts';
 import { getObject, PODS, type WorkloadCluster } from './workloadCluster.ts';
 
 // The endpoints controller (pkg/controller/endpoint): an Endpoints object named after each Service
@@ -59,11 +60,11 @@ function subsetsOf(service: Readonly<KubeObject>, backends: Backend[]): Subset[]
 }
 
 export function endpointsController(cluster: WorkloadCluster): ControllerDefinition {
-  const index = new ServiceIndex();
+  const index = new PodSelectors(podSelectorOf);
   return {
     name: 'endpoint-controller',
     watches: [
-      { gvr: SERVICES, keysFor: index.serviceKeys },
+      { gvr: SERVICES, keysFor: index.ownerKeys },
       { gvr: PODS, keysFor: index.podKeys },
     ],
     reconcile(key: string, ctx: RequestContext): void {

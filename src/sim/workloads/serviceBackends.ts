@@ -1,5 +1,5 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
-import { labelSelectorText, toLabelSelector } from '../../shared/labelSelector.ts';
+import { labelSelectorText, toLabelSelector, type LabelSelector } from '../../shared/labelSelector.ts';
 import type { RequestContext } from '../store/types.ts';
 import { isReady, phaseOf } from './pods.ts';
 import { listObjects, PODS, type WorkloadCluster } from './workloadCluster.ts';
@@ -58,10 +58,6 @@ export function selectsPods(service: Readonly<KubeObject>): boolean {
 
 export function isHeadless(service: Readonly<KubeObject>): boolean {
   return serviceSpec(service).clusterIP === 'None';
-}
-
-export function selects(service: Readonly<KubeObject>, pod: Readonly<KubeObject>): boolean {
-  return selectsPods(service) && toLabelSelector(serviceSpec(service).selector).matches(pod.metadata.labels ?? {});
 }
 
 interface ContainerPort {
@@ -138,33 +134,7 @@ export function endpointLabels(service: Readonly<KubeObject>, extra: Record<stri
   return labels;
 }
 
-/**
- * The Services seen on a controller's watch, to map Pod events to the Services they concern: those
- * selecting the Pod now, and those that did before (a relabelled or deleted Pod leaves a Service
- * too). Kept from the watch, as a controller's informer cache would be, not listed per event.
- */
-export class ServiceIndex {
-  private readonly services = new Map<string, Readonly<KubeObject>>();
-  private readonly servicesOfPod = new Map<string, string[]>();
-
-  /** For the Services watch: remembers the Service and answers its own key. */
-  readonly serviceKeys = (service: Readonly<KubeObject>, type: 'ADDED' | 'MODIFIED' | 'DELETED'): string[] => {
-    const key = `${service.metadata.namespace ?? ''}/${service.metadata.name ?? ''}`;
-    if (type === 'DELETED') this.services.delete(key);
-    else this.services.set(key, service);
-    return [key];
-  };
-
-  /** For the Pods watch: the keys of the Services the Pod backs or backed. */
-  readonly podKeys = (pod: Readonly<KubeObject>, type: 'ADDED' | 'MODIFIED' | 'DELETED'): string[] => {
-    const namespace = pod.metadata.namespace ?? '';
-    const podKey = `${namespace}/${pod.metadata.name ?? ''}`;
-    // A deleted Pod concerns the Services its last state matched, as a live one does.
-    const now: string[] = [];
-    for (const [key, service] of this.services) if (service.metadata.namespace === namespace && selects(service, pod)) now.push(key);
-    const keys = [...new Set([...(this.servicesOfPod.get(podKey) ?? []), ...now])];
-    if (now.length > 0 && type !== 'DELETED') this.servicesOfPod.set(podKey, now);
-    else this.servicesOfPod.delete(podKey);
-    return keys;
-  };
+/** The selector of a Service whose endpoints the controllers manage, parsed; undefined for others. */
+export function podSelectorOf(service: Readonly<KubeObject>): LabelSelector | undefined {
+  return selectsPods(service) ? toLabelSelector(serviceSpec(service).selector) : undefined;
 }
