@@ -7,6 +7,7 @@ import { disruptionController } from './disruptionController.ts';
 import { endpointsController } from './endpointsController.ts';
 import { endpointSliceController } from './endpointSliceController.ts';
 import { fakeKubelet } from './fakeKubelet.ts';
+import { hpaController } from './hpaController.ts';
 import { ensureFakeNodes } from './fakeNodes.ts';
 import { jobController } from './jobController.ts';
 import { replicaSetController } from './replicaSetController.ts';
@@ -16,12 +17,12 @@ import { ttlAfterFinishedController } from './ttlAfterFinishedController.ts';
 import { controllerManagerAgent, type WorkloadCluster } from './workloadCluster.ts';
 import { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 
-// The optional workload simulation: the controller-manager's workload, CronJob, TTL, disruption and
-// endpoints loops, a scheduler and fake kubelets on fake Nodes, so Deployments roll out, Jobs
-// complete and CronJobs start them, budgets guard `kubectl drain`, Services list their Pods and
-// `kubectl rollout status` returns. Off unless asked for, so a user's own controllers for these
-// kinds are not raced. Each loop is a client of the cluster with its own user agent, visible in the
-// Clients view.
+// The optional workload simulation: the controller-manager's workload, CronJob, TTL, disruption,
+// autoscaler and endpoints loops, a scheduler and fake kubelets on fake Nodes, so Deployments roll
+// out, Jobs complete and CronJobs start them, budgets guard `kubectl drain`, Services list their
+// Pods and `kubectl rollout status` returns. Off unless asked for, so a user's own controllers for
+// these kinds are not raced. Each loop is a client of the cluster with its own user agent, visible
+// in the Clients view.
 
 export { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 
@@ -47,6 +48,7 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
     [cronJobController(cluster), client(controllerManagerAgent('cronjob-controller'))],
     [ttlAfterFinishedController(cluster), client(controllerManagerAgent('ttl-after-finished-controller'))],
     [disruptionController(cluster), client(controllerManagerAgent('disruption-controller'))],
+    [hpaController(cluster), client(controllerManagerAgent('horizontal-pod-autoscaler'))],
     [endpointsController(cluster), client(controllerManagerAgent('endpoint-controller'))],
     [endpointSliceController(cluster), client(controllerManagerAgent('endpointslice-controller'))],
     [scheduler(cluster), client('kube-scheduler/v1.28.4 (linux/amd64) kubernetes/sim/scheduler')],
