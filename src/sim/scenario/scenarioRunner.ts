@@ -1,7 +1,8 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
-import { convertedVersionFor } from '../resources/convertedVersions.ts';
 import { ApiError } from '../../shared/apiError.ts';
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
+import type { ConvertedVersion } from '../resources/convertedVersion.ts';
+import { convertedVersionFor } from '../resources/convertedVersions.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import type { ScenarioRunHandle, ScenarioTarget } from '../simObjects.ts';
 import { seededRandom } from './seededRandom.ts';
@@ -34,22 +35,21 @@ function resolveKind(cluster: ScenarioTarget, apiVersion: string | undefined, ki
 }
 
 /**
- * The kind an object is written as, and the object in its terms: one of a version served by
- * conversion (autoscaling/v1, events.k8s.io/v1) is converted to the version it is stored as.
+ * Where a kind's objects are stored: a version served by conversion (autoscaling/v1,
+ * events.k8s.io/v1) is written as the version it is stored as, converted.
  */
-function storedForm(cluster: ScenarioTarget, object: KubeObject): { info: ResourceInfo; object: KubeObject } {
-  const info = resolveKind(cluster, object.apiVersion, object.kind ?? '');
-  if (!info) throw new ApiError(404, `no kind "${object.kind ?? ''}" is served in ${object.apiVersion ?? ''}`, 'NotFound');
+function storageOf(cluster: ScenarioTarget, info: ResourceInfo): { info: ResourceInfo; converted?: ConvertedVersion } {
   const converted = info.source === 'builtin' ? convertedVersionFor(info) : undefined;
   const stored = converted && cluster.resources.lookup(converted.stored);
-  return converted && stored ? { info: stored, object: converted.toStored(object) } : { info, object };
+  return converted && stored ? { info: stored, converted } : { info };
 }
 
-/** Where a target's kind is stored (a patch step's patch is in that version's terms). */
-function storedKind(cluster: ScenarioTarget, apiVersion: string | undefined, kind: string): ResourceInfo | undefined {
-  const info = resolveKind(cluster, apiVersion, kind);
-  const converted = info?.source === 'builtin' ? convertedVersionFor(info) : undefined;
-  return (converted && cluster.resources.lookup(converted.stored)) ?? info;
+/** The kind an object is written as, and the object in its terms. */
+function storedForm(cluster: ScenarioTarget, object: KubeObject): { info: ResourceInfo; object: KubeObject } {
+  const asked = resolveKind(cluster, object.apiVersion, object.kind ?? '');
+  if (!asked) throw new ApiError(404, `no kind "${object.kind ?? ''}" is served in ${object.apiVersion ?? ''}`, 'NotFound');
+  const { info, converted } = storageOf(cluster, asked);
+  return { info, object: converted ? converted.toStored(object) : object };
 }
 
 /** Replaces `${i}` and `${rand}` in every string of a (copied) value. */
@@ -200,8 +200,10 @@ function applyObject(cluster: ScenarioTarget, given: KubeObject): void {
 }
 
 function resolveTarget(cluster: ScenarioTarget, target: TargetRef, random: () => number): { gvr: GroupVersionResource; namespace: string; name: string } {
-  const info = storedKind(cluster, target.apiVersion, target.kind);
-  if (!info) throw new ApiError(404, `no kind "${target.kind}" is served`, 'NotFound');
+  const asked = resolveKind(cluster, target.apiVersion, target.kind);
+  if (!asked) throw new ApiError(404, `no kind "${target.kind}" is served`, 'NotFound');
+  // A patch step's patch is in the stored version's terms.
+  const { info } = storageOf(cluster, asked);
   const gvr = gvrOf(info);
   const namespace = info.namespaced ? target.namespace ?? 'default' : '';
   let name = target.name;

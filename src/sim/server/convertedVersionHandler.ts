@@ -12,6 +12,7 @@ import { applyStrategicMergePatch, StrategicPatchError } from '../patch/strategi
 import type { ConvertedVersion } from '../resources/convertedVersion.ts';
 import type { ListResult, ListRequest, RequestContext, Subresource } from '../store/types.ts';
 import { negotiateObjectRendering, patchTypeOf } from './mediaTypes.ts';
+import { listMetaOf } from './listMeta.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
 import { decodeBody, readBody } from './requestBody.ts';
 import type { ResourceRequest } from './resourceRequest.ts';
@@ -32,15 +33,8 @@ function itemsJson(v: ConvertedVersion, list: ListResult): string {
   }).join(',');
 }
 
-function listMeta(list: ListResult): { resourceVersion: string; continue?: string; remainingItemCount?: number } {
-  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(list.resourceVersion) };
-  if (list.continue) meta.continue = list.continue;
-  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
-  return meta;
-}
-
 function listJson(v: ConvertedVersion, list: ListResult): string {
-  return `{"kind":"${v.type.kind}List","apiVersion":"${v.type.apiVersion}","metadata":${JSON.stringify(listMeta(list))},"items":[${itemsJson(v, list)}]}`;
+  return `{"kind":"${v.type.kind}List","apiVersion":"${v.type.apiVersion}","metadata":${JSON.stringify(listMetaOf(list))},"items":[${itemsJson(v, list)}]}`;
 }
 
 function withStoredFieldSelector<T extends ListRequest>(v: ConvertedVersion, request: T): T {
@@ -79,8 +73,8 @@ function collection(r: ResourceRequest, v: ConvertedVersion, method: string): Pr
     const request = withStoredFieldSelector(v, query.listRequest(target.namespace));
     const rendering = negotiateObjectRendering(req.headers.accept, 'list');
     const list = cluster.list(v.stored, request, r.ctx);
-    if (rendering === 'metadata') sendJson(r.res, 200, partialObjectMetadataListJson(list.items.map((i) => i.object), listMeta(list)));
-    else if (rendering === 'table') sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), listMeta(list), { columns: columnsFor(v.stored.resource, v.stored.group), includeObject: query.includeObject(), now: cluster.clock.now(), withColumnDefinitions: true }));
+    if (rendering === 'metadata') sendJson(r.res, 200, partialObjectMetadataListJson(list.items.map((i) => i.object), listMetaOf(list)));
+    else if (rendering === 'table') sendJson(r.res, 200, renderTable(list.items.map((i) => i.object), listMetaOf(list), { columns: columnsFor(v.stored.resource, v.stored.group), includeObject: query.includeObject(), now: cluster.clock.now(), withColumnDefinitions: true }));
     else sendJson(r.res, 200, listJson(v, list));
     return;
   }

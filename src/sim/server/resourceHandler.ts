@@ -27,6 +27,7 @@ import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 import { actionSubresource } from './subresources/index.ts';
 import { serveBindingCollection } from './subresources/binding.ts';
 import { serveConvertedVersion } from './convertedVersionHandler.ts';
+import { listMetaOf } from './listMeta.ts';
 import { convertedVersionFor } from '../resources/convertedVersions.ts';
 import type { ResourceRequest } from './resourceRequest.ts';
 import { admittedWrite, type AdmittedWrite } from '../admission/index.ts';
@@ -121,13 +122,6 @@ function estimatedListSize(cluster: SimClusterApi, info: ResourceInfo, limit: nu
 
 /** Lists longer than this are streamed in chunks (see chunkPump.ts); shorter ones go out in one write. */
 const STREAM_FROM_ITEMS = 100;
-
-function listMetaOf(list: ListResult): { resourceVersion: string; continue?: string; remainingItemCount?: number } {
-  const meta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(list.resourceVersion) };
-  if (list.continue) meta.continue = list.continue;
-  if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
-  return meta;
-}
 
 /** What makes two LIST answers the same bytes: the resource, the request's list options and the snapshot served. */
 function listBodyKey(r: ResourceRequest, list: ListResult): string {
