@@ -48,13 +48,23 @@ function metricFailure(metric: MetricSpec | undefined): { reason: string; messag
 
 export function hpaController(cluster: WorkloadCluster): ControllerDefinition {
   const events = eventRecorder(cluster, { component: 'horizontal-pod-autoscaler' });
+  // Its queue lets a key through once per sync period (the HPA rate limiter), so its own status
+  // writes do not make it look again at once; a changed spec (generation) does.
+  const lastSync = new Map<string, { at: number; generation: number | undefined }>();
   return {
     name: 'horizontal-pod-autoscaler',
     watches: [{ gvr: HPAS, keysFor: (hpa) => [objectKey(hpa)] }],
     reconcile(key: string, ctx: RequestContext): number | void {
       const { namespace, name } = splitKey(key);
       const hpa = getObject(cluster, HPAS, namespace, name, ctx);
-      if (!hpa || hpa.metadata.deletionTimestamp) return;
+      if (!hpa || hpa.metadata.deletionTimestamp) {
+        lastSync.delete(key);
+        return;
+      }
+      const previous = lastSync.get(key);
+      const since = previous ? cluster.clock.now() - previous.at : Infinity;
+      if (since < SYNC_PERIOD_MS && previous?.generation === hpa.metadata.generation) return SYNC_PERIOD_MS - since;
+      lastSync.set(key, { at: cluster.clock.now(), generation: hpa.metadata.generation });
       const spec = (hpa.spec ?? {}) as HpaSpec;
       const status = (hpa.status ?? {}) as { conditions?: Condition[]; lastScaleTime?: string; currentReplicas?: number };
       const now = timeString(cluster.clock.now());

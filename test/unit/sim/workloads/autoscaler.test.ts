@@ -32,6 +32,13 @@ test('without metrics the autoscaler keeps the size and says it cannot read CPU'
   assert.equal(active.message, 'the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)');
   assert.equal(replicas(lab), 2);
   assert.ok(eventReasons(lab).includes('FailedGetResourceMetric') && eventReasons(lab).includes('FailedComputeMetricsReplicas'));
+
+  // Once per 15 s sync, not again for its own status write.
+  const count = (): number => lab.cluster.list(EVENTS, { namespace: 'default' }).items.map((e) => e.object as KubeObject & { reason: string; count: number }).find((e) => e.reason === 'FailedGetResourceMetric')!.count;
+  await lab.run(2000);
+  assert.equal(count(), 1);
+  await lab.run(15_000);
+  assert.equal(count(), 2);
 });
 
 test('replicas below minReplicas or above maxReplicas are brought within them', async () => {
