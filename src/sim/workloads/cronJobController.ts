@@ -167,11 +167,14 @@ export function cronJobController(cluster: WorkloadCluster): ControllerDefinitio
       };
       try {
         active.push(cluster.create(JOBS, namespace, job, ctx).object as KubeObject);
-        events.record(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${jobName}`, ctx);
       } catch (err) {
-        // Made at an earlier look at the same scheduled time.
         if (!isConflict(err)) throw err;
+        // Its name is taken (a schedule more often than once a minute): like the real controller,
+        // record nothing and look again at the next time.
+        writeStatus();
+        return nextIn();
       }
+      events.record(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${jobName}`, ctx);
       lastScheduleTime = timeString(due);
       writeStatus();
       return nextIn();
