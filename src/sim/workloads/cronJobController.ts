@@ -3,7 +3,7 @@ import { objectKey, splitKey } from '../../shared/keys.ts';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { RequestContext } from '../store/types.ts';
 import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts';
-import { parseCronSchedule } from './cronSchedule.ts';
+import { parseCronSchedule, type CronSchedule } from './cronSchedule.ts';
 import { eventRecorder } from './eventRecorder.ts';
 import { controllerRef, isControlledBy, timeString } from './pods.ts';
 import type { Condition } from './status.ts';
@@ -96,8 +96,9 @@ export function cronJobController(cluster: WorkloadCluster): ControllerDefinitio
         if (outcome === 'Complete' && completed && (!lastSuccessfulTime || Date.parse(completed) > Date.parse(lastSuccessfulTime))) lastSuccessfulTime = completed;
       }
       let active = jobs.filter((j) => !finishedAs(j) && !j.metadata.deletionTimestamp);
-      trimHistory(cronJob, jobs.filter((j) => finishedAs(j) === 'Complete'), spec.successfulJobsHistoryLimit ?? 3, ctx);
-      trimHistory(cronJob, jobs.filter((j) => finishedAs(j) === 'Failed'), spec.failedJobsHistoryLimit ?? 1, ctx);
+      const kept = jobs.filter((j) => !j.metadata.deletionTimestamp);
+      trimHistory(cronJob, kept.filter((j) => finishedAs(j) === 'Complete'), spec.successfulJobsHistoryLimit ?? 3, ctx);
+      trimHistory(cronJob, kept.filter((j) => finishedAs(j) === 'Failed'), spec.failedJobsHistoryLimit ?? 1, ctx);
 
       let lastScheduleTime = status.lastScheduleTime;
       const writeStatus = (): void => {
@@ -108,7 +109,7 @@ export function cronJobController(cluster: WorkloadCluster): ControllerDefinitio
         return;
       }
 
-      let schedule;
+      let schedule: CronSchedule;
       try {
         schedule = parseCronSchedule(spec.schedule ?? '', spec.timeZone);
       } catch (err) {
