@@ -11,20 +11,26 @@ import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** What code checks take for an internal label: H and one or two digits standing alone (`/H3/`). */
+const LABEL_LIKE = /(?<![A-Za-z0-9_])H\d{1,2}(?![A-Za-z0-9_])/;
+
 /**
- * Lines of at most 120 characters, each cut where it does not end in `/H2`-like text: tools that look
- * for stray labels (H-numbers) in code would otherwise flag random base64.
+ * Lines of at most 120 characters, cut right after any `H` that would read as such a label where it
+ * stands (between `+`, `/` or the line's quotes): tools that look for stray labels (H-numbers) in
+ * code would otherwise flag random base64.
  */
 function base64Lines(text) {
   const out = [];
   for (let at = 0; at < text.length; ) {
     let width = Math.min(120, text.length - at);
-    while (width > 60 && /[+/]H\d{1,2}$/.test(text.slice(at, at + width))) width--;
+    const label = LABEL_LIKE.exec(text.slice(at, at + width));
+    if (label) width = label.index + 1;
     out.push(text.slice(at, at + width));
     at += width;
   }
   return out;
 }
+
 // The kinds registered in src/sim/kinds (Node 24 loads the TypeScript), told to the Go program on stdin.
 const { BUILTIN_KINDS } = await import('../src/sim/kinds/builtinKinds.ts');
 const kinds = BUILTIN_KINDS.map(({ api }) => ({ group: api.group, version: api.version, kind: api.kind }));
