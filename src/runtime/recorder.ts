@@ -11,6 +11,11 @@ export class ReconcileRecorder {
   private records: ReconcileRecord[] = [];
   private head = 0;
   private readonly byId = new Map<string, ReconcileRecord>();
+  /**
+   * By seq: a Go manager numbers reconciles as its workers start them, but workers of different
+   * controllers may report them in another order, so seqs are not positions in `records`.
+   */
+  private readonly bySeqNumber = new Map<number, ReconcileRecord>();
   private readonly capacity: number;
 
   constructor(capacity = 5000) {
@@ -20,9 +25,13 @@ export class ReconcileRecorder {
   start(record: ReconcileRecord): ReconcileRecord {
     this.records.push(record);
     this.byId.set(record.reconcileId, record);
+    this.bySeqNumber.set(record.seq, record);
     while (this.records.length - this.head > this.capacity) {
       const dropped = this.records[this.head++];
-      if (dropped) this.byId.delete(dropped.reconcileId);
+      if (dropped) {
+        this.byId.delete(dropped.reconcileId);
+        if (this.bySeqNumber.get(dropped.seq) === dropped) this.bySeqNumber.delete(dropped.seq);
+      }
     }
     if (this.head > 1024 && this.head * 2 > this.records.length) {
       this.records = this.records.slice(this.head);
@@ -54,9 +63,7 @@ export class ReconcileRecorder {
   }
 
   bySeq(seq: number): ReconcileRecord | undefined {
-    const first = this.records[this.head];
-    if (!first || seq < first.seq) return undefined;
-    return this.records[this.head + seq - first.seq];
+    return this.bySeqNumber.get(seq);
   }
 
   /** The record started just before `seq` (stepBack), or undefined at the oldest one kept. */

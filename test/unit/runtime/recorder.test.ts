@@ -32,6 +32,18 @@ test('records are found by seq, and stepping back and forth walks start order', 
   assert.equal(r.bySeq(2)?.durationMs, 4);
 });
 
+test('a reconcile reported after one that started later is still found by its own seq', () => {
+  // A Go manager's two controllers: seq 2 (secrets) reaches the recorder before seq 1 (configs).
+  const r = new ReconcileRecorder();
+  r.start({ ...record(2, 2), controller: 'secrets' });
+  r.start({ ...record(1, 1), controller: 'configs' });
+  r.start({ ...record(3, 3), controller: 'configs' });
+  assert.equal(r.bySeq(1)?.controller, 'configs');
+  assert.equal(r.bySeq(2)?.controller, 'secrets');
+  assert.equal(r.previous(3)?.seq, 2);
+  assert.equal(r.previous(2)?.seq, 1);
+});
+
 test('the recorder keeps only its capacity, dropping the oldest', () => {
   const r = new ReconcileRecorder(2);
   for (let i = 1; i <= 3; i++) r.start(record(i, i));
