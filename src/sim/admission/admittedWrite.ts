@@ -100,7 +100,7 @@ class Admission {
     this.validating = validating;
     this.attrNamespace = isNamespaces(w.info) ? w.name : w.namespace;
     this.target = { kind: w.info.kind, namespace: w.info.namespaced ? w.namespace : '', name: w.name };
-    this.call = { cluster: w.cluster, warnings: [], dryRun: w.ctx.dryRun === true, user: TOKEN_USER, options: {} };
+    this.call = { cluster: w.cluster, warnings: [], dryRun: w.ctx.dryRun === true, user: w.ctx.user ?? TOKEN_USER, options: {} };
     this.match = {
       namespaceLabels: (name) => {
         try {
@@ -109,7 +109,7 @@ class Admission {
           throw namespaceNotFound(name);
         }
       },
-      user: TOKEN_USER,
+      user: w.ctx.user ?? TOKEN_USER,
       dryRun: w.ctx.dryRun === true,
     };
   }

@@ -18,6 +18,7 @@ import { horizontalPodAutoscalerV1Kind } from './horizontalPodAutoscalerV1.ts';
 import { ingressKind } from './ingress.ts';
 import { ingressClassKind } from './ingressClass.ts';
 import { jobKind } from './job.ts';
+import { localSubjectAccessReviewKind } from './localSubjectAccessReview.ts';
 import { leaseKind } from './lease.ts';
 import { limitRangeKind } from './limitRange.ts';
 import { mutatingWebhookConfigurationKind } from './mutatingWebhookConfiguration.ts';
@@ -43,6 +44,8 @@ import { serviceKind } from './service.ts';
 import { serviceAccountKind } from './serviceAccount.ts';
 import { statefulSetKind } from './statefulSet.ts';
 import { storageClassKind } from './storageClass.ts';
+import { subjectAccessReviewKind } from './subjectAccessReview.ts';
+import { tokenReviewKind } from './tokenReview.ts';
 import { validatingWebhookConfigurationKind } from './validatingWebhookConfiguration.ts';
 
 // The built-in kinds the simulated cluster serves, one module each, in the order discovery lists
@@ -72,8 +75,11 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   controllerRevisionKind,
   eventV1Kind,
   selfSubjectReviewKind,
+  tokenReviewKind,
+  localSubjectAccessReviewKind,
   selfSubjectAccessReviewKind,
   selfSubjectRulesReviewKind,
+  subjectAccessReviewKind,
   horizontalPodAutoscalerKind,
   horizontalPodAutoscalerV1Kind,
   jobKind,

@@ -3,12 +3,13 @@
 // constant time; clients are told apart in client insight by user agent plus a short hash of the
 // token, never the token itself.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
 
 /**
- * Who the token stands for, as `kubectl auth whoami` shows it: one cluster admin (system:masters),
- * since the sim authorizes every request that carries the token.
+ * Who the server's own token stands for, as `kubectl auth whoami` shows it: one cluster admin
+ * (system:masters), whom every request is authorized for.
  */
-export const TOKEN_USER = { username: 'controller-lab', groups: ['system:masters', 'system:authenticated'] } as const;
+export const TOKEN_USER = ADMIN_USER;
 
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
@@ -20,10 +21,10 @@ export class BearerAuth {
   readonly tokenId: string;
   private readonly expected: Buffer;
 
-  private readonly alsoAccepts: ((token: string) => boolean) | undefined;
+  private readonly alsoAccepts: ((token: string) => UserInfo | undefined) | undefined;
 
-  /** `alsoAccepts` judges other tokens (the service account tokens the server issued). */
-  constructor(token: string, alsoAccepts?: (token: string) => boolean) {
+  /** `alsoAccepts` tells who other tokens stand for (the service account tokens the server issued). */
+  constructor(token: string, alsoAccepts?: (token: string) => UserInfo | undefined) {
     this.token = token;
     this.alsoAccepts = alsoAccepts;
     this.tokenId = createHash('sha256').update(token).digest('hex').slice(0, 12);
@@ -31,16 +32,21 @@ export class BearerAuth {
   }
 
   /**
-   * Whether an Authorization header carries this token. Read as kube-apiserver's bearer token
-   * authenticator reads it: surrounding spaces trimmed, the scheme in any case ("bearer" too),
-   * the token the word after it.
+   * The user an Authorization header's token stands for, undefined when none. Read as
+   * kube-apiserver's bearer token authenticator reads it: surrounding spaces trimmed, the scheme in
+   * any case ("bearer" too), the token the word after it.
    */
-  accepts(header: string | undefined): boolean {
-    if (header === undefined) return false;
+  authenticate(header: string | undefined): UserInfo | undefined {
+    if (header === undefined) return undefined;
     const [scheme, token] = header.trim().split(' ', 3);
-    if (scheme?.toLowerCase() !== 'bearer' || !token) return false;
+    if (scheme?.toLowerCase() !== 'bearer' || !token) return undefined;
+    return this.userFor(token);
+  }
+
+  /** Who a bare token stands for (as a TokenReview asks), undefined when it is none the server knows. */
+  userFor(token: string): UserInfo | undefined {
     const given = Buffer.from(token);
-    if (given.length === this.expected.length && timingSafeEqual(given, this.expected)) return true;
-    return this.alsoAccepts?.(token) ?? false;
+    if (given.length === this.expected.length && timingSafeEqual(given, this.expected)) return ADMIN_USER;
+    return this.alsoAccepts?.(token);
   }
 }

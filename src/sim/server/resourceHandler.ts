@@ -16,7 +16,7 @@ import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
 import { pumpBody, takeTurn } from './chunkPump.ts';
 import { sharedListPages } from './sharedListBodies.ts';
 import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
-import { answerReview } from './selfReviews.ts';
+import { answerReview } from './reviews.ts';
 import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
 import { invalid } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
@@ -185,7 +185,7 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
   const method = r.req.method ?? 'GET';
   if (method !== 'POST') throw methodNotAllowed(method);
   const body = await readObject(r, info);
-  sendJson(r.res, 201, JSON.stringify(answerReview(info, body, r.cluster.clock.now())));
+  sendJson(r.res, 201, JSON.stringify(answerReview(info, body, r)));
 }
 
 export async function serveResource(r: ResourceRequest): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../shared/clock.ts';
 import type { SimClusterApi } from '../simCluster.ts';
+import { serviceAccountUser, type UserInfo } from '../auth/userInfo.ts';
 
 // The tokens serviceaccounts/token issues: JWTs with the claims kube-apiserver's issuer writes
 // (iss, sub system:serviceaccount:ns:name, aud, exp/iat/nbf, the kubernetes.io claims), signed by
@@ -25,6 +26,9 @@ export interface TokenClaims {
 export interface VerifiedToken {
   namespace: string;
   serviceAccount: { name: string; uid: string };
+  audiences: string[];
+  /** The Pod the token is bound to, if it is. */
+  pod?: { name: string; uid: string };
 }
 
 const base64url = (value: string | Buffer): string => Buffer.from(value).toString('base64url');
@@ -66,7 +70,7 @@ export class ServiceAccountTokens {
     const given = Buffer.from(parts[2]!);
     const expected = Buffer.from(this.sign(`${parts[0]}.${parts[1]}`));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    let payload: { exp?: unknown; nbf?: unknown; 'kubernetes.io'?: { namespace?: unknown; serviceaccount?: { name?: unknown; uid?: unknown } } };
+    let payload: { aud?: unknown; exp?: unknown; nbf?: unknown; 'kubernetes.io'?: { namespace?: unknown; serviceaccount?: { name?: unknown; uid?: unknown }; pod?: { name?: unknown; uid?: unknown } } };
     try {
       payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
     } catch {
@@ -79,7 +83,10 @@ export class ServiceAccountTokens {
     const name = k8s?.serviceaccount?.name;
     const uid = k8s?.serviceaccount?.uid;
     if (typeof k8s?.namespace !== 'string' || typeof name !== 'string' || typeof uid !== 'string') return undefined;
-    return { namespace: k8s.namespace, serviceAccount: { name, uid } };
+    const audiences = Array.isArray(payload.aud) ? payload.aud.filter((a): a is string => typeof a === 'string') : typeof payload.aud === 'string' ? [payload.aud] : [];
+    const pod = k8s.pod;
+    const boundPod = typeof pod?.name === 'string' && typeof pod.uid === 'string' ? { pod: { name: pod.name, uid: pod.uid } } : {};
+    return { namespace: k8s.namespace, serviceAccount: { name, uid }, audiences, ...boundPod };
   }
 
   private sign(data: string): string {
@@ -87,14 +94,38 @@ export class ServiceAccountTokens {
   }
 }
 
-/** Whether a presented token is one of ours whose ServiceAccount still exists as it was issued for. */
-export function serviceAccountTokenValid(cluster: SimClusterApi, tokens: ServiceAccountTokens, token: string): boolean {
+export interface TokenAuthentication {
+  user: UserInfo;
+  /** The audiences asked for that the token was issued for. */
+  audiences: string[];
+}
+
+/** A token of ours refused for a reason worth telling a TokenReview (as kube-apiserver's authenticator tells it). */
+export interface TokenRejection {
+  error: string;
+}
+
+const goQuotedList = (list: readonly string[]): string => `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
+
+/**
+ * Who a presented token stands for, if it is one of ours, issued for one of the audiences asked
+ * (the API server's own by default), and its ServiceAccount still exists as it was issued for —
+ * with the groups and the extras (the Pod it is bound to) kube-apiserver's authenticator gives.
+ */
+export function authenticateServiceAccountToken(cluster: SimClusterApi, tokens: ServiceAccountTokens, token: string, audiences: readonly string[] = [DEFAULT_AUDIENCE]): TokenAuthentication | TokenRejection | undefined {
   const verified = tokens.verify(token);
-  if (!verified) return false;
+  if (!verified) return undefined;
+  const matching = verified.audiences.filter((a) => audiences.includes(a));
+  if (matching.length === 0) return { error: `token audiences ${goQuotedList(verified.audiences)} is invalid for the target audiences ${goQuotedList(audiences)}` };
+  const { namespace, serviceAccount, pod } = verified;
   try {
-    const sa = cluster.get({ group: '', version: 'v1', resource: 'serviceaccounts' }, verified.namespace, verified.serviceAccount.name);
-    return sa.object.metadata.uid === verified.serviceAccount.uid;
+    const sa = cluster.get({ group: '', version: 'v1', resource: 'serviceaccounts' }, namespace, serviceAccount.name);
+    if (sa.object.metadata.uid !== serviceAccount.uid) return undefined;
+    // A token bound to a Pod dies with it.
+    if (pod && cluster.get({ group: '', version: 'v1', resource: 'pods' }, namespace, pod.name).object.metadata.uid !== pod.uid) return undefined;
   } catch {
-    return false;
+    return undefined;
   }
+  const extra = pod ? { 'authentication.kubernetes.io/pod-name': [pod.name], 'authentication.kubernetes.io/pod-uid': [pod.uid] } : undefined;
+  return { user: serviceAccountUser(namespace, serviceAccount.name, serviceAccount.uid, extra), audiences: matching };
 }

@@ -15,7 +15,11 @@ import { renderKubeconfig, writeKubeconfig } from '../tls/kubeconfig.ts';
 import { loadOrCreateToken } from '../tls/tokenFile.ts';
 import { handleAdmin } from './adminApi.ts';
 import { BearerAuth, newToken } from './bearerAuth.ts';
-import { ServiceAccountTokens, serviceAccountTokenValid } from './serviceAccountTokens.ts';
+import { authenticateServiceAccountToken, DEFAULT_AUDIENCE, ServiceAccountTokens, type TokenAuthentication, type TokenRejection } from './serviceAccountTokens.ts';
+import { ImpersonationHeadersError } from '../auth/impersonation.ts';
+import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
+import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
+import { RequestAccess } from './requestAccess.ts';
 import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';
 import { DEFAULT_IN_FLIGHT_LIMITS, InFlightLimiter, isExemptFromLimit, sendTooManyRequests, type InFlightLimits, type Seat } from './inFlightLimit.ts';
@@ -76,7 +80,12 @@ export interface SimServerHandle {
 export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
   const serverToken = options.token ?? (options.stateDir ? await loadOrCreateToken(options.stateDir) : newToken());
   const tokens = new ServiceAccountTokens(serverToken, cluster.clock);
-  const auth = new BearerAuth(serverToken, (presented) => serviceAccountTokenValid(cluster, tokens, presented));
+  const auth = new BearerAuth(serverToken, (presented) => {
+    const found = authenticateServiceAccountToken(cluster, tokens, presented);
+    return found && 'user' in found ? found.user : undefined;
+  });
+  const authorizer = new RbacAuthorizer(cluster);
+  const access = new RequestAccess(authorizer);
   const { token, tokenId } = auth;
   const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir);
   const serverVersion = versionInfo(options.serverVersion);
@@ -97,6 +106,21 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       if (contexts.size < 1000) contexts.set(userAgent, ctx);
     }
     return ctx;
+  };
+
+  /** The admin's requests share one context per client; anyone else's carry who they are (admission webhooks see them). */
+  const requestContext = (userAgent: string, user: UserInfo): RequestContext => {
+    const ctx = contextFor(userAgent);
+    return user === ADMIN_USER ? ctx : { ...ctx, user };
+  };
+
+  /** What a TokenReview asks: who a token stands for, for which of the audiences asked. */
+  const authenticateToken = (presented: string, audiences: readonly string[]): TokenAuthentication | TokenRejection | undefined => {
+    if (auth.userFor(presented) === ADMIN_USER) {
+      // The admin token is good for the API server's own audience only, as a static token is.
+      return audiences.includes(DEFAULT_AUDIENCE) ? { user: ADMIN_USER, audiences: [DEFAULT_AUDIENCE] } : undefined;
+    }
+    return authenticateServiceAccountToken(cluster, tokens, presented, audiences);
   };
 
   const serveDiscovery = (target: RequestTarget, req: IncomingMessage, res: ServerResponse): void => {
@@ -128,7 +152,8 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     sendJson(res, answer.code, JSON.stringify(answer.body));
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, path: string, query: string, client: ClientIdentity, seat: Seat | undefined): Promise<void> => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, path: string, query: string, client: ClientIdentity, user: UserInfo, seat: Seat | undefined): Promise<void> => {
+    access.authorize(user, req.method ?? 'GET', path, query);
     const target = parseRequestPath(path);
     if (target.kind === 'admin') return serveAdmin(target.path, req, res);
 
@@ -143,7 +168,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
 
     switch (target.kind) {
       case 'resource':
-        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: contextFor(client.userAgent), req, res, seat, tokens });
+        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: requestContext(client.userAgent, user), req, res, seat, tokens, authentication: { authorizer, authenticateToken } });
       case 'coreRoot':
       case 'groupsRoot':
       case 'group':
@@ -167,13 +192,23 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const userAgent = req.headers['user-agent'] ?? '';
     const { path, query } = splitUrl(req.url ?? '/');
-    if (!auth.accepts(req.headers.authorization)) {
+    const requester = auth.authenticate(req.headers.authorization);
+    if (!requester) {
       // Nothing is kept about a caller without the token (as kube-apiserver's authentication
       // filter answers 401 before anything else runs): made-up user agents cannot grow state. A body
       // is not read to its end either: the connection closes after the answer.
       if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
       req.resume();
       sendStatus(res, UNAUTHORIZED_STATUS);
+      return;
+    }
+    let user: UserInfo;
+    try {
+      user = access.actingUser(requester, req);
+    } catch (err) {
+      req.resume();
+      if (err instanceof ImpersonationHeadersError) sendText(res, 500, `Internal Server Error: ${JSON.stringify(req.url ?? '/')}: ${err.message}\n`);
+      else sendStatus(res, statusFromError(err));
       return;
     }
     const client = contextFor(userAgent).client!;
@@ -186,7 +221,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       return;
     }
     setRequestTimeout(req, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
-    serve(req, res, path, query, client, seat).catch((err: unknown) => {
+    serve(req, res, path, query, client, user, seat).catch((err: unknown) => {
       const status = statusFromError(err);
       // A non-API error is a bug of ours: answer 500 and say so on stderr, then keep serving.
       if (!(err instanceof ApiError)) {

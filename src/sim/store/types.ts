@@ -1,5 +1,6 @@
 import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
 import type { ListOptions, WatchOptions } from '../../informer/index.ts';
+import type { UserInfo } from '../auth/userInfo.ts';
 
 // The public contract of the simulated cluster's store, as the HTTP layer (src/sim/server), the
 // in-process ListerWatcher, scenarios and the views use it through SimCluster (src/sim/simCluster.ts).
@@ -36,6 +37,8 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 /** Per-request context. Everything is optional. */
 export interface RequestContext {
   client?: ClientIdentity;
+  /** Who the request acts as, when not the server token's admin (a service account token, impersonation). */
+  user?: UserInfo;
   /** ?fieldManager=…: the manager managedFields record the write under (else the User-Agent's prefix). */
   fieldManager?: string;
   /** ?force=true on an apply: take over fields other managers own instead of a 409. */

@@ -44,6 +44,15 @@ describe('mutating webhooks', () => {
     assert.equal(request.oldObject, null);
   });
 
+  it('are told who made the request: an impersonated user with its groups, uid and extras', async () => {
+    s.webhook.on('/who', () => ({ allowed: true }));
+    await configure(s.sim, 'mutating', 'who', [webhook('who.example.com', `${s.webhook.url}/who`, s.webhook.caBundle)]);
+    const headers = { 'Impersonate-User': 'jane', 'Impersonate-Group': 'system:masters', 'Impersonate-Uid': 'u-7', 'Impersonate-Extra-Team': 'blue' };
+    const created = await call(s.sim, 'POST', CM, { body: configMap('made-by-jane'), headers });
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual(s.webhook.reviews.at(-1).request.userInfo, { username: 'jane', uid: 'u-7', groups: ['system:masters', 'system:authenticated'], extra: { team: ['blue'] } });
+  });
+
   it('see the stored object as oldObject on update and patch, and their patch applies to updates too', async () => {
     await call(s.sim, 'POST', CM, { body: configMap('patched-on-update') });
     s.webhook.on('/count', (review) => ({ allowed: true, ...jsonPatch([{ op: 'add', path: '/data/seen', value: `${review.request.operation}:${review.request.oldObject?.data?.a ?? '-'}` }]) }));

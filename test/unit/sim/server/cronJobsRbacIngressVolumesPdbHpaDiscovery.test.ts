@@ -45,10 +45,15 @@ const REAL_V1_28: Record<string, Json[]> = {
   ],
   // Reviews are not stored: no storageVersionHash, create only.
   'authorization.k8s.io/v1': [
+    entry('localsubjectaccessreviews', 'LocalSubjectAccessReview', true, ['create']),
     entry('selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, ['create']),
     entry('selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, ['create']),
+    entry('subjectaccessreviews', 'SubjectAccessReview', false, ['create']),
   ],
-  'authentication.k8s.io/v1': [entry('selfsubjectreviews', 'SelfSubjectReview', false, ['create'])],
+  'authentication.k8s.io/v1': [
+    entry('selfsubjectreviews', 'SelfSubjectReview', false, ['create']),
+    entry('tokenreviews', 'TokenReview', false, ['create']),
+  ],
 };
 
 function referenceEntries(file: string, names: string[]): Json[] {

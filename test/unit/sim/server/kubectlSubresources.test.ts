@@ -43,13 +43,16 @@ AwIDSAAwRQIhAIET+qQo1vlYz/o/LqWsV5ws1MpULJruz8j/tvneYb3GAiBv3iuM
 `;
 
 describe('kubectl against the subresources', () => {
-  it('`kubectl create token` prints a token the server then accepts', async () => {
+  it('`kubectl create token` prints a token the server then authenticates as the ServiceAccount', async () => {
     await kubectl('create', 'serviceaccount', 'builder', '-n', 'default');
     const token = (await kubectl('create', 'token', 'builder', '-n', 'default', '--duration', '20m')).trim();
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
     assert.equal(payload.sub, 'system:serviceaccount:default:builder');
     assert.equal(payload.exp - payload.iat, 1200);
-    assert.equal((await call(server, 'GET', '/api/v1/namespaces/default/pods', { token })).status, 200);
+    // Accepted as the ServiceAccount, which no binding lets list Pods yet.
+    const pods = await call(server, 'GET', '/api/v1/namespaces/default/pods', { token });
+    assert.equal(pods.status, 403);
+    assert.equal(pods.json().message, 'pods is forbidden: User "system:serviceaccount:default:builder" cannot list resource "pods" in API group "" in the namespace "default"');
   });
 
   it('`kubectl certificate approve` approves a CSR and `kubectl get csr` shows it', async () => {

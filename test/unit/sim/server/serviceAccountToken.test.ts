@@ -54,9 +54,15 @@ describe('serviceaccounts/token', () => {
     assert.equal(r.json().message, 'serviceaccounts "ghost" not found');
   });
 
-  it('issues tokens the server accepts as bearer tokens until their ServiceAccount is deleted', async () => {
+  it('issues tokens the server authenticates as their ServiceAccount until it is deleted', async () => {
     assert.equal((await call(suite.server, 'POST', SAS, { body: { metadata: { name: 'short-lived' } } })).status, 201);
     const token = (await requestToken('short-lived')).json().status.token as string;
+    // Authenticated as the ServiceAccount, which RBAC lets do nothing yet: 403, not 401.
+    const unbound = await call(suite.server, 'GET', '/api/v1/namespaces/default/configmaps', { token });
+    assert.equal(unbound.status, 403);
+    assert.match(unbound.json().message, /User "system:serviceaccount:default:short-lived" cannot list/);
+    const binding = { metadata: { name: 'short-lived-views' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'ServiceAccount', name: 'short-lived', namespace: 'default' }] };
+    assert.equal((await call(suite.server, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { body: binding })).status, 201);
     assert.equal((await call(suite.server, 'GET', '/api/v1/namespaces/default/configmaps', { token })).status, 200);
     const forged = `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
     assert.equal((await call(suite.server, 'GET', '/api/v1/namespaces/default/configmaps', { token: forged })).status, 401);
