@@ -1,6 +1,6 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { ControllerSession, looksLikeGoPackagePath, launchSim, type LaunchedSim, traceLine, describeRecord } from '../runtime/index.ts';
+import { ControllerSession, InformerErrors, looksLikeGoPackagePath, launchSim, type LaunchedSim, traceLine, describeRecord } from '../runtime/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { RunTally } from './runTally.ts';
 
@@ -11,7 +11,7 @@ import { RunTally } from './runTally.ts';
 // is nothing left to do.
 
 const HELP = `usage: controller-lab run FILE [--sim [--scenario F] | --kubeconfig F [--context C]]
-                          [--until-idle] [--trace OUT.jsonl] [--workers N]
+                          [--as USER] [--until-idle] [--trace OUT.jsonl] [--workers N]
                           [--reconcile-timeout MS] [--timeout SECONDS] [--quiet]
                           [--connect-timeout SECONDS] [-- GO PROGRAM ARGS…]
 
@@ -24,6 +24,9 @@ with the arguments after \`--\`.
   --workloads           run the sim's Deployment/ReplicaSet/StatefulSet/DaemonSet/Job controllers and fake Nodes
   --kubeconfig F        connect to a real cluster (default: $KUBECONFIG, ~/.kube/config)
   --context C           the kubeconfig context (default: current-context)
+  --as USER             run the controller as USER (impersonation, as kubectl --as), e.g. its
+                        ServiceAccount system:serviceaccount:NS:NAME: the cluster then allows it
+                        only what that user's RBAC grants (apply your Roles and bindings first)
   --until-idle          exit once the queue is empty, nothing is scheduled and the scenario ended
                         (or only retries of failing keys are left: then exit 1, naming them)
   --trace OUT.jsonl     one JSON line per reconcile: key, trigger, cache RV, writes, result, duration
@@ -53,6 +56,7 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
       workloads: { type: 'boolean' },
       kubeconfig: { type: 'string' },
       context: { type: 'string' },
+      as: { type: 'string' },
       'until-idle': { type: 'boolean' },
       trace: { type: 'string' },
       workers: { type: 'string' },
@@ -115,6 +119,7 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
       file,
       kubeconfig,
       context: v.context,
+      runAs: v.as,
       workers,
       reconcileTimeoutMs,
       mirrorCache: false,
@@ -171,6 +176,11 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
         const text = `  ${line.level}${where}: ${line.message}${line.fields ? ' ' + JSON.stringify(line.fields) : ''}`;
         if (line.level === 'error') process.stderr.write(text + '\n');
         else out(text);
+      });
+      const informerErrors = new InformerErrors();
+      s.on('probe', ({ probe }) => {
+        const line = informerErrors.lineFor(probe);
+        if (line) process.stderr.write(`controller-lab run: ${line}\n`);
       });
       s.on('output', ({ stream, text }) => (stream === 'stderr' ? process.stderr : process.stdout).write(text));
       let hostFailure = false;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
 import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
-import { DEFAULT_RECONCILE_TIMEOUT_MS, type GateDecision, type GoProgramOptions, TypedEmitter, describeTrigger } from '../runtime/index.ts';
+import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, type GateDecision, type GoProgramOptions, TypedEmitter, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
@@ -25,6 +25,8 @@ export interface DebugLaunchOptions extends GoLaunchOptions {
   /** A TypeScript/JavaScript controller file (or a Go program: see `program`). */
   controller?: string;
   cluster: ClusterChoice;
+  /** Run the controller as this user (impersonation, as kubectl --as): see ControllerSessionOptions.runAs. */
+  runAs?: string;
   scenario?: string;
   /** Runs the sim's workload controllers and fake Nodes (see LaunchSimOptions). */
   workloads?: unknown;
@@ -157,6 +159,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       go: { ...goProgramOptions(options), ...go },
       kubeconfig,
       context,
+      runAs: options.runAs,
       workers: options.workers,
       // Paused on a line breakpoint, a reconcile may take as long as the user likes.
       reconcileTimeoutMs: options.attachJsDebugger ? 0 : (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS),
@@ -393,6 +396,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       this.print(line.level === 'error' ? 'stderr' : 'stdout', `${where}${line.message}${fields}\n`);
     });
     session.on('output', ({ stream, text }) => this.print(stream, text));
+    const informerErrors = new InformerErrors();
+    session.on('probe', ({ probe }) => {
+      const line = informerErrors.lineFor(probe);
+      if (line) this.print('stderr', `${line}\n`);
+    });
     session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
     // The host reports its inspector twice (over IPC and in Node's stderr banner): one attach only.
     let inspectorUrl: string | undefined;

@@ -6,7 +6,7 @@ import { GoControllerProcess, type GoCommandWrapper } from './goControllerProces
 import type { HostProcess, TypeScriptHost } from './hostProcess.ts';
 import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
-import { kubeconfigWithContext } from './kubeconfigContext.ts';
+import { kubeconfigFor } from './kubeconfigContext.ts';
 import { WRAP_HINT } from './goMessages.ts';
 import type { CacheDelta, ControllerShape, HeldKey } from './protocol.ts';
 import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
@@ -46,6 +46,11 @@ export interface ControllerSessionOptions {
   go?: GoProgramOptions;
   kubeconfig: string;
   context?: string;
+  /**
+   * Run the controller as this user (impersonation, as kubectl --as), e.g. its ServiceAccount
+   * `system:serviceaccount:NS:NAME`: the cluster then allows it only what that user's RBAC grants.
+   */
+  runAs?: string;
   workers?: number;
   /** Default 30 s; 0 disables (used while a line debugger is attached). */
   reconcileTimeoutMs?: number;
@@ -133,6 +138,8 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private readonly hostFailures = new Map<string, { count: number; until: number }>();
   private failuresInARow = 0;
   private disposeKubeconfig: (() => void) | undefined;
+  /** The kubeconfig the controller's process reads (see prepareKubeconfig). */
+  private kubeconfig: string;
   /** Set once the host reports `settled` itself (the TypeScript host); otherwise it is derived here. */
   private hostSendsSettled = false;
   /** `controller\0key` whose latest reconcile failed (for deriving `settled`). */
@@ -141,6 +148,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   constructor(options: ControllerSessionOptions) {
     super();
     this.options = options;
+    this.kubeconfig = options.kubeconfig;
     this.recorder = new ReconcileRecorder(options.history ?? 5000);
     this.target = controllerTarget(options.file, options.cwd);
     this.process = this.target.language === 'go' ? new GoControllerProcess() : (options.typeScriptHost?.() ?? new ControllerProcess());
@@ -190,10 +198,29 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.emit('fatal', { phase: 'compile', message: (err as Error).message });
       return false;
     }
+    if (!this.prepareKubeconfig()) return false;
     this.wire();
     registerSession(this);
     this.spawn();
     return true;
+  }
+
+  /**
+   * The kubeconfig the controller gets: the user's own, or a private copy when it runs as another
+   * user, or a Go program against a context other than the current one (it cannot be told which).
+   */
+  private prepareKubeconfig(): boolean {
+    const { runAs, context } = this.options;
+    if (!runAs && !(context && this.target.language === 'go')) return true;
+    try {
+      const copy = kubeconfigFor(this.options.kubeconfig, { context, runAs });
+      this.disposeKubeconfig = copy.dispose;
+      this.kubeconfig = copy.path;
+      return true;
+    } catch (err) {
+      this.emit('fatal', { phase: 'load', message: (err as Error).message });
+      return false;
+    }
   }
 
   private async startGo(target: Extract<ControllerTarget, { language: 'go' }>): Promise<boolean> {
@@ -209,23 +236,13 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       go.dispose();
       return false;
     }
-    let kubeconfig = this.options.kubeconfig;
-    if (this.options.context) {
-      try {
-        const copy = kubeconfigWithContext(kubeconfig, this.options.context);
-        this.disposeKubeconfig = copy.dispose;
-        kubeconfig = copy.path;
-      } catch (err) {
-        this.emit('fatal', { phase: 'load', message: (err as Error).message });
-        return false;
-      }
-    }
+    if (!this.prepareKubeconfig()) return false;
     this.wire();
     registerSession(this);
     await go.start({
       packageDir: target.packageDir,
       moduleDir: target.moduleDir,
-      kubeconfig,
+      kubeconfig: this.kubeconfig,
       gated: this.options.gate !== undefined,
       mirrorCache: this.options.mirrorCache ?? true,
       args: options.args,
@@ -245,7 +262,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
         moduleFile: compiled.moduleFile,
         sourceFile: compiled.sourceFile,
         loader: compiled.loader,
-        kubeconfig: this.options.kubeconfig,
+        kubeconfig: this.kubeconfig,
         context: this.options.context,
         workers: this.options.workers,
         reconcileTimeoutMs,

@@ -21,6 +21,7 @@ export type { CacheView } from './cacheHistory.ts';
 export { launchSim } from './simLauncher.ts';
 export type { LaunchedSim } from './simLauncher.ts';
 export { traceLine, describeRecord } from './traceFormat.ts';
+export { InformerErrors } from './informerErrors.ts';
 export { defineController, TerminalError } from './api.ts';
 export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from './api.ts';
 export type { GateDecision } from './controllerSession.ts';

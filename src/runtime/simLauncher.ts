@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { createSimCluster, startSimServer, parseScenario, parseWorkloadsField } from '../sim/index.ts';
 import type { SimClusterApi } from '../sim/index.ts';
 import type { Clock } from '../shared/clock.ts';
+import { ApiError } from '../shared/apiError.ts';
+import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
 
 // `--sim` / `cluster: "sim"`: a simulated cluster in this process, served over HTTPS so the
 // controller host connects to it exactly as it would to a real API server (kubeconfig + token).
@@ -33,7 +35,45 @@ export interface LaunchSimOptions {
   scenarioClock?: Clock;
 }
 
-const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+/**
+ * What an operator's installation puts in a cluster before the operator runs, in the order it
+ * must: CRDs (a controller-runtime manager cannot sync while a kind it watches is not served), and
+ * the ServiceAccount and RBAC a controller run `--as` its ServiceAccount needs to list anything
+ * (with the namespaces they live in).
+ */
+const INSTALLED_FIRST: { apiVersion: string; kind: string; resource: string; namespaced: boolean }[] = [
+  { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', resource: 'customresourcedefinitions', namespaced: false },
+  { apiVersion: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts', namespaced: true },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', resource: 'clusterroles', namespaced: false },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', resource: 'roles', namespaced: true },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', namespaced: false },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', resource: 'rolebindings', namespaced: true },
+];
+
+/** Creates what the scenario's installation holds (and the namespaces it lands in); what already exists is left as it is. */
+function install(cluster: SimClusterApi, objects: readonly { object: KubeObject }[]): void {
+  const createIfMissing = (resource: GroupVersionResource, namespace: string, object: KubeObject) => {
+    try {
+      cluster.create(resource, namespace, structuredClone(object));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 409)) throw err;
+    }
+  };
+  for (const { apiVersion, kind, resource, namespaced } of INSTALLED_FIRST) {
+    const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+    for (const { object } of objects) {
+      if (object.apiVersion !== apiVersion || object.kind !== kind) continue;
+      const namespace = namespaced ? (object.metadata.namespace ?? 'default') : '';
+      if (namespace) {
+        const declared = objects.find((o) => o.object.kind === 'Namespace' && o.object.metadata.name === namespace)?.object;
+        createIfMissing(NAMESPACES, '', declared ?? { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+      }
+      createIfMissing({ group: group!, version: version!, resource }, namespace, object);
+    }
+  }
+}
+
+const NAMESPACES: GroupVersionResource = { group: '', version: 'v1', resource: 'namespaces' };
 
 export async function launchSim(options: LaunchSimOptions = {}): Promise<LaunchedSim> {
   // Read and validate the scenario first, so a bad file fails before anything listens.
@@ -44,12 +84,10 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
   if (workloads.problems.length) throw new Error(`workloads: ${workloads.problems.map(([field, message]) => (field ? `${field}: ${message}` : message)).join('; ')}`);
   const cluster = createSimCluster();
   if (workloads.options) cluster.enableWorkloads(workloads.options);
-  // The scenario's CRDs are there before the controller starts, as an operator's CRDs are installed
-  // before it runs: a controller-runtime manager cannot sync (and so never starts the scenario) while
-  // a kind it watches is not served. The scenario applies them again (unchanged) when it starts.
-  for (const { object } of parsed?.objects ?? []) {
-    if (object.apiVersion === 'apiextensions.k8s.io/v1' && object.kind === 'CustomResourceDefinition') cluster.create(CRDS, '', structuredClone(object));
-  }
+  // The scenario's CRDs and RBAC are there before the controller starts, as an operator's are
+  // installed before it runs (the controller would never sync, and so never start the scenario,
+  // without them). The scenario applies them again (unchanged) when it starts.
+  install(cluster, parsed?.objects ?? []);
   const server = await startSimServer(cluster);
   let finished = scenarioText === undefined;
   let stopScenario = () => {};

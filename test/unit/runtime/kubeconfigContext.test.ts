@@ -4,10 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { kubeconfigWithContext } from '../../../src/runtime/kubeconfigContext.ts';
+import { kubeconfigFor } from '../../../src/runtime/kubeconfigContext.ts';
 
-// `--context` / `"cluster": { "context" }` for a Go program: it reads KUBECONFIG's current-context,
-// so it gets a private copy whose current-context is the one chosen.
+// `--context` / `"cluster": { "context" }` for a Go program, which reads KUBECONFIG's
+// current-context, and `--as` for any controller: a private copy of the kubeconfig saying so.
 
 const KUBECONFIG = `apiVersion: v1
 kind: Config
@@ -17,26 +17,53 @@ clusters:
   - { name: dev, cluster: { server: "https://127.0.0.1:6443" } }
 users:
   - { name: me, user: { token: secret-token } }
+  - { name: ci, user: { token: ci-token } }
 contexts:
-  - { name: prod, context: { cluster: prod, user: me } }
+  - { name: prod, context: { cluster: prod, user: ci } }
   - { name: kind-dev, context: { cluster: dev, user: me } }
 `;
 
-test('a copy of the kubeconfig with the chosen current-context, private, removed on dispose; an unknown context is an error', () => {
+interface Config {
+  'current-context': string;
+  users: { name: string; user: Record<string, unknown> }[];
+}
+
+function withSource(run: (source: string) => void): void {
   const dir = mkdtempSync(join(tmpdir(), 'cl-kubeconfig-'));
   try {
     const source = join(dir, 'config');
     writeFileSync(source, KUBECONFIG);
-    const copy = kubeconfigWithContext(source, 'kind-dev');
-    const config = parse(readFileSync(copy.path, 'utf8')) as { 'current-context': string; users: unknown[] };
+    run(source);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a copy of the kubeconfig with the chosen current-context, private, removed on dispose; an unknown context is an error', () => {
+  withSource((source) => {
+    const copy = kubeconfigFor(source, { context: 'kind-dev' });
+    const config = parse(readFileSync(copy.path, 'utf8')) as Config;
     assert.equal(config['current-context'], 'kind-dev');
-    assert.equal(config.users.length, 1);
+    assert.equal(config.users.length, 2);
     assert.equal(statSync(copy.path).mode & 0o777, 0o600);
     assert.equal(parse(readFileSync(source, 'utf8'))['current-context'], 'prod', 'the user\'s file is left alone');
     copy.dispose();
     assert.equal(existsSync(copy.path), false);
-    assert.throws(() => kubeconfigWithContext(source, 'staging'), /context "staging" not found in .*config/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+    assert.throws(() => kubeconfigFor(source, { context: 'staging' }), /context "staging" not found in .*config/);
+  });
+});
+
+test('running as a user puts `as:` on the chosen context\'s user, keeping its credentials, and only there', () => {
+  withSource((source) => {
+    const asBot = kubeconfigFor(source, { runAs: 'system:serviceaccount:team:bot' });
+    const config = parse(readFileSync(asBot.path, 'utf8')) as Config;
+    assert.equal(config['current-context'], 'prod');
+    assert.deepEqual(config.users.find((u) => u.name === 'ci')?.user, { token: 'ci-token', as: 'system:serviceaccount:team:bot' });
+    assert.deepEqual(config.users.find((u) => u.name === 'me')?.user, { token: 'secret-token' });
+    asBot.dispose();
+    const devCopy = kubeconfigFor(source, { context: 'kind-dev', runAs: 'jane' });
+    const dev = parse(readFileSync(devCopy.path, 'utf8')) as Config;
+    devCopy.dispose();
+    assert.deepEqual(dev.users.find((u) => u.name === 'me')?.user, { token: 'secret-token', as: 'jane' });
+  });
 });
