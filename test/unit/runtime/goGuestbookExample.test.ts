@@ -8,7 +8,9 @@ import type { ReconcileRecord } from '../../../src/runtime/records.ts';
 // examples/go-guestbook, a kubebuilder-layout operator watching its own custom kind, run as
 // `controller-lab run ./examples/go-guestbook/cmd --sim --scenario …` runs it: its CRD is served
 // before the manager starts, so it syncs and the scenario plays; the Guestbook ends Available with
-// its children following every step of the scenario.
+// its children following every step of the scenario — run as its own ServiceAccount, so the
+// ClusterRole controller-gen made from its RBAC markers (config/rbac, also in the scenario) is
+// all it may use.
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/go-guestbook', import.meta.url));
 const GUESTBOOKS = { group: 'webapp.example.com', version: 'v1', resource: 'guestbooks' };
@@ -21,9 +23,11 @@ interface GuestbookStatus {
   conditions?: { type: string; status: string }[];
 }
 
-test('the go-guestbook example syncs on its CRD, plays its scenario and ends Available with 3 ready replicas', { timeout: 600_000 }, async (t) => {
+const MANAGER = 'system:serviceaccount:system:controller-manager';
+
+test('the go-guestbook example, as its ServiceAccount, syncs on its CRD, plays its scenario and ends Available with 3 ready replicas', { timeout: 600_000 }, async (t) => {
   const sim = await launchSim({ scenario: `${EXAMPLE}/scenario.yaml` });
-  const session = new ControllerSession({ file: `${EXAMPLE}/cmd`, cwd: EXAMPLE, kubeconfig: sim.kubeconfigPath, mirrorCache: false });
+  const session = new ControllerSession({ file: `${EXAMPLE}/cmd`, cwd: EXAMPLE, kubeconfig: sim.kubeconfigPath, runAs: MANAGER, mirrorCache: false });
   t.after(async () => {
     await session.stop();
     await sim.stop();
@@ -59,4 +63,22 @@ test('the go-guestbook example syncs on its CRD, plays its scenario and ends Ava
   // The ConfigMap deleted by the scenario came back through the Owns event.
   assert.ok(records.some((r) => r.trigger.some((tr) => tr.type === 'DELETED' && tr.kind === 'ConfigMap')), 'no reconcile for the deleted ConfigMap');
   assert.equal(records.filter((r) => r.outcome?.kind === 'error').length, 0);
+});
+
+test('the go-guestbook example run as a ServiceAccount without its role never syncs: its informers are refused', { timeout: 600_000 }, async (t) => {
+  const sim = await launchSim({ scenario: `${EXAMPLE}/scenario.yaml` });
+  const session = new ControllerSession({ file: `${EXAMPLE}/cmd`, cwd: EXAMPLE, kubeconfig: sim.kubeconfigPath, runAs: 'system:serviceaccount:system:nobody', mirrorCache: false });
+  t.after(async () => {
+    await session.stop();
+    await sim.stop();
+  });
+  let output = '';
+  session.on('output', ({ text }) => (output += text));
+  let synced = false;
+  session.on('synced', () => (synced = true));
+  assert.equal(await session.start(), true);
+  const refused = 'guestbooks.webapp.example.com is forbidden: User \\"system:serviceaccount:system:nobody\\" cannot list resource \\"guestbooks\\"';
+  for (let end = Date.now() + 60_000; !output.includes(refused) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(output.includes(refused), output);
+  assert.equal(synced, false);
 });
