@@ -3,7 +3,9 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import { TOKEN_USER } from '../server/bearerAuth.ts';
 import type { SimClusterApi } from '../simCluster.ts';
-import type { RequestContext } from '../store/types.ts';
+import type { AdmissionPoints, RequestContext } from '../store/types.ts';
+import { RbacEscalation } from '../auth/escalation.ts';
+import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
 import { StaleAdmission, capturePoint, replayPoints, type Captured, type Replay, type WriteTarget } from './writePasses.ts';
 import type { AdmissionAttributes } from './admissionAttributes.ts';
 import type { MatchContext } from './matching.ts';
@@ -38,6 +40,30 @@ export interface AdmittedWrite {
   deleteOptions?: Record<string, unknown>;
   /** Sends the webhooks' warnings with a refused write's answer (an accepted one sends ctx.warnings). */
   warnOnFailure?: (warnings: readonly string[]) => void;
+}
+
+/**
+ * A write of a Role, ClusterRole or binding by someone other than a cluster admin, checked for
+ * escalation where the object is final (RBAC's storage checks it there too, webhooks or not).
+ */
+function guardedByRbac<T>(w: AdmittedWrite, write: (ctx: RequestContext) => T): (ctx: RequestContext) => T {
+  const user = w.ctx.user;
+  if (!user || w.verb === 'delete' || w.verb === 'deletecollection' || !RbacEscalation.applies(user, w.info.group, w.info.resource)) return write;
+  const escalation = new RbacEscalation({ authorizer: new RbacAuthorizer(w.cluster), user, resource: w.info.resource, namespace: w.namespace, name: w.name });
+  return (ctx) => {
+    const points = ctx.admission;
+    const guarded: AdmissionPoints = {
+      mutate: (obj, old) => (points ? points.mutate(obj, old) : obj),
+      validate: (obj, old) => {
+        if (obj) escalation.confirm(obj, old);
+        points?.validate(obj, old);
+      },
+      get createdAs() {
+        return points?.createdAs;
+      },
+    };
+    return write({ ...ctx, admission: guarded });
+  };
 }
 
 /**
@@ -189,7 +215,8 @@ class Admission {
  * webhooks. Answers what the write answers; throws a webhook's denial, the API server's 500 for a
  * webhook that failed under failurePolicy Fail, or whatever the write throws.
  */
-export async function admittedWrite<T>(w: AdmittedWrite, write: (ctx: RequestContext) => T): Promise<T> {
+export async function admittedWrite<T>(w: AdmittedWrite, unguarded: (ctx: RequestContext) => T): Promise<T> {
+  const write = guardedByRbac(w, unguarded);
   // Of the subresources, /status is written through the object; /scale, /approval and /binding
   // write other kinds (a Scale, a Binding) the sim does not show to webhooks.
   if (exempt(w.info) || (w.subresource !== '' && w.subresource !== 'status')) return write(w.ctx);

@@ -35,3 +35,14 @@ export function forbiddenError(user: UserInfo, a: RequestAttributes, reason: str
   };
   return new ApiError(403, message, 'Forbidden', status);
 }
+
+/**
+ * A 403 for a named object of a resource with the reason spelled out (apimachinery's NewForbidden),
+ * as RBAC's escalation checks answer.
+ */
+export function forbiddenBecause(group: string, resource: string, name: string, why: string): ApiError {
+  const what = qualifiedResource({ group, resource });
+  const message = name ? `${what} "${name}" is forbidden: ${why}` : `${what} is forbidden: ${why}`;
+  const status: Status = { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details: withoutEmptyDetails({ name, group, kind: resource }), code: 403 };
+  return new ApiError(403, message, 'Forbidden', status);
+}

@@ -123,13 +123,19 @@ export class RbacAuthorizer {
   }
 
   private grant(binding: Binding, namespace: string, describe: () => string): Grant {
-    const { kind = '', name = '' } = binding.roleRef ?? {};
-    if (kind !== 'Role' && kind !== 'ClusterRole') return { rules: [], error: `unsupported role reference kind: "${kind}"`, describe };
+    const found = this.roleReferenceRules(binding.roleRef ?? {}, namespace);
+    return 'error' in found ? { rules: [], error: found.error, describe } : { rules: found.rules, describe };
+  }
+
+  /** The rules a binding's roleRef names (a Role in the binding's namespace, or a ClusterRole), or why there are none. */
+  roleReferenceRules(roleRef: { kind?: string; name?: string }, namespace: string): { rules: PolicyRule[] } | { error: string } {
+    const { kind = '', name = '' } = roleRef;
+    if (kind !== 'Role' && kind !== 'ClusterRole') return { error: `unsupported role reference kind: "${kind}"` };
     try {
       const role = this.cluster.get(kind === 'Role' ? ROLES : CLUSTER_ROLES, kind === 'Role' ? namespace : '', name).object as { rules?: PolicyRule[] };
-      return { rules: role.rules ?? [], describe };
+      return { rules: role.rules ?? [] };
     } catch {
-      return { rules: [], error: `${kind.toLowerCase()}.${RBAC} "${name}" not found`, describe };
+      return { error: `${kind.toLowerCase()}.${RBAC} "${name}" not found` };
     }
   }
 
