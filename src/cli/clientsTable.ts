@@ -15,20 +15,26 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd()).join('\n');
 }
 
+/** A client as a person names it: its user agent, and who it acts as when that is not the admin. */
+function clientName(c: ClientInfo): string {
+  const agent = c.userAgent || '(no user agent)';
+  return c.user ? `${agent} as ${c.user}` : agent;
+}
+
 export function formatClientsTable(clients: readonly ClientInfo[], now: number): string {
   if (clients.length === 0) return 'No clients have talked to this simulated cluster yet.\n';
   const sorted = [...clients].sort((a, b) => b.lastSeen - a.lastSeen);
   const rows: string[][] = [['CLIENT', 'LAST SEEN', 'LISTS', 'WATCHES', 'WRITES', 'ERRORS']];
   for (const c of sorted) {
     const open = c.watches.filter((w) => w.open).length;
-    rows.push([c.userAgent || '(no user agent)', `${ago(now - c.lastSeen)} ago`, String(c.lists), `${open} open / ${c.watches.length}`, String(c.writes), String(c.errors)]);
+    rows.push([clientName(c), `${ago(now - c.lastSeen)} ago`, String(c.lists), `${open} open / ${c.watches.length}`, String(c.writes), String(c.errors)]);
   }
   const out = [table(rows)];
   const watchRows: string[][] = [['CLIENT', 'WATCH', 'NAMESPACE', 'SELECTOR', 'STARTED', 'LAST RV', 'EVENTS', 'STATE']];
   for (const c of sorted) {
     for (const w of c.watches) {
       watchRows.push([
-        c.userAgent || '(no user agent)',
+        clientName(c),
         w.resource,
         w.namespace || '(all)',
         [w.labelSelector, w.fieldSelector].filter(Boolean).join(',') || '-',

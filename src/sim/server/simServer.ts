@@ -99,19 +99,17 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const openapi = new OpenApiService(cluster, serverVersion.gitVersion);
   const discovery = new DiscoveryDocuments(cluster.resources, () => `127.0.0.1:${port}`);
 
-  const contextFor = (userAgent: string): RequestContext => {
-    let ctx = contexts.get(userAgent);
+  /** One context per client: its user agent, and who it acts as when that is not the admin. */
+  const contextFor = (userAgent: string, user: UserInfo): RequestContext => {
+    const admin = user === ADMIN_USER;
+    const key = admin ? userAgent : `${userAgent}\n${user.username}`;
+    let ctx = contexts.get(key);
     if (!ctx) {
-      ctx = { client: { userAgent, tokenId } };
-      if (contexts.size < 1000) contexts.set(userAgent, ctx);
+      ctx = { client: admin ? { userAgent, tokenId } : { userAgent, tokenId, user: user.username } };
+      if (contexts.size < 1000) contexts.set(key, ctx);
     }
-    return ctx;
-  };
-
-  /** The admin's requests share one context per client; anyone else's carry who they are (admission webhooks see them). */
-  const requestContext = (userAgent: string, user: UserInfo): RequestContext => {
-    const ctx = contextFor(userAgent);
-    return user === ADMIN_USER ? ctx : { ...ctx, user };
+    // The request's own user: a bound token's Pod, an impersonated uid or extras may differ per request.
+    return admin ? ctx : { ...ctx, user };
   };
 
   /** What a TokenReview asks: who a token stands for, for which of the audiences asked. */
@@ -168,7 +166,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
 
     switch (target.kind) {
       case 'resource':
-        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: requestContext(client.userAgent, user), req, res, seat, tokens, authentication: { authorizer, authenticateToken } });
+        return serveResource({ cluster, target, query: new QueryParameters(query), ctx: contextFor(client.userAgent, user), req, res, seat, tokens, authentication: { authorizer, authenticateToken } });
       case 'coreRoot':
       case 'groupsRoot':
       case 'group':
@@ -211,7 +209,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
       else sendStatus(res, statusFromError(err));
       return;
     }
-    const client = contextFor(userAgent).client!;
+    const client = contextFor(userAgent, user).client!;
     const exempt = isExemptFromLimit(parseRequestPath(path), query);
     const seat = exempt ? undefined : inFlight.admit(req, res);
     if (!exempt && !seat) {

@@ -89,7 +89,7 @@ export class ClientRegistry implements ClientInsight {
   }
 
   private client(id: ClientIdentity): ClientInfo {
-    const key = `${id.userAgent}|${id.tokenId}`;
+    const key = id.user ? `${id.userAgent}|${id.tokenId}|${id.user}` : `${id.userAgent}|${id.tokenId}`;
     let c = this.byId.get(key);
     const now = this.clock.now();
     if (c) {
@@ -97,7 +97,7 @@ export class ClientRegistry implements ClientInsight {
       this.byId.delete(key);
     } else {
       if (this.byId.size >= MAX_CLIENTS) this.evictOne();
-      c = { id: key, userAgent: id.userAgent, tokenId: id.tokenId, firstSeen: now, lastSeen: now, lists: 0, recentLists: [], watches: [], writes: 0, recentWrites: [], errors: 0 };
+      c = { id: key, userAgent: id.userAgent, tokenId: id.tokenId, ...(id.user ? { user: id.user } : {}), firstSeen: now, lastSeen: now, lists: 0, recentLists: [], watches: [], writes: 0, recentWrites: [], errors: 0 };
     }
     this.byId.set(key, c);
     c.lastSeen = now;

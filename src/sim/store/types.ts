@@ -29,6 +29,8 @@ export interface ClientIdentity {
   userAgent: string;
   /** A stable id for the credential (e.g. a token hash or cert CN); '' when anonymous. */
   tokenId: string;
+  /** Who the requests act as when that is not the server token's admin (a ServiceAccount token, impersonation). */
+  user?: string;
 }
 
 /** ?fieldValidation: what a built-in kind's unknown fields do (Warn when not given, as the API server). */
@@ -244,10 +246,12 @@ export interface ClientWatchInfo {
 }
 
 export interface ClientInfo {
-  /** `${userAgent}|${tokenId}` */
+  /** `${userAgent}|${tokenId}`, then `|${user}` when there is one. */
   id: string;
   userAgent: string;
   tokenId: string;
+  /** Who its requests act as, when not the admin (see ClientIdentity.user). */
+  user?: string;
   firstSeen: number;
   lastSeen: number;
   lists: number;

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, type Answer } from './httpClient.ts';
 import { suiteServer } from './suiteServer.ts';
+import { formatClientsTable } from '../../../../src/cli/clientsTable.ts';
 
 const suite = suiteServer();
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
@@ -126,6 +127,17 @@ describe('a ServiceAccount token', () => {
       'secrets is forbidden: User "system:serviceaccount:default:orphan" cannot list resource "secrets" in API group "" in the namespace "default": RBAC: [clusterrole.rbac.authorization.k8s.io "missing-too" not found, role.rbac.authorization.k8s.io "missing" not found]',
       { kind: 'secrets' },
     );
+  });
+});
+
+describe('client insight', () => {
+  it('tells a client acting as another user from the admin with the same user agent, and `sim clients` says as whom', async () => {
+    const agent = 'kubectl/v1.28.4 (linux/amd64) kubernetes/test';
+    assert.equal((await call(suite.server, 'GET', '/api/v1/namespaces/team/configmaps', { headers: { 'User-Agent': agent } })).status, 200);
+    assert.equal((await call(suite.server, 'GET', '/api/v1/namespaces/team/configmaps', { headers: { 'User-Agent': agent, 'Impersonate-User': 'system:serviceaccount:team:bot' } })).status, 200);
+    const mine = suite.cluster.clients.clients().filter((c) => c.userAgent === agent);
+    assert.deepEqual(mine.map((c) => c.user).sort(), ['system:serviceaccount:team:bot', undefined]);
+    assert.match(formatClientsTable(mine, Date.now()), new RegExp(`^${agent.replace(/[().]/g, '\\$&')} as system:serviceaccount:team:bot\\s`, 'm'));
   });
 });
 
