@@ -1,6 +1,6 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { ControllerSession, InformerErrors, looksLikeGoPackagePath, launchSim, type LaunchedSim, traceLine, describeRecord } from '../runtime/index.ts';
+import { ControllerSession, InformerErrors, reportRbacHints, looksLikeGoPackagePath, launchSim, type LaunchedSim, traceLine, describeRecord } from '../runtime/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { RunTally } from './runTally.ts';
 
@@ -182,6 +182,7 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
         const line = informerErrors.lineFor(probe);
         if (line) process.stderr.write(`controller-lab run: ${line}\n`);
       });
+      reportRbacHints(s, (hint) => process.stderr.write(`controller-lab run: ${hint}\n`));
       s.on('output', ({ stream, text }) => (stream === 'stderr' ? process.stderr : process.stdout).write(text));
       let hostFailure = false;
       s.on('hostFailed', ({ message, restarting }) => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
 import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
-import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, type GateDecision, type GoProgramOptions, TypedEmitter, describeTrigger } from '../runtime/index.ts';
+import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
@@ -401,6 +401,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       const line = informerErrors.lineFor(probe);
       if (line) this.print('stderr', `${line}\n`);
     });
+    reportRbacHints(session, (hint) => this.print('stderr', `${hint}\n`));
     session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
     // The host reports its inspector twice (over IPC and in Node's stderr banner): one attach only.
     let inspectorUrl: string | undefined;

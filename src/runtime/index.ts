@@ -22,6 +22,7 @@ export { launchSim } from './simLauncher.ts';
 export type { LaunchedSim } from './simLauncher.ts';
 export { traceLine, describeRecord } from './traceFormat.ts';
 export { InformerErrors } from './informerErrors.ts';
+export { reportRbacHints } from './rbacHints.ts';
 export { defineController, TerminalError } from './api.ts';
 export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from './api.ts';
 export type { GateDecision } from './controllerSession.ts';

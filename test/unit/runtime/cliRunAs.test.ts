@@ -35,12 +35,14 @@ const RBAC = `
     roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: replicaset-controller }
     subjects: [{ kind: ServiceAccount, name: replicaset-controller, namespace: default }]`;
 
-test('run --as without RBAC: each informer says once what it may not list, and nothing is reconciled', () => {
+test('run --as without RBAC: each informer says once what it may not list, with the rule to add, and nothing is reconciled', () => {
   const r = run(['--scenario', REPLICASET_SCENARIO, '--timeout', '6']);
   assert.equal(r.code, 1, r.stdout);
   for (const [informer, resource, group] of [['replicasets.apps', 'replicasets', 'apps'], ['pods', 'pods', '']]) {
     const line = `controller-lab run: informer ${informer}: ${informer} is forbidden: User "${AS}" cannot list resource "${resource}" in API group "${group}" at the cluster scope (403); retrying with backoff`;
     assert.equal(r.stderr.split('\n').filter((l) => l === line).length, 1, `once:\n${line}\nin:\n${r.stderr}`);
+    const hint = `controller-lab run: hint: ${AS} lacks {apiGroups: [${JSON.stringify(group)}], resources: ["${resource}"], verbs: ["list"]}; kubebuilder: // +kubebuilder:rbac:groups=${group || '""'},resources=${resource},verbs=get;list;watch`;
+    assert.equal(r.stderr.split('\n').filter((l) => l === hint).length, 1, `once:\n${hint}\nin:\n${r.stderr}`);
   }
   assert.match(r.stdout, /run: 0 reconciles/);
 });
