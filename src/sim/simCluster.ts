@@ -179,7 +179,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       consumeConflict: (g, r, k) => this.faults.consumeConflict(g, r, k),
       onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved', true); },
       decoding: () => ({ mode: this.currentRequest?.fieldValidation ?? 'Warn', warnings: this.currentRequest?.warnings }),
-      writer: () => ({ fieldManager: this.currentRequest?.fieldManager, userAgent: this.currentRequest?.client?.userAgent, force: this.currentRequest?.force }),
+      writer: () => ({ fieldManager: this.currentRequest?.fieldManager, userAgent: this.currentRequest?.client?.userAgent, force: this.currentRequest?.force, user: this.currentRequest?.user }),
       admission: () => this.currentRequest?.admission,
     });
     this.mvcc.onCommit((table, event) => this.emitWrite(table, event));

@@ -1,5 +1,4 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { TOKEN_USER } from '../server/bearerAuth.ts';
 import { invalid, type Cause } from '../../shared/apiErrors.ts';
 import { goBytes } from './goValues.ts';
 import type { KindStrategy } from './kindStrategy.ts';
@@ -108,13 +107,20 @@ function stampConditions(conditions: Condition[], before: Condition[], now: stri
 
 export const certificateSigningRequestStrategy: KindStrategy = {
   normalize(obj: KubeObject): void {
-    // The requester is whoever sent the create: the sim's one user.
-    const csr = obj as Csr;
-    const spec = (csr.spec ??= {});
-    spec.username = TOKEN_USER.username;
-    spec.groups = [...TOKEN_USER.groups];
+    // Who requested it is the server's to say, never the body's.
+    const spec = ((obj as Csr).spec ??= {});
+    delete spec.username;
     delete spec.uid;
+    delete spec.groups;
     delete spec.extra;
+  },
+
+  prepareForCreate(obj: KubeObject, _stored, requester): void {
+    const spec = ((obj as Csr).spec ??= {});
+    spec.username = requester.username;
+    if (requester.uid) spec.uid = requester.uid;
+    spec.groups = [...requester.groups];
+    if (requester.extra && Object.keys(requester.extra).length) spec.extra = structuredClone(requester.extra) as Record<string, string[]>;
   },
 
   validate: (obj) => validate(obj as Csr),

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
+import type { UserInfo } from '../auth/userInfo.ts';
 
 // What is particular to one kind on the write path, as a registry strategy is in kube-apiserver
 // (pkg/registry/<group>/<kind>/strategy.go): conversion and defaulting of a request's object,
@@ -17,7 +18,7 @@ export interface KindStrategy {
   /** The defaults the API server fills in on every write (idempotent: an already-defaulted object is left as it is). */
   defaults?(obj: KubeObject): void;
   /** What a create alone fills in, once the object has its uid and the status the request sent is gone (a Job's generated selector, a Pod's Pending phase). */
-  prepareForCreate?(obj: KubeObject, stored: StoredObjects): void;
+  prepareForCreate?(obj: KubeObject, stored: StoredObjects, requester: UserInfo): void;
   /** What an update keeps from the stored object (a Service's allocated cluster IP the request leaves out; a CSR's spec, whatever the request says). */
   prepareForUpdate?(before: Readonly<KubeObject>, next: KubeObject): void;
   /** Causes for a 422, for the object as it would be stored. */

@@ -38,6 +38,7 @@ import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { AdmissionPoints, DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from './validation.ts';
+import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
@@ -58,7 +59,7 @@ export interface ApiStoreOptions {
   /** The running request's field validation and where its warnings go. Default: Warn, nowhere. */
   decoding?: () => DecodingContext;
   /** Who the running request's writer is (its field manager) and whether an apply is forced. */
-  writer?: () => WriterIdentity & { force?: boolean | undefined };
+  writer?: () => WriterIdentity & { force?: boolean | undefined; user?: UserInfo | undefined };
   /** Where the running request's admission sees and changes the object (src/sim/admission), if it runs any. */
   admission?: () => AdmissionPoints | undefined;
 }
@@ -202,7 +203,7 @@ export class ApiStore implements StoreOps {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj, now);
-      strategyFor(info).prepareForCreate?.(obj, this.storedObjects);
+      strategyFor(info).prepareForCreate?.(obj, this.storedObjects, this.opts.writer?.().user ?? ADMIN_USER);
       const applied = this.applyingCreate;
       this.applyingCreate = undefined;
       if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined));

@@ -58,6 +58,15 @@ describe('CertificateSigningRequests', () => {
     assert.deepEqual(updated.json().metadata.labels, { team: 'a' });
   });
 
+  it('record whoever sent the create, not what the body claims: an impersonated user with its uid, groups and extras', async () => {
+    const headers = { 'Impersonate-User': 'jane', 'Impersonate-Group': 'system:masters', 'Impersonate-Uid': 'u-1', 'Impersonate-Extra-Scopes': 'view' };
+    const body = csr('janes', { username: 'admin', groups: ['forged'], uid: 'x', extra: { a: ['b'] } });
+    const r = await call(suite.server, 'POST', CSRS, { headers, body });
+    assert.equal(r.status, 201, r.body);
+    const { username, uid, groups, extra } = r.json().spec;
+    assert.deepEqual({ username, uid, groups, extra }, { username: 'jane', uid: 'u-1', groups: ['system:masters', 'system:authenticated'], extra: { scopes: ['view'] } });
+  });
+
   it('need a PEM certificate request, usages and a qualified signerName (422 with the API server\'s causes)', async () => {
     const r = await call(suite.server, 'POST', CSRS, { body: { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'empty' }, spec: {} } });
     assert.equal(r.status, 422);
