@@ -17,6 +17,7 @@ import { pumpBody, takeTurn } from './chunkPump.ts';
 import { sharedListPages } from './sharedListBodies.ts';
 import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './reviews.ts';
+import { decodeBuiltin } from '../store/bodyDecoding.ts';
 import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
 import { invalid } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
@@ -185,7 +186,12 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
   const method = r.req.method ?? 'GET';
   if (method !== 'POST') throw methodNotAllowed(method);
   const body = await readObject(r, info);
-  sendJson(r.res, 201, JSON.stringify(answerReview(info, body, r)));
+  // Decoded as any built-in body: a wrong JSON type is a 400, unknown fields are warned about (or refused).
+  const ctx = r.query.writeContext(r.ctx);
+  decodeBuiltin(info, body, { mode: ctx.fieldValidation ?? 'Warn', warnings: ctx.warnings });
+  const answer = answerReview(info, body, r);
+  sendWarnings(r.res, ctx);
+  sendJson(r.res, 201, JSON.stringify(answer));
 }
 
 export async function serveResource(r: ResourceRequest): Promise<void> {

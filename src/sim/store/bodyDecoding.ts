@@ -23,7 +23,7 @@ function cannotHandle(info: ResourceInfo, why: string): Error {
 
 /** Checks `obj` (mutable, the request's body or a patch's result) and drops unknown fields in place. */
 export function decodeBuiltin(info: ResourceInfo, obj: KubeObject, decoding: DecodingContext): void {
-  if (info.source !== 'builtin' || info.virtual) return;
+  if (info.source !== 'builtin') return;
   const problems = decodeProblems(`${apiVersionOf(info)}/${info.kind}`, obj);
   if (!problems) return;
   if (problems.typeError) throw cannotHandle(info, problems.typeError);

@@ -25,6 +25,9 @@ const SPECIAL_ZERO: Record<string, unknown> = {
   'apimachinery.pkg.runtime.RawExtension': null,
   'apimachinery.pkg.util.intstr.IntOrString': 0,
   'apimachinery.pkg.api.resource.Quantity': '0',
+  'api.authentication.v1.ExtraValue': null,
+  'api.authorization.v1.ExtraValue': null,
+  'api.certificates.v1.ExtraValue': null,
 };
 
 /** Puts a built-in object (`apiVersion/kind` known to the tables) in the form Go prints it; others are left as they are. */

@@ -37,7 +37,17 @@ const SPECIAL: Record<string, (v: unknown) => string | undefined> = {
   'apimachinery.pkg.runtime.RawExtension': () => undefined,
   'apimachinery.pkg.util.intstr.IntOrString': (v) => (typeof v === 'string' || typeof v === 'number' ? undefined : `cannot unmarshal ${jsonKind(v)} into Go value of type int32`),
   'apimachinery.pkg.api.resource.Quantity': (v) => quantityProblem(v),
+  // Named string slices (`type ExtraValue []string`): a list of strings in JSON, a wrapper message only in protobuf.
+  'api.authentication.v1.ExtraValue': (v) => stringListProblem(v),
+  'api.authorization.v1.ExtraValue': (v) => stringListProblem(v),
+  'api.certificates.v1.ExtraValue': (v) => stringListProblem(v),
 };
+
+function stringListProblem(v: unknown): string | undefined {
+  if (!Array.isArray(v)) return `cannot unmarshal ${jsonKind(v)} into Go value of type v1.ExtraValue`;
+  const wrong = v.find((item) => item !== null && typeof item !== 'string');
+  return wrong === undefined ? undefined : `cannot unmarshal ${jsonKind(wrong)} into Go value of type string`;
+}
 
 /** Fields of a message by JSON name, with `json:",inline"` members lifted into their parent. */
 const fieldTables = new Map<string, Map<string, Row>>();

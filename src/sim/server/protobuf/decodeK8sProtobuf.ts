@@ -20,6 +20,17 @@ export class UnsupportedProtobufKind extends Error {
   }
 }
 
+/** The items of a named string slice's wrapper message (field 1, repeated). */
+function stringList(bytes: Uint8Array): string[] {
+  const r = new WireReader(bytes);
+  const items: string[] = [];
+  for (let t = r.tag(); t; t = r.tag()) {
+    if (t.field === 1 && t.wire === WIRE_LENGTH_DELIMITED) items.push(Buffer.from(r.bytes()).toString('utf8'));
+    else r.skip(t.wire);
+  }
+  return items;
+}
+
 function scalar(type: Scalar, r: WireReader, wire: number): unknown {
   switch (type) {
     case 'string':
@@ -45,6 +56,8 @@ function scalar(type: Scalar, r: WireReader, wire: number): unknown {
       return embeddedJson(r.bytes());
     case 'fieldsV1':
       return embeddedJson(r.bytes()) ?? {};
+    case 'stringList':
+      return stringList(r.bytes());
     default:
       r.skip(wire);
       return undefined;

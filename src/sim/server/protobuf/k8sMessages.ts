@@ -17,7 +17,8 @@ export type Scalar =
   | 'fieldsV1'
   | 'intOrString'
   | 'quantity'
-  | 'rawExtension';
+  | 'rawExtension'
+  | 'stringList';
 
 export interface FieldSpec {
   name: string;
@@ -48,6 +49,10 @@ const SPECIAL_MESSAGES: Record<string, Scalar> = {
   'apimachinery.pkg.util.intstr.IntOrString': 'intOrString',
   'apimachinery.pkg.api.resource.Quantity': 'quantity',
   'apimachinery.pkg.runtime.RawExtension': 'rawExtension',
+  // Named string slices (Go's `type ExtraValue []string`): a message of repeated items on the wire, a list in JSON.
+  'api.authentication.v1.ExtraValue': 'stringList',
+  'api.authorization.v1.ExtraValue': 'stringList',
+  'api.certificates.v1.ExtraValue': 'stringList',
 };
 
 const PROTO_SCALARS: Record<string, Scalar> = { string: 'string', bytes: 'bytes', bool: 'bool', int32: 'int', int64: 'int', double: 'double' };

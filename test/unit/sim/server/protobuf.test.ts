@@ -167,3 +167,10 @@ test('the cluster plumbing kinds decode too: PriorityClass, StorageClass, a webh
   const slice = decodeKubernetesProtobuf(envelope('discovery.k8s.io/v1', 'EndpointSlice', [...bytes(1, bytes(1, 's')), ...bytes(2, bytes(1, '10.0.0.1')), ...bytes(3, [...num(3, 80)]), ...bytes(4, 'IPv4')]));
   assert.deepEqual([slice['addressType'], slice['endpoints'], slice['ports']], ['IPv4', [{ addresses: ['10.0.0.1'] }], [{ port: 80 }]]);
 });
+
+test('a SubjectAccessReview: its extra map of string lists (a wrapper message on the wire) comes out as lists', () => {
+  const extra = entry(5, 'scopes', [...bytes(1, 'read'), ...bytes(1, 'write')]);
+  const spec = [...bytes(1, [...bytes(1, 'default'), ...bytes(2, 'get'), ...bytes(5, 'pods')]), ...bytes(3, 'jane'), ...bytes(4, 'devs'), ...extra];
+  const review = decodeKubernetesProtobuf(envelope('authorization.k8s.io/v1', 'SubjectAccessReview', [...bytes(1, []), ...bytes(2, spec)]));
+  assert.deepEqual(review['spec'], { resourceAttributes: { namespace: 'default', verb: 'get', resource: 'pods' }, user: 'jane', groups: ['devs'], extra: { scopes: ['read', 'write'] } });
+});

@@ -99,6 +99,16 @@ describe('SubjectAccessReview and LocalSubjectAccessReview', () => {
     assert.equal(allowed.status, 201, allowed.body);
     assert.deepEqual(allowed.json().status, { allowed: true, reason: 'RBAC: allowed by RoleBinding "bot-reads/default" of Role "cm-reader" to ServiceAccount "bot/default"' });
     assert.deepEqual((await ask(SAR, { user: BOT, resourceAttributes: { namespace: 'default', verb: 'delete', resource: 'configmaps' } })).json().status, { allowed: false });
+    // extra is a map of string lists (Go's ExtraValue), as a delegating authorizer sends the caller's.
+    const withExtra = await ask(SAR, { user: BOT, extra: { 'authentication.kubernetes.io/pod-name': ['runner'] }, resourceAttributes: { namespace: 'default', verb: 'get', resource: 'configmaps' } });
+    assert.equal(withExtra.status, 201, withExtra.body);
+    assert.deepEqual(withExtra.json().spec.extra, { 'authentication.kubernetes.io/pod-name': ['runner'] });
+    const badExtra = await ask(SAR, { user: BOT, extra: { k: 'v' }, resourceAttributes: { verb: 'get', resource: 'pods' } });
+    assert.equal(badExtra.status, 400);
+    assert.equal(badExtra.json().message, 'SubjectAccessReview in version "v1" cannot be handled as a SubjectAccessReview: json: cannot unmarshal string into Go struct field SubjectAccessReviewSpec.spec.extra of type v1.ExtraValue');
+    const unknownField = await ask(SAR, { user: BOT, bogus: 1, resourceAttributes: { verb: 'get', resource: 'pods' } });
+    assert.equal(unknownField.status, 201);
+    assert.equal(unknownField.headers['warning'], '299 - "unknown field \\"spec.bogus\\""');
     assert.deepEqual((await ask(SAR, { user: 'root', groups: ['system:masters'], nonResourceAttributes: { verb: 'get', path: '/metrics' } })).json().status, { allowed: true });
     const discovery = (await ask(SAR, { groups: ['system:authenticated'], nonResourceAttributes: { verb: 'get', path: '/apis/apps' } })).json().status;
     assert.deepEqual(discovery, { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' });
