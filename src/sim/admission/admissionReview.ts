@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject, Status } from '../../shared/k8s.ts';
 import type { AdmissionAttributes, Invocation } from './admissionAttributes.ts';
-import type { UserInfo } from '../auth/userInfo.ts';
+import { userInfoJson, type UserInfo } from '../auth/userInfo.ts';
 
 // The AdmissionReview a webhook is sent (admission.k8s.io/v1, or v1beta1 when that is the only
 // version it lists) and the checks kube-apiserver makes on the one it answers.
@@ -60,7 +60,7 @@ export function reviewRequest(invocation: Invocation, a: AdmissionAttributes, re
     ...(a.name ? { name: a.name } : {}),
     ...(a.namespace ? { namespace: a.namespace } : {}),
     operation: a.operation,
-    userInfo: { username: o.user.username, ...(o.user.uid ? { uid: o.user.uid } : {}), groups: [...o.user.groups], ...(o.user.extra ? { extra: o.user.extra } : {}) },
+    userInfo: userInfoJson(o.user),
     object: inVersion(a.object, group, version),
     oldObject: inVersion(a.oldObject, group, version),
     dryRun: o.dryRun,

@@ -1,4 +1,5 @@
 import { notFound } from '../../shared/apiErrors.ts';
+import { goQuotedStrings } from '../kinds/goValues.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { forbiddenBecause } from './forbidden.ts';
 import type { PolicyRule } from './policyRules.ts';
@@ -40,16 +41,15 @@ export interface EscalationCheck {
   name: string;
 }
 
-const goQuoted = (list: readonly string[]): string => `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
 
 /** A rule as upstream's CompactString prints it: `{APIGroups:[""], Resources:["pods"], Verbs:["get"]}`. */
 function compactString(rule: PolicyRule): string {
   const parts: string[] = [];
-  if (rule.apiGroups?.length) parts.push(`APIGroups:${goQuoted(rule.apiGroups)}`);
-  if (rule.resources?.length) parts.push(`Resources:${goQuoted(rule.resources)}`);
-  if (rule.nonResourceURLs?.length) parts.push(`NonResourceURLs:${goQuoted(rule.nonResourceURLs)}`);
-  if (rule.resourceNames?.length) parts.push(`ResourceNames:${goQuoted(rule.resourceNames)}`);
-  if (rule.verbs?.length) parts.push(`Verbs:${goQuoted(rule.verbs)}`);
+  if (rule.apiGroups?.length) parts.push(`APIGroups:${goQuotedStrings(rule.apiGroups)}`);
+  if (rule.resources?.length) parts.push(`Resources:${goQuotedStrings(rule.resources)}`);
+  if (rule.nonResourceURLs?.length) parts.push(`NonResourceURLs:${goQuotedStrings(rule.nonResourceURLs)}`);
+  if (rule.resourceNames?.length) parts.push(`ResourceNames:${goQuotedStrings(rule.resourceNames)}`);
+  if (rule.verbs?.length) parts.push(`Verbs:${goQuotedStrings(rule.verbs)}`);
   return `{${parts.join(', ')}}`;
 }
 
@@ -126,7 +126,7 @@ export class RbacEscalation {
     if (missing.rules.length === 0) return;
     const { user } = this.check;
     const described = [...new Set(compactRules(missing.rules).map(compactString))].sort();
-    let why = `user ${JSON.stringify(user.username)} (groups=${goQuoted(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${described.join('\n')}`;
+    let why = `user ${JSON.stringify(user.username)} (groups=${goQuotedStrings(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${described.join('\n')}`;
     if (missing.evaluationError) why += `; resolution errors: [${missing.evaluationError}]`;
     throw this.forbidden(obj, why);
   }

@@ -18,31 +18,16 @@ function forbiddenMessage(user: UserInfo, a: RequestAttributes): string {
 
 export function forbiddenError(user: UserInfo, a: RequestAttributes, reason: string): ApiError {
   const why = forbiddenMessage(user, a).replace(/[&<>]/g, (c) => HTML_SPECIAL[c]!) + (reason ? `: ${reason}` : '');
-  const group = a.resourceRequest ? a.apiGroup : '';
-  const resource = a.resourceRequest ? a.resource : '';
-  const name = a.resourceRequest ? a.name : '';
-  const what = resource ? qualifiedResource({ group, resource }) : '';
-  const message = !what ? `forbidden: ${why}` : name ? `${what} "${name}" is forbidden: ${why}` : `${what} is forbidden: ${why}`;
-  const status: Status = {
-    apiVersion: 'v1',
-    kind: 'Status',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason: 'Forbidden',
-    details: withoutEmptyDetails({ name, group, kind: resource }),
-    code: 403,
-  };
-  return new ApiError(403, message, 'Forbidden', status);
+  return a.resourceRequest ? forbiddenBecause(a.apiGroup, a.resource, a.name, why) : forbiddenBecause('', '', '', why);
 }
 
 /**
- * A 403 for a named object of a resource with the reason spelled out (apimachinery's NewForbidden),
- * as RBAC's escalation checks answer.
+ * A 403 with the reason spelled out, as apimachinery's NewForbidden words it for a named object, a
+ * resource, or (no resource: a path) nothing: RBAC's refusals and its escalation checks answer so.
  */
 export function forbiddenBecause(group: string, resource: string, name: string, why: string): ApiError {
-  const what = qualifiedResource({ group, resource });
-  const message = name ? `${what} "${name}" is forbidden: ${why}` : `${what} is forbidden: ${why}`;
+  const what = resource ? qualifiedResource({ group, resource }) : '';
+  const message = !what ? `forbidden: ${why}` : name ? `${what} "${name}" is forbidden: ${why}` : `${what} is forbidden: ${why}`;
   const status: Status = { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason: 'Forbidden', details: withoutEmptyDetails({ name, group, kind: resource }), code: 403 };
   return new ApiError(403, message, 'Forbidden', status);
 }

@@ -43,6 +43,11 @@ export function serviceAccountOf(username: string): { namespace: string; name: s
   return { namespace: parts[0]!, name: parts[1]! };
 }
 
+/** A user as the API's UserInfo prints it (TokenReview, SelfSubjectReview, AdmissionReview): empty uid and extra left out. */
+export function userInfoJson(user: UserInfo): Record<string, unknown> {
+  return { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups], ...(user.extra ? { extra: user.extra } : {}) };
+}
+
 export function isPrivileged(user: UserInfo): boolean {
   return user.groups.includes(MASTERS_GROUP);
 }

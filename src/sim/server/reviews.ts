@@ -4,7 +4,7 @@
 import { apiVersionOf } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../resources/types.ts';
 import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
-import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
+import { ADMIN_USER, userInfoJson, type UserInfo } from '../auth/userInfo.ts';
 import { timestamp } from '../store/objectMeta.ts';
 import { selfAccessReview, selfRulesReview, subjectAccessReview } from './accessReviews.ts';
 import type { ResourceRequest, ReviewServices } from './resourceRequest.ts';
@@ -15,8 +15,7 @@ type Body = Record<string, unknown>;
 
 /** SelfSubjectReview: who the caller is. */
 function subjectReview(body: Body, user: UserInfo, now: number): Body {
-  const userInfo = { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups], ...(user.extra ? { extra: user.extra } : {}) };
-  return { kind: body.kind, apiVersion: body.apiVersion, metadata: { creationTimestamp: timestamp(now) }, status: { userInfo } };
+  return { kind: body.kind, apiVersion: body.apiVersion, metadata: { creationTimestamp: timestamp(now) }, status: { userInfo: userInfoJson(user) } };
 }
 
 /** Without the HTTP server's services (in-process callers), reviews see the cluster's own RBAC and no tokens. */

@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../shared/clock.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { serviceAccountUser, type UserInfo } from '../auth/userInfo.ts';
+import { goQuotedStrings } from '../kinds/goValues.ts';
 
 // The tokens serviceaccounts/token issues: JWTs with the claims kube-apiserver's issuer writes
 // (iss, sub system:serviceaccount:ns:name, aud, exp/iat/nbf, the kubernetes.io claims), signed by
@@ -105,7 +106,6 @@ export interface TokenRejection {
   error: string;
 }
 
-const goQuotedList = (list: readonly string[]): string => `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
 
 /**
  * Who a presented token stands for, if it is one of ours, issued for one of the audiences asked
@@ -116,7 +116,7 @@ export function authenticateServiceAccountToken(cluster: SimClusterApi, tokens: 
   const verified = tokens.verify(token);
   if (!verified) return undefined;
   const matching = verified.audiences.filter((a) => audiences.includes(a));
-  if (matching.length === 0) return { error: `token audiences ${goQuotedList(verified.audiences)} is invalid for the target audiences ${goQuotedList(audiences)}` };
+  if (matching.length === 0) return { error: `token audiences ${goQuotedStrings(verified.audiences)} is invalid for the target audiences ${goQuotedStrings(audiences)}` };
   const { namespace, serviceAccount, pod } = verified;
   try {
     const sa = cluster.get({ group: '', version: 'v1', resource: 'serviceaccounts' }, namespace, serviceAccount.name);

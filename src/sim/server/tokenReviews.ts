@@ -5,6 +5,7 @@ import type { ReviewServices } from './resourceRequest.ts';
 import { isMap } from './accessReviews.ts';
 import { DEFAULT_AUDIENCE } from './serviceAccountTokens.ts';
 import { badRequest } from './status.ts';
+import { userInfoJson } from '../auth/userInfo.ts';
 
 type Body = Record<string, unknown>;
 
@@ -19,7 +20,5 @@ export function tokenReview(review: Body, services: ReviewServices): Body {
     const error = found ? `[invalid bearer token, ${found.error}]` : 'invalid bearer token';
     return { ...review, metadata, spec, status: { user: {}, error } };
   }
-  const { user, audiences } = found;
-  const userInfo = { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups], ...(user.extra ? { extra: user.extra } : {}) };
-  return { ...review, metadata, spec, status: { authenticated: true, user: userInfo, audiences } };
+  return { ...review, metadata, spec, status: { authenticated: true, user: userInfoJson(found.user), audiences: found.audiences } };
 }
