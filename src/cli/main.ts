@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { bundledNode, isTooOld, rerunOn, tooOldMessage } from './nodeRuntime.ts';
 
 // Node keeps V8's compiled code for the command's bundles on disk between runs (its compile cache):
 // later runs start a few ms sooner. In the user's own cache folder, not the shared temporary one,
@@ -61,6 +62,14 @@ function usage(): string {
 }
 
 async function run(argv: string[]): Promise<number> {
+  if (isTooOld(process.versions.node)) {
+    const node = bundledNode();
+    if (!node) {
+      process.stderr.write(tooOldMessage(process.version));
+      return 2;
+    }
+    return rerunOn(node);
+  }
   const [first, ...rest] = argv;
   if (first === undefined) {
     process.stderr.write(usage());
