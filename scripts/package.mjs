@@ -1,6 +1,6 @@
 // `npm run package`: a production build, then `vsce package` into controller-lab-<version>.vsix, then
 // a check that the archive holds only what users need (a source file, a test, a source map or
-// node_modules inside fails the build).
+// node_modules inside fails the build) and the Go module users' projects build against.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -13,8 +13,14 @@ execFileSync(node, ['node_modules/@vscode/vsce/vsce', 'package', '--no-dependenc
 
 const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).split('\n').filter(Boolean);
 const files = listing.filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
-const allowed = /^(dist\/|media\/|types\/controller-lab\.d\.ts$|package\.json$|readme\.md$|changelog\.md$|license(\.txt)?$)/i;
-const forbidden = files.filter((f) => !allowed.test(f) || f.endsWith('.map') || f.includes('node_modules/'));
+// The Go module's sources ride along (`controller-lab init go` copies them into a project), not its tests.
+const allowed = /^(dist\/|media\/|types\/controller-lab\.d\.ts$|package\.json$|readme\.md$|changelog\.md$|license(\.txt)?$|go\/(go\.mod|go\.sum|controllerlab\/[^/]+\.go|simtest\/[^/]+\.go)$)/i;
+const forbidden = files.filter((f) => !allowed.test(f) || f.endsWith('.map') || f.endsWith('_test.go') || f.includes('node_modules/'));
+const goFiles = files.filter((f) => f.startsWith('go/'));
+if (!goFiles.includes('go/go.mod') || !goFiles.some((f) => f.startsWith('go/controllerlab/')) || !goFiles.some((f) => f.startsWith('go/simtest/'))) {
+  console.error(`${vsix} lacks the Go module (go/go.mod, go/controllerlab, go/simtest): found ${goFiles.join(', ') || 'nothing under go/'}`);
+  process.exit(1);
+}
 if (forbidden.length > 0) {
   console.error(`${vsix} contains files users do not need:\n  ${forbidden.join('\n  ')}`);
   process.exit(1);

@@ -22,6 +22,7 @@ import { TimelinePanel } from './vscode/timeline/timelinePanel.ts';
 import { ClusterTreeProvider } from './vscode/tree/clusterTreeProvider.ts';
 import { ExpansionMemory } from './vscode/tree/expansionMemory.ts';
 import { startHostDiagnostics } from './vscode/hostDiagnostics.ts';
+import { offerBundledCli } from './vscode/bundledCli.ts';
 import type { TreeNode } from './vscode/tree/treeNodes.ts';
 import { completeStep, openWalkthroughOnFirstRun } from './vscode/walkthrough.ts';
 import { controllerSessions } from './runtime/index.ts';
@@ -41,6 +42,8 @@ export interface ControllerLabApi {
   timelinePanel(): TimelinePanel | undefined;
   /** Edit documents: `saves` counts the saves applied to the cluster. */
   readonly editFileSystem: { readonly saves: number };
+  /** Resolves once integrated terminals get the bundled controller-lab command. */
+  whenCliOffered(): Promise<void>;
   /** The last loaded scenario's feedback: resolves with the "finished" message shown. */
   lastScenario(): Promise<string> | undefined;
 }
@@ -128,6 +131,9 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     log.error(`debugger setup failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 
+  // The bundled controller-lab command in integrated terminals (and for simtest).
+  const cliOffered = offerBundledCli(context, log);
+
   // Context keys for menus: palette entries that need a cluster or an informer stay hidden until then.
   const updateContext = () => {
     void vscode.commands.executeCommand('setContext', 'controllerLab.connected', [...theLab.clusters.values()].some((c) => c.phase === 'connected'));
@@ -176,6 +182,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     statusBar,
     activationMs,
     whenAutoConnected: () => connectOnce(),
+    whenCliOffered: () => cliOffered,
     timelinePanel: () => TimelinePanel.current,
     lastScenario: () => lastScenario,
     editFileSystem: editFs,

@@ -1,5 +1,10 @@
 import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { ControllerLabApi } from '../../src/extension.ts';
+import { waitFor } from './waitFor.ts';
 
 // The extension as VS Code sees it: it activates, its view container and views show, and every
 // command the manifest declares is registered (read from the manifest, so this grows with it).
@@ -42,4 +47,25 @@ describe('activation', () => {
     const missing = declared.filter((c) => !registered.has(c));
     assert.deepEqual(missing, [], `declared but not registered: ${missing.join(', ')}`);
   });
+
+  it('puts its bundled controller-lab command on the PATH of new terminals and names it in $CONTROLLER_LAB (for simtest)', async function () {
+    this.timeout(60_000);
+    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as ControllerLabApi;
+    await api.whenCliOffered();
+    const out = join(tmpdir(), `controller-lab-terminal-${process.pid}-${Date.now()}`);
+    const terminal = vscode.window.createTerminal({ name: 'controller-lab on the PATH' });
+    try {
+      // Written aside and renamed: the file appears whole.
+      terminal.sendText(`{ controller-lab --version; echo "CONTROLLER_LAB=$CONTROLLER_LAB"; $CONTROLLER_LAB --help | head -n 1; } > '${out}.part' 2>&1; mv '${out}.part' '${out}'`);
+      await waitFor('the terminal to run controller-lab', () => existsSync(out), 45_000);
+      const lines = readFileSync(out, 'utf8').trim().split('\n');
+      assert.match(lines[0] ?? '', /^controller-lab \d+\.\d+\.\d+ \(node v\d+/, lines.join('\n'));
+      assert.match(lines[1] ?? '', /^CONTROLLER_LAB=\/.+\/bin\/controller-lab$/, lines.join('\n'));
+      assert.match(lines[2] ?? '', /^usage: controller-lab <command>/, lines.join('\n'));
+    } finally {
+      terminal.dispose();
+      rmSync(out, { force: true });
+    }
+  });
 });
+
