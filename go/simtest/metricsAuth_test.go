@@ -22,7 +22,7 @@ import (
 // (SubjectAccessReview). On the simulated cluster a ServiceAccount's token is authenticated and
 // held to RBAC: refused until a ClusterRole like the scaffold's metrics-reader is bound to it.
 func TestSecureMetricsAskTheClusterWhoMayRead(t *testing.T) {
-	cfg := Start(t, Options{})
+	cfg := Start(t, &Environment{})
 	ctx := context.Background()
 	clients := kubernetes.NewForConfigOrDie(cfg)
 

@@ -41,7 +41,7 @@ func TestStartServesTheAPIAndInstallsCRDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := time.Now()
-	cfg := Start(t, Options{CRDDirectoryPaths: []string{dir}, ErrorIfCRDPathMissing: true})
+	cfg := Start(t, &Environment{CRDDirectoryPaths: []string{dir}, ErrorIfCRDPathMissing: true})
 	t.Logf("simulated cluster up with its CRDs in %s", time.Since(started))
 
 	ctx := context.Background()
@@ -70,7 +70,7 @@ func TestStartServesTheAPIAndInstallsCRDs(t *testing.T) {
 
 // A missing CRD directory is an error when asked for, as envtest's ErrorIfCRDPathMissing.
 func TestMissingCRDPathIsAnError(t *testing.T) {
-	env := &Environment{Options: Options{CRDDirectoryPaths: []string{filepath.Join(t.TempDir(), "nope")}, ErrorIfCRDPathMissing: true}}
+	env := &Environment{CRDDirectoryPaths: []string{filepath.Join(t.TempDir(), "nope")}, ErrorIfCRDPathMissing: true}
 	if _, err := env.Start(); err == nil {
 		_ = env.Stop()
 		t.Fatal("Start succeeded with a missing CRD directory")

@@ -30,7 +30,7 @@ func TestWebhooksInstalledAreCalled(t *testing.T) {
 	service := func(path *string) admissionv1.WebhookClientConfig {
 		return admissionv1.WebhookClientConfig{Service: &admissionv1.ServiceReference{Namespace: "default", Name: "webhooks", Path: path}}
 	}
-	hooks := &envtest.WebhookInstallOptions{
+	env := &Environment{WebhookInstallOptions: envtest.WebhookInstallOptions{
 		MutatingWebhooks: []*admissionv1.MutatingWebhookConfiguration{{
 			ObjectMeta: metav1.ObjectMeta{Name: "stamp"},
 			Webhooks: []admissionv1.MutatingWebhook{{
@@ -45,8 +45,9 @@ func TestWebhooksInstalledAreCalled(t *testing.T) {
 				ClientConfig: service(&validatePath), AdmissionReviewVersions: []string{"v1"},
 			}},
 		}},
-	}
-	cfg := Start(t, Options{WebhookInstallOptions: hooks})
+	}}
+	cfg := Start(t, env)
+	hooks := env.WebhookInstallOptions
 
 	server := webhook.NewServer(webhook.Options{Host: hooks.LocalServingHost, Port: hooks.LocalServingPort, CertDir: hooks.LocalServingCertDir})
 	server.Register(mutatePath, &webhook.Admission{Handler: admission.HandlerFunc(func(_ context.Context, _ admission.Request) admission.Response {

@@ -68,10 +68,10 @@ var _ = BeforeSuite(func() {
 	// +kubebuilder:scaffold:scheme
 
 	By("bootstrapping test environment")
-	testEnv = &simtest.Environment{Options: simtest.Options{
+	testEnv = &simtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
-	}}
+	}
 
 	// cfg is defined in this file globally.
 	cfg, err = testEnv.Start()
