@@ -26,11 +26,14 @@ type labCache struct {
 
 func (c *labCache) GetInformer(ctx context.Context, obj client.Object, opts ...cache.InformerGetOption) (cache.Informer, error) {
 	i, err := c.Cache.GetInformer(ctx, obj, opts...)
+	gvk, gvkErr := apiutil.GVKForObject(obj, c.lab.scheme)
 	if err != nil {
+		if gvkErr == nil {
+			c.lab.reportUnserved(gvk, err)
+		}
 		return i, err
 	}
-	gvk, err := apiutil.GVKForObject(obj, c.lab.scheme)
-	if err != nil {
+	if gvkErr != nil {
 		return i, nil
 	}
 	return c.lab.informer(gvk, obj, i), nil
@@ -39,6 +42,7 @@ func (c *labCache) GetInformer(ctx context.Context, obj client.Object, opts ...c
 func (c *labCache) GetInformerForKind(ctx context.Context, gvk schema.GroupVersionKind, opts ...cache.InformerGetOption) (cache.Informer, error) {
 	i, err := c.Cache.GetInformerForKind(ctx, gvk, opts...)
 	if err != nil {
+		c.lab.reportUnserved(gvk, err)
 		return i, err
 	}
 	var proto client.Object

@@ -27,6 +27,8 @@ type lab struct {
 	// Our queues by address, to tell which controller an event handler registration feeds.
 	byQueue   map[uintptr]*labController
 	informers map[schema.GroupVersionKind]*informerState
+	// Kinds reported as not served, each once.
+	unserved map[schema.GroupVersionKind]bool
 	// The manager's own cache, to read a request's object when an informer has no store to read.
 	reader   client.Reader
 	synced   bool

@@ -189,6 +189,10 @@ type Probe struct {
 	Key             string `json:"key,omitempty"`
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 	Items           *int   `json:"items,omitempty"`
+	// An `error` probe's message, HTTP code and reason (NotServed: the kind has no CRD installed).
+	Message string `json:"message,omitempty"`
+	Code    int    `json:"code,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // Messages, child → parent.

@@ -5,7 +5,7 @@ import type { Cluster } from '../kube/index.ts';
 import { collectionPath } from '../kube/index.ts';
 import { createSharedInformer } from '../informer/index.ts';
 import type { Probe } from '../informer/index.ts';
-import type { KindRef, ObjectWriter } from '../runtime/hostApi.ts';
+import { INSTALL_CRD_HINT, type KindRef, type ObjectWriter } from '../runtime/hostApi.ts';
 import { SharedInformerAdapter } from './informerAdapter.ts';
 
 // Connects the controller's kinds to a cluster: discovery maps each `{ apiVersion, kind }` to the
@@ -34,7 +34,7 @@ export class ClusterBinding {
     const found = this.resources.find((r) => r.kind === kind.kind && apiVersionOf(r) === kind.apiVersion);
     if (found) return found;
     const sameKind = this.resources.filter((r) => r.kind === kind.kind).map(apiVersionOf);
-    const hint = sameKind.length ? ` (served as ${sameKind.join(', ')})` : '';
+    const hint = sameKind.length ? ` (served as ${sameKind.join(', ')})` : `; ${INSTALL_CRD_HINT}`;
     throw new Error(`the cluster does not serve ${kind.apiVersion} ${kind.kind}${hint}`);
   }
 

@@ -27,7 +27,8 @@ export type Probe = ProbeBase &
     | { kind: 'handler'; handler: string; type: 'add' | 'update' | 'delete'; key: string; resourceVersion: string; queued: number }
     | { kind: 'relist'; cause: string }
     | { kind: 'expired'; via: 'http' | 'event'; resourceVersion: string }
-    | { kind: 'error'; message: string; code?: number }
+    /** `reason` NotServed: the cluster serves no such kind (a CRD not installed); the informer cannot start. */
+    | { kind: 'error'; message: string; code?: number; reason?: 'NotServed' }
     | { kind: 'backoff'; delayMs: number; attempt: number }
     | { kind: 'synced'; resourceVersion: string; items: number }
     | { kind: 'stopped' }

@@ -10,6 +10,7 @@ export { ControllerLoadError } from './controllerLoadError.ts';
 export { ControllerLoop } from './controllerLoop.ts';
 export type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter, QueueCounts } from './ports.ts';
 export { ProcessExitError } from './processExitError.ts';
+export { INSTALL_CRD_HINT } from './informerErrors.ts';
 export { isParentMessage } from './protocol.ts';
 export type { HostInit, HostMessage } from './protocol.ts';
 export { QUEUE_SNAPSHOT_KEYS } from './records.ts';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BROKEN_PROGRAM, EXITING_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, GO_MODULE, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, UNWRAPPED_PROGRAM, writeGoProgram } from '../runtime/support/goPrograms.ts';
+import { BROKEN_PROGRAM, EXITING_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, GO_MODULE, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, UNSERVED_KIND_PROGRAM, UNWRAPPED_PROGRAM, writeGoProgram } from '../runtime/support/goPrograms.ts';
 
 // `controller-lab run` on a Go controller-runtime program, as a user runs it: the CLI in a child
 // Node, `go build` for real, the program against the simulated cluster. Go must be on the PATH.
@@ -144,5 +144,24 @@ test('a reconcile that panics is reported as controller-runtime reports it, retr
   } finally {
     program.dispose();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('run on a Go program that watches a kind with no CRD: one line within seconds naming the kind and how to install it, and --until-idle stops instead of waiting two minutes', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(UNSERVED_KIND_PROGRAM);
+  try {
+    const started = Date.now();
+    const r = await run([`./${relative(ROOT, program.dir)}`, '--sim', '--until-idle', '--timeout', '100']);
+    const seconds = (Date.now() - started) / 1000;
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^controller-lab run: the cluster does not serve kind Widget \(example\.com\/v1\); install its CustomResourceDefinition before the controller starts: `kubectl apply -f config\/crd\/bases`, or `include: \[\.\.\/config\/crd\/bases\]` in the scenario/m);
+    assert.equal(r.stderr.match(/does not serve kind Widget/g)?.length, 1, `said once:\n${r.stderr}`);
+    assert.match(r.stderr, /^controller-lab run: stopped: the controller cannot sync while the cluster does not serve widgets\.example\.com \(said above\)$/m);
+    assert.doesNotMatch(r.stderr, /gave up after/);
+    // Built, then the grace period for a CRD the controller would install itself, not controller-runtime's two minutes.
+    const builtIn = Number(/^built in (\d+) s$/m.exec(r.stdout)?.[1]);
+    assert.ok(seconds - builtIn < 60, `stopped ${seconds.toFixed(0)} s after the start, ${builtIn} s of which building`);
+  } finally {
+    program.dispose();
   }
 });

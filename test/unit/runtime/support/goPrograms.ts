@@ -121,3 +121,38 @@ func main() {
 	}
 }
 `;
+
+/** Watches example.com/v1 Widget, a kind whose CRD nobody installs. */
+export const UNSERVED_KIND_PROGRAM = `package main
+
+import (
+	"context"
+	"os"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/controller-lab/controller-lab/go/controllerlab"
+)
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{Scheme: clientgoscheme.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	if err != nil {
+		os.Exit(1)
+	}
+	mgr = controllerlab.Wrap(mgr)
+	widget := &unstructured.Unstructured{}
+	widget.SetGroupVersionKind(schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"})
+	reconciler := reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) { return reconcile.Result{}, nil })
+	if err := ctrl.NewControllerManagedBy(mgr).Named("widgets").For(widget).Complete(reconciler); err != nil {
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		os.Exit(1)
+	}
+}
+`;

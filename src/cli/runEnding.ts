@@ -1,0 +1,122 @@
+import type { ControllerSession, InformerErrors, LaunchedSim } from '../runtime/index.ts';
+import type { RunTally } from './runTally.ts';
+
+// When `controller-lab run` stops, and with which exit code: --until-idle once nothing is left to
+// do, --timeout (counted from the end of the build), a kind the cluster does not serve once the
+// scenario can no longer install it, a controller that failed or exited.
+
+const IDLE_SETTLE_MS = 300;
+/**
+ * How long an unserved kind may stay unserved once the scenario ended: longer than
+ * controller-runtime's 10 s between tries, so a CRD the controller installs itself is seen.
+ */
+export const UNSERVED_GRACE_MS = 12_000;
+
+export interface RunEndingOptions {
+  session: ControllerSession;
+  sim: LaunchedSim | undefined;
+  tally: RunTally;
+  informerErrors: InformerErrors;
+  untilIdle: boolean;
+  complain: (line: string) => void;
+}
+
+export class RunEnding {
+  /** Resolves with the exit code. */
+  readonly finished: Promise<number>;
+  /** The run has ended: what the controller does from now on is no news. */
+  ended = false;
+  private synced = false;
+  private settle: ReturnType<typeof setTimeout> | undefined;
+  private unservedTimer: ReturnType<typeof setTimeout> | undefined;
+  private resolve!: (code: number) => void;
+  private readonly o: RunEndingOptions;
+
+  constructor(o: RunEndingOptions) {
+    this.o = o;
+    this.finished = new Promise((resolve) => (this.resolve = resolve));
+    const s = o.session;
+    s.on('synced', () => {
+      this.synced = true;
+      o.sim?.startScenario();
+      this.checkIdle();
+    });
+    s.on('idle', () => this.checkIdle());
+    s.on('probe', () => this.checkUnserved());
+    void o.sim?.scenarioDone.then(
+      () => {
+        this.checkIdle();
+        this.checkUnserved();
+      },
+      (err: Error) => {
+        o.complain(`scenario: ${err.message}`);
+        this.end(1);
+      },
+    );
+  }
+
+  end(code: number): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.settle);
+    clearTimeout(this.unservedTimer);
+    this.resolve(code);
+  }
+
+  /** Gives up after `seconds` (exit 1), saying what it was still waiting for. */
+  giveUpAfter(seconds: number): void {
+    setTimeout(() => {
+      if (this.ended) return;
+      this.o.complain(`gave up after ${seconds} s (not idle: ${this.waitingFor()})`);
+      // A reconcile still running is the likeliest reason: say which, and for how long.
+      for (const r of this.o.session.inFlight().slice(0, 10)) {
+        this.o.complain(`  reconcile #${r.seq} ${r.forKind.kind} ${r.key} has been running ${((Date.now() - r.startedAt) / 1000).toFixed(1)} s`);
+      }
+      this.end(1);
+    }, seconds * 1000).unref();
+  }
+
+  /** What the run still waits for, in a few words. */
+  waitingFor(): string {
+    if (!this.synced) {
+      const failing = [...this.o.informerErrors.failing()].map(([informer, message]) => `${informer}: ${message}`);
+      return failing.length ? `the informers have not synced — ${failing.join('; ')}` : 'the informers have not synced';
+    }
+    if (!(this.o.sim?.scenarioFinished() ?? true)) return 'scenario running';
+    const q = this.o.session.queue;
+    const shown = q.keys.slice(0, 10).map((k) => `${k.key} ${k.state}`);
+    const more = q.depth + q.processing + q.waiting - shown.length;
+    return shown.length ? `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : 'a reconcile is running';
+  }
+
+  private checkIdle(): void {
+    clearTimeout(this.settle);
+    const { session, sim, tally } = this.o;
+    if (!this.o.untilIdle || !this.synced || !session.settled || !(sim?.scenarioFinished() ?? true)) return;
+    this.settle = setTimeout(() => {
+      if (!session.settled) return;
+      const failing = tally.failingReport();
+      const problems = tally.problemsReport();
+      if (failing) this.o.complain(`stopped with ${failing}`);
+      else if (problems) this.o.complain(`every key reconciled, but ${problems}`);
+      this.end(tally.clean ? 0 : 1);
+    }, IDLE_SETTLE_MS);
+  }
+
+  /**
+   * With --until-idle, a watched kind that is not served when the scenario has ended can only be
+   * installed by the controller itself: after a grace period the run stops instead of waiting for
+   * controller-runtime's two-minute cache sync timeout.
+   */
+  private checkUnserved(): void {
+    const unserved = this.o.informerErrors.unserved;
+    if (!this.o.untilIdle || this.unservedTimer || unserved.size === 0 || !(this.o.sim?.scenarioFinished() ?? true)) return;
+    this.unservedTimer = setTimeout(() => {
+      this.unservedTimer = undefined;
+      if (this.ended || unserved.size === 0) return;
+      this.o.complain(`stopped: the controller cannot sync while the cluster does not serve ${[...unserved.keys()].join(', ')} (said above)`);
+      this.end(1);
+    }, UNSERVED_GRACE_MS);
+    this.unservedTimer.unref();
+  }
+}
