@@ -6,45 +6,44 @@ import (
 	"github.com/go-logr/logr"
 )
 
-// What a reconcile logs through the logger in its context (log.FromContext(ctx)) still goes to the
-// program's own logger, and is also sent to Controller Lab as that reconcile's log lines. Verbose
-// lines (V(n) > 0) are sent only when the program's logger would print them.
+// What a reconcile logs through the logger in its context (log.FromContext(ctx)) is sent to
+// Controller Lab as that reconcile's log lines, which `controller-lab run` and the debugger print
+// beside the reconcile they belong to. The program's own logger does not print them too (the same
+// line twice, the second with a stack trace in zap's development mode); it still decides which
+// verbose lines (V(n) > 0) are sent at all.
 
-type teeSink struct {
+type labSink struct {
 	inner  logr.LogSink
 	send   func(LogLine)
 	values []any
 }
 
-func newTeeLogger(base logr.Logger, send func(LogLine)) logr.Logger {
-	return logr.New(&teeSink{inner: base.GetSink(), send: send})
+func newLabLogger(base logr.Logger, send func(LogLine)) logr.Logger {
+	return logr.New(&labSink{inner: base.GetSink(), send: send})
 }
 
-func (s *teeSink) Init(info logr.RuntimeInfo) {
+func (s *labSink) Init(info logr.RuntimeInfo) {
 	if s.inner != nil {
 		s.inner.Init(logr.RuntimeInfo{CallDepth: info.CallDepth + 1})
 	}
 }
 
-func (s *teeSink) innerEnabled(level int) bool {
+func (s *labSink) innerEnabled(level int) bool {
 	return s.inner != nil && s.inner.Enabled(level)
 }
 
-func (s *teeSink) Enabled(level int) bool {
+func (s *labSink) Enabled(level int) bool {
 	return level == 0 || s.innerEnabled(level)
 }
 
-func (s *teeSink) Info(level int, msg string, keysAndValues ...any) {
-	if s.innerEnabled(level) {
-		s.inner.Info(level, msg, keysAndValues...)
+func (s *labSink) Info(level int, msg string, keysAndValues ...any) {
+	if !s.Enabled(level) {
+		return
 	}
 	s.send(LogLine{Level: "info", Message: msg, Fields: fieldsOf(s.values, keysAndValues), At: nowMs()})
 }
 
-func (s *teeSink) Error(err error, msg string, keysAndValues ...any) {
-	if s.inner != nil {
-		s.inner.Error(err, msg, keysAndValues...)
-	}
+func (s *labSink) Error(err error, msg string, keysAndValues ...any) {
 	message := msg
 	if err != nil {
 		message = msg + ": " + err.Error()
@@ -52,7 +51,7 @@ func (s *teeSink) Error(err error, msg string, keysAndValues ...any) {
 	s.send(LogLine{Level: "error", Message: message, Fields: fieldsOf(s.values, keysAndValues), At: nowMs()})
 }
 
-func (s *teeSink) WithValues(keysAndValues ...any) logr.LogSink {
+func (s *labSink) WithValues(keysAndValues ...any) logr.LogSink {
 	c := *s
 	if s.inner != nil {
 		c.inner = s.inner.WithValues(keysAndValues...)
@@ -61,7 +60,7 @@ func (s *teeSink) WithValues(keysAndValues ...any) logr.LogSink {
 	return &c
 }
 
-func (s *teeSink) WithName(name string) logr.LogSink {
+func (s *labSink) WithName(name string) logr.LogSink {
 	c := *s
 	if s.inner != nil {
 		c.inner = s.inner.WithName(name)

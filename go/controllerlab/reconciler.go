@@ -63,7 +63,7 @@ func (r *labReconciler) Reconcile(ctx context.Context, req reconcile.Request) (r
 	run := &inFlight{}
 	ctx = context.WithValue(ctx, inFlightKey{}, run)
 	id := record.ReconcileID
-	ctx = logf.IntoContext(ctx, newTeeLogger(logf.FromContext(ctx), func(line LogLine) {
+	ctx = logf.IntoContext(ctx, newLabLogger(logf.FromContext(ctx), func(line LogLine) {
 		s.send(logMessage{Type: "log", ReconcileID: id, Line: line})
 	}))
 	started := time.Now()
