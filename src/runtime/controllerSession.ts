@@ -2,6 +2,7 @@ import type { Probe } from '../informer/index.ts';
 import { TypedEmitter } from './typedEmitter.ts';
 import { compileController, type CompiledController, type CompileOptions } from './compileController.ts';
 import { ControllerProcess } from './controllerProcess.ts';
+import { withLoopbackProbes } from './goProgramArgs.ts';
 import { GoControllerProcess, type GoCommandWrapper } from './goControllerProcess.ts';
 import type { HostProcess, TypeScriptHost } from './hostProcess.ts';
 import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
@@ -245,7 +246,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       kubeconfig: this.kubeconfig,
       gated: this.options.gate !== undefined,
       mirrorCache: this.options.mirrorCache ?? true,
-      args: options.args,
+      args: withLoopbackProbes(target.packageDir, options.args ?? []),
       env: options.env,
       cwd: this.options.cwd,
       wrapCommand: options.wrapCommand,
