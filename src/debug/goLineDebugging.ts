@@ -59,6 +59,21 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   /** Delve's id of the one-shot breakpoint a Step Into placed on Reconcile, until it hits. */
   private stepIntoBreakpoint: number | undefined;
 
+  /** The launch asked for Delve: breakpoints set before the program is built wait for it, and say so. */
+  expect(): void {
+    if (this.enabled) return;
+    this.enabled = true;
+    // Breakpoints answered before the launch arrived said Delve was off: say what they wait for now.
+    for (const [, file] of this.files) {
+      file.specs.forEach((s, i) => this.emit('breakpoint', { reason: 'changed', breakpoint: { id: file.ids[i], verified: false, line: s.line, message: this.pendingMessage() } }));
+    }
+  }
+
+  private pendingMessage(): string {
+    if (this.handedOver) return "Handled by the Go extension's debug session";
+    return this.enabled ? 'Building the Go program: placed once it runs under Delve' : 'Go line breakpoints need Delve: set "lineBreakpoints": true in the launch configuration';
+  }
+
   /**
    * The build flags and start command for the Go program: `dlv exec --headless` on a free
    * loopback port; once dlv runs, this attaches to it, places the breakpoints set so far and
@@ -67,7 +82,7 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
    * here after all if that debugger cannot.
    */
   async prepare(dlvPath: string, userBuildFlags: string[] = [], handOver?: (port: number) => void): Promise<Required<GoProgramOverrides>> {
-    this.enabled = true;
+    this.expect();
     const port = await freeLoopbackPort();
     this.port = port;
     return {
@@ -128,11 +143,7 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     const file: FileBreakpoints = { specs, ids: specs.map(() => this.nextId++) };
     this.files.set(path, file);
     if (this.delve?.running) return this.place(path, file);
-    const message = this.handedOver
-      ? "Handled by the Go extension's debug session"
-      : this.enabled
-        ? 'Placed when the Go program starts under Delve'
-        : 'Go line breakpoints need Delve: set "lineBreakpoints": true in the launch configuration';
+    const message = this.pendingMessage();
     return specs.map((s, i) => ({ id: file.ids[i], verified: false, line: s.line, message }));
   }
 

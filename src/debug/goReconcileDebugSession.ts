@@ -57,6 +57,12 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     this.go.on('steppedIn', () => this.runtime.stepAfterLineStop());
   }
 
+  /** Breakpoints arrive before the build starts: they know at once whether Delve will place them. */
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: GoLaunchArguments): Promise<void> {
+    if (args.lineBreakpoints || args.goDebugger === 'vscode-go') this.go.expect();
+    await super.launchRequest(response, args);
+  }
+
   /** With lineBreakpoints, the Go program is built for Delve and started under dlv (see GoLineDebugging.prepare). */
   protected override async goProgramOverrides(args: GoLaunchArguments): Promise<GoProgramOverrides> {
     const viaGoExtension = args.goDebugger === 'vscode-go';

@@ -33,7 +33,7 @@ test('Go breakpoints set before the start wait for Delve, then stop Reconcile on
   assert.deepEqual(overrides.buildFlags, ['-trimpath=false', '-gcflags=all=-N -l']);
   const pending = await go.setBreakpoints({ source: { path: MIRROR_MAIN }, breakpoints: [{ line: LABEL_LINE, condition: 'req.Name == "src"' }] });
   assert.equal(pending[0]?.verified, false);
-  assert.match(pending[0]?.message ?? '', /when the Go program starts/);
+  assert.match(pending[0]?.message ?? '', /^Building the Go program: placed once it runs under Delve$/);
   const id = pending[0]?.id ?? 0;
   assert.ok(id > GO_BREAKPOINT_BASE);
 
@@ -92,4 +92,19 @@ test('Go breakpoints set before the start wait for Delve, then stop Reconcile on
   assert.ok(await until(() => !isAlive(programPid), 5000), 'the Go program is still running');
   // dlv also starts Go telemetry's short-lived child (`dlv ** telemetry **`), which outlives dlv by a second or so.
   assert.ok(await until(() => !dlvChildren.some(isStillRunning), 10_000), `a process dlv started is still running: ${dlvChildren.filter(isStillRunning).map(commandOf).join('; ')}`);
+});
+
+test('Go breakpoints set before the launch said Delve was off are told, once the launch asks for Delve, that they wait for the build', async () => {
+  const go = new GoLineDebugging();
+  const changed: DebugProtocol.BreakpointEvent['body'][] = [];
+  go.on('breakpoint', (b) => changed.push(b));
+  const early = await go.setBreakpoints({ source: { path: MIRROR_MAIN }, breakpoints: [{ line: LABEL_LINE }] });
+  assert.match(early[0]?.message ?? '', /need Delve: set "lineBreakpoints": true/);
+  go.expect();
+  assert.deepEqual(
+    changed.map((c) => [c.reason, c.breakpoint.id, c.breakpoint.verified, c.breakpoint.message]),
+    [['changed', early[0]?.id, false, 'Building the Go program: placed once it runs under Delve']],
+  );
+  go.expect();
+  assert.equal(changed.length, 1, 'a second expect() says nothing new');
 });
