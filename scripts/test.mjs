@@ -3,7 +3,8 @@
 // (controller-runtime's own envtest suites against the sim), debug-adapter protocol tests,
 // integration tests inside a real VS Code extension host, and the UI check in Chromium against the
 // packaged .vsix.
-// `npm test -- <stage>…` runs only those stages. Ends with one line: `N passed, N failed`.
+// `npm test -- <stage>…` runs only those stages. First, the set-up those stages need on a fresh
+// machine (scripts/testSetup.mjs). Ends with one line: `N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
 import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -183,6 +184,22 @@ const stages = {
 };
 
 const results = [];
+{
+  // What the selected stages need on a fresh machine (scripts/testSetup.mjs): README's test command is the whole set-up.
+  console.log('\n━━━ setup ━━━');
+  const started = Date.now();
+  let result = { passed: 1, failed: 0 };
+  try {
+    const { setUpFor } = await import('./testSetup.mjs');
+    await setUpFor(selected);
+  } catch (err) {
+    console.log(`setup failed: ${err instanceof Error ? err.message : String(err)}`);
+    result = { passed: 0, failed: 1 };
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  results.push({ stage: 'setup', ...result, seconds });
+  console.log(`━━━ setup: ${result.failed ? 'failed' : 'done'} (${seconds} s)`);
+}
 for (const stage of selected) {
   console.log(`\n━━━ ${stage} ━━━`);
   const started = Date.now();
