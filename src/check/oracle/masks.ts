@@ -1,0 +1,61 @@
+import { fieldDifferences } from './fieldDiff.ts';
+import type { Identified } from './identity.ts';
+
+// What the oracle does not compare. Some fields differ between any two runs by their nature (uids,
+// resourceVersions, times, counts of how many writes it took); others differ between the
+// unperturbed reference runs of this very controller and scenario, and are learned from them.
+
+/** Fields whose value records history, not state: a correct controller may end with others after a perturbation. */
+const HISTORY_FIELDS: readonly RegExp[] = [
+  /^\.metadata\.(uid|resourceVersion|creationTimestamp|generation|managedFields|selfLink)(\W|$)/,
+  /^\.metadata\.ownerReferences\[[^\]]*\]\.uid$/,
+  /\.observedGeneration$/,
+  /^\.metadata\.annotations\["deployment\.kubernetes\.io\/revision"\]$/,
+];
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export interface Masks {
+  /** Objects present in some reference runs and not in others. */
+  readonly unstableObjects: ReadonlySet<string>;
+  /** Per object, the paths whose values differed between reference runs. */
+  readonly unstablePaths: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** What varies between the reference runs (the first compared with each other). */
+export function learnMasks(references: readonly Identified[]): Masks {
+  const unstableObjects = new Set<string>();
+  const unstablePaths = new Map<string, Set<string>>();
+  const [first, ...others] = references;
+  for (const other of others) {
+    for (const id of new Set([...(first?.keys() ?? []), ...other.keys()])) {
+      const a = first?.get(id);
+      const b = other.get(id);
+      if (!a || !b) {
+        unstableObjects.add(id);
+        continue;
+      }
+      for (const d of fieldDifferences(a, b)) {
+        if (isHistoryField(d.path, d.expected, d.got)) continue;
+        let paths = unstablePaths.get(id);
+        if (!paths) unstablePaths.set(id, (paths = new Set()));
+        paths.add(d.path);
+      }
+    }
+  }
+  return { unstableObjects, unstablePaths };
+}
+
+export function isHistoryField(path: string, expected: unknown, got: unknown): boolean {
+  if (HISTORY_FIELDS.some((r) => r.test(path))) return true;
+  return typeof expected === 'string' && typeof got === 'string' && TIMESTAMP.test(expected) && TIMESTAMP.test(got);
+}
+
+/** Whether a difference at `path` of object `id` is one the oracle ignores. */
+export function isMasked(masks: Masks, id: string, path: string, expected: unknown, got: unknown): boolean {
+  if (isHistoryField(path, expected, got)) return true;
+  const paths = masks.unstablePaths.get(id);
+  if (!paths) return false;
+  for (const p of paths) if (path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`)) return true;
+  return false;
+}

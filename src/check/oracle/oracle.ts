@@ -1,0 +1,70 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { diffEndStates, type ObjectDiff } from './endStateDiff.ts';
+import { byGenerateName, identify, kindOf, type GeneratedPrefix, type Identified } from './identity.ts';
+import { learnMasks, type Masks } from './masks.ts';
+
+// The oracle: learns from the reference runs what a correct run of this controller and scenario
+// ends with and what varies between such runs, then judges each perturbed run's end state.
+// A controller may also make up names itself (`web-` plus a random suffix, without generateName):
+// names that differ between references only in their last dash-separated part are treated as
+// generated from what comes before it.
+
+export class Oracle {
+  readonly expected: Identified;
+  readonly masks: Masks;
+  private readonly generated: GeneratedPrefix;
+
+  private constructor(expected: Identified, masks: Masks, generated: GeneratedPrefix) {
+    this.expected = expected;
+    this.masks = masks;
+    this.generated = generated;
+  }
+
+  /** From the end states of one or more reference runs (the first is what a run is held to). */
+  static learn(references: readonly (readonly KubeObject[])[]): Oracle {
+    if (references.length === 0) throw new Error('the oracle needs a reference run');
+    const generated = learnGeneratedNames(references);
+    const identified = references.map((r) => identify(r, generated));
+    return new Oracle(identified[0]!, learnMasks(identified), generated);
+  }
+
+  judge(endState: readonly KubeObject[]): ObjectDiff[] {
+    return diffEndStates(this.expected, identify(endState, this.generated), this.masks);
+  }
+
+  /** The identity an object of a run is known by (for matching a finding's objects to reconciles). */
+  identityOf(endState: readonly KubeObject[], object: KubeObject): string | undefined {
+    for (const [id, o] of identify(endState, this.generated)) if (o === object) return id;
+    return undefined;
+  }
+}
+
+/** `web-7xk2q` → `web-`: the name without its last dash-separated part. */
+function namePrefix(name: string): string | undefined {
+  const at = name.lastIndexOf('-');
+  return at > 0 ? name.slice(0, at + 1) : undefined;
+}
+
+function learnGeneratedNames(references: readonly (readonly KubeObject[])[]): GeneratedPrefix {
+  const where = (o: KubeObject) => `${kindOf(o)} ${o.metadata.namespace ?? ''}`;
+  const names = references.map((r) => new Set(r.map((o) => `${where(o)}/${o.metadata.name ?? ''}`)));
+  const varying = new Set<string>();
+  references.forEach((run, i) => {
+    for (const o of run) {
+      if (byGenerateName(o) !== undefined) continue;
+      const name = o.metadata.name ?? '';
+      const prefix = namePrefix(name);
+      if (!prefix) continue;
+      const key = `${where(o)}/${name}`;
+      // Missing from another reference, which has a name of the same kind, namespace and prefix.
+      const elsewhere = names.some((set, j) => j !== i && !set.has(key) && references[j]!.some((p) => where(p) === where(o) && namePrefix(p.metadata.name ?? '') === prefix));
+      if (elsewhere) varying.add(`${where(o)}/${prefix}`);
+    }
+  });
+  return (o) => {
+    const fromGenerateName = byGenerateName(o);
+    if (fromGenerateName !== undefined) return fromGenerateName;
+    const prefix = namePrefix(o.metadata.name ?? '');
+    return prefix && varying.has(`${where(o)}/${prefix}`) ? prefix : undefined;
+  };
+}

@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../../src/shared/k8s.ts';
+import { Oracle, renderDiff } from '../../../../src/check/oracle/index.ts';
+
+// The oracle matches objects across runs as a person would (not by name or uid), sets aside what
+// differs between any two runs and what differed between the reference runs, and names the rest.
+
+let uid = 0;
+function obj(kind: string, name: string, extra: Partial<KubeObject> & { labels?: Record<string, string>; generateName?: string; owner?: KubeObject } = {}): KubeObject {
+  const { labels, generateName, owner, ...rest } = extra;
+  return {
+    apiVersion: kind === 'Deployment' ? 'apps/v1' : 'v1',
+    kind,
+    metadata: {
+      name,
+      namespace: 'default',
+      uid: `uid-${++uid}`,
+      resourceVersion: String(100 + uid),
+      creationTimestamp: `2026-11-28T10:00:${String(uid % 60).padStart(2, '0')}Z`,
+      ...(labels ? { labels } : {}),
+      ...(generateName ? { generateName } : {}),
+      ...(owner ? { ownerReferences: [{ apiVersion: owner.apiVersion ?? '', kind: owner.kind ?? '', name: owner.metadata.name ?? '', uid: owner.metadata.uid ?? '', controller: true }] } : {}),
+    },
+    ...rest,
+  };
+}
+
+function run(replicas: number, podNames: string[], extra: (objects: KubeObject[]) => void = () => {}): KubeObject[] {
+  const owner = obj('Deployment', 'web', { spec: { replicas }, status: { observedGeneration: uid, conditions: [{ type: 'Available', status: 'True', lastTransitionTime: `2026-11-28T10:0${uid % 10}:00Z` }] } });
+  const pods = podNames.map((n) => obj('Pod', n, { generateName: 'web-', owner, labels: { app: 'web' }, spec: { nodeName: 'n1' } }));
+  const objects = [owner, ...pods, obj('ConfigMap', 'web-config', { data: { mode: 'on' } })];
+  extra(objects);
+  return objects;
+}
+
+test('runs that differ only in uids, resourceVersions, times, generations and generated names are the same end state', () => {
+  const oracle = Oracle.learn([run(2, ['web-abc12', 'web-def34']), run(2, ['web-zz981', 'web-qq772'])]);
+  assert.deepEqual(oracle.judge(run(2, ['web-x1111', 'web-y2222'])), []);
+});
+
+test('a missing generated object, an extra one and a changed field are named with what was expected and what was got', () => {
+  const oracle = Oracle.learn([run(2, ['web-abc12', 'web-def34']), run(2, ['web-zz981', 'web-qq772'])]);
+  const missing = oracle.judge(run(2, ['web-only1']));
+  assert.deepEqual(missing.map((d) => [d.change, d.id]), [['missing', 'Pod default/web-* of apps/Deployment default/web {app=web} #2']]);
+  const extra = oracle.judge(run(2, ['web-a', 'web-b', 'web-c']));
+  assert.deepEqual(extra.map((d) => [d.change, d.id]), [['extra', 'Pod default/web-* of apps/Deployment default/web {app=web} #3']]);
+  const changed = oracle.judge(run(3, ['web-a', 'web-b'], (objects) => ((objects.at(-1) as KubeObject & { data: Record<string, string> }).data.mode = 'off')));
+  assert.deepEqual(
+    changed.map((d) => (d.change === 'changed' ? [d.id, d.fields.map((f) => [f.path, f.expected, f.got])] : d.change)),
+    [
+      ['ConfigMap default/web-config', [['.data.mode', 'on', 'off']]],
+      ['apps/Deployment default/web', [['.spec.replicas', 2, 3]]],
+    ],
+  );
+  assert.match(renderDiff(changed), /^~ ConfigMap default\/web-config\n {4}\.data\.mode\n {6}- "on"\n {6}\+ "off"$/m);
+});
+
+test('a field that differed between the reference runs is not held against a perturbed run; one that did not, is', () => {
+  const withRun = (n: number) => run(2, ['web-a1', 'web-b2'], (objects) => ((objects[0] as KubeObject & { status: Record<string, unknown> }).status.lastRun = `run-${n}`));
+  const oracle = Oracle.learn([withRun(1), withRun(2)]);
+  assert.deepEqual(oracle.judge(withRun(3)), []);
+  const stable = Oracle.learn([withRun(1), withRun(1)]);
+  assert.deepEqual(stable.judge(withRun(3)).map((d) => d.change === 'changed' && d.fields.map((f) => f.path)), [['.status.lastRun']]);
+});
+
+test('lists keyed by name or type compare item by item, so order is no difference', () => {
+  const deployment = (containers: string[]) => [obj('Deployment', 'web', { spec: { template: { spec: { containers: containers.map((name) => ({ name, image: `${name}:1` })) } } } })];
+  const oracle = Oracle.learn([deployment(['app', 'sidecar'])]);
+  assert.deepEqual(oracle.judge(deployment(['sidecar', 'app'])), []);
+  const diff = oracle.judge([obj('Deployment', 'web', { spec: { template: { spec: { containers: [{ name: 'app', image: 'app:2' }, { name: 'sidecar', image: 'sidecar:1' }] } } } })]);
+  assert.deepEqual(diff.map((d) => d.change === 'changed' && d.fields.map((f) => f.path)), [['.spec.template.spec.containers[name=app].image']]);
+});
+
+test('names a controller makes up (a random suffix without generateName) are learned from the references', () => {
+  const job = (suffix: string) => [obj('ConfigMap', `backup-${suffix}`, { labels: { job: 'backup' }, data: { ok: 'yes' } })];
+  const oracle = Oracle.learn([job('8f3k2'), job('1m9qa')]);
+  assert.deepEqual(oracle.judge(job('zzzzz')), []);
+  assert.deepEqual(oracle.judge([...job('aaaaa'), ...job('bbbbb')]).map((d) => d.change), ['extra']);
+});
