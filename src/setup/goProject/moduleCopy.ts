@@ -13,6 +13,12 @@ export const COPY_README = 'controller-lab/README.md';
 
 const SKIPPED_DIRS = new Set(['testdata', 'examples']);
 
+/** go.mod, go.sum and non-test Go sources: what the module builds from (a checkout may hold more). */
+function isModuleFile(path: string): boolean {
+  const name = path.split(sep).pop() ?? '';
+  return path === 'go.mod' || path === 'go.sum' || (name.endsWith('.go') && !name.endsWith('_test.go') && !name.startsWith('.'));
+}
+
 /** Every file of the module a copy holds, by path relative to the module (with `/`). */
 export function moduleFiles(dir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
@@ -21,7 +27,7 @@ export function moduleFiles(dir: string): Map<string, Buffer> {
       const path = join(at, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(path);
-      } else if (entry.isFile() && !entry.name.endsWith('_test.go') && !entry.name.startsWith('.')) {
+      } else if (entry.isFile() && isModuleFile(relative(dir, path))) {
         files.set(relative(dir, path).split(sep).join('/'), readFileSync(path));
       }
     }
