@@ -40,5 +40,6 @@ export function writeStarterScenario(project: Project, run: { command: string; n
   // config/crd/bases is written by `make manifests`: a kubebuilder project (config/crd) has it after the first one.
   const includes = STARTER_INCLUDES.filter((d) => project.isDir(d) || (d === 'config/crd/bases' && project.isDir('config/crd')));
   const text = starterScenarioText({ includes, runCommand: run.command, ...(run.note ? { runNote: run.note } : {}) });
-  project.write(STARTER_SCENARIO, text, includes.length ? `starter scenario (includes ${includes.join(', ')})` : 'starter scenario (no config/ folders to include)');
+  const later = includes.filter((d) => !project.isDir(d)).map((d) => `; ${d} comes with make manifests`).join('');
+  project.write(STARTER_SCENARIO, text, includes.length ? `starter scenario (includes ${includes.join(', ')}${later})` : 'starter scenario (no config/ folders to include)');
 }
