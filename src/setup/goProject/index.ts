@@ -10,6 +10,7 @@ import { simulateMakeTest } from './makefileTest.ts';
 import { refreshModuleCopy } from './moduleCopy.ts';
 import { Project, type SetupChange } from './project.ts';
 import { checkSamples } from './sampleCheck.ts';
+import { checkSimtestCommand } from './simtestCommand.ts';
 import { findShippedModule, MODULE_PATH, ShippedModuleMissing, type ShippedModule } from './shippedModule.ts';
 import { STARTER_SCENARIO, writeStarterScenario } from './starterScenario.ts';
 import { switchSuites } from './suiteSwap.ts';
@@ -28,6 +29,8 @@ export interface GoProjectSetupOptions {
   dryRun?: boolean;
   go?: GoTool;
   shipped?: ShippedModule;
+  /** Where `controller-lab` is looked for (PATH, CONTROLLER_LAB); default: this process's. */
+  env?: NodeJS.ProcessEnv;
   /** Called as each step starts (for a progress notification). */
   progress?: (step: string) => void;
 }
@@ -93,6 +96,7 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
 
     step('Makefile, Dockerfile, starter scenario, launch configurations');
     const hasMakeTest = simulateMakeTest(project);
+    checkSimtestCommand(project, options.env ?? process.env);
     letDockerBuildSeeCopy(project);
     const runCommand = `${envPrefix(env)}controller-lab run ${program} --sim --scenario ${STARTER_SCENARIO} --until-idle`;
     const note = localRunNote(env);

@@ -17,6 +17,8 @@ import { scaffoldCopy } from './fixtures.ts';
 
 const hasGo = !spawnSync('go', ['version']).error;
 const PLACEHOLDER = 'v0.0.0-00010101000000-000000000000';
+/** As if `controller-lab` were installed (simtest's way to it). */
+const WITH_CLI = { CONTROLLER_LAB: 'npx controller-lab' };
 
 function offlineGo(ran: string[]): GoTool {
   const real = systemGo();
@@ -93,7 +95,7 @@ const FIRST_RUN = [
 test('init go on a kubebuilder scaffold: every edit, once; a second run changes nothing, byte for byte', { skip: !hasGo && 'go is not on the PATH' }, async (t) => {
   const dir = project(t);
   const ran: string[] = [];
-  const first = await setUpGoProject({ dir, go: offlineGo(ran) });
+  const first = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
   assert.deepEqual(setupLines(first.changes), FIRST_RUN);
   assert.deepEqual(first.next, ['make test', 'ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle']);
   assert.equal(first.program, './cmd');
@@ -116,7 +118,7 @@ test('init go on a kubebuilder scaffold: every edit, once; a second run changes 
 
   const before = snapshot(dir);
   ran.length = 0;
-  const second = await setUpGoProject({ dir, go: offlineGo(ran) });
+  const second = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
   assert.deepEqual(snapshot(dir), before);
   assert.deepEqual(ran, ['go mod edit -json']);
   assert.deepEqual(setupLines(second.changes).filter((l) => !l.startsWith('unchanged: ') && !l.startsWith('by hand: ')), []);
@@ -127,7 +129,7 @@ test('a dry run says what would change and writes nothing', { skip: !hasGo && 'g
   const dir = project(t);
   const before = snapshot(dir);
   const ran: string[] = [];
-  const r = await setUpGoProject({ dir, go: offlineGo(ran), dryRun: true });
+  const r = await setUpGoProject({ dir, go: offlineGo(ran), dryRun: true, env: WITH_CLI });
   assert.deepEqual(snapshot(dir), before);
   assert.deepEqual(ran, ['go mod edit -json']);
   assert.deepEqual(setupLines(r.changes), FIRST_RUN.map((l) => (l.startsWith('go.mod: go mod tidy') ? 'go.mod: go mod tidy (go.sum completed; versions raised to what the module needs)' : l)));
@@ -135,11 +137,11 @@ test('a dry run says what would change and writes nothing', { skip: !hasGo && 'g
 
 test('a refresh: a copy from another version (or edited) is made the shipped one again, and says from what', { skip: !hasGo && 'go is not on the PATH' }, async (t) => {
   const dir = project(t);
-  await setUpGoProject({ dir, go: offlineGo([]) });
+  await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
   spawnSync('go', ['mod', 'edit', `-require=${MODULE_PATH}@v0.0.9`], { cwd: dir });
   writeFileSync(join(dir, 'controller-lab/go/simtest/simtest.go'), 'package simtest\n');
   const ran: string[] = [];
-  const r = await setUpGoProject({ dir, go: offlineGo(ran) });
+  const r = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
   const lines = setupLines(r.changes);
   assert.ok(lines.includes('controller-lab/go: refreshed to Controller Lab\'s Go module v0.1.0 (was v0.0.9): 1 file changed'), lines.join('\n'));
   assert.ok(lines.includes(`go.mod: require ${MODULE_PATH} v0.1.0 (replace => ./controller-lab/go)`));
@@ -153,4 +155,10 @@ test('not a Go module is a usage error; no go on the PATH is a failing step that
   await assert.rejects(setUpGoProject({ dir: join(dir, 'nowhere') }), (err: unknown) => err instanceof GoProjectSetupError && err.usage && /nowhere: no such folder$/.test(err.message));
   const noGo: GoTool = { go: () => Promise.reject(new GoNotFound('go')), gofmt: () => Promise.reject(new GoNotFound('gofmt')) };
   await assert.rejects(setUpGoProject({ dir, go: noGo }), (err: unknown) => err instanceof GoProjectSetupError && !err.usage && /^go is not on the PATH: install Go 1\.26 or newer \(https:\/\/go\.dev\/doc\/install\)/.test(err.message));
+});
+
+test('without controller-lab on the PATH or $CONTROLLER_LAB, it says how the test suites will find it', { skip: !hasGo && 'go is not on the PATH' }, async (t) => {
+  const dir = project(t);
+  const r = await setUpGoProject({ dir, go: offlineGo([]), dryRun: true, env: { PATH: '/nonexistent' } });
+  assert.ok(setupLines(r.changes).includes('by hand: PATH: controller-lab is not on it, and the test suites (simtest) run `controller-lab sim`: npm install -g controller-lab, or set CONTROLLER_LAB to the command (CONTROLLER_LAB="npx controller-lab")'));
 });
