@@ -84,7 +84,7 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     step('Adding controllerlab.Wrap and switching test suites to simtest');
     const main = wrapMains(project);
     const program = main?.program ?? (project.exists('cmd/main.go') ? './cmd' : '.');
-    const env = localRunEnv(project.read(main?.mainFile ?? 'cmd/main.go') ?? '');
+    const runEnv = localRunEnv(project.read(main?.mainFile ?? 'cmd/main.go') ?? '');
     switchSuites(project);
     if (project.editedGoFiles.length) await go.gofmt(project.editedGoFiles, dir);
 
@@ -98,11 +98,11 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     const hasMakeTest = simulateMakeTest(project);
     checkSimtestCommand(project, options.env ?? process.env);
     letDockerBuildSeeCopy(project);
-    const runCommand = `${envPrefix(env)}controller-lab run ${program} --sim --scenario ${STARTER_SCENARIO} --until-idle`;
-    const note = localRunNote(env);
+    const runCommand = `${envPrefix(runEnv)}controller-lab run ${program} --sim --scenario ${STARTER_SCENARIO} --until-idle`;
+    const note = localRunNote(runEnv);
     writeStarterScenario(project, { command: runCommand, ...(note ? { note } : {}) });
     checkSamples(project);
-    addLaunchConfigurationsTo(project, { projectName: basename(mod.module) || basename(dir), program, scenario: STARTER_SCENARIO, env });
+    addLaunchConfigurationsTo(project, { projectName: basename(mod.module) || basename(dir), program, scenario: STARTER_SCENARIO, env: runEnv });
 
     const next = [hasMakeTest ? 'make test' : 'go test ./...', runCommand];
     return { changes: project.changes, next, starterScenario: project.path(STARTER_SCENARIO), program };
