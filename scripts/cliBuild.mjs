@@ -20,13 +20,16 @@ export const CLI_NODE_FLAGS = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
 export const CLI_YOUNG_GENERATION_MB = 2 * SEMI_SPACE_MB;
 
 /** Subcommand modules of src/cli/main.ts and the bundle each one becomes. */
-const SUBCOMMANDS = { './watch.ts': 'cli-watch', './sim.ts': 'cli-sim', './run.ts': 'cli-run' };
+const SUBCOMMANDS = { './watch.ts': 'cli-watch', './sim.ts': 'cli-sim', './run.ts': 'cli-run', './init.ts': 'cli-init' };
+
+/** An import of one of SUBCOMMANDS (derived from it, so a new subcommand cannot land in the entry bundle). */
+const SUBCOMMAND_IMPORT = new RegExp(`^(${Object.keys(SUBCOMMANDS).map((s) => s.replace(/[.]/g, '\\.')).join('|')})$`);
 
 /** main.ts's `import('./watch.ts')` becomes a require of the subcommand's own bundle. */
 const subcommandBundles = {
   name: 'cli-subcommands',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(watch|sim|run)\.ts$/ }, (args) => {
+    build.onResolve({ filter: SUBCOMMAND_IMPORT }, (args) => {
       if (path.basename(args.importer) !== 'main.ts' || path.basename(path.dirname(args.importer)) !== 'cli') return undefined;
       return { path: `./${SUBCOMMANDS[args.path]}.cjs`, external: true };
     });

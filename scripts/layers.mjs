@@ -3,6 +3,7 @@
 //
 //   extension.ts ─▶ vscode, debug                VS Code layer (debug ─▶ vscode for workspace trust and the controller file)
 //   vscode, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
+//   vscode, cli ─▶ setup ─▶ shared                 setup: edits a user's project (`init go`); no vscode
 //   host ─▶ runtime (hostApi.ts), kube, informer, workqueue, shared    the controller's process
 //   ─────────────────── core: no vscode, no outer layer ───────────────────
 //   runtime ─▶ sim ─▶ informer ─▶ shared
@@ -17,8 +18,8 @@ const forbid = (regex, message) => ({ regex, message });
 
 const NO_VSCODE = { name: 'vscode', message: 'this part runs in plain Node (the CLI, a child process): no vscode here' };
 const OUTER = forbid(
-  '(^|/)(vscode|kube|debug|cli|host|webview)/|(^|/)extension\\.ts$',
-  'the core (shared, informer, workqueue, sim, runtime) imports no VS Code layer, kube client, controller host, debugger or CLI',
+  '(^|/)(vscode|kube|debug|cli|host|webview|setup)/|(^|/)extension\\.ts$',
+  'the core (shared, informer, workqueue, sim, runtime) imports no VS Code layer, kube client, controller host, debugger, CLI or project setup',
 );
 
 /** A part with an index.ts: from outside, only its index.ts (and the extra entries named) may be imported. */
@@ -29,7 +30,8 @@ const WORKQUEUE = entered('workqueue');
 const SIM = entered('sim');
 const RUNTIME = entered('runtime');
 const KUBE = entered('kube');
-const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE];
+const SETUP = entered('setup');
+const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE, SETUP];
 
 const SIM_INTERNALS = forbid('(^|/)sim/store/', "the simulated cluster's store is internal: import its types from src/sim/index.ts");
 
@@ -41,10 +43,11 @@ const PARTS = [
   { files: ['src/workqueue/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|sim|runtime)/', 'the workqueue stands alone: it imports only shared')] },
   { files: ['src/sim/**'], vscode: false, patterns: [OUTER, forbid('(^|/)runtime/', 'the simulated cluster runs no user controller: no runtime here'), INFORMER, WORKQUEUE] },
   { files: ['src/runtime/**'], vscode: false, patterns: [OUTER, INFORMER, WORKQUEUE, SIM] },
-  { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|sim|workqueue|webview)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
-  { files: ['src/host/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|webview)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: no VS Code layer, debugger or CLI"), INFORMER, WORKQUEUE, SIM, KUBE, entered('runtime', ['hostApi'])] },
+  { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
+  { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
+  { files: ['src/host/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|webview|setup)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: no VS Code layer, debugger or CLI"), INFORMER, WORKQUEUE, SIM, KUBE, entered('runtime', ['hostApi'])] },
   { files: ['src/cli/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|host|webview)/|(^|/)extension\\.ts$', 'the CLI runs without VS Code: no views, debugger or host internals'), ...ALL_ENTRIES] },
-  { files: ['src/debug/**'], vscode: true, patterns: [forbid('(^|/)(cli|host|webview)/', 'the debugger runs controllers through the runtime, not the CLI or host internals'), ...ALL_ENTRIES] },
+  { files: ['src/debug/**'], vscode: true, patterns: [forbid('(^|/)(cli|host|webview|setup)/', 'the debugger runs controllers through the runtime, not the CLI, host internals or project setup'), ...ALL_ENTRIES] },
   { files: ['src/vscode/**'], vscode: true, patterns: [SIM_INTERNALS, forbid('(^|/)(host|cli|debug|webview)/', 'the VS Code layer sees controllers through the runtime (not the debugger, the CLI or host internals), the timeline through shared/protocol'), ...ALL_ENTRIES] },
   { files: ['src/extension.ts'], vscode: true, patterns: [...ALL_ENTRIES] },
   { files: ['webview/**'], vscode: false, patterns: [forbid('(^|/)src/(?!shared/protocol/)|^\\.\\./\\.\\./(?!src/)', 'the webview sees only src/shared/protocol')] },

@@ -4,6 +4,7 @@ import { realClock } from './shared/clock.ts';
 import { createKubeconfigBackend } from './vscode/backends/kubeconfigBackend.ts';
 import { createSimBackend } from './vscode/backends/simBackend.ts';
 import { lastScenario, registerClusterCommands } from './vscode/commands/clusterCommands.ts';
+import { registerGoProjectCommands } from './vscode/commands/goProjectCommands.ts';
 import { background, registerGuarded } from './vscode/commands/guard.ts';
 import { registerInformerCommands } from './vscode/commands/informerCommands.ts';
 import { registerObjectCommands } from './vscode/commands/objectCommands.ts';
@@ -113,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     ...registerInformerCommands(services, connections),
     ...registerObjectCommands(services),
     ...registerObjectActions(services),
+    ...registerGoProjectCommands(services),
     registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),
   );
 

@@ -53,6 +53,7 @@ const subcommands: Record<string, Subcommand> = {
   sim: { summary: 'serve a simulated cluster over HTTPS (kubeconfig printed); `sim fault …` drives its faults', load: () => import('./sim.ts') },
   run: { summary: 'run your controller (TS/JS) against --sim or a kubeconfig; --until-idle, --trace', load: () => import('./run.ts') },
   watch: { summary: 'watch a resource through the informer and print its events', load: () => import('./watch.ts') },
+  init: { summary: 'wire a Go project (kubebuilder layout) to Controller Lab: `init go [DIR]`', load: () => import('./init.ts') },
 };
 
 function usage(): string {

@@ -3,9 +3,9 @@
 //   controller-lab sim fault <action> [--name value …] [--kubeconfig FILE]   (drives a running sim)
 //   controller-lab sim clients [-o json] | state [--kubeconfig FILE]
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { adminRequest, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
+import { adminRequest, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
 import { formatClientsTable } from './clientsTable.ts';
 
@@ -115,7 +115,7 @@ async function runAdminCommand(all: string[]): Promise<number> {
   let payload: unknown;
   if (action === 'scenario') {
     if (!scenarioFile) throw new Error('sim fault scenario FILE: the scenario file is missing');
-    payload = await readFile(scenarioFile, 'utf8');
+    payload = await readScenarioFile(scenarioFile);
   } else if (spec.method === 'POST') {
     payload = body;
   }
@@ -180,7 +180,7 @@ async function runServer(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
   // Absolute, so the printed kubeconfig path works from any directory.
   const stateDir = values['state-dir'] ? resolve(values['state-dir']) : undefined;
-  const scenarioText = values.scenario ? await readFile(values.scenario, 'utf8') : undefined;
+  const scenarioText = values.scenario ? await readScenarioFile(values.scenario) : undefined;
   const workloads = workloadFlags(values);
   const requestTimeoutMs = requestTimeoutFlag(values['request-timeout']);
 
@@ -217,7 +217,7 @@ async function runServer(args: string[]): Promise<number> {
   );
 
   if (scenarioText !== undefined) {
-    const run = cluster.loadScenario(scenarioText, { fileName: values.scenario! });
+    const run = cluster.loadScenario(scenarioText, { fileName: values.scenario!, baseDir: dirname(resolve(values.scenario!)) });
     printScenarioProgress(run, values.scenario!, (line) => process.stdout.write(`${line}\n`)).catch(() => undefined);
   }
 

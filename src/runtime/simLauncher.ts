@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { createSimCluster, startSimServer, parseScenario, parseWorkloadsField } from '../sim/index.ts';
+import { dirname, resolve } from 'node:path';
+import { checkScenario, createSimCluster, readScenarioFile, startSimServer, parseWorkloadsField } from '../sim/index.ts';
 import type { SimClusterApi } from '../sim/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ApiError } from '../shared/apiError.ts';
@@ -76,13 +75,20 @@ function install(cluster: SimClusterApi, objects: readonly { object: KubeObject 
 const NAMESPACES: GroupVersionResource = { group: '', version: 'v1', resource: 'namespaces' };
 
 export async function launchSim(options: LaunchSimOptions = {}): Promise<LaunchedSim> {
-  // Read and validate the scenario first, so a bad file fails before anything listens.
-  const scenarioText = options.scenario ? await readFile(resolve(options.scenario), 'utf8') : undefined;
-  // Kinds are checked again when it starts (the scenario may register CRDs itself).
-  const parsed = scenarioText === undefined ? undefined : parseScenario(scenarioText, options.scenario ?? 'scenario', () => true);
+  // Read and check the scenario first (every problem, the files it includes, its kinds against the
+  // built-in ones and its CRDs), so a bad file fails before anything listens or a program is built.
+  const scenarioText = options.scenario ? await readScenarioFile(options.scenario) : undefined;
+  const scenarioOptions = options.scenario ? { fileName: options.scenario, baseDir: dirname(resolve(options.scenario)) } : {};
   const workloads = parseWorkloadsField(options.workloads ?? false);
   if (workloads.problems.length) throw new Error(`workloads: ${workloads.problems.map(([field, message]) => (field ? `${field}: ${message}` : message)).join('; ')}`);
   const cluster = createSimCluster();
+  let parsed: ReturnType<typeof checkScenario> | undefined;
+  try {
+    parsed = scenarioText === undefined ? undefined : checkScenario(cluster, scenarioText, scenarioOptions);
+  } catch (err) {
+    await cluster.close();
+    throw err;
+  }
   if (workloads.options) cluster.enableWorkloads(workloads.options);
   // The scenario's CRDs and RBAC are there before the controller starts, as an operator's are
   // installed before it runs (the controller would never sync, and so never start the scenario,
@@ -101,7 +107,7 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
     if (started || scenarioText === undefined) return;
     started = true;
     try {
-      const run = cluster.loadScenario(scenarioText, { fileName: options.scenario, ...(options.scenarioClock ? { clock: options.scenarioClock } : {}) });
+      const run = cluster.loadScenario(scenarioText, { ...scenarioOptions, ...(options.scenarioClock ? { clock: options.scenarioClock } : {}) });
       stopScenario = () => run.stop();
       run.done.then(settle.resolve, settle.reject);
     } catch (err) {

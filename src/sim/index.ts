@@ -10,6 +10,8 @@ export { startSimServer } from './server/simServer.ts';
 export { ADMIN_ACTIONS } from './server/adminApi.ts';
 export { adminRequest, endpointFromKubeconfig } from './server/adminClient.ts';
 export { parseScenario } from './scenario/scenarioParser.ts';
+export { checkScenario } from './scenario/scenarioRunner.ts';
+export { readScenarioFile, ScenarioFileNotFound } from './scenario/scenarioFile.ts';
 export type { ScenarioAction, ScheduledStep } from './scenario/scenarioTypes.ts';
 export { parseWorkloadsField } from './scenario/scenarioWorkloads.ts';
 export { parseDuration } from './scenario/duration.ts';

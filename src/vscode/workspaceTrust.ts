@@ -10,7 +10,8 @@ export function isTrusted(): boolean {
   return vscode.workspace.isTrusted;
 }
 
-export async function explainUntrusted(): Promise<void> {
-  const choice = await vscode.window.showErrorMessage(TRUST_MESSAGE, 'Manage Workspace Trust');
+/** Says why trust is needed (`message`: what this command would run) and offers to manage it. */
+export async function explainUntrusted(message = TRUST_MESSAGE): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(message, 'Manage Workspace Trust');
   if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
 }

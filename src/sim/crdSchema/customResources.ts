@@ -5,6 +5,7 @@ import { badRequest } from '../../shared/apiErrors.ts';
 import type { DecodingContext } from '../store/bodyDecoding.ts';
 import type { MvccStore } from '../store/mvccStore.ts';
 import { applySchemaDefaults } from './defaulting.ts';
+import { pruneDisallowedNulls } from './nullPruning.ts';
 import type { JsonSchema } from './jsonSchema.ts';
 import { prune } from './pruning.ts';
 import { validateAgainstSchema } from './valueValidation.ts';
@@ -38,6 +39,7 @@ export function decodeCustomResource(info: ResourceInfo, schema: JsonSchema | un
     if (decoding.mode === 'Warn') decoding.warnings?.push(...unknown.map((f) => `unknown field "${f}"`));
     prune(target, schema);
   }
+  pruneDisallowedNulls(target, schema);
   applySchemaDefaults(target, schema);
 }
 

@@ -2,6 +2,7 @@ import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { parseDuration } from './duration.ts';
 import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
+import { readIncludes } from './scenarioIncludes.ts';
 import { parseWorkloadsField } from './scenarioWorkloads.ts';
 import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
 
@@ -13,7 +14,7 @@ export type KindCheck = (apiVersion: string | undefined, kind: string) => boolea
 
 type Path = (string | number)[];
 
-const TOP_LEVEL = ['name', 'description', 'seed', 'workloads', 'objects', 'steps'];
+const TOP_LEVEL = ['name', 'description', 'seed', 'workloads', 'include', 'objects', 'steps'];
 const OBJECT_ACTIONS = ['create', 'apply', 'update'];
 const TARGET_ACTIONS = ['patch', 'delete', 'scale', 'label', 'conflictNextUpdate'];
 const FLAG_ACTIONS = ['withholdEvents', 'releaseEvents', 'withholdBookmarks', 'releaseBookmarks'];
@@ -32,14 +33,22 @@ class Validator {
   readonly problems: ScenarioProblem[] = [];
   private readonly doc: Document.Parsed;
   private readonly lines: LineCounter;
-  /** Kinds defined by CRDs in this file: `group/Kind`. */
+  /** Kinds defined by CRDs in this scenario and the files it includes: `group/Kind`. */
   private readonly crdKinds = new Set<string>();
   private readonly knownKind: KindCheck;
+  /** The included file this validator's document is in (undefined: the scenario itself). */
+  private readonly file: string | undefined;
 
-  constructor(doc: Document.Parsed, lines: LineCounter, knownKind: KindCheck) {
+  constructor(doc: Document.Parsed, lines: LineCounter, knownKind: KindCheck, shared?: { problems: ScenarioProblem[]; crdKinds: Set<string>; file: string }) {
     this.doc = doc;
     this.lines = lines;
     this.knownKind = knownKind;
+    if (shared) ({ problems: this.problems, crdKinds: this.crdKinds, file: this.file } = shared);
+  }
+
+  /** A validator for a document of an included file, reporting into the same list and seeing the same CRDs. */
+  forDocument(doc: Document.Parsed, lines: LineCounter, file: string): Validator {
+    return new Validator(doc, lines, this.knownKind, { problems: this.problems, crdKinds: this.crdKinds, file });
   }
 
   lineOf(path: Path): { line: number; column: number } {
@@ -55,7 +64,7 @@ class Validator {
   }
 
   problem(path: Path, message: string): void {
-    this.problems.push({ ...this.lineOf(path), path: pathText(path), message });
+    this.problems.push({ ...(this.file === undefined ? {} : { file: this.file }), ...this.lineOf(path), path: pathText(path), message });
   }
 
   noteCrd(obj: Record<string, unknown>): void {
@@ -88,7 +97,7 @@ class Validator {
     if (ok) {
       this.noteCrd(value);
       if (!this.kindKnown(value.apiVersion as string, value.kind as string)) {
-        this.problem([...path, 'kind'], `unknown kind "${String(value.kind)}" in ${String(value.apiVersion)} (not built in and no CustomResourceDefinition in this file defines it)`);
+        this.problem([...path, 'kind'], `unknown kind "${String(value.kind)}" in ${String(value.apiVersion)} (not built in, and no CustomResourceDefinition in this scenario or the files it includes defines it)`);
         ok = false;
       }
     }
@@ -209,7 +218,12 @@ class Validator {
   }
 }
 
-export function parseScenario(text: string, fileName: string, knownKind: KindCheck): Scenario {
+export interface ParseScenarioOptions {
+  /** The scenario file's folder: `include` paths are relative to it. */
+  baseDir?: string;
+}
+
+export function parseScenario(text: string, fileName: string, knownKind: KindCheck, options: ParseScenarioOptions = {}): Scenario {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true });
   if (doc.errors.length) {
@@ -232,11 +246,22 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
   const workloads = parseWorkloadsField(root.workloads ?? false);
   for (const [field, message] of workloads.problems) v.problem(field ? ['workloads', field] : ['workloads'], message);
 
+  // Included objects come before the scenario's own, as a project's installation is there before
+  // what a scenario adds to it.
+  const includes = readIncludes(root.include, { baseDir: options.baseDir, fileName }, (i, message) => v.problem(i === undefined ? ['include'] : ['include', i], message));
+  v.problems.push(...includes.problems);
+  const included = includes.documents.map((d) => ({ value: d.doc.toJS() as unknown, file: d.file, v: v.forDocument(d.doc, d.lines, d.file) }));
+  included.forEach(({ value }) => { if (isMap(value)) v.noteCrd(value); });
+
   const objects: Scenario['objects'] = [];
   if (root.objects !== undefined && !Array.isArray(root.objects)) v.problem(['objects'], 'must be a list of Kubernetes objects');
   const rawObjects = Array.isArray(root.objects) ? root.objects : [];
   // CRDs first so objects of their kinds validate whatever the order in the file.
   rawObjects.forEach((o) => { if (isMap(o)) v.noteCrd(o); });
+  for (const { value, file, v: iv } of included) {
+    const obj = iv.object(value, []);
+    if (obj) objects.push({ object: obj, line: iv.lineOf([]).line, source: '', file });
+  }
   rawObjects.forEach((o, i) => {
     const obj = v.object(o, ['objects', i]);
     if (obj) objects.push({ object: obj, line: v.lineOf(['objects', i]).line, source: `objects[${i}]` });

@@ -70,6 +70,8 @@ function orderForApply(objects: Scenario['objects']): Scenario['objects'] {
 
 export interface ScenarioOptions {
   fileName?: string;
+  /** The scenario file's folder: `include` paths are relative to it (without it, only absolute ones work). */
+  baseDir?: string;
   /**
    * What times the steps (default: the cluster's clock). A debug session passes a clock that stops
    * while the debugger is stopped, so the scenario waits for the user.
@@ -81,11 +83,23 @@ export interface ScenarioOptions {
 const MAX_TURN_STEPS = 500;
 const MAX_TURN_MS = 20;
 
+/**
+ * Everything checked before a scenario applies anything: its fields, the files it includes, the
+ * kinds of its objects (served by `cluster` or defined by its CRDs) and their names. Throws a
+ * ScenarioError listing every problem.
+ */
+export function checkScenario(cluster: ScenarioTarget, yamlText: string, options: ScenarioOptions = {}): Scenario {
+  const fileName = options.fileName ?? 'scenario.yaml';
+  const knownKind = (apiVersion: string | undefined, kind: string) => resolveKind(cluster, apiVersion, kind) !== undefined;
+  const scenario = parseScenario(yamlText, fileName, knownKind, options.baseDir === undefined ? {} : { baseDir: options.baseDir });
+  precheckNames(cluster, scenario, fileName);
+  return scenario;
+}
+
 export function startScenario(cluster: ScenarioTarget, yamlText: string, options: ScenarioOptions = {}): ScenarioRun {
   const fileName = options.fileName ?? 'scenario.yaml';
   const clock = options.clock ?? cluster.clock;
-  const scenario = parseScenario(yamlText, fileName, (apiVersion, kind) => resolveKind(cluster, apiVersion, kind) !== undefined);
-  precheckNames(cluster, scenario, fileName);
+  const scenario = checkScenario(cluster, yamlText, options);
 
   cluster.seed(scenario.seed);
   if (scenario.workloads) cluster.enableWorkloads(scenario.workloads);
@@ -97,12 +111,12 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
   let resolveDone: () => void = () => {};
   const done = new Promise<void>((resolve) => { resolveDone = resolve; });
 
-  for (const { object, line, source } of orderForApply(scenario.objects)) {
+  for (const { object, line, source, file } of orderForApply(scenario.objects)) {
     try {
       applyObject(cluster, structuredClone(object));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      throw new ScenarioError(fileName, [{ line, column: 1, path: source, message: err.message }]);
+      throw new ScenarioError(fileName, [{ ...(file === undefined ? {} : { file }), line, column: 1, path: source, message: err.message }]);
     }
   }
 
@@ -154,11 +168,12 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
 
 function precheckNames(cluster: ScenarioTarget, scenario: Scenario, fileName: string): void {
   const problems: ScenarioProblem[] = [];
-  for (const { object, line, source } of scenario.objects) {
+  for (const { object, line, source, file } of scenario.objects) {
     const info = resolveKind(cluster, object.apiVersion, object.kind ?? '');
     const name = object.metadata.name;
     if (!info || name === undefined) continue;
-    for (const c of validateName(name, info.nameRule)) problems.push({ line, column: 1, path: `${source}.metadata.name`, message: c.message });
+    const path = source ? `${source}.metadata.name` : 'metadata.name';
+    for (const c of validateName(name, info.nameRule)) problems.push({ ...(file === undefined ? {} : { file }), line, column: 1, path, message: c.message });
   }
   if (problems.length) throw new ScenarioError(fileName, problems);
 }

@@ -6,6 +6,7 @@ import type { WorkloadOptions } from '../workloads/index.ts';
 // File format (YAML):
 //   seed: 42                      # uids, generated names and random picks repeat for a seed
 //   workloads: { nodes: 3 }       # optional: workload controllers, scheduler, fake Nodes (or `true`)
+//   include: [ ../config/crd/bases, ../config/samples ]   # YAML files and folders (scenarioIncludes.ts)
 //   objects: [ <Kubernetes objects> ]   # applied at start; namespaces created when missing
 //   steps:
 //     - at: 2s                    # from the start; or `after: 500ms` (from the previous step)
@@ -53,6 +54,7 @@ export interface Scenario {
   seed: number;
   /** Run the workload simulation (controllers, scheduler, fake Nodes) with these settings. */
   workloads?: Partial<WorkloadOptions>;
-  objects: { object: KubeObject; line: number; source: string }[];
+  /** `file`: the included file it came from (undefined: the scenario itself, at `source`). */
+  objects: { object: KubeObject; line: number; source: string; file?: string }[];
   steps: ScheduledStep[];
 }

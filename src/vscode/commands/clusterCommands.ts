@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
+import { readScenarioFile } from '../../sim/index.ts';
 import { listKubeconfigContexts } from '../backends/kubeconfigContexts.ts';
 import type { Connections } from '../connections.ts';
 import type { ConnectTarget } from '../model/lab.ts';
@@ -116,13 +117,13 @@ export function registerClusterCommands(services: LabServices, connections: Conn
       }
       if (!uri) return undefined;
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      const text = open ? open.getText() : uri.scheme === 'file' ? await readFile(uri.fsPath, 'utf8') : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      const text = open ? open.getText() : uri.scheme === 'file' ? await readScenarioFile(uri.fsPath) : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       const session = await connections.ensureSim();
       const sim = session.backend?.sim;
       if (!sim) throw new Error('the simulated cluster is not running');
       const fileName = uri.path.split('/').pop() ?? 'scenario.yaml';
       // Parse and validation errors throw here, naming line and field.
-      const run = sim.loadScenario(text, { fileName });
+      const run = sim.loadScenario(text, { fileName, ...(uri.scheme === 'file' ? { baseDir: dirname(uri.fsPath) } : {}) });
       completeStep('scenario');
       lastScenario = reportScenario(run, fileName, log);
       background(log, lastScenario, `Scenario ${fileName}`);

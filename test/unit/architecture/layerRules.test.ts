@@ -26,6 +26,10 @@ const forbidden: [string, string, string, RegExp][] = [
   ['the webview importing anything in src but the protocol', 'webview/timeline/newPart.ts', "import type { KubeObject } from '../../src/shared/k8s.ts';", /the webview sees only src\/shared\/protocol/],
   ['the CLI entering the informer by a deep path', 'src/cli/newPart.ts', "import { Reflector } from '../informer/reflector.ts';", /enter informer through src\/informer\/index\.ts/],
   ['the debugger entering the runtime by a deep path', 'src/debug/newPart.ts', "import { ControllerLoop } from '../runtime/controllerLoop.ts';", /enter runtime through src\/runtime\/index\.ts/],
+  ['project setup importing the sim', 'src/setup/goProject/newPart.ts', "import { checkScenario } from '../../sim/index.ts';", /setup edits a user's project .*: it imports only shared/],
+  ['project setup importing vscode', 'src/setup/goProject/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
+  ['the CLI entering project setup by a deep path', 'src/cli/newPart.ts', "import { wrapManager } from '../setup/goProject/mainWrap.ts';", /enter setup through src\/setup\/index\.ts/],
+  ['the core importing project setup', 'src/runtime/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';", /the core .* or project setup/],
   ['the runtime entering the sim by a deep path', 'src/runtime/newPart.ts', "import { SimCluster } from '../sim/simCluster.ts';", /enter sim through src\/sim\/index\.ts/],
 ];
 
@@ -43,6 +47,9 @@ test('lint allows the arrows the layers draw', async () => {
     ['src/vscode/tree/newPart.ts', "import type { ClientInfo } from '../../sim/index.ts';\nimport * as vscode from 'vscode';"],
     ['src/sim/store/newPart.ts', "import type { Stored } from './storedObject.ts';\nimport type { ListOptions } from '../../informer/index.ts';"],
     ['webview/timeline/newPart.ts', "import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';"],
+    ['src/cli/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';"],
+    ['src/vscode/commands/newPart.ts', "import { setUpGoProject } from '../../setup/index.ts';\nimport * as vscode from 'vscode';"],
+    ['src/setup/goProject/newPart.ts', "import { GoSource } from './goScanner.ts';\nimport type { KubeObject } from '../../shared/k8s.ts';"],
   ];
   for (const [path, source] of allowed) {
     assert.deepEqual(await importProblems(path, source + '\nexport {};\n'), [], path);

@@ -46,6 +46,15 @@ describe('custom resources against their schema', () => {
     assert.deepEqual(stored.spec, obj.spec);
   });
 
+  it('drops nulls the schema does not allow before defaulting (kubebuilder\'s sample has `spec:` with only a comment)', async () => {
+    const r = await call(sim.server, 'POST', BASE, { body: cronTab('nulls', { cronSpec: '* * * * *', image: null, replicas: null, labels: { a: null, b: 'x' } }) });
+    assert.equal(r.status, 201, r.body);
+    assert.deepEqual(r.json().spec, { cronSpec: '* * * * *', replicas: 1, labels: { b: 'x' } });
+    const bare = await call(sim.server, 'POST', BASE, { body: { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'no-spec' }, spec: null } });
+    assert.equal(bare.status, 201, bare.body);
+    assert.equal('spec' in bare.json(), false);
+  });
+
   it('keeps what x-kubernetes-preserve-unknown-fields keeps, and defaults inside it', async () => {
     const r = await call(sim.server, 'POST', BASE, { body: cronTab('kept', { cronSpec: '* * * * *', template: { anything: { goes: [1, 2] } } }) });
     assert.equal(r.status, 201, r.body);

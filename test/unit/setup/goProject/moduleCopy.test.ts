@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { copyDifference, isSame, moduleFiles, writeCopy } from '../../../../src/setup/goProject/moduleCopy.ts';
+import { findShippedModule } from '../../../../src/setup/goProject/shippedModule.ts';
+
+const repo = fileURLToPath(new URL('../../../../', import.meta.url));
+
+function scratch(t: { after(fn: () => void): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'module-copy-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('the shipped module is the checkout\'s go/, at package.json\'s version', () => {
+  const version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+  assert.deepEqual(findShippedModule(), { dir: join(repo, 'go'), version });
+});
+
+test('a package (dist/*.cjs beside go/) finds its go/ the same way; a package without one says it is incomplete', (t) => {
+  const root = scratch(t);
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'controller-lab', version: '9.8.7' }));
+  mkdirSync(join(root, 'dist'));
+  const bundle = join(root, 'dist', 'cli-init.cjs');
+  assert.throws(() => findShippedModule(bundle), /Controller Lab's Go module is not in .*\/go: this installation is incomplete/);
+  mkdirSync(join(root, 'go'));
+  writeFileSync(join(root, 'go', 'go.mod'), 'module github.com/controller-lab/controller-lab/go\n\ngo 1.26.0\n');
+  assert.deepEqual(findShippedModule(bundle), { dir: join(root, 'go'), version: '9.8.7' });
+});
+
+test('a copy holds go.mod, go.sum and the non-test sources: no tests, testdata or examples', () => {
+  const files = [...moduleFiles(join(repo, 'go')).keys()];
+  assert.ok(files.includes('go.mod') && files.includes('go.sum'));
+  assert.ok(files.includes('controllerlab/wrap.go') && files.includes('simtest/simtest.go'));
+  assert.deepEqual(files.filter((f) => f.endsWith('_test.go') || f.startsWith('examples/') || f.includes('/testdata/')), []);
+});
+
+test('a refresh makes the copy the shipped module: changed files rewritten, stale ones removed', (t) => {
+  const target = join(scratch(t), 'controller-lab', 'go');
+  const wanted = moduleFiles(join(repo, 'go'));
+  const first = copyDifference(wanted, target);
+  assert.equal(first.added.length, wanted.size);
+  writeCopy(wanted, target, first);
+  assert.ok(isSame(copyDifference(wanted, target)));
+  writeFileSync(join(target, 'controllerlab', 'wrap.go'), 'package controllerlab\n');
+  mkdirSync(join(target, 'gone'));
+  writeFileSync(join(target, 'gone', 'old.go'), 'package gone\n');
+  const d = copyDifference(wanted, target);
+  assert.deepEqual(d, { added: [], changed: ['controllerlab/wrap.go'], removed: ['gone/old.go'] });
+  writeCopy(wanted, target, d);
+  assert.ok(isSame(copyDifference(wanted, target)));
+  assert.equal(existsSync(join(target, 'gone')), false);
+});

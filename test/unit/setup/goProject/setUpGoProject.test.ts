@@ -1,0 +1,164 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { GoProjectSetupError, setUpGoProject, setupLines } from '../../../../src/setup/index.ts';
+import { GoNotFound, systemGo, type GoTool } from '../../../../src/setup/goProject/goTool.ts';
+import { MODULE_PATH } from '../../../../src/setup/goProject/shippedModule.ts';
+import { checkScenario } from '../../../../src/sim/scenario/scenarioRunner.ts';
+import { SimCluster } from '../../../../src/sim/simCluster.ts';
+import { FakeClock } from '../../../../src/shared/clock.ts';
+import { scaffoldCopy } from './fixtures.ts';
+
+// `init go` on a kubebuilder v4.16 scaffold, end to end but offline: `go mod edit` and gofmt are the
+// real ones; `go mod tidy` (which downloads) does what it does for a module it finds imported
+// under a replace: requires it at a placeholder version.
+
+const hasGo = !spawnSync('go', ['version']).error;
+const PLACEHOLDER = 'v0.0.0-00010101000000-000000000000';
+/** As if `controller-lab` were installed (simtest's way to it). */
+const WITH_CLI = { CONTROLLER_LAB: 'npx controller-lab' };
+
+function offlineGo(ran: string[]): GoTool {
+  const real = systemGo();
+  return {
+    async go(args, cwd) {
+      ran.push(`go ${args.join(' ')}`);
+      if (args[0] === 'mod' && args[1] === 'tidy') return real.go(['mod', 'edit', `-require=${MODULE_PATH}@${PLACEHOLDER}`], cwd);
+      return real.go(args, cwd);
+    },
+    async gofmt(files, cwd) {
+      ran.push(`gofmt -w ${files.join(' ')}`);
+      return real.gofmt(files, cwd);
+    },
+  };
+}
+
+const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: memcacheds.cache.example.com }
+spec:
+  group: cache.example.com
+  names: { kind: Memcached, listKind: MemcachedList, plural: memcacheds, singular: memcached }
+  scope: Namespaced
+  versions: [{ name: v1alpha1, served: true, storage: true, schema: { openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true } } }]
+`;
+
+/** The scaffold plus the config/ folders kubebuilder writes (CRD as `make manifests` would). */
+function project(t: { after(fn: () => void): void }): string {
+  const dir = scaffoldCopy(t);
+  const files: Record<string, string> = {
+    'config/crd/bases/cache.example.com_memcacheds.yaml': CRD,
+    'config/rbac/kustomization.yaml': 'resources:\n- service_account.yaml\n',
+    'config/rbac/service_account.yaml': 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: controller-manager\n  namespace: system\n',
+    'config/samples/kustomization.yaml': '## Append samples of your project ##\nresources:\n- cache_v1alpha1_memcached.yaml\n',
+    'config/samples/cache_v1alpha1_memcached.yaml': 'apiVersion: cache.example.com/v1alpha1\nkind: Memcached\nmetadata:\n  name: memcached-sample\nspec:\n  # TODO(user): Add fields here\n',
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** Every file under `dir` with its bytes. */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(relative(dir, path), readFileSync(path, 'base64'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const FIRST_RUN = [
+  'controller-lab/go: a copy of Controller Lab\'s Go module v0.1.0 (packages controllerlab, simtest)',
+  'controller-lab/README.md: what controller-lab/ is and when it can go',
+  `go.mod: require ${MODULE_PATH} v0.1.0 (replace => ./controller-lab/go)`,
+  'cmd/main.go: mgr = controllerlab.Wrap(mgr) after ctrl.NewManager',
+  'internal/controller/suite_test.go: envtest.Environment → simtest.Environment (envtest import removed)',
+  'internal/webhook/v1alpha1/webhook_suite_test.go: envtest.Environment → simtest.Environment (envtest stays imported for the rest it uses)',
+  'go.mod: go mod tidy (go.sum completed)',
+  'Makefile: test runs without setup-envtest (no KUBEBUILDER_ASSETS)',
+  'Dockerfile: COPY controller-lab/go/ before go mod download',
+  '.dockerignore: re-includes controller-lab/go/go.mod and go.sum',
+  'controller-lab/scenario.yaml: starter scenario (includes config/crd/bases, config/rbac, config/samples)',
+  'by hand: config/samples/cache_v1alpha1_memcached.yaml: Memcached memcached-sample has an empty spec (null): when the CRD requires spec, as kubebuilder\'s does, the API server refuses it and so does the starter scenario; give it fields, or write spec: {}',
+  '.vscode/launch.json: debug configurations "memcached-operator (simulated cluster)", "memcached-operator (simulated cluster, Go line breakpoints through Delve)"',
+];
+
+test('init go on a kubebuilder scaffold: every edit, once; a second run changes nothing, byte for byte', { skip: !hasGo && 'go is not on the PATH' }, async (t) => {
+  const dir = project(t);
+  const ran: string[] = [];
+  const first = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
+  assert.deepEqual(setupLines(first.changes), FIRST_RUN);
+  assert.deepEqual(first.next, ['make test', 'ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle']);
+  assert.equal(first.program, './cmd');
+  assert.deepEqual(ran, [
+    'go mod edit -json',
+    `go mod edit -replace=${MODULE_PATH}=./controller-lab/go`,
+    'gofmt -w cmd/main.go internal/controller/suite_test.go internal/webhook/v1alpha1/webhook_suite_test.go',
+    'go mod edit -json',
+    'go mod tidy',
+    'go mod edit -json',
+    `go mod edit -require=${MODULE_PATH}@v0.1.0`,
+  ]);
+  const goMod = readFileSync(join(dir, 'go.mod'), 'utf8');
+  assert.ok(goMod.includes(`\t${MODULE_PATH} v0.1.0\n`) && goMod.endsWith(`\nreplace ${MODULE_PATH} => ./controller-lab/go\n`), goMod);
+  assert.ok(readFileSync(join(dir, 'controller-lab/go/go.mod'), 'utf8').startsWith(`module ${MODULE_PATH}\n`));
+
+  // The starter scenario includes the project's config/ and checks against its CRD.
+  const scenario = checkScenario(new SimCluster({ clock: new FakeClock() }), readFileSync(first.starterScenario, 'utf8'), { fileName: 'controller-lab/scenario.yaml', baseDir: dirname(first.starterScenario) });
+  assert.deepEqual(scenario.objects.map((o) => `${o.object.kind} ${o.object.metadata.name}`), ['CustomResourceDefinition memcacheds.cache.example.com', 'ServiceAccount controller-manager', 'Memcached memcached-sample']);
+
+  const before = snapshot(dir);
+  ran.length = 0;
+  const second = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
+  assert.deepEqual(snapshot(dir), before);
+  assert.deepEqual(ran, ['go mod edit -json']);
+  assert.deepEqual(setupLines(second.changes).filter((l) => !l.startsWith('unchanged: ') && !l.startsWith('by hand: ')), []);
+  assert.ok(setupLines(second.changes).includes('unchanged: cmd/main.go (already calls controllerlab.Wrap)'));
+});
+
+test('a dry run says what would change and writes nothing', { skip: !hasGo && 'go is not on the PATH' }, async (t) => {
+  const dir = project(t);
+  const before = snapshot(dir);
+  const ran: string[] = [];
+  const r = await setUpGoProject({ dir, go: offlineGo(ran), dryRun: true, env: WITH_CLI });
+  assert.deepEqual(snapshot(dir), before);
+  assert.deepEqual(ran, ['go mod edit -json']);
+  assert.deepEqual(setupLines(r.changes), FIRST_RUN.map((l) => (l.startsWith('go.mod: go mod tidy') ? 'go.mod: go mod tidy (go.sum completed; versions raised to what the module needs)' : l)));
+});
+
+test('a refresh: a copy from another version (or edited) is made the shipped one again, and says from what', { skip: !hasGo && 'go is not on the PATH' }, async (t) => {
+  const dir = project(t);
+  await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
+  spawnSync('go', ['mod', 'edit', `-require=${MODULE_PATH}@v0.0.9`], { cwd: dir });
+  writeFileSync(join(dir, 'controller-lab/go/simtest/simtest.go'), 'package simtest\n');
+  const ran: string[] = [];
+  const r = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
+  const lines = setupLines(r.changes);
+  assert.ok(lines.includes('controller-lab/go: refreshed to Controller Lab\'s Go module v0.1.0 (was v0.0.9): 1 file changed'), lines.join('\n'));
+  assert.ok(lines.includes(`go.mod: require ${MODULE_PATH} v0.1.0 (replace => ./controller-lab/go)`));
+  assert.ok(ran.includes(`go mod edit -require=${MODULE_PATH}@v0.1.0`));
+  assert.ok(readFileSync(join(dir, 'go.mod'), 'utf8').includes(`\t${MODULE_PATH} v0.1.0\n`));
+});
+
+test('not a Go module is a usage error; no go on the PATH is a failing step that says how to install it', async (t) => {
+  const dir = scaffoldCopy(t);
+  await assert.rejects(setUpGoProject({ dir: join(dir, 'cmd') }), (err: unknown) => err instanceof GoProjectSetupError && err.usage && /cmd is not a Go module \(no go\.mod\)/.test(err.message));
+  await assert.rejects(setUpGoProject({ dir: join(dir, 'nowhere') }), (err: unknown) => err instanceof GoProjectSetupError && err.usage && /nowhere: no such folder$/.test(err.message));
+  const noGo: GoTool = { go: () => Promise.reject(new GoNotFound('go')), gofmt: () => Promise.reject(new GoNotFound('gofmt')) };
+  await assert.rejects(setUpGoProject({ dir, go: noGo }), (err: unknown) => err instanceof GoProjectSetupError && !err.usage && /^go is not on the PATH: install Go 1\.26 or newer \(https:\/\/go\.dev\/doc\/install\)/.test(err.message));
+});
+
+test('without controller-lab on the PATH or $CONTROLLER_LAB, it says how the test suites will find it', { skip: !hasGo && 'go is not on the PATH' }, async (t) => {
+  const dir = project(t);
+  const r = await setUpGoProject({ dir, go: offlineGo([]), dryRun: true, env: { PATH: '/nonexistent' } });
+  assert.ok(setupLines(r.changes).includes('by hand: PATH: controller-lab is not on it, and the test suites (simtest) run `controller-lab sim`: npm install -g controller-lab, or set CONTROLLER_LAB to the command (CONTROLLER_LAB="npx controller-lab")'));
+});
