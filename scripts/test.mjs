@@ -1,8 +1,8 @@
 // `npm test`: the whole pyramid, in order — typecheck, lint, unit (plain Node), go (the Go module's
 // tests against the sim), conformance (real kubectl and client-node against the sim), envtest
-// (controller-runtime's own envtest suites against the sim), debug-adapter protocol tests,
-// integration tests inside a real VS Code extension host, and the UI check in Chromium against the
-// packaged .vsix.
+// (controller-runtime's own envtest suites against the sim), debug-adapter protocol tests, a Go
+// author's first hour (the packed product in a kubebuilder project), integration tests inside a
+// real VS Code extension host, and the UI check in Chromium against the packaged .vsix.
 // `npm test -- <stage>…` runs only those stages. First, the set-up those stages need on a fresh
 // machine (scripts/testSetup.mjs). Ends with one line: `N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 
 process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
 
-const STAGES = ['typecheck', 'lint', 'unit', 'go', 'conformance', 'envtest', 'dap', 'integration', 'ui'];
+const STAGES = ['typecheck', 'lint', 'unit', 'go', 'conformance', 'envtest', 'dap', 'project', 'integration', 'ui'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const stage of wanted) if (!STAGES.includes(stage)) throw new Error(`unknown stage ${stage}; stages: ${STAGES.join(', ')}`);
 const selected = wanted.length > 0 ? STAGES.filter((s) => wanted.includes(s)) : STAGES;
@@ -166,6 +166,12 @@ const stages = {
     const build = await gate(node, ['scripts/build.mjs']);
     if (build.failed) return build;
     return nodeTests(files);
+  },
+  // The packed product installed outside the checkout, in a kubebuilder project (test/project).
+  project: async () => {
+    const build = await gate(node, ['scripts/build.mjs']);
+    if (build.failed) return build;
+    return nodeTests(['test/project/**/*.test.ts']);
   },
   integration: async () => {
     // A test deleted from test/integration must not live on as a stale bundle.

@@ -82,6 +82,7 @@ const NEEDS = {
   conformance: [],
   envtest: ['go'],
   dap: ['go', 'delve', 'goBuilds'],
+  project: ['go'],
   integration: ['systemPackages', 'vscodeHost'],
   ui: ['systemPackages', 'vscodeHost', 'go', 'delve', 'goBuilds'],
 };
