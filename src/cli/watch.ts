@@ -42,8 +42,9 @@ options:
   -h, --help                show this help
 
 The informer's cache leaves metadata.managedFields out, as the extension's views do.
-Answers 429 or 5xx with Retry-After are sent again after the wait the server asks for, up to 10
-times; every retry, stall and reconnection is a "warning:" line on stderr.
+Answers 429 or 5xx with Retry-After are sent again after the wait the server asks for (30s at
+most, client-go's longest backoff), up to 10 times; every retry, stall and reconnection is a
+"warning:" line on stderr.
 On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
 Exit codes: 0 done (Ctrl-C, --exit-when-seen), 2 usage, kubeconfig, connection, auth or
 unknown-resource errors.
@@ -256,8 +257,12 @@ function isSettled(informer: SharedIndexInformer): boolean {
 }
 
 function retryWarning(r: RetryNotice): string {
-  const seconds = r.waitMs % 1000 === 0 ? `${r.waitMs / 1000}s` : `${r.waitMs}ms`;
-  return `the server answered ${r.code}${r.reason ? ` ${r.reason}` : ''}: ${r.message.split('\n', 1)[0]} (retrying ${r.method} ${r.path} in ${seconds} as its Retry-After asks, ${r.attempt}/${r.maxRetries})`;
+  const when = r.askedMs > r.waitMs ? `in ${duration(r.waitMs)}, the longest wait we honour; its Retry-After asked for ${duration(r.askedMs)}` : `in ${duration(r.waitMs)} as its Retry-After asks`;
+  return `the server answered ${r.code}${r.reason ? ` ${r.reason}` : ''}: ${r.message.split('\n', 1)[0]} (retrying ${r.method} ${r.path} ${when}, ${r.attempt}/${r.maxRetries})`;
+}
+
+function duration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
 function isFatalBeforeSync(err: unknown): boolean {

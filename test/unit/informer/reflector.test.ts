@@ -256,6 +256,18 @@ describe('reflector: deadlines and server verdicts', () => {
     const delays = r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : []));
     assert.ok(delays.includes(20_000), `backoffs: ${delays.join(', ')}`);
   });
+
+  it('a Retry-After of 999999 s lengthens the backoff to 30 s, no more', async () => {
+    const r = rig({}, {}, seedN(1));
+    const absurd = new ApiError(429, 'slow down', 'TooManyRequests', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 429, details: { retryAfterSeconds: 999_999 } });
+    r.source.failNextList(absurd);
+    r.informer.run();
+    await r.tick();
+    const delays = () => r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : []));
+    assert.deepEqual(delays(), [30_000]);
+    await r.tick(30_000);
+    assert.equal(r.informer.hasSynced(), true);
+  });
 });
 
 describe('reflector: streaming list (watch-list)', () => {
