@@ -228,8 +228,10 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
       if (finished || isSettled(informer)) return finish(0);
       setImmediate(exitWhenSettled);
     };
+    const wanted = args.exitWhenSeen === undefined ? undefined : splitKey(args.exitWhenSeen);
     const seen = (obj: KubeObject): void => {
-      if (exiting || !args.exitWhenSeen || keyOf(obj) !== args.exitWhenSeen) return;
+      // Compared field by field: a key string built per event would be garbage for every one.
+      if (exiting || wanted === undefined || obj.metadata.name !== wanted.name || (obj.metadata.namespace ?? '') !== wanted.namespace) return;
       exiting = true;
       setImmediate(exitWhenSettled);
     };
@@ -271,9 +273,10 @@ function isFatalBeforeSync(err: unknown): boolean {
   return err instanceof ConnectionError || err instanceof CredentialError;
 }
 
-function keyOf(obj: KubeObject): string {
-  const { namespace, name } = obj.metadata;
-  return namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
+/** `NS/NAME`, or `NAME` for a cluster-scoped object, as the cache keys it. */
+function splitKey(key: string): { namespace: string; name: string } {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
 interface EventPrinter {
