@@ -20,7 +20,11 @@
 //                                       working on src/informer without network noise)
 //   npm run bench:informer -- --core --alloc   adds bytes allocated per event and the top
 //                                       allocation sites (deterministic, unlike time on a busy machine)
+//   After its tables it runs the whole `controller-lab watch` process against the parse limit's
+//   (bench/watchCli.bench.ts, 10k ConfigMaps and 100k events) and prints that table beside them;
+//   --without-whole-process leaves it out.
 
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -82,6 +86,7 @@ const { values } = parseArgs({
     alloc: { type: 'boolean' },
     'core-child': { type: 'string' },
     'without-cli-flags': { type: 'boolean' },
+    'without-whole-process': { type: 'boolean' },
   },
 });
 
@@ -250,6 +255,7 @@ async function orchestrate(): Promise<void> {
   console.log(textTable(ratioHeader, ratioRows));
   console.log(`\nStart-up: import cost in a fresh process (median of 5)\n`);
   console.log(textTable(importHeader, importRows));
+  if (!values['without-whole-process']) wholeProcess(reps);
   console.log(`\n--- markdown (README) ---\n`);
   console.log(markdownTable(header, table));
   console.log('');
@@ -257,6 +263,17 @@ async function orchestrate(): Promise<void> {
   console.log('');
   console.log(markdownTable(importHeader, importRows));
   if (values.prof) console.log(`\nCPU profiles: ${profDir}`);
+}
+
+/**
+ * The in-process figures above leave out what a user waits for: start-up, discovery, printing, exit.
+ * The whole `controller-lab watch` process against the parse limit's, from bench/watchCli.bench.ts.
+ */
+function wholeProcess(reps: number): void {
+  const args = [path.join(ROOT, 'bench/watchCli.bench.ts'), '--contenders', 'parse-limit,controller-lab,controller-lab-quiet', '--reps', String(reps), ...(values.quick ? ['--quick'] : [])];
+  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const table = (r.stdout ?? '').split('\n--- markdown ---')[0]!.trim();
+  console.log(`\n${table || `whole-process benchmark failed (${r.status ?? r.signal})`}`);
 }
 
 /**

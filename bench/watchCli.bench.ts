@@ -1,14 +1,17 @@
-// The whole process as a user runs it: `controller-lab watch configmaps -A --output none
-// --exit-when-seen NS/NAME`, from spawn to exit — start-up, discovery, list, watch, exit — against
+// The whole process as a user runs it: `controller-lab watch configmaps -A --exit-when-seen NS/NAME`,
+// printing every event (to /dev/null), from spawn to exit — start-up, discovery, list, watch, exit;
+// `controller-lab-quiet` is the same with `--output none` — against
 // the parse limit's whole process (bench/watchCli/parseLimit.mjs: Node's HTTP client, JSON.parse
 // and a Map), client-node's informer (bench/watchCli/clientNode.mjs) and client-go's shared
 // informer (bench/client-go-informer, which exits after the same last event) over JSON and over
 // protobuf. One server, one stream: N ConfigMaps listed, then E watch events, the last one adding
-// the object every contender waits for. The CLI runs as shipped (esbuild bundle, minified).
+// the object every contender waits for. The CLI runs as shipped (esbuild bundle, minified). With
+// a built dist/, it also says what `npx controller-lab`, as the README writes the command, adds to
+// every run before ours starts.
 //
 //   npm run bench:watch-cli [-- --objects 10000 --events 100000 --reps 3 --contenders controller-lab,parse-limit --prof]
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +26,7 @@ import { markdownTable, textTable } from './lib/table.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
-const CONTENDERS = ['parse-limit', 'controller-lab', 'client-node', 'client-go', 'client-go-protobuf'] as const;
+const CONTENDERS = ['parse-limit', 'controller-lab', 'controller-lab-quiet', 'client-node', 'client-go', 'client-go-protobuf'] as const;
 type Contender = (typeof CONTENDERS)[number];
 
 const { values } = parseArgs({
@@ -50,7 +53,7 @@ function timeProcess(command: string[], work: string, cpu: number | undefined, e
   const argv = ['/usr/bin/time', '-o', timing, '-f', '%e %U %S %M', ...pinned, ...command];
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], ...(env ? { env } : {}) });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], ...(env ? { env } : {}) });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
@@ -62,6 +65,28 @@ function timeProcess(command: string[], work: string, cpu: number | undefined, e
       resolve({ wallMs, cpuMs: (user + sys) * 1000, peakRssBytes: rssKb * 1024 });
     });
   });
+}
+
+/**
+ * What `npx controller-lab` costs before our code runs: npm loads, finds the bin, starts it. Needs a
+ * built dist/ (npm run build); undefined without one.
+ */
+async function measureNpx(): Promise<{ npxMs: number; nodeMs: number } | undefined> {
+  const entry = path.join(ROOT, 'dist', 'cli.cjs');
+  if (!existsSync(entry)) {
+    console.error('  (no dist/cli.cjs: npx not measured; npm run build first)');
+    return undefined;
+  }
+  const npx: number[] = [];
+  const direct: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const a = await timeProcess(['npx', '--no-install', 'controller-lab', '--version'], work, undefined);
+    const b = await timeProcess([process.execPath, entry, '--version'], work, undefined);
+    if (typeof a === 'string' || typeof b === 'string') return undefined;
+    npx.push(a.wallMs);
+    direct.push(b.wallMs);
+  }
+  return { npxMs: median(npx), nodeMs: median(direct) };
 }
 
 /** The CLI bundled as `npm run build:prod` ships it (with --prof: not minified, so profiles name functions). */
@@ -107,11 +132,12 @@ console.error(`watch CLI benchmark: ${si(objects, 0)} ConfigMaps, then ${si(even
 const profile = (name: string, rep: number): string[] => (values.prof ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=watch-cli-${name}-${rep}.cpuprofile`] : []);
 const commands: Record<Contender, (rep: number) => string[] | undefined> = {
   'parse-limit': (rep) => [node, ...profile('parse-limit', rep), path.join(ROOT, 'bench/watchCli/parseLimit.mjs'), server.url, '/api/v1/configmaps', wanted],
-  // As its shebang starts it: node with the command's V8 flags.
-  'controller-lab': (rep) => [
+  // As its shebang starts it: node with the command's V8 flags; it prints a line per event.
+  'controller-lab': (rep) => [node, ...CLI_NODE_FLAGS, ...profile('controller-lab', rep), cli, 'watch', 'configmaps', '-A', '--exit-when-seen', wanted, '--kubeconfig', kubeconfig],
+  'controller-lab-quiet': (rep) => [
     node,
     ...CLI_NODE_FLAGS,
-    ...profile('controller-lab', rep),
+    ...profile('controller-lab-quiet', rep),
     cli, 'watch', 'configmaps', '-A', '--output', 'none', '--exit-when-seen', wanted, '--kubeconfig', kubeconfig,
   ],
   'client-node': (rep) => [node, ...profile('client-node', rep), path.join(ROOT, 'bench/watchCli/clientNode.mjs'), kubeconfig, wanted],
@@ -121,6 +147,8 @@ const commands: Record<Contender, (rep: number) => string[] | undefined> = {
 
 const runs = new Map<Contender, ProcessRun[]>(contenders.map((c) => [c, []]));
 const vsParse = new Map<Contender, number[]>(contenders.map((c) => [c, []]));
+const cpuVsParse = new Map<Contender, number[]>(contenders.map((c) => [c, []]));
+let launcher: { npxMs: number; nodeMs: number } | undefined;
 try {
   for (let rep = 0; rep < reps; rep++) {
     const order = contenders.map((_, i) => contenders[(i + rep) % contenders.length]!);
@@ -139,24 +167,37 @@ try {
       console.error(`  ${contender.padEnd(15)} ${ms(r.wallMs).padStart(8)}  cpu ${ms(r.cpuMs)}  rss ${mb(r.peakRssBytes)}`);
     }
     const parse = run.get('parse-limit');
-    for (const [c, r] of run) if (parse) vsParse.get(c)!.push(parse.wallMs / r.wallMs);
+    for (const [c, r] of run) {
+      if (!parse) continue;
+      vsParse.get(c)!.push(parse.wallMs / r.wallMs);
+      cpuVsParse.get(c)!.push(parse.cpuMs / r.cpuMs);
+    }
   }
+  if (contenders.includes('controller-lab')) launcher = await measureNpx();
 } finally {
   await server.close();
   rmSync(work, { recursive: true, force: true });
 }
 
-const header = ['contender', 'start to exit', 'speed vs parse limit (≥ 1×)', 'CPU', 'peak RSS'];
+const header = ['contender', 'start to exit', 'speed vs parse limit (≥ 0.9×)', 'CPU', 'CPU vs parse limit', 'peak RSS'];
 const rows = contenders
   .filter((c) => runs.get(c)!.length > 0)
   .map((c) => {
     const rs = runs.get(c)!;
-    return [c, ms(median(rs.map((r) => r.wallMs))), ratio(median(vsParse.get(c)!)), ms(median(rs.map((r) => r.cpuMs))), mb(median(rs.map((r) => r.peakRssBytes)))];
+    return [c, ms(median(rs.map((r) => r.wallMs))), ratio(median(vsParse.get(c)!)), ms(median(rs.map((r) => r.cpuMs))), ratio(median(cpuVsParse.get(c)!)), mb(median(rs.map((r) => r.peakRssBytes)))];
   });
 const machine = `${pinned ? 'server on CPU 0, contender on CPU 1; ' : ''}load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
 console.log(`\nWhole process: ${si(objects, 0)} ConfigMaps listed, then ${si(events, 0)} watch events; spawn to exit; median of ${reps}; ${machine}\n`);
 console.log(textTable(header, rows));
-console.log(`\ncontroller-lab runs as its shebang starts it, node ${CLI_NODE_FLAGS.join(' ')}; the other Node contenders on Node's defaults.`);
+console.log(`\ncontroller-lab runs as its shebang starts it, node ${CLI_NODE_FLAGS.join(' ')}, printing a line per event to /dev/null (-quiet: --output none); the other Node contenders on Node's defaults.`);
+if (launcher) {
+  const ours = median(runs.get('controller-lab')!.map((r) => r.wallMs));
+  const parse = median(runs.get('parse-limit')?.map((r) => r.wallMs) ?? [NaN]);
+  console.log(
+    `\nnpx controller-lab: ${ms(launcher.npxMs)} to print its version, against ${ms(launcher.nodeMs)} for node dist/cli.cjs (median of 5): ` +
+      `npx adds ${ms(launcher.npxMs - launcher.nodeMs)} to every run before ours starts (${ratio(parse / (ours + launcher.npxMs - launcher.nodeMs))} the parse limit's speed with it).`,
+  );
+}
 console.log(`\n--- markdown ---\n`);
 console.log(markdownTable(header, rows));
 if (values.prof) console.log(`\nCPU profiles: ${profDir}`);

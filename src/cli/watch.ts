@@ -5,7 +5,7 @@ import { ConnectionError, CredentialError, describeFailure, KubeconfigError } fr
 import { ApiError } from '../shared/apiError.ts';
 import type { ApiResource, KubeObject } from '../shared/k8s.ts';
 import { oneOf, parseCommandLine, UsageError } from './args.ts';
-import { age, BatchedWriter, columns } from './output.ts';
+import { age, BatchedWriter, padded } from './output.ts';
 import { tapListerWatcher } from './tapListerWatcher.ts';
 import { durationOption, sizeOption } from './units.ts';
 import { qualifiedResource } from '../shared/k8s.ts';
@@ -42,8 +42,10 @@ options:
   -h, --help                show this help
 
 The informer's cache leaves metadata.managedFields out, as the extension's views do.
-Answers 429 or 5xx with Retry-After are sent again after the wait the server asks for, up to 10
-times; every retry, stall and reconnection is a "warning:" line on stderr.
+Answers 429 or 5xx with Retry-After are sent again after the wait the server asks for (30s at
+most, client-go's longest backoff), up to 10 times; a server that expires every watch (410) is
+listed again with backoff, 0.8s doubling to 30s. Every retry, stall and reconnection, and such a
+server, is a "warning:" line on stderr.
 On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
 Exit codes: 0 done (Ctrl-C, --exit-when-seen), 2 usage, kubeconfig, connection, auth or
 unknown-resource errors.
@@ -226,8 +228,10 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
       if (finished || isSettled(informer)) return finish(0);
       setImmediate(exitWhenSettled);
     };
+    const wanted = args.exitWhenSeen === undefined ? undefined : splitKey(args.exitWhenSeen);
     const seen = (obj: KubeObject): void => {
-      if (exiting || !args.exitWhenSeen || keyOf(obj) !== args.exitWhenSeen) return;
+      // Compared field by field: a key string built per event would be garbage for every one.
+      if (exiting || wanted === undefined || obj.metadata.name !== wanted.name || (obj.metadata.namespace ?? '') !== wanted.namespace) return;
       exiting = true;
       setImmediate(exitWhenSettled);
     };
@@ -256,8 +260,12 @@ function isSettled(informer: SharedIndexInformer): boolean {
 }
 
 function retryWarning(r: RetryNotice): string {
-  const seconds = r.waitMs % 1000 === 0 ? `${r.waitMs / 1000}s` : `${r.waitMs}ms`;
-  return `the server answered ${r.code}${r.reason ? ` ${r.reason}` : ''}: ${r.message.split('\n', 1)[0]} (retrying ${r.method} ${r.path} in ${seconds} as its Retry-After asks, ${r.attempt}/${r.maxRetries})`;
+  const when = r.askedMs > r.waitMs ? `in ${duration(r.waitMs)}, the longest wait we honour; its Retry-After asked for ${duration(r.askedMs)}` : `in ${duration(r.waitMs)} as its Retry-After asks`;
+  return `the server answered ${r.code}${r.reason ? ` ${r.reason}` : ''}: ${r.message.split('\n', 1)[0]} (retrying ${r.method} ${r.path} ${when}, ${r.attempt}/${r.maxRetries})`;
+}
+
+function duration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
 function isFatalBeforeSync(err: unknown): boolean {
@@ -265,9 +273,10 @@ function isFatalBeforeSync(err: unknown): boolean {
   return err instanceof ConnectionError || err instanceof CredentialError;
 }
 
-function keyOf(obj: KubeObject): string {
-  const { namespace, name } = obj.metadata;
-  return namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
+/** `NS/NAME`, or `NAME` for a cluster-scoped object, as the cache keys it. */
+function splitKey(key: string): { namespace: string; name: string } {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
 interface EventPrinter {
@@ -275,10 +284,13 @@ interface EventPrinter {
   header(): void;
 }
 
+/**
+ * Lines as kubectl get -w --output-watch-events prints them, in fixed-width columns. Built by
+ * concatenation: one line per event, and an array, a map and a join per line cost 3× as much.
+ */
 function eventPrinter(out: BatchedWriter, namespaced: boolean): EventPrinter {
-  const widths = namespaced ? [8, 20, 40, 10] : [8, 40, 10];
   const row = (type: string, ns: string, name: string, rv: string, a: string): string =>
-    columns(namespaced ? [type, ns, name, rv, a] : [type, name, rv, a], widths);
+    `${padded(type, 8)}   ${namespaced ? `${padded(ns, 20)}   ` : ''}${padded(name, 40)}   ${padded(rv, 10)}   ${a}`;
   const print = ((type: string, obj: KubeObject) => {
     const m = obj.metadata;
     out.line(row(type, m.namespace ?? '', m.name ?? '', m.resourceVersion ?? '', age(m.creationTimestamp, Date.now())));

@@ -8,6 +8,8 @@ import type { ReflectorStore } from './deltaFifo.ts';
 import { ITEMS_PREPARED } from './listerWatcher.ts';
 import type { ListerWatcher, WatchHandle, WatchSink } from './listerWatcher.ts';
 import type { ProbeBus } from './probeBus.ts';
+import { RelistPacing } from './relistPacing.ts';
+import type { RelistPace } from './relistPacing.ts';
 import { RepeatedValues } from './sharedValues.ts';
 import { textFormOf } from './transforms.ts';
 import type { TextTransform } from './transforms.ts';
@@ -132,6 +134,11 @@ function behindError(rv: string, cause: unknown): Error {
   return new Error(`the server has no resourceVersion ${rv || '(any)'} yet (${why}): it may have restarted without its history; relisting`, { cause });
 }
 
+function repeatedRelistWarning(why: 'expired' | 'behind', pace: RelistPace): Error {
+  const what = why === 'expired' ? 'keeps ending watches with 410 Gone' : 'keeps calling our resourceVersion too large';
+  return new Error(`the server ${what} (${pace.inARow} in a row within ${(pace.sinceFirstMs / 1000).toFixed(1)} s): relisting with backoff, up to 30 s apart`);
+}
+
 function silentError(silentMs: number, rv: string): Error {
   const seconds = silentMs >= 10_000 ? `${Math.round(silentMs / 1000)} s` : `${(silentMs / 1000).toFixed(1)} s`;
   return new Error(`the watch received nothing, not even a bookmark, for ${seconds}: reconnecting from resourceVersion ${rv}`);
@@ -149,6 +156,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private readonly clock: Clock;
   private readonly probes: ProbeBus;
   private readonly backoff: Backoff;
+  private readonly relistPacing: RelistPacing;
   private readonly abort = new AbortController();
   /** The transform for a backend to apply as it decodes list items; a malformed item is left for wellFormed to report. */
   private readonly prepareItem: ((item: T) => T) | undefined;
@@ -183,6 +191,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.clock = options.clock;
     this.probes = options.probes;
     this.backoff = new Backoff(options.clock, options.random);
+    this.relistPacing = new RelistPacing(options.clock, options.random);
     const transform = options.transform;
     this.prepareItem = transform ? (item) => (malformation(item) === undefined ? transform(item) : item) : undefined;
     this.prepareText = textFormOf(transform);
@@ -275,6 +284,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         return false;
       case 'expired':
       case 'behind':
+        await this.paceRelist(end.kind);
         return true;
       case 'silent':
         return false;
@@ -631,6 +641,16 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.stats.backoffs++;
     if (this.probes.active) this.emit({ kind: 'backoff', delayMs, attempt });
     return delayMs;
+  }
+
+  /** Waits, when 410s come in a row, before the list that answers one; says so once per run of them. */
+  private async paceRelist(why: 'expired' | 'behind'): Promise<void> {
+    const pace = this.relistPacing.next();
+    if (pace.warn) this.reportError(repeatedRelistWarning(why, pace));
+    if (pace.delayMs === 0) return;
+    this.stats.backoffs++;
+    if (this.probes.active) this.emit({ kind: 'backoff', delayMs: pace.delayMs, attempt: pace.attempt });
+    await this.sleep(pace.delayMs);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { ApiError } from '../shared/apiError.ts';
+import { honouredRetryAfterMs } from '../shared/retryAfter.ts';
 
 // What the server's refusals tell the reflector to do, read the way client-go's reflector reads them.
 
@@ -18,9 +19,9 @@ export function isTooLargeResourceVersion(err: unknown): boolean {
   return (err.status?.message ?? err.message).includes('Too large resource version');
 }
 
-/** The wait the server asked for (Retry-After, or Status details.retryAfterSeconds), in ms. */
+/** The wait the server asked for (Retry-After, or Status details.retryAfterSeconds), in ms, 30 s at most. */
 export function retryAfterMs(err: unknown): number {
   if (!(err instanceof ApiError)) return 0;
   const seconds = err.status?.details?.retryAfterSeconds;
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? honouredRetryAfterMs(seconds) : 0;
 }

@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createGunzip } from 'node:zlib';
 import { ApiError } from '../shared/apiError.ts';
 import { isStatus } from '../shared/k8s.ts';
+import { honouredRetryAfterMs } from '../shared/retryAfter.ts';
 import type { Status } from '../shared/k8s.ts';
 import { ConnectionError, StallError } from './errors.ts';
 import type { Transport } from './transport.ts';
@@ -55,8 +56,8 @@ export function buildPath(transport: Transport, path: string, query?: RequestOpt
 
 /**
  * Sends the request; resolves with the streamed body of a 2xx answer, rejects with ApiError otherwise.
- * A 429 or 5xx carrying a Retry-After header is sent again once that many seconds have passed, up to
- * `transport.maxRetries` times (client-go's rest client does the same, 10 times by default).
+ * A 429 or 5xx carrying a Retry-After header is sent again once that many seconds have passed (30 s
+ * at most: see MAX_RETRY_AFTER_MS), up to `transport.maxRetries` times (client-go's rest client: 10).
  */
 export async function streamRequest(transport: Transport, path: string, options: RequestOptions = {}): Promise<StreamedResponse> {
   for (let attempt = 1; ; attempt++) {
@@ -64,8 +65,9 @@ export async function streamRequest(transport: Transport, path: string, options:
     if (!('error' in answer)) return answer;
     const { error, retryAfterSeconds } = answer;
     if (retryAfterSeconds === undefined || attempt > transport.maxRetries) throw error;
-    const waitMs = retryAfterSeconds * 1000;
-    transport.onRetry?.({ method: options.method ?? 'GET', path, code: error.code, reason: error.reason, message: error.message, waitMs, attempt, maxRetries: transport.maxRetries });
+    const waitMs = honouredRetryAfterMs(retryAfterSeconds);
+    const askedMs = retryAfterSeconds * 1000;
+    transport.onRetry?.({ method: options.method ?? 'GET', path, code: error.code, reason: error.reason, message: error.message, waitMs, askedMs, attempt, maxRetries: transport.maxRetries });
     await delay(waitMs, undefined, { signal: options.signal });
   }
 }

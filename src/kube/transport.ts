@@ -30,7 +30,7 @@ export interface TransportOptions {
   stallTimeoutMs?: number;
   /**
    * How often a request answered 429 or 5xx with a Retry-After header is sent again, after waiting
-   * as asked (client-go's rest client: 10). 0 turns this off.
+   * as asked, 30 s at most (client-go's rest client: 10 times). 0 turns this off.
    */
   maxRetries?: number;
   /** Told of each such wait before it starts (the CLI prints a warning). */
@@ -56,8 +56,10 @@ export interface RetryNotice {
   code: number;
   reason: string;
   message: string;
-  /** How long we wait, as the server asked. */
+  /** How long we wait: as the server asked, up to MAX_RETRY_AFTER_MS. */
   waitMs: number;
+  /** What the server asked for (Retry-After), longer than waitMs when capped. */
+  askedMs: number;
   /** 1 for the first retry. */
   attempt: number;
   maxRetries: number;

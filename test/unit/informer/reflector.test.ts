@@ -256,6 +256,43 @@ describe('reflector: deadlines and server verdicts', () => {
     const delays = r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : []));
     assert.ok(delays.includes(20_000), `backoffs: ${delays.join(', ')}`);
   });
+
+  it('a Retry-After of 999999 s lengthens the backoff to 30 s, no more', async () => {
+    const r = rig({}, {}, seedN(1));
+    const absurd = new ApiError(429, 'slow down', 'TooManyRequests', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 429, details: { retryAfterSeconds: 999_999 } });
+    r.source.failNextList(absurd);
+    r.informer.run();
+    await r.tick();
+    const delays = () => r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : []));
+    assert.deepEqual(delays(), [30_000]);
+    await r.tick(30_000);
+    assert.equal(r.informer.hasSynced(), true);
+  });
+
+  it('every watch expiring at once: relists back off from the second 410 on, and one warning says so', async () => {
+    const r = rig({}, {}, seedN(1));
+    r.source.expireEveryWatch = true;
+    // A reflector that relists without waiting never yields to the clock: stop it rather than hang.
+    r.source.beforeList = () => void (r.source.listCalls.length > 100 && r.informer.stop());
+    r.informer.run();
+    await r.tick();
+    for (let i = 0; i < 60; i++) await r.tick(1_000);
+    const delays = r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : []));
+    assert.deepEqual(delays, [1200, 2400, 4800, 9600, 19200, 30000]);
+    assert.equal(r.source.listCalls.length, 7);
+    const warnings = r.errors.filter((e) => /keeps ending watches with 410 Gone/.test(String(e)));
+    assert.equal(warnings.length, 1);
+    // A server that recovers: after two minutes without a 410 a new run starts from scratch.
+    r.source.expireEveryWatch = false;
+    await r.tick(30_000);
+    await r.tick(121_000);
+    r.source.expireEveryWatch = true;
+    r.source.dropWatches(new Error('blip'));
+    await r.tick(1_200);
+    const after = r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : [])).slice(delays.length);
+    // The blip's backoff, then the new run: its first 410 relists at once, its second waits 1.2 s.
+    assert.deepEqual(after, [1200, 1200]);
+  });
 });
 
 describe('reflector: streaming list (watch-list)', () => {

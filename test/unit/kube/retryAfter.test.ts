@@ -103,3 +103,16 @@ test('stopping during a Retry-After wait cancels the request', async (t) => {
   await assert.rejects(pending, (err: unknown) => err instanceof Error && err.name === 'AbortError');
   assert.equal(calls, 1);
 });
+
+test('Retry-After: 999999 is honoured for 30 s at most (the notice says what was asked)', async (t) => {
+  const s = await setup(t);
+  let calls = 0;
+  s.api.route(PATH, (req, res) => (calls++, refuse(res, 429, 'TooManyRequests', '999999')));
+  const abort = new AbortController();
+  const pending = s.lw.list({}, abort.signal);
+  while (s.retries.length === 0) await new Promise((r) => setTimeout(r, 10));
+  abort.abort();
+  await assert.rejects(pending, (err: unknown) => err instanceof Error && err.name === 'AbortError');
+  assert.deepEqual(s.retries.map((r) => [r.waitMs, r.askedMs]), [[30_000, 999_999_000]]);
+  assert.equal(calls, 1);
+});
