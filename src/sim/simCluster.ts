@@ -7,7 +7,7 @@ import type { ListerWatcher } from '../informer/index.ts';
 import { bootstrapApiServer } from './bootstrap/apiServerBootstrap.ts';
 import { crdResources, validateCrd } from './resources/crd.ts';
 import { KindRegistry } from './resources/registry.ts';
-import type { ResourceInfo, ResourceRegistry } from './resources/types.ts';
+import type { ResourceInfo, ResourceRegistry } from './vocabulary/resourceInfo.ts';
 import { ApiStore } from './store/apiStore.ts';
 import { ClientRegistry } from './store/clientInsight.ts';
 import { FaultController } from './store/faults.ts';

@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.ts';
 import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
-import type { ResourceRegistry } from './resources/types.ts';
+import type { ResourceRegistry } from './vocabulary/resourceInfo.ts';
 import type {
   DeleteOptions,
   DeleteResult,

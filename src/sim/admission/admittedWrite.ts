@@ -1,6 +1,6 @@
 import { STALE_OBJECT, conflict, namespaceNotFound } from '../../shared/apiErrors.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { TOKEN_USER } from '../server/bearerAuth.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { AdmissionPoints, RequestContext } from '../store/types.ts';

@@ -2,7 +2,7 @@ import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { ruleAllows, type PolicyRule } from './policyRules.ts';
 import type { AuthorizationRequest } from './requestAttributes.ts';
-import { isPrivileged, serviceAccountOf, type UserInfo } from './userInfo.ts';
+import { isPrivileged, serviceAccountOf, type UserInfo } from '../vocabulary/userInfo.ts';
 
 // kube-apiserver's authorizer as a cluster with `--authorization-mode=RBAC` runs it: members of
 // system:masters may do anything, everyone else what the stored ClusterRoleBindings and the

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { SharedIndexInformer } from '../../informer/index.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { labelSelectorText, parseLabelSelector } from '../../shared/labelSelector.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { RequestContext } from '../store/types.ts';

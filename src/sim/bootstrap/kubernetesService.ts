@@ -1,6 +1,6 @@
 import type { TimerHandle } from '../../shared/clock.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { createIfMissing, getOrUndefined, GVR } from './objectAccess.ts';
 

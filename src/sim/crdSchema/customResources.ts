@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
 import type { DecodingContext } from '../store/bodyDecoding.ts';

@@ -3,7 +3,7 @@
 // constant time; clients are told apart in client insight by user agent plus a short hash of the
 // token, never the token itself.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
+import { ADMIN_USER, type UserInfo } from '../vocabulary/userInfo.ts';
 
 /**
  * Who the server's own token stands for, as `kubectl auth whoami` shows it: one cluster admin

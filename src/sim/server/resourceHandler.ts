@@ -4,7 +4,7 @@
 // does the semantics and throws ApiErrors; this layer only decodes, negotiates and encodes.
 import type { ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { parseResourceVersion } from '../store/resourceVersionParam.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
@@ -22,7 +22,7 @@ import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './stat
 import { invalid } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
-import type { TableColumn } from './tableCells.ts';
+import type { TableColumn } from '../vocabulary/tableCells.ts';
 import { deleteAnswerJson } from './deleteAnswer.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 import { actionSubresource } from './subresources/index.ts';

@@ -18,7 +18,7 @@ import { BearerAuth, newToken } from './bearerAuth.ts';
 import { authenticateServiceAccountToken, DEFAULT_AUDIENCE, ServiceAccountTokens, type TokenAuthentication, type TokenRejection } from './serviceAccountTokens.ts';
 import { ImpersonationHeadersError } from '../auth/impersonation.ts';
 import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
-import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
+import { ADMIN_USER, type UserInfo } from '../vocabulary/userInfo.ts';
 import { RequestAccess } from './requestAccess.ts';
 import { AGGREGATED_CONTENT_TYPE, DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';

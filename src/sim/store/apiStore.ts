@@ -14,7 +14,7 @@ import { collectDependents, deleteDependentsFirst, orphanDependents } from './ga
 import { emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
-import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
+import { hasSubresource, type ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import {
   STALE_OBJECT, alreadyExists, alreadyExistsBeingDeleted, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
   namespaceNotFound, notFound, resourceNotFound, unclassified, unsupportedMediaType, type Cause,
@@ -23,8 +23,8 @@ import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
 import { nestedTooDeeply } from './nestingDepth.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
-import { jsonEqual } from '../jsonEqual.ts';
-import { keyOf, specChanged, timestamp } from './objectMeta.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
+import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
 import { duplicateFieldsOf } from './bodyDuplicates.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
@@ -37,8 +37,8 @@ import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { AdmissionPoints, DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
-import { generateSuffix, validateLabelsAndAnnotations, validateName } from './validation.ts';
-import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
+import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
+import { ADMIN_USER, type UserInfo } from '../vocabulary/userInfo.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,

@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/apiError.ts';
 import { apiVersionOf } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { decodeProblems, type Location } from './typedDecoding.ts';
 
 // Server-side apply reads the applied configuration against the kind's schema before merging it:

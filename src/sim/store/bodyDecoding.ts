@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { apiVersionOf } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
 import { decodeProblems, dropFields } from './typedDecoding.ts';
 import type { FieldValidation } from './types.ts';

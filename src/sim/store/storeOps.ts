@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { KindRegistry } from '../resources/registry.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import type { OwnerIndex } from './ownerIndex.ts';
 import type { Stored } from './storedObject.ts';

@@ -1,6 +1,6 @@
 import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
 import type { ListOptions, WatchOptions } from '../../informer/index.ts';
-import type { UserInfo } from '../auth/userInfo.ts';
+import type { UserInfo } from '../vocabulary/userInfo.ts';
 
 // The public contract of the simulated cluster's store, as the HTTP layer (src/sim/server), the
 // in-process ListerWatcher, scenarios and the views use it through SimCluster (src/sim/simCluster.ts).
