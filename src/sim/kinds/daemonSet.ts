@@ -6,7 +6,7 @@ import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { cloneJson } from '../../shared/cloneJson.ts';
-import { encodeAsGo } from '../store/goEncoding.ts';
+import { encodeAsGo } from '../goTypes/goEncoding.ts';
 import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, num } from '../vocabulary/tableCells.ts';
 import { WORKLOAD_WIDE } from './workloadColumns.ts';
 import { immutableSelector, invalidSelector, selectorIsEmpty, validateLabelSelector } from './labelSelectorObject.ts';

@@ -29,7 +29,7 @@ import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
 import { duplicateFieldsOf } from './bodyDuplicates.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
-import { encodeAsGo } from './goEncoding.ts';
+import { encodeAsGo } from '../goTypes/goEncoding.ts';
 import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
 import { checkAppliedFields } from './applySchema.ts';

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { apiVersionOf } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
-import { decodeProblems, dropFields } from './typedDecoding.ts';
+import { decodeProblems, dropFields } from '../goTypes/typedDecoding.ts';
 import type { FieldValidation } from './types.ts';
 
 // A built-in kind's body as kube-apiserver's decoder treats it: a wrong JSON type is a 400 naming
