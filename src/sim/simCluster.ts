@@ -20,7 +20,7 @@ import type { Stored } from './store/storedObject.ts';
 import { openWatch } from './store/watchOpen.ts';
 import type { Watcher } from './store/watcher.ts';
 import { SimListerWatcher } from './simListerWatcher.ts';
-import type { ScenarioRunHandle, ScenarioTarget, SimObjects } from './simObjects.ts';
+import type { InProcessCluster, ScenarioRunHandle, ScenarioTarget } from './simObjects.ts';
 import { startScenario, type ScenarioOptions, type ScenarioRun } from './scenario/scenarioRunner.ts';
 import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
 import { replayTrace, type TraceReplay } from './scenario/traceReplay.ts';
@@ -76,7 +76,7 @@ export interface SimClusterOptions {
 
 export type { ScenarioRunHandle };
 
-export interface SimClusterApi extends SimObjects {
+export interface SimClusterApi extends InProcessCluster {
   readonly faults: FaultControls;
   readonly clients: ClientInsight;
   /** Whether the cluster runs its bootstrap (src/sim/bootstrap); a server then starts its control plane. */
@@ -100,10 +100,6 @@ export interface SimClusterApi extends SimObjects {
    * the options already running). Off by default so a user's own controllers are not raced.
    */
   enableWorkloads(options?: Partial<WorkloadOptions>): WorkloadOptions;
-  /** Every committed write, after watchers were queued. */
-  onWrite(listener: (write: WriteRecord) => void): () => void;
-  /** An in-process ListerWatcher for one resource (optionally one namespace); objects are copies unless `shareFrozen`. */
-  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher;
   /** What the store holds, per resource: for the views' cluster panel and the admin endpoint. */
   stats(): SimStats;
   /**

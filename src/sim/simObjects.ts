@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.ts';
 import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
+import type { ListerWatcher } from '../informer/index.ts';
 import type { ResourceRegistry } from './vocabulary/resourceInfo.ts';
 import type {
   DeleteOptions,
@@ -14,12 +15,14 @@ import type {
   Subresource,
   WatchListener,
   WatchRequest,
+  WriteRecord,
 } from './store/types.ts';
 import type { WorkloadOptions } from './workloads/index.ts';
 
 // The narrow faces of the simulated cluster that its own parts use: scenarios, trace replay, the
-// bootstrap and the in-process ListerWatcher take these instead of the SimCluster that starts them,
-// so none of them imports simCluster.ts (and simCluster.ts can import them without a cycle).
+// bootstrap and control plane, admission, RBAC and the in-process ListerWatcher take these instead
+// of the SimCluster that starts them, so none of them imports simCluster.ts (and simCluster.ts can
+// import them without a cycle).
 
 /** The cluster's objects, addressed by group/version/resource, with the API server's semantics. */
 export interface SimObjects {
@@ -38,6 +41,17 @@ export interface SimObjects {
    * resourceVersion opens the watch and then delivers one ERROR event (410 Expired) and closes.
    */
   watch(gvr: GroupVersionResource, request: WatchRequest, listener: WatchListener, ctx?: RequestContext): SimWatch;
+}
+
+/**
+ * The cluster as the parts that run in its own process see it (the control plane's controllers,
+ * admission's webhook cache): its objects, informers over them, and every write as it commits.
+ */
+export interface InProcessCluster extends SimObjects {
+  /** Every committed write, after watchers were queued. */
+  onWrite(listener: (write: WriteRecord) => void): () => void;
+  /** An in-process ListerWatcher for one resource (optionally one namespace); objects are copies unless `shareFrozen`. */
+  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher;
 }
 
 /** What a scenario drives beyond the objects: faults, restarts, its seed and the workloads. */

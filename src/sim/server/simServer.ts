@@ -12,9 +12,9 @@ import type { SimClusterApi } from '../simCluster.ts';
 import type { ClientIdentity, RequestContext } from '../store/types.ts';
 import { loadOrCreatePki } from '../tls/certificates.ts';
 import { renderKubeconfig, writeKubeconfig } from '../tls/kubeconfig.ts';
-import { loadOrCreateToken } from '../tls/tokenFile.ts';
+import { loadOrCreateToken, newToken } from '../tls/tokenFile.ts';
 import { handleAdmin } from './adminApi.ts';
-import { BearerAuth, newToken } from './bearerAuth.ts';
+import { BearerAuth } from './bearerAuth.ts';
 import { authenticateServiceAccountToken, DEFAULT_AUDIENCE, ServiceAccountTokens, type TokenAuthentication, type TokenRejection } from './serviceAccountTokens.ts';
 import { ImpersonationHeadersError } from '../auth/impersonation.ts';
 import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
@@ -35,6 +35,8 @@ import { gateHandshakes } from './tlsHandshakeGate.ts';
 import { sendJson, sendStatus, sendText } from './responses.ts';
 import { methodNotAllowed, PageNotFound, unplacedPathNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
 import { versionInfo } from './versionInfo.ts';
+
+const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
 
 export interface SimServerOptions {
   /** 0 (default): a free port. */
@@ -96,7 +98,10 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   const inFlight = new InFlightLimiter({ ...DEFAULT_IN_FLIGHT_LIMITS, ...options.maxRequestsInFlight });
   const sockets = new Set<Socket>();
   let port = 0;
-  const openapi = new OpenApiService(cluster, serverVersion.gitVersion);
+  const openapi = new OpenApiService({
+    servedResources: () => cluster.resources.all(),
+    customResourceDefinitions: () => cluster.list(CRDS, {}).items.map((s) => s.object),
+  }, serverVersion.gitVersion);
   const discovery = new DiscoveryDocuments(cluster.resources, () => `127.0.0.1:${port}`);
 
   /** One context per client: its user agent, and who it acts as when that is not the admin. */

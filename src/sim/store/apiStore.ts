@@ -25,7 +25,8 @@ import { nestedTooDeeply } from './nestingDepth.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
-import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
+import { decodeBuiltin } from './bodyDecoding.ts';
+import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
 import { duplicateFieldsOf } from './bodyDuplicates.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
@@ -158,8 +159,7 @@ export class ApiStore implements StoreOps {
   /** The running write's field manager, apiVersion and field shapes. */
   private fieldManagement(info: ResourceInfo, subresource: Subresource | undefined): FieldManagement {
     const writer = this.inFollowUp ? CONTROLLER_MANAGER : this.opts.writer?.() ?? {};
-    return fieldManagementFor(info, subresource, writer, timestamp(this.opts.clock.now()), () =>
-      this.mvcc.table(CRDS.group, CRDS.resource).current.get(`${info.resource}.${info.group}`)?.object);
+    return fieldManagementFor(info, subresource, writer, timestamp(this.opts.clock.now()), () => this.storedCrd(info));
   }
 
   create(info: ResourceInfo, namespace: string, body: KubeObject, dryRun = false): Stored {
@@ -363,6 +363,12 @@ export class ApiStore implements StoreOps {
 
   // ---- helpers: bodies ----
 
+  /** The CRD that serves a custom resource, as stored (undefined for built-ins). */
+  private storedCrd(info: ResourceInfo): Readonly<KubeObject> | undefined {
+    if (info.source !== 'crd') return undefined;
+    return this.mvcc.table(CRDS.group, CRDS.resource).current.get(`${info.resource}.${info.group}`)?.object;
+  }
+
   /** A mutable copy of the body with apiVersion/kind checked and set to the storage version. */
   private decode(info: ResourceInfo, obj: KubeObject, duplicates: string[] = [], decoding = this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined }): void {
     // managedFields are checked by field management (entries it cannot read are ignored), not decoded as typed fields.
@@ -370,7 +376,7 @@ export class ApiStore implements StoreOps {
     if (managedFields !== undefined) delete obj.metadata.managedFields;
     try {
       decodeBuiltin(info, obj, { ...decoding, duplicates });
-      decodeCustomResource(info, customResourceSchema(this.mvcc, info), obj, decoding);
+      decodeCustomResource(info, customResourceSchema(this.storedCrd(info), info), obj, decoding);
     } finally {
       if (managedFields !== undefined && typeof obj.metadata === 'object' && obj.metadata !== null) obj.metadata.managedFields = managedFields;
     }
@@ -443,7 +449,7 @@ export class ApiStore implements StoreOps {
     causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
     if (isCrdTable(info)) causes.push(...validateCrdForWrite(obj));
     causes.push(...(strategyFor(info).validate?.(obj) ?? []), ...(strategyFor(info).validateCreate?.(obj) ?? []));
-    causes.push(...validateCustomResource(customResourceSchema(this.mvcc, info), obj));
+    causes.push(...validateCustomResource(customResourceSchema(this.storedCrd(info), info), obj));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
 
@@ -604,7 +610,7 @@ export class ApiStore implements StoreOps {
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
       ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),
-      ...validateCustomResource(customResourceSchema(this.mvcc, info), next, cur),
+      ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     // In the form the server prints (as the stored object is) before anything is compared with it.

@@ -1,6 +1,7 @@
 import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
 import type { ListOptions, WatchOptions } from '../../informer/index.ts';
 import type { UserInfo } from '../vocabulary/userInfo.ts';
+import type { FieldValidation } from '../vocabulary/fieldValidation.ts';
 
 // The public contract of the simulated cluster's store, as the HTTP layer (src/sim/server), the
 // in-process ListerWatcher, scenarios and the views use it through SimCluster (src/sim/simCluster.ts).
@@ -33,8 +34,7 @@ export interface ClientIdentity {
   user?: string;
 }
 
-/** ?fieldValidation: what a built-in kind's unknown fields do (Warn when not given, as the API server). */
-export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+export type { FieldValidation };
 
 /** Per-request context. Everything is optional. */
 export interface RequestContext {
