@@ -36,7 +36,10 @@ export interface ClientIdentity {
 
 export type { FieldValidation };
 
-/** Per-request context. Everything is optional. */
+/**
+ * Per-request context, handed down to every store write as its last argument (as kube-apiserver
+ * passes its ctx): who writes, how the body decodes, dry run, admission. Everything is optional.
+ */
 export interface RequestContext {
   client?: ClientIdentity;
   /** Who the request acts as, when not the server token's admin (a service account token, impersonation). */
@@ -50,6 +53,8 @@ export interface RequestContext {
   fieldValidation?: FieldValidation;
   /** Filled by the write with what the answer's Warning headers say (unknown fields dropped). */
   warnings?: string[];
+  /** Fields the request's JSON body named twice (JSON.parse kept the last): refused or warned about as unknown ones are. */
+  duplicateFields?: readonly string[];
   /** Set by admission (src/sim/admission) while it runs the write: where webhooks see and change the object. */
   admission?: AdmissionPoints;
 }
