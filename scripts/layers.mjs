@@ -49,8 +49,8 @@ export const SIM_FLOORS = [
   ['resources', 'apply'],
   // The MVCC store: writes with the API server's semantics, watches, persistence.
   ['store'],
-  // What acts on the store from inside: the built-in workload controllers.
-  ['workloads'],
+  // What acts on the store from inside: the built-in workload controllers, and the fault table.
+  ['workloads', 'faults'],
   // The narrow faces of the cluster its own parts are handed.
   ['simObjects.ts'],
   // What runs against those faces: scenarios, the bootstrap and control plane, RBAC, the in-process ListerWatcher.

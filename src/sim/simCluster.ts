@@ -11,7 +11,8 @@ import type { ResourceInfo, ResourceRegistry } from './vocabulary/resourceInfo.t
 import { ApiStore } from './store/apiStore.ts';
 import { IN_PROCESS } from './store/writeContext.ts';
 import { ClientRegistry } from './store/clientInsight.ts';
-import { FaultController } from './store/faults.ts';
+import { FaultController } from './faults/faultController.ts';
+import type { FaultControls } from './faults/faultControls.ts';
 import type { HistoryEvent } from './store/history.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
 import { MvccStore, type ResourceTable } from './store/mvccStore.ts';
@@ -31,7 +32,6 @@ import type {
   ClientInsight,
   DeleteOptions,
   DeleteResult,
-  FaultControls,
   ListRequest,
   ListResult,
   PatchType,

@@ -2,10 +2,11 @@ import type { Clock } from '../shared/clock.ts';
 import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
 import type { ListerWatcher } from '../informer/index.ts';
 import type { ResourceRegistry } from './vocabulary/resourceInfo.ts';
+import type { FaultControls } from './faults/faultControls.ts';
+import type { FaultTarget } from './faults/faultTable.ts';
 import type {
   DeleteOptions,
   DeleteResult,
-  FaultControls,
   ListRequest,
   ListResult,
   PatchType,
@@ -55,7 +56,7 @@ export interface InProcessCluster extends SimObjects {
 }
 
 /** What a scenario drives beyond the objects: faults, restarts, its seed and the workloads. */
-export interface ScenarioTarget extends SimObjects {
+export interface ScenarioTarget extends SimObjects, FaultTarget {
   readonly faults: FaultControls;
   /** Ends every watch; state and RVs carry on (`dropHistory`: resumes from before get 410). */
   restart(options?: { dropHistory?: boolean }): void;
@@ -70,4 +71,6 @@ export interface ScenarioRunHandle {
   readonly done: Promise<void>;
   /** Stops scheduling further steps. */
   stop(): void;
+  /** What in the file still runs but is written in an old way (`file:line:col: path: message`). */
+  readonly warnings: readonly string[];
 }
