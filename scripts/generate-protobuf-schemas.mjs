@@ -1,4 +1,4 @@
-// Dev tool (not run in CI): writes src/sim/server/protobuf/generatedSchemas.ts, the protobuf field
+// Dev tool (not run in CI): writes src/sim/goTypes/generatedSchemas.ts, the protobuf field
 // tables of every kind the simulated cluster decodes, from the published schemas instead of by hand.
 //
 //   node scripts/generate-protobuf-schemas.mjs [k8s.io/api git dir] [k8s.io/apimachinery git dir]
@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const [apiRepo = '/work/.mirror/kubernetes+api/repo', machineryRepo = '/work/.mirror/kubernetes+apimachinery/repo'] = process.argv.slice(2);
-const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 'server', 'protobuf', 'generatedSchemas.ts');
+const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sim', 'goTypes', 'generatedSchemas.ts');
 
 /**
  * apiVersion → kinds: every kind registered in src/sim/kinds/builtinKinds.ts (read from there, so a

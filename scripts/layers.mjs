@@ -12,7 +12,8 @@
 //
 // The core (shared, informer, workqueue, sim, runtime) runs in plain Node and the CLI. Parts with an
 // index.ts are entered through it (a deep path is that part's implementation detail); inside a
-// part, files import each other freely.
+// part, files import each other freely, except in the simulated cluster, whose rooms stand on
+// floors (SIM_FLOORS below).
 
 const forbid = (regex, message) => ({ regex, message });
 
@@ -35,13 +36,67 @@ const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE, SETUP];
 
 const SIM_INTERNALS = forbid('(^|/)sim/store/', "the simulated cluster's store is internal: import its types from src/sim/index.ts");
 
+/**
+ * The simulated cluster's floors, from the ground up. A room (a folder of src/sim, or a file directly
+ * in it) imports only rooms on lower floors, so a request walks down and never back up. A new room
+ * takes its place here (a unit test fails until it does).
+ */
+export const SIM_FLOORS = [
+  // Words every part shares (object metadata, ResourceInfo, table cells, UserInfo …), k8s.io/api's Go
+  // types as generated tables, and leaves that need nothing of the sim.
+  ['vocabulary', 'goTypes', 'selectors', 'tls'],
+  // API machinery: patches, OpenAPI documents, CRD schemas and CEL, and one module per built-in kind.
+  ['patch', 'openapi', 'crdSchema', 'kinds'],
+  // The registry of served resources, and server-side apply.
+  ['resources', 'apply'],
+  // The MVCC store: writes with the API server's semantics, watches, persistence.
+  ['store'],
+  // What acts on the store from inside: the built-in workload controllers, and the fault table.
+  ['workloads', 'faults'],
+  // The narrow faces of the cluster its own parts are handed.
+  ['simObjects.ts'],
+  // What runs against those faces: scenarios, the bootstrap and control plane, RBAC, the in-process ListerWatcher.
+  ['scenario', 'bootstrap', 'auth', 'simListerWatcher.ts'],
+  // The cluster assembled, and admission (webhooks called around the cluster's writes).
+  ['simCluster.ts', 'admission'],
+  // The HTTPS server.
+  ['server'],
+  // The public face: what the rest of the product imports (nothing inside src/sim does).
+  ['index.ts'],
+];
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * An import of `room` as written in a file of a folder room (`../store/…`, `../../store/…`) or in a
+ * file directly in src/sim (`./store/…`).
+ */
+function simRoomImport(room, fromRootFile) {
+  const up = fromRootFile ? '\\./' : '(\\.\\./)+';
+  return room.endsWith('.ts') ? `^${up}${escape(room)}$` : `^${up}${escape(room)}/`;
+}
+
+/** For one room of src/sim: every room on its floor or above, forbidden. */
+function simFloorPatterns(room) {
+  const floor = SIM_FLOORS.findIndex((rooms) => rooms.includes(room));
+  const above = SIM_FLOORS.slice(floor).flat().filter((r) => r !== room);
+  const fromRootFile = room.endsWith('.ts');
+  return above.map((r) =>
+    forbid(simRoomImport(r, fromRootFile), `src/sim/${room} stands on floor ${floor + 1} of the simulated cluster (scripts/layers.mjs, SIM_FLOORS): it may not import ${r}, on floor ${SIM_FLOORS.findIndex((rooms) => rooms.includes(r)) + 1}`),
+  );
+}
+
+const SIM_PART = [OUTER, forbid('(^|/)runtime/', 'the simulated cluster runs no user controller: no runtime here'), INFORMER, WORKQUEUE];
+
 /** One block per part; every file matches one block, so each sees its whole list (a later block would replace it). */
 const PARTS = [
   { files: ['src/shared/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|workqueue|sim|runtime)/', 'shared is the bottom layer: it imports nothing but itself')] },
   { files: ['src/shared/protocol/**'], vscode: false, patterns: [forbid('^\\.\\./(?!keys\\.ts$)', 'the webview compiles src/shared/protocol with it: it imports nothing outside it but shared/keys.ts')] },
   { files: ['src/informer/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(sim|runtime)/', 'the informer knows backends only through ListerWatcher: no sim or runtime here'), WORKQUEUE] },
   { files: ['src/workqueue/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|sim|runtime)/', 'the workqueue stands alone: it imports only shared')] },
-  { files: ['src/sim/**'], vscode: false, patterns: [OUTER, forbid('(^|/)runtime/', 'the simulated cluster runs no user controller: no runtime here'), INFORMER, WORKQUEUE] },
+  { files: ['src/sim/**'], vscode: false, patterns: SIM_PART },
+  // The blocks of sim's rooms replace the one above for their files, so each carries SIM_PART too.
+  ...SIM_FLOORS.flat().map((room) => ({ files: [room.endsWith('.ts') ? `src/sim/${room}` : `src/sim/${room}/**`], vscode: false, patterns: [...SIM_PART, ...simFloorPatterns(room)] })),
   { files: ['src/runtime/**'], vscode: false, patterns: [OUTER, INFORMER, WORKQUEUE, SIM] },
   { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
   { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },

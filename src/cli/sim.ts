@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { adminRequest, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
+import { FAULTS, FaultArgumentError, faultArgsFromFlags, faultHelp, faultNamed, faultUsage } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
 import { formatClientsTable } from './clientsTable.ts';
 
@@ -18,11 +19,10 @@ const USAGE = `usage:
   controller-lab sim clients [-o json] [--kubeconfig FILE]
   controller-lab sim state [--kubeconfig FILE]
 
-fault actions:
-${Object.entries(ADMIN_ACTIONS)
-  .filter(([, a]) => a.method === 'POST')
-  .map(([name, a]) => `  ${name.padEnd(20)} ${a.summary}`)
-  .join('\n')}
+faults (the same names and arguments as the admin endpoint's and scenario steps'):
+${FAULTS.map((f) => `  ${faultUsage(f)}\n      ${f.help}`).join('\n')}
+  scenario FILE
+      ${ADMIN_ACTIONS['scenario']?.summary ?? ''}
 
 --workloads runs the Deployment, ReplicaSet, StatefulSet, DaemonSet and Job controllers, a scheduler
 and fake Nodes (default 3) whose kubelets move Pods to Running and Ready, so workloads roll out.
@@ -32,8 +32,8 @@ Off by default, so your own controllers for these kinds are not raced.
 namespaces get no kube-root-ca.crt ConfigMap or default ServiceAccount (test suites written for
 envtest count on that).
 
-Fault arguments are flags named after the fields: --ms 500, --resource deployments.apps,
---resource-version 42, --error-rate 0.2, --error-code 429, --retry-after-seconds 2, --latency-ms 100.
+A fault's arguments are flags: the kebab-case of its arguments' names (resourceVersion is
+--resource-version); \`controller-lab sim fault NAME --help\` says what each one does.
 The sim's admin endpoint is found through the kubeconfig it wrote (--kubeconfig, else $KUBECONFIG).
 
 examples:
@@ -48,8 +48,17 @@ examples:
   controller-lab sim clients -o json                     # the same as JSON
 `;
 
-function kebabToCamel(s: string): string {
-  return s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+/** `--kubeconfig FILE` (or `--kubeconfig=FILE`) taken out of an admin command's arguments. */
+function takeKubeconfigFlag(tokens: readonly string[]): { kubeconfig: string | undefined; rest: string[] } {
+  let kubeconfig: string | undefined;
+  const rest: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t === '--kubeconfig') kubeconfig = tokens[++i];
+    else if (t.startsWith('--kubeconfig=')) kubeconfig = t.slice('--kubeconfig='.length);
+    else rest.push(t);
+  }
+  return { kubeconfig, rest };
 }
 
 async function readKubeconfigFor(flag: string | undefined): Promise<string> {
@@ -58,7 +67,7 @@ async function readKubeconfigFor(flag: string | undefined): Promise<string> {
   return readFile(path, 'utf8');
 }
 
-/** `sim fault compact --resource-version 12` → POST admin/compact {"resourceVersion":"12"}. */
+/** `sim fault compact --resource-version 12` → POST admin/compact {"resourceVersion":12}. */
 async function runAdminCommand(all: string[]): Promise<number> {
   // `-o json` / `--output json` (as kubectl spells it): tables are for people, JSON for scripts.
   let output = 'table';
@@ -91,35 +100,33 @@ async function runAdminCommand(all: string[]): Promise<number> {
     process.stderr.write(`unknown action ${JSON.stringify(action)}\n${USAGE}`);
     return 2;
   }
-  let kubeconfigFlag: string | undefined;
-  const body: Record<string, string | boolean> = {};
+  const { kubeconfig: kubeconfigFlag, rest: actionTokens } = takeKubeconfigFlag(tokens);
+  const fault = faultNamed(action);
+  let payload: unknown;
   let scenarioFile: string | undefined;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (!t.startsWith('--')) {
-      if (action === 'scenario' && scenarioFile === undefined) {
-        scenarioFile = t;
-        continue;
-      }
-      process.stderr.write(`unexpected argument ${JSON.stringify(t)}\n`);
+  if (fault) {
+    try {
+      payload = faultArgsFromFlags(fault, actionTokens);
+    } catch (err) {
+      if (!(err instanceof FaultArgumentError)) throw err;
+      process.stderr.write(`${err.message}\nusage: controller-lab sim fault ${faultUsage(fault)}\n`);
       return 2;
     }
-    const eq = t.indexOf('=');
-    const key = eq > 0 ? t.slice(2, eq) : t.slice(2);
-    const next = tokens[i + 1];
-    const value = eq > 0 ? t.slice(eq + 1) : next !== undefined && !next.startsWith('--') ? (i++, next) : true;
-    if (key === 'kubeconfig') kubeconfigFlag = String(value);
-    else body[kebabToCamel(key)] = value;
+  } else {
+    const unexpected = actionTokens.filter((t, i) => !(action === 'scenario' && i === 0 && !t.startsWith('--')));
+    if (unexpected.length) {
+      process.stderr.write(`unexpected argument ${JSON.stringify(unexpected[0])}\n`);
+      return 2;
+    }
+    scenarioFile = action === 'scenario' ? actionTokens[0] : undefined;
   }
   const endpoint = endpointFromKubeconfig(await readKubeconfigFor(kubeconfigFlag));
-  let payload: unknown;
   if (action === 'scenario') {
     if (!scenarioFile) throw new Error('sim fault scenario FILE: the scenario file is missing');
     payload = await readScenarioFile(scenarioFile);
-  } else if (spec.method === 'POST') {
-    payload = body;
   }
   const answer = await adminRequest(endpoint, action, payload);
+  for (const warning of (answer as { warnings?: string[] }).warnings ?? []) process.stderr.write(`warning: ${warning.replace(/^admin-request\.yaml/, scenarioFile ?? '')}\n`);
   if (action === 'clients' && output === 'table') {
     process.stdout.write(formatClientsTable((answer as { clients?: ClientInfo[] }).clients ?? [], Date.now()));
     return 0;
@@ -261,7 +268,8 @@ export async function main(args: string[]): Promise<number> {
   try {
     if (first === 'fault' || first === 'clients' || first === 'state') {
       if (args.includes('--help') || args.includes('-h')) {
-        process.stdout.write(USAGE);
+        const fault = first === 'fault' ? faultNamed(args[1] ?? '') : undefined;
+        process.stdout.write(fault ? faultHelp(fault) : USAGE);
         return 0;
       }
       return await runAdminCommand(args);

@@ -8,13 +8,17 @@ export type { ScenarioRunHandle, ScenarioTarget, SimObjects } from './simObjects
 export type { ClientInfo, ClientInsight } from './store/types.ts';
 export { startSimServer } from './server/simServer.ts';
 export { ADMIN_ACTIONS } from './server/adminApi.ts';
+export { FAULTS, faultNamed } from './faults/faultTable.ts';
+export type { Fault } from './faults/faultTable.ts';
+export { FaultArgumentError } from './faults/faultArguments.ts';
+export { faultArgsFromFlags, faultHelp, faultUsage } from './faults/faultCalls.ts';
 export { adminRequest, endpointFromKubeconfig } from './server/adminClient.ts';
 export { parseScenario } from './scenario/scenarioParser.ts';
 export { checkScenario } from './scenario/scenarioRunner.ts';
 export { readScenarioFile, ScenarioFileNotFound } from './scenario/scenarioFile.ts';
 export type { ScenarioAction, ScheduledStep } from './scenario/scenarioTypes.ts';
 export { parseWorkloadsField } from './scenario/scenarioWorkloads.ts';
-export { parseDuration } from './scenario/duration.ts';
+export { parseDuration } from './vocabulary/duration.ts';
 export { workloadOptions } from './workloads/index.ts';
 export type { WorkloadOptions } from './workloads/index.ts';
 export { describeAction, followScenario, printScenarioProgress } from './scenario/scenarioProgress.ts';

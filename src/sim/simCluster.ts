@@ -7,10 +7,12 @@ import type { ListerWatcher } from '../informer/index.ts';
 import { bootstrapApiServer } from './bootstrap/apiServerBootstrap.ts';
 import { crdResources, validateCrd } from './resources/crd.ts';
 import { KindRegistry } from './resources/registry.ts';
-import type { ResourceInfo, ResourceRegistry } from './resources/types.ts';
+import type { ResourceInfo, ResourceRegistry } from './vocabulary/resourceInfo.ts';
 import { ApiStore } from './store/apiStore.ts';
+import { IN_PROCESS } from './store/writeContext.ts';
 import { ClientRegistry } from './store/clientInsight.ts';
-import { FaultController } from './store/faults.ts';
+import { FaultController } from './faults/faultController.ts';
+import type { FaultControls } from './faults/faultControls.ts';
 import type { HistoryEvent } from './store/history.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
 import { MvccStore, type ResourceTable } from './store/mvccStore.ts';
@@ -20,18 +22,16 @@ import type { Stored } from './store/storedObject.ts';
 import { openWatch } from './store/watchOpen.ts';
 import type { Watcher } from './store/watcher.ts';
 import { SimListerWatcher } from './simListerWatcher.ts';
-import type { ScenarioRunHandle, ScenarioTarget, SimObjects } from './simObjects.ts';
+import type { InProcessCluster, ScenarioRunHandle, ScenarioTarget } from './simObjects.ts';
 import { startScenario, type ScenarioOptions, type ScenarioRun } from './scenario/scenarioRunner.ts';
 import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
 import { replayTrace, type TraceReplay } from './scenario/traceReplay.ts';
 import { startWorkloads, type RunningWorkloads, type WorkloadOptions } from './workloads/index.ts';
 import { randomUUID } from 'node:crypto';
 import type {
-  ClientIdentity,
   ClientInsight,
   DeleteOptions,
   DeleteResult,
-  FaultControls,
   ListRequest,
   ListResult,
   PatchType,
@@ -76,7 +76,7 @@ export interface SimClusterOptions {
 
 export type { ScenarioRunHandle };
 
-export interface SimClusterApi extends SimObjects {
+export interface SimClusterApi extends InProcessCluster {
   readonly faults: FaultControls;
   readonly clients: ClientInsight;
   /** Whether the cluster runs its bootstrap (src/sim/bootstrap); a server then starts its control plane. */
@@ -100,10 +100,6 @@ export interface SimClusterApi extends SimObjects {
    * the options already running). Off by default so a user's own controllers are not raced.
    */
   enableWorkloads(options?: Partial<WorkloadOptions>): WorkloadOptions;
-  /** Every committed write, after watchers were queued. */
-  onWrite(listener: (write: WriteRecord) => void): () => void;
-  /** An in-process ListerWatcher for one resource (optionally one namespace); objects are copies unless `shareFrozen`. */
-  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher;
   /** What the store holds, per resource: for the views' cluster panel and the admin endpoint. */
   stats(): SimStats;
   /**
@@ -151,8 +147,6 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   private readonly persistence: Persistence | undefined;
   private nextWatchId = 1;
   private workloads: RunningWorkloads | undefined;
-  private currentClient: ClientIdentity | undefined;
-  private currentRequest: RequestContext | undefined;
   private random: () => number = Math.random;
   private seeded = false;
 
@@ -178,11 +172,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       uid: () => (this.seeded ? uuidFrom(this.random) : randomUUID()),
       consumeConflict: (g, r, k) => this.faults.consumeConflict(g, r, k),
       onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved', true); },
-      decoding: () => ({ mode: this.currentRequest?.fieldValidation ?? 'Warn', warnings: this.currentRequest?.warnings }),
-      writer: () => ({ fieldManager: this.currentRequest?.fieldManager, userAgent: this.currentRequest?.client?.userAgent, force: this.currentRequest?.force, user: this.currentRequest?.user }),
-      admission: () => this.currentRequest?.admission,
     });
-    this.mvcc.onCommit((table, event) => this.emitWrite(table, event));
+    this.api.onCommit((table, event, ctx) => this.emitWrite(table, event, ctx));
 
     if (options.seed !== undefined) this.seed(options.seed);
     const loaded = options.stateDir ? loadStateDir(options.stateDir) : undefined;
@@ -238,25 +229,25 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   create(gvr: GroupVersionResource, namespace: string, body: KubeObject, ctx?: RequestContext): StoredObject {
     const info = this.resources.require(gvr);
     return this.recorded(ctx, 'create', info, namespace, body.metadata?.name ?? body.metadata?.generateName ?? '', () =>
-      this.out(info, this.api.create(info, namespace, body, ctx?.dryRun)));
+      this.out(info, this.api.create(info, namespace, body, ctx ?? IN_PROCESS)));
   }
 
   update(gvr: GroupVersionResource, namespace: string, name: string, body: KubeObject, subresource?: Subresource, ctx?: RequestContext): StoredObject {
     const info = this.resources.require(gvr);
     return this.recorded(ctx, 'update', info, namespace, name, () =>
-      this.out(info, this.api.update(info, namespace, name, body, subresource, ctx?.dryRun), subresource));
+      this.out(info, this.api.update(info, namespace, name, body, subresource, ctx ?? IN_PROCESS), subresource));
   }
 
   patch(gvr: GroupVersionResource, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, ctx?: RequestContext): StoredObject {
     const info = this.resources.require(gvr);
     return this.recorded(ctx, 'patch', info, namespace, name, () =>
-      this.out(info, this.api.patch(info, namespace, name, type, patch, subresource, ctx?.dryRun), subresource));
+      this.out(info, this.api.patch(info, namespace, name, type, patch, subresource, ctx ?? IN_PROCESS), subresource));
   }
 
   delete(gvr: GroupVersionResource, namespace: string, name: string, options?: DeleteOptions, ctx?: RequestContext): DeleteResult {
     const info = this.resources.require(gvr);
     return this.recorded(ctx, 'delete', info, namespace, name, () => {
-      const r = this.api.delete(info, namespace, name, options, ctx?.dryRun);
+      const r = this.api.delete(info, namespace, name, options ?? {}, ctx ?? IN_PROCESS);
       return { object: this.out(info, r.object), deleted: r.deleted };
     });
   }
@@ -264,7 +255,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   deleteCollection(gvr: GroupVersionResource, request: ListRequest & DeleteOptions, ctx?: RequestContext): ListResult {
     const info = this.resources.require(gvr);
     return this.recorded(ctx, 'deletecollection', info, request.namespace ?? '', '', () => {
-      const items = this.api.deleteCollection(info, request, ctx?.dryRun).map((s) => this.out(info, s) as Stored);
+      const items = this.api.deleteCollection(info, request, ctx ?? IN_PROCESS).map((s) => this.out(info, s) as Stored);
       const result: ListResult = { resourceVersion: this.mvcc.resourceVersion, items, kind: `${info.kind}List`, apiVersion: apiVersionOf(info), json: () => listJson(result) };
       if (info.source === 'builtin') result.bareItems = true;
       return result;
@@ -369,11 +360,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     return stored.asApiVersion(apiVersionOf(info));
   }
 
+  /** Runs a write and records it (or its failure) in the client's insight. */
   private recorded<T>(ctx: RequestContext | undefined, verb: string, info: ResourceInfo, namespace: string, name: string, fn: () => T): T {
-    const previous = this.currentClient;
-    const previousRequest = this.currentRequest;
-    this.currentClient = ctx?.client;
-    this.currentRequest = ctx;
     try {
       const result = fn();
       if (ctx?.client) {
@@ -385,9 +373,6 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     } catch (err) {
       if (ctx?.client && err instanceof ApiError) this.clients.recordWrite(ctx.client, verb, qualifiedResource(info), namespace ? `${namespace}/${name}` : name, '', err.code);
       throw err;
-    } finally {
-      this.currentClient = previous;
-      this.currentRequest = previousRequest;
     }
   }
 
@@ -396,11 +381,11 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     return new ApiError(405, message, 'MethodNotAllowed', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason: 'MethodNotAllowed', code: 405 });
   }
 
-  private emitWrite(table: ResourceTable, event: HistoryEvent): void {
+  private emitWrite(table: ResourceTable, event: HistoryEvent, ctx: RequestContext): void {
     if (this.writeListeners.size === 0) return;
     const record: WriteRecord = { type: event.type, group: table.group, resource: table.resource, key: event.key, object: event.object };
     if (event.prev) record.previous = event.prev;
-    if (this.currentClient) record.client = this.currentClient;
+    if (ctx.client) record.client = ctx.client;
     for (const l of [...this.writeListeners]) l(record);
   }
 

@@ -1,10 +1,12 @@
 import type { Clock } from '../shared/clock.ts';
 import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
-import type { ResourceRegistry } from './resources/types.ts';
+import type { ListerWatcher } from '../informer/index.ts';
+import type { ResourceRegistry } from './vocabulary/resourceInfo.ts';
+import type { FaultControls } from './faults/faultControls.ts';
+import type { FaultTarget } from './faults/faultTable.ts';
 import type {
   DeleteOptions,
   DeleteResult,
-  FaultControls,
   ListRequest,
   ListResult,
   PatchType,
@@ -14,12 +16,14 @@ import type {
   Subresource,
   WatchListener,
   WatchRequest,
+  WriteRecord,
 } from './store/types.ts';
 import type { WorkloadOptions } from './workloads/index.ts';
 
 // The narrow faces of the simulated cluster that its own parts use: scenarios, trace replay, the
-// bootstrap and the in-process ListerWatcher take these instead of the SimCluster that starts them,
-// so none of them imports simCluster.ts (and simCluster.ts can import them without a cycle).
+// bootstrap and control plane, admission, RBAC and the in-process ListerWatcher take these instead
+// of the SimCluster that starts them, so none of them imports simCluster.ts (and simCluster.ts can
+// import them without a cycle).
 
 /** The cluster's objects, addressed by group/version/resource, with the API server's semantics. */
 export interface SimObjects {
@@ -40,8 +44,19 @@ export interface SimObjects {
   watch(gvr: GroupVersionResource, request: WatchRequest, listener: WatchListener, ctx?: RequestContext): SimWatch;
 }
 
+/**
+ * The cluster as the parts that run in its own process see it (the control plane's controllers,
+ * admission's webhook cache): its objects, informers over them, and every write as it commits.
+ */
+export interface InProcessCluster extends SimObjects {
+  /** Every committed write, after watchers were queued. */
+  onWrite(listener: (write: WriteRecord) => void): () => void;
+  /** An in-process ListerWatcher for one resource (optionally one namespace); objects are copies unless `shareFrozen`. */
+  listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher;
+}
+
 /** What a scenario drives beyond the objects: faults, restarts, its seed and the workloads. */
-export interface ScenarioTarget extends SimObjects {
+export interface ScenarioTarget extends SimObjects, FaultTarget {
   readonly faults: FaultControls;
   /** Ends every watch; state and RVs carry on (`dropHistory`: resumes from before get 410). */
   restart(options?: { dropHistory?: boolean }): void;
@@ -56,4 +71,6 @@ export interface ScenarioRunHandle {
   readonly done: Promise<void>;
   /** Stops scheduling further steps. */
   stop(): void;
+  /** What in the file still runs but is written in an old way (`file:line:col: path: message`). */
+  readonly warnings: readonly string[];
 }

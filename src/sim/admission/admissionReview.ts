@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject, Status } from '../../shared/k8s.ts';
 import type { AdmissionAttributes, Invocation } from './admissionAttributes.ts';
-import { userInfoJson, type UserInfo } from '../auth/userInfo.ts';
+import { userInfoJson, type UserInfo } from '../vocabulary/userInfo.ts';
 
 // The AdmissionReview a webhook is sent (admission.k8s.io/v1, or v1beta1 when that is the only
 // version it lists) and the checks kube-apiserver makes on the one it answers.

@@ -1,8 +1,8 @@
 import { STALE_OBJECT, conflict, namespaceNotFound } from '../../shared/apiErrors.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
-import { TOKEN_USER } from '../server/bearerAuth.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
+import { ADMIN_USER } from '../vocabulary/userInfo.ts';
+import type { InProcessCluster } from '../simObjects.ts';
 import type { AdmissionPoints, RequestContext } from '../store/types.ts';
 import { RbacEscalation } from '../auth/escalation.ts';
 import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
@@ -27,7 +27,7 @@ import { webhooksOf, type Operation, type Webhook } from './webhookConfiguration
 export type WriteVerb = 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export interface AdmittedWrite {
-  cluster: SimClusterApi;
+  cluster: InProcessCluster;
   /** The resource as the request addressed it (its version is the request's). */
   info: ResourceInfo;
   /** The URL's namespace and name ('' when it has none). */
@@ -126,7 +126,7 @@ class Admission {
     this.validating = validating;
     this.attrNamespace = isNamespaces(w.info) ? w.name : w.namespace;
     this.target = { kind: w.info.kind, namespace: w.info.namespaced ? w.namespace : '', name: w.name };
-    this.call = { cluster: w.cluster, warnings: [], dryRun: w.ctx.dryRun === true, user: w.ctx.user ?? TOKEN_USER, options: {} };
+    this.call = { cluster: w.cluster, warnings: [], dryRun: w.ctx.dryRun === true, user: w.ctx.user ?? ADMIN_USER, options: {} };
     this.match = {
       namespaceLabels: (name) => {
         try {
@@ -135,7 +135,7 @@ class Admission {
           throw namespaceNotFound(name);
         }
       },
-      user: w.ctx.user ?? TOKEN_USER,
+      user: w.ctx.user ?? ADMIN_USER,
       dryRun: w.ctx.dryRun === true,
     };
   }

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import type { AdmissionAttributes } from './admissionAttributes.ts';
 import { invocationFor, type MatchContext } from './matching.ts';
 import { callAdmissionWebhook, patched, type CallContext } from './webhookOutcome.ts';

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { SimObjects } from '../simObjects.ts';
 import type { ServiceReference } from './webhookConfigurations.ts';
 
 // Where a webhook's `clientConfig.service` is reached. kube-apiserver dials the Service's cluster
@@ -15,7 +15,7 @@ export interface Endpoint {
 
 export class ServiceUnreachable extends Error {}
 
-function get(cluster: SimClusterApi, resource: string, namespace: string, name: string): Readonly<KubeObject> | undefined {
+function get(cluster: SimObjects, resource: string, namespace: string, name: string): Readonly<KubeObject> | undefined {
   try {
     return cluster.get({ group: '', version: 'v1', resource }, namespace, name).object;
   } catch {
@@ -26,7 +26,7 @@ function get(cluster: SimClusterApi, resource: string, namespace: string, name: 
 interface ServicePort { name?: string; port?: number; targetPort?: number | string }
 interface EndpointSubset { addresses?: { ip?: string }[]; ports?: { name?: string; port?: number }[] }
 
-export function serviceEndpoint(cluster: SimClusterApi, ref: ServiceReference): Endpoint {
+export function serviceEndpoint(cluster: SimObjects, ref: ServiceReference): Endpoint {
   const where = `service "${ref.namespace}/${ref.name}"`;
   const service = get(cluster, 'services', ref.namespace, ref.name);
   if (!service) throw new ServiceUnreachable(`${where} not found`);

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:https';
 import { posix } from 'node:path';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { SimObjects } from '../simObjects.ts';
 import { serviceEndpoint } from './serviceEndpoint.ts';
 import type { Webhook } from './webhookConfigurations.ts';
 
@@ -20,7 +20,7 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 /** The webhook's address: its URL, or its Service resolved through the cluster's Endpoints. */
-function target(cluster: SimClusterApi, webhook: Webhook): { url: URL; shown: string; servername?: string } {
+function target(cluster: SimObjects, webhook: Webhook): { url: URL; shown: string; servername?: string } {
   if (webhook.url !== undefined) {
     let url: URL;
     try {
@@ -78,7 +78,7 @@ function describe(err: NodeJS.ErrnoException, url: URL): string {
 }
 
 /** POSTs the review; answers the parsed JSON body of a 2xx answer. */
-export function callWebhook(cluster: SimClusterApi, webhook: Webhook, review: unknown): Promise<unknown> {
+export function callWebhook(cluster: SimObjects, webhook: Webhook, review: unknown): Promise<unknown> {
   let where: ReturnType<typeof target>;
   try {
     where = target(cluster, webhook);

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { InProcessCluster } from '../simObjects.ts';
 
 // The admission webhooks the cluster's Mutating/ValidatingWebhookConfigurations declare, as
 // kube-apiserver's webhook source holds them: configurations in name order, each one's webhooks in
@@ -117,7 +117,7 @@ function webhookOf(type: Webhook['type'], configuration: KubeObject, raw: Record
   };
 }
 
-function read(cluster: SimClusterApi, type: Webhook['type']): Webhook[] {
+function read(cluster: InProcessCluster, type: Webhook['type']): Webhook[] {
   let items: KubeObject[];
   try {
     items = cluster.list({ group: GROUP, version: 'v1', resource: RESOURCES[type] }, {}).items.map((i) => i.object as KubeObject);
@@ -138,9 +138,9 @@ function read(cluster: SimClusterApi, type: Webhook['type']): Webhook[] {
 
 class WebhookSource {
   private current: WebhookSet | undefined;
-  private readonly cluster: SimClusterApi;
+  private readonly cluster: InProcessCluster;
 
-  constructor(cluster: SimClusterApi) {
+  constructor(cluster: InProcessCluster) {
     this.cluster = cluster;
     cluster.onWrite((w) => {
       if (w.group === GROUP && (w.resource === RESOURCES.mutating || w.resource === RESOURCES.validating)) this.current = undefined;
@@ -153,10 +153,10 @@ class WebhookSource {
   }
 }
 
-const sources = new WeakMap<SimClusterApi, WebhookSource>();
+const sources = new WeakMap<InProcessCluster, WebhookSource>();
 
 /** The cluster's admission webhooks, in the order kube-apiserver calls them. */
-export function webhooksOf(cluster: SimClusterApi): WebhookSet {
+export function webhooksOf(cluster: InProcessCluster): WebhookSet {
   let source = sources.get(cluster);
   if (!source) {
     source = new WebhookSource(cluster);

@@ -2,7 +2,7 @@ import { ApiError } from '../../shared/apiError.ts';
 import { badRequest, internalError } from '../../shared/apiErrors.ts';
 import type { KubeObject, Status } from '../../shared/k8s.ts';
 import { applyJsonPatch } from '../patch/jsonPatch.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { InProcessCluster } from '../simObjects.ts';
 import { InvalidReview, reviewRequest, reviewResponse, reviewVersionFor, type ReviewOptions, type ReviewResponse } from './admissionReview.ts';
 import type { AdmissionAttributes, Invocation } from './admissionAttributes.ts';
 import { WebhookCallError, callWebhook } from './webhookCall.ts';
@@ -14,7 +14,7 @@ import { WebhookCallError, callWebhook } from './webhookCall.ts';
 
 /** The request's view shared by its webhook calls. */
 export interface CallContext extends ReviewOptions {
-  cluster: SimClusterApi;
+  cluster: InProcessCluster;
   /** Collects the webhooks' warnings (the answer's Warning headers). */
   warnings: string[];
 }

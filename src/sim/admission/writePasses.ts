@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import type { AdmissionPoints, RequestContext } from '../store/types.ts';
 
 // The passes of one write through the store's admission points. A capture pass is a dry run that

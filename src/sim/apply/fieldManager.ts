@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
 import { conflictError, type Conflict } from './conflicts.ts';
 import type { FieldSet } from './fieldSet.ts';

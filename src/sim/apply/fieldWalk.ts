@@ -1,4 +1,4 @@
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { FieldSet } from './fieldSet.ts';
 import { fieldElement, indexElement, keyElement, valueElement } from './pathElement.ts';
 import type { ListShape, Shape } from './shape.ts';

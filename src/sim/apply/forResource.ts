@@ -1,5 +1,5 @@
 import { apiVersionOf, type KubeObject } from '../../shared/k8s.ts';
-import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
+import { hasSubresource, type ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { FieldManagement } from './fieldManager.ts';
 import { FieldSet } from './fieldSet.ts';
 import { fieldElement } from './pathElement.ts';

@@ -1,4 +1,4 @@
-import { mutableCopy } from '../store/storedObject.ts';
+import { cloneJson } from '../../shared/cloneJson.ts';
 import type { FieldSet } from './fieldSet.ts';
 import { indexItems, itemElement } from './fieldWalk.ts';
 import type { Shape } from './shape.ts';
@@ -14,7 +14,7 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 /** The live object with the configuration merged in (neither is modified). */
 export function mergeApplied(live: unknown, config: unknown, shape: Shape): unknown {
   if (config === undefined) return live;
-  if (live === undefined || live === null || config === null) return mutableCopy(config);
+  if (live === undefined || live === null || config === null) return cloneJson(config);
   if (isObject(config) && isObject(live) && !shape.atomicMap()) {
     const out: Obj = { ...live };
     for (const [k, v] of Object.entries(config)) {
@@ -28,7 +28,7 @@ export function mergeApplied(live: unknown, config: unknown, shape: Shape): unkn
     const list = shape.list();
     if (list.type !== 'atomic') return mergeList(live, config, shape);
   }
-  return mutableCopy(config);
+  return cloneJson(config);
 }
 
 /** Shared items take the configuration's order; items only the live list has keep their place. */
@@ -53,7 +53,7 @@ function mergeList(live: unknown[], config: unknown[], shape: Shape): unknown[] 
   };
   for (const [e, item] of liveItems) {
     if (configItems.has(e)) emitConfigUpTo(e);
-    else out.push(mutableCopy(item));
+    else out.push(cloneJson(item));
   }
   emitConfigUpTo(undefined);
   return out;

@@ -1,12 +1,12 @@
 import { notFound } from '../../shared/apiErrors.ts';
-import { goQuotedStrings } from '../kinds/goValues.ts';
+import { goQuotedStrings } from '../vocabulary/goValues.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { forbiddenBecause } from './forbidden.ts';
 import type { PolicyRule } from './policyRules.ts';
 import type { RbacAuthorizer } from './rbacAuthorizer.ts';
 import type { ResourceAttributes } from './requestAttributes.ts';
 import { withoutCovered } from './ruleCoverage.ts';
-import { isPrivileged, type UserInfo } from './userInfo.ts';
+import { isPrivileged, type UserInfo } from '../vocabulary/userInfo.ts';
 
 // RBAC's escalation prevention, as kube-apiserver's RBAC storage enforces it: a user may write a
 // Role or ClusterRole only with rules it holds itself (or the `escalate` verb on it), and bind a

@@ -2,7 +2,7 @@ import { ApiError } from '../../shared/apiError.ts';
 import { withoutEmptyDetails } from '../../shared/apiErrors.ts';
 import { qualifiedResource, type Status } from '../../shared/k8s.ts';
 import type { RequestAttributes } from './requestAttributes.ts';
-import type { UserInfo } from './userInfo.ts';
+import type { UserInfo } from '../vocabulary/userInfo.ts';
 
 // The 403 kube-apiserver answers a request its authorizer did not allow, word for word
 // (responsewriters.Forbidden): what the user cannot do, where, and the authorizer's reason.

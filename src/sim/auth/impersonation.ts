@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { forbiddenError } from './forbidden.ts';
 import type { RbacAuthorizer } from './rbacAuthorizer.ts';
 import type { ResourceAttributes } from './requestAttributes.ts';
-import { ANONYMOUS_USER, AUTHENTICATED_GROUP, serviceAccountGroups, serviceAccountOf, UNAUTHENTICATED_GROUP, type UserInfo } from './userInfo.ts';
+import { ANONYMOUS_USER, AUTHENTICATED_GROUP, serviceAccountGroups, serviceAccountOf, UNAUTHENTICATED_GROUP, type UserInfo } from '../vocabulary/userInfo.ts';
 
 // The Impersonate-* headers (`kubectl --as`, `--as-group`, client-go's rest.ImpersonationConfig),
 // handled as kube-apiserver's impersonation filter handles them: each thing asked for is

@@ -1,8 +1,8 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { SimObjects } from '../simObjects.ts';
 import { ruleAllows, type PolicyRule } from './policyRules.ts';
 import type { AuthorizationRequest } from './requestAttributes.ts';
-import { isPrivileged, serviceAccountOf, type UserInfo } from './userInfo.ts';
+import { isPrivileged, serviceAccountOf, type UserInfo } from '../vocabulary/userInfo.ts';
 
 // kube-apiserver's authorizer as a cluster with `--authorization-mode=RBAC` runs it: members of
 // system:masters may do anything, everyone else what the stored ClusterRoleBindings and the
@@ -77,9 +77,9 @@ function aggregate(errors: string[]): string {
 }
 
 export class RbacAuthorizer {
-  private readonly cluster: SimClusterApi;
+  private readonly cluster: SimObjects;
 
-  constructor(cluster: SimClusterApi) {
+  constructor(cluster: SimObjects) {
     this.cluster = cluster;
   }
 

@@ -1,4 +1,4 @@
-import type { UserInfo } from './userInfo.ts';
+import type { UserInfo } from '../vocabulary/userInfo.ts';
 
 // What an authorizer is asked about a request: kube-apiserver's RequestInfo read from the method,
 // path and query by the same rules (k8s.io/apiserver's requestinfo.go), so a rule that allows a

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { SharedIndexInformer } from '../../informer/index.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { labelSelectorText, parseLabelSelector } from '../../shared/labelSelector.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { SimObjects } from '../simObjects.ts';
 import type { RequestContext } from '../store/types.ts';
 import { isApiError, GVR } from './objectAccess.ts';
 import type { PolicyRule } from './policyRules.ts';
@@ -26,7 +26,7 @@ export function aggregatedRules(role: Role, all: readonly Role[]): PolicyRule[] 
   return rules;
 }
 
-export function syncAggregatedRole(cluster: SimClusterApi, clusterRoles: SharedIndexInformer, name: string, ctx: RequestContext): void {
+export function syncAggregatedRole(cluster: SimObjects, clusterRoles: SharedIndexInformer, name: string, ctx: RequestContext): void {
   const role = clusterRoles.indexer.get(name) as Role | undefined;
   if (!role?.aggregationRule) return;
   const rules = aggregatedRules(role, clusterRoles.indexer.list() as Role[]);

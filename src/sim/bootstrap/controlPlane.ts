@@ -1,4 +1,4 @@
-import type { SimClusterApi } from '../simCluster.ts';
+import type { InProcessCluster } from '../simObjects.ts';
 import { startControllerManager, type ControllerManager } from './controllerManager.ts';
 import { EventTtl } from './eventTtl.ts';
 import { KubernetesServiceReconciler } from './kubernetesService.ts';
@@ -32,10 +32,10 @@ export interface ControlPlane {
 // A cluster has one control plane: a second server on the same store (another port, another CA)
 // serves it as well but leaves the kubernetes Service and the CA ConfigMaps to the first, rather
 // than fighting over them.
-const running = new WeakMap<SimClusterApi, ControlPlane>();
+const running = new WeakMap<InProcessCluster, ControlPlane>();
 
 /** Starts the control plane, or answers undefined when one already runs for this cluster. */
-export function startControlPlane(cluster: SimClusterApi, options: ControlPlaneOptions): ControlPlane | undefined {
+export function startControlPlane(cluster: InProcessCluster, options: ControlPlaneOptions): ControlPlane | undefined {
   if (running.has(cluster)) return undefined;
   const onError = options.onError ?? (() => {});
   const endpoints = new KubernetesServiceReconciler(cluster, { ip: '127.0.0.1', port: options.port }, { onError, ...(options.endpointIntervalMs ? { intervalMs: options.endpointIntervalMs } : {}) });

@@ -1,5 +1,5 @@
 import { createSharedInformer, type SharedIndexInformer } from '../../informer/index.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { InProcessCluster } from '../simObjects.ts';
 import type { RequestContext } from '../store/types.ts';
 import { syncAggregatedRole } from './clusterRoleAggregation.ts';
 import { controllerLoop, type ControllerLoop } from './controllerLoop.ts';
@@ -38,7 +38,7 @@ interface Named {
 
 const namespaceOf = (obj: Named): string => obj.metadata.namespace ?? '';
 
-export function startControllerManager(cluster: SimClusterApi, options: ControllerManagerOptions): ControllerManager {
+export function startControllerManager(cluster: InProcessCluster, options: ControllerManagerOptions): ControllerManager {
   const ctx = client(SHARED_INFORMERS_AGENT);
   const onError = options.onError ?? (() => {});
   const informer = (name: string, gvr: typeof GVR.namespaces, fieldSelector?: string): SharedIndexInformer =>

@@ -1,5 +1,5 @@
 import type { TimerHandle } from '../../shared/clock.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { InProcessCluster } from '../simObjects.ts';
 import { GVR } from './objectAccess.ts';
 
 // Events expire, as kube-apiserver's --event-ttl (1 h) has etcd expire them: an Event goes once
@@ -17,7 +17,7 @@ export interface EventTtlOptions {
 }
 
 export class EventTtl {
-  private readonly cluster: SimClusterApi;
+  private readonly cluster: InProcessCluster;
   private readonly ttlMs: number;
   private readonly sweepIntervalMs: number;
   private readonly onError: (err: unknown) => void;
@@ -27,7 +27,7 @@ export class EventTtl {
   private timer: TimerHandle | undefined;
   private stopped = false;
 
-  constructor(cluster: SimClusterApi, options: EventTtlOptions = {}) {
+  constructor(cluster: InProcessCluster, options: EventTtlOptions = {}) {
     this.cluster = cluster;
     this.ttlMs = options.ttlMs ?? EVENT_TTL_MS;
     this.sweepIntervalMs = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;

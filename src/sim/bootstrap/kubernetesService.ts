@@ -1,7 +1,7 @@
 import type { TimerHandle } from '../../shared/clock.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
-import { jsonEqual } from '../jsonEqual.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
+import type { SimObjects } from '../simObjects.ts';
 import { createIfMissing, getOrUndefined, GVR } from './objectAccess.ts';
 
 // kube-apiserver's bootstrap controller: the `default/kubernetes` Service (ClusterIP 10.96.0.1,
@@ -62,14 +62,14 @@ export function desiredEndpointSlice(address: ServingAddress): KubeObject {
 type Fields = Record<string, unknown>;
 
 export class KubernetesServiceReconciler {
-  private readonly cluster: SimClusterApi;
+  private readonly cluster: SimObjects;
   private readonly address: ServingAddress;
   private readonly intervalMs: number;
   private timer: TimerHandle | undefined;
   private stopped = false;
   private readonly onError: (err: unknown) => void;
 
-  constructor(cluster: SimClusterApi, address: ServingAddress, options: { intervalMs?: number; onError?: (err: unknown) => void } = {}) {
+  constructor(cluster: SimObjects, address: ServingAddress, options: { intervalMs?: number; onError?: (err: unknown) => void } = {}) {
     this.cluster = cluster;
     this.address = address;
     this.intervalMs = options.intervalMs ?? ENDPOINT_INTERVAL_MS;

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { uncoveredRules, type PolicyRule } from './policyRules.ts';
 
 // kube-apiserver reconciles its bootstrap roles and bindings at every start, additively: what an

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { SharedIndexInformer } from '../../informer/index.ts';
-import { jsonEqual } from '../jsonEqual.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
+import type { SimObjects } from '../simObjects.ts';
 import type { RequestContext } from '../store/types.ts';
 import { isApiError, GVR } from './objectAccess.ts';
 
@@ -24,7 +24,7 @@ export function rootCaConfigMap(caPem: string): KubeObject {
   };
 }
 
-export function syncRootCa(cluster: SimClusterApi, configMaps: SharedIndexInformer, caPem: string, namespace: string, ctx: RequestContext): void {
+export function syncRootCa(cluster: SimObjects, configMaps: SharedIndexInformer, caPem: string, namespace: string, ctx: RequestContext): void {
   const cm = configMaps.indexer.get(`${namespace}/${ROOT_CA_CONFIGMAP}`) as Readonly<KubeObject> | undefined;
   const data = { 'ca.crt': caPem };
   if (!cm) {

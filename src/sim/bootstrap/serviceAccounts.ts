@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { SharedIndexInformer } from '../../informer/index.ts';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { SimObjects } from '../simObjects.ts';
 import type { RequestContext } from '../store/types.ts';
 import { isApiError, GVR } from './objectAccess.ts';
 
@@ -9,7 +9,7 @@ import { isApiError, GVR } from './objectAccess.ts';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 
-export function syncServiceAccounts(cluster: SimClusterApi, namespaces: SharedIndexInformer, serviceAccounts: SharedIndexInformer, namespace: string, ctx: RequestContext): void {
+export function syncServiceAccounts(cluster: SimObjects, namespaces: SharedIndexInformer, serviceAccounts: SharedIndexInformer, namespace: string, ctx: RequestContext): void {
   const ns = namespaces.indexer.get(namespace) as Readonly<KubeObject> | undefined;
   if (!ns || (ns as { status?: { phase?: string } }).status?.phase !== 'Active') return;
   if (serviceAccounts.indexer.has(`${namespace}/${DEFAULT_SERVICE_ACCOUNT}`)) return;

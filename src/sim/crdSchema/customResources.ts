@@ -1,9 +1,8 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
-import type { DecodingContext } from '../store/bodyDecoding.ts';
-import type { MvccStore } from '../store/mvccStore.ts';
+import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
 import { applySchemaDefaults } from './defaulting.ts';
 import { pruneDisallowedNulls } from './nullPruning.ts';
 import type { JsonSchema } from './jsonSchema.ts';
@@ -16,12 +15,9 @@ import { runRules } from './cel/ruleSandbox.ts';
 // defaults; create and update validate the values, then evaluate x-kubernetes-validations rules
 // (with the stored object as oldSelf on update).
 
-const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
-
-/** The schema of the version `info` serves, read from the stored CRD (undefined for built-ins). */
-export function customResourceSchema(mvcc: MvccStore, info: ResourceInfo): JsonSchema | undefined {
+/** The schema of the version `info` serves, read from its CRD as stored (undefined for built-ins). */
+export function customResourceSchema(crd: Readonly<KubeObject> | undefined, info: ResourceInfo): JsonSchema | undefined {
   if (info.source !== 'crd') return undefined;
-  const crd = mvcc.table(CRDS.group, CRDS.resource).current.get(`${info.resource}.${info.group}`)?.object;
   const versions = (crd?.spec as { versions?: { name?: string; schema?: { openAPIV3Schema?: JsonSchema } }[] } | undefined)?.versions;
   return versions?.find((v) => v.name === info.version)?.schema?.openAPIV3Schema;
 }

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { invalid, type Cause } from '../../shared/apiErrors.ts';
-import { goBytes } from './goValues.ts';
+import { goBytes } from '../vocabulary/goValues.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { STATUS_VERBS, type KindModule } from './kindModule.ts';
 import { CERTIFICATE_SIGNING_REQUEST_COLUMNS } from './certificateSigningRequestColumns.ts';

@@ -1,6 +1,6 @@
 // `kubectl get csr` columns (printCertificateSigningRequest, v1.28): the condition is the approval
 // decision (Denied wins over Approved, else Pending), then Failed and Issued when they apply.
-import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, str, type Obj, type TableColumn } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, str, type Obj, type TableColumn } from '../vocabulary/tableCells.ts';
 
 function condition(o: Obj): string {
   const types = new Set(list(o, 'status.conditions').map((c) => c['type']));

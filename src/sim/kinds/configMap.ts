@@ -3,7 +3,7 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { immutableData, tooLong, validateDataKey } from './dataKeys.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, type Obj } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, type Obj } from '../vocabulary/tableCells.ts';
 
 // ConfigMaps: valid keys, no key in both data and binaryData, at most 1 MiB of data in all, and
 // data that stays as it is once `immutable: true`.

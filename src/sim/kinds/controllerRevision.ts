@@ -1,5 +1,5 @@
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, list, NAME_COLUMN, num, type Obj } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, num, type Obj } from '../vocabulary/tableCells.ts';
 
 // ControllerRevisions (apps/v1): the revisions of a StatefulSet's or DaemonSet's template. Unlike
 // the rest of apps, their strategy keeps no generation.

@@ -1,11 +1,11 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { invalid, isRecord, nonNegative, notSupported, required } from './fieldErrors.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, containerCells, field, labelSelectorText, list, NAME_COLUMN, since, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, containerCells, field, labelSelectorText, list, NAME_COLUMN, since, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 import { validateJobSpec } from './job.ts';
 import { goLabelSelector } from './labelSelectorObject.ts';
 import { specOf } from './workloadSpec.ts';

@@ -1,5 +1,5 @@
 import type { KindModule } from './kindModule.ts';
-import { col, NAME_COLUMN, str } from '../server/tableCells.ts';
+import { col, NAME_COLUMN, str } from '../vocabulary/tableCells.ts';
 
 // CustomResourceDefinitions (apiextensions.k8s.io/v1). What a CRD does once stored (serving its
 // resources, its status conditions, its schema) lives in src/sim/resources/crd.ts and

@@ -1,13 +1,13 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { isRecord, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { cloneJson } from '../../shared/cloneJson.ts';
-import { encodeAsGo } from '../store/goEncoding.ts';
-import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, num } from '../server/tableCells.ts';
+import { encodeAsGo } from '../goTypes/goEncoding.ts';
+import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, num } from '../vocabulary/tableCells.ts';
 import { WORKLOAD_WIDE } from './workloadColumns.ts';
 import { immutableSelector, invalidSelector, selectorIsEmpty, validateLabelSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';

@@ -1,13 +1,13 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { jsonEqual } from '../jsonEqual.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { specChanged } from '../store/objectMeta.ts';
+import { specChanged } from '../vocabulary/objectMeta.ts';
 import { forbidden, invalid, isRecord, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { replicasReady, WORKLOAD_WIDE } from './workloadColumns.ts';
-import { AGE_COLUMN, col, NAME_COLUMN, num } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, num } from '../vocabulary/tableCells.ts';
 import { immutableSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateReplicaSetTemplate, validateRequiredSelector, type Spec } from './workloadSpec.ts';

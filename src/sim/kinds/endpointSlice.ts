@@ -1,8 +1,8 @@
-import { items, setDefault, type Obj } from '../resources/defaulting.ts';
+import { items, setDefault, type Obj } from './defaulting.ts';
 import type { KindModule } from './kindModule.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { validateEndpointSlice, validateEndpointSliceUpdate } from './endpointSliceValidation.ts';
-import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 
 // EndpointSlices (discovery.k8s.io/v1).
 

@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateName } from '../store/validation.ts';
+import { validateName } from '../vocabulary/metadataValidation.ts';
 import { duplicate, immutable, invalid, notSupported, records, required } from './fieldErrors.ts';
 
 // ValidateEndpointSlice[Update] (discovery/v1, v1.28): a known address type that never changes,

@@ -1,5 +1,5 @@
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, list, NAME_COLUMN, type Obj } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, type Obj } from '../vocabulary/tableCells.ts';
 
 // Endpoints (core v1): stored as written but for the ports' protocol; `kubectl get ep` shows the addresses (printEndpoints).
 

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateName } from '../store/validation.ts';
+import { validateName } from '../vocabulary/metadataValidation.ts';
 import { invalid, isRecord, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';

@@ -1,4 +1,4 @@
-import { col, field, humanDuration, num, str, type Obj, type TableColumn } from '../server/tableCells.ts';
+import { col, field, humanDuration, num, str, type Obj, type TableColumn } from '../vocabulary/tableCells.ts';
 
 // `kubectl get events` as v1.28's printEvent prints an Event (the server always renders the wide
 // form; kubectl hides the priority-1 columns): when it was last and first seen (falling back to

@@ -2,8 +2,8 @@ import type { KindModule } from './kindModule.ts';
 import { horizontalPodAutoscalerDefaults } from './horizontalPodAutoscalerDefaults.ts';
 import { hpaTargets } from './horizontalPodAutoscalerTargets.ts';
 import { validateHorizontalPodAutoscaler } from './horizontalPodAutoscalerValidation.ts';
-import type { Obj } from '../resources/defaulting.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, num, str } from '../server/tableCells.ts';
+import type { Obj } from './defaulting.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, num, str } from '../vocabulary/tableCells.ts';
 
 // HorizontalPodAutoscalers, stored as autoscaling/v2 as v1.28 stores them; autoscaling/v1 is a view
 // of these (horizontalPodAutoscalerV1.ts).

@@ -1,4 +1,4 @@
-import { isObj, obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { isObj, obj, setDefault, type Obj } from './defaulting.ts';
 
 // HorizontalPodAutoscaler (autoscaling/v2) defaults: at least one replica, CPU at 80% when no
 // metric is given, and — only when `behavior` is set — every scaling rule it leaves out, as

@@ -1,6 +1,6 @@
 // The TARGETS column of `kubectl get hpa` (printHorizontalPodAutoscaler, formatHPAMetrics) as of
 // v1.28: `current/target` per metric, without the metric name later versions prefix (v1.30).
-import { field, list, quantityText, type Obj } from '../server/tableCells.ts';
+import { field, list, quantityText, type Obj } from '../vocabulary/tableCells.ts';
 
 type Metric = Record<string, unknown>;
 

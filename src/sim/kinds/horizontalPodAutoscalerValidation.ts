@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateName } from '../store/validation.ts';
+import { validateName } from '../vocabulary/metadataValidation.ts';
 import { forbidden, invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
 
 // ValidateHorizontalPodAutoscaler (autoscaling/v2, as v1.28 checks it without the alpha

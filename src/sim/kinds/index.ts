@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { TableColumn } from '../server/tableCells.ts';
+import type { TableColumn } from '../vocabulary/tableCells.ts';
 import { BUILTIN_KINDS } from './builtinKinds.ts';
 import type { KindModule } from './kindModule.ts';
 import type { KindStrategy } from './kindStrategy.ts';

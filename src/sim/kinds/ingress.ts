@@ -1,10 +1,10 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateName } from '../store/validation.ts';
+import { validateName } from '../vocabulary/metadataValidation.ts';
 import { invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 
 // Ingresses (networking.k8s.io/v1): ValidateIngressSpec — a default backend or rules, every HTTP
 // path with a pathType (absolute for Exact and Prefix) and a backend naming a Service and a port.

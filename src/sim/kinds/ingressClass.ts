@@ -1,5 +1,5 @@
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, str, type Obj } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, str, type Obj } from '../vocabulary/tableCells.ts';
 
 // IngressClasses (networking.k8s.io/v1).
 

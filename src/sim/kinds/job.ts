@@ -1,10 +1,10 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { immutable, invalid, isRecord, nonNegative, notSupported, required } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, field, humanDuration, NAME_COLUMN, num, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, humanDuration, NAME_COLUMN, num, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 import { WORKLOAD_WIDE } from './workloadColumns.ts';
 import { immutableSelector, validateLabelSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { NameRule, ResourceInfo, ScaleMapping, SubresourceInfo } from '../resources/types.ts';
-import type { TableColumn } from '../server/tableCells.ts';
+import type { NameRule, ResourceInfo, ScaleMapping, SubresourceInfo } from '../vocabulary/resourceInfo.ts';
+import type { TableColumn } from '../vocabulary/tableCells.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 
 // Everything that makes one built-in kind, in one place, as kube-apiserver's registry keeps a

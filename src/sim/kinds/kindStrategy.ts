@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import type { UserInfo } from '../auth/userInfo.ts';
+import type { UserInfo } from '../vocabulary/userInfo.ts';
 
 // What is particular to one kind on the write path, as a registry strategy is in kube-apiserver
 // (pkg/registry/<group>/<kind>/strategy.go): conversion and defaulting of a request's object,

@@ -1,5 +1,5 @@
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateLabels } from '../store/validation.ts';
+import { validateLabels } from '../vocabulary/metadataValidation.ts';
 import { forbidden, invalid, isRecord, records, required, sameValue } from './fieldErrors.ts';
 
 // A metav1.LabelSelector ({matchLabels, matchExpressions}) in a spec: validated as

@@ -3,7 +3,7 @@ import type { Cause } from '../../shared/apiErrors.ts';
 import { invalid, isRecord } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, NAME_COLUMN, str } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, str } from '../vocabulary/tableCells.ts';
 
 // Leases (coordination.k8s.io/v1), what leader election writes: ValidateLeaseSpec.
 

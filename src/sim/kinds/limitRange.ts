@@ -1,6 +1,6 @@
-import { isObj, items, obj, type Obj } from '../resources/defaulting.ts';
+import { isObj, items, obj, type Obj } from './defaulting.ts';
 import type { KindModule } from './kindModule.ts';
-import { CREATED_AT_COLUMN, NAME_COLUMN } from '../server/tableCells.ts';
+import { CREATED_AT_COLUMN, NAME_COLUMN } from '../vocabulary/tableCells.ts';
 
 // LimitRanges (core v1). SetDefaults_LimitRangeItem: for a Container item, a missing default limit
 // is the max, a missing default request is the default limit, else the min — the values the

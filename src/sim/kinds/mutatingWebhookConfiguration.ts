@@ -1,4 +1,4 @@
-import { items, setDefault, type Obj } from '../resources/defaulting.ts';
+import { items, setDefault, type Obj } from './defaulting.ts';
 import type { KindModule } from './kindModule.ts';
 import { defaultWebhook, WEBHOOK_CONFIGURATION_COLUMNS } from './webhookConfiguration.ts';
 import { validateWebhooks } from './webhookValidation.ts';

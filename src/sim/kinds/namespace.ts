@@ -2,7 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { isRecord } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, NAME_COLUMN, str } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, str } from '../vocabulary/tableCells.ts';
 
 // Namespaces: the `kubernetes.io/metadata.name` label SetDefaults_Namespace keeps equal to the
 // name (a write that removes it gets it back), the `kubernetes` finalizer and Active phase a new

@@ -1,8 +1,8 @@
-import { items, obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { items, obj, setDefault, type Obj } from './defaulting.ts';
 import type { KindModule } from './kindModule.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { validateNetworkPolicy } from './networkPolicyValidation.ts';
-import { AGE_COLUMN, col, field, labelSelectorText, NAME_COLUMN } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, labelSelectorText, NAME_COLUMN } from '../vocabulary/tableCells.ts';
 
 // NetworkPolicies (networking.k8s.io/v1). Their status (alpha) was removed before v1.28: no subresource.
 

@@ -1,4 +1,4 @@
-import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj, type TableColumn } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, str, type Obj, type TableColumn } from '../vocabulary/tableCells.ts';
 
 // `kubectl get nodes` as v1.28's printNode prints a Node: Ready / NotReady from its Ready
 // condition (Unknown without one, SchedulingDisabled when cordoned), roles from the

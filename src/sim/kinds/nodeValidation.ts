@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateLabels } from '../store/validation.ts';
+import { validateLabels } from '../vocabulary/metadataValidation.ts';
 import { forbidden, invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
 
 // ValidateNode[Update] (core/v1, v1.28), the spec part a client writes: taints (reported under

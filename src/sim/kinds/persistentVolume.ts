@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { accessModesText, storageClassOf, VOLUME_MODE_COLUMN, volumePhase } from './volumeColumns.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, str } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, str } from '../vocabulary/tableCells.ts';
 
 // PersistentVolumes: SetDefaults_PersistentVolume (a hand-made volume is Retained, a Filesystem)
 // and the Pending phase a new one starts in (the volume controller moves it on).

@@ -1,11 +1,11 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { forbidden, isRecord, notSupported, required, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { accessModesText, storageClassOf, VOLUME_MODE_COLUMN, volumePhase } from './volumeColumns.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 import { validateLabelSelector } from './labelSelectorObject.ts';
 
 // PersistentVolumeClaims: SetDefaults_PersistentVolumeClaim (volumeMode Filesystem), access modes

@@ -1,10 +1,10 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { forbidden, isRecord, records, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { CREATE_ONLY, type KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
 
 // Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account,

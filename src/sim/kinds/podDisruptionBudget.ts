@@ -4,7 +4,7 @@ import { isRecord, notSupported } from './fieldErrors.ts';
 import { validateIntOrPercent } from './intOrPercent.ts';
 import type { KindModule } from './kindModule.ts';
 import { validateLabelSelector } from './labelSelectorObject.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, num, quantityText } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, num, quantityText } from '../vocabulary/tableCells.ts';
 
 // PodDisruptionBudgets (policy/v1), which evictions (pods/eviction) respect.
 // ValidatePodDisruptionBudgetSpec: one of minAvailable and maxUnavailable, each a count or a

@@ -1,6 +1,6 @@
-import { isObj, obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { isObj, obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateLabels, validateLabelsAndAnnotations, validateName } from '../store/validation.ts';
+import { validateLabels, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
 import { duplicate, forbidden, invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
 
 // A pod's spec, alone (Pods) or as the template of a workload: the defaults the API server fills

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { Obj } from '../resources/defaulting.ts';
+import type { Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { col, containerCells, field, labelsText, NAME_COLUMN } from '../server/tableCells.ts';
+import { col, containerCells, field, labelsText, NAME_COLUMN } from '../vocabulary/tableCells.ts';
 import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';
 
 // PodTemplates: a pod template stored on its own (`template` at the top level), defaulted and

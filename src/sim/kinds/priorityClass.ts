@@ -1,6 +1,6 @@
-import { setDefault, type Obj } from '../resources/defaulting.ts';
+import { setDefault, type Obj } from './defaulting.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, num } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, num } from '../vocabulary/tableCells.ts';
 
 // PriorityClasses (scheduling.k8s.io/v1). SetDefaults_PriorityClass: pods of this class may
 // preempt lower-priority ones unless it says Never; globalDefault stays unset (false). v1.28's

@@ -1,10 +1,10 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { WORKLOAD_WIDE } from './workloadColumns.ts';
-import { AGE_COLUMN, col, NAME_COLUMN, num } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, num } from '../vocabulary/tableCells.ts';
 import { immutableSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateReplicaSetTemplate, validateRequiredSelector } from './workloadSpec.ts';

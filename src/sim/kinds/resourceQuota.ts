@@ -1,5 +1,5 @@
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, type Obj } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, type Obj } from '../vocabulary/tableCells.ts';
 
 // ResourceQuotas (core v1). Their cells come from the status, which the quota controller fills in a
 // real cluster; the sim runs no controllers, so they stay empty until something writes /status.

@@ -1,5 +1,5 @@
 import type { KindModule } from './kindModule.ts';
-import { CREATED_AT_COLUMN, NAME_COLUMN } from '../server/tableCells.ts';
+import { CREATED_AT_COLUMN, NAME_COLUMN } from '../vocabulary/tableCells.ts';
 
 // Roles (rbac.authorization.k8s.io/v1). RBAC names are path segments (`system:controller:foo`),
 // and RBAC kinds have no status.

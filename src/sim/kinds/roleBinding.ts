@@ -1,11 +1,11 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { isObj, items, type Obj } from '../resources/defaulting.ts';
+import { isObj, items, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateName } from '../store/validation.ts';
+import { validateName } from '../vocabulary/metadataValidation.ts';
 import { isRecord, notSupported, records, required, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, list, NAME_COLUMN, str, type TableColumn } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, str, type TableColumn } from '../vocabulary/tableCells.ts';
 
 // RoleBindings and ClusterRoleBindings (rbac/v1): SetDefaults_*RoleBinding and SetDefaults_Subject
 // (the API group of the role and of User/Group subjects), ValidateRoleBinding's roleRef and

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateLabels, validateName } from '../store/validation.ts';
+import { validateLabels, validateName } from '../vocabulary/metadataValidation.ts';
 import { immutable, isRecord } from './fieldErrors.ts';
 import type { KindModule } from './kindModule.ts';
-import { AGE_COLUMN, col, NAME_COLUMN, str } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, str } from '../vocabulary/tableCells.ts';
 
 // RuntimeClasses (node.k8s.io/v1): which container runtime handler pods of the class run with.
 // ValidateRuntimeClass[Update]: the handler is a DNS label and never changes; the scheduling

@@ -4,7 +4,7 @@ import { immutableData, tooLong, validateDataKey } from './dataKeys.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { countKeys } from './configMap.ts';
-import { AGE_COLUMN, col, NAME_COLUMN, str } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, NAME_COLUMN, str } from '../vocabulary/tableCells.ts';
 
 // Secrets: `stringData` is write-only — merged into `data` as base64 (its keys win) and never
 // stored; `type` defaults to Opaque and is immutable; the built-in types require their keys; the

@@ -1,13 +1,13 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { isObj, obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { isObj, obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateLabels, validateName } from '../store/validation.ts';
+import { validateLabels, validateName } from '../vocabulary/metadataValidation.ts';
 import { duplicate, forbidden, invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
 import type { KindStrategy, StoredObjects } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { allocateClusterIp } from './serviceClusterIp.ts';
 import { allocateNodePorts, keepNodePorts } from './serviceNodePorts.ts';
-import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 
 // Services: SetDefaults_Service (type ClusterIP, sessionAffinity None, port protocol TCP,
 // targetPort = port, single-stack IPv4), the checks of ValidateService a controller's Service

@@ -1,6 +1,6 @@
 import type { KindModule } from './kindModule.ts';
 import { CREATE_ONLY } from './kindModule.ts';
-import { AGE_COLUMN, col, list, NAME_COLUMN } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN } from '../vocabulary/tableCells.ts';
 
 // ServiceAccounts (core v1), with the token subresource (src/sim/server/serviceAccountTokens.ts).
 

@@ -1,12 +1,12 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { obj, setDefault, type Obj } from '../resources/defaulting.ts';
+import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateLabelsAndAnnotations } from '../store/validation.ts';
+import { validateLabelsAndAnnotations } from '../vocabulary/metadataValidation.ts';
 import { forbidden, invalid, isRecord, notSupported, required, sameValue } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { replicasReady, WORKLOAD_WIDE } from './workloadColumns.ts';
-import { AGE_COLUMN, col, NAME_COLUMN } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, NAME_COLUMN } from '../vocabulary/tableCells.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateLongRunningTemplate, validateRequiredSelector, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
 

@@ -1,10 +1,10 @@
 import type { Cause } from '../../shared/apiErrors.ts';
-import { setDefault, type Obj } from '../resources/defaulting.ts';
-import { validateQualifiedName } from '../store/validation.ts';
+import { setDefault, type Obj } from './defaulting.ts';
+import { validateQualifiedName } from '../vocabulary/metadataValidation.ts';
 import { forbidden, immutable, invalid, isRecord, notSupported, required, sameValue } from './fieldErrors.ts';
 import type { KindModule } from './kindModule.ts';
 import type { KindStrategy } from './kindStrategy.ts';
-import { AGE_COLUMN, col, field, NAME_COLUMN, str, type Obj as Row } from '../server/tableCells.ts';
+import { AGE_COLUMN, col, field, NAME_COLUMN, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 
 // StorageClasses (storage.k8s.io/v1): ValidateStorageClass[Update]. A class names its provisioner
 // and parameters once: neither, nor the reclaim policy or binding mode, changes afterwards.

@@ -1,6 +1,6 @@
 // `kubectl get` columns PersistentVolumeClaims and PersistentVolumes share (printPersistentVolume[Claim])
 // as of v1.28, before VolumeAttributesClass (v1.29) joined them.
-import { col, str, type Obj, type TableColumn } from '../server/tableCells.ts';
+import { col, str, type Obj, type TableColumn } from '../vocabulary/tableCells.ts';
 
 const BETA_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 

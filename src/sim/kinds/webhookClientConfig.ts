@@ -1,5 +1,5 @@
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateName } from '../store/validation.ts';
+import { validateName } from '../vocabulary/metadataValidation.ts';
 import { invalid, isRecord, required } from './fieldErrors.ts';
 
 // A webhook's clientConfig as kube-apiserver checks it (apiserver/pkg/util/webhook ValidateWebhookURL

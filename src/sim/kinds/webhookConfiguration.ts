@@ -1,5 +1,5 @@
-import { isObj, items, obj, setDefault, type Obj } from '../resources/defaulting.ts';
-import { AGE_COLUMN, col, list, NAME_COLUMN, type TableColumn } from '../server/tableCells.ts';
+import { isObj, items, obj, setDefault, type Obj } from './defaulting.ts';
+import { AGE_COLUMN, col, list, NAME_COLUMN, type TableColumn } from '../vocabulary/tableCells.ts';
 
 // What validating and mutating webhook configurations (admissionregistration.k8s.io/v1) share:
 // the defaults of each webhook (SetDefaults_{Validating,Mutating}Webhook, SetDefaults_Rule,

@@ -1,5 +1,5 @@
 import type { Cause } from '../../shared/apiErrors.ts';
-import { validateName } from '../store/validation.ts';
+import { validateName } from '../vocabulary/metadataValidation.ts';
 import { duplicate, invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
 import { validateLabelSelector } from './labelSelectorObject.ts';
 import { validateWebhookClientConfig } from './webhookClientConfig.ts';

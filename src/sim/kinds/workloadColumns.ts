@@ -1,5 +1,5 @@
 // `kubectl get` columns the apps workloads share (printDeployment, printReplicaSet, printStatefulSet).
-import { col, containerCells, field, labelSelectorText, num, type Obj, type TableColumn } from '../server/tableCells.ts';
+import { col, containerCells, field, labelSelectorText, num, type Obj, type TableColumn } from '../vocabulary/tableCells.ts';
 
 export const replicasReady = (o: Obj): string => `${num(o, 'status.readyReplicas')}/${num(o, 'spec.replicas')}`;
 

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { builtinDefinitionName, builtinOpenApi } from './builtinDefinitions.ts';
 import { crdDefinitions, toV2, type CrdDefinitions } from './crdDefinitions.ts';
 import { discoveryDocuments, resourceListPath } from './discoveryPaths.ts';

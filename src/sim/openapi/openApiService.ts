@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { SimClusterApi } from '../simCluster.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { buildOpenApiDocuments } from './documents.ts';
 import { encodeDocument } from './gnosticV2.ts';
 import type { Schema } from './schema.ts';
@@ -9,7 +10,12 @@ import type { Schema } from './schema.ts';
 // `?hash=` URLs are made of.
 
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
-const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+
+/** What the documents are made of: the resources served now and the CRDs stored now. */
+export interface OpenApiSource {
+  servedResources(): ResourceInfo[];
+  customResourceDefinitions(): readonly Readonly<KubeObject>[];
+}
 
 export interface Rendered {
   body: Buffer;
@@ -32,19 +38,19 @@ function rendered(body: Buffer): Rendered {
 
 export class OpenApiService {
   private built: Built | undefined;
-  private readonly cluster: Pick<SimClusterApi, 'resources' | 'list'>;
+  private readonly source: OpenApiSource;
   private readonly version: string;
 
-  constructor(cluster: Pick<SimClusterApi, 'resources' | 'list'>, version: string) {
-    this.cluster = cluster;
+  constructor(source: OpenApiSource, version: string) {
+    this.source = source;
     this.version = version;
   }
 
   private current(): Built {
-    const crds = this.cluster.list(CRDS, {}).items.map((s) => s.object);
+    const crds = this.source.customResourceDefinitions();
     const fingerprint = crds.map((c) => `${c.metadata.uid}@${c.metadata.resourceVersion}`).join(',');
     if (this.built?.fingerprint === fingerprint) return this.built;
-    const docs = buildOpenApiDocuments(this.cluster.resources.all(), crds, this.version);
+    const docs = buildOpenApiDocuments(this.source.servedResources(), crds, this.version);
     this.built = {
       fingerprint,
       v2Doc: docs.v2,

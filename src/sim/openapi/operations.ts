@@ -1,4 +1,4 @@
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 
 // The REST operations the documents list per served resource, in a form both the Swagger 2.0 and
 // the OpenAPI v3 renderers turn into their own shape. Clients read them for more than docs:

@@ -1,5 +1,5 @@
 import { ApiError } from '../../shared/apiError.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 
 // JSON patch (RFC 6902): add, remove, replace, move, copy, test, with JSON pointers (RFC 6901).
 // A failing operation (a missing path, a failed test, an unknown op) rejects the whole patch with

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { validateCrdSchemas } from '../crdSchema/structuralSchema.ts';
 import { ALL_VERBS, storageVersionHash } from './builtins.ts';
-import type { ResourceInfo, ScaleMapping, SubresourceInfo } from './types.ts';
+import type { ResourceInfo, ScaleMapping, SubresourceInfo } from '../vocabulary/resourceInfo.ts';
 
 // CustomResourceDefinitions: what one declares (apiextensions.k8s.io/v1) turned into served
 // resources, plus the status the real apiextensions controller would write (Established,

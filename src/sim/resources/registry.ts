@@ -1,7 +1,7 @@
 import type { GroupVersionResource } from '../../shared/k8s.ts';
 import { resourceNotFound } from '../../shared/apiErrors.ts';
 import { builtinResources } from './builtins.ts';
-import type { GroupInfo, ResourceInfo, ResourceRegistry, Unsubscribe } from './types.ts';
+import type { GroupInfo, ResourceInfo, ResourceRegistry, Unsubscribe } from '../vocabulary/resourceInfo.ts';
 
 const gvrKey = (group: string, version: string, resource: string): string => `${group}/${version}/${resource}`;
 

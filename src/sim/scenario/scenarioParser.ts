@@ -1,6 +1,10 @@
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import type { KubeObject } from '../../shared/k8s.ts';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../vocabulary/duration.ts';
+import { FaultArgumentError, resource } from '../faults/faultArguments.ts';
+import { faultArgsOfStep } from '../faults/faultCalls.ts';
+import { FAULTS, faultNamed } from '../faults/faultTable.ts';
+import { FORMER_FAULT_STEPS, formerSpellingWarning } from './formerFaultSteps.ts';
 import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
 import { readIncludes } from './scenarioIncludes.ts';
 import { parseWorkloadsField } from './scenarioWorkloads.ts';
@@ -16,10 +20,10 @@ type Path = (string | number)[];
 
 const TOP_LEVEL = ['name', 'description', 'seed', 'workloads', 'include', 'objects', 'steps'];
 const OBJECT_ACTIONS = ['create', 'apply', 'update'];
-const TARGET_ACTIONS = ['patch', 'delete', 'scale', 'label', 'conflictNextUpdate'];
-const FLAG_ACTIONS = ['withholdEvents', 'releaseEvents', 'withholdBookmarks', 'releaseBookmarks'];
-const OTHER_ACTIONS = ['dropWatches', 'compact', 'delayEvents', 'restart', 'errorRate'];
-const ACTIONS = [...OBJECT_ACTIONS, ...TARGET_ACTIONS, ...FLAG_ACTIONS, ...OTHER_ACTIONS];
+const TARGET_ACTIONS = ['patch', 'delete', 'scale', 'label'];
+const ACTIONS = [...OBJECT_ACTIONS, ...TARGET_ACTIONS, ...FAULTS.map((f) => f.name)];
+/** What a step's key may be: an action, or a fault's former name (still read, with a warning). */
+const isAction = (key: string): boolean => ACTIONS.includes(key) || Object.hasOwn(FORMER_FAULT_STEPS, key);
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -31,10 +35,13 @@ function pathText(path: Path): string {
 
 class Validator {
   readonly problems: ScenarioProblem[] = [];
+  readonly warnings: ScenarioProblem[] = [];
   private readonly doc: Document.Parsed;
   private readonly lines: LineCounter;
   /** Kinds defined by CRDs in this scenario and the files it includes: `group/Kind`. */
   private readonly crdKinds = new Set<string>();
+  /** The names of the resources CRDs in this file define, lowercase: plural, singular, kind, short names, each also `.group`. */
+  private readonly crdResourceNames = new Set<string>();
   private readonly knownKind: KindCheck;
   /** The included file this validator's document is in (undefined: the scenario itself). */
   private readonly file: string | undefined;
@@ -67,11 +74,27 @@ class Validator {
     this.problems.push({ ...(this.file === undefined ? {} : { file: this.file }), ...this.lineOf(path), path: pathText(path), message });
   }
 
+  warning(path: Path, message: string): void {
+    this.warnings.push({ ...this.lineOf(path), path: pathText(path), message });
+  }
+
   noteCrd(obj: Record<string, unknown>): void {
     if (obj.kind !== 'CustomResourceDefinition' || !isMap(obj.spec)) return;
     const group = obj.spec.group;
     const names = obj.spec.names;
     if (typeof group === 'string' && isMap(names) && typeof names.kind === 'string') this.crdKinds.add(`${group}/${names.kind}`);
+    if (typeof group !== 'string' || !isMap(names)) return;
+    const shortNames = Array.isArray(names.shortNames) ? names.shortNames : [];
+    for (const name of [names.plural, names.singular, names.kind, ...shortNames]) {
+      if (typeof name !== 'string') continue;
+      this.crdResourceNames.add(name.toLowerCase());
+      this.crdResourceNames.add(`${name}.${group}`.toLowerCase());
+    }
+  }
+
+  /** Whether a fault's resource argument names a resource served, or one a CRD in this file defines. */
+  resourceKnown(name: string): boolean {
+    return this.knownKind(undefined, name) || this.crdResourceNames.has(name.toLowerCase());
   }
 
   kindKnown(apiVersion: string | undefined, kind: string): boolean {
@@ -128,9 +151,9 @@ class Validator {
 
   action(step: Record<string, unknown>, path: Path): ScenarioAction | undefined {
     const keys = Object.keys(step).filter((k) => k !== 'at' && k !== 'after' && k !== 'repeat');
-    const unknown = keys.filter((k) => !ACTIONS.includes(k));
+    const unknown = keys.filter((k) => !isAction(k));
     for (const k of unknown) this.problem([...path, k], `unknown action "${k}"; expected one of: ${ACTIONS.join(', ')}`);
-    const actions = keys.filter((k) => ACTIONS.includes(k));
+    const actions = keys.filter(isAction);
     if (unknown.length) return undefined;
     if (actions.length !== 1) {
       this.problem(path, actions.length === 0 ? `a step needs one action (${ACTIONS.join(', ')})` : `a step has one action, found ${actions.join(', ')}`);
@@ -143,7 +166,7 @@ class Validator {
       const object = this.object(v, p);
       return object ? { type: type as 'create', object } : undefined;
     }
-    if (FLAG_ACTIONS.includes(type)) return { type: type as 'withholdEvents' };
+    if (!OBJECT_ACTIONS.includes(type) && !TARGET_ACTIONS.includes(type)) return this.fault(type, v, p);
     switch (type) {
       case 'patch': {
         if (!isMap(v)) return this.problem(p, 'expected {target, patch, type?}'), undefined;
@@ -182,39 +205,32 @@ class Validator {
         if (!isMap(labels)) return this.problem([...p, 'labels'], 'required: a map of label → value (null removes)'), undefined;
         return target ? { type: 'label', target, labels: labels as Record<string, string | null> } : undefined;
       }
-      case 'conflictNextUpdate': {
-        const target = this.target(v, p);
-        return target ? { type: 'conflictNextUpdate', target } : undefined;
-      }
-      case 'dropWatches':
-        if (v === true || v === null || (isMap(v) && Object.keys(v).length === 0)) return { type: 'dropWatches' };
-        if (isMap(v) && typeof v.resource === 'string') return { type: 'dropWatches', resource: v.resource };
-        return this.problem(p, 'expected true or {resource: configmaps}'), undefined;
-      case 'compact':
-        if (v === true || v === null || v === 'now' || (isMap(v) && Object.keys(v).length === 0)) return { type: 'compact' };
-        if (isMap(v) && typeof v.resourceVersion === 'number') return { type: 'compact', resourceVersion: v.resourceVersion };
-        return this.problem(p, 'expected true, "now" or {resourceVersion: N}'), undefined;
-      case 'delayEvents': {
-        const ms = parseDuration(v);
-        if (ms === undefined) return this.problem(p, 'expected a duration such as 200ms (0 turns the delay off)'), undefined;
-        return { type: 'delayEvents', ms };
-      }
-      case 'restart':
-        if (v === true || v === null) return { type: 'restart', dropHistory: false };
-        if (isMap(v) && (v.dropHistory === undefined || typeof v.dropHistory === 'boolean')) return { type: 'restart', dropHistory: v.dropHistory === true };
-        return this.problem(p, 'expected true or {dropHistory: true|false}'), undefined;
-      case 'errorRate': {
-        const m = isMap(v) ? v : { rate: v };
-        const rate = m.rate;
-        const code = m.code ?? 500;
-        if (typeof rate !== 'number' || rate < 0 || rate > 1) return this.problem(isMap(v) ? [...p, 'rate'] : p, 'expected a rate between 0 and 1'), undefined;
-        if (code !== 429 && code !== 500) return this.problem([...p, 'code'], 'must be 429 or 500'), undefined;
-        const out: ScenarioAction = { type: 'errorRate', rate, code };
-        if (typeof m.retryAfterSeconds === 'number') out.retryAfterSeconds = m.retryAfterSeconds;
-        return out;
-      }
     }
     return undefined;
+  }
+
+  /** A fault step: its arguments read with the fault table's types, from today's spelling or a former one. */
+  fault(key: string, value: unknown, path: Path): ScenarioAction | undefined {
+    const former = FORMER_FAULT_STEPS[key];
+    const fault = faultNamed(former?.fault ?? key);
+    if (!fault) return undefined;
+    if (former) this.warning(path, formerSpellingWarning(key, former));
+    let args: Record<string, unknown>;
+    try {
+      args = faultArgsOfStep(fault, former ? former.args(value) : value);
+    } catch (err) {
+      if (!(err instanceof FaultArgumentError)) throw err;
+      return this.problem(path, err.message), undefined;
+    }
+    let ok = true;
+    for (const [name, arg] of Object.entries(fault.args)) {
+      const given = args[name];
+      if (arg.type === resource && typeof given === 'string' && !this.resourceKnown(given)) {
+        this.problem(path, `unknown resource "${given}" (not served, and no CustomResourceDefinition in this file defines it)`);
+        ok = false;
+      }
+    }
+    return ok ? { type: 'fault', fault: fault.name, args } : undefined;
   }
 }
 
@@ -317,5 +333,7 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
 
   if (v.problems.length) throw new ScenarioError(fileName, v.problems);
   steps.sort((a, b) => a.at - b.at);
-  return workloads.options ? { seed, objects, steps, workloads: workloads.options } : { seed, objects, steps };
+  const scenario: Scenario = { seed, warnings: v.warnings, objects, steps };
+  if (workloads.options) scenario.workloads = workloads.options;
+  return scenario;
 }

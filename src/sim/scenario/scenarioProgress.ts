@@ -1,5 +1,6 @@
 import type { ScenarioRunHandle } from '../simObjects.ts';
 import type { ScenarioAction, ScheduledStep } from './scenarioTypes.ts';
+import { faultNamed } from '../faults/faultTable.ts';
 
 // What a running scenario is doing, said as it happens: one line per step as it runs — a repeated
 // step (`repeat: count: 1000`) is one line when it starts and one when its last run is done, not a
@@ -20,16 +21,7 @@ export function describeAction(a: ScenarioAction): string {
     case 'delete': return `delete ${ref(a.target)}`;
     case 'scale': return `scale ${ref(a.target)} to ${a.replicas}`;
     case 'label': return `label ${ref(a.target)}`;
-    case 'dropWatches': return `drop watches${a.resource ? ` (${a.resource})` : ''}`;
-    case 'compact': return `compact history${a.resourceVersion ? ` at rv ${a.resourceVersion}` : ''}`;
-    case 'delayEvents': return `delay events by ${a.ms}ms`;
-    case 'withholdEvents': return 'withhold watch events';
-    case 'releaseEvents': return 'release watch events';
-    case 'withholdBookmarks': return 'withhold bookmarks';
-    case 'releaseBookmarks': return 'release bookmarks';
-    case 'conflictNextUpdate': return `conflict on the next update of ${ref(a.target)}`;
-    case 'restart': return `restart the API server${a.dropHistory ? ' (history dropped)' : ''}`;
-    case 'errorRate': return `answer ${Math.round(a.rate * 100)}% of requests with ${a.code}`;
+    case 'fault': return faultNamed(a.fault)?.describe(a.args) ?? a.fault;
   }
 }
 
@@ -86,12 +78,14 @@ export function printScenarioProgress(
     readonly stepsRun: number;
     readonly scenario: { steps: readonly ScheduledStep[]; objects: readonly unknown[] };
     readonly errors?: readonly { line: number; path: string; message: string }[];
+    readonly warnings?: readonly string[];
   },
   fileName: string,
   write: (line: string) => void,
   pollMs = 100,
 ): Promise<void> {
   const { steps, objects } = run.scenario;
+  for (const warning of run.warnings ?? []) write(`warning: ${warning}`);
   write(`Scenario ${fileName} started: ${objects.length} object${objects.length === 1 ? '' : 's'} applied, ${steps.length} step${steps.length === 1 ? '' : 's'} to run.`);
   const progress = followScenario(steps, run);
   const timer = setInterval(() => progress.poll().forEach(write), pollMs);

@@ -3,11 +3,12 @@ import { ApiError } from '../../shared/apiError.ts';
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { ConvertedVersion } from '../resources/convertedVersion.ts';
 import { convertedVersionFor } from '../resources/convertedVersions.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { ScenarioRunHandle, ScenarioTarget } from '../simObjects.ts';
 import { seededRandom } from './seededRandom.ts';
 import type { RequestContext } from '../store/types.ts';
-import { validateName } from '../store/validation.ts';
+import { validateName } from '../vocabulary/metadataValidation.ts';
+import { faultNamed } from '../faults/faultTable.ts';
 import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
 import { parseScenario } from './scenarioParser.ts';
 import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
@@ -24,6 +25,11 @@ export interface ScenarioRun extends ScenarioRunHandle {
   readonly stepsRun: number;
   /** Steps that failed, with the API's message. */
   readonly errors: ScenarioProblem[];
+}
+
+/** `file:line:col: path: message`, as ScenarioError words its problems. */
+function problemLine(fileName: string, p: ScenarioProblem): string {
+  return `${fileName}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
 }
 
 function gvrOf(info: ResourceInfo): GroupVersionResource {
@@ -156,6 +162,7 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
   return {
     scenario,
     done,
+    warnings: scenario.warnings.map((w) => problemLine(fileName, w)),
     get stepsRun() { return stepsRun; },
     errors,
     stop() {
@@ -233,7 +240,6 @@ function resolveTarget(cluster: ScenarioTarget, target: TargetRef, random: () =>
 
 function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => number): void {
   const action: ScenarioAction = interpolate(step.action, step.index, random);
-  const f = cluster.faults;
   switch (action.type) {
     case 'create': {
       const { info, object } = storedForm(cluster, action.object);
@@ -271,21 +277,16 @@ function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => num
       cluster.patch(t.gvr, t.namespace, t.name, 'merge', { metadata: { labels: action.labels } }, undefined, SCENARIO_CLIENT);
       return;
     }
-    case 'conflictNextUpdate': {
-      const t = resolveTarget(cluster, action.target, random);
-      f.conflictNextUpdate(t.gvr, t.namespace, t.name);
-      return;
-    }
-    case 'dropWatches': f.dropWatches(action.resource); return;
-    case 'compact': f.compact(action.resourceVersion ?? 'now'); return;
-    case 'delayEvents': f.delayEvents(action.ms); return;
-    case 'withholdEvents': f.withholdEvents(); return;
-    case 'releaseEvents': f.releaseEvents(); return;
-    case 'withholdBookmarks': f.withholdBookmarks(); return;
-    case 'releaseBookmarks': f.releaseBookmarks(); return;
-    case 'restart': cluster.restart({ dropHistory: action.dropHistory }); return;
-    case 'errorRate':
-      f.setHttp({ errorRate: action.rate, errorCode: action.code, ...(action.retryAfterSeconds !== undefined ? { retryAfterSeconds: action.retryAfterSeconds } : {}) });
+    case 'fault':
+      faultNamed(action.fault)?.apply(cluster, withRandomName(cluster, action.args, random));
       return;
   }
+}
+
+/** A fault's `name: ${random}` (with its `resource`, and `namespace`) as a random existing object's name. */
+function withRandomName(cluster: ScenarioTarget, args: Record<string, unknown>, random: () => number): Record<string, unknown> {
+  if (args.name !== '${random}' || typeof args.resource !== 'string') return args;
+  const target: TargetRef = { kind: args.resource, name: '${random}' };
+  if (typeof args.namespace === 'string') target.namespace = args.namespace;
+  return { ...args, name: resolveTarget(cluster, target, random).name };
 }

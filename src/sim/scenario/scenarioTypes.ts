@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { WorkloadOptions } from '../workloads/index.ts';
+import type { ScenarioProblem } from './scenarioError.ts';
 
 // A scenario, validated: the initial objects and a timeline of steps with absolute times.
 //
@@ -13,10 +14,12 @@ import type { WorkloadOptions } from '../workloads/index.ts';
 //       patch: { target: {kind: Deployment, namespace: shop, name: web}, patch: {spec: {replicas: 3}} }
 //     - after: 1s
 //       repeat: { count: 50, over: 5s, step: { patch: { target: {kind: ConfigMap, namespace: shop, name: "${random}"}, patch: {data: {n: "${i}"}} } } }
-// Actions: create, apply, update, patch, delete, scale, label, dropWatches, compact, delayEvents,
-// withholdEvents, releaseEvents, withholdBookmarks, releaseBookmarks, conflictNextUpdate, restart,
-// errorRate. In strings, `${i}` is the repeat index, `${random}` (as a target name) a random existing
-// object of the target's kind, `${rand}` a random integer.
+//     - after: 1s
+//       drop-watches: { resource: deployments.apps }   # a fault, by its name in the fault table
+// Actions: create, apply, update, patch, delete, scale, label, and every fault of the fault table
+// (src/sim/faults/faultTable.ts: drop-watches, compact, delay-events, conflict, http-faults,
+// restart …) with its arguments. In strings, `${i}` is the repeat index, `${random}` (as a target's
+// or a fault's name) a random existing object of its kind, `${rand}` a random integer.
 
 export interface TargetRef {
   apiVersion?: string;
@@ -31,13 +34,8 @@ export type ScenarioAction =
   | { type: 'delete'; target: TargetRef; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' }
   | { type: 'scale'; target: TargetRef; replicas: number }
   | { type: 'label'; target: TargetRef; labels: Record<string, string | null> }
-  | { type: 'dropWatches'; resource?: string }
-  | { type: 'compact'; resourceVersion?: number }
-  | { type: 'delayEvents'; ms: number }
-  | { type: 'withholdEvents' | 'releaseEvents' | 'withholdBookmarks' | 'releaseBookmarks' }
-  | { type: 'conflictNextUpdate'; target: TargetRef }
-  | { type: 'restart'; dropHistory: boolean }
-  | { type: 'errorRate'; rate: number; code: 429 | 500; retryAfterSeconds?: number };
+  /** A fault of the fault table, with its arguments as the table's types read them. */
+  | { type: 'fault'; fault: string; args: Record<string, unknown> };
 
 export interface ScheduledStep {
   /** ms from the scenario's start. */
@@ -52,6 +50,8 @@ export interface ScheduledStep {
 
 export interface Scenario {
   seed: number;
+  /** What still runs but is written in an old way (a fault's former name), each with its line. */
+  warnings: ScenarioProblem[];
   /** Run the workload simulation (controllers, scheduler, fake Nodes) with these settings. */
   workloads?: Partial<WorkloadOptions>;
   /** `file`: the included file it came from (undefined: the scenario itself, at `source`). */

@@ -1,5 +1,5 @@
 import type { WorkloadOptions } from '../workloads/index.ts';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../vocabulary/duration.ts';
 
 // The scenario's `workloads` field: `true`, or the workload simulation's settings —
 //   workloads: { nodes: 3, podStartDelay: 500ms, jobPodDuration: 1s, podFailureRate: 0.1 }

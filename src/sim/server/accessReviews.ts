@@ -3,10 +3,10 @@
 // user (what kube-rbac-proxy and controller-runtime's authorized metrics endpoint ask). Each is
 // answered by the server's authorizer, as kube-apiserver answers them, and never stored.
 import { invalid, type Cause } from '../../shared/apiErrors.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
 import type { RequestAttributes } from '../auth/requestAttributes.ts';
-import type { UserInfo } from '../auth/userInfo.ts';
+import type { UserInfo } from '../vocabulary/userInfo.ts';
 import { badRequest } from './status.ts';
 
 type Body = Record<string, unknown>;

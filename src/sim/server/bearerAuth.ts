@@ -2,18 +2,8 @@
 // service account tokens the server issued (serviceAccountTokens.ts). Compared in
 // constant time; clients are told apart in client insight by user agent plus a short hash of the
 // token, never the token itself.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
-
-/**
- * Who the server's own token stands for, as `kubectl auth whoami` shows it: one cluster admin
- * (system:masters), whom every request is authorized for.
- */
-export const TOKEN_USER = ADMIN_USER;
-
-export function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ADMIN_USER, type UserInfo } from '../vocabulary/userInfo.ts';
 
 export class BearerAuth {
   readonly token: string;

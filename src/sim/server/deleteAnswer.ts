@@ -1,5 +1,5 @@
 import type { StoredObject } from '../store/types.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 
 // What a DELETE answers with. kube-apiserver returns the object while it lingers (finalizers), but
 // once it is gone only the registries that set ReturnDeletedObject (or delete by hand) return it;

@@ -2,7 +2,7 @@
 // (reference/discovery): the classic APIVersions / APIGroupList / APIGroup / APIResourceList, and the
 // aggregated APIGroupDiscoveryList (apidiscovery.k8s.io v2 and v2beta1) that kubectl asks for first —
 // one request instead of one per group version. Rendered JSON is cached until a CRD changes the registry.
-import type { GroupInfo, ResourceInfo, ResourceRegistry } from '../resources/types.ts';
+import type { GroupInfo, ResourceInfo, ResourceRegistry } from '../vocabulary/resourceInfo.ts';
 import type { DiscoveryRendering } from './mediaTypes.ts';
 import { pageNotFound, pathNotFound } from './status.ts';
 

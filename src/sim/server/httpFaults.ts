@@ -1,7 +1,7 @@
-// HTTP-level faults (429/500 answers, added latency). Their settings live in the store's
-// FaultControls so one admin surface sets every fault; we cache them here because they are read on
-// every request and change rarely.
-import type { FaultControls, HttpFaultSettings } from '../store/types.ts';
+// HTTP-level faults (429/500 answers, added latency). Their settings live in the cluster's
+// FaultControls, set as every fault is (the fault table's http-faults); we cache them here because
+// they are read on every request and change rarely.
+import type { FaultControls, HttpFaultSettings } from '../faults/faultControls.ts';
 import { failureStatus } from './status.ts';
 import type { Status } from '../../shared/k8s.ts';
 

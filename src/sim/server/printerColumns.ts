@@ -2,8 +2,8 @@
 // JSONPath subset CRDs use in practice: `.spec.replicas`, `.items[0].name`,
 // `.status.conditions[?(@.type=="Ready")].status`. Dates print as ages, like the apiextensions server.
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
-import { AGE_COLUMN, humanDuration, NAME_COLUMN, type TableColumn } from './tableCells.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
+import { AGE_COLUMN, humanDuration, NAME_COLUMN, type TableColumn } from '../vocabulary/tableCells.ts';
 import { columnsFor } from './tableColumns.ts';
 
 type Step = { field: string } | { index: number } | { filterField: string; equals: string };

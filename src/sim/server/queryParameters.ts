@@ -3,7 +3,7 @@
 import type { DeleteOptions, ListRequest, RequestContext, WatchRequest } from '../store/types.ts';
 import { invalid } from '../../shared/apiErrors.ts';
 import { badRequest } from './status.ts';
-import { parseInt64 } from '../goStrconv.ts';
+import { parseInt64 } from '../vocabulary/goStrconv.ts';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

@@ -3,7 +3,7 @@ import { forbiddenError } from '../auth/forbidden.ts';
 import { asksToImpersonate, impersonatedUser } from '../auth/impersonation.ts';
 import type { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
 import { requestAttributes } from '../auth/requestAttributes.ts';
-import { ADMIN_USER, isPrivileged, type UserInfo } from '../auth/userInfo.ts';
+import { ADMIN_USER, isPrivileged, type UserInfo } from '../vocabulary/userInfo.ts';
 
 // The two steps between authentication and serving, in kube-apiserver's order: impersonation
 // (who the request acts as) and authorization (whether that user may make it). The admin token

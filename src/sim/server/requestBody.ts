@@ -5,7 +5,6 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { ApiError } from '../../shared/apiError.ts';
 import { jsonTextTooDeep, valueTooDeep } from '../store/nestingDepth.ts';
-import { recordDuplicateFields } from '../store/bodyDuplicates.ts';
 import { duplicateFields, goJsonSyntaxError, summarizeBody } from './goJson.ts';
 import { decodeKubernetesProtobuf, UnsupportedProtobufKind } from './protobuf/decodeK8sProtobuf.ts';
 import { apiError, badRequest } from './status.ts';
@@ -171,12 +170,22 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', t
   return value;
 }
 
-/** A decoded body that must be a single JSON object (create, update). */
+/** A decoded body that must be a single JSON object (create, update, a subresource's POST). */
 export function decodeObjectBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target?: DecodeTarget): Record<string, unknown> {
   const value = decodeBody(body, format, target);
   if (target) requireShape(value, body, target);
-  // What strict field validation refuses and JSON.parse forgets: a field named twice.
-  if (target && format === 'json') recordDuplicateFields(value as object, duplicateFields(value, body.toString('utf8')));
   if (!target && (typeof value !== 'object' || value === null || Array.isArray(value))) throw badRequest('the body of the request must be a JSON object');
   return value as Record<string, unknown>;
+}
+
+/** The object a create or update writes, and the fields its JSON named twice. */
+export interface WrittenBody {
+  object: Record<string, unknown>;
+  /** What strict field validation refuses and JSON.parse forgets (it keeps the last): `spec.replicas` named twice. */
+  duplicateFields: string[];
+}
+
+export function decodeWrittenBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target: DecodeTarget): WrittenBody {
+  const object = decodeObjectBody(body, format, target);
+  return { object, duplicateFields: format === 'json' ? duplicateFields(object, body.toString('utf8')) : [] };
 }

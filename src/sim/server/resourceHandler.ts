@@ -4,13 +4,13 @@
 // does the semantics and throws ApiErrors; this layer only decodes, negotiates and encodes.
 import type { ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { parseResourceVersion } from '../store/resourceVersionParam.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
-import { decodeBody, decodeObjectBody, readBody, requireShape } from './requestBody.ts';
+import { decodeBody, decodeObjectBody, decodeWrittenBody, readBody, requireShape } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
 import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
 import { pumpBody, takeTurn } from './chunkPump.ts';
@@ -22,7 +22,7 @@ import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './stat
 import { invalid } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
-import type { TableColumn } from './tableCells.ts';
+import type { TableColumn } from '../vocabulary/tableCells.ts';
 import { deleteAnswerJson } from './deleteAnswer.ts';
 import { serveWatch, type WatchResponseOptions } from './watchResponse.ts';
 import { actionSubresource } from './subresources/index.ts';
@@ -161,15 +161,23 @@ function startWatch(r: ResourceRequest, info: ResourceInfo, gvr: GroupVersionRes
   serveWatch(r.req, r.res, options);
 }
 
-async function readObject(r: ResourceRequest, info: ResourceInfo): Promise<KubeObject> {
+/** The object a POST or PUT sends, and the fields its JSON named twice (the write's context carries them to the store). */
+async function readObject(r: ResourceRequest, info: ResourceInfo): Promise<{ body: KubeObject; duplicateFields: string[] }> {
   const format = bodyFormatOf(r.req.headers['content-type']);
-  const body = decodeObjectBody(await readBody(r.req), format, info);
+  const { object: body, duplicateFields } = decodeWrittenBody(await readBody(r.req), format, info);
   const metadata = body['metadata'];
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     throw badRequest('metadata must be an object');
   }
   if (metadata === undefined) body['metadata'] = {};
-  return body as KubeObject;
+  return { body: body as KubeObject, duplicateFields };
+}
+
+/** The write's context: the client's, with the query's write options and the body's duplicate fields. */
+function writeContextFor(r: ResourceRequest, duplicateFields: string[]): RequestContext {
+  const ctx = r.query.writeContext(r.ctx);
+  if (duplicateFields.length > 0) ctx.duplicateFields = duplicateFields;
+  return ctx;
 }
 
 async function readOptionalBody(r: ResourceRequest): Promise<Record<string, unknown> | undefined> {
@@ -185,7 +193,7 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
   if (r.target.name !== '') throw pathNotFound();
   const method = r.req.method ?? 'GET';
   if (method !== 'POST') throw methodNotAllowed(method);
-  const body = await readObject(r, info);
+  const { body } = await readObject(r, info);
   // Decoded as any built-in body: a wrong JSON type is a 400, unknown fields are warned about (or refused).
   const ctx = r.query.writeContext(r.ctx);
   decodeBuiltin(info, body, { mode: ctx.fieldValidation ?? 'Warn', warnings: ctx.warnings });
@@ -241,8 +249,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       case 'POST': {
         requireVerb(info, 'create', method);
         if (info.namespaced && target.namespace === '') throw methodNotAllowed(method);
-        const body = await readObject(r, info);
-        const ctx = query.writeContext(r.ctx);
+        const { body, duplicateFields } = await readObject(r, info);
+        const ctx = writeContextFor(r, duplicateFields);
         const created = await admittedWrite(admitting(r, info, 'create', ctx), (c) => recording(() => cluster.create(gvr, target.namespace, body, c)));
         sendWarnings(r.res, ctx);
         await sendWritten(r, 201, writtenJson(r, created));
@@ -279,8 +287,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     }
     case 'PUT': {
       requireVerb(info, 'update', method);
-      const body = await readObject(r, info);
-      const ctx = query.writeContext(r.ctx);
+      const { body, duplicateFields } = await readObject(r, info);
+      const ctx = writeContextFor(r, duplicateFields);
       const updated = await admittedWrite(admitting(r, info, 'update', ctx), (c) => recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, c)));
       sendWarnings(r.res, ctx);
       await sendWritten(r, 200, writtenJson(r, updated));

@@ -2,10 +2,10 @@
 // event): access and rules reviews (accessReviews.ts), TokenReviews (tokenReviews.ts) and
 // SelfSubjectReview (`kubectl auth whoami`), here.
 import { apiVersionOf } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
-import { ADMIN_USER, userInfoJson, type UserInfo } from '../auth/userInfo.ts';
-import { timestamp } from '../store/objectMeta.ts';
+import { ADMIN_USER, userInfoJson, type UserInfo } from '../vocabulary/userInfo.ts';
+import { timestamp } from '../vocabulary/objectMeta.ts';
 import { selfAccessReview, selfRulesReview, subjectAccessReview } from './accessReviews.ts';
 import type { ResourceRequest, ReviewServices } from './resourceRequest.ts';
 import { badRequest } from './status.ts';

@@ -1,8 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../shared/clock.ts';
 import type { SimClusterApi } from '../simCluster.ts';
-import { serviceAccountUser, type UserInfo } from '../auth/userInfo.ts';
-import { goQuotedStrings } from '../kinds/goValues.ts';
+import { serviceAccountUser, type UserInfo } from '../vocabulary/userInfo.ts';
+import { goQuotedStrings } from '../vocabulary/goValues.ts';
 
 // The tokens serviceaccounts/token issues: JWTs with the claims kube-apiserver's issuer writes
 // (iss, sub system:serviceaccount:ns:name, aud, exp/iat/nbf, the kubernetes.io claims), signed by

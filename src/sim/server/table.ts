@@ -4,7 +4,7 @@
 import type { KubeObject, ListMeta } from '../../shared/k8s.ts';
 import { partialObjectMetadata } from './partialMetadata.ts';
 import type { IncludeObject } from './queryParameters.ts';
-import type { TableColumn } from './tableCells.ts';
+import type { TableColumn } from '../vocabulary/tableCells.ts';
 
 export interface TableOptions {
   columns: TableColumn[];

@@ -5,7 +5,7 @@ import type { ReviewServices } from './resourceRequest.ts';
 import { isMap } from './accessReviews.ts';
 import { DEFAULT_AUDIENCE } from './serviceAccountTokens.ts';
 import { badRequest } from './status.ts';
-import { userInfoJson } from '../auth/userInfo.ts';
+import { userInfoJson } from '../vocabulary/userInfo.ts';
 
 type Body = Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import type { IncludeObject } from './queryParameters.ts';
 import { statusFromError } from './status.ts';
 import { partialObjectMetadataJson } from './partialMetadata.ts';
 import { renderTable } from './table.ts';
-import type { TableColumn } from './tableCells.ts';
+import type { TableColumn } from '../vocabulary/tableCells.ts';
 
 // Socket backpressure is respected: when a write returns false the watch is paused until 'drain',
 // so a client that does not read holds one batch here, not every event since; the store closes a

@@ -8,13 +8,13 @@ import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategi
 import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
 import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
 import { applyConfiguration, checkAppliedConfiguration, recordApplyCreate, recordUpdate, type FieldManagement } from '../apply/fieldManager.ts';
-import { fieldManagementFor, type WriterIdentity } from '../apply/forResource.ts';
+import { fieldManagementFor } from '../apply/forResource.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
 import { emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
-import { hasSubresource, type ResourceInfo } from '../resources/types.ts';
+import { hasSubresource, type ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import {
   STALE_OBJECT, alreadyExists, alreadyExistsBeingDeleted, badRequest, conflict, forbiddenTerminating, invalid, methodNotAllowed,
   namespaceNotFound, notFound, resourceNotFound, unclassified, unsupportedMediaType, type Cause,
@@ -23,28 +23,31 @@ import type { HistoryEvent } from './history.ts';
 import { matching, parseFilters } from './listing.ts';
 import { nestedTooDeeply } from './nestingDepth.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
-import { jsonEqual } from '../jsonEqual.ts';
-import { keyOf, specChanged, timestamp } from './objectMeta.ts';
-import { decodeBuiltin, type DecodingContext } from './bodyDecoding.ts';
-import { duplicateFieldsOf } from './bodyDuplicates.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
+import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
+import { decodeBuiltin } from './bodyDecoding.ts';
+import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
+import { bodyDecodingOf, decodingOf, followUpContext, writerOf } from './writeContext.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
-import { encodeAsGo } from './goEncoding.ts';
+import { encodeAsGo } from '../goTypes/goEncoding.ts';
 import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
 import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
-import type { AdmissionPoints, DeleteOptions, ListRequest, PatchType, Subresource } from './types.ts';
-import { generateSuffix, validateLabelsAndAnnotations, validateName } from './validation.ts';
-import { ADMIN_USER, type UserInfo } from '../auth/userInfo.ts';
+import type { DeleteOptions, ListRequest, PatchType, RequestContext, Subresource } from './types.ts';
+import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
+import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
 // /scale), and the work controllers would do in a real cluster that the sim does itself —
 // garbage collection of dependents, namespace termination, CRDs becoming served. That follow-up
 // work runs right after the write that caused it, before the call returns, in commit order.
+// Every write takes its request's context as its last argument (writeContext.ts): nothing about the
+// running request is kept on the store.
 
 export interface ApiStoreOptions {
   clock: Clock;
@@ -56,16 +59,10 @@ export interface ApiStoreOptions {
   consumeConflict: (group: string, resource: string, key: string) => boolean;
   /** Called after a resource stops being served (its CRD went), with its former table. */
   onUnserved: (table: ResourceTable) => void;
-  /** The running request's field validation and where its warnings go. Default: Warn, nowhere. */
-  decoding?: () => DecodingContext;
-  /** Who the running request's writer is (its field manager) and whether an apply is forced. */
-  writer?: () => WriterIdentity & { force?: boolean | undefined; user?: UserInfo | undefined };
-  /** Where the running request's admission sees and changes the object (src/sim/admission), if it runs any. */
-  admission?: () => AdmissionPoints | undefined;
 }
 
-/** The manager the API server's own controllers (garbage collector, namespace lifecycle) write as. */
-const CONTROLLER_MANAGER: WriterIdentity = { fieldManager: 'kube-controller-manager' };
+/** Told of every commit, with the context of the write that made it. */
+export type CommitListener = (table: ResourceTable, event: HistoryEvent, ctx: RequestContext) => void;
 
 const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
 
@@ -84,9 +81,7 @@ export class ApiStore implements StoreOps {
   private readonly namespacesToCheck = new Set<string>();
   /** Objects whose managedFields an apply already decided (commitUpdate leaves them as they are). */
   private readonly fieldsDecided = new WeakSet<object>();
-  /** Set while an apply creates its object: the configuration it applied. */
-  private applyingCreate: KubeObject | undefined;
-  private inFollowUp = false;
+  private readonly commitListeners = new Set<CommitListener>();
   /** What kind strategies may read: the objects stored now. */
   private readonly storedObjects: StoredObjects = {
     list: (group, resource) => [...this.mvcc.table(group, resource).current.values()].map((s) => s.object),
@@ -100,10 +95,20 @@ export class ApiStore implements StoreOps {
     this.mvcc = mvcc;
     this.registry = registry;
     this.opts = opts;
-    mvcc.onCommit((table, event) => {
-      this.owners.observe(table, event);
-      this.afterCommit(table, event);
-    });
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /** Every commit goes through here: the owner index and the follow-up work learn of it, then the listeners. */
+  commit(table: ResourceTable, key: string, next: KubeObject | undefined, ctx: RequestContext): HistoryEvent {
+    const event = this.mvcc.commit(table, key, next);
+    this.owners.observe(table, event);
+    this.afterCommit(table, event, ctx);
+    for (const l of [...this.commitListeners]) l(table, event, ctx);
+    return event;
   }
 
   // ---- reads ----
@@ -138,8 +143,6 @@ export class ApiStore implements StoreOps {
 
   private drain(): void {
     this.depth++;
-    const wasFollowUp = this.inFollowUp;
-    this.inFollowUp = true;
     try {
       for (let task = this.followUps.shift(); task; task = this.followUps.shift()) {
         try {
@@ -150,24 +153,22 @@ export class ApiStore implements StoreOps {
         }
       }
     } finally {
-      this.inFollowUp = wasFollowUp;
       this.depth--;
     }
   }
 
   /** The running write's field manager, apiVersion and field shapes. */
-  private fieldManagement(info: ResourceInfo, subresource: Subresource | undefined): FieldManagement {
-    const writer = this.inFollowUp ? CONTROLLER_MANAGER : this.opts.writer?.() ?? {};
-    return fieldManagementFor(info, subresource, writer, timestamp(this.opts.clock.now()), () =>
-      this.mvcc.table(CRDS.group, CRDS.resource).current.get(`${info.resource}.${info.group}`)?.object);
+  private fieldManagement(info: ResourceInfo, subresource: Subresource | undefined, ctx: RequestContext): FieldManagement {
+    return fieldManagementFor(info, subresource, writerOf(ctx), timestamp(this.opts.clock.now()), () => this.storedCrd(info));
   }
 
-  create(info: ResourceInfo, namespace: string, body: KubeObject, dryRun = false): Stored {
+  /** `applied`: the configuration a server-side apply creates the object from. */
+  create(info: ResourceInfo, namespace: string, body: KubeObject, ctx: RequestContext, applied?: KubeObject): Stored {
     requireVerb(info, 'create');
     // Reviews are answered by the HTTP server about its caller; a scenario cannot store one.
     if (info.virtual) throw badRequest(`a ${info.kind} is answered by the API server about its caller and is never stored`);
     return this.write(() => {
-      const decoded = this.prepareBody(info, body);
+      const decoded = this.prepareBody(info, body, ctx);
       const ns = this.namespaceFor(info, namespace, decoded.metadata.namespace);
       if (ns) decoded.metadata.namespace = ns;
       else delete decoded.metadata.namespace;
@@ -177,13 +178,13 @@ export class ApiStore implements StoreOps {
       }
       strategyFor(info).normalize?.(decoded);
       defaultObject(info, decoded);
-      const obj = this.admitted(info, decoded, undefined);
+      const obj = this.admitted(info, decoded, undefined, ctx);
       const meta = obj.metadata;
       const name = meta.name ?? '';
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
       // The storage refuses a create carrying a resourceVersion (a dry run never reaches it).
-      if (!dryRun && /^[0-9]+$/.test(meta.resourceVersion ?? '') && Number(meta.resourceVersion) !== 0) {
+      if (!ctx.dryRun && /^[0-9]+$/.test(meta.resourceVersion ?? '') && Number(meta.resourceVersion) !== 0) {
         throw unclassified('resourceVersion should not be set on objects to be created');
       }
       const table = this.table(info);
@@ -194,7 +195,7 @@ export class ApiStore implements StoreOps {
       }
 
       const now = this.opts.clock.now();
-      const admitted = this.admissionPoints()?.createdAs;
+      const admitted = ctx.admission?.createdAs;
       meta.uid = admitted?.uid ?? this.opts.uid();
       meta.creationTimestamp = admitted?.creationTimestamp ?? timestamp(now);
       if (tracksGeneration(info)) meta.generation = 1;
@@ -203,19 +204,17 @@ export class ApiStore implements StoreOps {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj, now);
-      strategyFor(info).prepareForCreate?.(obj, this.storedObjects, this.opts.writer?.().user ?? ADMIN_USER);
-      const applied = this.applyingCreate;
-      this.applyingCreate = undefined;
-      if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined));
-      else recordUpdate(undefined, obj, this.fieldManagement(info, undefined));
+      strategyFor(info).prepareForCreate?.(obj, this.storedObjects, ctx.user ?? ADMIN_USER);
+      if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined, ctx));
+      else recordUpdate(undefined, obj, this.fieldManagement(info, undefined, ctx));
       encodeAsGo(obj);
-      this.admissionPoints()?.validate(obj, undefined);
-      if (dryRun) return new Stored(obj, 0);
-      return this.mvcc.commit(table, key, obj).object;
+      ctx.admission?.validate(obj, undefined);
+      if (ctx.dryRun) return new Stored(obj, 0);
+      return this.commit(table, key, obj, ctx).object;
     });
   }
 
-  update(info: ResourceInfo, namespace: string, name: string, body: KubeObject, subresource?: Subresource, dryRun = false): Stored {
+  update(info: ResourceInfo, namespace: string, name: string, body: KubeObject, subresource: Subresource | undefined, ctx: RequestContext): Stored {
     requireVerb(info, 'update');
     return this.write(() => {
       // The handler compares the body with the URL before the storage looks the object up.
@@ -224,20 +223,20 @@ export class ApiStore implements StoreOps {
       if (!action) checkName(body, name);
       const { table, key, current } = this.existing(info, namespace, name);
       if (action) {
-        const input = subresource === 'binding' ? body : this.prepareBody(info, body);
-        return this.writeSubresource(info, table, key, current, input, subresource, dryRun);
+        const input = subresource === 'binding' ? body : this.prepareBody(info, body, ctx);
+        return this.writeSubresource(info, table, key, current, input, subresource, ctx);
       }
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
-        : this.mergeIntoCurrent(info, current, this.prepareBody(info, body), subresource);
+        : this.mergeIntoCurrent(info, current, this.prepareBody(info, body, ctx), subresource, ctx);
       this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
       this.checkConflictFault(info, key, name);
-      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource, subresource !== 'scale');
+      const stored = this.commitUpdate(info, table, key, current, next, ctx, subresource, subresource !== 'scale');
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
   }
 
-  patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, dryRun = false): Stored {
+  patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource: Subresource | undefined, ctx: RequestContext): Stored {
     requireVerb(info, 'patch');
     if (type === 'apply') checkAppliedFields(info, namespace, name, patch);
     return this.write(() => {
@@ -249,12 +248,7 @@ export class ApiStore implements StoreOps {
         if (type === 'apply' && !subresource) {
           const body = patch as KubeObject;
           const config = { ...body, metadata: { ...body.metadata, name } };
-          this.applyingCreate = config;
-          try {
-            return this.create(info, namespace, config, dryRun);
-          } finally {
-            this.applyingCreate = undefined;
-          }
+          return this.create(info, namespace, config, ctx, config);
         }
         throw notFound(info.group, info.resource, name);
       }
@@ -262,19 +256,19 @@ export class ApiStore implements StoreOps {
         this.writerFor(info, subresource);
         const patched = this.applyPatch(info, type, mutableCopy(current.object), patch) as KubeObject;
         if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
-        this.decode(info, patched);
+        this.decode(info, patched, decodingOf(ctx));
         const rv = patched.metadata?.resourceVersion;
         if (rv !== current.object.metadata.resourceVersion) this.checkPrecondition(info, name, current, rv);
         patched.metadata = { ...patched.metadata, resourceVersion: current.object.metadata.resourceVersion };
-        return this.writeSubresource(info, table, key, current, patched, subresource, dryRun);
+        return this.writeSubresource(info, table, key, current, patched, subresource, ctx);
       }
       const base = subresource === 'scale' ? toScale(this.scaleInfo(info), current.object) : current.object;
       const patched = type === 'apply' && subresource !== 'scale'
-        ? this.applyConfiguration(info, current.object, patch as KubeObject, subresource)
+        ? this.applyConfiguration(info, current.object, patch as KubeObject, subresource, ctx)
         : this.applyPatch(info, type, mutableCopy(base), patch);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
-      if (subresource !== 'scale') this.decode(info, result);
+      if (subresource !== 'scale') this.decode(info, result, decodingOf(ctx));
       result.metadata ??= {};
       // A patch may not move the object: the API server checks the result as it checks a PUT's body.
       this.namespaceFor(info, namespace, result.metadata.namespace);
@@ -284,27 +278,27 @@ export class ApiStore implements StoreOps {
       result.metadata.resourceVersion = current.object.metadata.resourceVersion;
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, result)
-        : this.mergeIntoCurrent(info, current, result, subresource);
+        : this.mergeIntoCurrent(info, current, result, subresource, ctx);
       if (this.fieldsDecided.has(result)) {
         if (result.metadata.managedFields) next.metadata.managedFields = result.metadata.managedFields;
         else delete next.metadata.managedFields;
         this.fieldsDecided.add(next);
       }
       this.checkConflictFault(info, key, name);
-      const stored = this.commitUpdate(info, table, key, current, next, dryRun, subresource, subresource !== 'scale');
+      const stored = this.commitUpdate(info, table, key, current, next, ctx, subresource, subresource !== 'scale');
       return subresource === 'scale' ? transientStored(toScale(info, stored.object)) : stored;
     });
   }
 
   /** Server-side apply: the merged object, its managedFields decided (or a 409 on conflicts). */
-  private applyConfiguration(info: ResourceInfo, live: Readonly<KubeObject>, config: KubeObject, subresource: Subresource | undefined): KubeObject {
+  private applyConfiguration(info: ResourceInfo, live: Readonly<KubeObject>, config: KubeObject, subresource: Subresource | undefined, ctx: RequestContext): KubeObject {
     // The merge builds on a mutable copy: pruning and defaulting change it in place.
-    const merged = applyConfiguration(live, mutableCopy(live) as KubeObject, config, this.fieldManagement(info, subresource), this.opts.writer?.().force === true);
+    const merged = applyConfiguration(live, mutableCopy(live) as KubeObject, config, this.fieldManagement(info, subresource, ctx), ctx.force === true);
     this.fieldsDecided.add(merged);
     return merged;
   }
 
-  delete(info: ResourceInfo, namespace: string, name: string, options: DeleteOptions = {}, dryRun = false): { object: Stored; deleted: boolean } {
+  delete(info: ResourceInfo, namespace: string, name: string, options: DeleteOptions, ctx: RequestContext): { object: Stored; deleted: boolean } {
     requireVerb(info, 'delete');
     if (info.group === NAMESPACES.group && info.resource === NAMESPACES.resource) refuseImmortalNamespaceDeletion(name);
     return this.write(() => {
@@ -318,13 +312,13 @@ export class ApiStore implements StoreOps {
         throw conflict(info.group, info.kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.object.metadata.resourceVersion ?? ''}). The object might have been modified`);
       }
       this.checkConflictFault(info, key, name);
-      this.admissionPoints()?.validate(undefined, current.object);
-      if (dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
-      if (isCrdTable(info)) deleteCustomResources(this, current.object);
-      if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object);
+      ctx.admission?.validate(undefined, current.object);
+      if (ctx.dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
+      if (isCrdTable(info)) deleteCustomResources(this, current.object, ctx);
+      if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object, ctx);
       // Foreground, simplified: dependents go first (the real GC also parks the owner behind a
       // foregroundDeletion finalizer meanwhile; here it all happens within this call).
-      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) deleteDependentsFirst(this, current.object.metadata.uid);
+      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) deleteDependentsFirst(this, current.object.metadata.uid, ctx);
       const isNamespace = info.group === '' && info.resource === 'namespaces';
       if (isNamespace || current.object.metadata.finalizers?.length) {
         if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };
@@ -334,16 +328,16 @@ export class ApiStore implements StoreOps {
         if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
         if (isNamespace) {
           (next as { status?: unknown }).status = { phase: 'Terminating' };
-          this.followUps.push(() => emptyNamespace(this, name));
+          this.followUps.push(() => emptyNamespace(this, name, followUpContext(ctx)));
         }
-        const marked = this.mvcc.commit(table, key, next).object;
+        const marked = this.commit(table, key, next, ctx).object;
         return { object: marked, deleted: false };
       }
-      return { object: this.mvcc.commit(table, key, undefined).object, deleted: true };
+      return { object: this.commit(table, key, undefined, ctx).object, deleted: true };
     });
   }
 
-  deleteCollection(info: ResourceInfo, request: ListRequest & DeleteOptions, dryRun = false): Stored[] {
+  deleteCollection(info: ResourceInfo, request: ListRequest & DeleteOptions, ctx: RequestContext): Stored[] {
     requireVerb(info, 'deletecollection');
     return this.write(() => {
       const filters = parseFilters(info, request.namespace, request.labelSelector, request.fieldSelector);
@@ -352,7 +346,7 @@ export class ApiStore implements StoreOps {
       const out: Stored[] = [];
       for (const obj of targets) {
         try {
-          out.push(this.delete(info, obj.metadata.namespace ?? '', obj.metadata.name ?? '', request, dryRun).object);
+          out.push(this.delete(info, obj.metadata.namespace ?? '', obj.metadata.name ?? '', request, ctx).object);
         } catch (err) {
           if (!(err instanceof ApiError && err.code === 404)) throw err;
         }
@@ -363,20 +357,26 @@ export class ApiStore implements StoreOps {
 
   // ---- helpers: bodies ----
 
+  /** The CRD that serves a custom resource, as stored (undefined for built-ins). */
+  private storedCrd(info: ResourceInfo): Readonly<KubeObject> | undefined {
+    if (info.source !== 'crd') return undefined;
+    return this.mvcc.table(CRDS.group, CRDS.resource).current.get(`${info.resource}.${info.group}`)?.object;
+  }
+
   /** A mutable copy of the body with apiVersion/kind checked and set to the storage version. */
-  private decode(info: ResourceInfo, obj: KubeObject, duplicates: string[] = [], decoding = this.opts.decoding?.() ?? { mode: 'Warn', warnings: undefined }): void {
+  private decode(info: ResourceInfo, obj: KubeObject, decoding: DecodingContext): void {
     // managedFields are checked by field management (entries it cannot read are ignored), not decoded as typed fields.
     const managedFields = obj.metadata?.managedFields;
     if (managedFields !== undefined) delete obj.metadata.managedFields;
     try {
-      decodeBuiltin(info, obj, { ...decoding, duplicates });
-      decodeCustomResource(info, customResourceSchema(this.mvcc, info), obj, decoding);
+      decodeBuiltin(info, obj, decoding);
+      decodeCustomResource(info, customResourceSchema(this.storedCrd(info), info), obj, decoding);
     } finally {
       if (managedFields !== undefined && typeof obj.metadata === 'object' && obj.metadata !== null) obj.metadata.managedFields = managedFields;
     }
   }
 
-  private prepareBody(info: ResourceInfo, body: KubeObject): KubeObject {
+  private prepareBody(info: ResourceInfo, body: KubeObject, ctx: RequestContext): KubeObject {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
     const expected = apiVersionOf(info);
     const servedVersion = !body.apiVersion || body.apiVersion === expected || info.servedVersions.some((v) => apiVersionOf({ group: info.group, version: v }) === body.apiVersion);
@@ -395,24 +395,19 @@ export class ApiStore implements StoreOps {
     }
     // kind and apiVersion first, as the API server writes them.
     const obj: KubeObject = { kind: info.kind, apiVersion: '', ...mutableCopy(body) };
-    this.decode(info, obj, duplicateFieldsOf(body));
+    this.decode(info, obj, bodyDecodingOf(ctx));
     obj.metadata ??= {};
     obj.apiVersion = apiVersionOf({ group: info.group, version: info.storageVersion });
     obj.kind = info.kind;
     return obj;
   }
 
-  /** The request's admission points; none for the work the API server's own controllers do. */
-  private admissionPoints(): AdmissionPoints | undefined {
-    return this.inFollowUp ? undefined : this.opts.admission?.();
-  }
-
   /**
    * The object after mutating admission: a changed one is decoded again (unknown fields dropped
    * quietly, as kube-apiserver decodes a webhook's patch result) and defaulted.
    */
-  private admitted(info: ResourceInfo, obj: KubeObject, old: Readonly<KubeObject> | undefined): KubeObject {
-    const points = this.admissionPoints();
+  private admitted(info: ResourceInfo, obj: KubeObject, old: Readonly<KubeObject> | undefined, ctx: RequestContext): KubeObject {
+    const points = ctx.admission;
     if (!points) return obj;
     const next = points.mutate(obj, old);
     if (next === obj) return obj;
@@ -420,7 +415,7 @@ export class ApiStore implements StoreOps {
     if (obj.metadata.namespace !== undefined && next.metadata.namespace !== obj.metadata.namespace) {
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
-    this.decode(info, next, [], { mode: 'Ignore', warnings: undefined });
+    this.decode(info, next, { mode: 'Ignore', warnings: undefined });
     next.apiVersion = obj.apiVersion;
     next.kind = obj.kind;
     strategyFor(info).normalize?.(next);
@@ -443,7 +438,7 @@ export class ApiStore implements StoreOps {
     causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
     if (isCrdTable(info)) causes.push(...validateCrdForWrite(obj));
     causes.push(...(strategyFor(info).validate?.(obj) ?? []), ...(strategyFor(info).validateCreate?.(obj) ?? []));
-    causes.push(...validateCustomResource(customResourceSchema(this.mvcc, info), obj));
+    causes.push(...validateCustomResource(customResourceSchema(this.storedCrd(info), info), obj));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
 
@@ -496,7 +491,7 @@ export class ApiStore implements StoreOps {
   }
 
   /** A write through one kind's own subresource (a CSR's /approval, a Pod's /binding): the kind's writer decides what changes. */
-  private writeSubresource(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, body: KubeObject, subresource: Subresource, dryRun: boolean): Stored {
+  private writeSubresource(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, body: KubeObject, subresource: Subresource, ctx: RequestContext): Stored {
     const write = this.writerFor(info, subresource);
     const name = current.object.metadata.name ?? '';
     this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
@@ -504,9 +499,9 @@ export class ApiStore implements StoreOps {
     next.metadata.resourceVersion = current.object.metadata.resourceVersion;
     this.checkConflictFault(info, key, name);
     encodeAsGo(next);
-    if (dryRun) return new Stored(next, current.resourceVersion);
+    if (ctx.dryRun) return new Stored(next, current.resourceVersion);
     if (jsonEqual(next, current.object)) return current;
-    return this.mvcc.commit(table, key, next).object;
+    return this.commit(table, key, next, ctx).object;
   }
 
   private scaleInfo(info: ResourceInfo): ResourceInfo {
@@ -515,12 +510,12 @@ export class ApiStore implements StoreOps {
   }
 
   /** The new object for a main-resource or /status write: immutable metadata kept, status or spec as the subresource says. */
-  private mergeIntoCurrent(info: ResourceInfo, current: Stored, body: KubeObject, subresource: Subresource | undefined): KubeObject {
+  private mergeIntoCurrent(info: ResourceInfo, current: Stored, body: KubeObject, subresource: Subresource | undefined, ctx: RequestContext): KubeObject {
     const cur = current.object;
     let next: KubeObject;
     if (subresource === 'status') {
       this.statusInfo(info);
-      body = this.admitted(info, body, cur);
+      body = this.admitted(info, body, cur, ctx);
       next = mutableCopy(cur) as KubeObject;
       const status = hasZeroStatus(info) ? withZeroStatus(info, (body as { status?: unknown }).status) : (body as { status?: unknown }).status;
       if (status === undefined) delete (next as { status?: unknown }).status;
@@ -529,7 +524,7 @@ export class ApiStore implements StoreOps {
     } else {
       strategyFor(info).normalize?.(body);
       defaultObject(info, body);
-      next = this.admitted(info, body, cur);
+      next = this.admitted(info, body, cur, ctx);
       strategyFor(info).prepareForUpdate?.(cur, next);
       if (hasSubresource(info, 'status')) {
         const status = (cur as { status?: unknown }).status;
@@ -594,7 +589,7 @@ export class ApiStore implements StoreOps {
   }
 
   /** Commits an update: generation bump on spec changes, no-op writes skipped, a finalized deletion completes. */
-  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, dryRun: boolean, subresource?: Subresource, admit = false): Stored {
+  commitUpdate(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, next: KubeObject, ctx: RequestContext, subresource?: Subresource, admit = false): Stored {
     const cur = current.object;
     const strategy = strategyFor(info);
     // A /status write leaves the rest as stored: the kind's rules are about what the main resource may hold.
@@ -604,7 +599,7 @@ export class ApiStore implements StoreOps {
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
       ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),
-      ...validateCustomResource(customResourceSchema(this.mvcc, info), next, cur),
+      ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     // In the form the server prints (as the stored object is) before anything is compared with it.
@@ -612,35 +607,35 @@ export class ApiStore implements StoreOps {
     if (!tracksGeneration(info)) delete next.metadata.generation;
     else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;
-    if (admit) this.admissionPoints()?.validate(next, cur);
+    if (admit) ctx.admission?.validate(next, cur);
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
-      if (dryRun) return current;
-      return this.mvcc.commit(table, key, undefined).object;
+      if (ctx.dryRun) return current;
+      return this.commit(table, key, undefined, ctx).object;
     }
     next.metadata.resourceVersion = cur.metadata.resourceVersion;
-    if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource));
+    if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
     // Semantically equal (key order aside, as the API server compares): nothing to write.
-    if (dryRun) return new Stored(next, current.resourceVersion);
+    if (ctx.dryRun) return new Stored(next, current.resourceVersion);
     if (jsonEqual(next, current.object)) return current;
-    return this.mvcc.commit(table, key, next).object;
+    return this.commit(table, key, next, ctx).object;
   }
 
   // ---- follow-up work: what controllers do in a real cluster ----
 
-  private afterCommit(table: ResourceTable, event: HistoryEvent): void {
+  private afterCommit(table: ResourceTable, event: HistoryEvent, ctx: RequestContext): void {
     const obj = event.object.object;
     if (isCrdTable(table)) followCrd(this, event, this.opts.onUnserved);
     if (table.group === NAMESPACES.group && table.resource === NAMESPACES.resource && event.type === 'MODIFIED' && obj.metadata.deletionTimestamp) {
       // A Terminating namespace may just have lost its last finalizer.
       const name = obj.metadata.name ?? '';
-      this.followUps.push(() => finishNamespaceIfEmpty(this, name));
+      this.followUps.push(() => finishNamespaceIfEmpty(this, name, followUpContext(ctx)));
     }
     if (event.type !== 'DELETED') {
       if (this.depth === 0) this.drain();
       return;
     }
     const uid = obj.metadata.uid;
-    if (uid && this.owners.dependentsOf(uid).length) this.followUps.push(() => collectDependents(this, uid));
+    if (uid && this.owners.dependentsOf(uid).length) this.followUps.push(() => collectDependents(this, uid, followUpContext(ctx)));
     const ns = obj.metadata.namespace;
     if (ns) {
       const nsObj = this.mvcc.table(NAMESPACES.group, NAMESPACES.resource).current.get(ns);
@@ -648,7 +643,7 @@ export class ApiStore implements StoreOps {
         this.namespacesToCheck.add(ns);
         this.followUps.push(() => {
           this.namespacesToCheck.delete(ns);
-          finishNamespaceIfEmpty(this, ns);
+          finishNamespaceIfEmpty(this, ns, followUpContext(ctx));
         });
       }
     }

@@ -1,7 +1,7 @@
 import { ApiError } from '../../shared/apiError.ts';
 import { apiVersionOf } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
-import { decodeProblems, type Location } from './typedDecoding.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
+import { decodeProblems, type Location } from '../goTypes/typedDecoding.ts';
 
 // Server-side apply reads the applied configuration against the kind's schema before merging it:
 // a field the type does not have fails the request whatever fieldValidation says, with

@@ -1,21 +1,13 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { apiVersionOf } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
-import { decodeProblems, dropFields } from './typedDecoding.ts';
-import type { FieldValidation } from './types.ts';
+import { decodeProblems, dropFields } from '../goTypes/typedDecoding.ts';
+import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
 
 // A built-in kind's body as kube-apiserver's decoder treats it: a wrong JSON type is a 400 naming
 // the Go field; unknown fields are dropped, with a warning (fieldValidation=Warn, the default),
 // silently (Ignore), or refuse the request (Strict), as kubectl's --validate=strict asks.
-
-export interface DecodingContext {
-  mode: FieldValidation;
-  /** Where `Warn` puts its messages (the HTTP layer sends them as Warning headers). */
-  warnings: string[] | undefined;
-  /** Fields the request's JSON named twice (`spec.replicas`): refused or warned about as unknown ones are. */
-  duplicates?: readonly string[];
-}
 
 function cannotHandle(info: ResourceInfo, why: string): Error {
   return badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);

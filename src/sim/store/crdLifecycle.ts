@@ -3,16 +3,17 @@ import { crdResources, validateCrd } from '../resources/crd.ts';
 import type { HistoryEvent } from './history.ts';
 import type { ResourceTable } from './mvccStore.ts';
 import type { StoreOps } from './storeOps.ts';
+import type { RequestContext } from './types.ts';
 
 // CustomResourceDefinitions taking effect: a stored CRD serves its resource (every served
 // version), an updated one re-serves it, a deleted one takes its objects and watches with it.
 
 /** A CRD going away takes its objects with it (the real customresourcecleanup finalizer's job). */
-export function deleteCustomResources(ops: StoreOps, crd: Readonly<KubeObject>): void {
+export function deleteCustomResources(ops: StoreOps, crd: Readonly<KubeObject>, ctx: RequestContext): void {
   const first = crdResources(crd)[0];
   if (!first) return;
   const table = ops.mvcc.table(first.group, first.resource);
-  for (const key of [...table.keys.range('', '')]) ops.mvcc.commit(table, key, undefined);
+  for (const key of [...table.keys.range('', '')]) ops.commit(table, key, undefined, ctx);
 }
 
 export function followCrd(ops: StoreOps, event: HistoryEvent, onUnserved: (table: ResourceTable) => void): void {

@@ -1,12 +1,13 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { mutableCopy } from './storedObject.ts';
 import type { StoreOps } from './storeOps.ts';
+import type { RequestContext } from './types.ts';
 
 // The garbage collector's three propagation policies, run by the store right after the owner's
 // delete (a real cluster runs them in kube-controller-manager, a little later).
 
 /** Background: dependents whose owners are all gone are deleted; dangling refs to a gone owner are dropped. */
-export function collectDependents(ops: StoreOps, ownerUid: string): void {
+export function collectDependents(ops: StoreOps, ownerUid: string, ctx: RequestContext): void {
   for (const ref of ops.owners.dependentsOf(ownerUid)) {
     const cur = ref.table.current.get(ref.key);
     const info = ops.registry.storageInfo(ref.table.group, ref.table.resource);
@@ -14,11 +15,11 @@ export function collectDependents(ops: StoreOps, ownerUid: string): void {
     const owners = cur.object.metadata.ownerReferences ?? [];
     const live = owners.filter((o) => ops.owners.isLive(o.uid));
     const { namespace = '', name = '' } = cur.object.metadata;
-    if (live.length === 0) ops.delete(info, namespace, name, { propagationPolicy: 'Background' });
+    if (live.length === 0) ops.delete(info, namespace, name, { propagationPolicy: 'Background' }, ctx);
     else if (live.length < owners.length) {
       const next = mutableCopy(cur.object) as KubeObject;
       next.metadata.ownerReferences = live.map((o) => ({ ...o }));
-      ops.commitUpdate(info, ref.table, ref.key, cur, next, false);
+      ops.commitUpdate(info, ref.table, ref.key, cur, next, ctx);
     }
   }
   ops.owners.forgetOwner(ownerUid);
@@ -28,18 +29,18 @@ export function collectDependents(ops: StoreOps, ownerUid: string): void {
  * Foreground, simplified: dependents go before the owner (the real GC also parks the owner behind
  * a foregroundDeletion finalizer meanwhile; here it all happens within the delete call).
  */
-export function deleteDependentsFirst(ops: StoreOps, ownerUid: string): void {
+export function deleteDependentsFirst(ops: StoreOps, ownerUid: string, ctx: RequestContext): void {
   for (const ref of ops.owners.dependentsOf(ownerUid)) {
     const cur = ref.table.current.get(ref.key);
     const info = ops.registry.storageInfo(ref.table.group, ref.table.resource);
     if (!cur || !info) continue;
     const others = (cur.object.metadata.ownerReferences ?? []).filter((o) => o.uid !== ownerUid && ops.owners.isLive(o.uid));
-    if (others.length === 0) ops.delete(info, cur.object.metadata.namespace ?? '', cur.object.metadata.name ?? '', { propagationPolicy: 'Foreground' });
+    if (others.length === 0) ops.delete(info, cur.object.metadata.namespace ?? '', cur.object.metadata.name ?? '', { propagationPolicy: 'Foreground' }, ctx);
   }
 }
 
 /** Orphan: dependents stay, without their reference to the owner. */
-export function orphanDependents(ops: StoreOps, owner: Readonly<KubeObject>): void {
+export function orphanDependents(ops: StoreOps, owner: Readonly<KubeObject>, ctx: RequestContext): void {
   const uid = owner.metadata.uid;
   if (!uid) return;
   for (const ref of ops.owners.dependentsOf(uid)) {
@@ -49,6 +50,6 @@ export function orphanDependents(ops: StoreOps, owner: Readonly<KubeObject>): vo
     const next = mutableCopy(cur.object) as KubeObject;
     next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter((o) => o.uid !== uid);
     if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
-    ops.commitUpdate(info, ref.table, ref.key, cur, next, false);
+    ops.commitUpdate(info, ref.table, ref.key, cur, next, ctx);
   }
 }

@@ -1,4 +1,4 @@
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { parseFieldSelector, type FieldSelector } from '../selectors/fieldSelector.ts';
 import { parseLabelSelector, type LabelSelector } from '../../shared/labelSelector.ts';
 import { CONTINUE_EXPIRED, badRequest, expired, invalid, tooLargeResourceVersion } from '../../shared/apiErrors.ts';

@@ -77,12 +77,10 @@ export interface StateView {
   countFrom?(prefix: string, from: string): number;
 }
 
-export type CommitListener = (table: ResourceTable, event: HistoryEvent) => void;
-
 /** etcd's default --max-request-bytes: a larger value is refused with this message (as a 500). */
 const MAX_VALUE_BYTES = 1.5 * 1024 * 1024;
 
-/** Told of every commit before anyone else, in commit order (listeners may commit in turn). */
+/** Told of every commit before anyone else, in commit order (the work a commit causes may commit in turn). */
 export interface CommitLog {
   /** May throw (the commit is then not made): called before `rv` is handed out. */
   beforeCommit(rv: number): void;
@@ -94,7 +92,6 @@ export class MvccStore {
   /** History before this RV is gone (etcd compaction). */
   compactedRv = 0;
   private readonly tables = new Map<string, ResourceTable>();
-  private readonly listeners = new Set<CommitListener>();
   /** Persistence (a state dir), when there is one. */
   commitLog: CommitLog | undefined;
 
@@ -131,11 +128,6 @@ export class MvccStore {
     const t = this.tables.get(id);
     this.tables.delete(id);
     return t;
-  }
-
-  onCommit(listener: CommitListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /**
@@ -175,7 +167,6 @@ export class MvccStore {
     table.history.push(event);
     this.commitLog?.recordCommit(table, event);
     for (const w of table.watchers) w.offer(event);
-    for (const l of this.listeners) l(table, event);
     return event;
   }
 

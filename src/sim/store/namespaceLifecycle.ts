@@ -2,25 +2,26 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { forbidden } from '../../shared/apiErrors.ts';
 import { mutableCopy } from './storedObject.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
+import type { RequestContext } from './types.ts';
 
 // A real cluster's namespace controller empties a Terminating namespace and then finalizes it (a
 // cluster without kube-controller-manager leaves it Terminating forever). The sim has no
 // controller manager, so the store does this itself, right after the delete.
 
-export function emptyNamespace(ops: StoreOps, namespace: string): void {
+export function emptyNamespace(ops: StoreOps, namespace: string, ctx: RequestContext): void {
   for (const table of ops.mvcc.allTables()) {
     const info = ops.registry.storageInfo(table.group, table.resource);
     if (!info?.namespaced) continue;
     for (const key of [...table.keys.range(`${namespace}/`, '')]) {
       const cur = table.current.get(key);
-      if (cur && !cur.object.metadata.deletionTimestamp) ops.delete(info, namespace, cur.object.metadata.name ?? '', { propagationPolicy: 'Background' });
+      if (cur && !cur.object.metadata.deletionTimestamp) ops.delete(info, namespace, cur.object.metadata.name ?? '', { propagationPolicy: 'Background' }, ctx);
     }
   }
-  finishNamespaceIfEmpty(ops, namespace);
+  finishNamespaceIfEmpty(ops, namespace, ctx);
 }
 
 /** Once nothing is left in a Terminating namespace: its `kubernetes` finalizer is done; with no other finalizers it goes. */
-export function finishNamespaceIfEmpty(ops: StoreOps, namespace: string): void {
+export function finishNamespaceIfEmpty(ops: StoreOps, namespace: string, ctx: RequestContext): void {
   const nsTable = ops.mvcc.table(NAMESPACES.group, NAMESPACES.resource);
   const ns = nsTable.current.get(namespace);
   if (!ns?.object.metadata.deletionTimestamp) return;
@@ -33,11 +34,11 @@ export function finishNamespaceIfEmpty(ops: StoreOps, namespace: string): void {
     if (spec?.finalizers?.length) {
       const next = mutableCopy(ns.object) as KubeObject;
       (next as { spec?: unknown }).spec = { ...spec, finalizers: [] };
-      ops.mvcc.commit(nsTable, namespace, next);
+      ops.commit(nsTable, namespace, next, ctx);
     }
     return;
   }
-  ops.mvcc.commit(nsTable, namespace, undefined);
+  ops.commit(nsTable, namespace, undefined, ctx);
 }
 
 /** Namespaces the API server's NamespaceLifecycle admission never lets go. */

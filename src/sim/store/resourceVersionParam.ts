@@ -1,5 +1,5 @@
 import { unclassified } from '../../shared/apiErrors.ts';
-import { parseUint64 } from '../goStrconv.ts';
+import { parseUint64 } from '../vocabulary/goStrconv.ts';
 
 /**
  * Parses ?resourceVersion=… ('' or undefined → undefined). A non-number is what kube-apiserver's

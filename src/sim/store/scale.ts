@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { labelSelectorText } from '../../shared/labelSelector.ts';
-import { readPath, writePath } from './objectMeta.ts';
+import { readPath, writePath } from '../vocabulary/objectMeta.ts';
 
 // The /scale subresource: an autoscaling/v1 Scale view of a workload's replica count.
 

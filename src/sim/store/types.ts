@@ -1,6 +1,7 @@
 import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
 import type { ListOptions, WatchOptions } from '../../informer/index.ts';
-import type { UserInfo } from '../auth/userInfo.ts';
+import type { UserInfo } from '../vocabulary/userInfo.ts';
+import type { FieldValidation } from '../vocabulary/fieldValidation.ts';
 
 // The public contract of the simulated cluster's store, as the HTTP layer (src/sim/server), the
 // in-process ListerWatcher, scenarios and the views use it through SimCluster (src/sim/simCluster.ts).
@@ -33,10 +34,12 @@ export interface ClientIdentity {
   user?: string;
 }
 
-/** ?fieldValidation: what a built-in kind's unknown fields do (Warn when not given, as the API server). */
-export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+export type { FieldValidation };
 
-/** Per-request context. Everything is optional. */
+/**
+ * Per-request context, handed down to every store write as its last argument (as kube-apiserver
+ * passes its ctx): who writes, how the body decodes, dry run, admission. Everything is optional.
+ */
 export interface RequestContext {
   client?: ClientIdentity;
   /** Who the request acts as, when not the server token's admin (a service account token, impersonation). */
@@ -50,6 +53,8 @@ export interface RequestContext {
   fieldValidation?: FieldValidation;
   /** Filled by the write with what the answer's Warning headers say (unknown fields dropped). */
   warnings?: string[];
+  /** Fields the request's JSON body named twice (JSON.parse kept the last): refused or warned about as unknown ones are. */
+  duplicateFields?: readonly string[];
   /** Set by admission (src/sim/admission) while it runs the write: where webhooks see and change the object. */
   admission?: AdmissionPoints;
 }
@@ -175,58 +180,6 @@ export interface WriteRecord {
   /** The version before this change (undefined for ADDED). */
   previous?: StoredObject;
   client?: ClientIdentity;
-}
-
-/** Faults the HTTP layer applies: the settings live here so one admin API sets every fault. */
-export interface HttpFaultSettings {
-  /** 0..1: share of requests answered with `errorCode` instead of being served. */
-  errorRate: number;
-  /** 429 (with Retry-After) or 500. */
-  errorCode: 429 | 500;
-  retryAfterSeconds: number;
-  /** Extra latency added to every response, ms. */
-  latencyMs: number;
-  /** Only requests whose path contains this string are affected ('' = all). */
-  pathFilter: string;
-}
-
-/** What faults are active right now (for the admin endpoint and the views). */
-export interface FaultState {
-  /** ms added before each watch event is delivered (0 = none). */
-  eventDelayMs: number;
-  /** Events are held back (in order) until `releaseEvents()`. */
-  eventsWithheld: boolean;
-  /** Bookmarks are not sent until `releaseBookmarks()`. */
-  bookmarksWithheld: boolean;
-  /** Keys (`resource.group/ns/name`) whose next update answers 409 Conflict. */
-  pendingConflicts: string[];
-  http: HttpFaultSettings;
-}
-
-/** Store-level fault injection (DESIGN.md "Faults on demand"). */
-export interface FaultControls {
-  /** Ends every open watch cleanly (optionally only one resource's, by plural or `plural.group`). Returns how many. */
-  dropWatches(resource?: string): number;
-  /** Drops history before `rv` ('now' or unset: the current RV): resumes from older RVs get 410. Returns the compacted RV. */
-  compact(rv?: number | 'now'): number;
-  /** Delays every watch event (and bookmark) by `ms`; 0 turns it off. */
-  delayEvents(ms: number): void;
-  /** Holds every watch event back until `releaseEvents`. */
-  withholdEvents(): void;
-  releaseEvents(): void;
-  withholdBookmarks(): void;
-  releaseBookmarks(): void;
-  /** The next update/patch/delete of this object answers 409 Conflict (once). */
-  conflictNextUpdate(resource: { group: string; resource: string }, namespace: string, name: string): void;
-  /**
-   * A restart keeping state: every watch ends, RVs keep rising. History is kept unless
-   * `dropHistory` (then, like a real apiserver's fresh watch cache, resumes from before get 410).
-   */
-  restart(options?: { dropHistory?: boolean }): void;
-  /** Sets the HTTP faults (merged into the current settings). */
-  setHttp(settings: Partial<HttpFaultSettings>): void;
-  state(): FaultState;
-  onDidChange(listener: () => void): () => void;
 }
 
 /** One client's activity, as the views show it. */

@@ -1,5 +1,5 @@
 import type { Clock } from '../../shared/clock.ts';
-import type { ResourceInfo } from '../resources/types.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { invalid, tooLargeResourceVersion, tooOldResourceVersion } from '../../shared/apiErrors.ts';
 import { matching, parseFilters, windowStartOf } from './listing.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';

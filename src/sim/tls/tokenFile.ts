@@ -1,11 +1,16 @@
 // With a state dir the bearer token is kept there (0600), like the CA: a kubeconfig written by one
 // run, and a client holding it, keep working after a restart (a crash included).
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newToken } from '../server/bearerAuth.ts';
 import { writePrivateFile } from './kubeconfig.ts';
 
 const TOKEN_FILE = 'token';
+
+/** A fresh server token: 32 random bytes, base64url. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
 
 export async function loadOrCreateToken(stateDir: string): Promise<string> {
   const file = join(stateDir, TOKEN_FILE);

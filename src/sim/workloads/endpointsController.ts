@@ -1,7 +1,7 @@
 import { isNotFound } from '../../shared/apiError.ts';
 import { splitKey } from '../../shared/keys.ts';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import type { RequestContext } from '../store/types.ts';
 import type { ControllerDefinition } from './controllerLoop.ts';
 import { PodSelectors } from './podSelectors.ts';

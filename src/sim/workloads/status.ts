@@ -1,6 +1,6 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { RequestContext } from '../store/types.ts';
-import { jsonEqual } from '../jsonEqual.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import type { WorkloadCluster } from './workloadCluster.ts';
 
 // Status writes through /status, only when something changed (a real controller compares too, or

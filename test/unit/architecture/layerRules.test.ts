@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
 import { ESLint } from 'eslint';
+import { SIM_FLOORS } from '../../../scripts/layers.mjs';
 
 // The lint stage enforces the layers (scripts/layers.mjs): these lint small in-memory files placed
 // in each part with the repository's own ESLint config, as `npm run lint` would.
@@ -39,6 +41,50 @@ for (const [what, path, source, message] of forbidden) {
     assert.ok(problems.some((p) => message.test(p)), `expected ${message} for ${path}, got ${JSON.stringify(problems)}`);
   });
 }
+
+// Inside src/sim: a room imports only rooms on lower floors (SIM_FLOORS).
+const simForbidden: [string, string, string, RegExp][] = [
+  ['a kind importing the server', 'src/sim/kinds/newPart.ts', "import type { TableColumn } from '../server/printerColumns.ts';", /src\/sim\/kinds stands on floor 2 .* may not import server, on floor 9/],
+  ['a kind importing the store', 'src/sim/kinds/newPart.ts', "import { ApiStore } from '../store/apiStore.ts';", /src\/sim\/kinds .* may not import store/],
+  ['the store importing the server', 'src/sim/store/newPart.ts', "import { MAX_REQUEST_BODY_BYTES } from '../server/requestBody.ts';", /src\/sim\/store .* may not import server/],
+  ['the vocabulary importing the store', 'src/sim/vocabulary/newPart.ts', "import type { StoredObject } from '../store/types.ts';", /src\/sim\/vocabulary stands on floor 1 .* may not import store/],
+  ['the bootstrap importing simCluster.ts', 'src/sim/bootstrap/newPart.ts', "import type { SimClusterApi } from '../simCluster.ts';", /src\/sim\/bootstrap .* may not import simCluster\.ts/],
+  ['a room importing one beside it on its floor', 'src/sim/resources/newPart.ts', "import { applyConfiguration } from '../apply/fieldManager.ts';", /src\/sim\/resources .* may not import apply/],
+  ['a file deep in a room importing one above it', 'src/sim/crdSchema/cel/newPart.ts', "import type { MvccStore } from '../../store/mvccStore.ts';", /src\/sim\/crdSchema .* may not import store/],
+  ['a file of src/sim importing a room above it', 'src/sim/simObjects.ts', "import { startSimServer } from './server/simServer.ts';", /src\/sim\/simObjects\.ts .* may not import server/],
+  ['a room importing the public face', 'src/sim/server/newPart.ts', "import { createSimCluster } from '../index.ts';", /src\/sim\/server .* may not import index\.ts/],
+];
+
+for (const [what, path, source, message] of simForbidden) {
+  test(`lint fails on ${what}`, async () => {
+    const problems = await importProblems(path, source + '\nexport {};\n');
+    assert.ok(problems.some((p) => message.test(p)), `expected ${message} for ${path}, got ${JSON.stringify(problems)}`);
+  });
+}
+
+test('lint allows imports down the floors of src/sim', async () => {
+  const allowed: [string, string][] = [
+    ['src/sim/store/newPart.ts', "import { strategyFor } from '../kinds/index.ts';\nimport type { ResourceInfo } from '../vocabulary/resourceInfo.ts';\nimport { encodeAsGo } from '../goTypes/goEncoding.ts';"],
+    ['src/sim/server/protobuf/newPart.ts', "import { GENERATED_KINDS } from '../../goTypes/generatedSchemas.ts';\nimport type { StoredObject } from '../../store/types.ts';\nimport { readBody } from '../requestBody.ts';"],
+    ['src/sim/simCluster.ts', "import { bootstrapApiServer } from './bootstrap/apiServerBootstrap.ts';\nimport { ApiStore } from './store/apiStore.ts';"],
+    ['src/sim/kinds/newPart.ts', "import type { KindModule } from './kindModule.ts';\nimport { NAME_COLUMN } from '../vocabulary/tableCells.ts';"],
+    ['src/sim/index.ts', "import { startSimServer } from './server/simServer.ts';"],
+  ];
+  for (const [path, source] of allowed) {
+    assert.deepEqual(await importProblems(path, source + '\nexport {};\n'), [], path);
+  }
+});
+
+test('every folder and file of src/sim stands on one floor', () => {
+  const rooms = readdirSync(join(repo, 'src', 'sim'), { withFileTypes: true })
+    .filter((e) => e.isDirectory() || e.name.endsWith('.ts'))
+    .map((e) => e.name)
+    .sort();
+  const placed = SIM_FLOORS.flat();
+  assert.deepEqual(rooms.filter((r) => !placed.includes(r)), [], 'give each new room of src/sim its floor in SIM_FLOORS (scripts/layers.mjs)');
+  assert.deepEqual(placed.filter((r) => placed.indexOf(r) !== placed.lastIndexOf(r)), [], 'a room stands on one floor');
+  assert.deepEqual(placed.filter((r) => !rooms.includes(r)), [], 'SIM_FLOORS names only rooms that exist');
+});
 
 test('lint allows the arrows the layers draw', async () => {
   const allowed: [string, string][] = [

@@ -1,9 +1,9 @@
 // Field tables for the Kubernetes kinds whose protobuf bodies we decode: every kind the sim serves,
-// read from generatedSchemas.ts (made from k8s.io/api's generated.proto by
+// read from src/sim/goTypes/generatedSchemas.ts (made from k8s.io/api's generated.proto by
 // scripts/generate-protobuf-schemas.mjs), never typed by hand. Here the generated rows become the
 // specs the decoder walks, with the apimachinery types that have a JSON form of their own (Time,
 // Quantity, IntOrString …) turned into scalars.
-import { GENERATED_KINDS, GENERATED_MESSAGES } from './generatedSchemas.ts';
+import { GENERATED_KINDS, GENERATED_MESSAGES } from '../../goTypes/generatedSchemas.ts';
 
 export type Scalar =
   | 'string'

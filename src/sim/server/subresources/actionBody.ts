@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../../shared/k8s.ts';
 import { badRequest } from '../../../shared/apiErrors.ts';
-import { decodeProblems, dropFields } from '../../store/typedDecoding.ts';
+import { decodeProblems, dropFields } from '../../goTypes/typedDecoding.ts';
 import type { RequestContext } from '../../store/types.ts';
 import { bodyFormatOf } from '../mediaTypes.ts';
 import { decodeObjectBody, readBody } from '../requestBody.ts';

@@ -1,4 +1,4 @@
-import type { ResourceInfo } from '../../resources/types.ts';
+import type { ResourceInfo } from '../../vocabulary/resourceInfo.ts';
 import type { ResourceRequest } from '../resourceRequest.ts';
 import { methodNotAllowed } from '../status.ts';
 import { serveBinding } from './binding.ts';

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../../shared/k8s.ts';
 import { ApiError } from '../../../shared/apiError.ts';
 import { badRequest, conflict, invalid } from '../../../shared/apiErrors.ts';
-import { timestamp } from '../../store/objectMeta.ts';
+import { timestamp } from '../../vocabulary/objectMeta.ts';
 import type { ResourceRequest } from '../resourceRequest.ts';
 import { DEFAULT_AUDIENCE, type TokenClaims } from '../serviceAccountTokens.ts';
 import { sendJson } from '../responses.ts';

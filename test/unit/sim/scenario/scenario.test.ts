@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { FakeClock } from '../../../../src/shared/clock.ts';
 import { SimCluster } from '../../../../src/sim/simCluster.ts';
 import { ScenarioError } from '../../../../src/sim/scenario/scenarioError.ts';
-import { parseDuration } from '../../../../src/sim/scenario/duration.ts';
+import { parseDuration } from '../../../../src/sim/vocabulary/duration.ts';
 
 const CM = { group: '', version: 'v1', resource: 'configmaps' };
 const DEPLOY = { group: 'apps', version: 'v1', resource: 'deployments' };

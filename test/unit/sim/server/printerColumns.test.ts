@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateJsonPath, parseJsonPath, tableColumnsFor } from '../../../../src/sim/server/printerColumns.ts';
 import { renderTable } from '../../../../src/sim/server/table.ts';
-import type { ResourceInfo } from '../../../../src/sim/resources/types.ts';
+import type { ResourceInfo } from '../../../../src/sim/vocabulary/resourceInfo.ts';
 
 const obj = {
   spec: { size: 3, ports: [{ port: 80 }, { port: 443 }] },

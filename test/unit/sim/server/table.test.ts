@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderTable } from '../../../../src/sim/server/table.ts';
-import { humanDuration } from '../../../../src/sim/server/tableCells.ts';
+import { humanDuration } from '../../../../src/sim/vocabulary/tableCells.ts';
 import { columnsFor } from '../../../../src/sim/server/tableColumns.ts';
 
 test('ages print like kubectl', () => {

@@ -1,5 +1,5 @@
-import type { DeliveryGate } from './watcher.ts';
-import type { FaultControls, FaultState, HttpFaultSettings } from './types.ts';
+import type { DeliveryGate } from '../store/watcher.ts';
+import type { FaultControls, FaultState, HttpFaultSettings } from './faultControls.ts';
 import { qualifiedResource } from '../../shared/k8s.ts';
 
 // The fault switches. Delivery faults are read by every watcher at delivery time (the gate);

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../src/shared/k8s.ts';
-import { encodeAsGo } from '../../../../src/sim/store/goEncoding.ts';
-import { newCluster } from './helpers.ts';
+import { encodeAsGo } from '../../../../src/sim/goTypes/goEncoding.ts';
+import { newCluster } from '../store/helpers.ts';
 
 const EVENTS = { group: '', version: 'v1', resource: 'events' };
 const SLICES = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../../src/shared/apiError.ts';
-import { CM, configMap, newCluster, record, tick } from './helpers.ts';
+import { CM, configMap, newCluster, record, tick } from '../store/helpers.ts';
 
 test('dropWatches ends every open watch cleanly (optionally one resource only)', async () => {
   const { cluster } = newCluster();

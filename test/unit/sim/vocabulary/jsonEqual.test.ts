@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonEqual } from '../../../src/sim/jsonEqual.ts';
+import { jsonEqual } from '../../../../src/sim/vocabulary/jsonEqual.ts';
 
 test('map key order does not matter, list order does', () => {
   assert.equal(jsonEqual({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 }), true);

@@ -1,4 +1,4 @@
-import { GENERATED_KINDS } from '../server/protobuf/generatedSchemas.ts';
+import { GENERATED_KINDS } from './generatedSchemas.ts';
 import { fieldsOf, type Row } from './typedDecoding.ts';
 
 // kube-apiserver answers with what Go's encoding/json prints for its types, whatever the client

@@ -3,7 +3,7 @@ import { qualifiedResource } from '../../shared/k8s.ts';
 
 // What the simulated cluster serves: one ResourceInfo per (group, version, resource). Discovery
 // (/api, /apis, /apis/<g>/<v>) is rendered from these records alone, so they carry every field
-// the real discovery documents carry (see /work/shared/reference/discovery).
+// a v1.28 kube-apiserver's discovery documents carry.
 
 /** A subresource as discovery lists it (`deployments/scale`, `pods/status`). */
 export interface SubresourceInfo {

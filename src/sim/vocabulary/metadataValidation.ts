@@ -1,4 +1,4 @@
-import type { NameRule } from '../resources/types.ts';
+import type { NameRule } from './resourceInfo.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 
 // Name validation as apimachinery's validation package words it, so 422 answers read the same.

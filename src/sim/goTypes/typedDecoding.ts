@@ -1,4 +1,4 @@
-import { GENERATED_KINDS, GENERATED_MESSAGES } from '../server/protobuf/generatedSchemas.ts';
+import { GENERATED_KINDS, GENERATED_MESSAGES } from './generatedSchemas.ts';
 
 // What kube-apiserver's decoding into the Go types rejects or drops, for built-in kinds: a value of
 // the wrong JSON type (`data: {a: 1}` in a ConfigMap) is a 400 with encoding/json's message, and a

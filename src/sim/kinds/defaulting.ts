@@ -1,5 +1,5 @@
 // The small steps every kind's defaulting is made of. Each fills a field only when it is missing,
-// so defaulting an already-defaulted object changes nothing (see defaults.ts).
+// so defaulting an already-defaulted object changes nothing (the store defaults every write).
 
 export type Obj = Record<string, unknown>;
 

@@ -1,0 +1,36 @@
+import type { WriterIdentity } from '../apply/forResource.ts';
+import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
+import type { RequestContext } from './types.ts';
+
+// What a write reads of the context its request hands the store, as kube-apiserver's storage reads
+// its ctx: every write method takes it as its last argument, and the work a write causes is handed
+// a context of its own.
+
+/** The context of a write made in process with none of its own (the default namespaces). */
+export const IN_PROCESS: RequestContext = Object.freeze({});
+
+/** How the write decodes what it stores: the request's field validation (Warn when not given) and where its warnings go. */
+export function decodingOf(ctx: RequestContext): DecodingContext {
+  return { mode: ctx.fieldValidation ?? 'Warn', warnings: ctx.warnings };
+}
+
+/** How the write decodes the request's own body: as decodingOf, and the fields its JSON named twice. */
+export function bodyDecodingOf(ctx: RequestContext): DecodingContext {
+  return { ...decodingOf(ctx), duplicates: ctx.duplicateFields ?? [] };
+}
+
+/** Who managedFields record the write under: its ?fieldManager, else its User-Agent's prefix. */
+export function writerOf(ctx: RequestContext): WriterIdentity {
+  return { fieldManager: ctx.fieldManager, userAgent: ctx.client?.userAgent };
+}
+
+/**
+ * The context of the work the API server's own controllers do after a write (garbage collection,
+ * namespace cleanup): they write as kube-controller-manager and pass no admission, while what
+ * they commit is still reported as the client's whose write caused it.
+ */
+export function followUpContext(cause: RequestContext): RequestContext {
+  return cause.client ? { client: cause.client, fieldManager: CONTROLLER_MANAGER } : { fieldManager: CONTROLLER_MANAGER };
+}
+
+const CONTROLLER_MANAGER = 'kube-controller-manager';
