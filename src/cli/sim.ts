@@ -29,8 +29,9 @@ and fake Nodes (default 3) whose kubelets move Pods to Running and Ready, so wor
 Off by default, so your own controllers for these kinds are not raced.
 
 --api-server-only runs kube-apiserver's part alone, as envtest does: no controller manager, so new
-namespaces get no kube-root-ca.crt ConfigMap or default ServiceAccount (test suites written for
-envtest count on that).
+namespaces get no kube-root-ca.crt ConfigMap or default ServiceAccount, an owner's dependents are
+not garbage collected and a deleted namespace stays Terminating (test suites written for envtest
+count on that).
 
 A fault's arguments are flags: the kebab-case of its arguments' names (resourceVersion is
 --resource-version); \`controller-lab sim fault NAME --help\` says what each one does.

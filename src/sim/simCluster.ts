@@ -307,6 +307,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   // ---- faults & lifecycle ----
 
+  setDeletionControllers(on: boolean): void {
+    this.api.deletionControllers = on;
+  }
+
   compact(rv?: number): number {
     return this.faults.compact(rv);
   }

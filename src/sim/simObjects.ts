@@ -51,6 +51,11 @@ export interface SimObjects {
 export interface InProcessCluster extends SimObjects {
   /** Every committed write, after watchers were queued. */
   onWrite(listener: (write: WriteRecord) => void): () => void;
+  /**
+   * Whether the garbage collector's and the namespace controller's deletion work is done (default
+   * on); off, deletes leave what only kube-controller-manager would clean up, as in envtest.
+   */
+  setDeletionControllers(on: boolean): void;
   /** An in-process ListerWatcher for one resource (optionally one namespace); objects are copies unless `shareFrozen`. */
   listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher;
 }

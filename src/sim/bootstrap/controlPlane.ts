@@ -18,7 +18,8 @@ export interface ControlPlaneOptions {
   endpointIntervalMs?: number;
   /**
    * Run kube-controller-manager's controllers (CA ConfigMap, default ServiceAccount, role
-   * aggregation). Default true; false is envtest's cluster: an API server alone.
+   * aggregation, garbage collection, namespace deletion). Default true; false is envtest's
+   * cluster: an API server alone.
    */
   controllerManager?: boolean;
   onError?: (err: unknown) => void;
@@ -43,6 +44,8 @@ export function startControlPlane(cluster: InProcessCluster, options: ControlPla
   const eventTtl = new EventTtl(cluster, { onError });
   eventTtl.start();
   const controllerManager = options.controllerManager === false ? undefined : startControllerManager(cluster, { onError, ...(options.caPem ? { caPem: options.caPem } : {}) });
+  // The store does the garbage collector's and namespace controller's part right after a delete.
+  cluster.setDeletionControllers(options.controllerManager !== false);
   const plane: ControlPlane = {
     controllerManager,
     stop() {

@@ -76,6 +76,13 @@ function isCrdTable(t: { group: string; resource: string }): boolean {
 
 export class ApiStore implements StoreOps {
   readonly owners = new OwnerIndex();
+  /**
+   * The deletion work of kube-controller-manager's garbage collector and namespace controller,
+   * done right after the delete. Off, as in envtest's API server alone: dependents stay, an
+   * Orphan or Foreground delete leaves the object behind its `orphan` / `foregroundDeletion`
+   * finalizer, and a deleted namespace stays Terminating.
+   */
+  deletionControllers = true;
   private readonly followUps: (() => void)[] = [];
   private depth = 0;
   private readonly namespacesToCheck = new Set<string>();
@@ -315,6 +322,8 @@ export class ApiStore implements StoreOps {
       ctx.admission?.validate(undefined, current.object);
       if (ctx.dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
       if (isCrdTable(info)) deleteCustomResources(this, current.object, ctx);
+      const gcFinalizer = this.deletionControllers ? undefined : propagationFinalizer(options.propagationPolicy);
+      if (gcFinalizer) return this.markForGarbageCollector(table, key, current, gcFinalizer, options, info, ctx);
       if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object, ctx);
       // Foreground, simplified: dependents go first (the real GC also parks the owner behind a
       // foregroundDeletion finalizer meanwhile; here it all happens within this call).
@@ -328,7 +337,7 @@ export class ApiStore implements StoreOps {
         if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
         if (isNamespace) {
           (next as { status?: unknown }).status = { phase: 'Terminating' };
-          this.followUps.push(() => emptyNamespace(this, name, followUpContext(ctx)));
+          if (this.deletionControllers) this.followUps.push(() => emptyNamespace(this, name, followUpContext(ctx)));
         }
         const marked = this.commit(table, key, next, ctx).object;
         return { object: marked, deleted: false };
@@ -620,11 +629,26 @@ export class ApiStore implements StoreOps {
     return this.commit(table, key, next, ctx).object;
   }
 
+  /** Without a garbage collector: the object waits behind the finalizer kube-apiserver adds for it. */
+  private markForGarbageCollector(table: ResourceTable, key: string, current: Stored, finalizer: string, options: DeleteOptions, info: ResourceInfo, ctx: RequestContext): { object: Stored; deleted: boolean } {
+    if (current.object.metadata.deletionTimestamp && current.object.metadata.finalizers?.includes(finalizer)) return { object: current, deleted: false };
+    const next = mutableCopy(current.object) as KubeObject;
+    next.metadata.finalizers = [...(next.metadata.finalizers ?? []).filter((f) => f !== finalizer), finalizer];
+    next.metadata.deletionTimestamp ??= timestamp(this.opts.clock.now());
+    next.metadata.deletionGracePeriodSeconds ??= options.gracePeriodSeconds ?? 0;
+    if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
+    return { object: this.commit(table, key, next, ctx).object, deleted: false };
+  }
+
   // ---- follow-up work: what controllers do in a real cluster ----
 
   private afterCommit(table: ResourceTable, event: HistoryEvent, ctx: RequestContext): void {
     const obj = event.object.object;
     if (isCrdTable(table)) followCrd(this, event, this.opts.onUnserved);
+    if (!this.deletionControllers) {
+      if (this.depth === 0) this.drain();
+      return;
+    }
     if (table.group === NAMESPACES.group && table.resource === NAMESPACES.resource && event.type === 'MODIFIED' && obj.metadata.deletionTimestamp) {
       // A Terminating namespace may just have lost its last finalizer.
       const name = obj.metadata.name ?? '';
@@ -649,6 +673,11 @@ export class ApiStore implements StoreOps {
     }
     if (this.depth === 0) this.drain();
   }
+}
+
+/** The finalizer kube-apiserver's registry adds for the garbage collector to honour a propagation policy. */
+function propagationFinalizer(policy: DeleteOptions['propagationPolicy']): string | undefined {
+  return policy === 'Orphan' ? 'orphan' : policy === 'Foreground' ? 'foregroundDeletion' : undefined;
 }
 
 /** A PUT's body (or a patch's result) must name the object on the URL (checkName in the API server's handlers). */
