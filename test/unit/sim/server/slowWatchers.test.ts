@@ -26,7 +26,8 @@ function stalledWatch(path: string): Promise<Socket> {
   });
 }
 
-async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
+// Generous: 6,000 writes of 4 KB to eleven watchers take seconds on a 2-core machine other jobs share.
+async function until(what: string, check: () => boolean, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
@@ -58,7 +59,7 @@ describe('watch clients that stop reading', () => {
     const slow = cluster.clients.clients().flatMap((c) => c.watches).filter((w) => w.closeReason === 'slow');
     assert.equal(slow.length, 10);
 
-    const lines = await reader.waitForLines(total, 30_000);
+    const lines = await reader.waitForLines(total, 90_000);
     const names = lines.map((l) => JSON.parse(l).object.metadata.name);
     assert.deepEqual(names, Array.from({ length: total }, (_, i) => `cm-${i}`));
     assert.equal((await call(suite.server, 'GET', '/healthz')).status, 200);
