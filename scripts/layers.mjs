@@ -4,6 +4,7 @@
 //   extension.ts ─▶ vscode, debug                VS Code layer (debug ─▶ vscode for workspace trust and the controller file)
 //   vscode, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
 //   vscode, cli ─▶ setup ─▶ shared                 setup: edits a user's project (`init go`); no vscode
+//   vscode, debug, cli ─▶ check ─▶ runtime, sim     check: runs a controller again and again, perturbed
 //   host ─▶ runtime (hostApi.ts), kube, informer, workqueue, shared    the controller's process
 //   ─────────────────── core: no vscode, no outer layer ───────────────────
 //   runtime ─▶ sim ─▶ informer ─▶ shared
@@ -19,8 +20,8 @@ const forbid = (regex, message) => ({ regex, message });
 
 const NO_VSCODE = { name: 'vscode', message: 'this part runs in plain Node (the CLI, a child process): no vscode here' };
 const OUTER = forbid(
-  '(^|/)(vscode|kube|debug|cli|host|webview|setup)/|(^|/)extension\\.ts$',
-  'the core (shared, informer, workqueue, sim, runtime) imports no VS Code layer, kube client, controller host, debugger, CLI or project setup',
+  '(^|/)(vscode|kube|debug|cli|host|webview|setup|check)/|(^|/)extension\\.ts$',
+  'the core (shared, informer, workqueue, sim, runtime) imports no VS Code layer, kube client, controller host, debugger, CLI, project setup or check',
 );
 
 /** A part with an index.ts: from outside, only its index.ts (and the extra entries named) may be imported. */
@@ -32,7 +33,8 @@ const SIM = entered('sim');
 const RUNTIME = entered('runtime');
 const KUBE = entered('kube');
 const SETUP = entered('setup');
-const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE, SETUP];
+const CHECK = entered('check');
+const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE, SETUP, CHECK];
 
 const SIM_INTERNALS = forbid('(^|/)sim/store/', "the simulated cluster's store is internal: import its types from src/sim/index.ts");
 
@@ -98,6 +100,7 @@ const PARTS = [
   // The blocks of sim's rooms replace the one above for their files, so each carries SIM_PART too.
   ...SIM_FLOORS.flat().map((room) => ({ files: [room.endsWith('.ts') ? `src/sim/${room}` : `src/sim/${room}/**`], vscode: false, patterns: [...SIM_PART, ...simFloorPatterns(room)] })),
   { files: ['src/runtime/**'], vscode: false, patterns: [OUTER, INFORMER, WORKQUEUE, SIM] },
+  { files: ['src/check/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|setup)/|(^|/)extension\\.ts$', 'check runs controllers through the runtime on the simulated cluster: no VS Code layer, kube client, debugger, CLI or host internals'), INFORMER, WORKQUEUE, SIM, RUNTIME] },
   { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
   { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
   { files: ['src/host/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|webview|setup)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: no VS Code layer, debugger or CLI"), INFORMER, WORKQUEUE, SIM, KUBE, entered('runtime', ['hostApi'])] },

@@ -33,3 +33,5 @@ export type { GoProgramOptions } from './controllerSession.ts';
 export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from './hostProcess.ts';
 export type { HostInit, HostMessage, ParentMessage } from './protocol.ts';
 export { controllerTarget, looksLikeGoPackagePath } from './controllerTarget.ts';
+export type { ControllerTarget } from './controllerTarget.ts';
+export { buildGoProgram } from './goControllerProcess.ts';

@@ -64,7 +64,9 @@ export type ParentMessage =
   /** `stepIn`: open the inspector if needed and pause in the JavaScript debugger before reconcile. */
   | { type: 'proceed'; reconcileId: string; stepIn?: boolean }
   /** Stop the informers and workers, then exit. */
-  | { type: 'shutdown' };
+  | { type: 'shutdown' }
+  /** Reconcile every object of each controller's For kind again, as a resync or a restart would. */
+  | { type: 'resync' };
 
 export interface ControllerShape {
   name: string;
@@ -126,7 +128,7 @@ export type HostMessage =
   | { type: 'idle'; idle: boolean; settled?: boolean };
 
 const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle', 'heartbeat', 'batch']);
-const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown']);
+const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown', 'resync']);
 
 export function isHostMessage(m: unknown): m is HostMessage {
   return typeof m === 'object' && m !== null && HOST_TYPES.has((m as { type: HostMessage['type'] }).type);
