@@ -181,10 +181,11 @@ func (i *labInformer) AddEventHandlerWithOptions(h toolscache.ResourceEventHandl
 
 func (i *labInformer) wrap(h toolscache.ResourceEventHandler) toolscache.ResourceEventHandler {
 	c, via := i.lab.classifyHandler(h)
+	lh := &labHandler{inner: h, informer: i, controller: c, via: via}
 	if c != nil {
-		c.registered(i, via)
+		c.registered(lh)
 	}
-	return &labHandler{inner: h, informer: i, controller: c, via: via}
+	return lh
 }
 
 // forward sends an event as a delta and a probe unless another handler on this informer already

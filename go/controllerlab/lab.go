@@ -57,6 +57,7 @@ func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {
 		events:    map[uint64]*eventNote{},
 	}
 	s.snapshots = l.snapshots
+	s.onResync = func() { go l.resync() }
 	return l
 }
 

@@ -50,7 +50,10 @@ type CacheDelta struct {
 	Object          *KubeObject `json:"object,omitempty"`
 }
 
-// TriggerDelta is one informer event that enqueued a key since its last reconcile.
+// TriggerDelta is one informer event that enqueued a key since its last reconcile. Via is "for",
+// "owns" or "watches" (how the event maps to the request), "requeue" (no event: the key came back
+// after a requeue or an error), or "resync": the parent asked for a resync (parent message
+// `resync`), with type "RESYNC" and the object's resourceVersion in the cache at that moment.
 type TriggerDelta struct {
 	Type            string `json:"type"`
 	Kind            string `json:"kind"`
@@ -262,7 +265,11 @@ type fatalMessage struct {
 }
 
 // parentMessage is what the parent sends: `proceed` opens the gate for one reconcile, `shutdown`
-// stops the manager. Unknown types are ignored, as the TypeScript host does.
+// stops the manager, `resync` makes every controller reconcile every object of its For kind in
+// the cache once more, as after a restart: each is handed to the controller's own For event
+// handler as an object of the initial list (so its predicates apply), and the requests it enqueues
+// carry a trigger of type "RESYNC" via "resync". Nothing answers a resync but those reconciles.
+// Unknown types are ignored, as the TypeScript host does.
 type parentMessage struct {
 	Type        string `json:"type"`
 	ReconcileID string `json:"reconcileId"`

@@ -7,7 +7,8 @@
 // CONTROLLER_LAB_SOCKET environment variable is set), the manager reports each reconcile (request,
 // cached object, the watch events that enqueued it, the writes made through mgr.GetClient() with
 // the resourceVersions the server answered, the result), the workqueue key by key and the informers,
-// and can hold each reconcile until the debugger lets it run. Started any other way, Wrap returns
+// can hold each reconcile until the debugger lets it run, and reconciles every object again when
+// asked to resync. Started any other way, Wrap returns
 // the manager it was given: nothing is wrapped, no goroutine or socket exists, reconciles cost
 // exactly what they cost without it.
 package controllerlab
