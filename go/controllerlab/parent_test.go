@@ -76,6 +76,12 @@ type write struct {
 	DurationMs                                               float64
 }
 
+type staleRead struct {
+	APIVersion, Kind, Namespace, Name, ReadResourceVersion, WroteResourceVersion, Verb string
+	NotFound                                                                           bool
+	WroteBy                                                                            int64
+}
+
 type reconcileEnd struct {
 	ReconcileID string `json:"reconcileId"`
 	Seq         int64
@@ -93,6 +99,7 @@ type reconcileEnd struct {
 		Action, Reason string
 		DelayMs        float64
 	}
+	StaleReads []staleRead
 }
 
 type queueKey struct {

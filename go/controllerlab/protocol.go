@@ -87,6 +87,24 @@ type WriteRecord struct {
 	Subresource string `json:"subresource,omitempty"`
 }
 
+// StaleRead is a read made during a reconcile, through the manager's client or cache, that
+// returned an object older than one this process had already written: the cache had not caught up
+// with the process's own write. The read object is Kind/Namespace/Name at ReadResourceVersion (or
+// NotFound: the cache did not hold it at all); the write was Verb by reconcile WroteBy (0: a write
+// made outside any reconcile), answered with WroteResourceVersion (absent for a delete: any copy
+// still in the cache without a deletionTimestamp is stale).
+type StaleRead struct {
+	APIVersion           string `json:"apiVersion"`
+	Kind                 string `json:"kind"`
+	Namespace            string `json:"namespace,omitempty"`
+	Name                 string `json:"name"`
+	ReadResourceVersion  string `json:"readResourceVersion,omitempty"`
+	NotFound             bool   `json:"notFound,omitempty"`
+	WroteResourceVersion string `json:"wroteResourceVersion,omitempty"`
+	WroteBy              int64  `json:"wroteBy,omitempty"`
+	Verb                 string `json:"verb"`
+}
+
 // LogLine is one line a reconcile logged through the logger in its context.
 type LogLine struct {
 	Level   string         `json:"level"`
@@ -180,6 +198,9 @@ type ReconcileEnd struct {
 	Writes      []WriteRecord    `json:"writes"`
 	Outcome     ReconcileOutcome `json:"outcome"`
 	Decision    RequeueDecision  `json:"decision"`
+	// The reads of this reconcile that returned state older than this process's own writes, each
+	// object at one resourceVersion once (at most maxStaleReads). Absent: none.
+	StaleReads []StaleRead `json:"staleReads,omitempty"`
 }
 
 // Probe is an informer observation (src/informer/probes.ts). The Go side sees what the manager's
