@@ -12,9 +12,9 @@ import (
 
 // The manager's client, wrapped: a write made with a reconcile's context (or one derived from it)
 // is recorded on that reconcile, with the resourceVersion the server answered, which controller-
-// runtime decodes back into the object. Every successful write is also remembered until the cache
-// catches up with it (ownWrites), and a reconcile's reads are checked against those
-// (stalereads.go). Writes outside a reconcile are remembered, not recorded.
+// runtime decodes back into the object, and what it was before. Every successful write is also
+// remembered until the cache catches up with it (ownWrites), and a reconcile's reads are checked
+// against those (stalereads.go). Writes outside a reconcile are remembered, not recorded.
 
 type labClient struct {
 	client.Client
@@ -130,7 +130,10 @@ type writeCall struct {
 	gvk               schema.GroupVersionKind
 	// The kind is known (the scheme or the object names it).
 	kindKnown bool
-	start     time.Time
+	// The object's resourceVersion before the write as far as known, taken before the request is
+	// sent: afterwards the informer may already deliver the write's own event.
+	previous string
+	start    time.Time
 	// DeleteAllOf: obj names a kind, not an object.
 	many bool
 }
@@ -140,6 +143,9 @@ func (c *labClient) begin(verb, subresource string, obj client.Object) writeCall
 	var err error
 	w.gvk, err = c.Client.GroupVersionKindFor(obj)
 	w.kindKnown = err == nil
+	if w.kindKnown && w.ofObject() && verb != "create" && obj.GetName() != "" {
+		w.previous = c.lab.previousResourceVersion(w.gvk, obj, verb)
+	}
 	w.start = time.Now()
 	return w
 }
@@ -158,7 +164,7 @@ func (c *labClient) finish(ctx context.Context, w writeCall, err error, dryRun b
 	if run == nil {
 		return
 	}
-	rec := WriteRecord{Verb: w.verb, Namespace: w.obj.GetNamespace(), Name: w.obj.GetName(), At: w.start.UnixMilli(), DurationMs: msOf(time.Since(w.start)), Subresource: w.subresource}
+	rec := WriteRecord{Verb: w.verb, Namespace: w.obj.GetNamespace(), Name: w.obj.GetName(), At: w.start.UnixMilli(), DurationMs: msOf(time.Since(w.start)), Subresource: w.subresource, PreviousResourceVersion: w.previous}
 	if w.kindKnown {
 		rec.APIVersion, rec.Kind = w.gvk.GroupVersion().String(), w.gvk.Kind
 	}
@@ -166,6 +172,9 @@ func (c *labClient) finish(ctx context.Context, w writeCall, err error, dryRun b
 		rec.Error = writeErrorOf(err)
 	} else if w.verb != "delete" {
 		rec.ResourceVersion = w.obj.GetResourceVersion()
+		if !dryRun && w.kindKnown && w.ofObject() {
+			rec.Changed = changedBy(w.verb, w.previous, rec.ResourceVersion)
+		}
 	}
 	run.wrote(rec)
 }

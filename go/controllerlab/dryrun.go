@@ -3,7 +3,7 @@ package controllerlab
 import "sigs.k8s.io/controller-runtime/pkg/client"
 
 // A dry-run write changes nothing on the server: it is recorded on its reconcile like any write,
-// but not remembered as this process's write. The checks cost nothing for
+// but never counted as a change nor remembered as this process's write. The checks cost nothing for
 // the usual call without options.
 
 func createIsDryRun(opts []client.CreateOption) bool {

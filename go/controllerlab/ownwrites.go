@@ -132,3 +132,14 @@ func (w *ownWrites) staleAgainst(ref objectRef, obj client.Object) (ownWrite, bo
 	rv := obj.GetResourceVersion()
 	return e, isDigits(rv) && compareResourceVersions(rv, e.rv) < 0
 }
+
+// lastAnswer is the resourceVersion this process's last write of the object was answered with ("":
+// none in flight).
+func (w *ownWrites) lastAnswer(kind schema.GroupKind, obj client.Object) string {
+	if w.size.Load() == 0 {
+		return ""
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.byObject[refOf(kind, obj)].rv
+}

@@ -72,6 +72,8 @@ type record struct {
 
 type write struct {
 	Verb, APIVersion, Kind, Namespace, Name, ResourceVersion string
+	PreviousResourceVersion                                  string
+	Changed                                                  *bool
 	Error                                                    map[string]any
 	DurationMs                                               float64
 }

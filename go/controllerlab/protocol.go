@@ -85,6 +85,18 @@ type WriteRecord struct {
 	DurationMs      float64     `json:"durationMs"`
 	// "status" for Status().Patch and other subresource writes other than updateStatus.
 	Subresource string `json:"subresource,omitempty"`
+	// The object's resourceVersion before the write, as far as this process knew it: the one the
+	// request carried (exact for an update, which the server refuses at any other), else the newest
+	// its informer had delivered or its own writes had been answered with. Absent when none is known.
+	PreviousResourceVersion string `json:"previousResourceVersion,omitempty"`
+	// Changed says whether a successful create, update or patch of the object or its status changed
+	// it: false when the server answered previousResourceVersion itself (it stores nothing for a
+	// write that changes nothing: certain), true when it answered a newer one (certain for a create
+	// and for an update that carried a resourceVersion; otherwise as certain as the cache was
+	// current, which it is once the controller is quiet). Absent when not known:
+	// failed writes (see error), deletes (controller-runtime does not decode their answer), other
+	// subresources, and writes with no previousResourceVersion.
+	Changed *bool `json:"changed,omitempty"`
 }
 
 // StaleRead is a read made during a reconcile, through the manager's client or cache, that

@@ -76,7 +76,8 @@ func onlyWrite(t *testing.T, end *reconcileEnd) write {
 }
 
 // A reconcile that reads back its own write from a cache that has not caught up read stale state,
-// and says so; once the cache has the write, the same read is fresh.
+// and says so; once the cache has the write, the same read is fresh. A write that changes nothing is
+// reported as unchanged.
 func TestStaleReadsOfTheProcessOwnWritesAreReported(t *testing.T) {
 	cfg := simConfig(t)
 	c := directClient(t, cfg)
@@ -97,12 +98,12 @@ func TestStaleReadsOfTheProcessOwnWritesAreReported(t *testing.T) {
 	created := cm.ResourceVersion
 
 	// The first reconcile updates the object unchanged and reads it back: the server answered the
-	// resourceVersion the cache already holds, so the read is fresh.
+	// resourceVersion the cache already holds, so the write is unchanged and the read fresh.
 	first := parent.waitFor("the reconcile of the new ConfigMap", startOf(key, func(r *record) bool { return hasTrigger(r, "ADDED", key, created, "for") })).Record
 	end := parent.waitFor("its end", endOf(first.ReconcileID)).End
 	w := onlyWrite(t, end)
-	if w.Error != nil || w.ResourceVersion != created {
-		t.Errorf("a no-op update: %+v, want rv %s", w, created)
+	if w.Error != nil || w.ResourceVersion != created || w.PreviousResourceVersion != created || w.Changed == nil || *w.Changed {
+		t.Errorf("a no-op update: %+v (changed %v), want rv %s, previous %s, changed false", w, w.Changed, created, created)
 	}
 	if len(end.StaleReads) != 0 || r.lastReadBack() != created {
 		t.Errorf("a fresh read back (rv %s) reported stale: %+v", r.lastReadBack(), end.StaleReads)
@@ -126,8 +127,8 @@ func TestStaleReadsOfTheProcessOwnWritesAreReported(t *testing.T) {
 	end = parent.waitForAfter(from, "its end", endOf(stale.ReconcileID)).End
 	w = onlyWrite(t, end)
 	stamped := serverRV(t, c, ns, "target")
-	if w.ResourceVersion != stamped {
-		t.Errorf("the stamping update: %+v, want rv %s", w, stamped)
+	if w.ResourceVersion != stamped || w.PreviousResourceVersion != created || w.Changed == nil || !*w.Changed {
+		t.Errorf("the stamping update: %+v (changed %v), want rv %s from %s, changed true", w, w.Changed, stamped, created)
 	}
 	if got := r.lastReadBack(); got != created {
 		t.Fatalf("the read back returned rv %s: the cache was not lagging (want %s, written %s)", got, created, stamped)
@@ -143,8 +144,8 @@ func TestStaleReadsOfTheProcessOwnWritesAreReported(t *testing.T) {
 	fresh := parent.waitForAfter(from, "the reconcile of the stamp's event", startOf(key, func(r *record) bool { return hasTrigger(r, "MODIFIED", key, stamped, "for") })).Record
 	end = parent.waitForAfter(from, "its end", endOf(fresh.ReconcileID)).End
 	w = onlyWrite(t, end)
-	if w.ResourceVersion != stamped {
-		t.Errorf("the update after the stamp: %+v, want rv %s", w, stamped)
+	if w.ResourceVersion != stamped || w.Changed == nil || *w.Changed {
+		t.Errorf("the update after the stamp: %+v (changed %v), want unchanged at %s", w, w.Changed, stamped)
 	}
 	if len(end.StaleReads) != 0 || r.lastReadBack() != stamped {
 		t.Errorf("a fresh read back (rv %s) reported stale: %+v", r.lastReadBack(), end.StaleReads)
