@@ -159,7 +159,7 @@ func (w writeCall) ofObject() bool {
 func (c *labClient) finish(ctx context.Context, w writeCall, err error, dryRun bool) {
 	run := inFlightFrom(ctx)
 	if err == nil && !dryRun && w.kindKnown && w.ofObject() {
-		c.lab.written.wrote(w.gvk.GroupKind(), w.obj, w.verb, seqOf(run))
+		c.lab.rememberWrite(w.gvk, w.obj, w.verb, seqOf(run))
 	}
 	if run == nil {
 		return

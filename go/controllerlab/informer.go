@@ -281,10 +281,11 @@ func (h *labHandler) deliver(deltaType, triggerType string, raw any) func() {
 	if !ok {
 		return func() {}
 	}
-	h.informer.lab.written.observed(h.informer.gvk.GroupKind(), obj, deltaType == "DELETED")
 	if triggerType != "RESYNC" {
 		h.informer.forward(deltaType, obj)
 	}
+	// After forward: a write answered meanwhile finds this event there (lab.rememberWrite).
+	h.informer.lab.written.observed(h.informer.gvk.GroupKind(), obj, deltaType == "DELETED")
 	c := h.controller
 	if c == nil {
 		return func() {}

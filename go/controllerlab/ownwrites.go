@@ -89,12 +89,17 @@ func (w *ownWrites) wrote(kind schema.GroupKind, obj client.Object, verb string,
 // observed: the informer delivered obj (deleted: its deletion), so the cache holds it at least as
 // new as that. A write the cache has caught up with is forgotten.
 func (w *ownWrites) observed(kind schema.GroupKind, obj client.Object, deleted bool) {
+	w.delivered(refOf(kind, obj), obj.GetResourceVersion(), obj.GetDeletionTimestamp() != nil, deleted)
+}
+
+// delivered: the informer delivered the object at rv (terminating: with a deletionTimestamp;
+// deleted: its deletion).
+func (w *ownWrites) delivered(ref objectRef, rv string, terminating, deleted bool) {
 	if w.size.Load() == 0 {
 		return
 	}
-	ref := refOf(kind, obj)
 	w.mu.Lock()
-	if e, ok := w.byObject[ref]; ok && (deleted || e.caughtUpBy(obj)) {
+	if e, ok := w.byObject[ref]; ok && (deleted || e.caughtUpBy(rv, terminating)) {
 		w.forget(ref)
 	}
 	w.mu.Unlock()
@@ -108,12 +113,11 @@ func (w *ownWrites) forget(ref objectRef) {
 	w.size.Add(-1)
 }
 
-// caughtUpBy: a cache holding obj no longer returns the state before this write.
-func (e ownWrite) caughtUpBy(obj client.Object) bool {
+// caughtUpBy: a cache holding the object at rv no longer returns the state before this write.
+func (e ownWrite) caughtUpBy(rv string, terminating bool) bool {
 	if e.verb == "delete" {
-		return obj.GetDeletionTimestamp() != nil
+		return terminating
 	}
-	rv := obj.GetResourceVersion()
 	return !isDigits(rv) || compareResourceVersions(rv, e.rv) >= 0
 }
 
@@ -142,4 +146,15 @@ func (w *ownWrites) lastAnswer(kind schema.GroupKind, obj client.Object) string 
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.byObject[refOf(kind, obj)].rv
+}
+
+// rememberWrite keeps a successful write until the cache catches up with it, unless it already
+// has: the informer may deliver the write's own event before the answer reaches the caller, and
+// nothing would come later to forget it. (The informer notes each event before it tells
+// ownWrites, so one of the two sees the other.)
+func (l *lab) rememberWrite(gvk schema.GroupVersionKind, obj client.Object, verb string, by int64) {
+	l.written.wrote(gvk.GroupKind(), obj, verb, by)
+	if seen, ok := l.lastEvent(gvk, objectKey(obj)); ok {
+		l.written.delivered(refOf(gvk.GroupKind(), obj), seen.rv, false, seen.typ == "DELETED")
+	}
 }

@@ -124,3 +124,21 @@ func TestWritesOfKindsNoControllerWatchesAreNotKept(t *testing.T) {
 		t.Errorf("kept %d writes", written.size.Load())
 	}
 }
+
+// The informer may deliver a write's own event before the write's answer gets back: the write is
+// not kept then, since no later event would come to forget it.
+func TestAWriteWhoseEventArrivedFirstIsNotKept(t *testing.T) {
+	l := newLab(newSession(nil, false, false), clientgoscheme.Scheme, nil)
+	gvk := schema.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
+	l.informers[gvk] = &informerState{gvk: gvk, lastSeen: map[string]seenEvent{"shop/web": {typ: "MODIFIED", rv: "12"}, "shop/gone": {typ: "DELETED", rv: "13"}}}
+	l.written.watch(configMaps)
+	l.rememberWrite(gvk, configMap("web", "12"), "update", 1)
+	l.rememberWrite(gvk, configMap("gone", "11"), "delete", 1)
+	if n := l.written.size.Load(); n != 0 {
+		t.Errorf("%d writes kept whose events were already delivered", n)
+	}
+	l.rememberWrite(gvk, configMap("web", "14"), "update", 2)
+	if n := l.written.size.Load(); n != 1 {
+		t.Errorf("a write newer than the informer's last event was not kept")
+	}
+}

@@ -30,19 +30,25 @@ func (l *lab) previousResourceVersion(gvk schema.GroupVersionKind, obj client.Ob
 // lastDelivered is the resourceVersion at which the informer of gvk last delivered key ("": none,
 // or the object's deletion).
 func (l *lab) lastDelivered(gvk schema.GroupVersionKind, key string) string {
-	l.mu.Lock()
-	st := l.informers[gvk]
-	l.mu.Unlock()
-	if st == nil {
-		return ""
-	}
-	st.mu.Lock()
-	seen := st.lastSeen[key]
-	st.mu.Unlock()
+	seen, _ := l.lastEvent(gvk, key)
 	if seen.typ == "DELETED" {
 		return ""
 	}
 	return seen.rv
+}
+
+// lastEvent is the informer of gvk's last event for key, if it delivered any.
+func (l *lab) lastEvent(gvk schema.GroupVersionKind, key string) (seenEvent, bool) {
+	l.mu.Lock()
+	st := l.informers[gvk]
+	l.mu.Unlock()
+	if st == nil {
+		return seenEvent{}, false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	seen, ok := st.lastSeen[key]
+	return seen, ok
 }
 
 // changedBy says whether a successful write changed the object (nil: not known).
