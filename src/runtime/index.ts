@@ -14,13 +14,13 @@ export { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS } from './controllerSes
 export type { ControllerSessionOptions, RuntimeEvents } from './controllerSession.ts';
 export { controllerSessions } from './controllerSession.ts';
 export type { SessionList } from './sessionRegistry.ts';
-export type { ReconcileRecord, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from './records.ts';
+export type { ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from './records.ts';
 export type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
 export type { CacheDelta, ControllerShape } from './protocol.ts';
 export type { CacheView } from './cacheHistory.ts';
 export { launchSim } from './simLauncher.ts';
 export type { LaunchedSim } from './simLauncher.ts';
-export { traceLine, describeRecord } from './traceFormat.ts';
+export { traceLine, describeRecord, describeStaleRead } from './traceFormat.ts';
 export { InformerErrors } from './informerErrors.ts';
 export { reportRbacHints } from './rbacHints.ts';
 export { defineController, TerminalError } from './api.ts';

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { Probe } from '../informer/index.ts';
 import type { KindRef } from './api.ts';
-import type { LogLine, QueueSnapshot, ReconcileRecord, WriteRecord } from './records.ts';
+import type { LogLine, QueueSnapshot, ReconcileRecord, StaleRead, WriteRecord } from './records.ts';
 import type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
 
 // The IPC contract between the parent (CLI runner, debug adapter, extension) and the controller
@@ -99,6 +99,7 @@ export interface ReconcileEnd {
   writes: WriteRecord[];
   outcome: ReconcileOutcome;
   decision: RequeueDecision;
+  staleReads?: StaleRead[];
 }
 
 export type HostMessage =
