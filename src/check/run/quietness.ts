@@ -3,10 +3,13 @@ import type { ControllerWrites } from './controllerWrites.ts';
 
 // When a run is over: the controller is quiet — nothing queued or running, no key due within
 // QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), no reconcile ended and nothing
-// written for QUIET_MS — and the scenario has nothing left. While the controller is quiet the
-// scenario's clock jumps to its next step.
+// written for END_QUIET_MS — and the scenario has nothing left. While the controller is quiet for
+// JUMP_QUIET_MS the scenario's clock jumps to its next step: an early jump only reorders the
+// scenario's steps against the controller's work, which a correct controller does not mind, but an
+// early end would read an end state the controller had not finished, so the end waits longer.
 
-export const QUIET_MS = 400;
+const JUMP_QUIET_MS = 150;
+const END_QUIET_MS = 600;
 const QUIET_WAIT_MS = 2000;
 const POLL_MS = 50;
 
@@ -32,7 +35,7 @@ export class Quietness {
     this.lastActivity = performance.now();
   }
 
-  controllerQuiet(): boolean {
+  controllerQuiet(forMs: number): boolean {
     const s = this.subject.session();
     if (!s || !s.running) return false;
     if (s.inFlight().length > 0) return false;
@@ -40,7 +43,7 @@ export class Quietness {
     if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
     const now = Date.now();
     if (q.keys.some((k) => k.state !== 'waiting' || (k.readyAt ?? 0) - now < QUIET_WAIT_MS)) return false;
-    return performance.now() - this.lastActivity >= QUIET_MS && this.subject.writes.sinceLastControllerWrite() >= QUIET_MS;
+    return performance.now() - this.lastActivity >= forMs && this.subject.writes.sinceLastControllerWrite() >= forMs;
   }
 
   /**
@@ -49,7 +52,7 @@ export class Quietness {
    */
   async settle(deadline: number): Promise<boolean> {
     for (;;) {
-      if (this.controllerQuiet()) {
+      if (this.subject.scenarioDone() ? this.controllerQuiet(END_QUIET_MS) : this.controllerQuiet(JUMP_QUIET_MS)) {
         if (this.subject.scenarioDone()) return true;
         this.subject.jumpScenario();
         this.touch();
