@@ -7,10 +7,11 @@
 //   host ─▶ runtime (hostApi.ts), kube, informer, workqueue, shared    the controller's process
 //   ─────────────────── core: no vscode, no outer layer ───────────────────
 //   runtime ─▶ sim ─▶ informer ─▶ shared
+//   host, runtime ─▶ controllerProtocol ─▶ informer (its probes), shared    the contract between them
 //   runtime, sim ─▶ workqueue ─▶ shared          kube ─▶ informer, shared
 //   webview ─▶ shared/protocol (and nothing else in src/)
 //
-// The core (shared, informer, workqueue, sim, runtime) runs in plain Node and the CLI. Parts with an
+// The core (shared, informer, workqueue, sim, runtime, controllerProtocol) runs in plain Node and the CLI. Parts with an
 // index.ts are entered through it (a deep path is that part's implementation detail); inside a
 // part, files import each other freely, except in the simulated cluster, whose rooms stand on
 // floors (SIM_FLOORS below).
@@ -32,7 +33,8 @@ const SIM = entered('sim');
 const RUNTIME = entered('runtime');
 const KUBE = entered('kube');
 const SETUP = entered('setup');
-const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE, SETUP];
+const CONTROLLER_PROTOCOL = entered('controllerProtocol');
+const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE, SETUP, CONTROLLER_PROTOCOL];
 
 const SIM_INTERNALS = forbid('(^|/)sim/store/', "the simulated cluster's store is internal: import its types from src/sim/index.ts");
 
@@ -86,21 +88,22 @@ function simFloorPatterns(room) {
   );
 }
 
-const SIM_PART = [OUTER, forbid('(^|/)runtime/', 'the simulated cluster runs no user controller: no runtime here'), INFORMER, WORKQUEUE];
+const SIM_PART = [OUTER, forbid('(^|/)(runtime|controllerProtocol)/', 'the simulated cluster runs no user controller: no runtime or controller protocol here'), INFORMER, WORKQUEUE];
 
 /** One block per part; every file matches one block, so each sees its whole list (a later block would replace it). */
 const PARTS = [
-  { files: ['src/shared/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|workqueue|sim|runtime)/', 'shared is the bottom layer: it imports nothing but itself')] },
+  { files: ['src/shared/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|workqueue|sim|runtime|controllerProtocol)/', 'shared is the bottom layer: it imports nothing but itself')] },
   { files: ['src/shared/protocol/**'], vscode: false, patterns: [forbid('^\\.\\./(?!keys\\.ts$)', 'the webview compiles src/shared/protocol with it: it imports nothing outside it but shared/keys.ts')] },
-  { files: ['src/informer/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(sim|runtime)/', 'the informer knows backends only through ListerWatcher: no sim or runtime here'), WORKQUEUE] },
-  { files: ['src/workqueue/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|sim|runtime)/', 'the workqueue stands alone: it imports only shared')] },
+  { files: ['src/informer/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(sim|runtime|controllerProtocol)/', 'the informer knows backends only through ListerWatcher: no sim, runtime or controller protocol here'), WORKQUEUE] },
+  { files: ['src/workqueue/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|sim|runtime|controllerProtocol)/', 'the workqueue stands alone: it imports only shared')] },
   { files: ['src/sim/**'], vscode: false, patterns: SIM_PART },
   // The blocks of sim's rooms replace the one above for their files, so each carries SIM_PART too.
   ...SIM_FLOORS.flat().map((room) => ({ files: [room.endsWith('.ts') ? `src/sim/${room}` : `src/sim/${room}/**`], vscode: false, patterns: [...SIM_PART, ...simFloorPatterns(room)] })),
-  { files: ['src/runtime/**'], vscode: false, patterns: [OUTER, INFORMER, WORKQUEUE, SIM] },
-  { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
-  { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
-  { files: ['src/host/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|webview|setup)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: no VS Code layer, debugger or CLI"), INFORMER, WORKQUEUE, SIM, KUBE, entered('runtime', ['hostApi'])] },
+  { files: ['src/runtime/**'], vscode: false, patterns: [OUTER, INFORMER, WORKQUEUE, SIM, CONTROLLER_PROTOCOL] },
+  { files: ['src/controllerProtocol/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(runtime|sim|workqueue)/', "the controller protocol is the contract between a controller's process and its session: it imports neither side, only the informer's probes and shared"), INFORMER] },
+  { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime|controllerProtocol)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
+  { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|controllerProtocol|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
+  { files: ['src/host/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|webview|setup)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: no VS Code layer, debugger or CLI"), INFORMER, WORKQUEUE, SIM, KUBE, CONTROLLER_PROTOCOL, entered('runtime', ['hostApi'])] },
   { files: ['src/cli/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|host|webview)/|(^|/)extension\\.ts$', 'the CLI runs without VS Code: no views, debugger or host internals'), ...ALL_ENTRIES] },
   { files: ['src/debug/**'], vscode: true, patterns: [forbid('(^|/)(cli|host|webview|setup)/', 'the debugger runs controllers through the runtime, not the CLI, host internals or project setup'), ...ALL_ENTRIES] },
   { files: ['src/vscode/**'], vscode: true, patterns: [SIM_INTERNALS, forbid('(^|/)(host|cli|debug|webview)/', 'the VS Code layer sees controllers through the runtime (not the debugger, the CLI or host internals), the timeline through shared/protocol'), ...ALL_ENTRIES] },

@@ -1,11 +1,10 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import { objectKey } from '../shared/keys.ts';
 import type { Clock, TimerHandle } from '../shared/clock.ts';
-import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from './api.ts';
-import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow, type ReconcileOutcome } from './reconcileHandler.ts';
+import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from '../controllerProtocol/index.ts';
+import type { HostMessage, ControllerShape, CacheDelta, HeldKey, ReconcileOutcome, ReconcileRecord, TriggerDelta, WriteRecord } from '../controllerProtocol/index.ts';
+import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow } from './reconcileHandler.ts';
 import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from './ports.ts';
-import type { HostMessage, ControllerShape, CacheDelta, HeldKey } from './protocol.ts';
-import type { ReconcileRecord, TriggerDelta, WriteRecord } from './records.ts';
 import { createCacheReader, createReconcileContext } from './reconcileContext.ts';
 import { createEventWriter, type EventWriter } from './eventRecorder.ts';
 import { compareResourceVersions } from './resourceVersion.ts';

@@ -14,22 +14,21 @@ export { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS } from './controllerSes
 export type { ControllerSessionOptions, RuntimeEvents } from './controllerSession.ts';
 export { controllerSessions } from './controllerSession.ts';
 export type { SessionList } from './sessionRegistry.ts';
-export type { ReconcileRecord, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from './records.ts';
-export type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
-export type { CacheDelta, ControllerShape } from './protocol.ts';
+// What a session's events carry: the records and messages of the controller protocol.
+export type { ReconcileRecord, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
+export type { ReconcileOutcome, RequeueDecision, CacheDelta, ControllerShape, HostInit, HostMessage, ParentMessage } from '../controllerProtocol/index.ts';
+export { defineController, TerminalError } from '../controllerProtocol/index.ts';
+export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from '../controllerProtocol/index.ts';
 export type { CacheView } from './cacheHistory.ts';
 export { launchSim } from './simLauncher.ts';
 export type { LaunchedSim } from './simLauncher.ts';
 export { traceLine, describeRecord } from './traceFormat.ts';
 export { InformerErrors } from './informerErrors.ts';
 export { reportRbacHints } from './rbacHints.ts';
-export { defineController, TerminalError } from './api.ts';
-export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from './api.ts';
 export type { GateDecision } from './controllerSession.ts';
 export { describeTrigger } from './traceFormat.ts';
 export { TypedEmitter } from './typedEmitter.ts';
 export { releaseInspectorWait } from './inspectorRelease.ts';
 export type { GoProgramOptions } from './controllerSession.ts';
 export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from './hostProcess.ts';
-export type { HostInit, HostMessage, ParentMessage } from './protocol.ts';
 export { controllerTarget, looksLikeGoPackagePath } from './controllerTarget.ts';

@@ -1,6 +1,5 @@
 import type { KubeObject } from '../shared/k8s.ts';
-import type { KindRef } from './api.ts';
-import type { QueueSnapshot } from './records.ts';
+import type { KindRef, QueueSnapshot } from '../controllerProtocol/index.ts';
 import type { RequeueTarget } from './reconcileHandler.ts';
 
 // The narrow interfaces the controller loop needs from the informer, the workqueue and the API

@@ -1,29 +1,8 @@
-import type { ReconcileResult } from './api.ts';
+import type { ReconcileOutcome, ReconcileResult, RequeueDecision } from '../controllerProtocol/index.ts';
 import { truncateText } from './truncate.ts';
 
 // The one place that decides what happens to a key after its reconcile, as controller-runtime's
 // reconcileHandler: every path through a worker ends here, so the rules cannot drift apart.
-
-/** How a reconcile call ended, before any requeue decision. */
-export type ReconcileOutcome =
-  | { kind: 'success'; result: ReconcileResult }
-  | { kind: 'error'; error: ReconcileErrorInfo };
-
-export interface ReconcileErrorInfo {
-  name: string;
-  message: string;
-  stack?: string;
-  /** TerminalError: report, do not retry. */
-  terminal: boolean;
-  /** The reconcile exceeded its time limit (it may still be running; its writes stay recorded). */
-  timedOut?: boolean;
-}
-
-export type RequeueDecision =
-  | { action: 'forget' }
-  | { action: 'addRateLimited'; reason: 'error' | 'requeue' }
-  | { action: 'addAfter'; delayMs: number }
-  | { action: 'forgetTerminal' };
 
 /** The narrow slice of the workqueue the decision needs. */
 export interface RequeueTarget {

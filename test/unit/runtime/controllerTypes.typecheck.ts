@@ -1,10 +1,10 @@
 // types/controller-lab.d.ts (the ambient 'controller-lab' module users' editors see) restates the
-// types of src/runtime/api.ts. This file is only type-checked: the typecheck stage fails when the
+// types of src/controllerProtocol/api.ts. This file is only type-checked: the typecheck stage fails when the
 // two drift apart, in either direction.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="../../../types/controller-lab.d.ts" />
 import type * as Declared from 'controller-lab';
-import type * as Api from '../../../src/runtime/api.ts';
+import type * as Api from '../../../src/controllerProtocol/api.ts';
 
 /** True when each type is assignable to the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

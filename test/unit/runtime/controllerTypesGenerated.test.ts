@@ -1,4 +1,4 @@
-// types/controller-lab.d.ts is generated from src/runtime/api.ts (by the build): the file in the
+// types/controller-lab.d.ts is generated from src/controllerProtocol/api.ts (by the build): the file in the
 // repository and in the .vsix must be what the sources give today, internals left out.
 import { it } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 // @ts-expect-error: a plain .mjs build script without types
 import { CONTROLLER_TYPES_PATH, generateControllerTypes } from '../../../scripts/controllerTypes.mjs';
 
-it('types/controller-lab.d.ts is what src/runtime/api.ts gives, without the internal declarations', () => {
+it('types/controller-lab.d.ts is what src/controllerProtocol/api.ts gives, without the internal declarations', () => {
   const generated = (generateControllerTypes as () => string)();
   assert.equal(readFileSync(CONTROLLER_TYPES_PATH as string, 'utf8'), generated, 'run `node scripts/controllerTypes.mjs`');
   assert.match(generated, /^declare module 'controller-lab' \{$/m);

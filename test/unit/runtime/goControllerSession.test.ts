@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
 import { launchSim } from '../../../src/runtime/simLauncher.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
 import { ControllerSessionsModel } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
 import { ControllerTreeRows } from '../../../src/vscode/controllers/controllerTreeRows.ts';
 import { controllerNodeIds } from '../../../src/vscode/controllers/controllerTreeNodes.ts';

@@ -2,7 +2,7 @@ import type { KubeObject } from '../shared/k8s.ts';
 import type { Probe } from '../informer/index.ts';
 import type { KindRef } from './api.ts';
 import type { LogLine, QueueSnapshot, ReconcileRecord, WriteRecord } from './records.ts';
-import type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
+import type { ReconcileOutcome, RequeueDecision } from './reconcileOutcome.ts';
 
 // The IPC contract between the parent (CLI runner, debug adapter, extension) and the controller
 // host child. Every message is a plain JSON object with a `type`; the unions below are the whole

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { KindRef, ReconcileRequest } from './api.ts';
-import type { ReconcileOutcome, RequeueDecision } from './reconcileHandler.ts';
+import type { ReconcileOutcome, RequeueDecision } from './reconcileOutcome.ts';
 
 // What one reconcile leaves behind, and the queue state around it. Plain JSON, so records cross the
 // IPC channel, land in --trace files and feed the views without conversion. The RVs on triggers and
