@@ -4,9 +4,10 @@
 //   extension.ts ─▶ vscode, debug                VS Code layer (debug ─▶ vscode for workspace trust and the controller file)
 //   vscode, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
 //   vscode, cli ─▶ setup ─▶ shared                 setup: edits a user's project (`init go`); no vscode
-//   host ─▶ runtime (hostApi.ts), kube, informer, workqueue, shared    the controller's process
+//   host ─▶ controllerProtocol, kube, informer, workqueue, shared    the controller's process
+//           (host/engine, the reconcile loop, sees the cluster only through its ports)
 //   ─────────────────── core: no vscode, no outer layer ───────────────────
-//   runtime ─▶ sim ─▶ informer ─▶ shared
+//   runtime ─▶ sim ─▶ informer ─▶ shared            runtime: the session side of a controller
 //   host, runtime ─▶ controllerProtocol ─▶ informer (its probes), shared    the contract between them
 //   runtime, sim ─▶ workqueue ─▶ shared          kube ─▶ informer, shared
 //   webview ─▶ shared/protocol (and nothing else in src/)
@@ -21,7 +22,7 @@ const forbid = (regex, message) => ({ regex, message });
 const NO_VSCODE = { name: 'vscode', message: 'this part runs in plain Node (the CLI, a child process): no vscode here' };
 const OUTER = forbid(
   '(^|/)(vscode|kube|debug|cli|host|webview|setup)/|(^|/)extension\\.ts$',
-  'the core (shared, informer, workqueue, sim, runtime) imports no VS Code layer, kube client, controller host, debugger, CLI or project setup',
+  'the core (shared, informer, workqueue, sim, runtime, controllerProtocol) imports no VS Code layer, kube client, controller host, debugger, CLI or project setup',
 );
 
 /** A part with an index.ts: from outside, only its index.ts (and the extra entries named) may be imported. */
@@ -90,6 +91,18 @@ function simFloorPatterns(room) {
 
 const SIM_PART = [OUTER, forbid('(^|/)(runtime|controllerProtocol)/', 'the simulated cluster runs no user controller: no runtime or controller protocol here'), INFORMER, WORKQUEUE];
 
+const HOST_PART = [
+  forbid('(^|/)(vscode|debug|cli|webview|setup|runtime|sim)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: it speaks to its session through the controller protocol alone and reaches the cluster through kube; no VS Code layer, debugger, CLI, session side or simulated cluster"),
+  INFORMER,
+  WORKQUEUE,
+  KUBE,
+  CONTROLLER_PROTOCOL,
+];
+const ENGINE_PORTS = forbid(
+  '(^|/)(informer|workqueue|kube)/|^\\.\\./[^./][^/]*$',
+  'the engine drives a controller through its ports (host/engine/ports.ts): it imports neither the informer, workqueue or kube client nor the host files that bind the ports to them',
+);
+
 /** One block per part; every file matches one block, so each sees its whole list (a later block would replace it). */
 const PARTS = [
   { files: ['src/shared/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|workqueue|sim|runtime|controllerProtocol)/', 'shared is the bottom layer: it imports nothing but itself')] },
@@ -103,7 +116,8 @@ const PARTS = [
   { files: ['src/controllerProtocol/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(runtime|sim|workqueue)/', "the controller protocol is the contract between a controller's process and its session: it imports neither side, only the informer's probes and shared"), INFORMER] },
   { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime|controllerProtocol)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
   { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|controllerProtocol|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
-  { files: ['src/host/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|webview|setup)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: no VS Code layer, debugger or CLI"), INFORMER, WORKQUEUE, SIM, KUBE, CONTROLLER_PROTOCOL, entered('runtime', ['hostApi'])] },
+  { files: ['src/host/**'], vscode: false, patterns: HOST_PART },
+  { files: ['src/host/engine/**'], vscode: false, patterns: [...HOST_PART, ENGINE_PORTS] },
   { files: ['src/cli/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|host|webview)/|(^|/)extension\\.ts$', 'the CLI runs without VS Code: no views, debugger or host internals'), ...ALL_ENTRIES] },
   { files: ['src/debug/**'], vscode: true, patterns: [forbid('(^|/)(cli|host|webview|setup)/', 'the debugger runs controllers through the runtime, not the CLI, host internals or project setup'), ...ALL_ENTRIES] },
   { files: ['src/vscode/**'], vscode: true, patterns: [SIM_INTERNALS, forbid('(^|/)(host|cli|debug|webview)/', 'the VS Code layer sees controllers through the runtime (not the debugger, the CLI or host internals), the timeline through shared/protocol'), ...ALL_ENTRIES] },

@@ -27,11 +27,18 @@ const forbidden: [string, string, string, RegExp][] = [
   ['the views importing the debugger', 'src/vscode/controllers/newPart.ts', "import { activateDebug } from '../../debug/activateDebug.ts';", /not the debugger/],
   ['the webview importing anything in src but the protocol', 'webview/timeline/newPart.ts', "import type { KubeObject } from '../../src/shared/k8s.ts';", /the webview sees only src\/shared\/protocol/],
   ['the CLI entering the informer by a deep path', 'src/cli/newPart.ts', "import { Reflector } from '../informer/reflector.ts';", /enter informer through src\/informer\/index\.ts/],
-  ['the debugger entering the runtime by a deep path', 'src/debug/newPart.ts', "import { ControllerLoop } from '../runtime/controllerLoop.ts';", /enter runtime through src\/runtime\/index\.ts/],
+  ['the debugger entering the runtime by a deep path', 'src/debug/newPart.ts', "import { ControllerSession } from '../runtime/controllerSession.ts';", /enter runtime through src\/runtime\/index\.ts/],
   ['project setup importing the sim', 'src/setup/goProject/newPart.ts', "import { checkScenario } from '../../sim/index.ts';", /setup edits a user's project .*: it imports only shared/],
   ['project setup importing vscode', 'src/setup/goProject/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
   ['the CLI entering project setup by a deep path', 'src/cli/newPart.ts', "import { wrapManager } from '../setup/goProject/mainWrap.ts';", /enter setup through src\/setup\/index\.ts/],
   ['the core importing project setup', 'src/runtime/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';", /the core .* or project setup/],
+  ['the controller host importing the session side', 'src/host/newPart.ts', "import { ControllerSession } from '../runtime/index.ts';", /speaks to its session through the controller protocol alone/],
+  ['the session side importing the controller host', 'src/runtime/newPart.ts', "import { ControllerLoop } from '../host/engine/controllerLoop.ts';", /the core .* controller host/],
+  ['the controller protocol importing the session side', 'src/controllerProtocol/newPart.ts', "import type { ControllerSession } from '../runtime/index.ts';", /the contract between a controller's process and its session: it imports neither side/],
+  ['the controller protocol importing the controller host', 'src/controllerProtocol/newPart.ts', "import type { KindInformer } from '../host/engine/ports.ts';", /the core .* controller host/],
+  ['the engine importing the informer', 'src/host/engine/newPart.ts', "import { createSharedInformer } from '../../informer/index.ts';", /the engine drives a controller through its ports/],
+  ['the engine importing a host adapter', 'src/host/engine/newPart.ts', "import { WorkQueueAdapter } from '../queueAdapter.ts';", /the engine drives a controller through its ports/],
+  ['the host entering the controller protocol by a deep path', 'src/host/newPart.ts', "import type { HostMessage } from '../controllerProtocol/protocol.ts';", /enter controllerProtocol through src\/controllerProtocol\/index\.ts/],
   ['the runtime entering the sim by a deep path', 'src/runtime/newPart.ts', "import { SimCluster } from '../sim/simCluster.ts';", /enter sim through src\/sim\/index\.ts/],
 ];
 
@@ -88,8 +95,10 @@ test('every folder and file of src/sim stands on one floor', () => {
 
 test('lint allows the arrows the layers draw', async () => {
   const allowed: [string, string][] = [
-    ['src/host/newPart.ts', "import { loadCluster } from '../kube/index.ts';\nimport { ControllerLoop } from '../runtime/hostApi.ts';"],
-    ['src/runtime/newPart.ts', "import { createSimCluster } from '../sim/index.ts';\nimport { createSharedInformer } from '../informer/index.ts';"],
+    ['src/host/newPart.ts', "import { loadCluster } from '../kube/index.ts';\nimport { ControllerLoop } from './engine/controllerLoop.ts';\nimport type { HostMessage } from '../controllerProtocol/index.ts';"],
+    ['src/host/engine/newPart.ts', "import type { KindInformer } from './ports.ts';\nimport type { ReconcileRecord } from '../../controllerProtocol/index.ts';\nimport { splitKey } from '../../shared/keys.ts';"],
+    ['src/controllerProtocol/newPart.ts', "import type { Probe } from '../informer/index.ts';\nimport type { KubeObject } from '../shared/k8s.ts';"],
+    ['src/runtime/newPart.ts', "import { createSimCluster } from '../sim/index.ts';\nimport { createSharedInformer } from '../informer/index.ts';\nimport type { HostMessage } from '../controllerProtocol/index.ts';"],
     ['src/vscode/tree/newPart.ts', "import type { ClientInfo } from '../../sim/index.ts';\nimport * as vscode from 'vscode';"],
     ['src/sim/store/newPart.ts', "import type { Stored } from './storedObject.ts';\nimport type { ListOptions } from '../../informer/index.ts';"],
     ['webview/timeline/newPart.ts', "import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';"],

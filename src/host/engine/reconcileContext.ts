@@ -1,9 +1,9 @@
-import type { KubeObject } from '../shared/k8s.ts';
-import { ApiError } from '../shared/apiError.ts';
-import type { CacheListOptions, CacheReader, ControllerClient, EventRecorder, EventType, KindSelector, LogLine, ObjectRef, PatchType, ReconcileContext, WriteRecord, WriteVerb } from '../controllerProtocol/index.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
+import { ApiError } from '../../shared/apiError.ts';
+import type { CacheListOptions, CacheReader, ControllerClient, EventRecorder, EventType, KindSelector, LogLine, ObjectRef, PatchType, ReconcileContext, WriteRecord, WriteVerb } from '../../controllerProtocol/index.ts';
 import type { EventWriter } from './eventRecorder.ts';
 import type { KindInformer, ObjectWriter } from './ports.ts';
-import { toLabelSelector } from '../shared/labelSelector.ts';
+import { toLabelSelector } from '../../shared/labelSelector.ts';
 import { plainFields, truncateText } from './truncate.ts';
 
 // The `ctx` a reconcile receives: cache readers over the controller's own informers, a client whose

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../../src/shared/k8s.ts';
-import { realClock } from '../../../src/shared/clock.ts';
-import { defineController, TerminalError } from '../../../src/controllerProtocol/api.ts';
-import { ControllerLoop } from '../../../src/runtime/controllerLoop.ts';
-import type { HostMessage } from '../../../src/controllerProtocol/protocol.ts';
-import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
-import type { ReconcileEnd } from '../../../src/controllerProtocol/protocol.ts';
+import type { KubeObject } from '../../../../src/shared/k8s.ts';
+import { realClock } from '../../../../src/shared/clock.ts';
+import { defineController, TerminalError } from '../../../../src/controllerProtocol/api.ts';
+import { ControllerLoop } from '../../../../src/host/engine/controllerLoop.ts';
+import type { HostMessage } from '../../../../src/controllerProtocol/protocol.ts';
+import type { ReconcileRecord } from '../../../../src/controllerProtocol/records.ts';
+import type { ReconcileEnd } from '../../../../src/controllerProtocol/protocol.ts';
 import { FakeInformer, FakeQueue, FakeWriter } from './fakes.ts';
 
 const RS = { apiVersion: 'apps/v1', kind: 'ReplicaSet' };

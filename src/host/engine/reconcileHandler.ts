@@ -1,4 +1,4 @@
-import type { ReconcileOutcome, ReconcileResult, RequeueDecision } from '../controllerProtocol/index.ts';
+import type { ReconcileOutcome, ReconcileResult, RequeueDecision } from '../../controllerProtocol/index.ts';
 import { truncateText } from './truncate.ts';
 
 // The one place that decides what happens to a key after its reconcile, as controller-runtime's

@@ -1,8 +1,8 @@
-import type { KubeObject } from '../../../src/shared/k8s.ts';
-import { objectKey } from '../../../src/shared/keys.ts';
-import type { KindRef } from '../../../src/controllerProtocol/api.ts';
-import type { ControllerQueue, InformerEvent, QueueCounts, KindInformer, ObjectWriter } from '../../../src/runtime/ports.ts';
-import type { QueueSnapshot } from '../../../src/controllerProtocol/records.ts';
+import type { KubeObject } from '../../../../src/shared/k8s.ts';
+import { objectKey } from '../../../../src/shared/keys.ts';
+import type { KindRef } from '../../../../src/controllerProtocol/api.ts';
+import type { ControllerQueue, InformerEvent, QueueCounts, KindInformer, ObjectWriter } from '../../../../src/host/engine/ports.ts';
+import type { QueueSnapshot } from '../../../../src/controllerProtocol/records.ts';
 
 // Test doubles for the controller loop's ports: an informer fed by hand, a FIFO queue that records
 // requeue calls, and a writer that assigns resourceVersions.

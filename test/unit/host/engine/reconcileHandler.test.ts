@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideRequeue, handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow, type RequeueTarget } from '../../../src/runtime/reconcileHandler.ts';
-import { TerminalError, isTerminalError } from '../../../src/controllerProtocol/api.ts';
+import { decideRequeue, handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow, type RequeueTarget } from '../../../../src/host/engine/reconcileHandler.ts';
+import { TerminalError, isTerminalError } from '../../../../src/controllerProtocol/api.ts';
 
 function recordingQueue(): RequeueTarget & { calls: string[] } {
   const calls: string[] = [];

@@ -1,14 +1,14 @@
-import type { KubeObject } from '../shared/k8s.ts';
-import { objectKey } from '../shared/keys.ts';
-import type { Clock, TimerHandle } from '../shared/clock.ts';
-import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from '../controllerProtocol/index.ts';
-import type { HostMessage, ControllerShape, CacheDelta, HeldKey, ReconcileOutcome, ReconcileRecord, TriggerDelta, WriteRecord } from '../controllerProtocol/index.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
+import { objectKey } from '../../shared/keys.ts';
+import type { Clock, TimerHandle } from '../../shared/clock.ts';
+import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from '../../controllerProtocol/index.ts';
+import type { HostMessage, ControllerShape, CacheDelta, HeldKey, ReconcileOutcome, ReconcileRecord, TriggerDelta, WriteRecord } from '../../controllerProtocol/index.ts';
 import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow } from './reconcileHandler.ts';
 import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from './ports.ts';
 import { createCacheReader, createReconcileContext } from './reconcileContext.ts';
 import { createEventWriter, type EventWriter } from './eventRecorder.ts';
 import { compareResourceVersions } from './resourceVersion.ts';
-import { splitKey } from '../shared/keys.ts';
+import { splitKey } from '../../shared/keys.ts';
 
 // The controller's engine inside the host process: informer events become keys in the workqueue
 // (for → the object itself, owns → its controlling owner, watches → the user's map), workers take

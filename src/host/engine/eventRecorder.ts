@@ -1,5 +1,5 @@
-import { eventIdentity, newEvent, repeatPatch, WrittenEvents, type EventSource, type EventType } from '../shared/eventObject.ts';
-import type { KubeObject } from '../shared/k8s.ts';
+import { eventIdentity, newEvent, repeatPatch, WrittenEvents, type EventSource, type EventType } from '../../shared/eventObject.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
 import type { ObjectWriter } from './ports.ts';
 
 // The Events a TypeScript controller records with `ctx.recorder.event(…)`, written as

@@ -1,10 +1,10 @@
-import type { KubeObject } from '../shared/k8s.ts';
-import type { KindRef, QueueSnapshot } from '../controllerProtocol/index.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { KindRef, QueueSnapshot } from '../../controllerProtocol/index.ts';
 import type { RequeueTarget } from './reconcileHandler.ts';
 
 // The narrow interfaces the controller loop needs from the informer, the workqueue and the API
-// client. Adapters bind them to the real implementations (src/informer, src/workqueue, src/kube);
-// tests bind them to fakes.
+// client: the engine (this folder) imports none of those. The host's adapters bind them to the real
+// ones (../informerAdapter.ts, ../queueAdapter.ts, ../clusterBinding.ts); tests bind them to fakes.
 
 export type InformerEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
