@@ -1,7 +1,8 @@
 // The parts of the code and the imports each may make, as ESLint rules: the lint stage fails when a
 // part reaches for what it must not (test/unit/architecture/layerRules.test.ts shows it does).
 //
-//   extension.ts ─▶ vscode, debug                VS Code layer (debug ─▶ vscode for workspace trust and the controller file)
+//   extension.ts ─▶ vscode, debug/vscode         VS Code layer (debug/vscode ─▶ vscode for workspace trust and the controller file)
+//   debug/vscode ─▶ debug, debug/go ─▶ debug      the debugger: its VS Code side, the Delve half, the DAP runtime (no vscode)
 //   vscode, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
 //   vscode, cli ─▶ setup ─▶ shared                 setup: edits a user's project (`init go`); no vscode
 //   host ─▶ controllerProtocol, kube, informer, workqueue, shared    the controller's process
@@ -103,6 +104,12 @@ const ENGINE_PORTS = forbid(
   'the engine drives a controller through its ports (host/engine/ports.ts): it imports neither the informer, workqueue or kube client nor the host files that bind the ports to them',
 );
 
+const DEBUG_OUTSIDE = forbid('(^|/)(cli|host|webview|setup)/', 'the debugger runs controllers through the runtime, not the CLI, host internals or project setup');
+const DEBUG_WITHOUT_VSCODE = forbid(
+  '(^|/)vscode/',
+  "the reconcile debugger's runtime and DAP session run without VS Code (the standalone adapter, the tests): only src/debug/vscode talks to VS Code and the views",
+);
+
 /** One block per part; every file matches one block, so each sees its whole list (a later block would replace it). */
 const PARTS = [
   { files: ['src/shared/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(informer|workqueue|sim|runtime|controllerProtocol)/', 'shared is the bottom layer: it imports nothing but itself')] },
@@ -119,7 +126,10 @@ const PARTS = [
   { files: ['src/host/**'], vscode: false, patterns: HOST_PART },
   { files: ['src/host/engine/**'], vscode: false, patterns: [...HOST_PART, ENGINE_PORTS] },
   { files: ['src/cli/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|host|webview)/|(^|/)extension\\.ts$', 'the CLI runs without VS Code: no views, debugger or host internals'), ...ALL_ENTRIES] },
-  { files: ['src/debug/**'], vscode: true, patterns: [forbid('(^|/)(cli|host|webview|setup)/', 'the debugger runs controllers through the runtime, not the CLI, host internals or project setup'), ...ALL_ENTRIES] },
+  // The reconcile debugger: its runtime and DAP session (src/debug, src/debug/go) run without VS Code
+  // (the standalone adapter, the tests); its VS Code side (src/debug/vscode) registers them.
+  { files: ['src/debug/**'], vscode: false, patterns: [DEBUG_OUTSIDE, DEBUG_WITHOUT_VSCODE, ...ALL_ENTRIES] },
+  { files: ['src/debug/vscode/**'], vscode: true, patterns: [DEBUG_OUTSIDE, ...ALL_ENTRIES] },
   { files: ['src/vscode/**'], vscode: true, patterns: [SIM_INTERNALS, forbid('(^|/)(host|cli|debug|webview)/', 'the VS Code layer sees controllers through the runtime (not the debugger, the CLI or host internals), the timeline through shared/protocol'), ...ALL_ENTRIES] },
   { files: ['src/extension.ts'], vscode: true, patterns: [...ALL_ENTRIES] },
   { files: ['webview/**'], vscode: false, patterns: [forbid('(^|/)src/(?!shared/protocol/)|^\\.\\./\\.\\./(?!src/)', 'the webview sees only src/shared/protocol')] },

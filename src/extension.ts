@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { activateDebug } from './debug/activateDebug.ts';
+import { activateDebug } from './debug/vscode/activateDebug.ts';
 import { realClock } from './shared/clock.ts';
 import { createKubeconfigBackend } from './vscode/backends/kubeconfigBackend.ts';
 import { createSimBackend } from './vscode/backends/simBackend.ts';

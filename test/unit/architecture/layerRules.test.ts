@@ -24,7 +24,7 @@ const forbidden: [string, string, string, RegExp][] = [
   ['the core importing vscode', 'src/informer/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
   ['the informer importing the sim', 'src/informer/newPart.ts', "import type { SimObjects } from '../sim/index.ts';", /the informer knows backends only through ListerWatcher/],
   ['the views importing the sim store', 'src/vscode/tree/newPart.ts', "import type { ClientInfo } from '../../sim/store/types.ts';", /the simulated cluster's store is internal/],
-  ['the views importing the debugger', 'src/vscode/controllers/newPart.ts', "import { activateDebug } from '../../debug/activateDebug.ts';", /not the debugger/],
+  ['the views importing the debugger', 'src/vscode/controllers/newPart.ts', "import { activateDebug } from '../../debug/vscode/activateDebug.ts';", /not the debugger/],
   ['the webview importing anything in src but the protocol', 'webview/timeline/newPart.ts', "import type { KubeObject } from '../../src/shared/k8s.ts';", /the webview sees only src\/shared\/protocol/],
   ['the CLI entering the informer by a deep path', 'src/cli/newPart.ts', "import { Reflector } from '../informer/reflector.ts';", /enter informer through src\/informer\/index\.ts/],
   ['the debugger entering the runtime by a deep path', 'src/debug/newPart.ts', "import { ControllerSession } from '../runtime/controllerSession.ts';", /enter runtime through src\/runtime\/index\.ts/],
@@ -39,6 +39,10 @@ const forbidden: [string, string, string, RegExp][] = [
   ['the engine importing the informer', 'src/host/engine/newPart.ts', "import { createSharedInformer } from '../../informer/index.ts';", /the engine drives a controller through its ports/],
   ['the engine importing a host adapter', 'src/host/engine/newPart.ts', "import { WorkQueueAdapter } from '../queueAdapter.ts';", /the engine drives a controller through its ports/],
   ['the host entering the controller protocol by a deep path', 'src/host/newPart.ts', "import type { HostMessage } from '../controllerProtocol/protocol.ts';", /enter controllerProtocol through src\/controllerProtocol\/index\.ts/],
+  ['the debugger\'s runtime importing vscode', 'src/debug/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
+  ['the Delve half importing vscode', 'src/debug/go/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
+  ['the debugger\'s runtime importing the views', 'src/debug/newPart.ts', "import { isTrusted } from '../vscode/workspaceTrust.ts';", /only src\/debug\/vscode talks to VS Code/],
+  ['the debugger\'s runtime importing its VS Code side', 'src/debug/go/newPart.ts', "import { DEBUG_TYPE } from '../vscode/debugType.ts';", /only src\/debug\/vscode talks to VS Code/],
   ['the runtime entering the sim by a deep path', 'src/runtime/newPart.ts', "import { SimCluster } from '../sim/simCluster.ts';", /enter sim through src\/sim\/index\.ts/],
 ];
 
@@ -103,6 +107,8 @@ test('lint allows the arrows the layers draw', async () => {
     ['src/sim/store/newPart.ts', "import type { Stored } from './storedObject.ts';\nimport type { ListOptions } from '../../informer/index.ts';"],
     ['webview/timeline/newPart.ts', "import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';"],
     ['src/cli/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';"],
+    ['src/debug/vscode/newPart.ts', "import * as vscode from 'vscode';\nimport { isTrusted } from '../../vscode/workspaceTrust.ts';\nimport { ATTACH_JS_EVENT } from '../reconcileDebugSession.ts';"],
+    ['src/debug/go/newPart.ts', "import type { DebugProtocol } from '@vscode/debugprotocol';\nimport { TypedEmitter } from '../../runtime/index.ts';\nimport { ReconcileDebugSession } from '../reconcileDebugSession.ts';"],
     ['src/vscode/commands/newPart.ts', "import { setUpGoProject } from '../../setup/index.ts';\nimport * as vscode from 'vscode';"],
     ['src/setup/goProject/newPart.ts', "import { GoSource } from './goScanner.ts';\nimport type { KubeObject } from '../../shared/k8s.ts';"],
   ];

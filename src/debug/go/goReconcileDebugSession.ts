@@ -13,8 +13,9 @@ import {
   type GoDebuggerHandOver,
   type GoStepInto,
 } from './goChildSession.ts';
-import { GoLineDebugging, isGoSource, type GoProgramOverrides } from './goLineDebugging.ts';
-import { ReconcileDebugSession, type ControllerLabLaunchArguments } from './reconcileDebugSession.ts';
+import type { GoProgramOverrides } from '../goLaunch.ts';
+import { GoLineDebugging, isGoSource } from './goLineDebugging.ts';
+import { ReconcileDebugSession, type ControllerLabLaunchArguments } from '../reconcileDebugSession.ts';
 
 // The reconcile debugger with Go line debugging through Delve in the same DAP session: with
 // `"lineBreakpoints": true`, a Go controller is built for Delve and run under `dlv dap`;

@@ -1,6 +1,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { TypedEmitter } from '../runtime/index.ts';
+import { TypedEmitter } from '../../runtime/index.ts';
 import { goroutineCondition } from './goChildSession.ts';
+import type { GoProgramOverrides } from '../goLaunch.ts';
 import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort, type DelveBreakpointSpec } from './delveDebugger.ts';
 
 // Go line debugging inside the reconcile debugger's own DAP session (the standalone adapter, or
@@ -29,15 +30,6 @@ interface FileBreakpoints {
   specs: DelveBreakpointSpec[];
   /** Our ids, in the order of specs. */
   ids: number[];
-}
-
-/**
- * How the Go program is built and started for Delve: what the launch path passes on to
- * GoControllerProcess (its buildFlags and wrapCommand).
- */
-export interface GoProgramOverrides {
-  buildFlags?: string[];
-  wrapCommand?: (binary: string, args: string[]) => { command: string; args: string[] };
 }
 
 export function isGoSource(path: string | undefined): boolean {

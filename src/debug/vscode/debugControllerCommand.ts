@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { explainUntrusted, isTrusted } from '../vscode/workspaceTrust.ts';
-import { controllerFileFor, scenarioNextTo } from '../vscode/controllers/controllerFiles.ts';
+import { explainUntrusted, isTrusted } from '../../vscode/workspaceTrust.ts';
+import { controllerFileFor, scenarioNextTo } from '../../vscode/controllers/controllerFiles.ts';
 import { DEBUG_TYPE, launchTarget } from './debugType.ts';
 
 /** "Debug Controller": the controller in the editor (or the given file) on a simulated cluster, stopping at the first reconcile. */

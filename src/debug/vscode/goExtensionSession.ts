@@ -8,7 +8,7 @@ import {
   resolveGoDebugger,
   type GoDebuggerHandOver,
   type GoStepInto,
-} from './goChildSession.ts';
+} from '../go/goChildSession.ts';
 
 // VS Code side of `"goDebugger": "vscode-go"` (see goChildSession.ts): the launch configuration
 // checks for the Go extension, and the adapter's hand-over becomes a child `go` session.

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { ATTACH_JS_EVENT } from './reconcileDebugSession.ts';
+import { ATTACH_JS_EVENT } from '../reconcileDebugSession.ts';
 
 // A reconcile debug session's course in the Controller Lab log: when it started, where it stopped
 // and why, what went wrong and how it ended. The Debug Console shows the same while the session

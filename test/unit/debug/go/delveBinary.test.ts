@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DELVE_INSTALL, findDelve } from '../../../src/debug/delveBinary.ts';
+import { DELVE_INSTALL, findDelve } from '../../../../src/debug/go/delveBinary.ts';
 
 // Where Controller Lab finds dlv: an explicit dlvPath, the PATH, then $(go env GOBIN) and
 // $(go env GOPATH)/bin (where `go install` puts it, often not on an editor's PATH).

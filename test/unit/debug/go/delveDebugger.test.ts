@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { launchSim } from '../../../src/runtime/simLauncher.ts';
-import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort } from '../../../src/debug/delveDebugger.ts';
-import { findDelve } from '../../../src/debug/delveBinary.ts';
-import { buildMirror, childrenOf, CM, commandOf, isAlive, isStillRunning, LABEL_LINE, processRef, programUnder, MIRROR_MAIN as mainGo, until } from './support/goUnderDelve.ts';
+import { launchSim } from '../../../../src/runtime/simLauncher.ts';
+import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort } from '../../../../src/debug/go/delveDebugger.ts';
+import { findDelve } from '../../../../src/debug/go/delveBinary.ts';
+import { buildMirror, childrenOf, CM, commandOf, isAlive, isStillRunning, LABEL_LINE, processRef, programUnder, MIRROR_MAIN as mainGo, until } from '../support/goUnderDelve.ts';
 
 // A real controller-runtime program (go/examples/configmap-mirror) built for Delve, run by a
 // real headless dlv and driven over DAP as VS Code's Go extension does for a remote attach: a line

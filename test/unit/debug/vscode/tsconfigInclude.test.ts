@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { includeTypesIn } from '../../../src/debug/tsconfigInclude.ts';
+import { includeTypesIn } from '../../../../src/debug/vscode/tsconfigInclude.ts';
 
 const TYPES = 'types/controller-lab.d.ts';
 

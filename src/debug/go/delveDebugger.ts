@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { TypedEmitter } from '../runtime/index.ts';
+import { TypedEmitter } from '../../runtime/index.ts';
 import { DelveConnection } from './delveConnection.ts';
 
 // A Go program running under Delve, as VS Code's Go extension runs one for a remote attach:

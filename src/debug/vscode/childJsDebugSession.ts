@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { JS_DEBUGGER_UNAVAILABLE_REQUEST } from './reconcileDebugSession.ts';
+import { JS_DEBUGGER_UNAVAILABLE_REQUEST } from '../reconcileDebugSession.ts';
 
 /** The adapter's request to debug the controller host's JavaScript: a child pwa-node attach session. */
 export async function attachJsDebugger(session: vscode.DebugSession, body: { port: number; name?: string }, log: vscode.LogOutputChannel): Promise<void> {

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { TypedEmitter } from '../runtime/index.ts';
+import { TypedEmitter } from '../../runtime/index.ts';
 
 // A Debug Adapter Protocol client over TCP: what we speak to `dlv dap`. Delve is itself a debug
 // adapter, so the Go side needs no translation layer: requests go out as DAP, events come back as

@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import * as vscode from 'vscode';
-import { explainUntrusted, isTrusted } from '../vscode/workspaceTrust.ts';
-import { exists, isControllerEditor } from '../vscode/controllers/controllerFiles.ts';
+import { explainUntrusted, isTrusted } from '../../vscode/workspaceTrust.ts';
+import { exists, isControllerEditor } from '../../vscode/controllers/controllerFiles.ts';
 import { DEBUG_TYPE, launchTarget } from './debugType.ts';
 import { withGoDebugger } from './goExtensionSession.ts';
 

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { launchSim } from '../../../src/runtime/simLauncher.ts';
-import { findDelve } from '../../../src/debug/delveBinary.ts';
-import { GO_BREAKPOINT_BASE, GO_ID_BASE, GO_THREAD_BASE, GoLineDebugging } from '../../../src/debug/goLineDebugging.ts';
-import { buildMirror, childrenOf, CM, commandOf, isAlive, isStillRunning, LABEL_LINE, processRef, programUnder, MIRROR_MAIN, until } from './support/goUnderDelve.ts';
+import { launchSim } from '../../../../src/runtime/simLauncher.ts';
+import { findDelve } from '../../../../src/debug/go/delveBinary.ts';
+import { GO_BREAKPOINT_BASE, GO_ID_BASE, GO_THREAD_BASE, GoLineDebugging } from '../../../../src/debug/go/goLineDebugging.ts';
+import { buildMirror, childrenOf, CM, commandOf, isAlive, isStillRunning, LABEL_LINE, processRef, programUnder, MIRROR_MAIN, until } from '../support/goUnderDelve.ts';
 
 // The reconcile debugger's Go line debugging, with a real dlv: a breakpoint set in a .go file
 // before the program starts waits for Delve, is placed when the program starts through the

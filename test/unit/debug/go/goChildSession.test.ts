@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goChildConfiguration, resolveGoDebugger } from '../../../src/debug/goChildSession.ts';
+import { goChildConfiguration, resolveGoDebugger } from '../../../../src/debug/go/goChildSession.ts';
 
 // `"goDebugger": "vscode-go"`: the launch configuration as the editor resolves it with and
 // without VS Code's Go extension, and the child session configuration the Go extension gets.

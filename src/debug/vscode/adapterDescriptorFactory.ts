@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { GoReconcileDebugSession } from './goReconcileDebugSession.ts';
+import { GoReconcileDebugSession } from '../go/goReconcileDebugSession.ts';
 
 /** The adapter: inline in the extension host (default), or dist/debugAdapter.cjs as a process (`"debugAdapter": "process"`). */
 export class AdapterDescriptorFactory implements vscode.DebugAdapterDescriptorFactory {

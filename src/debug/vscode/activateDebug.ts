@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ATTACH_JS_EVENT } from './reconcileDebugSession.ts';
+import { ATTACH_JS_EVENT } from '../reconcileDebugSession.ts';
 import { AdapterDescriptorFactory } from './adapterDescriptorFactory.ts';
 import { attachJsDebugger } from './childJsDebugSession.ts';
 import { addControllerTypes } from './controllerTypes.ts';
@@ -7,7 +7,7 @@ import { configurationProvider, dynamicProvider, viewClusterResolver, type ViewC
 import { debugController } from './debugControllerCommand.ts';
 import { logDebugSessions } from './debugSessionLog.ts';
 import { DEBUG_TYPE } from './debugType.ts';
-import { ATTACH_GO_EVENT, GO_STEP_INTO_EVENT, type GoDebuggerHandOver, type GoStepInto } from './goChildSession.ts';
+import { ATTACH_GO_EVENT, GO_STEP_INTO_EVENT, type GoDebuggerHandOver, type GoStepInto } from '../go/goChildSession.ts';
 import { attachGoDebugger, followGoChildSessions, stepIntoGo } from './goExtensionSession.ts';
 
 // VS Code glue for the reconcile debugger (vscode-mock-debug's activate layer), registration only:
