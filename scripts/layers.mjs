@@ -1,5 +1,6 @@
 // The parts of the code and the imports each may make, as ESLint rules: the lint stage fails when a
-// part reaches for what it must not (test/unit/architecture/layerRules.test.ts shows it does).
+// part reaches for what it must not, by an import declaration or an `import('…')` (the tests in
+// test/unit/architecture/layerRules.test.ts show it does).
 //
 //   extension.ts ─▶ vscode, debug/vscode         VS Code layer (debug/vscode ─▶ vscode for workspace trust and the controller file)
 //   debug/vscode ─▶ debug, debug/go ─▶ debug      the debugger: its VS Code side, the Delve half, the DAP runtime (no vscode)
@@ -17,6 +18,8 @@
 // index.ts are entered through it (a deep path is that part's implementation detail); inside a
 // part, files import each other freely, except in the simulated cluster, whose rooms stand on
 // floors (SIM_FLOORS below).
+
+import { layersPlugin, RULE_ID as DYNAMIC_IMPORT_RULE } from './dynamicImportRule.mjs';
 
 const forbid = (regex, message) => ({ regex, message });
 
@@ -135,9 +138,14 @@ const PARTS = [
   { files: ['webview/**'], vscode: false, patterns: [forbid('(^|/)src/(?!shared/protocol/)|^\\.\\./\\.\\./(?!src/)', 'the webview sees only src/shared/protocol')] },
 ];
 
+/** Each part's block: its imports, static (no-restricted-imports) and dynamic (`import('…')`), held to the same paths and patterns. */
 export function layerRules() {
-  return PARTS.map(({ files, vscode, patterns }) => ({
-    files,
-    rules: { 'no-restricted-imports': ['error', { paths: vscode ? [] : [NO_VSCODE], patterns }] },
-  }));
+  return PARTS.map(({ files, vscode, patterns }) => {
+    const options = { paths: vscode ? [] : [NO_VSCODE], patterns };
+    return {
+      files,
+      plugins: { layers: layersPlugin },
+      rules: { 'no-restricted-imports': ['error', options], [DYNAMIC_IMPORT_RULE]: ['error', options] },
+    };
+  });
 }

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import { ESLint } from 'eslint';
-import { SIM_FLOORS } from '../../../scripts/layers.mjs';
+import { layerRules, SIM_FLOORS } from '../../../scripts/layers.mjs';
+import { RULE_ID as DYNAMIC_IMPORT_RULE } from '../../../scripts/dynamicImportRule.mjs';
 
 // The lint stage enforces the layers (scripts/layers.mjs): these lint small in-memory files placed
 // in each part with the repository's own ESLint config, as `npm run lint` would.
@@ -12,10 +13,12 @@ import { SIM_FLOORS } from '../../../scripts/layers.mjs';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const eslint = new ESLint({ cwd: repo });
 
-/** The import-rule messages ESLint gives for `source` if it were the file at `path`. */
+const IMPORT_RULES = ['no-restricted-imports', DYNAMIC_IMPORT_RULE];
+
+/** The import-rule messages ESLint gives for `source` if it were the file at `path` (declarations and `import()`). */
 async function importProblems(path: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: join(repo, path) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => IMPORT_RULES.includes(m.ruleId ?? '')).map((m) => m.message);
 }
 
 const forbidden: [string, string, string, RegExp][] = [
@@ -114,5 +117,38 @@ test('lint allows the arrows the layers draw', async () => {
   ];
   for (const [path, source] of allowed) {
     assert.deepEqual(await importProblems(path, source + '\nexport {};\n'), [], path);
+  }
+});
+
+// `import('…')` of a literal path is held to the same rules as an import declaration.
+const dynamicForbidden: [string, string, string, RegExp][] = [
+  ['the CLI entering kube by a deep path through import()', 'src/cli/newPart.ts', "export const load = () => import('../kube/cluster.ts');", /enter kube through src\/kube\/index\.ts/],
+  ['the core importing vscode through import()', 'src/runtime/newPart.ts', "export const load = () => import('vscode');", /no vscode here/],
+  ['the informer importing the sim through import() of a template literal', 'src/informer/newPart.ts', 'export const load = () => import(`../sim/index.ts`);', /the informer knows backends only through ListerWatcher/],
+  ['a kind importing the server through import()', 'src/sim/kinds/newPart.ts', "export const load = () => import('../server/simServer.ts');", /src\/sim\/kinds stands on floor 2 .* may not import server/],
+];
+
+for (const [what, path, source, message] of dynamicForbidden) {
+  test(`lint fails on ${what}`, async () => {
+    const [result] = await eslint.lintText(source + '\n', { filePath: join(repo, path) });
+    const problems = (result?.messages ?? []).filter((m) => m.ruleId === DYNAMIC_IMPORT_RULE).map((m) => m.message);
+    assert.ok(problems.some((p) => message.test(p)), `expected ${message} for ${path}, got ${JSON.stringify(result?.messages)}`);
+  });
+}
+
+test('lint allows import() down the layers, and cannot judge a computed one', async () => {
+  const allowed: [string, string][] = [
+    ['src/cli/newPart.ts', "export const load = () => Promise.all([import('./watch.ts'), import('../informer/index.ts'), import('node:fs')]);"],
+    ['src/runtime/newPart.ts', 'export const load = (name: string) => import(name);'],
+  ];
+  for (const [path, source] of allowed) {
+    assert.deepEqual(await importProblems(path, source + '\n'), [], path);
+  }
+});
+
+test('every part holds import() to the same paths and patterns as its import declarations', () => {
+  for (const block of layerRules()) {
+    const rules = block.rules ?? {};
+    assert.deepEqual(rules[DYNAMIC_IMPORT_RULE], rules['no-restricted-imports'], String(block.files));
   }
 });
