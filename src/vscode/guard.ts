@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeFailure } from '../../kube/index.ts';
+import { describeFailure } from '../kube/index.ts';
 
 // Every command and background task goes through here: a failure becomes one notification that
 // says why (the failure's classification) and a line in the output channel, never an unhandled rejection.
