@@ -1,5 +1,5 @@
 import type { ControllerShape } from '../../runtime/index.ts';
-import type { TimelineFeed } from '../timeline/timelineFeed.ts';
+import type { TimelineFeed } from '../model/timelineFeed.ts';
 import { probeTimelineEvent } from './probeTimelineEvent.ts';
 import { reconcileSpan } from './reconcileSpan.ts';
 import type { SessionLike } from './sessionLike.ts';

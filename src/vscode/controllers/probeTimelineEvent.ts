@@ -1,7 +1,7 @@
 import type { Probe } from '../../informer/index.ts';
 import type { ControllerShape } from '../../runtime/index.ts';
 import { splitKey } from '../../shared/keys.ts';
-import type { NewTimelineEvent } from '../timeline/eventRing.ts';
+import type { NewTimelineEvent } from '../model/eventRing.ts';
 
 const DELTA_TYPES = { Added: 'ADDED', Replaced: 'ADDED', Updated: 'MODIFIED', Deleted: 'DELETED' } as const;
 

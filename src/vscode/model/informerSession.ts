@@ -3,7 +3,7 @@ import type { ApiResource, KubeObject } from '../../shared/k8s.ts';
 import { qualifiedResource } from '../../shared/k8s.ts';
 import { objectKey } from '../../shared/keys.ts';
 import type { Clock } from '../../shared/clock.ts';
-import type { NewTimelineEvent } from '../timeline/eventRing.ts';
+import type { NewTimelineEvent } from './eventRing.ts';
 import { ListProgress } from './listProgress.ts';
 import type { ListProgressSnapshot } from './listProgress.ts';
 import { ObjectHistory } from './objectHistory.ts';

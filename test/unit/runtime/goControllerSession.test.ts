@@ -8,7 +8,7 @@ import { ControllerTreeRows } from '../../../src/vscode/controllers/controllerTr
 import { controllerNodeIds } from '../../../src/vscode/controllers/controllerTreeNodes.ts';
 import { publishToTimeline } from '../../../src/vscode/controllers/controllerTimeline.ts';
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
-import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
+import { TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
 import { spanLaneKey } from '../../../src/shared/protocol/reconcileSpans.ts';
 import { GO_EXAMPLE, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from './support/goPrograms.ts';
 

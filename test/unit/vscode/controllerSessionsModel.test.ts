@@ -6,7 +6,7 @@ import { ControllerTreeRows, MAX_QUEUE_ROWS } from '../../../src/vscode/controll
 import { controllerNodeIds, type ControllerTreeNode } from '../../../src/vscode/controllers/controllerTreeNodes.ts';
 import { publishToTimeline } from '../../../src/vscode/controllers/controllerTimeline.ts';
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
-import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
+import { TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
 
 
 function setup() {

@@ -7,7 +7,7 @@ import { reconcileSpan } from '../../../src/vscode/controllers/reconcileSpan.ts'
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
 import { findLinkedEvent, isSpansParams, spanLaneKey, triggerTarget } from '../../../src/shared/protocol/reconcileSpans.ts';
 import type { TimelineEvent } from '../../../src/shared/protocol/timeline.ts';
-import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
+import { TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
 
 
 describe("a controller session's timeline", () => {
