@@ -4,7 +4,7 @@ import type { ClusterTreeProvider } from '../tree/clusterTreeProvider.ts';
 import type { TimelineFeed } from '../model/timelineFeed.ts';
 import { ControllerSessionsModel, type ControllerChange } from './controllerSessionsModel.ts';
 import { ControllerTreeRows } from './controllerTreeRows.ts';
-import { controllerNodeIds } from './controllerTreeNodes.ts';
+import { controllerNodeIds } from '../tree/controllerTreeNodes.ts';
 import { publishToTimeline } from './controllerTimeline.ts';
 import type { SessionLike } from './sessionLike.ts';
 

@@ -5,7 +5,7 @@ import { launchSim } from '../../../src/runtime/simLauncher.ts';
 import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
 import { ControllerSessionsModel } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
 import { ControllerTreeRows } from '../../../src/vscode/controllers/controllerTreeRows.ts';
-import { controllerNodeIds } from '../../../src/vscode/controllers/controllerTreeNodes.ts';
+import { controllerNodeIds } from '../../../src/vscode/tree/controllerTreeNodes.ts';
 import { publishToTimeline } from '../../../src/vscode/controllers/controllerTimeline.ts';
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
 import { TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
