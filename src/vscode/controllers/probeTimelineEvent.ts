@@ -2,15 +2,17 @@ import type { Probe } from '../../informer/index.ts';
 import type { ControllerShape } from '../../runtime/index.ts';
 import { splitKey } from '../../shared/keys.ts';
 import type { NewTimelineEvent } from '../model/eventRing.ts';
+import type { RelistMarks } from '../model/relistMarks.ts';
 
 const DELTA_TYPES = { Added: 'ADDED', Replaced: 'ADDED', Updated: 'MODIFIED', Deleted: 'DELETED' } as const;
 
 /**
  * What the controller's own informers see, as timeline events (so a reconcile's triggers and the
  * events its writes caused are on the timeline even when no informer of the lab watches that
- * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists and 410s as markers.
+ * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists (as `relists`,
+ * one per controller session, tells them) and 410s as markers.
  */
-export function probeTimelineEvent(controller: string, probe: Probe, shape?: ControllerShape | ControllerShape[]): NewTimelineEvent | undefined {
+export function probeTimelineEvent(controller: string, probe: Probe, relists: RelistMarks, shape?: ControllerShape | ControllerShape[]): NewTimelineEvent | undefined {
   const informer = `controller:${controller}/${probe.informer}`;
   const resource = probe.informer.replace(/@.*$/, '');
   // The controller's own cache is a view of its own cluster (often a sim of its debug session):
@@ -23,7 +25,10 @@ export function probeTimelineEvent(controller: string, probe: Probe, shape?: Con
       if (probe.type === 'Sync') return undefined;
       return { ...base, ...splitKey(probe.key), type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
     }
-    case 'relist': return { ...base, namespace: '', name: '', type: 'RELIST', resourceVersion: '' };
+    case 'listEnd': {
+      const relistAt = relists.relistAt(probe);
+      return relistAt === undefined ? undefined : { ...base, namespace: '', name: '', type: 'RELIST', resourceVersion: relistAt };
+    }
     case 'expired': return { ...base, namespace: '', name: '', type: 'EXPIRED', resourceVersion: probe.resourceVersion };
     default: return undefined;
   }
