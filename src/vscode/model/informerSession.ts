@@ -7,7 +7,7 @@ import type { NewTimelineEvent } from './eventRing.ts';
 import { ListProgress } from './listProgress.ts';
 import type { ListProgressSnapshot } from './listProgress.ts';
 import { ObjectHistory } from './objectHistory.ts';
-import { RelistMarks } from './relistMarks.ts';
+import { InformerMarkers } from './informerMarkers.ts';
 import type { VersionChange } from './objectHistory.ts';
 import { splitKey } from '../../shared/keys.ts';
 
@@ -93,8 +93,8 @@ export class InformerSession {
   private readonly clusterLabel: string;
   /** The resourceVersion each object's lane last showed: a relist adds lanes for objects only it brought. */
   private readonly timelineVersions = new Map<string, string>();
-  /** Which of this informer's lists are relists (the timeline marks those). */
-  private readonly relists = new RelistMarks();
+  /** Its relists and 410s, as the timeline marks them. */
+  private readonly markers = new InformerMarkers();
   private readonly emitTimeline: (event: NewTimelineEvent) => void;
   private listeners: ((change: InformerChange) => void)[] = [];
   private pending: InformerChange | undefined;
@@ -286,6 +286,8 @@ export class InformerSession {
       // Pages arrive before the cache is filled: warn while the list is still coming in.
       if (p.kind === 'listPage') this.checkLimit(this.progress.listed, true);
     }
+    const marker = this.markers.markerFor(p);
+    if (marker) this.timeline(p.at, marker.type, '', marker.resourceVersion);
     switch (p.kind) {
       case 'event':
         this.eventsSeen++;
@@ -306,17 +308,13 @@ export class InformerSession {
           this.objectTimeline(p.at, 'DELETED', p.key, p.resourceVersion);
         }
         break;
-      case 'listEnd': {
+      case 'listEnd':
         this.latestResourceVersion = p.resourceVersion;
         if (this.phase === 'retrying') this.phase = this.informer.hasSynced() ? 'synced' : 'syncing';
         this.lastError = undefined;
-        const relistAt = this.relists.relistAt(p);
-        if (relistAt !== undefined) this.timeline(p.at, 'RELIST', '', relistAt);
         this.markInformer();
         break;
-      }
       case 'expired':
-        this.timeline(p.at, 'EXPIRED', '', p.resourceVersion);
         this.markInformer();
         break;
       case 'synced':
