@@ -10,14 +10,14 @@
 //           (host/engine, the reconcile loop, sees the cluster only through its ports)
 //   ─────────────────── core: no vscode, no outer layer ───────────────────
 //   runtime ─▶ sim ─▶ informer ─▶ shared            runtime: the session side of a controller
-//   host, runtime ─▶ controllerProtocol ─▶ informer (its probes), shared    the contract between them
+//   runtime, host ─▶ controllerProtocol ─▶ informer (its probes), shared    the contract: the two sides never import each other
 //   runtime, sim ─▶ workqueue ─▶ shared          kube ─▶ informer, shared
 //   webview ─▶ shared/protocol (and nothing else in src/)
 //
-// The core (shared, informer, workqueue, sim, runtime, controllerProtocol) runs in plain Node and the CLI. Parts with an
-// index.ts are entered through it (a deep path is that part's implementation detail); inside a
-// part, files import each other freely, except in the simulated cluster, whose rooms stand on
-// floors (SIM_FLOORS below).
+// The core (shared, informer, workqueue, sim, runtime, controllerProtocol) runs in plain Node and
+// the CLI. Parts with an index.ts are entered through it (a deep path is that part's implementation
+// detail); inside a part, files import each other freely, except in the simulated cluster, whose
+// rooms stand on floors (SIM_FLOORS below), and in host/engine and the debugger (their blocks below).
 
 import { layersPlugin, RULE_ID as DYNAMIC_IMPORT_RULE } from './dynamicImportRule.mjs';
 
