@@ -1,6 +1,6 @@
 // types/controller-lab.d.ts (the ambient 'controller-lab' module users' editors see) restates the
-// types of src/controllerProtocol/api.ts. This file is only type-checked: the typecheck stage fails when the
-// two drift apart, in either direction.
+// types of src/controllerProtocol/api.ts. This file is only type-checked: the typecheck stage fails
+// when the two drift apart, in either direction.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="../../../types/controller-lab.d.ts" />
 import type * as Declared from 'controller-lab';

@@ -1,5 +1,5 @@
-// types/controller-lab.d.ts is generated from src/controllerProtocol/api.ts (by the build): the file in the
-// repository and in the .vsix must be what the sources give today, internals left out.
+// types/controller-lab.d.ts is generated from src/controllerProtocol/api.ts (by the build): the file
+// in the repository and in the .vsix must be what the sources give today, internals left out.
 import { it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
