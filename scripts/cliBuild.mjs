@@ -20,7 +20,7 @@ export const CLI_NODE_FLAGS = [`--max-semi-space-size=${SEMI_SPACE_MB}`];
 export const CLI_YOUNG_GENERATION_MB = 2 * SEMI_SPACE_MB;
 
 /** Subcommand modules of src/cli/main.ts and the bundle each one becomes. */
-const SUBCOMMANDS = { './watch.ts': 'cli-watch', './sim.ts': 'cli-sim', './run.ts': 'cli-run', './init.ts': 'cli-init' };
+const SUBCOMMANDS = { './watch.ts': 'cli-watch', './sim.ts': 'cli-sim', './run.ts': 'cli-run', './init.ts': 'cli-init', './check.ts': 'cli-check' };
 
 /** What main.ts loads on demand that stays in the entry bundle: small, and not a subcommand (`--version`). */
 const ENTRY_MODULES = ['./version.ts'];

@@ -6,6 +6,7 @@
 //   debug/vscode ─▶ debug, debug/go ─▶ debug      the debugger: its VS Code side, the Delve half, the DAP runtime (no vscode)
 //   vscode, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
 //   vscode, cli ─▶ setup ─▶ shared                 setup: edits a user's project (`init go`); no vscode
+//   vscode, debug, cli ─▶ check ─▶ runtime, sim     check: runs a controller again and again, perturbed
 //   host ─▶ controllerProtocol, kube, informer, workqueue, shared    the controller's process
 //           (host/engine, the reconcile loop, sees the cluster only through its ports)
 //   ─────────────────── core: no vscode, no outer layer ───────────────────
@@ -25,8 +26,8 @@ const forbid = (regex, message) => ({ regex, message });
 
 const NO_VSCODE = { name: 'vscode', message: 'this part runs in plain Node (the CLI, a child process): no vscode here' };
 const OUTER = forbid(
-  '(^|/)(vscode|kube|debug|cli|host|webview|setup)/|(^|/)extension\\.ts$',
-  'the core (shared, informer, workqueue, sim, runtime, controllerProtocol) imports no VS Code layer, kube client, controller host, debugger, CLI or project setup',
+  '(^|/)(vscode|kube|debug|cli|host|webview|setup|check)/|(^|/)extension\\.ts$',
+  'the core (shared, informer, workqueue, sim, runtime, controllerProtocol) imports no VS Code layer, kube client, controller host, debugger, CLI, project setup or check',
 );
 
 /** A part with an index.ts: from outside, only its index.ts (and the extra entries named) may be imported. */
@@ -39,7 +40,8 @@ const RUNTIME = entered('runtime');
 const KUBE = entered('kube');
 const SETUP = entered('setup');
 const CONTROLLER_PROTOCOL = entered('controllerProtocol');
-const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE, SETUP, CONTROLLER_PROTOCOL];
+const CHECK = entered('check');
+const ALL_ENTRIES = [INFORMER, WORKQUEUE, SIM, RUNTIME, KUBE, SETUP, CONTROLLER_PROTOCOL, CHECK];
 
 const SIM_INTERNALS = forbid('(^|/)sim/store/', "the simulated cluster's store is internal: import its types from src/sim/index.ts");
 
@@ -96,7 +98,7 @@ function simFloorPatterns(room) {
 const SIM_PART = [OUTER, forbid('(^|/)(runtime|controllerProtocol)/', 'the simulated cluster runs no user controller: no runtime or controller protocol here'), INFORMER, WORKQUEUE];
 
 const HOST_PART = [
-  forbid('(^|/)(vscode|debug|cli|webview|setup|runtime|sim)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: it speaks to its session through the controller protocol alone and reaches the cluster through kube; no VS Code layer, debugger, CLI, session side or simulated cluster"),
+  forbid('(^|/)(vscode|debug|cli|webview|setup|runtime|sim|check)/|(^|/)extension\\.ts$', "the controller host runs in the controller's process: it speaks to its session through the controller protocol alone and reaches the cluster through kube; no VS Code layer, debugger, CLI, session side, simulated cluster or check"),
   INFORMER,
   WORKQUEUE,
   KUBE,
@@ -124,8 +126,9 @@ const PARTS = [
   ...SIM_FLOORS.flat().map((room) => ({ files: [room.endsWith('.ts') ? `src/sim/${room}` : `src/sim/${room}/**`], vscode: false, patterns: [...SIM_PART, ...simFloorPatterns(room)] })),
   { files: ['src/runtime/**'], vscode: false, patterns: [OUTER, INFORMER, WORKQUEUE, SIM, CONTROLLER_PROTOCOL] },
   { files: ['src/controllerProtocol/**'], vscode: false, patterns: [OUTER, forbid('(^|/)(runtime|sim|workqueue)/', "the controller protocol is the contract between a controller's process and its session: it imports neither side, only the informer's probes and shared"), INFORMER] },
-  { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime|controllerProtocol)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
-  { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|controllerProtocol|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
+  { files: ['src/check/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|setup)/|(^|/)extension\\.ts$', 'check runs controllers through the runtime on the simulated cluster: no VS Code layer, kube client, debugger, CLI or host internals'), INFORMER, WORKQUEUE, SIM, RUNTIME, CONTROLLER_PROTOCOL] },
+  { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime|controllerProtocol|check)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
+  { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|controllerProtocol|check|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
   { files: ['src/host/**'], vscode: false, patterns: HOST_PART },
   { files: ['src/host/engine/**'], vscode: false, patterns: [...HOST_PART, ENGINE_PORTS] },
   { files: ['src/cli/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|host|webview)/|(^|/)extension\\.ts$', 'the CLI runs without VS Code: no views, debugger or host internals'), ...ALL_ENTRIES] },

@@ -6,64 +6,88 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // The manager's client, wrapped: a write made with a reconcile's context (or one derived from it)
 // is recorded on that reconcile, with the resourceVersion the server answered, which controller-
-// runtime decodes back into the object. Reads, and writes outside a reconcile, pass straight through.
+// runtime decodes back into the object, and what it was before. Every successful write is also
+// remembered until the cache catches up with it (ownWrites), and a reconcile's reads are checked
+// against those (stalereads.go). Writes outside a reconcile are remembered, not recorded.
 
 type labClient struct {
 	client.Client
+	lab   *lab
+	reads readChecker
+}
+
+func newLabClient(inner client.Client, l *lab) *labClient {
+	return &labClient{Client: inner, lab: l, reads: readChecker{written: l.written, kindOf: inner.GroupVersionKindFor}}
+}
+
+func (c *labClient) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	err := c.Client.Get(ctx, key, obj, opts...)
+	c.reads.afterGet(ctx, key, obj, err)
+	return err
+}
+
+func (c *labClient) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	err := c.Client.List(ctx, list, opts...)
+	c.reads.afterList(ctx, list, err)
+	return err
 }
 
 func (c *labClient) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
-	run, start := inFlightFrom(ctx), time.Now()
+	w := c.begin("create", "", obj)
 	err := c.Client.Create(ctx, obj, opts...)
-	record(run, c.Client, "create", "", obj, start, err)
+	c.finish(ctx, w, err, createIsDryRun(opts))
 	return err
 }
 
 func (c *labClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
-	run, start := inFlightFrom(ctx), time.Now()
+	w := c.begin("update", "", obj)
 	err := c.Client.Update(ctx, obj, opts...)
-	record(run, c.Client, "update", "", obj, start, err)
+	c.finish(ctx, w, err, updateIsDryRun(opts))
 	return err
 }
 
 func (c *labClient) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
-	run, start := inFlightFrom(ctx), time.Now()
+	w := c.begin("patch", "", obj)
 	err := c.Client.Patch(ctx, obj, patch, opts...)
-	record(run, c.Client, "patch", "", obj, start, err)
+	c.finish(ctx, w, err, patchIsDryRun(opts))
 	return err
 }
 
 func (c *labClient) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
-	run, start := inFlightFrom(ctx), time.Now()
+	w := c.begin("delete", "", obj)
 	err := c.Client.Delete(ctx, obj, opts...)
-	record(run, c.Client, "delete", "", obj, start, err)
+	c.finish(ctx, w, err, deleteIsDryRun(opts))
 	return err
 }
 
+// DeleteAllOf is recorded as a delete of the kind; which objects it deleted is not known, so none
+// is remembered.
 func (c *labClient) DeleteAllOf(ctx context.Context, obj client.Object, opts ...client.DeleteAllOfOption) error {
-	run, start := inFlightFrom(ctx), time.Now()
+	w := c.begin("delete", "", obj)
+	w.many = true
 	err := c.Client.DeleteAllOf(ctx, obj, opts...)
-	record(run, c.Client, "delete", "", obj, start, err)
+	c.finish(ctx, w, err, false)
 	return err
 }
 
 func (c *labClient) Status() client.SubResourceWriter {
-	return &labSubResourceWriter{SubResourceWriter: c.Client.Status(), client: c.Client, subresource: "status"}
+	return &labSubResourceWriter{SubResourceWriter: c.Client.Status(), client: c, subresource: "status"}
 }
 
 func (c *labClient) SubResource(subresource string) client.SubResourceClient {
 	inner := c.Client.SubResource(subresource)
-	return &labSubResourceClient{SubResourceReader: inner, labSubResourceWriter: labSubResourceWriter{SubResourceWriter: inner, client: c.Client, subresource: subresource}}
+	return &labSubResourceClient{SubResourceReader: inner, labSubResourceWriter: labSubResourceWriter{SubResourceWriter: inner, client: c, subresource: subresource}}
 }
 
 type labSubResourceWriter struct {
 	client.SubResourceWriter
-	client      client.Client
+	client      *labClient
 	subresource string
 }
 
@@ -73,45 +97,86 @@ type labSubResourceClient struct {
 }
 
 func (w *labSubResourceWriter) Create(ctx context.Context, obj client.Object, sub client.Object, opts ...client.SubResourceCreateOption) error {
-	run, start := inFlightFrom(ctx), time.Now()
+	call := w.client.begin("create", w.subresource, obj)
 	err := w.SubResourceWriter.Create(ctx, obj, sub, opts...)
-	record(run, w.client, "create", w.subresource, obj, start, err)
+	w.client.finish(ctx, call, err, subResourceCreateIsDryRun(opts))
 	return err
 }
 
 func (w *labSubResourceWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
-	run, start := inFlightFrom(ctx), time.Now()
-	err := w.SubResourceWriter.Update(ctx, obj, opts...)
+	// The TypeScript vocabulary's own verb for a status update.
+	var call writeCall
 	if w.subresource == "status" {
-		// The TypeScript vocabulary's own verb for it.
-		record(run, w.client, "updateStatus", "", obj, start, err)
+		call = w.client.begin("updateStatus", "", obj)
 	} else {
-		record(run, w.client, "update", w.subresource, obj, start, err)
+		call = w.client.begin("update", w.subresource, obj)
 	}
+	err := w.SubResourceWriter.Update(ctx, obj, opts...)
+	w.client.finish(ctx, call, err, subResourceUpdateIsDryRun(opts))
 	return err
 }
 
 func (w *labSubResourceWriter) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
-	run, start := inFlightFrom(ctx), time.Now()
+	call := w.client.begin("patch", w.subresource, obj)
 	err := w.SubResourceWriter.Patch(ctx, obj, patch, opts...)
-	record(run, w.client, "patch", w.subresource, obj, start, err)
+	w.client.finish(ctx, call, err, subResourcePatchIsDryRun(opts))
 	return err
 }
 
-func record(run *inFlight, c client.Client, verb, subresource string, obj client.Object, start time.Time, err error) {
+// writeCall is one write as it starts.
+type writeCall struct {
+	verb, subresource string
+	obj               client.Object
+	gvk               schema.GroupVersionKind
+	// The kind is known (the scheme or the object names it).
+	kindKnown bool
+	// The object's resourceVersion before the write as far as known, taken before the request is
+	// sent: afterwards the informer may already deliver the write's own event.
+	previous string
+	start    time.Time
+	// DeleteAllOf: obj names a kind, not an object.
+	many bool
+}
+
+func (c *labClient) begin(verb, subresource string, obj client.Object) writeCall {
+	w := writeCall{verb: verb, subresource: subresource, obj: obj}
+	var err error
+	w.gvk, err = c.Client.GroupVersionKindFor(obj)
+	w.kindKnown = err == nil
+	if w.kindKnown && w.ofObject() && verb != "create" && obj.GetName() != "" {
+		w.previous = c.lab.previousResourceVersion(w.gvk, obj, verb)
+	}
+	w.start = time.Now()
+	return w
+}
+
+// ofObject: the write is to the object itself or its status, whose answer is the object.
+func (w writeCall) ofObject() bool {
+	return !w.many && (w.subresource == "" || w.subresource == "status")
+}
+
+// finish records the write on its reconcile, if made in one, and remembers a successful one.
+func (c *labClient) finish(ctx context.Context, w writeCall, err error, dryRun bool) {
+	run := inFlightFrom(ctx)
+	if err == nil && !dryRun && w.kindKnown && w.ofObject() {
+		c.lab.rememberWrite(w.gvk, w.obj, w.verb, seqOf(run))
+	}
 	if run == nil {
 		return
 	}
-	w := WriteRecord{Verb: verb, Namespace: obj.GetNamespace(), Name: obj.GetName(), At: start.UnixMilli(), DurationMs: msOf(time.Since(start)), Subresource: subresource}
-	if gvk, gerr := c.GroupVersionKindFor(obj); gerr == nil {
-		w.APIVersion, w.Kind = gvk.GroupVersion().String(), gvk.Kind
+	rec := WriteRecord{Verb: w.verb, Namespace: w.obj.GetNamespace(), Name: w.obj.GetName(), At: w.start.UnixMilli(), DurationMs: msOf(time.Since(w.start)), Subresource: w.subresource, PreviousResourceVersion: w.previous}
+	if w.kindKnown {
+		rec.APIVersion, rec.Kind = w.gvk.GroupVersion().String(), w.gvk.Kind
 	}
 	if err != nil {
-		w.Error = writeErrorOf(err)
-	} else if verb != "delete" {
-		w.ResourceVersion = obj.GetResourceVersion()
+		rec.Error = writeErrorOf(err)
+	} else if w.verb != "delete" {
+		rec.ResourceVersion = w.obj.GetResourceVersion()
+		if !dryRun && w.kindKnown && w.ofObject() {
+			rec.Changed = changedBy(w.verb, w.previous, rec.ResourceVersion)
+		}
 	}
-	run.wrote(w)
+	run.wrote(rec)
 }
 
 func writeErrorOf(err error) *WriteError {

@@ -23,6 +23,8 @@ type labController struct {
 
 	mu          sync.Mutex
 	forInformer *labInformer
+	// The registrations that enqueue the object itself (For, or Watches with EnqueueRequestForObject).
+	forHandlers []*labHandler
 	owns        []schema.GroupVersionKind
 	watches     []schema.GroupVersionKind
 	// Events that enqueued each key since its last reconcile (the last 50).
@@ -127,12 +129,14 @@ func (c *labController) observedRV(rv string) {
 }
 
 // registered records what a source of this controller watches, and how it maps to requests.
-func (c *labController) registered(inf *labInformer, via string) {
+func (c *labController) registered(h *labHandler) {
+	inf := h.informer
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch via {
+	switch h.via {
 	case "for":
 		c.forInformer = inf
+		c.forHandlers = append(c.forHandlers, h)
 	case "owns":
 		c.owns = appendKind(c.owns, inf.gvk)
 	default:

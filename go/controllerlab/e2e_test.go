@@ -68,6 +68,18 @@ func (r *mirrorReconciler) Reconcile(ctx context.Context, req reconcile.Request)
 // startMirror builds the manager as a user's main.go does, with controllerlab.Wrap added.
 func startMirror(t *testing.T, cfg *rest.Config, namespace, name string) (manager.Manager, context.CancelFunc, chan error) {
 	t.Helper()
+	return startWrapped(t, cfg, namespace, func(mgr manager.Manager) error {
+		return ctrl.NewControllerManagedBy(mgr).
+			Named(name).
+			For(&corev1.ConfigMap{}).
+			Owns(&corev1.ConfigMap{}).
+			Complete(&mirrorReconciler{client: mgr.GetClient()})
+	})
+}
+
+// startWrapped starts a manager caching one namespace, wrapped, with the controllers build adds.
+func startWrapped(t *testing.T, cfg *rest.Config, namespace string, build func(mgr manager.Manager) error) (manager.Manager, context.CancelFunc, chan error) {
+	t.Helper()
 	logf.SetLogger(logr.Discard())
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:  clientgoscheme.Scheme,
@@ -78,13 +90,7 @@ func startMirror(t *testing.T, cfg *rest.Config, namespace, name string) (manage
 		t.Fatal(err)
 	}
 	mgr = controllerlab.Wrap(mgr)
-
-	err = ctrl.NewControllerManagedBy(mgr).
-		Named(name).
-		For(&corev1.ConfigMap{}).
-		Owns(&corev1.ConfigMap{}).
-		Complete(&mirrorReconciler{client: mgr.GetClient()})
-	if err != nil {
+	if err := build(mgr); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

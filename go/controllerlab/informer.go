@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -21,7 +22,26 @@ import (
 
 type labCache struct {
 	cache.Cache
-	lab *lab
+	lab   *lab
+	reads readChecker
+}
+
+func newLabCache(inner cache.Cache, l *lab) *labCache {
+	kindOf := func(obj runtime.Object) (schema.GroupVersionKind, error) { return apiutil.GVKForObject(obj, l.scheme) }
+	return &labCache{Cache: inner, lab: l, reads: readChecker{written: l.written, kindOf: kindOf}}
+}
+
+// Get and List: a reconcile may read the cache itself; its reads are checked as the client's are.
+func (c *labCache) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	err := c.Cache.Get(ctx, key, obj, opts...)
+	c.reads.afterGet(ctx, key, obj, err)
+	return err
+}
+
+func (c *labCache) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	err := c.Cache.List(ctx, list, opts...)
+	c.reads.afterList(ctx, list, err)
+	return err
 }
 
 func (c *labCache) GetInformer(ctx context.Context, obj client.Object, opts ...cache.InformerGetOption) (cache.Informer, error) {
@@ -181,10 +201,12 @@ func (i *labInformer) AddEventHandlerWithOptions(h toolscache.ResourceEventHandl
 
 func (i *labInformer) wrap(h toolscache.ResourceEventHandler) toolscache.ResourceEventHandler {
 	c, via := i.lab.classifyHandler(h)
+	i.lab.written.watch(i.gvk.GroupKind())
+	lh := &labHandler{inner: h, informer: i, controller: c, via: via}
 	if c != nil {
-		c.registered(i, via)
+		c.registered(lh)
 	}
-	return &labHandler{inner: h, informer: i, controller: c, via: via}
+	return lh
 }
 
 // forward sends an event as a delta and a probe unless another handler on this informer already
@@ -262,6 +284,8 @@ func (h *labHandler) deliver(deltaType, triggerType string, raw any) func() {
 	if triggerType != "RESYNC" {
 		h.informer.forward(deltaType, obj)
 	}
+	// After forward: a write answered meanwhile finds this event there (lab.rememberWrite).
+	h.informer.lab.written.observed(h.informer.gvk.GroupKind(), obj, deltaType == "DELETED")
 	c := h.controller
 	if c == nil {
 		return func() {}

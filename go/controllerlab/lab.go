@@ -21,6 +21,8 @@ type lab struct {
 	reconcileSeq atomic.Int64
 	// Position in the forwarded delta stream; a reconcile records where it started.
 	deltaSeq atomic.Int64
+	// This process's writes the cache has not caught up with yet.
+	written *ownWrites
 
 	mu          sync.Mutex
 	controllers []*labController
@@ -50,6 +52,7 @@ type eventNote struct {
 func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {
 	l := &lab{
 		session:   s,
+		written:   newOwnWrites(),
 		scheme:    scheme,
 		mapper:    mapper,
 		byQueue:   map[uintptr]*labController{},
@@ -57,6 +60,7 @@ func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {
 		events:    map[uint64]*eventNote{},
 	}
 	s.snapshots = l.snapshots
+	s.onResync = func() { go l.resync() }
 	return l
 }
 

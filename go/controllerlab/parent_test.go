@@ -72,8 +72,16 @@ type record struct {
 
 type write struct {
 	Verb, APIVersion, Kind, Namespace, Name, ResourceVersion string
+	PreviousResourceVersion                                  string
+	Changed                                                  *bool
 	Error                                                    map[string]any
 	DurationMs                                               float64
+}
+
+type staleRead struct {
+	APIVersion, Kind, Namespace, Name, ReadResourceVersion, WroteResourceVersion, Verb string
+	NotFound                                                                           bool
+	WroteBy                                                                            int64
 }
 
 type reconcileEnd struct {
@@ -93,6 +101,7 @@ type reconcileEnd struct {
 		Action, Reason string
 		DelayMs        float64
 	}
+	StaleReads []staleRead
 }
 
 type queueKey struct {
@@ -198,12 +207,38 @@ func (p *fakeParent) accept() {
 // waitFor returns the first message (from the start) that matches, waiting up to 30 s.
 func (p *fakeParent) waitFor(what string, match func(m *message) bool) *message {
 	p.t.Helper()
+	return p.waitForAfter(0, what, match)
+}
+
+// mark is how many messages arrived so far: waitForAfter and matching look past it.
+func (p *fakeParent) mark() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.msgs)
+}
+
+// matching is every message past from that matches, as received so far.
+func (p *fakeParent) matching(from int, match func(m *message) bool) []message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []message
+	for i := from; i < len(p.msgs); i++ {
+		if match(&p.msgs[i]) {
+			out = append(out, p.msgs[i])
+		}
+	}
+	return out
+}
+
+// waitForAfter returns the first message past from that matches, waiting up to 30 s.
+func (p *fakeParent) waitForAfter(from int, what string, match func(m *message) bool) *message {
+	p.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	timer := time.AfterFunc(30*time.Second, func() { p.mu.Lock(); p.cond.Broadcast(); p.mu.Unlock() })
 	defer timer.Stop()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i := 0; ; p.cond.Wait() {
+	for i := from; ; p.cond.Wait() {
 		for ; i < len(p.msgs); i++ {
 			if match(&p.msgs[i]) {
 				m := p.msgs[i]
@@ -233,6 +268,11 @@ func (p *fakeParent) send(v any) {
 
 func (p *fakeParent) proceed(reconcileID string) {
 	p.send(map[string]any{"type": "proceed", "reconcileId": reconcileID})
+}
+
+// resync asks every controller to reconcile every object of its For kind again.
+func (p *fakeParent) resync() {
+	p.send(map[string]any{"type": "resync"})
 }
 
 func (p *fakeParent) close() {

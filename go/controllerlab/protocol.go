@@ -50,7 +50,10 @@ type CacheDelta struct {
 	Object          *KubeObject `json:"object,omitempty"`
 }
 
-// TriggerDelta is one informer event that enqueued a key since its last reconcile.
+// TriggerDelta is one informer event that enqueued a key since its last reconcile. Via is "for",
+// "owns" or "watches" (how the event maps to the request), "requeue" (no event: the key came back
+// after a requeue or an error), or "resync": the parent asked for a resync (parent message
+// `resync`), with type "RESYNC" and the object's resourceVersion in the cache at that moment.
 type TriggerDelta struct {
 	Type            string `json:"type"`
 	Kind            string `json:"kind"`
@@ -82,6 +85,36 @@ type WriteRecord struct {
 	DurationMs      float64     `json:"durationMs"`
 	// "status" for Status().Patch and other subresource writes other than updateStatus.
 	Subresource string `json:"subresource,omitempty"`
+	// The object's resourceVersion before the write, as far as this process knew it: the one the
+	// request carried (exact for an update, which the server refuses at any other), else the newest
+	// its informer had delivered or its own writes had been answered with. Absent when none is known.
+	PreviousResourceVersion string `json:"previousResourceVersion,omitempty"`
+	// Changed says whether a successful create, update or patch of the object or its status changed
+	// it: false when the server answered previousResourceVersion itself (it stores nothing for a
+	// write that changes nothing: certain), true when it answered a newer one (certain for a create
+	// and for an update that carried a resourceVersion; otherwise as certain as the cache was
+	// current, which it is once the controller is quiet). Absent when not known:
+	// failed writes (see error), deletes (controller-runtime does not decode their answer), other
+	// subresources, and writes with no previousResourceVersion.
+	Changed *bool `json:"changed,omitempty"`
+}
+
+// StaleRead is a read made during a reconcile, through the manager's client or cache, that
+// returned an object older than one this process had already written: the cache had not caught up
+// with the process's own write. The read object is Kind/Namespace/Name at ReadResourceVersion (or
+// NotFound: the cache did not hold it at all); the write was Verb by reconcile WroteBy (0: a write
+// made outside any reconcile), answered with WroteResourceVersion (absent for a delete: any copy
+// still in the cache without a deletionTimestamp is stale).
+type StaleRead struct {
+	APIVersion           string `json:"apiVersion"`
+	Kind                 string `json:"kind"`
+	Namespace            string `json:"namespace,omitempty"`
+	Name                 string `json:"name"`
+	ReadResourceVersion  string `json:"readResourceVersion,omitempty"`
+	NotFound             bool   `json:"notFound,omitempty"`
+	WroteResourceVersion string `json:"wroteResourceVersion,omitempty"`
+	WroteBy              int64  `json:"wroteBy,omitempty"`
+	Verb                 string `json:"verb"`
 }
 
 // LogLine is one line a reconcile logged through the logger in its context.
@@ -177,6 +210,9 @@ type ReconcileEnd struct {
 	Writes      []WriteRecord    `json:"writes"`
 	Outcome     ReconcileOutcome `json:"outcome"`
 	Decision    RequeueDecision  `json:"decision"`
+	// The reads of this reconcile that returned state older than this process's own writes, each
+	// object at one resourceVersion once (at most maxStaleReads). Absent: none.
+	StaleReads []StaleRead `json:"staleReads,omitempty"`
 }
 
 // Probe is an informer observation (src/informer/probes.ts). The Go side sees what the manager's
@@ -262,7 +298,11 @@ type fatalMessage struct {
 }
 
 // parentMessage is what the parent sends: `proceed` opens the gate for one reconcile, `shutdown`
-// stops the manager. Unknown types are ignored, as the TypeScript host does.
+// stops the manager, `resync` makes every controller reconcile every object of its For kind in
+// the cache once more, as after a restart: each is handed to the controller's own For event
+// handler as an object of the initial list (so its predicates apply), and the requests it enqueues
+// carry a trigger of type "RESYNC" via "resync". Nothing answers a resync but those reconciles.
+// Unknown types are ignored, as the TypeScript host does.
 type parentMessage struct {
 	Type        string `json:"type"`
 	ReconcileID string `json:"reconcileId"`

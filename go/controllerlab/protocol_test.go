@@ -96,6 +96,25 @@ func TestReconcileEndEncodesOutcomeAndDecisionInMilliseconds(t *testing.T) {
 	}
 }
 
+func TestStaleReadsAndUnchangedWritesEncodeAsAdditions(t *testing.T) {
+	unchanged := false
+	end := ReconcileEnd{ReconcileID: "r", Seq: 8, Writes: []WriteRecord{{Verb: "update", APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "web", ResourceVersion: "12", PreviousResourceVersion: "12", Changed: &unchanged, At: 5}},
+		Outcome: outcomeOf(reconcile.Result{}, nil, ""), Decision: decide(reconcile.Result{}, nil),
+		StaleReads: []StaleRead{
+			{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "web", ReadResourceVersion: "11", WroteResourceVersion: "12", WroteBy: 7, Verb: "update"},
+			{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "new", NotFound: true, WroteResourceVersion: "13", WroteBy: 8, Verb: "create"},
+		}}
+	got := encode(t, reconcileEndMessage{Type: "reconcileEnd", End: end})
+	want := `{"type":"reconcileEnd","end":{"reconcileId":"r","seq":8,"durationMs":0,"writes":[` +
+		`{"verb":"update","apiVersion":"v1","kind":"ConfigMap","namespace":"shop","name":"web","resourceVersion":"12","at":5,"durationMs":0,"previousResourceVersion":"12","changed":false}],` +
+		`"outcome":{"kind":"success","result":{}},"decision":{"action":"forget"},"staleReads":[` +
+		`{"apiVersion":"v1","kind":"ConfigMap","namespace":"shop","name":"web","readResourceVersion":"11","wroteResourceVersion":"12","wroteBy":7,"verb":"update"},` +
+		`{"apiVersion":"v1","kind":"ConfigMap","namespace":"shop","name":"new","notFound":true,"wroteResourceVersion":"13","wroteBy":8,"verb":"create"}]}}`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestQueueDeltaProbeReadyAndIdleEncoding(t *testing.T) {
 	backoff := 40.0
 	items := 3

@@ -24,10 +24,21 @@ type labReconciler struct {
 	recoverPanic bool
 }
 
-// inFlight is one running reconcile; writes made with its context land here.
+// inFlight is one running reconcile; writes made with its context, and its stale reads, land here.
 type inFlight struct {
-	mu     sync.Mutex
-	writes []WriteRecord
+	// The reconcile's seq, which its writes are remembered by.
+	seq        int64
+	mu         sync.Mutex
+	writes     []WriteRecord
+	staleReads []StaleRead
+}
+
+// seqOf is the seq of the reconcile run belongs to, 0 outside any.
+func seqOf(run *inFlight) int64 {
+	if run == nil {
+		return 0
+	}
+	return run.seq
 }
 
 type inFlightKey struct{}
@@ -60,7 +71,7 @@ func (r *labReconciler) Reconcile(ctx context.Context, req reconcile.Request) (r
 		s.wait(ctx, record.ReconcileID, gate)
 	}
 
-	run := &inFlight{}
+	run := &inFlight{seq: record.Seq}
 	ctx = context.WithValue(ctx, inFlightKey{}, run)
 	id := record.ReconcileID
 	ctx = logf.IntoContext(ctx, newLabLogger(logf.FromContext(ctx), func(line LogLine) {
@@ -129,7 +140,7 @@ func (c *labController) startRecord(ctx context.Context, req reconcile.Request) 
 
 func (c *labController) endRecord(record *ReconcileRecord, started time.Time, run *inFlight, res reconcile.Result, err error, stack string) {
 	run.mu.Lock()
-	writes := run.writes
+	writes, staleReads := run.writes, run.staleReads
 	run.mu.Unlock()
 	if writes == nil {
 		writes = []WriteRecord{}
@@ -142,6 +153,7 @@ func (c *labController) endRecord(record *ReconcileRecord, started time.Time, ru
 		Writes:      writes,
 		Outcome:     outcome,
 		Decision:    decide(res, err),
+		StaleReads:  staleReads,
 	}})
 }
 

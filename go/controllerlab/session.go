@@ -52,6 +52,8 @@ type session struct {
 	closed    chan struct{}
 	// Called once when the parent asks to stop or goes away.
 	onClose func()
+	// Called when the parent asks for a resync.
+	onResync func()
 	// Builds the queue snapshots and the idle state on the writer goroutine.
 	snapshots func(dirty map[*labController]struct{}) []any
 }
@@ -114,6 +116,7 @@ func newSession(conn net.Conn, gated, mirror bool) *session {
 		gates:       map[string]chan struct{}{},
 		closed:      make(chan struct{}),
 		onClose:     func() {},
+		onResync:    func() {},
 		snapshots:   func(map[*labController]struct{}) []any { return nil },
 	}
 }
@@ -262,6 +265,8 @@ func (s *session) readLoop() {
 		switch m.Type {
 		case "proceed":
 			s.open(m.ReconcileID)
+		case "resync":
+			s.onResync()
 		case "shutdown":
 			return
 		}

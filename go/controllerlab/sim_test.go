@@ -1,7 +1,10 @@
 package controllerlab_test
 
 import (
+	"io"
+	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -30,6 +33,25 @@ func simConfig(t *testing.T) *rest.Config {
 	cfg := rest.CopyConfig(sim.Config)
 	cfg.QPS, cfg.Burst = 200, 400
 	return cfg
+}
+
+// simFault applies one of the simulated cluster's faults (src/sim/faults/faultTable.ts) through
+// its admin endpoint, as `controller-lab sim fault` does.
+func simFault(t *testing.T, cfg *rest.Config, name string) {
+	t.Helper()
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := hc.Post(strings.TrimSuffix(cfg.Host, "/")+"/controller-lab/admin/"+name, "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatalf("fault %s: %v", name, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("fault %s: %s %s", name, resp.Status, body)
+	}
 }
 
 func TestMain(m *testing.M) {

@@ -6,8 +6,9 @@
 // and build controllers on the wrapped manager as usual. Started by Controller Lab (the
 // CONTROLLER_LAB_SOCKET environment variable is set), the manager reports each reconcile (request,
 // cached object, the watch events that enqueued it, the writes made through mgr.GetClient() with
-// the resourceVersions the server answered, the result), the workqueue key by key and the informers,
-// and can hold each reconcile until the debugger lets it run. Started any other way, Wrap returns
+// the resourceVersions the server answered, the reads that returned state older than the process's
+// own writes, the result), the workqueue key by key and the informers, can hold each reconcile
+// until the debugger lets it run, and reconciles every object again when asked to resync. Started any other way, Wrap returns
 // the manager it was given: nothing is wrapped, no goroutine or socket exists, reconciles cost
 // exactly what they cost without it.
 package controllerlab
@@ -48,8 +49,8 @@ func Attach(mgr manager.Manager, addr, secret string) (manager.Manager, error) {
 	l := newLab(s, mgr.GetScheme(), mgr.GetRESTMapper())
 	l.reader = mgr.GetCache()
 	m := &labManager{Manager: mgr, lab: l}
-	m.cache = &labCache{Cache: mgr.GetCache(), lab: l}
-	m.client = &labClient{Client: mgr.GetClient()}
+	m.cache = newLabCache(mgr.GetCache(), l)
+	m.client = newLabClient(mgr.GetClient(), l)
 	m.stop = make(chan struct{})
 	s.onClose = func() { close(m.stop) }
 	s.run()

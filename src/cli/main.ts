@@ -55,6 +55,7 @@ const subcommands: Record<string, Subcommand> = {
   run: { summary: 'run your controller (TS/JS) against --sim or a kubeconfig; --until-idle, --trace', load: () => import('./run.ts') },
   watch: { summary: 'watch a resource through the informer and print its events', load: () => import('./watch.ts') },
   init: { summary: 'wire a Go project (kubebuilder layout) to Controller Lab: `init go [DIR]`', load: () => import('./init.ts') },
+  check: { summary: 'find a controller\'s bugs: stale, intermediate and unobserved state, writes that are not idempotent', load: () => import('./check.ts') },
 };
 
 function usage(): string {

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { Probe } from '../informer/index.ts';
 import type { KindRef } from './api.ts';
-import type { LogLine, QueueSnapshot, ReconcileRecord, WriteRecord } from './records.ts';
+import type { LogLine, QueueSnapshot, ReconcileRecord, StaleRead, WriteRecord } from './records.ts';
 import type { ReconcileOutcome, RequeueDecision } from './reconcileOutcome.ts';
 
 // The IPC contract between the parent (CLI runner, debug adapter, extension) and the controller
@@ -64,7 +64,9 @@ export type ParentMessage =
   /** `stepIn`: open the inspector if needed and pause in the JavaScript debugger before reconcile. */
   | { type: 'proceed'; reconcileId: string; stepIn?: boolean }
   /** Stop the informers and workers, then exit. */
-  | { type: 'shutdown' };
+  | { type: 'shutdown' }
+  /** Reconcile every object of each controller's For kind again, as a resync or a restart would. */
+  | { type: 'resync' };
 
 export interface ControllerShape {
   name: string;
@@ -97,6 +99,7 @@ export interface ReconcileEnd {
   writes: WriteRecord[];
   outcome: ReconcileOutcome;
   decision: RequeueDecision;
+  staleReads?: StaleRead[];
 }
 
 export type HostMessage =
@@ -126,7 +129,7 @@ export type HostMessage =
   | { type: 'idle'; idle: boolean; settled?: boolean };
 
 const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle', 'heartbeat', 'batch']);
-const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown']);
+const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown', 'resync']);
 
 export function isHostMessage(m: unknown): m is HostMessage {
   return typeof m === 'object' && m !== null && HOST_TYPES.has((m as { type: HostMessage['type'] }).type);

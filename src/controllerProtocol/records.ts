@@ -18,7 +18,7 @@ export interface TriggerDelta {
   key: string;
   resourceVersion: string;
   /** Why it maps to this request. */
-  via: 'for' | 'owns' | 'watches' | 'requeue';
+  via: 'for' | 'owns' | 'watches' | 'requeue' | 'resync';
   at: number;
 }
 
@@ -33,8 +33,30 @@ export interface WriteRecord {
   /** The resourceVersion the server answered with (absent for errors and most deletes). */
   resourceVersion?: string;
   error?: { code?: number; reason?: string; message: string };
+  /** The object's resourceVersion before this write, when known. */
+  previousResourceVersion?: string;
+  /** false: the server answered with the object unchanged (a no-op update); absent: unknown. */
+  changed?: boolean;
   at: number;
   durationMs: number;
+}
+
+/**
+ * A read from the controller's cache that returned an object older than one this controller's
+ * process had already written (its write's answer carried a newer resourceVersion), or the object
+ * still there after the process deleted it, or gone after it created it (`notFound`).
+ */
+export interface StaleRead {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  readResourceVersion?: string;
+  wroteResourceVersion?: string;
+  /** The seq of the reconcile that wrote it (absent: a write outside any reconcile). */
+  wroteBy?: number;
+  verb: string;
+  notFound?: boolean;
 }
 
 export interface LogLine {
@@ -99,6 +121,8 @@ export interface ReconcileRecord {
   droppedLogs?: number;
   outcome?: ReconcileOutcome;
   decision?: RequeueDecision;
+  /** Reads of state older than this controller's own writes (see StaleRead). */
+  staleReads?: StaleRead[];
   /** A held Go reconcile's goroutine (a line debugger stops in this one's Reconcile call). */
   goroutine?: number;
 }

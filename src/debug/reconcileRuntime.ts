@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
 import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
-import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeTrigger } from '../runtime/index.ts';
+import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
@@ -380,6 +380,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     session.on('synced', () => this.cluster?.startScenario?.());
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
+      for (const stale of record.staleReads ?? []) this.print('stderr', `#${record.seq} ${record.forKind.kind} ${record.key}: warning: ${describeStaleRead(stale)}\n`);
       const o = record.outcome;
       if (o?.kind !== 'error') return;
       const what = o.error.terminal ? 'terminal error (not retried)' : o.error.timedOut ? 'timed out (retried with backoff)' : 'error (retried with backoff)';

@@ -137,6 +137,9 @@ process.on('message', (message: unknown) => {
     case 'shutdown':
       void shutdown(0);
       return;
+    case 'resync':
+      loop?.resync();
+      return;
   }
 });
 

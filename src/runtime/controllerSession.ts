@@ -35,6 +35,8 @@ export interface GoProgramOptions {
   /** How long the program has to connect (controllerlab.Wrap). Default 30 s. */
   connectTimeoutMs?: number;
   goBinary?: string;
+  /** A program built already (buildGoProgram): started as it is, without `go build`. */
+  binary?: string;
 }
 
 export interface ControllerSessionOptions {
@@ -226,7 +228,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private async startGo(target: Extract<ControllerTarget, { language: 'go' }>): Promise<boolean> {
     const go = this.process as GoControllerProcess;
     const options = this.options.go ?? {};
-    const failure = await go.build({ packageDir: target.packageDir, moduleDir: target.moduleDir, buildFlags: options.buildFlags, goBinary: options.goBinary });
+    const failure = options.binary ? go.useBinary(options.binary) : await go.build({ packageDir: target.packageDir, moduleDir: target.moduleDir, buildFlags: options.buildFlags, goBinary: options.goBinary });
     if (failure !== undefined) {
       this.emit('fatal', { phase: 'compile', message: failure });
       return false;
@@ -292,6 +294,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   kill(): void {
     this.stopping = true;
     this.process.kill();
+  }
+
+  /** Every object of each controller's For kind is reconciled again, as a resync or a restart would. */
+  resync(): void {
+    this.process.send({ type: 'resync' });
   }
 
   private wire(): void {

@@ -48,6 +48,24 @@ export interface GoControllerOptions extends GoBuildOptions {
 
 export const DEFAULT_GO_CONNECT_TIMEOUT_MS = 30_000;
 
+/** `go build -o binary`. Resolves undefined when it built, else what went wrong (go's own output). */
+export async function buildGoProgram(options: GoBuildOptions, binary: string): Promise<string | undefined> {
+  const moduleDir = resolve(options.moduleDir ?? options.packageDir);
+  const pkg = !options.moduleDir ? '.' : /^[./]/.test(options.packageDir) ? resolve(options.packageDir) : options.packageDir;
+  const go = options.goBinary ?? 'go';
+  const failure = await new Promise<string | undefined>((done) => {
+    execFile(go, ['build', ...(options.buildFlags ?? []), '-o', binary, pkg], { cwd: moduleDir, maxBuffer: 16 << 20 }, (err, _stdout, stderr) => {
+      if (!err) return done(undefined);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return done(goNotFoundMessage(go));
+      done(describeGoBuildFailure(stderr || err.message, moduleDir));
+    });
+  });
+  if (failure) return failure;
+  // `go build -o` of a package that is not `main` succeeds and writes an archive, not a program.
+  if (!existsSync(binary) || (statSync(binary).mode & 0o111) === 0) return `${options.packageDir} is not a main package: name the directory of the program's main.go (e.g. ./cmd/manager)`;
+  return undefined;
+}
+
 export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> implements HostProcess {
   private child: ChildProcess | undefined;
   private server: Server | undefined;
@@ -76,19 +94,15 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
   async build(options: GoBuildOptions): Promise<string | undefined> {
     this.dir ??= mkdtempSync(join(tmpdir(), 'controller-lab-go-'));
     const binary = join(this.dir, 'controller');
-    const moduleDir = resolve(options.moduleDir ?? options.packageDir);
-    const pkg = !options.moduleDir ? '.' : /^[./]/.test(options.packageDir) ? resolve(options.packageDir) : options.packageDir;
-    const go = options.goBinary ?? 'go';
-    const failure = await new Promise<string | undefined>((done) => {
-      execFile(go, ['build', ...(options.buildFlags ?? []), '-o', binary, pkg], { cwd: moduleDir, maxBuffer: 16 << 20 }, (err, _stdout, stderr) => {
-        if (!err) return done(undefined);
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return done(goNotFoundMessage(go));
-        done(describeGoBuildFailure(stderr || err.message, moduleDir));
-      });
-    });
-    if (failure) return failure;
-    // `go build -o` of a package that is not `main` succeeds and writes an archive, not a program.
-    if (!existsSync(binary) || (statSync(binary).mode & 0o111) === 0) return `${options.packageDir} is not a main package: name the directory of the program's main.go (e.g. ./cmd/manager)`;
+    const failure = await buildGoProgram(options, binary);
+    if (failure === undefined) this.binary = binary;
+    return failure;
+  }
+
+  /** Starts `binary` (a program built already) instead of building; undefined when it is there. */
+  useBinary(binary: string): string | undefined {
+    if (!existsSync(binary)) return `${binary} does not exist`;
+    this.dir ??= mkdtempSync(join(tmpdir(), 'controller-lab-go-'));
     this.binary = binary;
     return undefined;
   }

@@ -1,4 +1,4 @@
-import type { HostInit, HostMessage } from '../controllerProtocol/index.ts';
+import type { HostInit, HostMessage, ParentMessage } from '../controllerProtocol/index.ts';
 import type { Listener, Subscription } from './typedEmitter.ts';
 
 // What ControllerSession needs from the process that runs a controller, whatever its language: the
@@ -11,6 +11,8 @@ export interface HostProcess {
   on<K extends keyof ControllerProcessEvents>(event: K, listener: Listener<ControllerProcessEvents[K]>): Subscription;
   /** Lets a reconcile held at the gate run; `stepIn`: pause it in the line debugger first. */
   proceed(reconcileId: string, stepIn?: boolean): void;
+  /** A message of the protocol (a resync), when the process is connected; dropped otherwise. */
+  send(message: ParentMessage): void;
   /** Asks the process to stop, kills it after `graceMs`; resolves once it is gone. */
   stop(graceMs?: number): Promise<void>;
   /** Immediate: for a parent that is exiting itself. */

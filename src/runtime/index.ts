@@ -15,14 +15,14 @@ export type { ControllerSessionOptions, RuntimeEvents } from './controllerSessio
 export { controllerSessions } from './controllerSession.ts';
 export type { SessionList } from './sessionRegistry.ts';
 // What a session's events carry: the records and messages of the controller protocol.
-export type { ReconcileRecord, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
+export type { ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
 export type { ReconcileOutcome, RequeueDecision, CacheDelta, ControllerShape, HostInit, HostMessage, ParentMessage } from '../controllerProtocol/index.ts';
 export { defineController, TerminalError } from '../controllerProtocol/index.ts';
 export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from '../controllerProtocol/index.ts';
 export type { CacheView } from './cacheHistory.ts';
 export { launchSim } from './simLauncher.ts';
 export type { LaunchedSim } from './simLauncher.ts';
-export { traceLine, describeRecord } from './traceFormat.ts';
+export { traceLine, describeRecord, describeStaleRead } from './traceFormat.ts';
 export { InformerErrors } from './informerErrors.ts';
 export { reportRbacHints } from './rbacHints.ts';
 export type { GateDecision } from './controllerSession.ts';
@@ -32,3 +32,5 @@ export { releaseInspectorWait } from './inspectorRelease.ts';
 export type { GoProgramOptions } from './controllerSession.ts';
 export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from './hostProcess.ts';
 export { controllerTarget, looksLikeGoPackagePath } from './controllerTarget.ts';
+export type { ControllerTarget } from './controllerTarget.ts';
+export { buildGoProgram } from './goControllerProcess.ts';

@@ -46,6 +46,7 @@ export class ReconcileRecorder {
     record.writes = end.writes;
     record.outcome = end.outcome;
     record.decision = end.decision;
+    if (end.staleReads?.length) record.staleReads = end.staleReads;
     return record;
   }
 

@@ -1,4 +1,4 @@
-import type { ReconcileRecord } from '../controllerProtocol/index.ts';
+import type { ReconcileRecord, StaleRead } from '../controllerProtocol/index.ts';
 
 // How a finished reconcile is printed: one human line for the terminal, one JSON line for --trace.
 
@@ -13,7 +13,8 @@ export function traceLine(r: ReconcileRecord): string {
     trigger: r.trigger.map((t) => ({ type: t.type, kind: t.kind, key: t.key, resourceVersion: t.resourceVersion, via: t.via })),
     cacheResourceVersion: r.cacheResourceVersion,
     objectResourceVersion: r.objectResourceVersion ?? null,
-    writes: r.writes.map((w) => ({ verb: w.verb, kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion, error: w.error })),
+    writes: r.writes.map((w) => ({ verb: w.verb, kind: w.kind, namespace: w.namespace, name: w.name, resourceVersion: w.resourceVersion, error: w.error, changed: w.changed })),
+    staleRead: r.staleReads?.length ? r.staleReads : undefined,
     result: r.outcome?.kind === 'success' ? r.outcome.result : undefined,
     error: r.outcome?.kind === 'error' ? { message: r.outcome.error.message, terminal: r.outcome.error.terminal, timedOut: r.outcome.error.timedOut } : undefined,
     requeue: r.decision,
@@ -39,5 +40,16 @@ export function describeRecord(r: ReconcileRecord): string {
           ? 'ok, requeue'
           : 'ok';
   const writes = r.writes.map((w) => `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name} → ${w.error ? `${w.error.code ?? ''} ${w.error.message}` : `rv ${w.resourceVersion ?? '-'}`}`);
-  return `#${r.seq} ${r.forKind.kind} ${r.key} (${describeTrigger(r)}) → ${result} [${r.durationMs ?? '?'} ms]${writes.length ? `\n    ${writes.join('\n    ')}` : ''}`;
+  const stale = (r.staleReads ?? []).map((s) => `warning: ${describeStaleRead(s)}`);
+  const details = [...writes, ...stale];
+  return `#${r.seq} ${r.forKind.kind} ${r.key} (${describeTrigger(r)}) → ${result} [${r.durationMs ?? '?'} ms]${details.length ? `\n    ${details.join('\n    ')}` : ''}`;
+}
+
+/** `stale read: ConfigMap default/web at rv 11, older than rv 12 this controller wrote (update in #7)`. */
+export function describeStaleRead(s: StaleRead): string {
+  const object = `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`;
+  const by = s.wroteBy ? ` in #${s.wroteBy}` : '';
+  if (s.notFound) return `stale read: ${object} not in the cache, though this controller's ${s.verb}${by} wrote it at rv ${s.wroteResourceVersion ?? '?'}`;
+  if (!s.wroteResourceVersion) return `stale read: ${object} at rv ${s.readResourceVersion ?? '?'} still in the cache after this controller's ${s.verb}${by} deleted it`;
+  return `stale read: ${object} at rv ${s.readResourceVersion ?? '?'}, older than rv ${s.wroteResourceVersion} this controller wrote (${s.verb}${by})`;
 }

@@ -11,7 +11,7 @@ export { ADMIN_ACTIONS } from './server/adminApi.ts';
 export { FAULTS, faultNamed } from './faults/faultTable.ts';
 export type { Fault } from './faults/faultTable.ts';
 export { FaultArgumentError } from './faults/faultArguments.ts';
-export { faultArgsFromFlags, faultHelp, faultUsage } from './faults/faultCalls.ts';
+export { faultArgsFrom, faultArgsFromFlags, faultHelp, faultUsage } from './faults/faultCalls.ts';
 export { adminRequest, endpointFromKubeconfig } from './server/adminClient.ts';
 export { parseScenario } from './scenario/scenarioParser.ts';
 export { checkScenario } from './scenario/scenarioRunner.ts';

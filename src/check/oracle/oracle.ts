@@ -32,6 +32,12 @@ export class Oracle {
     return diffEndStates(this.expected, identify(endState, this.generated), this.masks);
   }
 
+  /** The name plans give an object: its name, or its generated name's prefix and `*`. */
+  pointName(object: KubeObject): string {
+    const prefix = this.generated(object);
+    return prefix === undefined ? (object.metadata.name ?? '') : `${prefix}*`;
+  }
+
   /** The identity an object of a run is known by (for matching a finding's objects to reconciles). */
   identityOf(endState: readonly KubeObject[], object: KubeObject): string | undefined {
     for (const [id, o] of identify(endState, this.generated)) if (o === object) return id;

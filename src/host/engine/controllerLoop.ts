@@ -114,6 +114,25 @@ export class ControllerLoop {
     await Promise.race([this.events.flush(), new Promise((r) => setTimeout(r, 2000))]);
   }
 
+  /**
+   * Every object of the For kind in the cache is reconciled again, as a resync (or a restart) would:
+   * each key with a RESYNC trigger. `check` does this once a controller is quiet: a correct
+   * controller then writes nothing.
+   */
+  resync(): void {
+    const kind = this.opts.definition.for;
+    const inf = this.informersById.get(kindId(kind));
+    if (!inf || this.stopped) return;
+    for (const object of inf.list()) {
+      const key = objectKey(object);
+      const trigger: TriggerDelta = { type: 'RESYNC', kind: kind.kind, apiVersion: kind.apiVersion, key, resourceVersion: object.metadata.resourceVersion ?? '', via: 'for', at: this.opts.clock.now() };
+      const list = this.pendingTriggers.get(key) ?? [];
+      list.push(trigger);
+      this.pendingTriggers.set(key, list.slice(-50));
+      this.opts.queue.add(key);
+    }
+  }
+
   informerFor(kind: KindSelector): KindInformer {
     if (typeof kind !== 'string') {
       const inf = this.informersById.get(kindId(kind));

@@ -72,6 +72,11 @@ export class InProcessHost extends TypedEmitter<ControllerProcessEvents> impleme
     void this.run(message);
   }
 
+  /** The parent's messages besides init and proceed: a resync. */
+  send(message: ParentMessage): void {
+    if (message.type === 'resync') this.loop?.resync();
+  }
+
   proceed(reconcileId: string, stepIn = false): void {
     this.received.push({ type: 'proceed', reconcileId, stepIn: stepIn || undefined });
     setImmediate(() => {
@@ -102,7 +107,7 @@ export class InProcessHost extends TypedEmitter<ControllerProcessEvents> impleme
     try {
       definition = await loadDefinition(init.moduleFile);
     } catch (err) {
-      this.send({ type: 'fatal', phase: 'load', message: (err as Error).message });
+      this.emitToParent({ type: 'fatal', phase: 'load', message: (err as Error).message });
       setImmediate(() => this.exit(3, false));
       return;
     }
@@ -111,7 +116,7 @@ export class InProcessHost extends TypedEmitter<ControllerProcessEvents> impleme
     const informers = [...kinds.values()].map((kind) => {
       const gvr = resourceOf(kind);
       const informer = createSharedInformer({ name: gvr.resource, listerWatcher: this.cluster.listerWatcher(gvr), clock: realClock });
-      informer.onProbe((probe) => this.send({ type: 'probe', probe }));
+      informer.onProbe((probe) => this.emitToParent({ type: 'probe', probe }));
       return new SharedInformerAdapter(kind, informer);
     });
     this.loop = new ControllerLoop({
@@ -124,14 +129,14 @@ export class InProcessHost extends TypedEmitter<ControllerProcessEvents> impleme
       reconcileTimeoutMs: init.reconcileTimeoutMs,
       mirrorCache: init.mirrorCache,
       gate: init.gated ? (record) => new Promise((resolve) => this.gateWaiters.set(record.reconcileId, resolve)) : undefined,
-      send: (m) => this.send(m),
+      send: (m) => this.emitToParent(m),
     });
-    this.send({ type: 'ready', controller: this.loop.shape });
+    this.emitToParent({ type: 'ready', controller: this.loop.shape });
     await this.loop.start();
   }
 
   /** As over IPC: a copy, after the current turn, in order; nothing once the host has exited. */
-  private send(message: HostMessage): void {
+  private emitToParent(message: HostMessage): void {
     const copy = structuredClone(message);
     setImmediate(() => {
       if (this.alive) this.dispatch(copy);

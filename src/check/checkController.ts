@@ -1,0 +1,115 @@
+import { Oracle } from './oracle/index.ts';
+import { endStateFinding, neverQuietFinding, resyncFinding } from './findings/judge.ts';
+import type { Finding } from './findings/finding.ts';
+import type { Plan } from './plans/plan.ts';
+import { planRuns } from './plans/planner.ts';
+import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
+import { byGenerateNamePrefix, renamePoints, type PointNamer } from './run/controllerWrites.ts';
+import { runOnce, type RunResult } from './run/checkRun.ts';
+
+// `controller-lab check`: reference runs of the scenario learn what a correct run ends with and
+// what varies between runs; then runs with one perturbation each, chosen from the reference's
+// writes and changes, are judged against them, until the plans or the budget run out.
+
+export interface CheckOptions {
+  program: string;
+  args?: string[];
+  cwd?: string;
+  scenario: string;
+  workloads: boolean;
+  as?: string;
+  /** The whole check's time (ms): no run starts that could not end within it. */
+  budgetMs: number;
+  /** Replay this plan only (after the reference runs). */
+  plan?: Plan;
+  /** The command that replays a plan, for each finding. */
+  replayCommand(plan: Plan): string;
+}
+
+export type CheckEvent =
+  | { type: 'built' }
+  | { type: 'reference'; run: number; quiet: boolean; durationMs: number; reconciles: number; writes: number }
+  | { type: 'planned'; plans: number; varying: number }
+  | { type: 'run'; done: number; planned: number; plan: Plan; finding?: Finding; missed: boolean; error?: string; durationMs: number }
+  | { type: 'finding'; finding: Finding };
+
+export interface CheckReport {
+  findings: Finding[];
+  runs: number;
+  /** Perturbations planned, and those the budget left out. */
+  planned: number;
+  skipped: number;
+  durationMs: number;
+}
+
+/** A program that does not build, a scenario that does not load: bad input, exit code 2. */
+export class CheckInputError extends Error {}
+
+const REFERENCE_RUNS = 2;
+const MIN_RUN_BUDGET_MS = 20_000;
+const MAX_RUN_BUDGET_MS = 120_000;
+
+export async function checkController(options: CheckOptions, emit: (e: CheckEvent) => void = () => {}): Promise<CheckReport> {
+  const started = performance.now();
+  const left = () => options.budgetMs - (performance.now() - started);
+  const controller = new ControllerUnderCheck({ program: options.program, args: options.args, as: options.as, cwd: options.cwd });
+  const findings: Finding[] = [];
+  let runs = 0;
+  const found = (f: Finding | undefined) => {
+    if (!f || findings.some((g) => g.class === f.class && g.diff === f.diff && f.diff !== '')) return undefined;
+    findings.push(f);
+    emit({ type: 'finding', finding: f });
+    return f;
+  };
+  try {
+    const failure = await controller.prepare();
+    if (failure !== undefined) throw new CheckInputError(failure);
+    emit({ type: 'built' });
+
+    // Reference runs: unperturbed; each also reconciles every key again once quiet.
+    const references: RunResult[] = [];
+    for (let i = 1; i <= REFERENCE_RUNS; i++) {
+      const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, left())), resyncWhenQuiet: true });
+      runs++;
+      emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length });
+      if (run.failures.length && run.endState.length === 0) throw new Error(`the controller failed in an unperturbed run: ${run.failures.join('; ')}`);
+      if (!run.quiet) {
+        found(neverQuietFinding(run, undefined, options.replayCommand({ kind: 'resync-when-quiet' })));
+        return { findings, runs, planned: 0, skipped: 0, durationMs: performance.now() - started };
+      }
+      found(resyncFinding(run, options.replayCommand({ kind: 'resync-when-quiet' })));
+      references.push(run);
+    }
+    const oracle = Oracle.learn(references.map((r) => r.endState));
+    const namer: PointNamer = (o) => oracle.pointName(o);
+    const varying = oracle.masks.unstableObjects.size + [...oracle.masks.unstablePaths.values()].reduce((n, s) => n + s.size, 0);
+
+    const plans = options.plan ? [options.plan] : planRuns({ writes: renamePoints(references[0]!.writes, namer) });
+    emit({ type: 'planned', plans: plans.length, varying });
+    const longest = Math.max(...references.map((r) => r.durationMs));
+    const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));
+    let done = 0;
+    for (const plan of plans) {
+      // A run takes about as long as a reference run; one that may not end within the budget does not start.
+      if (left() < longest * 1.5) break;
+      const replay = options.replayCommand(plan);
+      if (plan.kind === 'resync-when-quiet') {
+        const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, resyncWhenQuiet: true });
+        runs++;
+        done++;
+        const finding = run.quiet ? found(resyncFinding(run, replay)) : found(neverQuietFinding(run, undefined, replay));
+        emit({ type: 'run', done, planned: plans.length, plan, finding, missed: false, durationMs: run.durationMs });
+        continue;
+      }
+      const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, plan, resyncWhenQuiet: false });
+      runs++;
+      done++;
+      let finding: Finding | undefined;
+      if (!run.planMissed && !run.planError) finding = run.quiet ? found(endStateFinding(plan, run, oracle, replay)) : found(neverQuietFinding(run, plan, replay));
+      emit({ type: 'run', done, planned: plans.length, plan, finding, missed: run.planMissed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
+    }
+    return { findings, runs, planned: plans.length, skipped: plans.length - done, durationMs: performance.now() - started };
+  } finally {
+    controller.dispose();
+  }
+}

@@ -1,0 +1,75 @@
+import { describeTrigger } from '../../runtime/index.ts';
+import type { FieldDifference, ObjectDiff } from '../oracle/index.ts';
+import type { FindingClass, Plan } from '../plans/plan.ts';
+import type { CommittedWrite } from '../run/controllerWrites.ts';
+import type { TracedReconcile } from '../run/checkRun.ts';
+
+// A bug `check` found: its class, what was done to the run, how its end state differs from the
+// reference's, the reconciles where the run went its own way, and the command that replays it.
+// This is also the shape of a finding in the JSON report (docs/check.md documents it).
+
+/** A reconcile as a finding names it: what it read, at which resourceVersion, and what it wrote. */
+export interface FindingReconcile {
+  seq: number;
+  /** Which start of the controller ran it (a restart begins a new one). */
+  incarnation: number;
+  controller: string;
+  key: string;
+  trigger: string;
+  read: { kind: string; key: string; resourceVersion: string | null };
+  cacheResourceVersion: string;
+  writes: string[];
+}
+
+export interface FindingObject {
+  id: string;
+  change: ObjectDiff['change'];
+  fields?: FieldDifference[];
+}
+
+export interface Finding {
+  class: FindingClass;
+  summary: string;
+  plan: Plan;
+  perturbation: string;
+  /** Expected against got, as lines (`- ` expected, `+ ` got). */
+  diff: string;
+  objects: FindingObject[];
+  reconciles: FindingReconcile[];
+  /** The command that replays this run. */
+  replay: string;
+}
+
+export function findingReconcile({ incarnation, record: r }: TracedReconcile): FindingReconcile {
+  return {
+    seq: r.seq,
+    incarnation,
+    controller: r.controller,
+    key: r.key,
+    trigger: describeTrigger(r),
+    read: { kind: r.forKind.kind, key: r.key, resourceVersion: r.objectResourceVersion ?? null },
+    cacheResourceVersion: r.cacheResourceVersion,
+    writes: r.writes.map((w) => `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name} → ${w.error ? `${w.error.code ?? ''} ${w.error.reason ?? ''}`.trim() || w.error.message : `rv ${w.resourceVersion ?? '-'}`}`),
+  };
+}
+
+/** The reconcile that made a committed write: its write answered with the write's resourceVersion. */
+export function reconcileOf(write: CommittedWrite, reconciles: readonly TracedReconcile[]): TracedReconcile | undefined {
+  return reconciles.find(({ record }) => record.writes.some((w) => w.name === write.name && (w.namespace ?? '') === write.namespace && w.resourceVersion === write.resourceVersion));
+}
+
+/** One paragraph for the terminal. */
+export function describeFinding(f: Finding, n: number): string {
+  const lines = [`FINDING ${n} (${f.class}): ${f.summary}`, `  perturbation: ${f.perturbation}`];
+  if (f.diff) lines.push('  end state against the reference runs:', ...f.diff.split('\n').map((l) => `    ${l}`));
+  if (f.reconciles.length) {
+    lines.push('  where the run went its own way:');
+    for (const r of f.reconciles) {
+      const who = `#${r.seq}${r.incarnation > 1 ? ` (after restart ${r.incarnation - 1})` : ''} ${r.controller} ${r.key}`;
+      lines.push(`    ${who}: ${r.trigger}; read ${r.read.kind} ${r.read.key} at rv ${r.read.resourceVersion ?? '(not in cache)'}, cache at rv ${r.cacheResourceVersion}`);
+      for (const w of r.writes) lines.push(`      ${w}`);
+    }
+  }
+  lines.push(`  replay: ${f.replay}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,115 @@
+import { fieldDifferences, renderDiff, type ObjectDiff, type Oracle } from '../oracle/index.ts';
+import { isHistoryField } from '../oracle/masks.ts';
+import { CLASS_OF, describePlan, type Plan } from '../plans/plan.ts';
+import type { CommittedWrite } from '../run/controllerWrites.ts';
+import type { RunResult, TracedReconcile } from '../run/checkRun.ts';
+import { findingReconcile, reconcileOf, type Finding, type FindingReconcile } from './finding.ts';
+
+// From a run to a finding, or to none: the end state against the oracle's, a write the controller
+// made with nothing to do, a controller that never went quiet.
+
+const MAX_RECONCILES = 6;
+
+/** A perturbed run whose end state is not the reference's. */
+export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, replay: string): Finding | undefined {
+  const diffs = oracle.judge(run.endState);
+  if (diffs.length === 0) return undefined;
+  const reconciles = diverging(run, diffs);
+  return {
+    class: CLASS_OF[plan.kind],
+    summary: `${describePlan(plan)}: the end state differs from every reference run — ${countDiffs(diffs)}`,
+    plan,
+    perturbation: describePlan(plan),
+    diff: renderDiff(diffs),
+    objects: diffs.map((d) => ({ id: d.id, change: d.change, ...(d.change === 'changed' ? { fields: d.fields } : {}) })),
+    reconciles,
+    replay,
+  };
+}
+
+/** Writes a quiet controller made when every key was reconciled again with nothing changed. */
+export function resyncFinding(run: RunResult, replay: string): Finding | undefined {
+  const writes = run.resyncWrites;
+  if (writes.length === 0) return undefined;
+  const plan: Plan = { kind: 'resync-when-quiet' };
+  const described = describeWrites(writes);
+  return {
+    class: 'not-idempotent',
+    summary: `reconciled again with nothing changed, it wrote anyway: ${described.slice(0, 3).join('; ')}${described.length > 3 ? `; and ${described.length - 3} more` : ''}`,
+    plan,
+    perturbation: describePlan(plan),
+    diff: described.join('\n'),
+    objects: [],
+    reconciles: unique(writes.map((w) => reconcileOf(w, run.reconciles))).slice(0, MAX_RECONCILES).map(findingReconcile),
+    replay,
+  };
+}
+
+/** A run that did not go quiet within its budget: the writes it kept making. */
+export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay: string): Finding {
+  const controllerWrites = run.writes.filter((w) => w.byController);
+  const last = controllerWrites.at(-1)?.atMs ?? 0;
+  // The loop: what it wrote in the last seconds of the run.
+  const recent = controllerWrites.filter((w) => w.atMs >= last - 3000);
+  const described = describeWrites(recent);
+  const loop = described.length ? `it kept writing ${[...new Set(described)].slice(0, 4).join('; ')}` : 'its queue never emptied (reconciles without end)';
+  const p: Plan = plan ?? { kind: 'resync-when-quiet' };
+  return {
+    class: plan ? CLASS_OF[plan.kind] : 'not-idempotent',
+    summary: `${plan ? `${describePlan(plan)}: ` : ''}the controller never went quiet: ${loop}`,
+    plan: p,
+    perturbation: plan ? describePlan(plan) : 'none (an unperturbed run)',
+    diff: [...new Set(described)].join('\n'),
+    objects: [],
+    reconciles: unique(recent.map((w) => reconcileOf(w, run.reconciles))).slice(-MAX_RECONCILES).map(findingReconcile),
+    replay,
+  };
+}
+
+/** `update ConfigMap default/web (.data.stamp, .metadata.labels.rev)`, one per write. */
+function describeWrites(writes: readonly CommittedWrite[]): string[] {
+  return writes.map((w) => {
+    const fields = w.previous ? fieldDifferences(w.previous, w.object).filter((d) => !isHistoryField(d.path, d.expected, d.got)).map((d) => d.path) : [];
+    return `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}${fields.length ? ` (${fields.slice(0, 4).join(', ')}${fields.length > 4 ? ', …' : ''})` : ''}`;
+  });
+}
+
+/** The reconciles that last wrote each differing object, and the first ones after a restart. */
+function diverging(run: RunResult, diffs: readonly ObjectDiff[]): FindingReconcile[] {
+  const found: TracedReconcile[] = [];
+  for (const d of diffs) {
+    const object = d.change === 'missing' ? d.expected : d.got;
+    const name = object.metadata.name ?? '';
+    const namespace = object.metadata.namespace ?? '';
+    const lastWrite = run.writes.findLast((w) => w.byController && w.name === name && w.namespace === namespace && w.kind === kindOfId(d.id));
+    const r = lastWrite ? reconcileOf(lastWrite, run.reconciles) : undefined;
+    if (r) found.push(r);
+  }
+  if (found.length === 0) {
+    // Nothing of the controller's wrote them (a missing object it never created): show the reconciles after the perturbation.
+    const restarted = run.reconciles.filter((r) => r.incarnation > 1);
+    found.push(...(restarted.length ? restarted : run.reconciles).slice(0, 3));
+  }
+  return unique(found).slice(0, MAX_RECONCILES).map(findingReconcile);
+}
+
+/** `apps/Deployment default/web` → `apps/Deployment`. */
+function kindOfId(id: string): string {
+  return id.slice(0, id.indexOf(' '));
+}
+
+function countDiffs(diffs: readonly ObjectDiff[]): string {
+  const n = (change: ObjectDiff['change']) => diffs.filter((d) => d.change === change).length;
+  const parts = [
+    n('missing') && `${n('missing')} object(s) missing`,
+    n('extra') && `${n('extra')} unexpected object(s)`,
+    n('changed') && `${n('changed')} object(s) with other values`,
+  ].filter(Boolean);
+  const first = diffs[0]!;
+  const example = first.change === 'changed' ? `${first.id} ${first.fields[0]?.path}` : first.id;
+  return `${parts.join(', ')} (${example})`;
+}
+
+function unique<T>(items: readonly (T | undefined)[]): T[] {
+  return [...new Set(items.filter((i): i is T => i !== undefined))];
+}

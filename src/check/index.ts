@@ -1,0 +1,11 @@
+// `controller-lab check`: finds a controller's bugs by perturbing what it sees on the simulated
+// cluster (stale state, intermediate state, unobserved state) and by reconciling it again once
+// quiet (not idempotent), judging each run's end state against unperturbed reference runs.
+export { checkController, CheckInputError } from './checkController.ts';
+export type { CheckEvent, CheckOptions, CheckReport } from './checkController.ts';
+export type { Finding, FindingReconcile } from './findings/finding.ts';
+export { describeFinding } from './findings/finding.ts';
+export type { FindingClass, Plan } from './plans/plan.ts';
+export { describePlan } from './plans/plan.ts';
+export { encodePlan, parsePlan, PlanError } from './plans/planCodec.ts';
+export { reportJson, REPORT_VERSION } from './report.ts';

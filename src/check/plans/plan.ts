@@ -1,0 +1,82 @@
+// A perturbation plan: what `check` does to one run, written so it can be printed, stored in the
+// report and given back on the command line (`--plan`) to replay the run. Steps happen at points of
+// the controller's own history — after its n-th write of some object, the n-th change of an
+// object it watches, once it is quiet — so a replay perturbs the same moment, however fast the
+// machine is.
+
+/** The classes of bug `check` looks for, as Sieve (OSDI'22) names the first three. */
+export type FindingClass = 'stale-state' | 'intermediate-state' | 'unobserved-state' | 'not-idempotent';
+
+/**
+ * A write of the controller's that changed an object, as a plan names it: what it did to the
+ * object (created it; changed it, through a PUT, a patch or /status alike; deleted it or marked it
+ * for deletion), the object's kind and namespace/name (a generated name by its prefix and `*`),
+ * and which occurrence of that write (1: the first).
+ */
+export interface WritePoint {
+  verb: 'create' | 'update' | 'delete';
+  /** `apps/Deployment`, `ConfigMap`: the group and kind, as the oracle names them. */
+  kind: string;
+  namespace: string;
+  /** The name, or a generated name's prefix followed by `*`. */
+  name: string;
+  occurrence: number;
+}
+
+/** A change of an object the controller watches, by anyone: its `occurrence`-th MODIFIED or DELETED. */
+export interface ChangePoint {
+  kind: string;
+  namespace: string;
+  name: string;
+  occurrence: number;
+}
+
+export type Plan =
+  /** Killed (SIGKILL) right after the write, then started again: what it does twice, or leaves half done. */
+  | { kind: 'crash-after-write'; write: WritePoint }
+  /** Right after the write, the controller's watch events are withheld for `lagMs` and every key is reconciled again: reconciles on a cache older than its own write. */
+  | { kind: 'stale-after-write'; write: WritePoint; lagMs: number }
+  /** Killed right after the write and started again against a cache from before it (a lagging API server), which catches up after `lagMs`. */
+  | { kind: 'stale-restart-after-write'; write: WritePoint; lagMs: number }
+  /** The controller sees the change only together with the next one of the same object: the state in between is never observed. */
+  | { kind: 'coalesce-change'; change: ChangePoint }
+  /** From the change on, the controller's watch events are withheld until `changes` more changes happened; then its watches expire (410) and it relists, having missed the changes in between. */
+  | { kind: 'relist-across-changes'; change: ChangePoint; changes: number }
+  /** Once the controller is quiet, every key is reconciled again (as a resync or a restart would): nothing may be written. */
+  | { kind: 'resync-when-quiet' };
+
+export const CLASS_OF: Record<Plan['kind'], FindingClass> = {
+  'crash-after-write': 'intermediate-state',
+  'stale-after-write': 'stale-state',
+  'stale-restart-after-write': 'stale-state',
+  'coalesce-change': 'unobserved-state',
+  'relist-across-changes': 'unobserved-state',
+  'resync-when-quiet': 'not-idempotent',
+};
+
+export function writeLabel(w: WritePoint): string {
+  const object = `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}`;
+  return `${w.verb} ${object}${w.occurrence > 1 ? ` (#${w.occurrence})` : ''}`;
+}
+
+export function changeLabel(c: ChangePoint): string {
+  return `change #${c.occurrence} of ${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`;
+}
+
+/** One line a person reads: what was done to the run. */
+export function describePlan(p: Plan): string {
+  switch (p.kind) {
+    case 'crash-after-write':
+      return `killed right after \`${writeLabel(p.write)}\`, then restarted`;
+    case 'stale-after-write':
+      return `its watch events withheld for ${p.lagMs} ms right after \`${writeLabel(p.write)}\`, every key reconciled meanwhile`;
+    case 'stale-restart-after-write':
+      return `killed right after \`${writeLabel(p.write)}\` and restarted against a cache from before that write, which caught up after ${p.lagMs} ms`;
+    case 'coalesce-change':
+      return `${changeLabel(p.change)} delivered only together with the next change of it`;
+    case 'relist-across-changes':
+      return `watch events withheld from ${changeLabel(p.change)} across ${p.changes} more change(s), then its watches expired (410) and it relisted`;
+    case 'resync-when-quiet':
+      return 'once quiet, every key reconciled again';
+  }
+}

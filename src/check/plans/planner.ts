@@ -1,0 +1,48 @@
+import type { CommittedWrite } from '../run/controllerWrites.ts';
+import type { Plan } from './plan.ts';
+
+// Which perturbations are worth a run, read off the reference run, as Sieve prunes its test plans:
+// a crash or a stale cache matters right after a write the controller made; a coalesced change or
+// a relist matters where an object changed again later, so there is a state in between to miss.
+// Writes alike (the same verb on the same kind) are tried in turn, kind by kind, so a short budget
+// still covers every kind of write and every class; the order is fixed, so a check repeats.
+
+/** How long a stale cache lags behind: long enough for reconciles on it to act. */
+export const STALE_LAG_MS = 1500;
+
+export function planRuns(reference: { writes: readonly CommittedWrite[] }): Plan[] {
+  // Every write of the controller's: after its last one too, a restart must find nothing to redo.
+  const byKind = roundRobin(reference.writes.filter((w) => w.byController && w.point), (w) => `${w.verb} ${w.kind}`);
+
+  const crashes: Plan[] = byKind.map((w) => ({ kind: 'crash-after-write', write: w.point! }));
+  const stale: Plan[] = byKind.map((w) => ({ kind: 'stale-after-write', write: w.point!, lagMs: STALE_LAG_MS }));
+  const staleRestarts: Plan[] = byKind.map((w) => ({ kind: 'stale-restart-after-write', write: w.point!, lagMs: STALE_LAG_MS }));
+
+  // Changes followed by another change of the same object (by anyone).
+  const changes = reference.writes.filter((w) => w.change);
+  const followed = changes.filter((w) => changes.some((later) => later.change!.occurrence === w.change!.occurrence + 1 && later.change!.kind === w.change!.kind && later.change!.namespace === w.change!.namespace && later.change!.name === w.change!.name));
+  // Changes made by others first: the controller's own it mostly already knows about.
+  const ordered = roundRobin([...followed.filter((w) => !w.byController), ...followed.filter((w) => w.byController)], (w) => `${w.kind} ${w.namespace}/${w.pointName}`);
+  const coalesced: Plan[] = ordered.map((w) => ({ kind: 'coalesce-change', change: w.change! }));
+  const relists: Plan[] = ordered.map((w) => ({ kind: 'relist-across-changes', change: w.change!, changes: 1 }));
+
+  return interleave([crashes, stale, coalesced, staleRestarts, relists]);
+}
+
+/** Items grouped by `key`, then taken one from each group in turn (groups in first-seen order). */
+function roundRobin<T>(items: readonly T[], key: (t: T) => string): T[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const g = groups.get(k);
+    if (g) g.push(item);
+    else groups.set(k, [item]);
+  }
+  return interleave([...groups.values()]);
+}
+
+function interleave<T>(lists: readonly (readonly T[])[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i]!);
+  return out;
+}

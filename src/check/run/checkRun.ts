@@ -1,0 +1,188 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { launchSim, type ControllerSession, type LaunchedSim, type ReconcileRecord } from '../../runtime/index.ts';
+import type { Plan } from '../plans/plan.ts';
+import type { ControllerUnderCheck } from './controllerUnderCheck.ts';
+import { ControllerWrites, type CommittedWrite, type PointNamer } from './controllerWrites.ts';
+import { endState } from './endState.ts';
+import { JumpingClock } from './jumpingClock.ts';
+import { Perturbation, type AppliedStep } from './perturbation.ts';
+import { Quietness } from './quietness.ts';
+
+// One run of a check: a fresh simulated cluster seeded by the scenario, the controller started
+// against it (as its own user), the scenario stepped as fast as the controller settles, the plan's
+// perturbation applied at its point, then — once the controller is quiet — the end state read.
+// A reference run (no plan) also reconciles every key again once quiet, and keeps what the
+// controller wrote then: a correct controller writes nothing.
+
+export interface RunSpec {
+  controller: ControllerUnderCheck;
+  scenario: string;
+  workloads: boolean;
+  namer: PointNamer;
+  /** How long the run may take before the controller counts as never quiet. */
+  budgetMs: number;
+  plan?: Plan;
+  /** Reconcile every key again once quiet (reference runs). */
+  resyncWhenQuiet: boolean;
+}
+
+/** A reconcile, with which start of the controller ran it (a crash plan restarts it: 1, 2…). */
+export interface TracedReconcile {
+  incarnation: number;
+  record: ReconcileRecord;
+}
+
+export interface RunResult {
+  endState: KubeObject[];
+  reconciles: TracedReconcile[];
+  writes: CommittedWrite[];
+  /** The controller's writes after the resync of a quiet controller (resyncWhenQuiet). */
+  resyncWrites: CommittedWrite[];
+  /** The controller and the scenario settled within the budget. */
+  quiet: boolean;
+  /** What the plan did, step by step, and when (empty without one). */
+  applied: AppliedStep[];
+  /** A plan whose point never came (the write or change did not happen in this run). */
+  planMissed: boolean;
+  /** A step of the plan that could not be done: the run proves nothing. */
+  planError?: string;
+  /** Failures of the controller's process that were not the plan's doing. */
+  failures: string[];
+  durationMs: number;
+}
+
+export async function runOnce(spec: RunSpec): Promise<RunResult> {
+  const started = performance.now();
+  const clock = new JumpingClock();
+  const sim = await launchSim({ scenario: spec.scenario, workloads: spec.workloads, scenarioClock: clock });
+  spec.controller.admit(sim.cluster);
+  const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
+  const run = new RunningController(spec, sim, writes);
+  const quietness = new Quietness({
+    session: () => run.current,
+    writes,
+    scenarioDone: () => sim.scenarioFinished(),
+    jumpScenario: () => clock.jump(),
+  });
+  run.onActivity = () => quietness.touch();
+  const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch() }) : undefined;
+  const deadline = started + spec.budgetMs;
+  let resyncWrites: CommittedWrite[] = [];
+  try {
+    if (!(await run.start())) return run.failedResult(started);
+    let quiet = await quietness.settle(deadline);
+    // A perturbation that arms itself late (a resync once quiet) may leave more to settle.
+    if (quiet && perturbation?.onQuiet()) quiet = await quietness.settle(deadline);
+    if (quiet && spec.resyncWhenQuiet) {
+      const before = writes.byController.length;
+      run.current?.resync();
+      quietness.touch();
+      quiet = await quietness.settle(deadline);
+      resyncWrites = writes.byController.slice(before);
+    }
+    return {
+      endState: endState(sim.cluster),
+      reconciles: run.reconciles,
+      writes: writes.all,
+      resyncWrites,
+      quiet,
+      applied: perturbation?.applied ?? [],
+      planMissed: perturbation ? !perturbation.reached : false,
+      ...(perturbation?.error ? { planError: perturbation.error } : {}),
+      failures: run.failures,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    clock.stop();
+    perturbation?.dispose();
+    writes.close();
+    await run.stop();
+    await sim.stop();
+  }
+}
+
+/** How long a started controller may take to sync its caches before the run fails. */
+const SYNC_TIMEOUT_MS = 60_000;
+
+/** The controller's sessions within one run: the first, and one per restart a plan makes. */
+class RunningController {
+  current: ControllerSession | undefined;
+  readonly reconciles: TracedReconcile[] = [];
+  readonly failures: string[] = [];
+  onActivity: () => void = () => {};
+  private incarnation = 0;
+  private readonly spec: RunSpec;
+  private readonly sim: LaunchedSim;
+  private readonly writes: ControllerWrites;
+  private readonly stopped: ControllerSession[] = [];
+
+  constructor(spec: RunSpec, sim: LaunchedSim, writes: ControllerWrites) {
+    this.spec = spec;
+    this.sim = sim;
+    this.writes = writes;
+  }
+
+  /** Starts a session; resolves false when it could not start or sync (its failure is kept). */
+  async start(kubeconfig = this.sim.kubeconfigPath): Promise<boolean> {
+    const incarnation = ++this.incarnation;
+    const session = this.spec.controller.session(kubeconfig);
+    this.current = session;
+    const informerErrors = new Map<string, string>();
+    session.on('probe', ({ probe }) => {
+      if (probe.kind === 'error') informerErrors.set(probe.informer, probe.message);
+    });
+    const synced = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        const why = [...informerErrors].map(([informer, message]) => `${informer}: ${message}`).join('; ');
+        this.failures.push(`the controller did not sync within ${SYNC_TIMEOUT_MS / 1000} s${why ? ` (${why})` : ''}`);
+        resolve(false);
+      }, SYNC_TIMEOUT_MS);
+      session.on('synced', () => clearTimeout(timer));
+      session.on('synced', () => {
+        this.sim.startScenario();
+        resolve(true);
+      });
+      session.on('fatal', ({ phase, message }) => {
+        if (this.current === session) this.failures.push(`${phase}: ${message}`);
+        resolve(false);
+      });
+      session.on('exit', ({ code, signal }) => {
+        if (this.current === session && code !== 0) this.failures.push(`the controller exited (${signal ?? `code ${code}`})`);
+        resolve(false);
+      });
+    });
+    session.on('reconcileStart', () => this.onActivity());
+    session.on('reconcileEnd', ({ record }) => {
+      this.reconciles.push({ incarnation, record });
+      this.onActivity();
+    });
+    if (!(await session.start())) return false;
+    return synced;
+  }
+
+  /**
+   * Kills the controller (SIGKILL, as `kill -9`) and starts it again, optionally first arming what
+   * the new process meets (a stale view of the cluster). Called synchronously from a write's commit.
+   */
+  restart(options: { beforeStart?: () => void } = {}): void {
+    const old = this.current;
+    if (old) {
+      this.current = undefined;
+      old.kill();
+      this.stopped.push(old);
+    }
+    options.beforeStart?.();
+    this.onActivity();
+    void this.start().then((ok) => {
+      if (!ok && this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
+    });
+  }
+
+  failedResult(started: number): RunResult {
+    return { endState: [], reconciles: this.reconciles, writes: this.writes.all, resyncWrites: [], quiet: false, applied: [], planMissed: false, failures: this.failures.length ? this.failures : ['the controller did not start'], durationMs: performance.now() - started };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.stopped, ...(this.current ? [this.current] : [])].map((s) => s.stop().catch(() => {})));
+  }
+}

@@ -1,0 +1,133 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import type { SimClusterApi } from '../../sim/index.ts';
+import { kindOf } from '../oracle/index.ts';
+import type { ChangePoint, WritePoint } from '../plans/plan.ts';
+
+// The writes of a run as the simulated cluster committed them: the controller's own (requests
+// authenticated as its user) numbered as plans name them, and every change of every object, by
+// anyone, for the plans that perturb what the controller sees of a change. Listeners run
+// synchronously right after the commit, before the writer gets its answer, so a plan can act at
+// exactly that point (kill the controller before it does anything else).
+
+export interface CommittedWrite {
+  verb: WritePoint['verb'];
+  kind: string;
+  group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  /** The name as plans name it: a generated name by its prefix and `*`. */
+  pointName: string;
+  resourceVersion: string;
+  /** The resourceVersion the object had before (undefined for a create). */
+  previousResourceVersion?: string;
+  object: KubeObject;
+  previous?: KubeObject;
+  byController: boolean;
+  /** For the controller's writes: the write point, with its occurrence. */
+  point?: WritePoint;
+  /** For changes (not creates): the change point, with its occurrence. */
+  change?: ChangePoint;
+  atMs: number;
+}
+
+/** The name a plan gives an object: its name, or its generated name's prefix and `*`. */
+export type PointNamer = (object: KubeObject) => string;
+
+/** Before the reference runs told which names vary: generateName's prefix, else the name. */
+export const byGenerateNamePrefix: PointNamer = (o) => {
+  const { name = '', generateName } = o.metadata;
+  return generateName && name.startsWith(generateName) ? `${generateName}*` : name;
+};
+
+export class ControllerWrites {
+  readonly all: CommittedWrite[] = [];
+  private readonly occurrences = new Map<string, number>();
+  private readonly listeners = new Set<(w: CommittedWrite) => void>();
+  private readonly unsubscribe: () => void;
+  private readonly started = performance.now();
+
+  constructor(cluster: SimClusterApi, user: string, namer: PointNamer) {
+    this.unsubscribe = cluster.onWrite((record) => {
+      const object = record.object.object as KubeObject;
+      const previous = record.previous?.object as KubeObject | undefined;
+      const verb: WritePoint['verb'] = record.type === 'ADDED' ? 'create' : record.type === 'DELETED' || (object.metadata.deletionTimestamp && !previous?.metadata.deletionTimestamp) ? 'delete' : 'update';
+      const [namespace, name] = record.key.includes('/') ? (record.key.split('/', 2) as [string, string]) : ['', record.key];
+      const kind = kindOf(object);
+      const pointName = namer(object);
+      const byController = record.client?.user === user;
+      const write: CommittedWrite = {
+        verb,
+        kind,
+        group: record.group,
+        resource: record.resource,
+        namespace,
+        name,
+        pointName,
+        resourceVersion: object.metadata.resourceVersion ?? '',
+        ...(previous ? { previousResourceVersion: previous.metadata.resourceVersion ?? '', previous } : {}),
+        object,
+        byController,
+        atMs: performance.now() - this.started,
+      };
+      if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`) };
+      if (verb !== 'create') write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
+      this.all.push(write);
+      for (const l of this.listeners) l(write);
+    });
+  }
+
+  get byController(): CommittedWrite[] {
+    return this.all.filter((w) => w.byController);
+  }
+
+  onWrite(listener: (w: CommittedWrite) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Milliseconds since the controller last wrote (Infinity when it never did). */
+  sinceLastControllerWrite(): number {
+    const last = this.all.findLast((w) => w.byController);
+    return last ? performance.now() - this.started - last.atMs : Infinity;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.listeners.clear();
+  }
+
+  private count(key: string): number {
+    const n = (this.occurrences.get(key) ?? 0) + 1;
+    this.occurrences.set(key, n);
+    return n;
+  }
+}
+
+/**
+ * The same writes with their points named by another namer (one that knows, from the reference
+ * runs, which names the controller makes up) and counted again.
+ */
+export function renamePoints(writes: readonly CommittedWrite[], namer: PointNamer): CommittedWrite[] {
+  const occurrences = new Map<string, number>();
+  const count = (key: string) => {
+    const n = (occurrences.get(key) ?? 0) + 1;
+    occurrences.set(key, n);
+    return n;
+  };
+  return writes.map((w) => {
+    const pointName = namer(w.object);
+    const renamed: CommittedWrite = { ...w, pointName };
+    if (w.point) renamed.point = { ...w.point, name: pointName, occurrence: count(`w ${w.verb} ${w.kind} ${w.namespace}/${pointName}`) };
+    if (w.change) renamed.change = { ...w.change, name: pointName, occurrence: count(`c ${w.kind} ${w.namespace}/${pointName}`) };
+    return renamed;
+  });
+}
+
+export function sameWritePoint(a: WritePoint, b: WritePoint): boolean {
+  return a.verb === b.verb && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name && a.occurrence === b.occurrence;
+}
+
+export function sameChangePoint(a: ChangePoint, b: ChangePoint): boolean {
+  return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name && a.occurrence === b.occurrence;
+}

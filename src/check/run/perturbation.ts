@@ -1,0 +1,174 @@
+import { faultArgsFrom, faultNamed, type SimClusterApi } from '../../sim/index.ts';
+import type { LaunchedSim } from '../../runtime/index.ts';
+import { describePlan, type Plan } from '../plans/plan.ts';
+import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWrites } from './controllerWrites.ts';
+
+// A plan carried out on a running run. It waits for its point — the controller's write, a change
+// of an object — in the commit listener, so it acts before anyone hears of the write (a crash plan
+// kills the controller before the write's answer reaches it). What it does to what the controller
+// sees goes through the simulated cluster's fault table, scoped to the controller's user, so every
+// other client (the scenario, the sim's own controllers) sees the cluster as it is.
+
+export interface PerturbationHooks {
+  sim: LaunchedSim;
+  writes: ControllerWrites;
+  controllerUser: string;
+  /** Kills the controller and starts it again (`beforeStart` runs between). */
+  restart(options?: { beforeStart?: () => void }): void;
+  /** Every key of the controller reconciled again. */
+  resync(): void;
+  /** Something happened: the run is not quiet yet. */
+  touch(): void;
+}
+
+/** One thing the plan did, for the report and the timeline. */
+export interface AppliedStep {
+  what: string;
+  /** The cluster's resourceVersion when it was done. */
+  resourceVersion: string;
+  atMs: number;
+}
+
+export class Perturbation {
+  readonly applied: AppliedStep[] = [];
+  /** The plan's point came (its steps ran). */
+  reached = false;
+  /** A step that could not be done (the run then proves nothing). */
+  error: string | undefined;
+  private readonly plan: Plan;
+  private readonly hooks: PerturbationHooks;
+  private readonly unsubscribe: () => void;
+  private readonly timers: ReturnType<typeof setTimeout>[] = [];
+  private readonly started = performance.now();
+  /** relist-across-changes: changes still to come before the watches expire. */
+  private changesLeft = 0;
+
+  constructor(plan: Plan, hooks: PerturbationHooks) {
+    this.plan = plan;
+    this.hooks = hooks;
+    // Inside the cluster's commit: a step that fails is recorded, never thrown into the write.
+    this.unsubscribe = hooks.writes.onWrite((w) => {
+      try {
+        this.onWrite(w);
+      } catch (err) {
+        this.error ??= (err as Error).message;
+      }
+    });
+    // The first change of an object is held from the start: arm before anything happens.
+    if (plan.kind === 'coalesce-change' && plan.change.occurrence === 1) {
+      try {
+        this.armCoalescing();
+      } catch (err) {
+        this.error = (err as Error).message;
+      }
+    }
+  }
+
+  /** Called once the controller is quiet; answers true when it did something (the run goes on). */
+  onQuiet(): boolean {
+    if (this.plan.kind !== 'resync-when-quiet' || this.reached) return false;
+    this.reached = true;
+    this.note('every key reconciled again');
+    this.hooks.resync();
+    this.hooks.touch();
+    return true;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    for (const t of this.timers) clearTimeout(t);
+  }
+
+  private onWrite(w: CommittedWrite): void {
+    const p = this.plan;
+    switch (p.kind) {
+      case 'crash-after-write':
+        if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
+        this.reach(describePlan(p));
+        this.hooks.restart();
+        return;
+      case 'stale-restart-after-write': {
+        if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
+        this.reach(describePlan(p));
+        // The restarted controller lists the cluster as it was before this write, for lagMs.
+        const before = Number(w.object.metadata.resourceVersion ?? 0) - 1;
+        this.hooks.restart({ beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: p.lagMs }) });
+        return;
+      }
+      case 'stale-after-write':
+        if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
+        this.reach(describePlan(p));
+        this.fault('withhold-events', { user: this.hooks.controllerUser });
+        this.hooks.resync();
+        this.later(p.lagMs, () => {
+      try {
+        this.fault('release-events', { user: this.hooks.controllerUser });
+      } catch (err) {
+        this.error ??= (err as Error).message;
+      }
+    });
+        return;
+      case 'coalesce-change':
+        // Armed once the change before it happened, so that it holds this one.
+        if (!this.reached && w.change && p.change.occurrence > 1 && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 })) this.armCoalescing();
+        if (w.change && sameChangePoint(w.change, p.change)) this.reached = true;
+        return;
+      case 'relist-across-changes':
+        if (!this.reached && w.change && sameChangePoint(w.change, p.change)) {
+          this.reach(describePlan(p));
+          this.fault('withhold-events', { user: this.hooks.controllerUser });
+          this.changesLeft = p.changes;
+          return;
+        }
+        if (this.reached && this.changesLeft > 0 && w.change && !w.byController) {
+          if (--this.changesLeft === 0) this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
+        }
+        return;
+      case 'resync-when-quiet':
+        return;
+    }
+  }
+
+  private armCoalescing(): void {
+    if (this.plan.kind !== 'coalesce-change') return;
+    const { change } = this.plan;
+    const resource = this.resourceOf(change.kind);
+    this.note(describePlan(this.plan));
+    this.fault('coalesce-events', { user: this.hooks.controllerUser, resource, namespace: change.namespace, name: change.name.replace(/\*$/, ''), count: 1 });
+  }
+
+  /** `apps/Deployment` → `deployments.apps`, as the fault table names resources. */
+  private resourceOf(kind: string): string {
+    const [group, name] = kind.includes('/') ? (kind.split('/') as [string, string]) : ['', kind];
+    for (const info of this.hooks.sim.cluster.resources.all()) {
+      if (info.kind === name && info.group === group) return group ? `${info.resource}.${group}` : info.resource;
+    }
+    return name.toLowerCase();
+  }
+
+  private reach(what: string): void {
+    this.reached = true;
+    this.note(what);
+  }
+
+  private note(what: string): void {
+    this.applied.push({ what, resourceVersion: String(this.cluster().resourceVersion), atMs: performance.now() - this.started });
+    this.hooks.touch();
+  }
+
+  private fault(name: string, args: Record<string, unknown>): void {
+    const fault = faultNamed(name);
+    if (!fault) throw new Error(`the simulated cluster has no fault named ${name}`);
+    fault.apply(this.cluster(), faultArgsFrom(fault, args));
+    this.applied.push({ what: `${name} ${JSON.stringify(args)}`, resourceVersion: String(this.cluster().resourceVersion), atMs: performance.now() - this.started });
+    this.hooks.touch();
+  }
+
+  private later(ms: number, fn: () => void): void {
+    this.timers.push(setTimeout(fn, ms));
+  }
+
+  private cluster(): SimClusterApi {
+    return this.hooks.sim.cluster;
+  }
+}

@@ -1,0 +1,61 @@
+import type { ControllerSession } from '../../runtime/index.ts';
+import type { ControllerWrites } from './controllerWrites.ts';
+
+// When a run is over: the controller is quiet — nothing queued or running, no key due within
+// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), no reconcile ended and nothing
+// written for QUIET_MS — and the scenario has nothing left. While the controller is quiet the
+// scenario's clock jumps to its next step.
+
+export const QUIET_MS = 400;
+const QUIET_WAIT_MS = 2000;
+const POLL_MS = 50;
+
+export interface QuietSubject {
+  session(): ControllerSession | undefined;
+  writes: ControllerWrites;
+  /** The scenario has run its last step. */
+  scenarioDone(): boolean;
+  /** Moves the scenario on to its next step (when it has one). */
+  jumpScenario(): void;
+}
+
+export class Quietness {
+  private lastActivity = performance.now();
+  private readonly subject: QuietSubject;
+
+  constructor(subject: QuietSubject) {
+    this.subject = subject;
+  }
+
+  /** Something happened that keeps the run from being over (a reconcile, a restart, a fault). */
+  touch(): void {
+    this.lastActivity = performance.now();
+  }
+
+  controllerQuiet(): boolean {
+    const s = this.subject.session();
+    if (!s || !s.running) return false;
+    if (s.inFlight().length > 0) return false;
+    const q = s.queue;
+    if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
+    const now = Date.now();
+    if (q.keys.some((k) => k.state !== 'waiting' || (k.readyAt ?? 0) - now < QUIET_WAIT_MS)) return false;
+    return performance.now() - this.lastActivity >= QUIET_MS && this.subject.writes.sinceLastControllerWrite() >= QUIET_MS;
+  }
+
+  /**
+   * Resolves true once the controller is quiet and the scenario done, false at `deadline`
+   * (performance.now() time) — a controller that never goes quiet.
+   */
+  async settle(deadline: number): Promise<boolean> {
+    for (;;) {
+      if (this.controllerQuiet()) {
+        if (this.subject.scenarioDone()) return true;
+        this.subject.jumpScenario();
+        this.touch();
+      }
+      if (performance.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { checkController, CheckInputError, describeFinding, describePlan, encodePlan, parsePlan, PlanError, reportJson, type CheckEvent, type CheckReport, type Plan } from '../check/index.ts';
+import { readScenarioFile, ScenarioFileNotFound } from '../sim/index.ts';
+import { parseCommandLine, UsageError } from './args.ts';
+import { durationOption } from './units.ts';
+
+// `controller-lab check PROGRAM --scenario F`: finds a controller's bugs on the simulated cluster.
+
+const HELP = `usage: controller-lab check PROGRAM --scenario FILE [--workloads] [--as USER] [--json REPORT]
+                            [--budget DURATION] [--plan PLAN | --replay REPORT:N] [-- GO PROGRAM ARGS…]
+
+Finds the bugs that come from the watch model itself, as Sieve (OSDI'22) does on kind clusters, on
+the simulated cluster in minutes. The scenario runs unperturbed (reference runs: what a correct run
+ends with, and what varies between runs), then once per perturbation of what the controller sees,
+chosen from the reference run's writes and changes; each run's end state is compared with the
+references':
+  stale-state         its informers lag its own writes; or, restarted, it lists a cache from before them
+  intermediate-state  it is killed (kill -9) right after a write and started again
+  unobserved-state    a change reaches it only with the next one; or it relists across changes
+  not-idempotent      reconciled again once quiet, it writes; or it never goes quiet
+
+PROGRAM is what \`controller-lab run\` takes: a TypeScript controller file, or a Go controller-runtime
+program whose main calls controllerlab.Wrap(mgr) (a directory, main.go or a package path).
+  --scenario FILE     the scenario every run starts from (required)
+  --workloads         run the sim's workload controllers and fake Nodes
+  --as USER           run the controller as USER (its RBAC applies), e.g. system:serviceaccount:NS:NAME
+  --json REPORT       write the findings as JSON (docs/check.md: the schema)
+  --budget DURATION   the whole check's time (default 5m); perturbations that do not fit are left out
+  --plan PLAN         run this one perturbation (a finding's replay command gives it)
+  --replay REPORT:N   run the perturbation of finding N (1-based) of a JSON report
+
+Exit code: 0 with no finding, 1 with findings (or a controller that fails unperturbed), 2 for bad
+input (arguments, a scenario that does not load, a program that does not build).
+`;
+
+const DEFAULT_BUDGET_MS = 5 * 60_000;
+
+export async function main(all: string[]): Promise<number> {
+  const dashes = all.indexOf('--');
+  const argv = dashes < 0 ? all : all.slice(0, dashes);
+  const programArgs = dashes < 0 ? [] : all.slice(dashes + 1);
+  let program: string;
+  let scenario: string;
+  let budgetMs: number;
+  let plan: Plan | undefined;
+  let values;
+  try {
+    const args = parseCommandLine(argv, {
+      scenario: { type: 'string' },
+      workloads: { type: 'boolean' },
+      as: { type: 'string' },
+      json: { type: 'string' },
+      budget: { type: 'string' },
+      plan: { type: 'string' },
+      replay: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    values = args.values;
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (args.positionals.length !== 1) throw new UsageError('expected exactly one PROGRAM');
+    if (!values.scenario) throw new UsageError('--scenario FILE is required: every run starts from it');
+    if (values.plan && values.replay) throw new UsageError('--plan and --replay exclude each other');
+    program = args.positionals[0]!;
+    scenario = values.scenario;
+    budgetMs = values.budget ? durationOption('budget', values.budget) : DEFAULT_BUDGET_MS;
+    plan = values.plan ? parsePlan(values.plan) : values.replay ? planOfFinding(values.replay) : undefined;
+    // Every problem of the scenario now, before a program is built.
+    await readScenarioFile(scenario);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof PlanError) {
+      process.stderr.write(`controller-lab check: ${err.message}\n\n${HELP}`);
+      return 2;
+    }
+    if (err instanceof ScenarioFileNotFound) {
+      process.stderr.write(`controller-lab check: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+
+  const given = { program, scenario, workloads: values.workloads === true, as: values.as, programArgs };
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`check: ${program} from ${scenario}${plan ? `, replaying: ${describePlan(plan)}` : ''}`);
+  let report: CheckReport;
+  try {
+    report = await checkController(
+      {
+        program: resolveProgram(program),
+        args: programArgs,
+        scenario: resolve(scenario),
+        workloads: given.workloads,
+        ...(given.as ? { as: given.as } : {}),
+        budgetMs,
+        ...(plan ? { plan } : {}),
+        replayCommand: (p) => replayCommand(given, p),
+      },
+      (e) => progress(e, out),
+    );
+  } catch (err) {
+    process.stderr.write(`controller-lab check: ${(err as Error).message}\n`);
+    return err instanceof CheckInputError || /^scenario|\.ya?ml:\d+/.test((err as Error).message) ? 2 : 1;
+  }
+  report.findings.forEach((f, i) => out(`\n${describeFinding(f, i + 1)}`));
+  if (values.json) writeFileSync(resolve(values.json), reportJson(report));
+  out(`\n${summary(report)}`);
+  return report.findings.length > 0 ? 1 : 0;
+}
+
+/** A Go package path stays as it is; anything else is a path from here. */
+function resolveProgram(program: string): string {
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)+\//i.test(program) && !program.startsWith('.') ? program : resolve(program);
+}
+
+function progress(e: CheckEvent, out: (line: string) => void): void {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  switch (e.type) {
+    case 'built':
+      return;
+    case 'reference':
+      return out(`reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes`);
+    case 'planned':
+      return out(`${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`);
+    case 'run':
+      return out(`[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING (${e.finding.class})` : 'same end state'} (${s(e.durationMs)})`);
+    case 'finding':
+      return;
+  }
+}
+
+function summary(r: CheckReport): string {
+  const byClass = new Map<string, number>();
+  for (const f of r.findings) byClass.set(f.class, (byClass.get(f.class) ?? 0) + 1);
+  const classes = [...byClass].map(([c, n]) => `${c} ${n}`).join(', ');
+  const skipped = r.skipped ? `; ${r.skipped} planned perturbation(s) left out by the budget` : '';
+  return `check: ${r.findings.length} finding(s)${classes ? ` (${classes})` : ''} in ${r.runs} runs, ${(r.durationMs / 1000).toFixed(1)} s${skipped}`;
+}
+
+/** `report.json:2` → the plan of finding 2. */
+function planOfFinding(spec: string): Plan {
+  const at = spec.lastIndexOf(':');
+  const file = at > 0 ? spec.slice(0, at) : spec;
+  const n = at > 0 ? Number(spec.slice(at + 1)) : 1;
+  let report: { findings?: { plan?: unknown }[] };
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8')) as typeof report;
+  } catch (err) {
+    throw new UsageError(`--replay ${spec}: ${(err as Error).message}`);
+  }
+  const finding = report.findings?.[n - 1];
+  if (!Number.isInteger(n) || n < 1 || !finding?.plan) throw new UsageError(`--replay ${spec}: the report has no finding ${n} (it has ${report.findings?.length ?? 0})`);
+  return parsePlan(JSON.stringify(finding.plan));
+}
+
+function replayCommand(given: { program: string; scenario: string; workloads: boolean; as?: string | undefined; programArgs: string[] }, plan: Plan): string {
+  const q = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const words = ['controller-lab', 'check', given.program, '--scenario', given.scenario];
+  if (given.workloads) words.push('--workloads');
+  if (given.as) words.push('--as', given.as);
+  words.push('--plan', encodePlan(plan));
+  if (given.programArgs.length) words.push('--', ...given.programArgs);
+  return words.map(q).join(' ');
+}
