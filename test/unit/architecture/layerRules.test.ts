@@ -34,7 +34,7 @@ const forbidden: [string, string, string, RegExp][] = [
   ['project setup importing the sim', 'src/setup/goProject/newPart.ts', "import { checkScenario } from '../../sim/index.ts';", /setup edits a user's project .*: it imports only shared/],
   ['project setup importing vscode', 'src/setup/goProject/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
   ['the CLI entering project setup by a deep path', 'src/cli/newPart.ts', "import { wrapManager } from '../setup/goProject/mainWrap.ts';", /enter setup through src\/setup\/index\.ts/],
-  ['the core importing project setup', 'src/runtime/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';", /the core .* or project setup/],
+  ['the core importing project setup', 'src/runtime/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';", /the core .* project setup/],
   ['the controller host importing the session side', 'src/host/newPart.ts', "import { ControllerSession } from '../runtime/index.ts';", /speaks to its session through the controller protocol alone/],
   ['the session side importing the controller host', 'src/runtime/newPart.ts', "import { ControllerLoop } from '../host/engine/controllerLoop.ts';", /the core .* controller host/],
   ['the controller protocol importing the session side', 'src/controllerProtocol/newPart.ts', "import type { ControllerSession } from '../runtime/index.ts';", /the contract between a controller's process and its session: it imports neither side/],
