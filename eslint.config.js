@@ -4,7 +4,7 @@ import globals from 'globals';
 import { layerRules } from './scripts/layers.mjs';
 
 export default tseslint.config(
-  // types/controller-lab.d.ts is generated from src/runtime/api.ts by the build (a unit test keeps them equal).
+  // types/controller-lab.d.ts is generated from src/controllerProtocol/api.ts by the build (a unit test keeps them equal).
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test-output/**', '.bench-output/**', 'examples/**/node_modules/**', 'types/controller-lab.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -22,16 +22,25 @@ export const CLI_YOUNG_GENERATION_MB = 2 * SEMI_SPACE_MB;
 /** Subcommand modules of src/cli/main.ts and the bundle each one becomes. */
 const SUBCOMMANDS = { './watch.ts': 'cli-watch', './sim.ts': 'cli-sim', './run.ts': 'cli-run', './init.ts': 'cli-init', './check.ts': 'cli-check' };
 
-/** An import of one of SUBCOMMANDS (derived from it, so a new subcommand cannot land in the entry bundle). */
-const SUBCOMMAND_IMPORT = new RegExp(`^(${Object.keys(SUBCOMMANDS).map((s) => s.replace(/[.]/g, '\\.')).join('|')})$`);
+/** What main.ts loads on demand that stays in the entry bundle: small, and not a subcommand (`--version`). */
+const ENTRY_MODULES = ['./version.ts'];
 
-/** main.ts's `import('./watch.ts')` becomes a require of the subcommand's own bundle. */
+const isCliMain = (file) => path.basename(file) === 'main.ts' && path.basename(path.dirname(file)) === 'cli';
+
+/**
+ * main.ts's `import('./watch.ts')` becomes a require of the subcommand's own bundle. Any other
+ * module main.ts loads on demand fails the build: a subcommand added to main.ts's table but not to
+ * SUBCOMMANDS would otherwise land, with all it imports, in the entry bundle every start compiles.
+ */
 const subcommandBundles = {
   name: 'cli-subcommands',
   setup(build) {
-    build.onResolve({ filter: SUBCOMMAND_IMPORT }, (args) => {
-      if (path.basename(args.importer) !== 'main.ts' || path.basename(path.dirname(args.importer)) !== 'cli') return undefined;
-      return { path: `./${SUBCOMMANDS[args.path]}.cjs`, external: true };
+    build.onResolve({ filter: /^\.\/[^/]+\.ts$/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || !isCliMain(args.importer)) return undefined;
+      const bundle = SUBCOMMANDS[args.path];
+      if (bundle) return { path: `./${bundle}.cjs`, external: true };
+      if (ENTRY_MODULES.includes(args.path)) return undefined;
+      return { errors: [{ text: `src/cli/main.ts loads ${args.path} on demand, but it has no bundle of its own: add it to SUBCOMMANDS in scripts/cliBuild.mjs (or, if it is no subcommand, to ENTRY_MODULES)` }] };
     });
   },
 };

@@ -1,5 +1,5 @@
 // Generates types/controller-lab.d.ts — the ambient `controller-lab` module users' editors see —
-// from the API controllers are written against (src/runtime/api.ts) and the object types it uses
+// from the API controllers are written against (src/controllerProtocol/api.ts) and the object types it uses
 // (src/shared/k8s.ts), so the two cannot drift. Declarations marked `@internal` stay out.
 //
 //   node scripts/controllerTypes.mjs           writes the file (the build does this)
@@ -11,7 +11,7 @@ import ts from 'typescript';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CONTROLLER_TYPES_PATH = join(ROOT, 'types/controller-lab.d.ts');
-const API = join(ROOT, 'src/runtime/api.ts');
+const API = join(ROOT, 'src/controllerProtocol/api.ts');
 /** The object types the API names, taken from the shared model. */
 const OBJECT_TYPES = ['ObjectMeta', 'OwnerReference', 'KubeObject'];
 
@@ -19,7 +19,7 @@ const HEADER = `// Types for \`import { defineController, TerminalError } from '
 // Controller Lab runs your controller with this module provided; this file only gives your editor
 // the types. Include it in your tsconfig ("include": [..., "types/controller-lab.d.ts"]), or run
 // "Controller Lab: Add Controller Types to Workspace", which does that for you.
-// Generated from Controller Lab's src/runtime/api.ts by \`node scripts/controllerTypes.mjs\`: do not edit.
+// Generated from Controller Lab's src/controllerProtocol/api.ts by \`node scripts/controllerTypes.mjs\`: do not edit.
 `;
 
 /** The declaration files TypeScript emits for api.ts and what it imports, by file name. */
@@ -44,7 +44,7 @@ function emitDeclarations() {
   const problems = ts.getPreEmitDiagnostics(program).concat(result.diagnostics);
   if (problems.length > 0) throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
   const pick = (suffix) => [...out.entries()].find(([name]) => name.endsWith(suffix))?.[1] ?? '';
-  return { api: pick('runtime/api.d.ts'), k8s: pick('shared/k8s.d.ts') };
+  return { api: pick('controllerProtocol/api.d.ts'), k8s: pick('shared/k8s.d.ts') };
 }
 
 /** Top-level statements of a declaration file, as text with their comments, minus imports and `export {}`. */
@@ -76,7 +76,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = generateControllerTypes();
   if (process.argv.includes('--check')) {
     if (readFileSync(CONTROLLER_TYPES_PATH, 'utf8') !== text) {
-      console.error('types/controller-lab.d.ts is not what src/runtime/api.ts gives: run `node scripts/controllerTypes.mjs`');
+      console.error('types/controller-lab.d.ts is not what src/controllerProtocol/api.ts gives: run `node scripts/controllerTypes.mjs`');
       process.exit(1);
     }
   } else writeFileSync(CONTROLLER_TYPES_PATH, text);

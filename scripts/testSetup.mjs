@@ -36,8 +36,8 @@ export function goToolchain() {
 
 /** Delve for the Go line-breakpoint tests, into $(go env GOBIN or GOPATH/bin). */
 export function delve() {
-  const version = /DELVE_VERSION = '(v[^']+)'/.exec(readFileSync('src/debug/delveBinary.ts', 'utf8'))?.[1];
-  if (!version) throw new Error('src/debug/delveBinary.ts names no DELVE_VERSION');
+  const version = /DELVE_VERSION = '(v[^']+)'/.exec(readFileSync('src/debug/go/delveBinary.ts', 'utf8'))?.[1];
+  if (!version) throw new Error('src/debug/go/delveBinary.ts names no DELVE_VERSION');
   const gobin = execFileSync('go', ['env', 'GOBIN'], { encoding: 'utf8' }).trim() || join(execFileSync('go', ['env', 'GOPATH'], { encoding: 'utf8' }).trim(), 'bin');
   const dlv = join(gobin, 'dlv');
   const installed = existsSync(dlv) ? spawnSync(dlv, ['version'], { encoding: 'utf8' }).stdout ?? '' : '';

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { activateDebug } from './debug/activateDebug.ts';
+import { activateDebug } from './debug/vscode/activateDebug.ts';
 import { realClock } from './shared/clock.ts';
 import { createKubeconfigBackend } from './vscode/backends/kubeconfigBackend.ts';
 import { createSimBackend } from './vscode/backends/simBackend.ts';
 import { lastScenario, registerClusterCommands } from './vscode/commands/clusterCommands.ts';
 import { registerGoProjectCommands } from './vscode/commands/goProjectCommands.ts';
-import { background, registerGuarded } from './vscode/commands/guard.ts';
+import { background, registerGuarded } from './vscode/guard.ts';
 import { registerInformerCommands } from './vscode/commands/informerCommands.ts';
 import { registerObjectCommands } from './vscode/commands/objectCommands.ts';
 import { Connections } from './vscode/connections.ts';

@@ -2,7 +2,7 @@
 // Controller Lab runs your controller with this module provided; this file only gives your editor
 // the types. Include it in your tsconfig ("include": [..., "types/controller-lab.d.ts"]), or run
 // "Controller Lab: Add Controller Types to Workspace", which does that for you.
-// Generated from Controller Lab's src/runtime/api.ts by `node scripts/controllerTypes.mjs`: do not edit.
+// Generated from Controller Lab's src/controllerProtocol/api.ts by `node scripts/controllerTypes.mjs`: do not edit.
 
 declare module 'controller-lab' {
   export interface OwnerReference {

@@ -8,8 +8,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// The controller-host protocol, child → parent, as src/runtime/protocol.ts and records.ts define
-// it for the TypeScript host: one JSON object per line, each with a `type`. The Go side speaks the
+// The controller-host protocol, child → parent, as src/controllerProtocol/ defines it (protocol.ts,
+// records.ts, reconcileOutcome.ts) for the TypeScript host: one JSON object per line, each with a `type`. The Go side speaks the
 // same vocabulary so the parent (CLI runner, debug adapter, extension) needs no Go-specific logic;
 // field names and optionality below follow the TypeScript types one to one. Fields the TypeScript
 // types do not have (a queue snapshot's controller, a write's subresource) are additions a parent

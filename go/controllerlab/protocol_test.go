@@ -14,8 +14,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// The JSON the parent reads must be exactly the TypeScript vocabulary (src/runtime/protocol.ts,
-// records.ts): these tests pin field names, optional fields and units (milliseconds).
+// The JSON the parent reads must be exactly the TypeScript vocabulary (src/controllerProtocol/:
+// protocol.ts, records.ts, reconcileOutcome.ts): these tests pin field names, optional fields and units (milliseconds).
 
 func encode(t *testing.T, v any) string {
 	t.Helper()

@@ -1,7 +1,8 @@
 // The controller-lab command: a table of subcommands, each a module loaded only when asked for,
 // so `controller-lab watch` never pays for the simulator and vice versa.
 //
-// To add a subcommand, add one line to `subcommands`. Its module exports
+// To add a subcommand, add one line to `subcommands`, and its bundle to SUBCOMMANDS in
+// scripts/cliBuild.mjs (the build fails until it has one). Its module exports
 // `async function main(argv: string[]): Promise<number>` (argv: the words after the subcommand;
 // the result: the exit code) and handles its own `--help`.
 

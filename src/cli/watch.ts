@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { createSharedInformer, dropManagedFields, ListerWatcher, SharedIndexInformer } from '../informer/index.ts';
 import type { Cluster, RetryNotice } from '../kube/index.ts';
-import { ConnectionError, CredentialError, describeFailure, KubeconfigError } from '../kube/index.ts';
+import { ConnectionError, CredentialError, describeFailure, KubeconfigError, loadCluster } from '../kube/index.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { ApiResource, KubeObject } from '../shared/k8s.ts';
 import { oneOf, parseCommandLine, UsageError } from './args.ts';
@@ -128,8 +128,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  // Loaded only now, so that --help and usage errors answer at once.
-  const [{ loadCluster }, informers] = await Promise.all([import('../kube/cluster.ts'), import('../informer/index.ts')]);
+  // Loaded only now, so that --help and usage errors answer at once. (The kube client is imported
+  // above: its error classes are needed to describe failures.)
+  const informers = await import('../informer/index.ts');
   let cluster: Cluster | undefined;
   try {
     cluster = loadCluster({

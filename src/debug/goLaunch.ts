@@ -19,6 +19,15 @@ export interface GoLaunchOptions {
   connectTimeoutMs?: number;
 }
 
+/**
+ * How a line debugger builds and starts the Go program (Delve's build flags, `dlv exec`): what the
+ * launch path passes on to GoControllerProcess (its buildFlags and wrapCommand).
+ */
+export interface GoProgramOverrides {
+  buildFlags?: string[];
+  wrapCommand?: (binary: string, args: string[]) => { command: string; args: string[] };
+}
+
 export function goProgramOptions(options: GoLaunchOptions): GoProgramOptions {
   const flags = typeof options.buildFlags === 'string' ? options.buildFlags.split(/\s+/).filter(Boolean) : options.buildFlags;
   return { args: options.args, env: options.env, buildFlags: flags, connectTimeoutMs: options.connectTimeoutMs };

@@ -21,7 +21,7 @@ import { productionRuntime } from './productionRuntime.ts';
 import { childrenOf, toVariable, type Expandable } from './variables.ts';
 import { evaluateInStop } from './evaluate.ts';
 import { RECONCILE_SCOPES } from './reconcileScopes.ts';
-import type { GoProgramOverrides } from './goLineDebugging.ts';
+import type { GoProgramOverrides } from './goLaunch.ts';
 
 // DAP ↔ reconcile runtime (vscode-mock-debug's session layer): workers are threads, a reconcile is
 // a stack frame, its request/object/trigger/queue/writes/result are scopes, and `next`, `stepBack`,

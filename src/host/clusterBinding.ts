@@ -5,7 +5,8 @@ import type { Cluster } from '../kube/index.ts';
 import { collectionPath } from '../kube/index.ts';
 import { createSharedInformer } from '../informer/index.ts';
 import type { Probe } from '../informer/index.ts';
-import { INSTALL_CRD_HINT, type KindRef, type ObjectWriter } from '../runtime/hostApi.ts';
+import { INSTALL_CRD_HINT, type KindRef } from '../controllerProtocol/index.ts';
+import type { ObjectWriter } from './engine/ports.ts';
 import { SharedInformerAdapter } from './informerAdapter.ts';
 
 // Connects the controller's kinds to a cluster: discovery maps each `{ apiVersion, kind }` to the

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import type { LoadHookSync, RegisterHooksOptions, ResolveHookSync } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { API_MODULE_URL, ControllerLoadError } from '../runtime/hostApi.ts';
+import { API_MODULE_URL, ControllerLoadError } from '../controllerProtocol/index.ts';
 import { stripTypes } from './typeStripping.ts';
 
 // Without esbuild the controller host imports the user's own files with Node's ESM loader, taught

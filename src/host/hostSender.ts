@@ -1,4 +1,4 @@
-import type { HostMessage } from '../runtime/hostApi.ts';
+import type { HostMessage } from '../controllerProtocol/index.ts';
 
 // How the host talks to its parent. Each IPC send costs tens of microseconds however small the
 // message, so a reconcile logging 100,000 lines in a loop, or an informer syncing 10,000 objects,

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { SharedIndexInformer, HandlerRegistration } from '../informer/index.ts';
-import type { KindRef, InformerEvent, KindInformer } from '../runtime/hostApi.ts';
+import type { KindRef } from '../controllerProtocol/index.ts';
+import type { InformerEvent, KindInformer } from './engine/ports.ts';
 
 // Binds one shared informer to the loop's KindInformer port. A single handler registration fans out
 // to every listener, so all of them receive the same object references for one event (the loop

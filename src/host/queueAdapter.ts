@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.ts';
 import type { WorkQueue } from '../workqueue/index.ts';
-import type { ControllerQueue, QueueCounts } from '../runtime/hostApi.ts';
-import { QUEUE_SNAPSHOT_KEYS, type QueueKeySnapshot, type QueueSnapshot } from '../runtime/hostApi.ts';
+import type { ControllerQueue, QueueCounts } from './engine/ports.ts';
+import { QUEUE_SNAPSHOT_KEYS, type QueueKeySnapshot, type QueueSnapshot } from '../controllerProtocol/index.ts';
 
 // Binds the rate-limited workqueue to the loop's ControllerQueue port, and turns its per-item
 // introspection into the snapshot the debugger's Queue scope and the views show. Whether a waiting

@@ -1,5 +1,5 @@
 import * as nodeModule from 'node:module';
-import { ControllerLoadError } from '../runtime/hostApi.ts';
+import { ControllerLoadError } from '../controllerProtocol/index.ts';
 
 // Without esbuild, TypeScript runs through Node's own type stripping. Strip mode replaces types with
 // spaces, so every line and column stays where it is in the user's file: stack traces and line

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../shared/k8s.ts';
-import type { CacheDelta } from './protocol.ts';
+import type { CacheDelta } from '../controllerProtocol/index.ts';
 import { toLabelSelector } from '../shared/labelSelector.ts';
 
 // The parent's copy of the controller's caches, with history: every forwarded delta is kept, so the

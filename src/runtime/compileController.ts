@@ -2,9 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type * as esbuild from 'esbuild';
-import { API_MODULE_SOURCE } from './apiModule.ts';
-import { ControllerLoadError } from './controllerLoadError.ts';
-import type { ControllerLoader } from './protocol.ts';
+import { API_MODULE_SOURCE, ControllerLoadError, type ControllerLoader } from '../controllerProtocol/index.ts';
 
 // Prepares the user's controller (TS or JS, one file or many) for the controller host. With esbuild
 // (a checkout, the CLI from the repo) it is bundled into one ESM file whose source map points back

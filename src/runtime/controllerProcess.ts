@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { processCpuMs } from './processCpu.ts';
-import { isHostMessage, type HostInit, type ParentMessage } from './protocol.ts';
+import { isHostMessage, type HostInit, type ParentMessage } from '../controllerProtocol/index.ts';
 import type { ControllerProcessEvents, HostSpawnOptions, TypeScriptHost } from './hostProcess.ts';
 
 // The parent's handle on one controller host child: spawns it, speaks the typed IPC protocol, and

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { TypedEmitter } from './typedEmitter.ts';
 import type { ControllerProcessEvents } from './hostProcess.ts';
 import type { HostProcess } from './hostProcess.ts';
-import { isHostMessage, type ParentMessage } from './protocol.ts';
+import { isHostMessage, type ParentMessage } from '../controllerProtocol/index.ts';
 import { describeGoBuildFailure, goNotFoundMessage, neverConnectedMessage } from './goMessages.ts';
 
 // The parent's handle on a Go controller-runtime program that calls controllerlab.Wrap (go/ in this

@@ -1,5 +1,4 @@
-import type { ReconcileOutcome } from './reconcileHandler.ts';
-import type { ReconcileRecord } from './records.ts';
+import type { ReconcileOutcome, ReconcileRecord } from '../controllerProtocol/index.ts';
 
 // What the parent says when a controller host goes down on its own: which reconciles it was running,
 // for how long, and why (blocked event loop, or exit). The reconciles it took down become failed

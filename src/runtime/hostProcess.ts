@@ -1,4 +1,4 @@
-import type { HostInit, HostMessage, ParentMessage } from './protocol.ts';
+import type { HostInit, HostMessage, ParentMessage } from '../controllerProtocol/index.ts';
 import type { Listener, Subscription } from './typedEmitter.ts';
 
 // What ControllerSession needs from the process that runs a controller, whatever its language: the

@@ -1,12 +1,9 @@
 import type { Probe } from '../informer/index.ts';
+import { INSTALL_CRD_HINT } from '../controllerProtocol/index.ts';
 
 // What `run` and the debugger say about an informer that cannot list or watch (a 403 from RBAC, a
 // kind the cluster does not serve): its error once, as client-go's reflector logs it, not again at
 // each retry — again only when the error changes or after the informer recovered.
-
-/** How to serve a kind that is missing, said once beside it. */
-export const INSTALL_CRD_HINT =
-  'install its CustomResourceDefinition before the controller starts: `kubectl apply -f config/crd/bases`, or `include: [../config/crd/bases]` in the scenario (paths are relative to the scenario file)';
 
 export class InformerErrors {
   private readonly last = new Map<string, string>();

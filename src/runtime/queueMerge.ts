@@ -1,4 +1,4 @@
-import { QUEUE_SNAPSHOT_KEYS, type QueueSnapshot } from './records.ts';
+import { QUEUE_SNAPSHOT_KEYS, type QueueSnapshot } from '../controllerProtocol/index.ts';
 
 // Several controllers' queues (a Go manager) as one snapshot for whoever shows "the queue" of a
 // run: counts add up, and each key says whose it is (two controllers may hold the same key).

@@ -1,5 +1,4 @@
-import type { ReconcileEnd } from './protocol.ts';
-import type { LogLine, ReconcileRecord } from './records.ts';
+import type { LogLine, ReconcileEnd, ReconcileRecord } from '../controllerProtocol/index.ts';
 
 // Keeps the most recent reconciles, in start order, so the debugger can step back through them and
 // the views can list them. A record is added when the reconcile starts and completed when it ends.

@@ -1,4 +1,4 @@
-import type { ReconcileRecord, StaleRead } from './records.ts';
+import type { ReconcileRecord, StaleRead } from '../controllerProtocol/index.ts';
 
 // How a finished reconcile is printed: one human line for the terminal, one JSON line for --trace.
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ApiResource } from '../shared/k8s.ts';
-import type { Log } from './commands/guard.ts';
+import type { Log } from './guard.ts';
 import type { ClusterSession } from './model/clusterSession.ts';
 import type { InformerSpec, InformerSession } from './model/informerSession.ts';
 import { informerName } from './model/informerSession.ts';

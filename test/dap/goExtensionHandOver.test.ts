@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { isAlive, launch, startClient, topFrame } from './dapClient.ts';
 import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
-import { DelveDebugger } from '../../src/debug/delveDebugger.ts';
-import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, GO_STEP_INTO_EVENT, GO_STEP_INTO_PLACED_REQUEST, GO_STEPPED_IN_REQUEST, type GoDebuggerHandOver, type GoStepInto } from '../../src/debug/goChildSession.ts';
+import { DelveDebugger } from '../../src/debug/go/delveDebugger.ts';
+import { ATTACH_GO_EVENT, GO_DEBUGGER_UNAVAILABLE_REQUEST, GO_STEP_INTO_EVENT, GO_STEP_INTO_PLACED_REQUEST, GO_STEPPED_IN_REQUEST, type GoDebuggerHandOver, type GoStepInto } from '../../src/debug/go/goChildSession.ts';
 
 // `"goDebugger": "vscode-go"`: the adapter runs the Go program under a headless Delve and hands
 // Delve to VS Code's Go extension (a child session the editor starts on the hand-over event).

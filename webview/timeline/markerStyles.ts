@@ -19,6 +19,6 @@ export const MARKER_STYLES: Record<TimelineEventType, MarkerStyle> = {
   DELETED: { label: 'Deleted', color: ['--vscode-charts-red', '#f14c4c'], shape: 'cross' },
   BOOKMARK: { label: 'Bookmark', color: ['--vscode-charts-lines', '#808080'], shape: 'diamond' },
   ERROR: { label: 'Error', color: ['--vscode-errorForeground', '#f48771'], shape: 'square' },
-  RELIST: { label: 'List/relist', color: ['--vscode-charts-purple', '#b180d7'], shape: 'bar', acrossPlot: true },
+  RELIST: { label: 'Relist', color: ['--vscode-charts-purple', '#b180d7'], shape: 'bar', acrossPlot: true },
   EXPIRED: { label: '410 Expired', color: ['--vscode-charts-yellow', '#cca700'], shape: 'bar', acrossPlot: true },
 };

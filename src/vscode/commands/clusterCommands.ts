@@ -6,7 +6,7 @@ import type { Connections } from '../connections.ts';
 import type { ConnectTarget } from '../model/lab.ts';
 import type { LabServices } from '../services.ts';
 import { nodeIds } from '../tree/treeNodes.ts';
-import { background, registerGuarded } from './guard.ts';
+import { background, registerGuarded } from '../guard.ts';
 import { revealQuietly } from './informerCommands.ts';
 import { reportScenario } from './scenarioFeedback.ts';
 import { completeStep } from '../walkthrough.ts';

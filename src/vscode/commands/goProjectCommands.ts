@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { setUpGoProject, setupLines, type GoProjectSetup } from '../../setup/index.ts';
 import type { LabServices } from '../services.ts';
 import { explainUntrusted, isTrusted } from '../workspaceTrust.ts';
-import { registerGuarded } from './guard.ts';
+import { registerGuarded } from '../guard.ts';
 
 // "Controller Lab: Set Up This Go Project": what `controller-lab init go` does, for a folder of the
 // workspace (or the folder of the go.mod it was run on), with the change list in the output.

@@ -6,7 +6,7 @@ import type { ClusterSession } from '../model/clusterSession.ts';
 import { qualifiedResource } from '../../shared/k8s.ts';
 import type { LabServices } from '../services.ts';
 import type { TreeNode } from '../tree/treeNodes.ts';
-import { registerGuarded } from './guard.ts';
+import { registerGuarded } from '../guard.ts';
 import { informerIdOf } from './objectTarget.ts';
 import { completeStep } from '../walkthrough.ts';
 

@@ -3,7 +3,7 @@ import { describeUri } from '../documents/describeProvider.ts';
 import { editUri } from '../documents/editFileSystem.ts';
 import { deleteLive, locate } from '../documents/liveObject.ts';
 import type { LabServices } from '../services.ts';
-import { registerGuarded } from './guard.ts';
+import { registerGuarded } from '../guard.ts';
 import { completeStep } from '../walkthrough.ts';
 import { pickObject } from './objectTarget.ts';
 import type { ObjectTarget } from './objectTarget.ts';

@@ -3,7 +3,7 @@ import { objectUri } from '../documents/objectDocumentProvider.ts';
 import { qualifiedResource } from '../../shared/k8s.ts';
 import type { LabServices } from '../services.ts';
 import { TimelinePanel } from '../timeline/timelinePanel.ts';
-import { registerGuarded } from './guard.ts';
+import { registerGuarded } from '../guard.ts';
 import { completeStep } from '../walkthrough.ts';
 import { pickObject } from './objectTarget.ts';
 import type { ObjectTarget } from './objectTarget.ts';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { followScenario } from '../../sim/index.ts';
 import type { ScheduledStep, ScenarioRunHandle } from '../../sim/index.ts';
-import type { Log } from './guard.ts';
+import type { Log } from '../guard.ts';
 
 // A loaded scenario says that it started, what it is doing, and that it finished: a progress
 // notification (cancellable: Cancel stops the remaining steps) that follows its steps, then a

@@ -1,5 +1,6 @@
 import type { ControllerShape } from '../../runtime/index.ts';
-import type { TimelineFeed } from '../timeline/timelineFeed.ts';
+import type { TimelineFeed } from '../model/timelineFeed.ts';
+import { InformerMarkers } from '../model/informerMarkers.ts';
 import { probeTimelineEvent } from './probeTimelineEvent.ts';
 import { reconcileSpan } from './reconcileSpan.ts';
 import type { SessionLike } from './sessionLike.ts';
@@ -10,12 +11,13 @@ import type { SessionLike } from './sessionLike.ts';
 
 /** `name`: the session's name as the tree shows it (read at each event: a Go manager's grows). */
 export function publishToTimeline(session: SessionLike, feed: TimelineFeed, name: () => string): () => void {
+  const markers = new InformerMarkers();
   const subscriptions = [
     session.on('reconcileStart', ({ record }) => feed.putSpan(reconcileSpan(record))),
     session.on('reconcileEnd', ({ record }) => feed.putSpan(reconcileSpan(record))),
     session.on('probe', ({ probe }) => {
       const shapes = session.controllers?.length ? session.controllers : session.controller ? [session.controller as ControllerShape] : undefined;
-      const event = probeTimelineEvent(name(), probe, shapes);
+      const event = probeTimelineEvent(name(), probe, markers, shapes);
       if (event) feed.events.push(event);
     }),
   ];

@@ -2,22 +2,12 @@ import type { QueueKeySnapshot } from '../../runtime/index.ts';
 import { count, escapeMarkdown } from '../tree/format.ts';
 import { KEEP_ENDED, hasEnded, stateOf, type ControllerState } from './controllerEntry.ts';
 import type { ControllerSessionsModel } from './controllerSessionsModel.ts';
-import type { ControllerTreeNode } from './controllerTreeNodes.ts';
+import type { ControllerTreeNode } from '../tree/controllerTreeNodes.ts';
+import type { ItemSpec } from '../tree/treeModel.ts';
 import { informerDescription, informerTooltip } from './informerStats.ts';
 import { queueDescription, queueKeyDescription } from './queueDescriptions.ts';
 
 // How each Controllers row reads: label, description, tooltip, icon and context value.
-
-/** The same shape as the cluster tree's ItemSpec (kept structural so this file needs no tree import). */
-export interface ControllerItemSpec {
-  id: string;
-  label: string;
-  description?: string;
-  tooltip?: string;
-  icon?: { id: string; color?: string };
-  contextValue: string;
-  collapsible: 'none' | 'collapsed' | 'expanded';
-}
 
 const STATE_WORDS: Record<ControllerState, string> = {
   starting: 'starting…',
@@ -47,7 +37,7 @@ const QUEUE_ICONS: Record<QueueKeySnapshot['state'], { id: string; color?: strin
   waiting: { id: 'clock', color: 'charts.yellow' },
 };
 
-export function controllerTreeItem(model: ControllerSessionsModel, node: ControllerTreeNode): ControllerItemSpec {
+export function controllerTreeItem(model: ControllerSessionsModel, node: ControllerTreeNode): ItemSpec {
   const entries = model.entries;
   switch (node.kind) {
     case 'controllers': {
@@ -130,7 +120,7 @@ export function controllerTreeItem(model: ControllerSessionsModel, node: Control
   }
 }
 
-function controllerItem(model: ControllerSessionsModel, id: string, sessionId: string): ControllerItemSpec {
+function controllerItem(model: ControllerSessionsModel, id: string, sessionId: string): ItemSpec {
   const e = model.entries.get(sessionId);
   if (!e) return { id, label: sessionId, contextValue: 'controller', collapsible: 'none' };
   const state = stateOf(e);

@@ -1,11 +1,12 @@
 import { count } from '../tree/format.ts';
+import type { ControllerRows, ItemSpec } from '../tree/treeModel.ts';
 import { hasEnded } from './controllerEntry.ts';
-import { controllerTreeItem, type ControllerItemSpec } from './controllerTreeItems.ts';
+import { controllerTreeItem } from './controllerTreeItems.ts';
 import type { ControllerSessionsModel } from './controllerSessionsModel.ts';
-import { controllerNodeIds, type ControllerTreeNode } from './controllerTreeNodes.ts';
+import { controllerNodeIds, type ControllerTreeNode } from '../tree/controllerTreeNodes.ts';
 
 // The Controllers rows of the tree: which rows there are and their parents (their ids are
-// controllerTreeNodes.ts; how each row reads, controllerTreeItems.ts).
+// ../tree/controllerTreeNodes.ts; how each row reads, controllerTreeItems.ts).
 //
 //   Controllers ── controller ─┬─ Informers ── informer (synced, last RV, events, relists, 410s)
 //                              └─ Workqueue ── key (queued / processing / waiting · retries · backoff)
@@ -14,7 +15,7 @@ import { controllerNodeIds, type ControllerTreeNode } from './controllerTreeNode
 /** Keys listed under Workqueue (a queue of 10,000 keys is summarised by its counts). */
 export const MAX_QUEUE_ROWS = 500;
 
-export class ControllerTreeRows {
+export class ControllerTreeRows implements ControllerRows {
   readonly model: ControllerSessionsModel;
   private readonly nodes = new Map<string, ControllerTreeNode>();
   private readonly unsubscribe: () => void;
@@ -111,7 +112,7 @@ export class ControllerTreeRows {
     }
   }
 
-  item(node: ControllerTreeNode): ControllerItemSpec {
+  item(node: ControllerTreeNode): ItemSpec {
     return controllerTreeItem(this.model, node);
   }
 

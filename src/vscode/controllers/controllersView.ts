@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { controllerSessions } from '../../runtime/index.ts';
 import type { ClusterTreeProvider } from '../tree/clusterTreeProvider.ts';
-import type { TimelineFeed } from '../timeline/timelineFeed.ts';
+import type { TimelineFeed } from '../model/timelineFeed.ts';
 import { ControllerSessionsModel, type ControllerChange } from './controllerSessionsModel.ts';
 import { ControllerTreeRows } from './controllerTreeRows.ts';
-import { controllerNodeIds } from './controllerTreeNodes.ts';
+import { controllerNodeIds } from '../tree/controllerTreeNodes.ts';
 import { publishToTimeline } from './controllerTimeline.ts';
 import type { SessionLike } from './sessionLike.ts';
 

@@ -1,16 +1,18 @@
 import type { Probe } from '../../informer/index.ts';
 import type { ControllerShape } from '../../runtime/index.ts';
 import { splitKey } from '../../shared/keys.ts';
-import type { NewTimelineEvent } from '../timeline/eventRing.ts';
+import type { NewTimelineEvent } from '../model/eventRing.ts';
+import type { InformerMarkers } from '../model/informerMarkers.ts';
 
 const DELTA_TYPES = { Added: 'ADDED', Replaced: 'ADDED', Updated: 'MODIFIED', Deleted: 'DELETED' } as const;
 
 /**
  * What the controller's own informers see, as timeline events (so a reconcile's triggers and the
  * events its writes caused are on the timeline even when no informer of the lab watches that
- * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists and 410s as markers.
+ * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists and 410s as
+ * markers (`markers`, one per controller session, decides them).
  */
-export function probeTimelineEvent(controller: string, probe: Probe, shape?: ControllerShape | ControllerShape[]): NewTimelineEvent | undefined {
+export function probeTimelineEvent(controller: string, probe: Probe, markers: InformerMarkers, shape?: ControllerShape | ControllerShape[]): NewTimelineEvent | undefined {
   const informer = `controller:${controller}/${probe.informer}`;
   const resource = probe.informer.replace(/@.*$/, '');
   // The controller's own cache is a view of its own cluster (often a sim of its debug session):
@@ -18,15 +20,11 @@ export function probeTimelineEvent(controller: string, probe: Probe, shape?: Con
   const cluster = controllerCacheLabel(controller);
   const kind = shape ? kindOfResource(shape, resource) : undefined;
   const base = { at: probe.at, informer, resource, cluster, ...(kind ? { kind } : {}) };
-  switch (probe.kind) {
-    case 'delta': {
-      if (probe.type === 'Sync') return undefined;
-      return { ...base, ...splitKey(probe.key), type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
-    }
-    case 'relist': return { ...base, namespace: '', name: '', type: 'RELIST', resourceVersion: '' };
-    case 'expired': return { ...base, namespace: '', name: '', type: 'EXPIRED', resourceVersion: probe.resourceVersion };
-    default: return undefined;
-  }
+  const marker = markers.markerFor(probe);
+  if (marker) return { ...base, namespace: '', name: '', ...marker };
+  // Watch events arrive as deltas too: once is enough. A resync changes nothing.
+  if (probe.kind !== 'delta' || probe.type === 'Sync') return undefined;
+  return { ...base, ...splitKey(probe.key), type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };
 }
 
 export function controllerCacheLabel(controller: string): string {

@@ -3,10 +3,11 @@ import type { ApiResource, KubeObject } from '../../shared/k8s.ts';
 import { qualifiedResource } from '../../shared/k8s.ts';
 import { objectKey } from '../../shared/keys.ts';
 import type { Clock } from '../../shared/clock.ts';
-import type { NewTimelineEvent } from '../timeline/eventRing.ts';
+import type { NewTimelineEvent } from './eventRing.ts';
 import { ListProgress } from './listProgress.ts';
 import type { ListProgressSnapshot } from './listProgress.ts';
 import { ObjectHistory } from './objectHistory.ts';
+import { InformerMarkers } from './informerMarkers.ts';
 import type { VersionChange } from './objectHistory.ts';
 import { splitKey } from '../../shared/keys.ts';
 
@@ -92,6 +93,8 @@ export class InformerSession {
   private readonly clusterLabel: string;
   /** The resourceVersion each object's lane last showed: a relist adds lanes for objects only it brought. */
   private readonly timelineVersions = new Map<string, string>();
+  /** Its relists and 410s, as the timeline marks them. */
+  private readonly markers = new InformerMarkers();
   private readonly emitTimeline: (event: NewTimelineEvent) => void;
   private listeners: ((change: InformerChange) => void)[] = [];
   private pending: InformerChange | undefined;
@@ -283,6 +286,8 @@ export class InformerSession {
       // Pages arrive before the cache is filled: warn while the list is still coming in.
       if (p.kind === 'listPage') this.checkLimit(this.progress.listed, true);
     }
+    const marker = this.markers.markerFor(p);
+    if (marker) this.timeline(p.at, marker.type, '', marker.resourceVersion);
     switch (p.kind) {
       case 'event':
         this.eventsSeen++;
@@ -307,11 +312,9 @@ export class InformerSession {
         this.latestResourceVersion = p.resourceVersion;
         if (this.phase === 'retrying') this.phase = this.informer.hasSynced() ? 'synced' : 'syncing';
         this.lastError = undefined;
-        this.timeline(p.at, 'RELIST', '', p.resourceVersion);
         this.markInformer();
         break;
       case 'expired':
-        this.timeline(p.at, 'EXPIRED', '', p.resourceVersion);
         this.markInformer();
         break;
       case 'synced':

@@ -2,7 +2,7 @@ import { createSharedInformer, dropManagedFields } from '../../informer/index.ts
 import type { Clock } from '../../shared/clock.ts';
 import { describeFailure } from '../../kube/index.ts';
 import type { Failure } from '../../kube/index.ts';
-import { TimelineFeed } from '../timeline/timelineFeed.ts';
+import { TimelineFeed } from './timelineFeed.ts';
 import { ClusterSession } from './clusterSession.ts';
 import type { ClusterBackend } from './clusterSession.ts';
 import { InformerSession, informerName } from './informerSession.ts';

@@ -9,7 +9,7 @@ import { objectToYaml } from '../objectYaml.ts';
 
 const INFORMER_EVENT_NOTES: Partial<Record<TimelineEvent['type'], string>> = {
   BOOKMARK: 'A bookmark: the server says nothing changed up to this resourceVersion; the informer resumes from here after a reconnect.',
-  RELIST: 'A list: the informer read every object at this resourceVersion and replaced its cache with the result (first sync, or a relist after a 410 or error).',
+  RELIST: 'A relist: the informer read every object again at this resourceVersion and replaced its cache with the result (after a 410, an error or a failed streaming list; its first list is not marked).',
   EXPIRED: '410 Gone/Expired: the resourceVersion the informer asked to resume from is older than the server keeps. It must relist.',
   ERROR: 'The watch stream carried an ERROR event (a Status).',
 };

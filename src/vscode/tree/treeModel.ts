@@ -4,7 +4,7 @@ import type { InformerSession } from '../model/informerSession.ts';
 import { describeListProgress } from '../model/listProgress.ts';
 import type { Lab } from '../model/lab.ts';
 import { count, describeObject, escapeMarkdown, objectTooltip, relativeTime } from './format.ts';
-import type { ControllerTreeRows } from '../controllers/controllerTreeRows.ts';
+import type { ControllerTreeNode } from './controllerTreeNodes.ts';
 import { NodeCache, isControllerNode, nodeIds } from './treeNodes.ts';
 import { NAMESPACE_ICON, objectIconId } from './kindIcons.ts';
 import type { TreeNode } from './treeNodes.ts';
@@ -37,6 +37,16 @@ export interface ItemSpec {
   command?: { command: string; title: string; arguments: unknown[] };
 }
 
+/** The Controllers rows, as the controllers' part supplies them (src/vscode/controllers/controllerTreeRows.ts). */
+export interface ControllerRows {
+  root(): ControllerTreeNode | undefined;
+  children(node: ControllerTreeNode): ControllerTreeNode[];
+  parent(node: ControllerTreeNode): ControllerTreeNode | undefined;
+  item(node: ControllerTreeNode): ItemSpec;
+  /** The row with this id, as last handed out (refreshes match rows by identity). */
+  lookup(id: string): ControllerTreeNode | undefined;
+}
+
 const CHANGE_COLORS: Record<string, string> = { ADDED: 'charts.green', MODIFIED: 'charts.blue', DELETED: 'charts.red' };
 
 /** Objects shown per list before a "more" row: VS Code renders 1,000 rows fast, 10,000 slowly. */
@@ -53,7 +63,7 @@ export class TreeModel {
   /** Lists whose page grew for a reveal; the provider refreshes them before revealing. */
   private grown = new Set<string>();
   /** Running controllers, shown after the clusters (set by src/vscode/controllers/controllersView.ts). */
-  controllers: ControllerTreeRows | undefined;
+  controllers: ControllerRows | undefined;
   /** What the user expanded or collapsed (kept across reloads); overrides the defaults below. */
   expansion: { state(id: string): boolean | undefined } | undefined;
 

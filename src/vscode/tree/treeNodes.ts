@@ -1,5 +1,5 @@
-import type { ControllerTreeNode } from '../controllers/controllerTreeNodes.ts';
-import { CONTROLLER_NODE_KINDS } from '../controllers/controllerTreeNodes.ts';
+import type { ControllerTreeNode } from './controllerTreeNodes.ts';
+import { CONTROLLER_NODE_KINDS } from './controllerTreeNodes.ts';
 
 // The tree's elements: small records with ids that stay the same while what they name exists, so
 // VS Code keeps expansion and selection across refreshes and `reveal` can find them.

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import { ESLint } from 'eslint';
-import { SIM_FLOORS } from '../../../scripts/layers.mjs';
+import { layerRules, SIM_FLOORS } from '../../../scripts/layers.mjs';
+import { RULE_ID as DYNAMIC_IMPORT_RULE } from '../../../scripts/dynamicImportRule.mjs';
 
 // The lint stage enforces the layers (scripts/layers.mjs): these lint small in-memory files placed
 // in each part with the repository's own ESLint config, as `npm run lint` would.
@@ -12,10 +13,12 @@ import { SIM_FLOORS } from '../../../scripts/layers.mjs';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const eslint = new ESLint({ cwd: repo });
 
-/** The import-rule messages ESLint gives for `source` if it were the file at `path`. */
+const IMPORT_RULES = ['no-restricted-imports', DYNAMIC_IMPORT_RULE];
+
+/** The import-rule messages ESLint gives for `source` if it were the file at `path` (declarations and `import()`). */
 async function importProblems(path: string, source: string): Promise<string[]> {
   const [result] = await eslint.lintText(source, { filePath: join(repo, path) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => IMPORT_RULES.includes(m.ruleId ?? '')).map((m) => m.message);
 }
 
 const forbidden: [string, string, string, RegExp][] = [
@@ -24,14 +27,25 @@ const forbidden: [string, string, string, RegExp][] = [
   ['the core importing vscode', 'src/informer/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
   ['the informer importing the sim', 'src/informer/newPart.ts', "import type { SimObjects } from '../sim/index.ts';", /the informer knows backends only through ListerWatcher/],
   ['the views importing the sim store', 'src/vscode/tree/newPart.ts', "import type { ClientInfo } from '../../sim/store/types.ts';", /the simulated cluster's store is internal/],
-  ['the views importing the debugger', 'src/vscode/controllers/newPart.ts', "import { activateDebug } from '../../debug/activateDebug.ts';", /not the debugger/],
+  ['the views importing the debugger', 'src/vscode/controllers/newPart.ts', "import { activateDebug } from '../../debug/vscode/activateDebug.ts';", /not the debugger/],
   ['the webview importing anything in src but the protocol', 'webview/timeline/newPart.ts', "import type { KubeObject } from '../../src/shared/k8s.ts';", /the webview sees only src\/shared\/protocol/],
   ['the CLI entering the informer by a deep path', 'src/cli/newPart.ts', "import { Reflector } from '../informer/reflector.ts';", /enter informer through src\/informer\/index\.ts/],
-  ['the debugger entering the runtime by a deep path', 'src/debug/newPart.ts', "import { ControllerLoop } from '../runtime/controllerLoop.ts';", /enter runtime through src\/runtime\/index\.ts/],
+  ['the debugger entering the runtime by a deep path', 'src/debug/newPart.ts', "import { ControllerSession } from '../runtime/controllerSession.ts';", /enter runtime through src\/runtime\/index\.ts/],
   ['project setup importing the sim', 'src/setup/goProject/newPart.ts', "import { checkScenario } from '../../sim/index.ts';", /setup edits a user's project .*: it imports only shared/],
   ['project setup importing vscode', 'src/setup/goProject/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
   ['the CLI entering project setup by a deep path', 'src/cli/newPart.ts', "import { wrapManager } from '../setup/goProject/mainWrap.ts';", /enter setup through src\/setup\/index\.ts/],
-  ['the core importing project setup', 'src/runtime/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';", /the core .* or project setup/],
+  ['the core importing project setup', 'src/runtime/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';", /the core .* project setup/],
+  ['the controller host importing the session side', 'src/host/newPart.ts', "import { ControllerSession } from '../runtime/index.ts';", /speaks to its session through the controller protocol alone/],
+  ['the session side importing the controller host', 'src/runtime/newPart.ts', "import { ControllerLoop } from '../host/engine/controllerLoop.ts';", /the core .* controller host/],
+  ['the controller protocol importing the session side', 'src/controllerProtocol/newPart.ts', "import type { ControllerSession } from '../runtime/index.ts';", /the contract between a controller's process and its session: it imports neither side/],
+  ['the controller protocol importing the controller host', 'src/controllerProtocol/newPart.ts', "import type { KindInformer } from '../host/engine/ports.ts';", /the core .* controller host/],
+  ['the engine importing the informer', 'src/host/engine/newPart.ts', "import { createSharedInformer } from '../../informer/index.ts';", /the engine drives a controller through its ports/],
+  ['the engine importing a host adapter', 'src/host/engine/newPart.ts', "import { WorkQueueAdapter } from '../queueAdapter.ts';", /the engine drives a controller through its ports/],
+  ['the host entering the controller protocol by a deep path', 'src/host/newPart.ts', "import type { HostMessage } from '../controllerProtocol/protocol.ts';", /enter controllerProtocol through src\/controllerProtocol\/index\.ts/],
+  ['the debugger\'s runtime importing vscode', 'src/debug/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
+  ['the Delve half importing vscode', 'src/debug/go/newPart.ts', "import * as vscode from 'vscode';", /no vscode here/],
+  ['the debugger\'s runtime importing the views', 'src/debug/newPart.ts', "import { isTrusted } from '../vscode/workspaceTrust.ts';", /only src\/debug\/vscode talks to VS Code/],
+  ['the debugger\'s runtime importing its VS Code side', 'src/debug/go/newPart.ts', "import { DEBUG_TYPE } from '../vscode/debugType.ts';", /only src\/debug\/vscode talks to VS Code/],
   ['the runtime entering the sim by a deep path', 'src/runtime/newPart.ts', "import { SimCluster } from '../sim/simCluster.ts';", /enter sim through src\/sim\/index\.ts/],
 ];
 
@@ -88,16 +102,53 @@ test('every folder and file of src/sim stands on one floor', () => {
 
 test('lint allows the arrows the layers draw', async () => {
   const allowed: [string, string][] = [
-    ['src/host/newPart.ts', "import { loadCluster } from '../kube/index.ts';\nimport { ControllerLoop } from '../runtime/hostApi.ts';"],
-    ['src/runtime/newPart.ts', "import { createSimCluster } from '../sim/index.ts';\nimport { createSharedInformer } from '../informer/index.ts';"],
+    ['src/host/newPart.ts', "import { loadCluster } from '../kube/index.ts';\nimport { ControllerLoop } from './engine/controllerLoop.ts';\nimport type { HostMessage } from '../controllerProtocol/index.ts';"],
+    ['src/host/engine/newPart.ts', "import type { KindInformer } from './ports.ts';\nimport type { ReconcileRecord } from '../../controllerProtocol/index.ts';\nimport { splitKey } from '../../shared/keys.ts';"],
+    ['src/controllerProtocol/newPart.ts', "import type { Probe } from '../informer/index.ts';\nimport type { KubeObject } from '../shared/k8s.ts';"],
+    ['src/runtime/newPart.ts', "import { createSimCluster } from '../sim/index.ts';\nimport { createSharedInformer } from '../informer/index.ts';\nimport type { HostMessage } from '../controllerProtocol/index.ts';"],
     ['src/vscode/tree/newPart.ts', "import type { ClientInfo } from '../../sim/index.ts';\nimport * as vscode from 'vscode';"],
     ['src/sim/store/newPart.ts', "import type { Stored } from './storedObject.ts';\nimport type { ListOptions } from '../../informer/index.ts';"],
     ['webview/timeline/newPart.ts', "import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';"],
     ['src/cli/newPart.ts', "import { setUpGoProject } from '../setup/index.ts';"],
+    ['src/debug/vscode/newPart.ts', "import * as vscode from 'vscode';\nimport { isTrusted } from '../../vscode/workspaceTrust.ts';\nimport { ATTACH_JS_EVENT } from '../reconcileDebugSession.ts';"],
+    ['src/debug/go/newPart.ts', "import type { DebugProtocol } from '@vscode/debugprotocol';\nimport { TypedEmitter } from '../../runtime/index.ts';\nimport { ReconcileDebugSession } from '../reconcileDebugSession.ts';"],
     ['src/vscode/commands/newPart.ts', "import { setUpGoProject } from '../../setup/index.ts';\nimport * as vscode from 'vscode';"],
     ['src/setup/goProject/newPart.ts', "import { GoSource } from './goScanner.ts';\nimport type { KubeObject } from '../../shared/k8s.ts';"],
   ];
   for (const [path, source] of allowed) {
     assert.deepEqual(await importProblems(path, source + '\nexport {};\n'), [], path);
+  }
+});
+
+// `import('…')` of a literal path is held to the same rules as an import declaration.
+const dynamicForbidden: [string, string, string, RegExp][] = [
+  ['the CLI entering kube by a deep path through import()', 'src/cli/newPart.ts', "export const load = () => import('../kube/cluster.ts');", /enter kube through src\/kube\/index\.ts/],
+  ['the core importing vscode through import()', 'src/runtime/newPart.ts', "export const load = () => import('vscode');", /no vscode here/],
+  ['the informer importing the sim through import() of a template literal', 'src/informer/newPart.ts', 'export const load = () => import(`../sim/index.ts`);', /the informer knows backends only through ListerWatcher/],
+  ['a kind importing the server through import()', 'src/sim/kinds/newPart.ts', "export const load = () => import('../server/simServer.ts');", /src\/sim\/kinds stands on floor 2 .* may not import server/],
+];
+
+for (const [what, path, source, message] of dynamicForbidden) {
+  test(`lint fails on ${what}`, async () => {
+    const [result] = await eslint.lintText(source + '\n', { filePath: join(repo, path) });
+    const problems = (result?.messages ?? []).filter((m) => m.ruleId === DYNAMIC_IMPORT_RULE).map((m) => m.message);
+    assert.ok(problems.some((p) => message.test(p)), `expected ${message} for ${path}, got ${JSON.stringify(result?.messages)}`);
+  });
+}
+
+test('lint allows import() down the layers, and cannot judge a computed one', async () => {
+  const allowed: [string, string][] = [
+    ['src/cli/newPart.ts', "export const load = () => Promise.all([import('./watch.ts'), import('../informer/index.ts'), import('node:fs')]);"],
+    ['src/runtime/newPart.ts', 'export const load = (name: string) => import(name);'],
+  ];
+  for (const [path, source] of allowed) {
+    assert.deepEqual(await importProblems(path, source + '\n'), [], path);
+  }
+});
+
+test('every part holds import() to the same paths and patterns as its import declarations', () => {
+  for (const block of layerRules()) {
+    const rules = block.rules ?? {};
+    assert.deepEqual(rules[DYNAMIC_IMPORT_RULE], rules['no-restricted-imports'], String(block.files));
   }
 });

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realClock } from '../../../src/shared/clock.ts';
-import { defineController } from '../../../src/runtime/api.ts';
-import { ControllerLoop } from '../../../src/runtime/controllerLoop.ts';
+import { defineController } from '../../../src/controllerProtocol/api.ts';
+import { ControllerLoop } from '../../../src/host/engine/controllerLoop.ts';
 import { WorkQueueAdapter } from '../../../src/host/queueAdapter.ts';
 import { createWorkQueue } from '../../../src/workqueue/index.ts';
-import type { HostMessage } from '../../../src/runtime/protocol.ts';
-import type { QueueSnapshot } from '../../../src/runtime/records.ts';
-import { FakeInformer, FakeWriter } from '../runtime/fakes.ts';
+import type { HostMessage } from '../../../src/controllerProtocol/protocol.ts';
+import type { QueueSnapshot } from '../../../src/controllerProtocol/records.ts';
+import { FakeInformer, FakeWriter } from './engine/fakes.ts';
 
 // What the host tells its parent about the queue while thousands of keys pass through it: a few
 // bounded snapshots, not one copy of the whole queue per change (which made a controller that

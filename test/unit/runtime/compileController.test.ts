@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileController } from '../../../src/runtime/compileController.ts';
 import { registerControllerModuleHooks } from '../../../src/host/controllerModuleHooks.ts';
-import { isControllerDefinition, TerminalError, userApi, USER_API_GLOBAL } from '../../../src/runtime/api.ts';
+import { isControllerDefinition, TerminalError, userApi, USER_API_GLOBAL } from '../../../src/controllerProtocol/api.ts';
 
 (globalThis as Record<symbol, unknown>)[USER_API_GLOBAL] = userApi;
 

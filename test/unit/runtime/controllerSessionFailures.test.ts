@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
 import { launchSim } from '../../../src/runtime/simLauncher.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
 import { REPLICASET_SCENARIO, withTempDirAsync } from './support/runController.ts';
 
 // The session as the debugger uses it (no restarts): a host blocked in a reconcile is stopped by the

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { GoControllerProcess } from '../../../src/runtime/goControllerProcess.ts';
 import { launchSim } from '../../../src/runtime/simLauncher.ts';
-import type { ReconcileEnd } from '../../../src/runtime/protocol.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+import type { ReconcileEnd } from '../../../src/controllerProtocol/protocol.ts';
+import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
 
 // A real Go controller (go/examples/configmap-mirror, which calls controllerlab.Wrap) built and
 // run against the simulated cluster: its reconciles arrive as the TypeScript host's messages, held

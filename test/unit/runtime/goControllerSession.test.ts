@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
 import { launchSim } from '../../../src/runtime/simLauncher.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
 import { ControllerSessionsModel } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
 import { ControllerTreeRows } from '../../../src/vscode/controllers/controllerTreeRows.ts';
-import { controllerNodeIds } from '../../../src/vscode/controllers/controllerTreeNodes.ts';
+import { controllerNodeIds } from '../../../src/vscode/tree/controllerTreeNodes.ts';
 import { publishToTimeline } from '../../../src/vscode/controllers/controllerTimeline.ts';
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
-import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
+import { TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
 import { spanLaneKey } from '../../../src/shared/protocol/reconcileSpans.ts';
 import { GO_EXAMPLE, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from './support/goPrograms.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
 import { launchSim } from '../../../src/runtime/simLauncher.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
 
 // examples/go-guestbook, a kubebuilder-layout operator watching its own custom kind, run as
 // `controller-lab run ./examples/go-guestbook/cmd --sim --scenario …` runs it: its CRD is served

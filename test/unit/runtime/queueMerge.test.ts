@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeQueues } from '../../../src/runtime/queueMerge.ts';
-import type { QueueSnapshot } from '../../../src/runtime/records.ts';
+import type { QueueSnapshot } from '../../../src/controllerProtocol/records.ts';
 
 // A Go manager's controllers each have a queue; the run's "queue" (the tree's Workqueue row, the
 // CLI's --timeout report) is all of them, and a key held by two controllers is listed twice.

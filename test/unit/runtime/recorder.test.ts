@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReconcileRecorder } from '../../../src/runtime/recorder.ts';
 import { CacheHistory } from '../../../src/runtime/cacheHistory.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
 
 function record(seq: number, cacheSeq: number): ReconcileRecord {
   return {

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ControllerSession } from '../../../src/runtime/controllerSession.ts';
-import type { ReconcileRecord } from '../../../src/runtime/records.ts';
+import type { ReconcileRecord } from '../../../src/controllerProtocol/records.ts';
 import { launchSim, type LaunchedSim } from '../../../src/runtime/simLauncher.ts';
 import { FILES, THROW_LINE, writeController } from './multiFileController.ts';
 

@@ -3,10 +3,10 @@ import * as assert from 'node:assert/strict';
 import { FakeSession, record, SHAPE } from './support/fakeControllerSession.ts';
 import { ControllerSessionsModel, type ControllerChange } from '../../../src/vscode/controllers/controllerSessionsModel.ts';
 import { ControllerTreeRows, MAX_QUEUE_ROWS } from '../../../src/vscode/controllers/controllerTreeRows.ts';
-import { controllerNodeIds, type ControllerTreeNode } from '../../../src/vscode/controllers/controllerTreeNodes.ts';
+import { controllerNodeIds, type ControllerTreeNode } from '../../../src/vscode/tree/controllerTreeNodes.ts';
 import { publishToTimeline } from '../../../src/vscode/controllers/controllerTimeline.ts';
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
-import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
+import { TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
 
 
 function setup() {

@@ -3,11 +3,12 @@ import * as assert from 'node:assert/strict';
 import { FakeSession, record, SHAPE } from './support/fakeControllerSession.ts';
 import { publishToTimeline } from '../../../src/vscode/controllers/controllerTimeline.ts';
 import { probeTimelineEvent } from '../../../src/vscode/controllers/probeTimelineEvent.ts';
+import { InformerMarkers } from '../../../src/vscode/model/informerMarkers.ts';
 import { reconcileSpan } from '../../../src/vscode/controllers/reconcileSpan.ts';
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
 import { findLinkedEvent, isSpansParams, spanLaneKey, triggerTarget } from '../../../src/shared/protocol/reconcileSpans.ts';
 import type { TimelineEvent } from '../../../src/shared/protocol/timeline.ts';
-import { TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
+import { TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
 
 
 describe("a controller session's timeline", () => {
@@ -25,7 +26,9 @@ describe("a controller session's timeline", () => {
     session.send('probe', { probe: { at: 7, informer: 'pods', kind: 'delta', type: 'Added', key: 'default/web-x1', resourceVersion: '11' } });
     name = 'replicaset-controller, other';
     session.send('probe', { probe: { at: 8, informer: 'pods', kind: 'delta', type: 'Sync', key: 'default/web-x1', resourceVersion: '11' } });
+    session.send('probe', { probe: { at: 8, informer: 'pods', kind: 'listEnd', resourceVersion: '10', items: 1, durationMs: 1 } });
     session.send('probe', { probe: { at: 9, informer: 'pods', kind: 'relist', cause: '410' } });
+    session.send('probe', { probe: { at: 9, informer: 'pods', kind: 'listEnd', resourceVersion: '12', items: 1, durationMs: 1 } });
     const events = feed.events.all();
     assert.deepEqual(
       events.map((e) => `${e.type} ${e.kind ?? '-'} ${e.cluster} ${e.namespace}/${e.name}`),
@@ -63,15 +66,24 @@ describe("a controller session's timeline", () => {
   });
 
   it('puts what the controller\'s own informers see on the timeline, so spans link without a lab informer', () => {
-    const delta = probeTimelineEvent('rs', { at: 7, informer: 'pods@default', kind: 'delta', type: 'Replaced', key: 'default/web-x1', resourceVersion: '11' });
+    const markers = new InformerMarkers();
+    const delta = probeTimelineEvent('rs', { at: 7, informer: 'pods@default', kind: 'delta', type: 'Replaced', key: 'default/web-x1', resourceVersion: '11' }, markers);
     assert.deepEqual(delta, { at: 7, informer: 'controller:rs/pods@default', resource: 'pods', cluster: 'rs cache', namespace: 'default', name: 'web-x1', type: 'ADDED', resourceVersion: '11' });
-    assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' })?.type, 'MODIFIED');
-    assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' })?.namespace, '');
-    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Deleted', key: 'default/a', resourceVersion: '4' })?.type, 'DELETED');
-    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Sync', key: 'default/a', resourceVersion: '4' }), undefined);
-    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'expired', via: 'http', resourceVersion: '2' })?.type, 'EXPIRED');
-    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'relist', cause: '410' })?.name, '');
-    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'event', type: 'MODIFIED', key: 'default/a', resourceVersion: '4' }), undefined, 'watch events arrive as deltas too: once is enough');
+    assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' }, markers)?.type, 'MODIFIED');
+    assert.equal(probeTimelineEvent('rs', { at: 8, informer: 'nodes', kind: 'delta', type: 'Updated', key: 'n1', resourceVersion: '3' }, markers)?.namespace, '');
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Deleted', key: 'default/a', resourceVersion: '4' }, markers)?.type, 'DELETED');
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Sync', key: 'default/a', resourceVersion: '4' }, markers), undefined);
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'expired', via: 'http', resourceVersion: '2' }, markers)?.type, 'EXPIRED');
+    assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'event', type: 'MODIFIED', key: 'default/a', resourceVersion: '4' }, markers), undefined, 'watch events arrive as deltas too: once is enough');
+  });
+
+  it('marks a relist of the controller\'s informer once, when its list completes; its first list is no relist', () => {
+    const markers = new InformerMarkers();
+    const listEnd = (at: number, informer: string, resourceVersion: string) => probeTimelineEvent('rs', { at, informer, kind: 'listEnd', resourceVersion, items: 1, durationMs: 1 }, markers);
+    assert.equal(listEnd(1, 'pods', '5'), undefined, 'the first list');
+    assert.equal(probeTimelineEvent('rs', { at: 2, informer: 'pods', kind: 'relist', cause: 'expired' }, markers), undefined, 'a relist is marked when its list completes');
+    assert.deepEqual(listEnd(3, 'pods', '9'), { at: 3, informer: 'controller:rs/pods', resource: 'pods', cluster: 'rs cache', namespace: '', name: '', type: 'RELIST', resourceVersion: '9' });
+    assert.equal(listEnd(4, 'nodes', '9'), undefined, 'another informer\'s first list');
   });
 
   it('links triggers and writes to timeline events by object and resourceVersion', () => {

@@ -36,6 +36,12 @@ export class FakeApi implements ListerWatcher {
     for (const s of this.sinks) s.event({ type: 'DELETED', object: gone });
   }
 
+  /** Ends every watch with 410 Gone, as a server whose history moved past the watch's resourceVersion: the informer relists. */
+  expireWatches(): void {
+    const gone = { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version' } as unknown as KubeObject;
+    for (const s of this.sinks) s.event({ type: 'ERROR', object: gone });
+  }
+
   async list(_options: ListOptions): Promise<KubeList> {
     return { metadata: { resourceVersion: String(this.rv) }, items: [...this.objects.values()] };
   }

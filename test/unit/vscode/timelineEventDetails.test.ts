@@ -25,9 +25,11 @@ describe('timeline event details', () => {
     const details = eventDetails(lab, modified.seq, false);
     assert.equal(details.previousResourceVersion, '11');
     assert.deepEqual(details.diff?.filter((l) => l.op !== ' ').map((l) => l.op + l.text.trim()), ['-resourceVersion: "11"', '+resourceVersion: "12"', '-v: "1"', '+v: "2"']);
+    api.expireWatches();
+    await settle();
     const relist = lab.timeline.events.all().find((e) => e.type === 'RELIST');
     assert.ok(relist);
-    assert.match(eventDetails(lab, relist.seq, false).note ?? '', /A list/);
+    assert.match(eventDetails(lab, relist.seq, false).note ?? '', /A relist/);
     assert.throws(() => eventDetails(lab, 999, false), /no longer kept/);
     await lab.dispose();
   });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { EventRing } from '../../../src/vscode/timeline/eventRing.ts';
-import type { NewTimelineEvent } from '../../../src/vscode/timeline/eventRing.ts';
+import { EventRing } from '../../../src/vscode/model/eventRing.ts';
+import type { NewTimelineEvent } from '../../../src/vscode/model/eventRing.ts';
 
 describe('timeline event ring', () => {
   const ev = (at: number, name = 'a'): NewTimelineEvent => ({ at, informer: 'i', resource: 'configmaps', namespace: 'default', name, type: 'MODIFIED', resourceVersion: '1' });

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { ReconcileSpan } from '../../../src/shared/protocol/reconcileSpans.ts';
-import { MAX_SPANS, TimelineFeed } from '../../../src/vscode/timeline/timelineFeed.ts';
+import { MAX_SPANS, TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
 
 function span(id: string, outcome: ReconcileSpan['outcome'] = 'running'): ReconcileSpan {
   return { id, seq: 1, controller: 'web', kind: 'ConfigMap', key: 'default/web', startedAt: 1, outcome, detail: '', triggers: [], writes: [] };

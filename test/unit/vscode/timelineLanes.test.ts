@@ -4,6 +4,7 @@ import { FakeClock } from '../../../src/shared/clock.ts';
 import { Lab } from '../../../src/vscode/model/lab.ts';
 import { laneKeyOf } from '../../../src/shared/protocol/timeline.ts';
 import { probeTimelineEvent } from '../../../src/vscode/controllers/probeTimelineEvent.ts';
+import { InformerMarkers } from '../../../src/vscode/model/informerMarkers.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
 // What the host puts on the timeline for an informer of the lab: every object the first list
@@ -31,7 +32,7 @@ describe('timeline events from the lab’s informers', () => {
   });
 
   it('keeps a debug session’s cache of an object in a lane apart from the view’s', () => {
-    const fromController = probeTimelineEvent('rs', { at: 1, informer: 'configmaps', kind: 'delta', type: 'Updated', key: 'default/a', resourceVersion: '3' }, {
+    const fromController = probeTimelineEvent('rs', { at: 1, informer: 'configmaps', kind: 'delta', type: 'Updated', key: 'default/a', resourceVersion: '3' }, new InformerMarkers(), {
       name: 'rs', forKind: { apiVersion: 'v1', kind: 'ConfigMap' }, owns: [], watches: [], workers: 1,
     });
     assert.ok(fromController);

@@ -120,16 +120,20 @@ describe('cluster tree model', () => {
     await lab.dispose();
   });
 
-  it('emits timeline events for watch events and lists', async () => {
+  it('emits timeline events for watch events and lists, and marks a relist (not the first list) once', async () => {
     const api = new FakeApi();
     api.put('default', 'a');
     const { lab } = await labWith(api);
     api.put('default', 'a', { v: '2' });
     api.put('default', 'c');
     await settle();
-    const types = lab.timeline.events.all().map((e) => `${e.type}:${e.name}`);
-    assert.deepEqual(types, ['RELIST:', 'ADDED:a', 'MODIFIED:a', 'ADDED:c']);
-    assert.equal(lab.timeline.events.all()[2]?.resourceVersion, '12');
+    const types = () => lab.timeline.events.all().map((e) => `${e.type}:${e.name}`);
+    assert.deepEqual(types(), ['ADDED:a', 'MODIFIED:a', 'ADDED:c']);
+    assert.equal(lab.timeline.events.all()[1]?.resourceVersion, '12');
+    api.expireWatches();
+    await settle();
+    assert.deepEqual(types(), ['ADDED:a', 'MODIFIED:a', 'ADDED:c', 'ERROR:', 'EXPIRED:', 'RELIST:']);
+    assert.equal(lab.timeline.events.all()[5]?.resourceVersion, '13', "the relist's list, at its resourceVersion");
     await lab.dispose();
   });
 

@@ -1,4 +1,4 @@
-import { defineController } from '../../../../src/runtime/api.ts';
+import { defineController } from '../../../../src/controllerProtocol/api.ts';
 import type { KubeObject } from '../../../../src/shared/k8s.ts';
 
 // The controller the debugger's tests step through: for every ConfigMap it writes a Secret named

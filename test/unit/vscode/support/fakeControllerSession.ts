@@ -1,9 +1,9 @@
 // A controller session the views can listen to, driven by the test (events sent by hand), and a
 // reconcile record to send through it.
 import type { RuntimeEvents } from '../../../../src/runtime/controllerSession.ts';
-import type { ReconcileRecord } from '../../../../src/runtime/records.ts';
+import type { ReconcileRecord } from '../../../../src/controllerProtocol/records.ts';
 import { TypedEmitter } from '../../../../src/runtime/typedEmitter.ts';
-import type { ControllerShape } from '../../../../src/runtime/protocol.ts';
+import type { ControllerShape } from '../../../../src/controllerProtocol/protocol.ts';
 
 export class FakeSession extends TypedEmitter<RuntimeEvents> {
   controller: ControllerShape | undefined;
