@@ -2,13 +2,17 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { objectKey } from '../../shared/keys.ts';
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from '../../controllerProtocol/index.ts';
-import type { HostMessage, ControllerShape, CacheDelta, HeldKey, ReconcileOutcome, ReconcileRecord, TriggerDelta, WriteRecord } from '../../controllerProtocol/index.ts';
+import type { HostMessage, ControllerShape, CacheDelta, HeldKey, ReconcileOutcome, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord } from '../../controllerProtocol/index.ts';
 import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow } from './reconcileHandler.ts';
 import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from './ports.ts';
 import { createCacheReader, createReconcileContext } from './reconcileContext.ts';
 import { createEventWriter, type EventWriter } from './eventRecorder.ts';
 import { compareResourceVersions } from './resourceVersion.ts';
 import { splitKey } from '../../shared/keys.ts';
+import { WrittenVersions } from './writtenVersions.ts';
+
+/** Stale reads kept per reconcile (a loop over a stale list would otherwise report thousands). */
+const MAX_STALE_READS = 20;
 
 // The controller's engine inside the host process: informer events become keys in the workqueue
 // (for → the object itself, owns → its controlling owner, watches → the user's map), workers take
@@ -46,6 +50,8 @@ export class ControllerLoop {
   private readonly opts: LoopOptions;
   private readonly events: EventWriter;
   private readonly informersById = new Map<string, KindInformer>();
+  /** This process's writes its informers have not delivered yet (stale reads are checked against them). */
+  private readonly written = new WrittenVersions();
   private readonly pendingTriggers = new Map<string, TriggerDelta[]>();
   private deltaSeq = 0;
   private reconcileSeq = 0;
@@ -163,6 +169,7 @@ export class ControllerLoop {
       this.lastSeqByEvent.set(event.object, seq);
       if (compareResourceVersions(rv, this.cacheResourceVersion) > 0) this.cacheResourceVersion = rv;
       const delta: CacheDelta = { seq, type: event.type, apiVersion: kind.apiVersion, kind: kind.kind, key: objectKey(event.object), resourceVersion: rv };
+      this.written.observed(kind.kind, delta.key, rv, event.type === 'DELETED');
       if (this.opts.mirrorCache) delta.object = event.object;
       this.opts.send({ type: 'delta', delta });
     }
@@ -259,9 +266,13 @@ export class ControllerLoop {
     if (stepIn) await this.opts.prepareStepIn?.();
 
     const writes: WriteRecord[] = [];
+    const staleReads: StaleRead[] = [];
     const abort = new AbortController();
     const ctx = createReconcileContext({
       reconcileId: record.reconcileId,
+      seq,
+      written: this.written,
+      onStaleRead: (read) => staleReads.length < MAX_STALE_READS && staleReads.push(read),
       informerFor: (k) => this.informerFor(k),
       writer: this.opts.writer,
       events: this.events,
@@ -284,7 +295,7 @@ export class ControllerLoop {
     const decision = handleReconcileOutcome(this.opts.queue, key, outcome);
     if (decision.action === 'addRateLimited' && decision.reason === 'error') this.failing.add(key);
     else this.failing.delete(key);
-    this.opts.send({ type: 'reconcileEnd', end: { reconcileId: record.reconcileId, seq, durationMs: clock.now() - started, writes, outcome, decision } });
+    this.opts.send({ type: 'reconcileEnd', end: { reconcileId: record.reconcileId, seq, durationMs: clock.now() - started, writes, outcome, decision, ...(staleReads.length ? { staleReads } : {}) } });
   }
 
   private async callWithTimeout(call: () => unknown, abort: AbortController, limit: number): Promise<ReconcileOutcome> {

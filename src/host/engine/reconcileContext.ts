@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { ApiError } from '../../shared/apiError.ts';
-import type { CacheListOptions, CacheReader, ControllerClient, EventRecorder, EventType, KindSelector, LogLine, ObjectRef, PatchType, ReconcileContext, WriteRecord, WriteVerb } from '../../controllerProtocol/index.ts';
+import type { CacheListOptions, CacheReader, ControllerClient, EventRecorder, EventType, KindSelector, LogLine, ObjectRef, PatchType, ReconcileContext, StaleRead, WriteRecord, WriteVerb } from '../../controllerProtocol/index.ts';
+import type { WrittenVersions } from './writtenVersions.ts';
 import type { EventWriter } from './eventRecorder.ts';
 import type { KindInformer, ObjectWriter } from './ports.ts';
 import { toLabelSelector } from '../../shared/labelSelector.ts';
@@ -20,16 +21,30 @@ export interface ContextDeps {
   onWrite(write: WriteRecord): void;
   onLog(line: LogLine): void;
   signal: AbortSignal;
+  /** What this process wrote and its informers have not delivered yet: reads are checked against it. */
+  written?: WrittenVersions;
+  /** This reconcile's seq (a stale read names the reconcile that wrote). */
+  seq?: number;
+  onStaleRead?(read: StaleRead): void;
 }
 
-function refOf(obj: ObjectRef | KubeObject): ObjectRef {
+function refOf(obj: ObjectRef | KubeObject): ObjectRef & { resourceVersion?: string } {
   if ('metadata' in obj && obj.metadata) {
     const o = obj as KubeObject;
     if (!o.apiVersion || !o.kind) throw new TypeError('object needs apiVersion and kind');
     if (!o.metadata.name) throw new TypeError('object needs metadata.name');
-    return { apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name };
+    return { apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name, resourceVersion: o.metadata.resourceVersion };
   }
   return obj as ObjectRef;
+}
+
+/** The cached object's resourceVersion, when the controller watches its kind. */
+function cachedVersion(deps: ContextDeps, ref: ObjectRef): string | undefined {
+  try {
+    return deps.informerFor({ apiVersion: ref.apiVersion, kind: ref.kind }).get(ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name)?.metadata.resourceVersion;
+  } catch {
+    return undefined;
+  }
 }
 
 // As controller-runtime's cache reader: callers get copies, so mutating one never corrupts the cache.
@@ -37,27 +52,37 @@ function copy<T>(obj: T): T {
   return obj === undefined ? obj : structuredClone(obj);
 }
 
-export function createCacheReader(informerFor: (kind: KindSelector) => KindInformer): CacheReader {
+/** Reads the cache; `check` sees each object read (and each get that found nothing). */
+export function createCacheReader(informerFor: (kind: KindSelector) => KindInformer, check?: (inf: KindInformer, namespace: string | undefined, name: string, found: KubeObject | undefined) => void): CacheReader {
   return {
-    get: <T extends KubeObject>(kind: KindSelector, namespace: string, name: string) =>
-      copy(informerFor(kind).get(namespace ? `${namespace}/${name}` : name)) as T | undefined,
+    get: <T extends KubeObject>(kind: KindSelector, namespace: string, name: string) => {
+      const inf = informerFor(kind);
+      const found = inf.get(namespace ? `${namespace}/${name}` : name);
+      check?.(inf, namespace || undefined, name, found);
+      return copy(found) as T | undefined;
+    },
     list: <T extends KubeObject>(kind: KindSelector, options: CacheListOptions = {}) => {
       const selector = toLabelSelector(options.labelSelector);
-      return informerFor(kind)
-        .list(options.namespace)
-        .filter((o) => selector.matches(o.metadata.labels))
-        .map(copy) as T[];
+      const inf = informerFor(kind);
+      const items = inf.list(options.namespace).filter((o) => selector.matches(o.metadata.labels));
+      if (check) for (const o of items) check(inf, o.metadata.namespace, o.metadata.name ?? '', o);
+      return items.map(copy) as T[];
     },
   };
 }
 
 export function createReconcileContext(deps: ContextDeps): ReconcileContext {
-  const record = async <T>(verb: WriteVerb, ref: ObjectRef, call: () => Promise<KubeObject | undefined>): Promise<T> => {
+  const record = async <T>(verb: WriteVerb, ref: ObjectRef & { resourceVersion?: string }, call: () => Promise<KubeObject | undefined>): Promise<T> => {
     const at = deps.now();
     const base = { verb, apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace || undefined, name: ref.name, at };
+    // The version the write starts from, to tell a write that changed nothing (the same version back).
+    const previous = verb === 'update' || verb === 'updateStatus' ? ref.resourceVersion : verb === 'patch' ? cachedVersion(deps, ref) : undefined;
     try {
       const result = await call();
-      deps.onWrite({ ...base, name: result?.metadata?.name ?? base.name, resourceVersion: result?.metadata?.resourceVersion, durationMs: deps.now() - at });
+      const resourceVersion = result?.metadata?.resourceVersion;
+      const change = previous !== undefined && resourceVersion !== undefined ? { previousResourceVersion: previous, changed: previous !== resourceVersion } : {};
+      deps.onWrite({ ...base, name: result?.metadata?.name ?? base.name, resourceVersion, ...change, durationMs: deps.now() - at });
+      deps.written?.wrote(ref.kind, `${ref.namespace ? `${ref.namespace}/` : ''}${result?.metadata?.name ?? ref.name}`, verb, result, deps.seq ?? 0);
       return result as T;
     } catch (err) {
       const e = err as Error;
@@ -104,6 +129,9 @@ export function createReconcileContext(deps: ContextDeps): ReconcileContext {
     client,
     log: { info: log('info'), error: log('error') },
     recorder,
-    ...createCacheReader(deps.informerFor),
+    ...createCacheReader(deps.informerFor, (inf, namespace, name, found) => {
+      const stale = deps.written?.check(inf.kind.apiVersion, inf.kind.kind, namespace, name, found);
+      if (stale) deps.onStaleRead?.(stale);
+    }),
   };
 }
