@@ -13,7 +13,8 @@ import { IN_PROCESS } from './store/writeContext.ts';
 import { WriteListeners, type WriteListenerOptions } from './store/writeRecords.ts';
 import { ClientRegistry } from './store/clientInsight.ts';
 import { FaultController } from './faults/faultController.ts';
-import type { FaultControls } from './faults/faultControls.ts';
+import type { FaultControls, WatchScope } from './faults/faultControls.ts';
+import { laggingListRequest } from './faults/staleView.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
 import { MvccStore } from './store/mvccStore.ts';
 import { Persistence, type PersistenceOptions } from './store/persistence.ts';
@@ -159,14 +160,16 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.watchCacheSize = options.watchCacheSize ?? 1000;
     this.mvcc = new MvccStore(this.watchCacheSize);
     this.faults = new FaultController({
-      dropWatches: (resource) => this.endWatches('dropped', resource),
+      dropWatches: (scope) => this.eachWatcher((w) => w.end('dropped', true), scope),
+      expireWatches: (scope, discardWithheld) => this.eachWatcher((w) => w.expire(discardWithheld), scope),
       compact: (rv) => this.mvcc.compact(rv ?? this.mvcc.resourceVersion),
       restart: (options) => {
-        this.endWatches('restart');
+        this.eachWatcher((w) => w.end('restart', true));
         if (options?.dropHistory) this.mvcc.resetHistory();
       },
-      wakeWatchers: () => this.eachWatcher((w) => w.wake()),
-    });
+      wakeWatchers: (user) => this.eachWatcher((w) => w.wake(), { user }),
+      releaseHeld: (user) => this.eachWatcher((w) => w.releaseHeld(), { user }),
+    }, this.clock);
     this.clients = new ClientRegistry(this.clock);
     this.api = new ApiStore(this.mvcc, this.resources, {
       clock: this.clock,
@@ -207,6 +210,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   list(gvr: GroupVersionResource, request: ListRequest, ctx?: RequestContext): ListResult {
     const info = this.resources.require(gvr);
     if (!info.verbs.includes('list')) throw this.methodNotAllowed();
+    const lagging = this.faults.staleViewOf(ctx?.user?.username);
+    if (lagging !== undefined) request = laggingListRequest(request, lagging);
     try {
       const result = listTable(this.mvcc, this.api.table(info), info, request, { kind: `${info.kind}List`, apiVersion: apiVersionOf(info) });
       if (info.version !== info.storageVersion) {
@@ -270,6 +275,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     const info = this.resources.require(gvr);
     if (!info.verbs.includes('watch')) throw this.methodNotAllowed();
     const id = this.nextWatchId++;
+    const user = ctx?.user?.username;
     const observer = ctx?.client
       ? this.clients.recordWatch(ctx.client, id, qualifiedResource(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
       : undefined;
@@ -282,9 +288,11 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       request,
       listener,
       clock: this.clock,
-      gate: this.faults.gate,
+      gate: this.faults.gateFor(user),
       bookmarkIntervalMs: this.bookmarkIntervalMs,
       observer,
+      user,
+      asOf: this.faults.staleViewOf(user),
     });
   }
 
@@ -347,7 +355,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   async close(): Promise<void> {
     this.workloads?.stop();
-    this.endWatches('dropped');
+    this.eachWatcher((w) => w.end('dropped', true));
     await this.persistence?.close();
   }
 
@@ -399,16 +407,15 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   }
 
 
-  private eachWatcher(fn: (w: Watcher) => void): void {
-    for (const t of this.mvcc.allTables()) for (const w of [...t.watchers]) fn(w);
-  }
-
-  private endWatches(reason: 'dropped' | 'restart', resource?: string): number {
+  /** Calls `fn` for every open watch in scope (of a resource, by `plural` or `plural.group`; of a user); answers how many. */
+  private eachWatcher(fn: (w: Watcher) => void, scope: WatchScope = {}): number {
+    const { resource, user } = scope;
     let n = 0;
     for (const t of this.mvcc.allTables()) {
       if (resource && resource !== t.resource && resource !== qualifiedResource(t)) continue;
       for (const w of [...t.watchers]) {
-        w.end(reason, true);
+        if (user !== undefined && w.user !== user) continue;
+        fn(w);
         n++;
       }
     }
