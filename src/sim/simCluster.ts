@@ -15,6 +15,9 @@ import { ClientRegistry } from './store/clientInsight.ts';
 import { FaultController } from './faults/faultController.ts';
 import type { FaultControls, WatchScope } from './faults/faultControls.ts';
 import { laggingListRequest } from './faults/staleView.ts';
+import { FaultArgumentError } from './faults/faultArguments.ts';
+import { faultArgsFrom } from './faults/faultCalls.ts';
+import { applyFault, faultNamed } from './faults/faultTable.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
 import { MvccStore } from './store/mvccStore.ts';
 import { Persistence, type PersistenceOptions } from './store/persistence.ts';
@@ -96,6 +99,8 @@ export interface SimClusterApi extends InProcessCluster {
   restart(options?: { dropHistory?: boolean }): void;
   /** Parses, validates and starts a scenario (YAML text). Throws a ScenarioError naming line and field. */
   loadScenario(yamlText: string, options?: ScenarioOptions): ScenarioRunHandle;
+  /** Applies a fault of the table by name (as the admin endpoint does) and notes it in `faults.history()`. */
+  applyFault(name: string, args?: Record<string, unknown>): Record<string, unknown>;
   /** Replays JSON lines of recorded watch events on the clock (`speed` 0: at once). Throws TraceError naming bad lines. */
   replayTrace(jsonLines: string, options?: { speed?: number }): TraceReplay;
   /**
@@ -328,6 +333,16 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   /** Ends every watch. `dropHistory` also forgets the watch-cache window, like a real restart (resumes → 410). */
   restart(options: { dropHistory?: boolean } = {}): void {
     this.faults.restart(options);
+  }
+
+  /**
+   * Applies a fault of the table by name, its arguments read as the admin endpoint reads them
+   * (a FaultArgumentError names a bad one), and notes it in `faults.history()`.
+   */
+  applyFault(name: string, args: Record<string, unknown> = {}): Record<string, unknown> {
+    const fault = faultNamed(name);
+    if (!fault) throw new FaultArgumentError(`there is no fault named ${JSON.stringify(name)}`);
+    return applyFault(this, fault, faultArgsFrom(fault, args));
   }
 
   loadScenario(yamlText: string, options: ScenarioOptions = {}): ScenarioRun {

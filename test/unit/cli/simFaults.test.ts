@@ -24,7 +24,7 @@ test('sim fault refuses flags the fault does not take, before it looks for a clu
   assert.equal(missing.stderr, 'name is required\nusage: controller-lab sim fault conflict --resource RESOURCE [--namespace TEXT] --name TEXT\n');
   const unknown = await runCli(['sim', 'fault', 'delay-events', '--seconds', '1']);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /^delay-events takes --ms, not --seconds\n/);
+  assert.match(unknown.stderr, /^delay-events takes --ms or --user, not --seconds\n/);
 });
 
 test('sim fault sends the arguments as the table reads them, and the running sim applies them', { timeout: 60_000 }, async (t) => {

@@ -24,7 +24,12 @@ const OBJECTS = `objects:
 
 test('a step takes every fault of the table by its name', () => {
   const cluster = new SimCluster({ clock: new FakeClock() });
-  const example: Record<string, string> = { 'delay-events': '0ms', conflict: '{ resource: configmaps, name: c }' };
+  const example: Record<string, string> = {
+    'delay-events': '0ms',
+    conflict: '{ resource: configmaps, name: c }',
+    'coalesce-events': '{ user: bob, resource: configmaps, name: c }',
+    'stale-view': '{ user: bob, resourceVersion: now, forMs: 1s }',
+  };
   const steps = FAULTS.map((f) => `  - ${f.name}: ${example[f.name] ?? 'true'}`).join('\n');
   const r = cluster.loadScenario(`steps:\n${steps}\n`);
   assert.deepEqual(r.scenario.steps.map((s) => (s.action.type === 'fault' ? s.action.fault : s.action.type)), FAULTS.map((f) => f.name));
@@ -91,7 +96,7 @@ test('a fault step with arguments the table refuses, or a resource nothing serve
     assert.deepEqual(e.problems.map((p) => `${p.line} ${p.path}: ${p.message}`), [
       '2 steps[0].http-faults: errorRate must be a number between 0 and 1',
       '3 steps[1].drop-watches: unknown resource "gizmos" (not served, and no CustomResourceDefinition in this file defines it)',
-      '4 steps[2].delay-events: delay-events takes ms, not seconds',
+      '4 steps[2].delay-events: delay-events takes ms or user, not seconds',
     ]);
     return true;
   });
