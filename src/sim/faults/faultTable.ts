@@ -2,7 +2,7 @@ import { ApiError } from '../../shared/apiError.ts';
 import { qualifiedResource } from '../../shared/k8s.ts';
 import { convertedVersionFor } from '../resources/convertedVersions.ts';
 import type { ResourceRegistry } from '../vocabulary/resourceInfo.ts';
-import { duration, flag, number, oneOf, resource, revision, text, type Argument } from './faultArguments.ts';
+import { duration, flag, number, oneOf, resource, revision, text, user as userArg, type Argument } from './faultArguments.ts';
 import type { FaultControls, HttpFaultSettings } from './faultControls.ts';
 
 // Every fault the simulated cluster injects, once: its name, its arguments (typed, with help) and
@@ -82,7 +82,7 @@ export const FAULTS: readonly Fault[] = [
     help: 'end every open watch cleanly, as a dropped connection does: informers watch again from their last resourceVersion',
     args: {
       resource: { type: resource, help: 'only the watches of this resource (default: every watch)' },
-      user: { type: text, help: USER_HELP },
+      user: { type: userArg, help: USER_HELP },
     },
     shorthand: 'resource',
     describe: ({ resource, user }) => `drop watches${resource ? ` (${resource})` : ''}${forUser(user)}`,
@@ -93,7 +93,7 @@ export const FAULTS: readonly Fault[] = [
     help: 'end every open watch with the 410 Expired event a resume from a compacted resourceVersion gets: informers relist. What a watch holds back goes out first, unless discarded',
     args: {
       resource: { type: resource, help: 'only the watches of this resource (default: every watch)' },
-      user: { type: text, help: USER_HELP },
+      user: { type: userArg, help: USER_HELP },
       discardWithheld: { type: flag, help: 'drop the events those watches hold back (withheld, delayed, coalesced) instead: the client never sees those states, only what its relist shows' },
     },
     shorthand: 'resource',
@@ -111,7 +111,7 @@ export const FAULTS: readonly Fault[] = [
   fault<{ ms: number; user?: string }>({
     name: 'delay-events',
     help: 'delay every watch event and bookmark (0 turns the delay off)',
-    args: { ms: { type: duration(600_000), help: 'how long', required: true }, user: { type: text, help: USER_HELP } },
+    args: { ms: { type: duration(600_000), help: 'how long', required: true }, user: { type: userArg, help: USER_HELP } },
     shorthand: 'ms',
     describe: ({ ms, user }) => `delay events by ${ms}ms${forUser(user)}`,
     apply: ({ faults }, { ms, user }) => (faults.delayEvents(ms, user), OK),
@@ -119,14 +119,14 @@ export const FAULTS: readonly Fault[] = [
   fault<{ user?: string }>({
     name: 'withhold-events',
     help: 'hold watch events back, in order, until release-events',
-    args: { user: { type: text, help: USER_HELP } },
+    args: { user: { type: userArg, help: USER_HELP } },
     describe: ({ user }) => `withhold watch events${forUser(user)}`,
     apply: ({ faults }, { user }) => (faults.withholdEvents(user), OK),
   }),
   fault<{ user?: string }>({
     name: 'release-events',
     help: 'deliver the watch events held back, in order',
-    args: { user: { type: text, help: "only this user's hold (a hold on every watch stays; default: every hold)" } },
+    args: { user: { type: userArg, help: "only this user's hold (a hold on every watch stays; default: every hold)" } },
     describe: ({ user }) => `release watch events${forUser(user)}`,
     apply: ({ faults }, { user }) => (faults.releaseEvents(user), OK),
   }),
@@ -134,7 +134,7 @@ export const FAULTS: readonly Fault[] = [
     name: 'coalesce-events',
     help: "hide states of one object from one user's watches: its next event is held, and when a later event of the object comes only the latest is sent",
     args: {
-      user: { type: text, help: 'whose watches', required: true },
+      user: { type: userArg, help: 'whose watches', required: true },
       resource: { type: resource, help: "the object's resource", required: true },
       namespace: { type: text, help: "the object's namespace (default: default, for a namespaced resource)" },
       name: { type: text, help: "the object's name", required: true },
@@ -151,9 +151,9 @@ export const FAULTS: readonly Fault[] = [
   }),
   fault<{ user: string; resourceVersion: number | 'now'; forMs: number }>({
     name: 'stale-view',
-    help: "for a while, answer one user as an API server whose watch cache lags would: its lists as of an older resourceVersion (410 if compacted past it), its watch events withheld until the window ends, then delivered in order",
+    help: 'for a while, answer one user as a lagging API server would: its lists as of an older resourceVersion (410 if compacted past it), its watch events withheld until the window ends',
     args: {
-      user: { type: text, help: 'whose view lags', required: true },
+      user: { type: userArg, help: 'whose view lags', required: true },
       resourceVersion: { type: revision, help: 'where its view stands (now: where the cluster is now)', required: true },
       forMs: { type: duration(600_000), help: 'how long the window lasts', required: true },
     },
