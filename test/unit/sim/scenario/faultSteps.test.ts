@@ -101,3 +101,27 @@ test('a fault step with arguments the table refuses, or a resource nothing serve
     return true;
   });
 });
+
+test('steps aim watch faults at one user, and every fault step is in the fault history where it ran', async () => {
+  const { cluster, warnings, errors } = await run(`${OBJECTS}steps:
+  - at: 1s
+    withhold-events: { user: "controller-lab:checked" }
+  - after: 1s
+    coalesce-events: { user: "controller-lab:checked", resource: cm, name: c, count: 2 }
+  - after: 1s
+    stale-view: { user: "controller-lab:checked", resourceVersion: now, forMs: 5m }
+`);
+  assert.deepEqual([warnings, errors], [[], []]);
+  const state = cluster.faults.state();
+  assert.deepEqual(state.users, { 'controller-lab:checked': { eventDelayMs: 0, eventsWithheld: true } });
+  assert.deepEqual(state.coalescing, [{ user: 'controller-lab:checked', resource: 'configmaps', key: 'default/c', releaseAfterMs: 30_000, remaining: 2 }]);
+  assert.equal(state.staleViews[0]?.user, 'controller-lab:checked');
+  const start = cluster.faults.history()[0]!.at - 1000;
+  assert.deepEqual(cluster.faults.history().map((h) => [h.name, h.at - start, h.resourceVersion === cluster.resourceVersion]), [
+    ['withhold-events', 1000, true],
+    ['coalesce-events', 2000, true],
+    ['stale-view', 3000, true],
+  ]);
+  assert.equal(describeAction({ type: 'fault', fault: 'coalesce-events', args: { user: 'u', resource: 'cm', name: 'c' } }), 'coalesce the next event of cm c for u');
+  assert.equal(describeAction({ type: 'fault', fault: 'expire-watches', args: { user: 'u', discardWithheld: true } }), 'expire watches for u, discarding what they hold');
+});
