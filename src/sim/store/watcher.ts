@@ -141,10 +141,6 @@ export class Watcher implements SimWatch {
     return this.cfg.user;
   }
 
-  get resource(): string {
-    return this.cfg.resource;
-  }
-
   /** Starts bookmark and timeout timers; call once the initial events are queued. */
   start(fromRv: number): void {
     this.floorRv = fromRv;
@@ -279,7 +275,9 @@ export class Watcher implements SimWatch {
     } else {
       for (const e of this.holds?.drain() ?? []) this.queue.push(e);
     }
-    const status = tooOldResourceVersion(this.lastQueuedRv(), this.cfg.currentRv()).status;
+    // As if the watch cache had started over past the client's resourceVersion.
+    const asked = this.lastQueuedRv();
+    const status = tooOldResourceVersion(asked, Math.max(this.cfg.currentRv(), asked + 1)).status;
     if (status) this.queue.push(errorEvent(status));
     this.draining = true;
     this.end('expired');
