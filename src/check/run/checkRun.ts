@@ -59,7 +59,8 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
   const run = new RunningController(spec, sim, writes);
   const quietness = new Quietness({
-    session: () => run.current,
+    session: () => (run.synced ? run.current : undefined),
+    holding: () => perturbation?.holding ?? false,
     writes,
     scenarioDone: () => sim.scenarioFinished(),
     jumpScenario: () => clock.jump(),
@@ -107,6 +108,8 @@ const SYNC_TIMEOUT_MS = 60_000;
 /** The controller's sessions within one run: the first, and one per restart a plan makes. */
 class RunningController {
   current: ControllerSession | undefined;
+  /** The current session has synced its caches. */
+  synced = false;
   readonly reconciles: TracedReconcile[] = [];
   readonly failures: string[] = [];
   onActivity: () => void = () => {};
@@ -127,6 +130,7 @@ class RunningController {
     const incarnation = ++this.incarnation;
     const session = this.spec.controller.session(kubeconfig);
     this.current = session;
+    this.synced = false;
     const informerErrors = new Map<string, string>();
     session.on('probe', ({ probe }) => {
       if (probe.kind === 'error') informerErrors.set(probe.informer, probe.message);
@@ -139,6 +143,7 @@ class RunningController {
       }, SYNC_TIMEOUT_MS);
       session.on('synced', () => clearTimeout(timer));
       session.on('synced', () => {
+        if (this.current === session) this.synced = true;
         this.sim.startScenario();
         resolve(true);
       });
@@ -168,6 +173,7 @@ class RunningController {
     const old = this.current;
     if (old) {
       this.current = undefined;
+      this.synced = false;
       old.kill();
       this.stopped.push(old);
     }

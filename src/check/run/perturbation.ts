@@ -9,6 +9,9 @@ import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWr
 // sees goes through the simulated cluster's fault table, scoped to the controller's user, so every
 // other client (the scenario, the sim's own controllers) sees the cluster as it is.
 
+/** A held change nothing replaces reaches the controller after this: the run goes on meanwhile. */
+const COALESCE_RELEASE_MS = 3000;
+
 export interface PerturbationHooks {
   sim: LaunchedSim;
   writes: ControllerWrites;
@@ -42,6 +45,8 @@ export class Perturbation {
   private readonly started = performance.now();
   /** relist-across-changes: changes still to come before the watches expire. */
   private changesLeft = 0;
+  /** Something is held from the controller (events, a lagging view): the run is not over while it is. */
+  private holds = 0;
 
   constructor(plan: Plan, hooks: PerturbationHooks) {
     this.plan = plan;
@@ -64,14 +69,44 @@ export class Perturbation {
     }
   }
 
-  /** Called once the controller is quiet; answers true when it did something (the run goes on). */
+  /** The controller is kept from seeing something (withheld events, a lagging view, a held change). */
+  get holding(): boolean {
+    return this.holds > 0;
+  }
+
+  /**
+   * Called once the controller is quiet; answers true when it did something (the run goes on): a
+   * resync of a quiet controller, or the end of a hold whose end never came (the changes a relist
+   * waited for did not happen).
+   */
   onQuiet(): boolean {
+    if (this.plan.kind === 'relist-across-changes' && this.changesLeft > 0) {
+      this.changesLeft = 0;
+      this.relist();
+      return true;
+    }
     if (this.plan.kind !== 'resync-when-quiet' || this.reached) return false;
     this.reached = true;
     this.note('every key reconciled again');
     this.hooks.resync();
     this.hooks.touch();
     return true;
+  }
+
+  /** Its watches expire with what they withheld, and its new watches see every event again. */
+  private relist(): void {
+    this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
+    this.fault('release-events', { user: this.hooks.controllerUser });
+  }
+
+  private hold(forMs?: number): void {
+    this.holds++;
+    if (forMs !== undefined) this.later(forMs, () => this.release());
+  }
+
+  private release(): void {
+    if (this.holds > 0) this.holds--;
+    this.hooks.touch();
   }
 
   dispose(): void {
@@ -92,6 +127,7 @@ export class Perturbation {
         this.reach(describePlan(p));
         // The restarted controller lists the cluster as it was before this write, for lagMs.
         const before = Number(w.object.metadata.resourceVersion ?? 0) - 1;
+        this.hold(p.lagMs);
         this.hooks.restart({ beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: p.lagMs }) });
         return;
       }
@@ -99,30 +135,37 @@ export class Perturbation {
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
         this.reach(describePlan(p));
         this.fault('withhold-events', { user: this.hooks.controllerUser });
+        this.hold();
         this.hooks.resync();
         this.later(p.lagMs, () => {
-      try {
-        this.fault('release-events', { user: this.hooks.controllerUser });
-      } catch (err) {
-        this.error ??= (err as Error).message;
-      }
-    });
+          try {
+            this.fault('release-events', { user: this.hooks.controllerUser });
+          } catch (err) {
+            this.error ??= (err as Error).message;
+          }
+          this.release();
+        });
         return;
       case 'coalesce-change':
         // Armed once the change before it happened, so that it holds this one.
         if (!this.reached && w.change && p.change.occurrence > 1 && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 })) this.armCoalescing();
-        if (w.change && sameChangePoint(w.change, p.change)) this.reached = true;
+        if (w.change && sameChangePoint(w.change, p.change)) {
+          this.reached = true;
+          // Held until the next change of the object, or COALESCE_RELEASE_MS.
+          this.hold(COALESCE_RELEASE_MS);
+        } else if (this.reached && this.holding && w.change && w.change.kind === p.change.kind && w.change.namespace === p.change.namespace && w.change.name === p.change.name) {
+          this.release();
+        }
         return;
       case 'relist-across-changes':
         if (!this.reached && w.change && sameChangePoint(w.change, p.change)) {
           this.reach(describePlan(p));
+          // Not a hold that keeps the run going: changes the scenario has yet to make end it (or the run's quiet, onQuiet).
           this.fault('withhold-events', { user: this.hooks.controllerUser });
           this.changesLeft = p.changes;
           return;
         }
-        if (this.reached && this.changesLeft > 0 && w.change && !w.byController) {
-          if (--this.changesLeft === 0) this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
-        }
+        if (this.reached && this.changesLeft > 0 && w.change && !w.byController && --this.changesLeft === 0) this.relist();
         return;
       case 'resync-when-quiet':
         return;
@@ -134,7 +177,7 @@ export class Perturbation {
     const { change } = this.plan;
     const resource = this.resourceOf(change.kind);
     this.note(describePlan(this.plan));
-    this.fault('coalesce-events', { user: this.hooks.controllerUser, resource, namespace: change.namespace, name: change.name.replace(/\*$/, ''), count: 1 });
+    this.fault('coalesce-events', { user: this.hooks.controllerUser, resource, namespace: change.namespace, name: change.name.replace(/\*$/, ''), count: 1, releaseAfter: COALESCE_RELEASE_MS });
   }
 
   /** `apps/Deployment` → `deployments.apps`, as the fault table names resources. */

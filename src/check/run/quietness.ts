@@ -14,7 +14,10 @@ const QUIET_WAIT_MS = 2000;
 const POLL_MS = 50;
 
 export interface QuietSubject {
+  /** The controller's session once it has synced (undefined while it starts or restarts). */
   session(): ControllerSession | undefined;
+  /** A perturbation still keeps something from the controller. */
+  holding(): boolean;
   writes: ControllerWrites;
   /** The scenario has run its last step. */
   scenarioDone(): boolean;
@@ -37,7 +40,10 @@ export class Quietness {
 
   controllerQuiet(forMs: number): boolean {
     const s = this.subject.session();
-    if (!s || !s.running) return false;
+    if (!s || !s.running || this.subject.holding()) {
+      this.touch();
+      return false;
+    }
     if (s.inFlight().length > 0) return false;
     const q = s.queue;
     if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
