@@ -11,7 +11,7 @@ import { applyConfiguration, checkAppliedConfiguration, recordApplyCreate, recor
 import { fieldManagementFor } from '../apply/forResource.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
-import { emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
+import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
 import { hasSubresource, type ResourceInfo } from '../vocabulary/resourceInfo.ts';
@@ -226,7 +226,7 @@ export class ApiStore implements StoreOps {
     return this.write(() => {
       // The handler compares the body with the URL before the storage looks the object up.
       this.namespaceFor(info, namespace, body.metadata?.namespace);
-      const action = subresource === 'approval' || subresource === 'binding';
+      const action = subresource === 'approval' || subresource === 'binding' || subresource === 'finalize';
       if (!action) checkName(body, name);
       const { table, key, current } = this.existing(info, namespace, name);
       if (action) {
@@ -259,7 +259,7 @@ export class ApiStore implements StoreOps {
         }
         throw notFound(info.group, info.resource, name);
       }
-      if (subresource === 'approval' || subresource === 'binding') {
+      if (subresource === 'approval' || subresource === 'binding' || subresource === 'finalize') {
         this.writerFor(info, subresource);
         const patched = this.applyPatch(info, type, mutableCopy(current.object), patch) as KubeObject;
         if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
@@ -646,6 +646,10 @@ export class ApiStore implements StoreOps {
     const obj = event.object.object;
     if (isCrdTable(table)) followCrd(this, event, this.opts.onUnserved);
     if (!this.deletionControllers) {
+      if (table.group === NAMESPACES.group && table.resource === NAMESPACES.resource && event.type === 'MODIFIED' && obj.metadata.deletionTimestamp) {
+        const name = obj.metadata.name ?? '';
+        this.followUps.push(() => deleteIfFinalized(this, name, cascadeContext(ctx)));
+      }
       if (this.depth === 0) this.drain();
       return;
     }
