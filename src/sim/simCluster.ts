@@ -59,6 +59,8 @@ export interface SimClusterOptions {
   clock?: Clock;
   /** Events kept per resource for watch resumes (the watch cache's ring buffer). Default 1000. */
   watchCacheSize?: number;
+  /** The bytes (of JSON) the watch cache of every resource keeps together; the oldest events go first. Default 128 MiB. */
+  watchCacheBytes?: number;
   /** Interval between bookmarks on watches that allow them. Default 60 000 ms. */
   bookmarkIntervalMs?: number;
   /**
@@ -163,7 +165,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     this.resources = new KindRegistry();
     this.watchCacheSize = options.watchCacheSize ?? 1000;
-    this.mvcc = new MvccStore(this.watchCacheSize);
+    this.mvcc = new MvccStore(this.watchCacheSize, 0, options.watchCacheBytes);
     this.faults = new FaultController({
       dropWatches: (scope) => this.eachWatcher((w) => w.end('dropped', true), scope),
       expireWatches: (scope, discardWithheld) => this.eachWatcher((w) => w.expire(discardWithheld), scope),
