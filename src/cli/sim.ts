@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { adminRequest, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
 import { FAULTS, FaultArgumentError, faultArgsFromFlags, faultHelp, faultNamed, faultUsage } from '../sim/index.ts';
+import { processHeap, refusedPastShare } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
 import { formatClientsTable } from './clientsTable.ts';
 
@@ -192,7 +193,10 @@ async function runServer(args: string[]): Promise<number> {
   const workloads = workloadFlags(values);
   const requestTimeoutMs = requestTimeoutFlag(values['request-timeout']);
 
-  const cluster = createSimCluster(stateDir ? { stateDir } : {});
+  const cluster = createSimCluster({
+    ...(stateDir ? { stateDir } : {}),
+    onHeapQuota: (problem) => process.stderr.write(`controller-lab sim: ${problem ?? 'the heap is back within its quota: writes are taken again'}\n`),
+  });
   if (workloads) {
     const o = cluster.enableWorkloads(workloads);
     process.stdout.write(`Workloads: controllers, scheduler and ${o.nodes} fake Nodes (Pods start in ${o.podStartDelayMs} ms, ${o.podFailureRate * 100}% fail)\n`);
@@ -219,6 +223,7 @@ async function runServer(args: string[]): Promise<number> {
       `  export KUBECONFIG=${server.kubeconfigPath}`,
       `Admin (faults, client insight): ${server.adminUrl}  — try: controller-lab sim fault --help`,
       stateDir ? `State: ${stateDir} (kept across restarts; a write is on disk before it is answered)` : 'State: in memory (use --state-dir DIR to keep it)',
+      `Heap: limit ${megabytes(processHeap.limit)}; writes are refused past ${megabytes(processHeap.limit * refusedPastShare)} (etcd's "database space exceeded"; NODE_OPTIONS=--max-old-space-size=MB sets the limit)`,
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),
@@ -238,6 +243,10 @@ async function runServer(args: string[]): Promise<number> {
   await server.stop();
   await cluster.close();
   return 0;
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
 /** The workload simulation's options from the flags; any of them turns it on. */

@@ -19,7 +19,8 @@ import { FaultArgumentError } from './faults/faultArguments.ts';
 import { faultArgsFrom } from './faults/faultCalls.ts';
 import { applyFault, faultNamed } from './faults/faultTable.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
-import { MvccStore } from './store/mvccStore.ts';
+import { DEFAULT_HISTORY_BYTES, MvccStore } from './store/mvccStore.ts';
+import { HeapQuota, processHeap, type HeapReading } from './store/heapQuota.ts';
 import { Persistence, type PersistenceOptions } from './store/persistence.ts';
 import { loadStateDir, prepareStateDir, type LoadedState } from './store/stateDir.ts';
 import type { Stored } from './store/storedObject.ts';
@@ -59,8 +60,15 @@ export interface SimClusterOptions {
   clock?: Clock;
   /** Events kept per resource for watch resumes (the watch cache's ring buffer). Default 1000. */
   watchCacheSize?: number;
-  /** The bytes (of JSON) the watch cache of every resource keeps together; the oldest events go first. Default 128 MiB. */
+  /** The bytes (of JSON) the watch cache of every resource keeps together; the oldest events go first. Default 128 MiB, or an eighth of the heap's limit when less. */
   watchCacheBytes?: number;
+  /**
+   * The heap whose quota puts must stay within (etcd's "database space exceeded" past it): this
+   * process's by default; false for none.
+   */
+  heap?: HeapReading | false;
+  /** Told when puts start being refused for the heap (why) and when they are taken again (undefined). */
+  onHeapQuota?: (problem: string | undefined) => void;
   /** Interval between bookmarks on watches that allow them. Default 60 000 ms. */
   bookmarkIntervalMs?: number;
   /**
@@ -119,6 +127,8 @@ export interface SimClusterApi extends InProcessCluster {
   whenDurable(): Promise<void>;
   /** Why the state dir cannot be written now (the server's /readyz reports it), or undefined. */
   persistenceProblem(): string | undefined;
+  /** Why puts are refused now, the heap being past its quota (the server's /readyz reports it), or undefined. */
+  heapProblem(): string | undefined;
   /** Writes what is pending and a final snapshot (when persisting) and ends every watch and timer. */
   close(): Promise<void>;
 }
@@ -155,6 +165,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   private readonly watchCacheSize: number;
   private readonly writes = new WriteListeners();
   private readonly persistence: Persistence | undefined;
+  private readonly heapQuota: HeapQuota | undefined;
   private nextWatchId = 1;
   private workloads: RunningWorkloads | undefined;
   private random: () => number = Math.random;
@@ -165,7 +176,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     this.resources = new KindRegistry();
     this.watchCacheSize = options.watchCacheSize ?? 1000;
-    this.mvcc = new MvccStore(this.watchCacheSize, 0, options.watchCacheBytes);
+    const heap = options.heap === false ? undefined : options.heap ?? processHeap;
+    // Deleted objects stay in the watch cache: it may hold an eighth of the heap, so deletes make room.
+    this.mvcc = new MvccStore(this.watchCacheSize, 0, options.watchCacheBytes ?? Math.min(DEFAULT_HISTORY_BYTES, heap ? heap.limit / 8 : Infinity));
+    if (heap) this.heapQuota = this.mvcc.quota = new HeapQuota(heap, options.onHeapQuota);
     this.faults = new FaultController({
       dropWatches: (scope) => this.eachWatcher((w) => w.end('dropped', true), scope),
       expireWatches: (scope, discardWithheld) => this.eachWatcher((w) => w.expire(discardWithheld), scope),
@@ -374,6 +388,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.workloads?.stop();
     this.eachWatcher((w) => w.end('dropped', true));
     await this.persistence?.close();
+    this.heapQuota?.dispose();
   }
 
   whenDurable(): Promise<void> {
@@ -382,6 +397,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   persistenceProblem(): string | undefined {
     return this.persistence?.problem();
+  }
+
+  heapProblem(): string | undefined {
+    return this.heapQuota?.problem();
   }
 
   // ---- internals ----

@@ -100,6 +100,8 @@ export class MvccStore {
   private readonly tables = new Map<string, ResourceTable>();
   /** Persistence (a state dir), when there is one. */
   commitLog: CommitLog | undefined;
+  /** Refuses puts that would grow the store while memory is short (etcd's quota). */
+  quota: { admitPut(): void } | undefined;
 
   private readonly capacity: number;
   /** The bytes (of JSON) every resource's window may keep together: the oldest events go first. */
@@ -155,6 +157,8 @@ export class MvccStore {
       next.metadata.resourceVersion = String(this.rv + 1);
       json = JSON.stringify(next);
       if (json.length > MAX_VALUE_BYTES && Buffer.byteLength(json) > MAX_VALUE_BYTES) throw new ApiError(500, 'etcdserver: request is too large');
+      // A put that does not grow the object (a finalizer removed, a status rewritten) still goes through.
+      if (!prev || json.length > prev.json().length) this.quota?.admitPut();
     }
     this.commitLog?.beforeCommit(this.rv + 1);
     const rv = ++this.rv;
