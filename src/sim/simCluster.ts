@@ -297,8 +297,9 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     if (!info.verbs.includes('watch')) throw this.methodNotAllowed();
     const id = this.nextWatchId++;
     const user = ctx?.user?.username;
-    const observer = ctx?.client
-      ? this.clients.recordWatch(ctx.client, id, qualifiedResource(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
+    const client = ctx?.client;
+    const observe = client
+      ? () => this.clients.recordWatch(client, id, qualifiedResource(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
       : undefined;
     return openWatch({
       id,
@@ -311,7 +312,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       clock: this.clock,
       gate: this.faults.gateFor(user),
       bookmarkIntervalMs: this.bookmarkIntervalMs,
-      observer,
+      observe,
       user,
       asOf: this.faults.staleViewOf(user),
     });
