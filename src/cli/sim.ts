@@ -16,6 +16,7 @@ const USAGE = `usage:
                      [--workloads [--nodes N] [--pod-start-delay 500ms] [--job-pod-duration 1s] [--pod-failure-rate 0.1]]
                      [--api-server-only]
                      [--max-requests-inflight 400] [--max-mutating-requests-inflight 200] [--request-timeout 1m]
+                     [--accept-state-loss]
   controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
   controller-lab sim clients [-o json] [--kubeconfig FILE]
   controller-lab sim state [--kubeconfig FILE]
@@ -33,6 +34,11 @@ Off by default, so your own controllers for these kinds are not raced.
 namespaces get no kube-root-ca.crt ConfigMap or default ServiceAccount, an owner's dependents are
 not garbage collected and a deleted namespace stays Terminating (test suites written for envtest
 count on that).
+
+--state-dir DIR keeps the cluster across restarts. A damaged or incomplete DIR stops the start with
+one line naming the file, the byte offset and what would be lost; --accept-state-loss starts anyway
+with what can be read, saying each loss (a torn last journal line, a crash's partial write, is
+dropped without a word).
 
 A fault's arguments are flags: the kebab-case of its arguments' names (resourceVersion is
 --resource-version); \`controller-lab sim fault NAME --help\` says what each one does.
@@ -176,6 +182,7 @@ async function runServer(args: string[]): Promise<number> {
       'max-requests-inflight': { type: 'string' },
       'max-mutating-requests-inflight': { type: 'string' },
       'request-timeout': { type: 'string' },
+      'accept-state-loss': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -193,8 +200,9 @@ async function runServer(args: string[]): Promise<number> {
   const workloads = workloadFlags(values);
   const requestTimeoutMs = requestTimeoutFlag(values['request-timeout']);
 
+  const acceptStateLoss = values['accept-state-loss'];
   const cluster = createSimCluster({
-    ...(stateDir ? { stateDir } : {}),
+    ...(stateDir ? { stateDir, acceptStateLoss } : {}),
     onHeapQuota: (problem) => process.stderr.write(`controller-lab sim: ${problem ?? 'the heap is back within its quota: writes are taken again'}\n`),
   });
   if (workloads) {
@@ -206,7 +214,7 @@ async function runServer(args: string[]): Promise<number> {
     insecureHttp: values['insecure-http'],
     controllerManager: !values['api-server-only'],
     ...(values['kubeconfig-out'] ? { kubeconfigOut: resolve(values['kubeconfig-out']) } : {}),
-    ...(stateDir ? { stateDir } : {}),
+    ...(stateDir ? { stateDir, acceptStateLoss } : {}),
     ...(values['server-version'] ? { serverVersion: values['server-version'] } : {}),
     ...(values.token ? { token: values.token } : {}),
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),

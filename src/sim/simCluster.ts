@@ -78,6 +78,11 @@ export interface SimClusterOptions {
   stateDir?: string;
   /** Tuning and a fault-injectable file layer for the state dir (tests). */
   persistence?: PersistenceOptions;
+  /**
+   * Start from a damaged state dir anyway: what can be read is loaded and each loss is said (on
+   * stderr, or persistence.log). Without it, damage stops the start (StateFileError).
+   */
+  acceptStateLoss?: boolean;
   /** Seeds uids and generated names (default: Math.random). Scenarios reseed with their own seed. */
   seed?: number;
   /** Create default, kube-system, kube-public, kube-node-lease at start (default true). */
@@ -202,10 +207,16 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.api.onCommit((table, event, ctx) => this.writes.commit(table.group, table.resource, event, ctx));
 
     if (options.seed !== undefined) this.seed(options.seed);
-    const loaded = options.stateDir ? loadStateDir(options.stateDir) : undefined;
+    const loaded = options.stateDir ? loadStateDir(options.stateDir, { acceptLoss: options.acceptStateLoss === true }) : undefined;
+    const log = options.persistence?.log ?? ((line: string) => process.stderr.write(`controller-lab sim: ${line}\n`));
+    for (const loss of loaded?.losses ?? []) log(`state loss accepted: ${loss}`);
     if (loaded && !loaded.fresh) this.restore(loaded);
-    else if (options.defaultNamespaces !== false) {
-      for (const name of DEFAULT_NAMESPACES) this.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name } });
+    if (options.defaultNamespaces !== false) {
+      // As kube-apiserver's bootstrap controller, at every start: the system namespaces are there.
+      const namespaces = this.mvcc.table('', 'namespaces');
+      for (const name of DEFAULT_NAMESPACES) {
+        if (!namespaces.current.has(name)) this.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name } });
+      }
     }
     if (options.stateDir && loaded) {
       prepareStateDir(options.stateDir);

@@ -19,6 +19,7 @@ import { ADMIN_PREFIX } from './requestPath.ts';
 import { createRouter } from './requestRouter.ts';
 import { serverCredentials } from './serverCredentials.ts';
 import { versionInfo } from './versionInfo.ts';
+import { acceptLossHint } from '../vocabulary/stateLoss.ts';
 
 // Starting it is a few named steps: its credentials (token, service account tokens, RBAC) and
 // TLS; what serves a request (serverCredentials.ts, requestIntake.ts, requestRouter.ts); listening
@@ -42,6 +43,8 @@ export interface SimServerOptions {
   kubeconfigOut?: string;
   /** Keeps the CA (so kubeconfigs stay valid across restarts) and, by default, the kubeconfig. */
   stateDir?: string;
+  /** A damaged CA or token in `stateDir` is replaced instead of stopping the start. */
+  acceptStateLoss?: boolean;
   /** What /version reports. Default v1.28.4. */
   serverVersion?: string;
   /** Told about bugs (non-API errors answered as 500). Default: a line on stderr. */
@@ -70,7 +73,7 @@ export interface SimServerHandle {
 
 export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
   const credentials = await serverCredentials(cluster, options);
-  const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir);
+  const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir, new Date(), options.acceptStateLoss, options.stateDir ? acceptLossHint(options.stateDir) : '');
   const serverVersion = versionInfo(options.serverVersion);
   const httpFaults = new HttpFaults(cluster.faults);
   const contexts = new ClientContexts(credentials.auth.tokenId);
