@@ -213,6 +213,7 @@ async function runServer(args: string[]): Promise<number> {
     port,
     insecureHttp: values['insecure-http'],
     controllerManager: !values['api-server-only'],
+    collectGarbageWhenIdle: true,
     ...(values['kubeconfig-out'] ? { kubeconfigOut: resolve(values['kubeconfig-out']) } : {}),
     ...(stateDir ? { stateDir, acceptStateLoss } : {}),
     ...(values['server-version'] ? { serverVersion: values['server-version'] } : {}),
