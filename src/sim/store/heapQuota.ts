@@ -54,10 +54,16 @@ function oldGenerationLimit(): number {
 
 const YOUNG = new Set(['new_space', 'new_large_object_space']);
 
+const OLD_GENERATION_LIMIT = oldGenerationLimit();
+
 /** This process's heap. */
 export const processHeap: HeapReading = {
-  limit: oldGenerationLimit(),
+  limit: OLD_GENERATION_LIMIT,
   used: () => {
+    // The whole heap is cheap to read (1 µs, against 13 for the spaces one by one); while it is
+    // below every threshold, so is the old generation within it.
+    const total = getHeapStatistics().used_heap_size;
+    if (total < OLD_GENERATION_LIMIT * TAKE_AGAIN_AT) return total;
     let used = 0;
     for (const space of getHeapSpaceStatistics()) if (!YOUNG.has(space.space_name)) used += space.space_used_size;
     return used;
