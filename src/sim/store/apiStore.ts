@@ -7,7 +7,9 @@ import { applyMergePatch } from '../patch/mergePatch.ts';
 import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
 import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
 import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
-import { applyConfiguration, checkAppliedConfiguration, recordApplyCreate, recordUpdate, type FieldManagement } from '../apply/fieldManager.ts';
+import {
+  applyConfiguration, checkAppliedConfiguration, committedFields, recordApplyCreate, recordUpdate, writeEnded, type FieldManagement,
+} from '../apply/fieldManager.ts';
 import { fieldManagementFor } from '../apply/forResource.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
@@ -112,6 +114,7 @@ export class ApiStore implements StoreOps {
   /** Every commit goes through here: the owner index and the follow-up work learn of it, then the listeners. */
   commit(table: ResourceTable, key: string, next: KubeObject | undefined, ctx: RequestContext): HistoryEvent {
     const event = this.mvcc.commit(table, key, next);
+    if (next) committedFields(event.object.object.metadata.managedFields);
     this.owners.observe(table, event);
     this.afterCommit(table, event, ctx);
     for (const l of [...this.commitListeners]) l(table, event, ctx);
@@ -161,6 +164,8 @@ export class ApiStore implements StoreOps {
       }
     } finally {
       this.depth--;
+      // Decodings of managedFields the write made and did not store go with it.
+      if (this.depth === 0) writeEnded();
     }
   }
 
