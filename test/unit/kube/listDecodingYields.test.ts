@@ -26,15 +26,19 @@ process.stdin.on('end', () => process.exit(0)).resume();
 setTimeout(() => process.exit(0), 60_000).unref();
 `;
 
-/** The longest the event loop went without running a timer, from now until `stop`. */
+/**
+ * The most CPU this process spent between two turns of the event loop (a timer running), from now
+ * until `stop`. CPU time, not wall time: on a machine other jobs load, a turn can wait for a core
+ * for long without the code doing anything wrong; what must stay short is the work between turns.
+ */
 function loopWatch(): { stop(): number } {
   let longest = 0;
-  let last = performance.now();
+  let last = process.cpuUsage();
   let timer: NodeJS.Timeout | undefined;
   const tick = (): void => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
+    const used = process.cpuUsage(last);
+    longest = Math.max(longest, (used.user + used.system) / 1000);
+    last = process.cpuUsage();
     timer = setTimeout(tick, 2);
   };
   timer = setTimeout(tick, 2);
@@ -62,12 +66,12 @@ test(`a list of ${ITEMS} objects in one page (kube-apiserver at resourceVersion=
   // One more timer: a turn that ended with the list would otherwise go unmeasured.
   await new Promise((resolve) => setTimeout(resolve, 5));
   const longest = watch.stop();
-  t.diagnostic(`longest turn ${longest.toFixed(0)} ms`);
+  t.diagnostic(`longest turn ${longest.toFixed(0)} ms of CPU`);
 
   assert.equal(list.items.length, ITEMS, 'every object of the page');
   assert.deepEqual(list.items.at(-1)?.metadata, { name: `cm-${ITEMS - 1}`, namespace: 'team-a', resourceVersion: String(100 + ITEMS - 1) });
   assert.equal(list.metadata.resourceVersion, '99999');
   // Parsed a socket read at a time, one turn took all the socket held: thousands of objects, over a second.
-  assert.ok(longest < 250, `the event loop went ${longest.toFixed(0)} ms without a turn while the list was decoded`);
+  assert.ok(longest < 250, `the event loop went ${longest.toFixed(0)} ms of CPU without a turn while the list was decoded`);
 });
 }
