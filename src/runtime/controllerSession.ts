@@ -73,6 +73,8 @@ export interface ControllerSessionOptions {
   restartOnFailure?: boolean;
   /** Runs a TypeScript controller. Default: the controller host child process (ControllerProcess). */
   typeScriptHost?: () => TypeScriptHost;
+  /** Shown to the views (controllerSessions). Default true; a check's many short runs are not. */
+  listed?: boolean;
 }
 
 export type RuntimeEvents = {
@@ -202,7 +204,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     }
     if (!this.prepareKubeconfig()) return false;
     this.wire();
-    registerSession(this);
+    this.register();
     this.spawn();
     return true;
   }
@@ -240,7 +242,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     }
     if (!this.prepareKubeconfig()) return false;
     this.wire();
-    registerSession(this);
+    this.register();
     await go.start({
       packageDir: target.packageDir,
       moduleDir: target.moduleDir,
@@ -281,6 +283,10 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
         stallMs: reconcileTimeoutMs > 0 && !this.options.inspectBrk ? Math.max(reconcileTimeoutMs, 1000) + STALL_GRACE_MS : 0,
       },
     );
+  }
+
+  private register(): void {
+    if (this.options.listed !== false) registerSession(this);
   }
 
   async stop(): Promise<void> {
