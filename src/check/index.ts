@@ -9,3 +9,5 @@ export type { FindingClass, Plan } from './plans/plan.ts';
 export { describePlan } from './plans/plan.ts';
 export { encodePlan, parsePlan, PlanError } from './plans/planCodec.ts';
 export { reportJson, REPORT_VERSION } from './report.ts';
+export { describeCheckEvent, describeReport, replayCommand } from './checkText.ts';
+export type { CheckCommandLine } from './checkText.ts';

@@ -64,6 +64,8 @@ export class ControllerUnderCheck {
       kubeconfig,
       runAs: this.user,
       mirrorCache: false,
+      // Dozens of short runs: not the views' business (the findings are).
+      listed: false,
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
       go: { args: this.options.args ?? [], ...(this.binary ? { binary: this.binary } : {}) },
     });
