@@ -153,6 +153,7 @@ export class Perturbation {
           this.reached = true;
           // Held until the next change of the object, or COALESCE_RELEASE_MS.
           this.hold(COALESCE_RELEASE_MS);
+          this.hooks.touch();
         } else if (this.reached && this.holding && w.change && w.change.kind === p.change.kind && w.change.namespace === p.change.namespace && w.change.name === p.change.name) {
           this.release();
         }
