@@ -1,4 +1,5 @@
 import type { LaunchedSim } from '../../runtime/index.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { describePlan, type Plan } from '../plans/plan.ts';
 import { admitCheckedUser, CHECKED_USER } from './controllerUnderCheck.ts';
 import { ControllerWrites, namerForPlan } from './controllerWrites.ts';
@@ -16,6 +17,8 @@ export interface PlanReplayHooks {
   resync(): void;
   /** The plan's point came: its perturbation is applied now, at the cluster's `resourceVersion`. */
   reached(point: { what: string; resourceVersion: string }): void;
+  /** What the plan's windows (a lag, a withholding) are timed by: one that stands still while the caller is stopped. */
+  clock?: Clock;
 }
 
 export class PlanReplay {
@@ -46,6 +49,7 @@ export class PlanReplay {
       restart: (o) => hooks.restart(o),
       resync: () => hooks.resync(),
       touch: announce,
+      ...(hooks.clock ? { clock: hooks.clock } : {}),
     });
   }
 
