@@ -100,6 +100,8 @@ export type RuntimeEvents = {
   hostFailed: { message: string; interrupted: ReconcileRecord[]; restarting: boolean };
   /** restartProcess killed the process and started a new one (`pid`); the reconciles it took down ended as failures. */
   restarted: { pid: number | undefined; interrupted: ReconcileRecord[] };
+  /** Something was done to the run from outside (notePerturbation), at the cluster's `resourceVersion`. */
+  perturbed: { what: string; resourceVersion: string; at: number };
   /** The controller could not be compiled (or built), loaded or connected, or its host failed. */
   fatal: { phase: 'compile' | 'load' | 'connect' | 'run'; message: string };
   output: { stream: 'stdout' | 'stderr'; text: string };
@@ -336,6 +338,14 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.spawn({ holdBack: [] });
     }
     this.emit('restarted', { pid: this.pid, interrupted: interrupted.map((r) => r.record) });
+  }
+
+  /**
+   * Something was done to this run from outside the controller (a check finding's perturbation,
+   * replayed by the debugger): the views mark it where it happened.
+   */
+  notePerturbation(what: string, resourceVersion: string): void {
+    this.emit('perturbed', { what, resourceVersion, at: Date.now() });
   }
 
   /** Every object of each controller's For kind is reconciled again, as a resync or a restart would. */
