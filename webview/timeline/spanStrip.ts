@@ -8,8 +8,8 @@ import { timeToX, xToTime } from './viewport.ts';
 
 // The reconcile strip: above the event lanes, one row per controller key (most recently active
 // first), each reconcile a bar from its start to its end in a colour of its own (theme variables).
-// Selecting a bar lists its trigger events and its writes with their RVs; a linked one selects the
-// timeline event it names. Drawn only when the store or the viewport changed (main.ts decides).
+// Selecting a bar lists its trigger events and its writes with their RVs (a linked one selects the
+// timeline event it names), and its warnings: a stale read marks its bar with a warning triangle. Drawn only when the store or the viewport changed (main.ts decides).
 
 export const SPAN_ROW_HEIGHT = 16;
 export const MAX_SPAN_ROWS = 6;
@@ -18,6 +18,7 @@ interface SpanColors {
   success: string;
   error: string;
   running: string;
+  warning: string;
   foreground: string;
   muted: string;
   background: string;
@@ -35,6 +36,7 @@ export function readSpanColors(): SpanColors {
     success: cssVar(style, '--vscode-charts-orange', '#d18616'),
     error: cssVar(style, '--vscode-errorForeground', '#f48771'),
     running: cssVar(style, '--vscode-charts-yellow', '#cca700'),
+    warning: cssVar(style, '--vscode-editorWarning-foreground', '#cca700'),
     foreground: cssVar(style, '--vscode-editor-foreground', '#cccccc'),
     muted: cssVar(style, '--vscode-descriptionForeground', '#8b8b8b'),
     background: cssVar(style, '--vscode-editor-background', '#1e1e1e'),
@@ -103,6 +105,21 @@ export class SpanStrip {
         lastX = x1;
         ctx.fillStyle = s.outcome === 'error' ? colors.error : s.outcome === 'running' ? colors.running : colors.success;
         ctx.fillRect(x0, y + 3, x1 - x0, SPAN_ROW_HEIGHT - 6);
+        // A reconcile with warnings (stale reads) carries a warning triangle at its start.
+        if (s.warnings?.length) {
+          ctx.fillStyle = colors.warning;
+          ctx.beginPath();
+          ctx.moveTo(x0, y);
+          ctx.lineTo(x0 + 5, y + SPAN_ROW_HEIGHT - 2);
+          ctx.lineTo(x0 - 5, y + SPAN_ROW_HEIGHT - 2);
+          ctx.closePath();
+          ctx.fill();
+          ctx.strokeStyle = colors.background;
+          ctx.beginPath();
+          ctx.moveTo(x0 + 0.5, y + 5);
+          ctx.lineTo(x0 + 0.5, y + SPAN_ROW_HEIGHT - 7);
+          ctx.stroke();
+        }
         if (s.id === selectedId) {
           ctx.strokeStyle = colors.focus;
           ctx.lineWidth = 2;
@@ -132,6 +149,12 @@ export function renderSpanDetails(root: HTMLElement, span: ReconcileSpan, links:
     el('div', 'details-meta', `#${span.seq} · ${span.controller} · ${span.endedAt === undefined ? 'running' : `${formatSpan(span.endedAt - span.startedAt)} · ${span.outcome}`}${span.detail ? ` · ${span.detail}` : ''}`),
   );
   const children: HTMLElement[] = [header];
+  if (span.warnings?.length) {
+    children.push(el('h3', 'details-subtitle', `Warnings (${span.warnings.length})`));
+    const list = el('ul', 'span-links');
+    for (const w of span.warnings) list.append(el('li', 'span-link warning', w));
+    children.push(list);
+  }
   for (const role of ['trigger', 'write'] as const) {
     const items = links.filter((l) => l.role === role);
     children.push(el('h3', 'details-subtitle', role === 'trigger' ? `Triggered by (${items.length})` : `Writes (${items.length})`));
