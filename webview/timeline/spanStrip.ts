@@ -72,8 +72,12 @@ export class SpanStrip {
     const lane = this.lanes[Math.floor((y - 2) / SPAN_ROW_HEIGHT)];
     if (!lane || x < GUTTER_WIDTH) return undefined;
     const pw = plotWidth(this.size);
-    const at = xToTime(viewport, x - GUTTER_WIDTH, pw);
-    return store.spanAt(lane, at, (4 / pw) * (viewport.end - viewport.start));
+    const msPerPx = (viewport.end - viewport.start) / pw;
+    const span = store.spanAt(lane, xToTime(viewport, x - GUTTER_WIDTH, pw), 4 * msPerPx);
+    if (span) return span;
+    // A warning triangle sits just before its bar.
+    const ahead = store.spanAt(lane, xToTime(viewport, x - GUTTER_WIDTH + 7, pw), 6 * msPerPx);
+    return ahead?.warnings?.length ? ahead : undefined;
   }
 
   draw(store: SpanStore, viewport: Viewport, now: number, selectedId: string | undefined): void {
@@ -105,30 +109,31 @@ export class SpanStrip {
         lastX = x1;
         ctx.fillStyle = s.outcome === 'error' ? colors.error : s.outcome === 'running' ? colors.running : colors.success;
         ctx.fillRect(x0, y + 3, x1 - x0, SPAN_ROW_HEIGHT - 6);
-        // A reconcile with warnings (stale reads) carries a warning triangle at its start.
-        if (s.warnings?.length) {
-          ctx.fillStyle = colors.warning;
-          ctx.beginPath();
-          ctx.moveTo(x0, y);
-          ctx.lineTo(x0 + 5, y + SPAN_ROW_HEIGHT - 2);
-          ctx.lineTo(x0 - 5, y + SPAN_ROW_HEIGHT - 2);
-          ctx.closePath();
-          ctx.fill();
-          ctx.strokeStyle = colors.background;
-          ctx.beginPath();
-          ctx.moveTo(x0 + 0.5, y + 5);
-          ctx.lineTo(x0 + 0.5, y + SPAN_ROW_HEIGHT - 7);
-          ctx.stroke();
-        }
         if (s.id === selectedId) {
           ctx.strokeStyle = colors.focus;
           ctx.lineWidth = 2;
           ctx.strokeRect(x0 - 1, y + 2, x1 - x0 + 2, SPAN_ROW_HEIGHT - 4);
           ctx.lineWidth = 1;
         }
+        if (s.warnings?.length) this.drawWarning(x0 - 7, y);
       }
       ctx.restore();
     });
+  }
+
+  /** A warning triangle (a stale read) just before a reconcile's bar, centred on `cx`. */
+  private drawWarning(cx: number, y: number): void {
+    const { ctx, colors } = this;
+    ctx.fillStyle = colors.warning;
+    ctx.beginPath();
+    ctx.moveTo(cx, y + 1);
+    ctx.lineTo(cx + 6, y + SPAN_ROW_HEIGHT - 2);
+    ctx.lineTo(cx - 6, y + SPAN_ROW_HEIGHT - 2);
+    ctx.closePath();
+    ctx.fill();
+    ctx.fillStyle = colors.background;
+    ctx.fillRect(cx - 0.75, y + 5, 1.5, 5);
+    ctx.fillRect(cx - 0.75, y + 11, 1.5, 1.5);
   }
 }
 
