@@ -171,7 +171,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
         await this.cluster.stop();
         throw new Error('"checkPlan" replays a check finding on a simulated cluster of the session\'s own: set "cluster": "sim"');
       }
-      this.replay = new FindingReplay(plan, sim, { reached: (point) => this.replayReached(point), print: (text) => this.print('important', text), clock: this.scenarioClock }, { as: options.runAs });
+      this.replay = new FindingReplay(plan, sim, { reached: (point) => this.replayReached(point), print: (text) => this.print('stderr', text), clock: this.scenarioClock }, { as: options.runAs });
       this.replayStop = 'before';
       this.print('console', `${this.replay.description}: the controller runs as ${this.replay.user} without stopping until then\n`);
     }
@@ -436,7 +436,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     reportRbacHints(session, (hint) => this.print('stderr', `${hint}\n`));
     session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
     session.on('restarted', ({ pid, interrupted }) => {
-      this.print('important', `The controller's process was killed (SIGKILL) and started again (${processName} pid ${pid ?? '?'}).\n`);
+      this.print('console', `The controller's process was killed (SIGKILL) and started again (${processName} pid ${pid ?? '?'}).\n`);
       // Reconciles the old process held at the gate will never run.
       const gone = new Set(interrupted);
       for (let i = this.held.length - 1; i >= 0; i--) if (gone.has(this.held[i]!.record)) this.held.splice(i, 1);
@@ -469,7 +469,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   /** The replayed finding's perturbation is applied now: the next reconcile stops. */
   private replayReached(point: { what: string; resourceVersion: string }): void {
     this.replayStop = 'next';
-    this.print('important', `${this.replay?.description ?? point.what} (at rv ${point.resourceVersion}): stopping at the next reconcile of ${this.replay?.target ?? 'any key'}.\n`);
+    this.print('console', `${this.replay?.description ?? point.what} (at rv ${point.resourceVersion}): stopping at the next reconcile of ${this.replay?.target ?? 'any key'}.\n`);
   }
 
   private print(category: DebugRuntimeEvents['output']['category'], text: string): void {
