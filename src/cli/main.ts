@@ -97,6 +97,13 @@ async function run(argv: string[]): Promise<number> {
   return (await command.load()).main(rest);
 }
 
+// A reader that stops early (`controller-lab sim clients -o json | head`) closes the pipe: there is
+// nothing left to say, and no stack trace to print.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -14,7 +14,7 @@ import { RunTally } from './runTally.ts';
 
 const HELP = `usage: controller-lab run FILE [--sim [--scenario F] | --kubeconfig F [--context C]]
                           [--as USER] [--until-idle] [--trace OUT.jsonl] [--workers N]
-                          [--reconcile-timeout MS] [--timeout SECONDS] [--quiet]
+                          [--reconcile-timeout MS] [--max-heap MB] [--timeout SECONDS] [--quiet]
                           [--connect-timeout SECONDS] [-- GO PROGRAM ARGS…]
 
 Runs the controller FILE exports (export default defineController({ … })) in a child process.
@@ -36,6 +36,8 @@ with the arguments after \`--\`.
   --reconcile-timeout MS  a reconcile running longer is reported and retried (default 30000);
                         one that blocks the controller (a loop that never yields) is stopped
                         with its process, which restarts, and its key is retried with backoff
+  --max-heap MB         the controller's heap limit (default 2048; 0: Node's own): a controller
+                        that leaks is reported out of memory, with the reconcile it was running
   --timeout SECONDS     give up after this long (exit 1), counted once a Go program has built
   --connect-timeout SECONDS  a Go program that has not connected by then fails the run (default 30)
 
@@ -61,6 +63,7 @@ function parseRunArgs(argv: string[]) {
     trace: { type: 'string' },
     workers: { type: 'string' },
     'reconcile-timeout': { type: 'string' },
+    'max-heap': { type: 'string' },
     timeout: { type: 'string' },
     'connect-timeout': { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
@@ -123,6 +126,7 @@ async function runController({ file, programArgs, values: v }: RunArgs): Promise
   try {
     const workers = numberOption('workers', v.workers);
     const reconcileTimeoutMs = numberOption('reconcile-timeout', v['reconcile-timeout']);
+    const maxHeapMb = numberOption('max-heap', v['max-heap']);
     const timeoutS = numberOption('timeout', v.timeout);
     const connectTimeoutS = numberOption('connect-timeout', v['connect-timeout']);
     let kubeconfig = v.kubeconfig ?? process.env.KUBECONFIG ?? '';
@@ -140,6 +144,7 @@ async function runController({ file, programArgs, values: v }: RunArgs): Promise
       runAs: v.as,
       workers,
       reconcileTimeoutMs,
+      maxHeapMb,
       mirrorCache: false,
       restartOnFailure: true,
       go: { args: programArgs, connectTimeoutMs: connectTimeoutS === undefined ? undefined : connectTimeoutS * 1000 },
@@ -149,6 +154,7 @@ async function runController({ file, programArgs, values: v }: RunArgs): Promise
     if (go && (workers !== undefined || reconcileTimeoutMs !== undefined)) {
       io.complain('--workers and --reconcile-timeout do not apply to a Go program (its MaxConcurrentReconciles and ReconciliationTimeout do)');
     }
+    if (go && maxHeapMb !== undefined) io.complain('--max-heap does not apply to a Go program (GOMEMLIMIT does)');
     if (!go && programArgs.length) throw new UsageError('arguments after -- are for a Go program');
     // The report first: the ending reads the informer errors it has just recorded.
     const report = reportSession(s, io, tally, trace);

@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { adminRequest, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
 import { FAULTS, FaultArgumentError, faultArgsFromFlags, faultHelp, faultNamed, faultUsage } from '../sim/index.ts';
+import { processHeap, refusedPastShare } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
 import { formatClientsTable } from './clientsTable.ts';
 
@@ -15,6 +16,7 @@ const USAGE = `usage:
                      [--workloads [--nodes N] [--pod-start-delay 500ms] [--job-pod-duration 1s] [--pod-failure-rate 0.1]]
                      [--api-server-only]
                      [--max-requests-inflight 400] [--max-mutating-requests-inflight 200] [--request-timeout 1m]
+                     [--accept-state-loss]
   controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
   controller-lab sim clients [-o json] [--kubeconfig FILE]
   controller-lab sim state [--kubeconfig FILE]
@@ -32,6 +34,11 @@ Off by default, so your own controllers for these kinds are not raced.
 namespaces get no kube-root-ca.crt ConfigMap or default ServiceAccount, an owner's dependents are
 not garbage collected and a deleted namespace stays Terminating (test suites written for envtest
 count on that).
+
+--state-dir DIR keeps the cluster across restarts. A damaged or incomplete DIR stops the start with
+one line naming the file, the byte offset and what would be lost; --accept-state-loss starts anyway
+with what can be read, saying each loss (a torn last journal line, a crash's partial write, is
+dropped without a word).
 
 A fault's arguments are flags: the kebab-case of its arguments' names (resourceVersion is
 --resource-version); \`controller-lab sim fault NAME --help\` says what each one does.
@@ -175,6 +182,7 @@ async function runServer(args: string[]): Promise<number> {
       'max-requests-inflight': { type: 'string' },
       'max-mutating-requests-inflight': { type: 'string' },
       'request-timeout': { type: 'string' },
+      'accept-state-loss': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -192,7 +200,11 @@ async function runServer(args: string[]): Promise<number> {
   const workloads = workloadFlags(values);
   const requestTimeoutMs = requestTimeoutFlag(values['request-timeout']);
 
-  const cluster = createSimCluster(stateDir ? { stateDir } : {});
+  const acceptStateLoss = values['accept-state-loss'];
+  const cluster = createSimCluster({
+    ...(stateDir ? { stateDir, acceptStateLoss } : {}),
+    onHeapQuota: (problem) => process.stderr.write(`controller-lab sim: ${problem ?? 'the heap is back within its quota: writes are taken again'}\n`),
+  });
   if (workloads) {
     const o = cluster.enableWorkloads(workloads);
     process.stdout.write(`Workloads: controllers, scheduler and ${o.nodes} fake Nodes (Pods start in ${o.podStartDelayMs} ms, ${o.podFailureRate * 100}% fail)\n`);
@@ -201,8 +213,9 @@ async function runServer(args: string[]): Promise<number> {
     port,
     insecureHttp: values['insecure-http'],
     controllerManager: !values['api-server-only'],
+    collectGarbageWhenIdle: true,
     ...(values['kubeconfig-out'] ? { kubeconfigOut: resolve(values['kubeconfig-out']) } : {}),
-    ...(stateDir ? { stateDir } : {}),
+    ...(stateDir ? { stateDir, acceptStateLoss } : {}),
     ...(values['server-version'] ? { serverVersion: values['server-version'] } : {}),
     ...(values.token ? { token: values.token } : {}),
     ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
@@ -219,6 +232,7 @@ async function runServer(args: string[]): Promise<number> {
       `  export KUBECONFIG=${server.kubeconfigPath}`,
       `Admin (faults, client insight): ${server.adminUrl}  — try: controller-lab sim fault --help`,
       stateDir ? `State: ${stateDir} (kept across restarts; a write is on disk before it is answered)` : 'State: in memory (use --state-dir DIR to keep it)',
+      `Heap: limit ${megabytes(processHeap.limit)}; writes are refused past ${megabytes(processHeap.limit * refusedPastShare)} (etcd's "database space exceeded"; NODE_OPTIONS=--max-old-space-size=MB sets the limit)`,
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),
@@ -238,6 +252,10 @@ async function runServer(args: string[]): Promise<number> {
   await server.stop();
   await cluster.close();
   return 0;
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
 /** The workload simulation's options from the flags; any of them turns it on. */

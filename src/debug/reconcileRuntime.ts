@@ -37,6 +37,8 @@ export interface DebugLaunchOptions extends GoLaunchOptions {
   /** How long the controller process waits for the JavaScript debugger before it runs on without it. */
   attachTimeoutMs?: number;
   reconcileTimeoutMs?: number;
+  /** The TypeScript controller's heap limit in MB (0: Node's own). Default 2048. */
+  maxHeapMb?: number;
   cwd?: string;
   /**
    * A check finding's plan (as `controller-lab check --plan` takes it): the run is replayed as check
@@ -186,6 +188,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       // Paused on a line breakpoint, a reconcile may take as long as the user likes.
       reconcileTimeoutMs: options.attachJsDebugger ? 0 : (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS),
       inspectBrk: options.attachJsDebugger === true,
+      maxHeapMb: options.maxHeapMb,
       cwd: options.cwd,
       gate: (record) => this.gate(record),
     });

@@ -31,6 +31,17 @@ export function controllerHostEntry(): string {
  */
 export const HOST_HEAP_FLAGS = ['--max-semi-space-size=4'];
 
+/**
+ * The controller host's heap limit unless told: a controller that leaks is stopped at 2 GB, said to
+ * have run out of memory, instead of growing the machine's memory away until V8's own limit.
+ */
+export const DEFAULT_HOST_HEAP_MB = 2048;
+
+/** What V8 prints when a heap reaches its limit, before it aborts the process. */
+const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit/;
+/** Where V8's report of a full heap starts: the rest of what the dying process prints is that report. */
+const OUT_OF_MEMORY_REPORT = /<--- Last few GCs --->|FATAL ERROR: .*(?:heap limit|heap out of memory)/;
+
 export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> implements TypeScriptHost {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
@@ -48,7 +59,10 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
 
   start(init: Omit<HostInit, 'type'>, options: HostSpawnOptions = {}): void {
     const execArgv = ['--enable-source-maps', '--no-warnings=ExperimentalWarning', ...HOST_HEAP_FLAGS];
+    const maxHeapMb = options.maxHeapMb ?? DEFAULT_HOST_HEAP_MB;
+    if (maxHeapMb > 0) execArgv.push(`--max-old-space-size=${Math.floor(maxHeapMb)}`);
     if (options.inspectBrk) execArgv.push('--inspect-brk=0');
+    let outOfMemory = false;
     const child = fork(controllerHostEntry(), [], {
       execPath: process.execPath,
       execArgv,
@@ -77,7 +91,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
       child.once('exit', (code, signal) => {
         watchdog?.stop();
         this.alive = false;
-        this.emit('exit', { code, signal, expected: this.expectingExit });
+        this.emit('exit', { code, signal, expected: this.expectingExit, ...(outOfMemory ? { heapLimitMb: maxHeapMb } : {}) });
         resolve();
       });
     });
@@ -96,7 +110,17 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
     child.on('message', dispatch);
     child.stdout?.setEncoding('utf8').on('data', (text: string) => this.emit('output', { stream: 'stdout', text }));
     let inspectorFound = false;
+    let dying = false;
     child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      if (OUT_OF_MEMORY.test(text)) outOfMemory = true;
+      // V8's report of a full heap (GC traces, native stack) is replaced by the session's one line.
+      if (dying) return;
+      const report = OUT_OF_MEMORY_REPORT.exec(text);
+      if (report) {
+        dying = true;
+        const before = text.slice(0, report.index);
+        text = before.trim() ? before : '';
+      }
       const m = /Debugger listening on (ws:\/\/[^:\s]+:(\d+)\/\S+)/.exec(text);
       if (m && !inspectorFound) {
         inspectorFound = true;

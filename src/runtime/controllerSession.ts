@@ -56,6 +56,8 @@ export interface ControllerSessionOptions {
   workers?: number;
   /** Default 30 s; 0 disables (used while a line debugger is attached). */
   reconcileTimeoutMs?: number;
+  /** The TypeScript controller host's heap limit in MB (0: V8's own); past it, the host is reported out of memory. Default 2048. */
+  maxHeapMb?: number;
   /** Decides when a reconcile may run; when absent every reconcile runs at once. */
   gate?: (record: ReconcileRecord) => Promise<GateDecision | void>;
   inspectBrk?: boolean;
@@ -290,6 +292,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
         cwd: this.options.cwd,
         // No time limit (a line debugger attached) means the host may sit paused: no watchdog.
         stallMs: reconcileTimeoutMs > 0 && !this.options.inspectBrk ? Math.max(reconcileTimeoutMs, 1000) + STALL_GRACE_MS : 0,
+        maxHeapMb: this.options.maxHeapMb,
       },
     );
   }
@@ -453,7 +456,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
    * The host went down on its own. Its reconciles end as failures; with restartOnFailure and a
    * reconcile to blame, a new host starts with those keys held back. Returns true when restarting.
    */
-  private hostFailed(exit: { code: number | null; signal: NodeJS.Signals | null }): boolean {
+  private hostFailed(exit: { code: number | null; signal: NodeJS.Signals | null; heapLimitMb?: number }): boolean {
     const cause: HostFailureCause = this.unresponsive ? { kind: 'unresponsive', silentMs: this.unresponsive.silentMs } : { kind: 'exited', ...exit };
     this.unresponsive = undefined;
     const interrupted = this.endInFlight(cause);

@@ -6,7 +6,7 @@ import type { ReconcileOutcome, ReconcileRecord } from '../controllerProtocol/in
 
 export type HostFailureCause =
   | { kind: 'unresponsive'; silentMs: number }
-  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null };
+  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; heapLimitMb?: number };
 
 export interface InterruptedReconcile {
   record: ReconcileRecord;
@@ -20,6 +20,11 @@ function exitWords(cause: Extract<HostFailureCause, { kind: 'exited' }>): string
   return cause.signal ? `signal ${cause.signal}` : `code ${cause.code}`;
 }
 
+/** `out of memory (heap limit 2048 MB)`: a host that died of a full heap, whatever signal V8 ended it with. */
+function outOfMemoryWords(heapLimitMb: number): string {
+  return `out of memory (heap limit ${heapLimitMb > 0 ? `${heapLimitMb} MB` : "V8's default"})`;
+}
+
 function reconcileWords(r: InterruptedReconcile): string {
   const running = r.runningMs === undefined ? 'not started' : `running ${seconds(r.runningMs)}`;
   return `#${r.record.seq} ${r.record.forKind.kind} ${r.record.key} (${running})`;
@@ -30,6 +35,7 @@ export function describeHostFailure(controller: string, cause: HostFailureCause,
   const running = interrupted.filter((r) => r.runningMs !== undefined);
   if (cause.kind === 'exited') {
     const during = interrupted.length ? ` during reconcile ${interrupted.map(reconcileWords).join(', ')}` : ' outside any reconcile';
+    if (cause.heapLimitMb !== undefined) return `the ${host} of controller ${controller} ran ${outOfMemoryWords(cause.heapLimitMb)}${during}`;
     return `the ${host} exited (${exitWords(cause)})${during}`;
   }
   const first = running[0];
@@ -52,6 +58,9 @@ export function interruptedOutcome(cause: HostFailureCause, r: InterruptedReconc
       kind: 'error',
       error: { name: 'HostBlocked', message: `blocked the controller host for ${seconds(r.runningMs)} (no heartbeat): stopped with its process`, terminal: false, timedOut: true },
     };
+  }
+  if (cause.heapLimitMb !== undefined) {
+    return { kind: 'error', error: { name: 'HostOutOfMemory', message: `the controller host ran ${outOfMemoryWords(cause.heapLimitMb)} during this reconcile`, terminal: false } };
   }
   return { kind: 'error', error: { name: 'HostExited', message: `the controller host exited (${exitWords(cause)}) during this reconcile`, terminal: false } };
 }

@@ -29,6 +29,8 @@ export interface HostSpawnOptions {
   cwd?: string;
   /** Kill the child when its event loop is silent this long (ms); 0 or absent: never. */
   stallMs?: number;
+  /** The child's heap limit (V8's old generation), in MB; 0: V8's own. Default DEFAULT_HOST_HEAP_MB. */
+  maxHeapMb?: number;
 }
 
 /**
@@ -51,6 +53,9 @@ export type ControllerProcessEvents = MessageEvents & {
   debuggerAttached: Record<string, never>;
   /** The child's event loop stopped (no heartbeat for `silentMs`); it is being killed. */
   unresponsive: { silentMs: number };
-  /** `expected`: the parent asked for it (stop, kill); otherwise the child died or was stopped as unresponsive. */
-  exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean };
+  /**
+   * `expected`: the parent asked for it (stop, kill); otherwise the child died or was stopped as
+   * unresponsive. `heapLimitMb`: it died of running out of heap, past that limit (0: V8's own).
+   */
+  exit: { code: number | null; signal: NodeJS.Signals | null; expected: boolean; heapLimitMb?: number };
 };

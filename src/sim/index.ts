@@ -23,3 +23,4 @@ export { workloadOptions } from './workloads/index.ts';
 export type { WorkloadOptions } from './workloads/index.ts';
 export { describeAction, followScenario, printScenarioProgress } from './scenario/scenarioProgress.ts';
 export type { ScenarioProgress } from './scenario/scenarioProgress.ts';
+export { processHeap, refusedPastShare } from './store/heapQuota.ts';

@@ -19,7 +19,8 @@ import { FaultArgumentError } from './faults/faultArguments.ts';
 import { faultArgsFrom } from './faults/faultCalls.ts';
 import { applyFault, faultNamed } from './faults/faultTable.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
-import { MvccStore } from './store/mvccStore.ts';
+import { DEFAULT_HISTORY_BYTES, MvccStore } from './store/mvccStore.ts';
+import { HeapQuota, processHeap, type HeapReading } from './store/heapQuota.ts';
 import { Persistence, type PersistenceOptions } from './store/persistence.ts';
 import { loadStateDir, prepareStateDir, type LoadedState } from './store/stateDir.ts';
 import type { Stored } from './store/storedObject.ts';
@@ -59,6 +60,15 @@ export interface SimClusterOptions {
   clock?: Clock;
   /** Events kept per resource for watch resumes (the watch cache's ring buffer). Default 1000. */
   watchCacheSize?: number;
+  /** The bytes (of JSON) the watch cache of every resource keeps together; the oldest events go first. Default 128 MiB, or an eighth of the heap's limit when less. */
+  watchCacheBytes?: number;
+  /**
+   * The heap whose quota puts must stay within (etcd's "database space exceeded" past it): this
+   * process's by default; false for none.
+   */
+  heap?: HeapReading | false;
+  /** Told when puts start being refused for the heap (why) and when they are taken again (undefined). */
+  onHeapQuota?: (problem: string | undefined) => void;
   /** Interval between bookmarks on watches that allow them. Default 60 000 ms. */
   bookmarkIntervalMs?: number;
   /**
@@ -68,6 +78,11 @@ export interface SimClusterOptions {
   stateDir?: string;
   /** Tuning and a fault-injectable file layer for the state dir (tests). */
   persistence?: PersistenceOptions;
+  /**
+   * Start from a damaged state dir anyway: what can be read is loaded and each loss is said (on
+   * stderr, or persistence.log). Without it, damage stops the start (StateFileError).
+   */
+  acceptStateLoss?: boolean;
   /** Seeds uids and generated names (default: Math.random). Scenarios reseed with their own seed. */
   seed?: number;
   /** Create default, kube-system, kube-public, kube-node-lease at start (default true). */
@@ -117,6 +132,8 @@ export interface SimClusterApi extends InProcessCluster {
   whenDurable(): Promise<void>;
   /** Why the state dir cannot be written now (the server's /readyz reports it), or undefined. */
   persistenceProblem(): string | undefined;
+  /** Why puts are refused now, the heap being past its quota (the server's /readyz reports it), or undefined. */
+  heapProblem(): string | undefined;
   /** Writes what is pending and a final snapshot (when persisting) and ends every watch and timer. */
   close(): Promise<void>;
 }
@@ -153,6 +170,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   private readonly watchCacheSize: number;
   private readonly writes = new WriteListeners();
   private readonly persistence: Persistence | undefined;
+  private readonly heapQuota: HeapQuota | undefined;
   private nextWatchId = 1;
   private workloads: RunningWorkloads | undefined;
   private random: () => number = Math.random;
@@ -163,7 +181,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     this.resources = new KindRegistry();
     this.watchCacheSize = options.watchCacheSize ?? 1000;
-    this.mvcc = new MvccStore(this.watchCacheSize);
+    const heap = options.heap === false ? undefined : options.heap ?? processHeap;
+    // Deleted objects stay in the watch cache: it may hold an eighth of the heap, so deletes make room.
+    this.mvcc = new MvccStore(this.watchCacheSize, 0, options.watchCacheBytes ?? Math.min(DEFAULT_HISTORY_BYTES, heap ? heap.limit / 8 : Infinity));
+    if (heap) this.heapQuota = this.mvcc.quota = new HeapQuota(heap, options.onHeapQuota);
     this.faults = new FaultController({
       dropWatches: (scope) => this.eachWatcher((w) => w.end('dropped', true), scope),
       expireWatches: (scope, discardWithheld) => this.eachWatcher((w) => w.expire(discardWithheld), scope),
@@ -186,10 +207,16 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.api.onCommit((table, event, ctx) => this.writes.commit(table.group, table.resource, event, ctx));
 
     if (options.seed !== undefined) this.seed(options.seed);
-    const loaded = options.stateDir ? loadStateDir(options.stateDir) : undefined;
+    const loaded = options.stateDir ? loadStateDir(options.stateDir, { acceptLoss: options.acceptStateLoss === true }) : undefined;
+    const log = options.persistence?.log ?? ((line: string) => process.stderr.write(`controller-lab sim: ${line}\n`));
+    for (const loss of loaded?.losses ?? []) log(`state loss accepted: ${loss}`);
     if (loaded && !loaded.fresh) this.restore(loaded);
-    else if (options.defaultNamespaces !== false) {
-      for (const name of DEFAULT_NAMESPACES) this.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name } });
+    if (options.defaultNamespaces !== false) {
+      // As kube-apiserver's bootstrap controller, at every start: the system namespaces are there.
+      const namespaces = this.mvcc.table('', 'namespaces');
+      for (const name of DEFAULT_NAMESPACES) {
+        if (!namespaces.current.has(name)) this.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name } });
+      }
     }
     if (options.stateDir && loaded) {
       prepareStateDir(options.stateDir);
@@ -281,8 +308,9 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     if (!info.verbs.includes('watch')) throw this.methodNotAllowed();
     const id = this.nextWatchId++;
     const user = ctx?.user?.username;
-    const observer = ctx?.client
-      ? this.clients.recordWatch(ctx.client, id, qualifiedResource(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
+    const client = ctx?.client;
+    const observe = client
+      ? () => this.clients.recordWatch(client, id, qualifiedResource(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
       : undefined;
     return openWatch({
       id,
@@ -295,7 +323,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       clock: this.clock,
       gate: this.faults.gateFor(user),
       bookmarkIntervalMs: this.bookmarkIntervalMs,
-      observer,
+      observe,
       user,
       asOf: this.faults.staleViewOf(user),
     });
@@ -372,6 +400,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.workloads?.stop();
     this.eachWatcher((w) => w.end('dropped', true));
     await this.persistence?.close();
+    this.heapQuota?.dispose();
   }
 
   whenDurable(): Promise<void> {
@@ -380,6 +409,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   persistenceProblem(): string | undefined {
     return this.persistence?.problem();
+  }
+
+  heapProblem(): string | undefined {
+    return this.heapQuota?.problem();
   }
 
   // ---- internals ----

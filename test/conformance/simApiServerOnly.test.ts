@@ -3,7 +3,7 @@
 // CA ConfigMap or default ServiceAccount (suites written for envtest count on that).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectlOk, startSimProcess, type SimProcess } from './simProcess.ts';
+import { kubectl, kubectlOk, startSimProcess, type SimProcess } from './simProcess.ts';
 
 const sim = {} as SimProcess;
 before(async () => void Object.assign(sim, await startSimProcess(['--api-server-only'])));
@@ -48,4 +48,15 @@ test('no namespace controller: a deleted namespace stays Terminating with what i
   await new Promise((r) => setTimeout(r, 1000));
   assert.equal((await kubectlOk(sim, ['get', 'namespace', 'doomed', '-o', 'jsonpath={.status.phase}'])).trim(), 'Terminating');
   assert.equal((await kubectlOk(sim, ['get', 'configmap', 'left', '-n', 'doomed', '-o', 'name'])).trim(), 'configmap/left');
+});
+
+test('without a namespace controller, namespaces/finalize clearing the last finalizer deletes a Terminating namespace, as kube-apiserver does', async () => {
+  await kubectlOk(sim, ['create', 'namespace', 'finalized']);
+  await kubectlOk(sim, ['delete', 'namespace', 'finalized', '--wait=false']);
+  const ns = JSON.parse(await kubectlOk(sim, ['get', 'namespace', 'finalized', '-o', 'json'])) as { spec: { finalizers?: string[] } };
+  assert.deepEqual(ns.spec.finalizers, ['kubernetes']);
+  ns.spec.finalizers = [];
+  await kubectlOk(sim, ['replace', '--raw', '/api/v1/namespaces/finalized/finalize', '-f', '-'], JSON.stringify(ns));
+  const gone = await kubectl(sim, ['get', 'namespace', 'finalized']);
+  assert.match(gone.stderr, /NotFound|not found/);
 });

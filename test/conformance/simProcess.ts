@@ -31,7 +31,8 @@ export interface SimProcess {
  */
 export type SimLauncher = 'source' | 'npx';
 
-export async function startSimProcess(extraArgs: string[] = [], stateDir?: string, launcher: SimLauncher = 'source'): Promise<SimProcess> {
+/** `nodeFlags`: V8 and Node flags for the sim's process (started from source). */
+export async function startSimProcess(extraArgs: string[] = [], stateDir?: string, launcher: SimLauncher = 'source', nodeFlags: string[] = []): Promise<SimProcess> {
   const dir = stateDir ?? (await mkdtemp(join(tmpdir(), 'controller-lab-conformance-')));
   // SIM_SERVER_VERSION=v1.32.2 runs the suites with the kubectl the dispatcher picks for that server.
   const version = process.env['SIM_SERVER_VERSION'] ? ['--server-version', process.env['SIM_SERVER_VERSION']] : [];
@@ -40,7 +41,7 @@ export async function startSimProcess(extraArgs: string[] = [], stateDir?: strin
     launcher === 'npx'
       ? // npx runs the bin through a shell: its own process group, so stop() reaches the sim too.
         spawn('npx', ['--no-install', 'controller-lab', ...simArgs], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-      : spawn(process.execPath, ['src/cli/main.ts', ...simArgs], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      : spawn(process.execPath, [...nodeFlags, 'src/cli/main.ts', ...simArgs], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));

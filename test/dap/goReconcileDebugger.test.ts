@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import { expand, isAlive, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
-import { BROKEN_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, TWO_CONTROLLERS_PROGRAM, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
+import { BROKEN_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, TWO_CONTROLLERS_PROGRAM, UNSERVED_KIND_PROGRAM, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
 // The reconcile debugger on a Go controller-runtime program (go/examples/configmap-mirror, which
 // calls controllerlab.Wrap), through the standalone adapter as VS Code drives it: `go build` for
@@ -193,6 +193,29 @@ test('Go: a manager with two controllers shows a thread per controller worker; a
     assert.match(frame.name, /^reconcile Secret default\/same #\d+ · ADDED rv \d+$/);
     const request = await scope(dc, frame.id, 'Request');
     assert.equal(valueOf(request, 'controller'), '"secrets"');
+  } finally {
+    await dc.stop();
+    program.dispose();
+  }
+});
+
+test('Go: a watched kind the cluster does not serve is one line in the Debug Console, within seconds, with how to install it', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(UNSERVED_KIND_PROGRAM);
+  const dc = await goClient();
+  try {
+    let outputs = '';
+    let builtAt = 0;
+    const said = new Promise<number>((resolve) => {
+      dc.on('output', (e: DebugProtocol.OutputEvent) => {
+        outputs += e.body.output;
+        if (!builtAt && /Go process pid \d+/.test(e.body.output)) builtAt = Date.now();
+        if (/the cluster does not serve kind Widget \(example\.com\/v1\); install its CustomResourceDefinition/.test(outputs)) resolve(Date.now());
+      });
+    });
+    await launch(dc, { program: program.dir });
+    const at = await said;
+    assert.ok(builtAt === 0 || at - builtAt < 10_000, `said ${at - builtAt} ms after the program started:\n${outputs}`);
+    assert.equal(outputs.match(/does not serve kind Widget/g)?.length, 1, outputs);
   } finally {
     await dc.stop();
     program.dispose();

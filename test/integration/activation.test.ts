@@ -10,6 +10,8 @@ import { waitFor } from './waitFor.ts';
 // command the manifest declares is registered (read from the manifest, so this grows with it).
 
 const EXTENSION_ID = 'controller-lab.controller-lab';
+/** An operating system command (ESC ] … BEL), as VS Code's shell integration writes them. */
+const OSC_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\][^${String.fromCharCode(7)}]*${String.fromCharCode(7)}`, 'g');
 
 interface Manifest {
   contributes: {
@@ -58,10 +60,11 @@ describe('activation', () => {
       // Written aside and renamed: the file appears whole.
       terminal.sendText(`{ controller-lab --version; echo "CONTROLLER_LAB=$CONTROLLER_LAB"; $CONTROLLER_LAB --help | head -n 1; } > '${out}.part' 2>&1; mv '${out}.part' '${out}'`);
       await waitFor('the terminal to run controller-lab', () => existsSync(out), 45_000);
-      const lines = readFileSync(out, 'utf8').trim().split('\n');
-      assert.match(lines[0] ?? '', /^controller-lab \d+\.\d+\.\d+ \(node v\d+/, lines.join('\n'));
-      assert.match(lines[1] ?? '', /^CONTROLLER_LAB=\/.+\/bin\/controller-lab$/, lines.join('\n'));
-      assert.match(lines[2] ?? '', /^usage: controller-lab <command>/, lines.join('\n'));
+      // The shell's integration hooks (VS Code's OSC 633 sequences) may write into the same file: read past them.
+      const text = readFileSync(out, 'utf8').replace(OSC_SEQUENCE, '');
+      assert.match(text, /^controller-lab \d+\.\d+\.\d+ \(node v\d+/m, text);
+      assert.match(text, /^CONTROLLER_LAB=\/.+\/bin\/controller-lab$/m, text);
+      assert.match(text, /^usage: controller-lab <command>/m, text);
     } finally {
       terminal.dispose();
       rmSync(out, { force: true });

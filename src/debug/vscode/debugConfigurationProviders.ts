@@ -61,6 +61,7 @@ export const configurationProvider: vscode.DebugConfigurationProvider = {
     }
     config.cluster ??= 'sim';
     config.cwd ??= folder?.uri.fsPath;
+    config.maxHeapMb ??= vscode.workspace.getConfiguration('controllerLab').get<number>('controller.maxHeapMb');
     return withGoDebugger(config);
   },
 };

@@ -8,6 +8,8 @@ import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, identityOf, isReset, type ManagerEntry,
 } from './managedFields.ts';
 import { mergeApplied, removeStale } from './merge.ts';
+
+export { committedFields, writeEnded } from './managedFields.ts';
 import type { Shape } from './shape.ts';
 
 // Field management on the write path, as kube-apiserver's field manager does it: every create,

@@ -20,8 +20,12 @@ export interface ManagerEntry {
 
 export const MAX_UPDATE_MANAGERS = 10;
 
-/** How many recently written objects keep their decoded managedFields. */
-const RECENT = 512;
+/**
+ * The bytes each cache of decodings may keep. A field set's node takes ~270 bytes of heap once
+ * decoded (a Map, its entry, the node), ~300 with its path element: about 200 objects of 500 fields.
+ */
+const CACHE_BYTES = 32 * 1024 * 1024;
+const BYTES_PER_NODE = 300;
 const ANCIENT = 'ancient-changes';
 
 /** Who an entry belongs to: entries of the same identity are one. */
@@ -29,7 +33,7 @@ export function identityOf(e: Pick<ManagerEntry, 'manager' | 'operation' | 'apiV
   return `${e.manager}\u0000${e.operation}\u0000${e.operation === 'Apply' ? '' : e.apiVersion}\u0000${e.subresource ?? ''}`;
 }
 
-const decodedSets = new RecentDecodings<object, FieldSet>(RECENT);
+const decodedSets = new RecentDecodings<object, FieldSet>(CACHE_BYTES);
 
 function setOf(fieldsV1: unknown): FieldSet {
   if (typeof fieldsV1 !== 'object' || fieldsV1 === null) return FieldSet.fromFieldsV1(fieldsV1 ?? {});
@@ -37,22 +41,48 @@ function setOf(fieldsV1: unknown): FieldSet {
   if (!set) {
     set = FieldSet.fromFieldsV1(fieldsV1);
     // Stored objects are frozen: their decoded sets can be kept for the next write (of the recently written ones).
-    if (Object.isFrozen(fieldsV1)) decodedSets.set(fieldsV1, set);
+    if (Object.isFrozen(fieldsV1)) decodedSets.set(fieldsV1, set, set.nodeCount() * BYTES_PER_NODE);
   }
   return set;
 }
 
-const decodedLists = new RecentDecodings<object, readonly ManagerEntry[]>(RECENT);
+const decodedLists = new RecentDecodings<object, readonly ManagerEntry[]>(CACHE_BYTES);
+
+/**
+ * The lists the running write encoded, with their decodings: cached once the write commits them
+ * (committedFields), dropped when it ends (writeEnded). A refused or dry-run write keeps nothing.
+ */
+const encodedByThisWrite = new Map<object, readonly ManagerEntry[]>();
+
+function bytesOf(entries: readonly ManagerEntry[]): number {
+  let nodes = 0;
+  for (const e of entries) nodes += e.set.nodeCount();
+  return nodes * BYTES_PER_NODE;
+}
+
+/** The stored object now holds `list` (as encodeManagedFields made it): its decoding is kept for its next write. */
+export function committedFields(list: unknown): void {
+  if (typeof list !== 'object' || list === null) return;
+  const entries = encodedByThisWrite.get(list);
+  if (entries === undefined) return;
+  encodedByThisWrite.delete(list);
+  decodedLists.set(list, entries, bytesOf(entries));
+}
+
+/** The write is over: what it encoded and did not commit goes. */
+export function writeEnded(): void {
+  encodedByThisWrite.clear();
+}
 
 /** Reads managedFields; throws (with the API server's wording) on an entry it would not decode. Entries are shared: never modify them. */
 export function decodeManagedFields(raw: unknown): ManagerEntry[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new Error('managedFields must be a list');
-  const cached = decodedLists.get(raw);
+  const cached = decodedLists.get(raw) ?? encodedByThisWrite.get(raw);
   if (cached) return [...cached];
   const entries = decodeEntries(raw);
   // A stored object's (frozen) list is read again by the next write of that object.
-  if (Object.isFrozen(raw)) decodedLists.set(raw, entries);
+  if (Object.isFrozen(raw)) decodedLists.set(raw, entries, bytesOf(entries));
   return [...entries];
 }
 
@@ -113,7 +143,7 @@ export function encodeManagedFields(entries: readonly ManagerEntry[]): Record<st
     return out;
   });
   // The next write of this object reads this list back: it finds these entries instead of decoding.
-  decodedLists.set(encoded, kept.map((e, i) => (e.raw ? e : { ...e, raw: encoded[i] })));
+  encodedByThisWrite.set(encoded, kept.map((e, i) => (e.raw ? e : { ...e, raw: encoded[i] })));
   return encoded;
 }
 

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
+import { invalid } from '../../shared/apiErrors.ts';
 import { isRecord } from './fieldErrors.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
@@ -26,8 +27,38 @@ export const namespaceStrategy: KindStrategy = {
   },
 };
 
+/**
+ * PUT …/namespaces/{name}/finalize: only spec.finalizers change (the namespace controller clears
+ * `kubernetes` once the namespace is empty; envtest suites clear it themselves). Each must be a
+ * qualified name, as kube-apiserver's validation wants.
+ */
+export function finalizeNamespace(current: Readonly<KubeObject>, body: Readonly<KubeObject>): KubeObject {
+  const finalizers = isRecord(body.spec) && Array.isArray(body.spec.finalizers) ? body.spec.finalizers : [];
+  const causes = finalizers
+    .map((f, i) => (typeof f === 'string' && QUALIFIED_NAME.test(f) ? undefined : { field: `spec.finalizers[${i}]`, value: f }))
+    .filter((c) => c !== undefined);
+  if (causes.length) throw invalid('', 'Namespace', current.metadata.name ?? '', causes.map((c) => ({ reason: 'FieldValueInvalid', field: c.field, message: `Invalid value: ${JSON.stringify(c.value)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character` })));
+  const next = structuredClone(current) as KubeObject;
+  next.spec = { ...(isRecord(next.spec) ? next.spec : {}), finalizers: [...new Set(finalizers as string[])] };
+  if ((next.spec as { finalizers: string[] }).finalizers.length === 0) delete (next.spec as { finalizers?: string[] }).finalizers;
+  return next;
+}
+
+const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
 export const namespaceKind: KindModule = {
-  api: { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, nameRule: 'label', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+  api: {
+    group: '',
+    version: 'v1',
+    resource: 'namespaces',
+    kind: 'Namespace',
+    namespaced: false,
+    shortNames: ['ns'],
+    status: true,
+    nameRule: 'label',
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    more: [{ name: 'finalize', kind: 'Namespace', verbs: ['update'] }],
+  },
   strategy: namespaceStrategy,
   columns: [NAME_COLUMN, col('Status', (o) => str(o, 'status.phase', 'Active')), AGE_COLUMN],
 };

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { approveCertificateSigningRequest } from './certificateSigningRequest.ts';
 import { bindPod } from './podBinding.ts';
+import { finalizeNamespace } from './namespace.ts';
 
 // Subresources that rewrite part of their parent in a way of their own (beside /status and
 // /scale): given the stored object and the request's body, the object to store, or an ApiError.
@@ -10,6 +11,7 @@ export type SubresourceWriter = (current: Readonly<KubeObject>, body: Readonly<K
 
 const WRITERS: Record<string, SubresourceWriter> = {
   '/pods/binding': bindPod,
+  '/namespaces/finalize': finalizeNamespace,
   'certificates.k8s.io/certificatesigningrequests/approval': approveCertificateSigningRequest,
 };
 

@@ -70,7 +70,8 @@ const OTHER_ACTIONS: Record<string, ActionSpec> = {
     summary: 'current resourceVersion, active faults, and why the state dir cannot be written (if so)',
     run: ({ cluster }) => {
       const problem = cluster.persistenceProblem();
-      return ok({ resourceVersion: String(cluster.resourceVersion), faults: cluster.faults.state(), ...(problem ? { persistenceProblem: problem } : {}) });
+      const heap = cluster.heapProblem();
+      return ok({ resourceVersion: String(cluster.resourceVersion), faults: cluster.faults.state(), ...(problem ? { persistenceProblem: problem } : {}), ...(heap ? { heapProblem: heap } : {}) });
     },
   },
   clients: {

@@ -1,8 +1,8 @@
 // /healthz, /livez and /readyz as kube-apiserver answers them: "ok" or, with ?verbose or when a check
 // fails, one line per check ("[+]ping ok", "[-]persistence failed: …") and a verdict line; one check
 // alone at /readyz/<name>; ?exclude=<name> leaves a check out. Liveness is the process serving at
-// all; readiness also needs the state dir to take writes (a full disk makes the sim not ready, with
-// the reason, while reads keep working).
+// all; readiness also needs the state dir and the heap to take writes (a full disk, or a heap past
+// its quota, makes the sim not ready, with the reason, while reads keep working).
 import type { ServerResponse } from 'node:http';
 import type { HealthEndpoint } from './requestPath.ts';
 import { PageNotFound } from './status.ts';
@@ -21,16 +21,24 @@ export interface HealthAnswer {
 
 const passing = (name: string): Check => ({ name, problem: () => undefined });
 
-function checksOf(endpoint: HealthEndpoint, persistenceProblem: string | undefined): Check[] {
+/** Why writes are refused now, if they are. */
+export interface WriteProblems {
+  persistence: string | undefined;
+  heap: string | undefined;
+}
+
+const oneLine = (text: string | undefined) => text?.replace(/\s+/g, ' ');
+
+function checksOf(endpoint: HealthEndpoint, problems: WriteProblems): Check[] {
   // The store is the sim's etcd: in memory, always there while the process serves.
   const always = [passing('ping'), passing('log'), passing('etcd')];
   if (endpoint !== 'readyz') return always;
-  return [...always, { name: 'persistence', problem: () => persistenceProblem?.replace(/\s+/g, ' ') }, passing('shutdown')];
+  return [...always, { name: 'persistence', problem: () => oneLine(problems.persistence) }, { name: 'heap', problem: () => oneLine(problems.heap) }, passing('shutdown')];
 }
 
 /** `check`: '' for the endpoint itself, or one check's name (/readyz/persistence). */
-export function healthAnswer(endpoint: HealthEndpoint, check: string, query: URLSearchParams, persistenceProblem: string | undefined): HealthAnswer {
-  const checks = checksOf(endpoint, persistenceProblem);
+export function healthAnswer(endpoint: HealthEndpoint, check: string, query: URLSearchParams, problems: WriteProblems): HealthAnswer {
+  const checks = checksOf(endpoint, problems);
   if (check !== '') {
     const one = checks.find((c) => c.name === check);
     if (!one) return { status: 404, text: PageNotFound.TEXT };
@@ -56,7 +64,7 @@ export function healthAnswer(endpoint: HealthEndpoint, check: string, query: URL
   return { status: 200, text: `${lines.join('\n')}\n${endpoint} check passed\n` };
 }
 
-export function sendHealth(res: ServerResponse, endpoint: HealthEndpoint, check: string, query: string, persistenceProblem: string | undefined): void {
-  const answer = healthAnswer(endpoint, check, new URLSearchParams(query), persistenceProblem);
+export function sendHealth(res: ServerResponse, endpoint: HealthEndpoint, check: string, query: string, problems: WriteProblems): void {
+  const answer = healthAnswer(endpoint, check, new URLSearchParams(query), problems);
   sendText(res, answer.status, answer.text);
 }

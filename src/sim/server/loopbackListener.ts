@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { ServingPki } from '../tls/certificates.ts';
+import { answerMalformedRequest, MAX_HEADER_BYTES } from './malformedRequests.ts';
 import { gateHandshakes } from './tlsHandshakeGate.ts';
 
 // The server listening on 127.0.0.1 only: HTTPS behind a gate that admits a few TLS handshakes at
@@ -15,7 +16,7 @@ export interface LoopbackListener {
   close(): Promise<void>;
 }
 
-const SERVER_OPTIONS = { keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000, noDelay: true };
+const SERVER_OPTIONS = { keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000, noDelay: true, maxHeaderSize: MAX_HEADER_BYTES };
 
 export async function listenOnLoopback(port: number, pki: ServingPki | undefined): Promise<LoopbackListener> {
   const sockets = new Set<Socket>();
@@ -27,9 +28,7 @@ export async function listenOnLoopback(port: number, pki: ServingPki | undefined
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  server.on('clientError', (_err, socket: Socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-  });
+  server.on('clientError', answerMalformedRequest);
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
     listener.listen(port, '127.0.0.1', () => {

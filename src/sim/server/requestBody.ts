@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { ApiError } from '../../shared/apiError.ts';
-import { jsonTextTooDeep, valueTooDeep } from '../store/nestingDepth.ts';
+import { jsonTextTooDeep, MANAGED_FIELDS_LEVELS, MAX_NESTING_DEPTH, valueTooDeep } from '../store/nestingDepth.ts';
 import { duplicateFields, goJsonSyntaxError, summarizeBody } from './goJson.ts';
 import { decodeKubernetesProtobuf, UnsupportedProtobufKind } from './protobuf/decodeK8sProtobuf.ts';
 import { apiError, badRequest } from './status.ts';
@@ -148,26 +148,39 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', t
   const text = body.toString('utf8');
   if (text.trim() === '') throw badRequest('the body of the request is empty');
   // Before parsing: YAML flow collections nest with the same brackets, and the YAML parser is both
-  // recursive and slow on them (seconds for 100k levels), so the scan protects it too.
-  const deepAt = jsonTextTooDeep(text);
+  // recursive and slow on them (seconds for 100k levels), so the scan protects it too. The text may
+  // nest as deep as an object's managedFields do; the object itself is measured once parsed.
+  const deepAt = jsonTextTooDeep(text, MAX_NESTING_DEPTH + MANAGED_FIELDS_LEVELS);
   if (deepAt) throw tooDeep(deepAt, body, target);
+  let value: unknown;
   if (format === 'json') {
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (err) {
       throw undecodable(goJsonSyntaxError(body) ?? (err as Error).message, body, target);
     }
-  }
-  let value: unknown;
-  try {
-    value = parseYaml(text, { uniqueKeys: true, prettyErrors: false });
-  } catch (err) {
-    // Block nesting (by indentation) that exhausts the parser's stack is past the limit too.
-    if (err instanceof RangeError || /call stack/.test((err as Error).message)) throw tooDeep('{', body, target);
-    throw badRequest(`the body of the request could not be decoded as YAML: ${(err as Error).message}`);
+  } else {
+    value = parseYamlBody(text, body, target);
   }
   if (valueTooDeep(value)) throw tooDeep('{', body, target);
   return value;
+}
+
+function parseYamlBody(text: string, body: Buffer, target: DecodeTarget | undefined): unknown {
+  try {
+    return parseYaml(text, { uniqueKeys: true, prettyErrors: false });
+  } catch (err) {
+    if (!(err instanceof RangeError || /call stack/.test((err as Error).message))) {
+      throw badRequest(`the body of the request could not be decoded as YAML: ${(err as Error).message}`);
+    }
+    // The YAML parser recurses: JSON (what kubectl's server-side apply sends) nested some 850
+    // levels exhausts its stack. Read as the JSON it is, it may nest to the limit.
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw tooDeep('{', body, target);
+    }
+  }
 }
 
 /** A decoded body that must be a single JSON object (create, update, a subresource's POST). */

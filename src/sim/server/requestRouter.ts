@@ -69,7 +69,7 @@ export function createRouter(parts: RouterParts): Route {
       case 'version':
         return sendJson(res, 200, parts.versionJson);
       case 'health':
-        return sendHealth(res, target.endpoint, target.check, query, cluster.persistenceProblem());
+        return sendHealth(res, target.endpoint, target.check, query, { persistence: cluster.persistenceProblem(), heap: cluster.heapProblem() });
       case 'openapi': {
         const doc = openApiAnswer(parts.openapi, target.path, query, req.headers);
         res.writeHead(doc.status, { ...doc.headers, 'Content-Length': doc.body.length });

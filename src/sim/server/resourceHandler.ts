@@ -83,7 +83,7 @@ function resolve(cluster: SimClusterApi, target: ResourceTarget): ResourceInfo {
 
 function subresourceOf(info: ResourceInfo, name: string): Subresource | undefined {
   if (name === '') return undefined;
-  if ((name === 'status' || name === 'scale' || name === 'approval') && info.subresources.some((s) => s.name === name)) return name;
+  if ((name === 'status' || name === 'scale' || name === 'approval' || name === 'finalize') && info.subresources.some((s) => s.name === name)) return name;
   throw pathNotFound();
 }
 

@@ -1,6 +1,7 @@
 import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { loadOrCreateToken, newToken } from '../tls/tokenFile.ts';
+import { acceptLossHint } from '../vocabulary/stateLoss.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 import { BearerAuth } from './bearerAuth.ts';
 import { RequestAccess } from './requestAccess.ts';
@@ -22,8 +23,8 @@ export interface ServerCredentials {
 }
 
 /** The token is `token`, else the one kept in `stateDir` (made there on first start), else a new one. */
-export async function serverCredentials(cluster: SimClusterApi, options: { token?: string; stateDir?: string }): Promise<ServerCredentials> {
-  const serverToken = options.token ?? (options.stateDir ? await loadOrCreateToken(options.stateDir) : newToken());
+export async function serverCredentials(cluster: SimClusterApi, options: { token?: string; stateDir?: string; acceptStateLoss?: boolean }): Promise<ServerCredentials> {
+  const serverToken = options.token ?? (options.stateDir ? await loadOrCreateToken(options.stateDir, options.acceptStateLoss, acceptLossHint(options.stateDir)) : newToken());
   const tokens = new ServiceAccountTokens(serverToken, cluster.clock);
   const auth = new BearerAuth(serverToken, (presented) => {
     const found = authenticateServiceAccountToken(cluster, tokens, presented);

@@ -11,6 +11,7 @@ import { renderKubeconfig, writeKubeconfig } from '../tls/kubeconfig.ts';
 import { ClientContexts } from './clientContexts.ts';
 import { DiscoveryDocuments } from './discovery.ts';
 import { HttpFaults } from './httpFaults.ts';
+import { collectGarbageWhenIdle } from './idleCollection.ts';
 import { DEFAULT_IN_FLIGHT_LIMITS, InFlightLimiter, type InFlightLimits } from './inFlightLimit.ts';
 import { listenOnLoopback } from './loopbackListener.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './requestBody.ts';
@@ -19,6 +20,7 @@ import { ADMIN_PREFIX } from './requestPath.ts';
 import { createRouter } from './requestRouter.ts';
 import { serverCredentials } from './serverCredentials.ts';
 import { versionInfo } from './versionInfo.ts';
+import { acceptLossHint } from '../vocabulary/stateLoss.ts';
 
 // Starting it is a few named steps: its credentials (token, service account tokens, RBAC) and
 // TLS; what serves a request (serverCredentials.ts, requestIntake.ts, requestRouter.ts); listening
@@ -42,6 +44,10 @@ export interface SimServerOptions {
   kubeconfigOut?: string;
   /** Keeps the CA (so kubeconfigs stay valid across restarts) and, by default, the kubeconfig. */
   stateDir?: string;
+  /** A damaged CA or token in `stateDir` is replaced instead of stopping the start. */
+  acceptStateLoss?: boolean;
+  /** Run a full garbage collection when the server goes quiet with a grown heap (a process of its own: the CLI's sim). */
+  collectGarbageWhenIdle?: boolean;
   /** What /version reports. Default v1.28.4. */
   serverVersion?: string;
   /** Told about bugs (non-API errors answered as 500). Default: a line on stderr. */
@@ -70,7 +76,7 @@ export interface SimServerHandle {
 
 export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
   const credentials = await serverCredentials(cluster, options);
-  const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir);
+  const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir, new Date(), options.acceptStateLoss, options.stateDir ? acceptLossHint(options.stateDir) : '');
   const serverVersion = versionInfo(options.serverVersion);
   const httpFaults = new HttpFaults(cluster.faults);
   const contexts = new ClientContexts(credentials.auth.tokenId);
@@ -88,6 +94,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     reportInternalError: options.onInternalError ?? ((message: string) => process.stderr.write(`controller-lab sim: ${message}\n`)),
   }));
+  const stopCollecting = options.collectGarbageWhenIdle ? collectGarbageWhenIdle(listening.server) : undefined;
   const { port } = listening;
   // The `kubernetes` Service names this address; the controller manager publishes this CA.
   const controlPlane = cluster.bootstrap ? startControlPlane(cluster, { port, caPem: pki?.ca.certPem ?? '', controllerManager: options.controllerManager !== false }) : undefined;
@@ -107,6 +114,7 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     stop() {
       stopped ??= (async () => {
         controlPlane?.stop();
+        stopCollecting?.();
         const closed = listening.close();
         httpFaults.dispose();
         discovery.dispose();

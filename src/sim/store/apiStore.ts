@@ -7,11 +7,13 @@ import { applyMergePatch } from '../patch/mergePatch.ts';
 import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
 import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
 import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
-import { applyConfiguration, checkAppliedConfiguration, recordApplyCreate, recordUpdate, type FieldManagement } from '../apply/fieldManager.ts';
+import {
+  applyConfiguration, checkAppliedConfiguration, committedFields, recordApplyCreate, recordUpdate, writeEnded, type FieldManagement,
+} from '../apply/fieldManager.ts';
 import { fieldManagementFor } from '../apply/forResource.ts';
 import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
-import { emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
+import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
 import { hasSubresource, type ResourceInfo } from '../vocabulary/resourceInfo.ts';
@@ -112,6 +114,7 @@ export class ApiStore implements StoreOps {
   /** Every commit goes through here: the owner index and the follow-up work learn of it, then the listeners. */
   commit(table: ResourceTable, key: string, next: KubeObject | undefined, ctx: RequestContext): HistoryEvent {
     const event = this.mvcc.commit(table, key, next);
+    if (next) committedFields(event.object.object.metadata.managedFields);
     this.owners.observe(table, event);
     this.afterCommit(table, event, ctx);
     for (const l of [...this.commitListeners]) l(table, event, ctx);
@@ -161,6 +164,8 @@ export class ApiStore implements StoreOps {
       }
     } finally {
       this.depth--;
+      // Decodings of managedFields the write made and did not store go with it.
+      if (this.depth === 0) writeEnded();
     }
   }
 
@@ -226,7 +231,7 @@ export class ApiStore implements StoreOps {
     return this.write(() => {
       // The handler compares the body with the URL before the storage looks the object up.
       this.namespaceFor(info, namespace, body.metadata?.namespace);
-      const action = subresource === 'approval' || subresource === 'binding';
+      const action = subresource === 'approval' || subresource === 'binding' || subresource === 'finalize';
       if (!action) checkName(body, name);
       const { table, key, current } = this.existing(info, namespace, name);
       if (action) {
@@ -259,7 +264,7 @@ export class ApiStore implements StoreOps {
         }
         throw notFound(info.group, info.resource, name);
       }
-      if (subresource === 'approval' || subresource === 'binding') {
+      if (subresource === 'approval' || subresource === 'binding' || subresource === 'finalize') {
         this.writerFor(info, subresource);
         const patched = this.applyPatch(info, type, mutableCopy(current.object), patch) as KubeObject;
         if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
@@ -646,6 +651,10 @@ export class ApiStore implements StoreOps {
     const obj = event.object.object;
     if (isCrdTable(table)) followCrd(this, event, this.opts.onUnserved);
     if (!this.deletionControllers) {
+      if (table.group === NAMESPACES.group && table.resource === NAMESPACES.resource && event.type === 'MODIFIED' && obj.metadata.deletionTimestamp) {
+        const name = obj.metadata.name ?? '';
+        this.followUps.push(() => deleteIfFinalized(this, name, cascadeContext(ctx)));
+      }
       if (this.depth === 0) this.drain();
       return;
     }

@@ -87,6 +87,12 @@ export interface CommitLog {
   recordCommit(table: ResourceTable, event: HistoryEvent): void;
 }
 
+/**
+ * What every watch cache window keeps, in bytes of its objects' JSON (heap holds a few times that):
+ * 1000 events of a resource whose objects are 1 MB would otherwise keep a GB.
+ */
+export const DEFAULT_HISTORY_BYTES = 128 * 1024 * 1024;
+
 export class MvccStore {
   private rv: number;
   /** History before this RV is gone (etcd compaction). */
@@ -94,12 +100,17 @@ export class MvccStore {
   private readonly tables = new Map<string, ResourceTable>();
   /** Persistence (a state dir), when there is one. */
   commitLog: CommitLog | undefined;
+  /** Refuses puts that would grow the store while memory is short (etcd's quota). */
+  quota: { admitPut(): void } | undefined;
 
   private readonly capacity: number;
+  /** The bytes (of JSON) every resource's window may keep together: the oldest events go first. */
+  private readonly historyBytes: number;
 
-  constructor(capacity: number, startRv = 0) {
+  constructor(capacity: number, startRv = 0, historyBytes = DEFAULT_HISTORY_BYTES) {
     this.capacity = capacity;
     this.rv = startRv;
+    this.historyBytes = historyBytes;
   }
 
   get resourceVersion(): number {
@@ -146,6 +157,8 @@ export class MvccStore {
       next.metadata.resourceVersion = String(this.rv + 1);
       json = JSON.stringify(next);
       if (json.length > MAX_VALUE_BYTES && Buffer.byteLength(json) > MAX_VALUE_BYTES) throw new ApiError(500, 'etcdserver: request is too large');
+      // A put that does not grow the object (a finalizer removed, a status rewritten) still goes through.
+      if (!prev || json.length > prev.json().length) this.quota?.admitPut();
     }
     this.commitLog?.beforeCommit(this.rv + 1);
     const rv = ++this.rv;
@@ -164,10 +177,31 @@ export class MvccStore {
       table.keys.remove(key);
       event = { type: 'DELETED', key, rv, object: prev.withResourceVersion(rv), prev };
     }
-    table.history.push(event);
+    table.history.push(event, (event.prev && !next ? event.prev : event.object).json().length);
+    this.trimHistories();
     this.commitLog?.recordCommit(table, event);
     for (const w of table.watchers) w.offer(event);
     return event;
+  }
+
+  /**
+   * Keeps the windows within their bytes: the oldest event of all goes, then the next, as a watch
+   * cache too small for its objects would lose them (a resume from before gets 410 and relists).
+   */
+  private trimHistories(): void {
+    let total = 0;
+    for (const t of this.tables.values()) total += t.history.bytes;
+    while (total > this.historyBytes) {
+      let oldest: ResourceTable | undefined;
+      for (const t of this.tables.values()) {
+        const rv = t.history.oldestRv;
+        if (rv !== undefined && (oldest === undefined || rv < oldest.history.oldestRv!)) oldest = t;
+      }
+      if (!oldest) return;
+      total -= oldest.history.bytes;
+      oldest.history.dropOldest();
+      total += oldest.history.bytes;
+    }
   }
 
   /** Drops history before `rv` in every table. */

@@ -41,6 +41,19 @@ export function finishNamespaceIfEmpty(ops: StoreOps, namespace: string, ctx: Re
   ops.commit(nsTable, namespace, undefined, ctx);
 }
 
+/**
+ * The API server's own part, with or without a namespace controller: a Terminating namespace whose
+ * finalizers (spec's, as `namespaces/finalize` clears them, and metadata's) are all gone is deleted
+ * by the update that cleared the last one (the namespace registry's ShouldDeleteDuringUpdate).
+ */
+export function deleteIfFinalized(ops: StoreOps, namespace: string, ctx: RequestContext): void {
+  const nsTable = ops.mvcc.table(NAMESPACES.group, NAMESPACES.resource);
+  const ns = nsTable.current.get(namespace);
+  if (!ns?.object.metadata.deletionTimestamp || ns.object.metadata.finalizers?.length) return;
+  if ((ns.object as { spec?: { finalizers?: string[] } }).spec?.finalizers?.length) return;
+  ops.commit(nsTable, namespace, undefined, ctx);
+}
+
 /** Namespaces the API server's NamespaceLifecycle admission never lets go. */
 export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 

@@ -4,10 +4,18 @@
 // near 4,400 levels, structuredClone near 1,600), and an object the sim could store but not
 // serialize would break every later LIST and WATCH of its resource. Real objects nest a few dozen
 // levels at most. Both checks below are iterative, so no input can overflow the stack here.
+// The limit is the user's: an object's depth does not count its metadata.managedFields, which the
+// server keeps and which mirror the object's fields a few levels further down.
 import type { ApiError } from '../../shared/apiError.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
 
 export const MAX_NESTING_DEPTH = 1000;
+
+/**
+ * How much deeper managedFields reach than the fields they name: metadata, the list, an entry,
+ * fieldsV1 (4 levels), and a `{}` for a leaf field (1 more).
+ */
+export const MANAGED_FIELDS_LEVELS = 5;
 
 /**
  * Scans JSON text for the first `{` or `[` that opens level `max + 1` (strings skipped).
@@ -32,19 +40,27 @@ export function jsonTextTooDeep(text: string, max = MAX_NESTING_DEPTH): '{' | '[
   return undefined;
 }
 
-/** True when a decoded value nests objects and arrays deeper than `max` (a top-level object is 1). */
+/**
+ * True when a decoded value nests objects and arrays deeper than `max` (a top-level object is 1).
+ * Its `metadata.managedFields`, if any, may reach MANAGED_FIELDS_LEVELS further.
+ */
 export function valueTooDeep(value: unknown, max = MAX_NESTING_DEPTH): boolean {
   if (typeof value !== 'object' || value === null) return false;
+  const managedFields = (value as { metadata?: { managedFields?: unknown } }).metadata?.managedFields;
   const stack: unknown[] = [value];
   const depths: number[] = [1];
+  const limits: number[] = [max];
   while (stack.length > 0) {
     const v = stack.pop() as object;
     const depth = depths.pop()!;
-    if (depth > max) return true;
+    const limit = limits.pop()!;
+    if (depth > limit) return true;
+    const childLimit = v === managedFields ? max + MANAGED_FIELDS_LEVELS : limit;
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
       if (typeof child === 'object' && child !== null) {
         stack.push(child);
         depths.push(depth + 1);
+        limits.push(childLimit);
       }
     }
   }

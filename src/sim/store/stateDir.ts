@@ -1,7 +1,8 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeObject } from '../../shared/k8s.ts';
-import { parseLine, type JournalRecord } from './journalRecord.ts';
+import { acceptLossHint } from '../vocabulary/stateLoss.ts';
+import { readSegmentText, type DamagedRun, type SegmentReading } from './journalReader.ts';
 
 // What a state dir holds, and reading it back at start:
 //   state.json          a snapshot: every object at one resourceVersion (written whole, then renamed)
@@ -9,8 +10,12 @@ import { parseLine, type JournalRecord } from './journalRecord.ts';
 //                       starts a new one and deletes the older ones once the snapshot is on disk)
 //   rv-reservation      resourceVersions below this number may have been handed out (so may
 //                       those below a `reserve` record in a journal or the snapshot's reservedResourceVersion)
-// A crash can leave a torn last line in a journal (never acknowledged: dropped). Anything else that
-// does not parse is damage, reported as one line naming the file, never guessed around.
+// The directory is one unit. A crash can leave a torn last line in the last journal (never
+// acknowledged: dropped). Anything else is damage or a missing piece (state.json gone while its
+// journal is there, a run of resourceVersions missing from the journals): the start stops with one
+// line naming the file, the byte offset and what would be lost, unless the loss is accepted
+// (--accept-state-loss, vocabulary/stateLoss.ts), when the rest is loaded and each loss is said.
+
 
 export const SNAPSHOT_FILE = 'state.json';
 export const RESERVATION_FILE = 'rv-reservation';
@@ -27,10 +32,24 @@ export function segmentNumber(file: string): number | undefined {
 
 /** A state dir the sim cannot start from; the message is one line naming the file. */
 export class StateFileError extends Error {
-  constructor(message: string) {
+  /** Set when starting anyway would lose data (and --accept-state-loss allows it): what is wrong and what would be lost. */
+  readonly loss: string | undefined;
+
+  constructor(message: string, loss?: string) {
     super(message);
     this.name = 'StateFileError';
+    this.loss = loss;
   }
+}
+
+function lossRefused(dir: string, losses: string[]): StateFileError {
+  const more = losses.length > 1 ? ` (and ${losses.length - 1} more damaged or missing part${losses.length > 2 ? 's' : ''})` : '';
+  return new StateFileError(`${losses[0]}${more}${acceptLossHint(dir)}`, losses[0]);
+}
+
+export interface LoadOptions {
+  /** Load what can be read and report the rest (LoadedState.losses) instead of refusing to start. */
+  acceptLoss?: boolean;
 }
 
 export interface StoredEntry {
@@ -47,6 +66,8 @@ export interface LoadedState {
   fresh: boolean;
   /** Journal segments found (replayed); the next one gets a higher number. */
   segments: number[];
+  /** What was lost, one line each, when the loss was accepted. */
+  losses: string[];
 }
 
 interface Snapshot {
@@ -78,54 +99,49 @@ function readText(file: string): string | undefined {
 function readSnapshot(file: string): Snapshot | undefined {
   const text = readText(file);
   if (text === undefined) return undefined;
-  if (text.trim() === '') throw new StateFileError(`${file}: empty, not a Controller Lab state file (remove it to start afresh)`);
+  const damaged = (what: string) => new StateFileError(what, `${what}: every object it holds would be lost`);
+  if (text.trim() === '') throw damaged(`${file}: empty, not a Controller Lab state file`);
   let parsed: Partial<Snapshot>;
   try {
     parsed = JSON.parse(text) as Partial<Snapshot>;
   } catch (err) {
-    throw new StateFileError(`${file}: not valid JSON, truncated or damaged (${(err as Error).message.split('\n')[0]})`);
+    throw damaged(`${file}: not valid JSON, truncated or damaged (${(err as Error).message.split('\n')[0]})`);
   }
   if (typeof parsed !== 'object' || parsed === null || parsed.version !== 1 || !Number.isSafeInteger(parsed.resourceVersion) || !Array.isArray(parsed.objects)) {
-    throw new StateFileError(`${file}: not a Controller Lab state file (expected {"version":1,"resourceVersion":…,"objects":[…]})`);
+    throw damaged(`${file}: not a Controller Lab state file (expected {"version":1,"resourceVersion":…,"objects":[…]})`);
   }
   parsed.objects.forEach((o, i) => {
     if (typeof o !== 'object' || o === null || typeof o.group !== 'string' || typeof o.resource !== 'string' || typeof o.object?.metadata !== 'object' || o.object.metadata === null) {
-      throw new StateFileError(`${file}: objects[${i}] is not a stored object`);
+      throw damaged(`${file}: objects[${i}] is not a stored object`);
     }
   });
   return parsed as Snapshot;
 }
 
-/** The records of one segment; a torn tail (no valid line after it) is cut off the file. */
-function readSegment(file: string): JournalRecord[] {
+/** A segment's records and damage; a torn tail is cut off the file (new appends never follow it). */
+function readSegment(file: string, last: boolean, cutTornTail: boolean): SegmentReading {
   const text = readText(file) ?? '';
-  const records: JournalRecord[] = [];
-  let offset = 0;
-  let bad: { line: number; offset: number; why: string } | undefined;
-  let lineNo = 0;
-  while (offset < text.length) {
-    const end = text.indexOf('\n', offset);
-    lineNo++;
-    const line = end < 0 ? text.slice(offset) : text.slice(offset, end);
-    const parsed = end < 0 ? 'incomplete last line' : parseLine(line);
-    if (typeof parsed === 'string') {
-      bad ??= { line: lineNo, offset, why: parsed };
-    } else {
-      if (bad) throw new StateFileError(`${file}: line ${bad.line} is damaged (${bad.why}) and is followed by valid records`);
-      records.push(parsed);
-    }
-    offset = end < 0 ? text.length : end + 1;
-  }
-  if (bad) {
-    // Cut the torn tail off, so new appends never follow garbage.
+  const reading = readSegmentText(text, last);
+  if (reading.tornAt !== undefined && cutTornTail) {
     const fd = openSync(file, 'r+');
     try {
-      ftruncateSync(fd, Buffer.byteLength(text.slice(0, bad.offset)));
+      ftruncateSync(fd, reading.tornAt);
     } finally {
       closeSync(fd);
     }
   }
-  return records;
+  return reading;
+}
+
+/** What a damaged run loses: the resourceVersions between the writes read around it, and the writes it still names. */
+function damageLoss(file: string, run: DamagedRun, before: number, after: number | undefined): string | undefined {
+  const lines = run.named.length ? ` (${run.named.join(', ')})` : '';
+  const where = `${file}: damaged at byte ${run.offset} (${run.why}, ${run.bytes} bytes)`;
+  if (after === undefined) return `${where}: every write after resourceVersion ${before} would be lost${lines}`;
+  // The writes on both sides follow each other: the damage held none (a reservation, or a write the snapshot has).
+  if (after <= before + 1) return undefined;
+  const lost = after - 1 === before + 1 ? `resourceVersion ${before + 1}` : `resourceVersions ${before + 1}–${after - 1}`;
+  return `${where}: ${lost} would be lost${lines}`;
 }
 
 function readReservation(file: string): number {
@@ -141,42 +157,79 @@ function keyOf(object: KubeObject): string {
   return m.namespace ? `${m.namespace}/${m.name ?? ''}` : m.name ?? '';
 }
 
-export function loadStateDir(dir: string): LoadedState {
+export function loadStateDir(dir: string, options: LoadOptions = {}): LoadedState {
   let files: string[];
   try {
     files = readdirSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { resourceVersion: 0, objects: [], fresh: true, segments: [] };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { resourceVersion: 0, objects: [], fresh: true, segments: [], losses: [] };
     if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') throw new StateFileError(`${dir}: not a directory (--state-dir needs a directory)`);
     throw new StateFileError(`${dir}: ${describe(err)}`);
   }
-  const snapshot = readSnapshot(join(dir, SNAPSHOT_FILE));
+  const losses: string[] = [];
+  const snapshotFile = join(dir, SNAPSHOT_FILE);
+  let snapshot: Snapshot | undefined;
+  try {
+    snapshot = readSnapshot(snapshotFile);
+  } catch (err) {
+    if (!(err instanceof StateFileError && err.loss && options.acceptLoss)) throw err;
+    losses.push(err.loss);
+  }
   const segments = files.map(segmentNumber).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
-  let reserved = Math.max(readReservation(join(dir, RESERVATION_FILE)), snapshot?.reservedResourceVersion ?? 0);
+  const reservationFile = join(dir, RESERVATION_FILE);
+  let reserved = Math.max(readReservation(reservationFile), snapshot?.reservedResourceVersion ?? 0);
+  // state.json is written before any journal or reservation: without it, they are not the whole state.
+  const dependents = [...segments.map(segmentFile), ...(files.includes(RESERVATION_FILE) ? [RESERVATION_FILE] : [])];
+  if (!snapshot && losses.length === 0 && dependents.length > 0) {
+    losses.push(`${snapshotFile}: missing while ${dependents.join(', ')} ${dependents.length > 1 ? 'are' : 'is'} there: every object it held (the namespaces among them) would be lost`);
+  }
 
   const objects = new Map<string, StoredEntry>();
   const id = (g: string, r: string, k: string) => `${g}\u0000${r}\u0000${k}`;
   let rv = snapshot?.resourceVersion ?? 0;
   const snapshotRv = rv;
   for (const o of snapshot?.objects ?? []) objects.set(id(o.group, o.resource, keyOf(o.object)), o);
-  for (const n of segments) {
-    for (const rec of readSegment(join(dir, segmentFile(n)))) {
-      if ('reserve' in rec) {
-        reserved = Math.max(reserved, rec.reserve);
+  // Writes take every resourceVersion in turn: after the snapshot's, the journals hold the next ones, none missing.
+  let pending: { file: string; run: DamagedRun }[] = [];
+  const settle = (next: number | undefined, file: string, offset: number) => {
+    for (const p of pending) {
+      const loss = damageLoss(p.file, p.run, rv, next);
+      if (loss) losses.push(loss);
+    }
+    // Without a snapshot, what came before the first write read is that loss already.
+    if (pending.length === 0 && next !== undefined && next > rv + 1 && (snapshot !== undefined || rv > 0)) {
+      const lost = next - 1 === rv + 1 ? `resourceVersion ${rv + 1} is` : `resourceVersions ${rv + 1}–${next - 1} are`;
+      losses.push(`${file}: ${lost} missing before byte ${offset} (a journal file missing or cut): ${lost.endsWith('is') ? 'that write' : 'those writes'} would be lost`);
+    }
+    pending = [];
+  };
+  segments.forEach((n, i) => {
+    const file = join(dir, segmentFile(n));
+    const reading = readSegment(file, i === segments.length - 1, losses.length === 0 || options.acceptLoss === true);
+    let d = 0;
+    for (const { record, offset } of reading.records) {
+      for (; d < reading.damage.length && reading.damage[d]!.offset < offset; d++) pending.push({ file, run: reading.damage[d]! });
+      if ('reserve' in record) {
+        reserved = Math.max(reserved, record.reserve);
         continue;
       }
-      if (rec.rv <= snapshotRv) continue;
-      if ('d' in rec) objects.delete(id(rec.g, rec.r, rec.k));
-      else objects.set(id(rec.g, rec.r, rec.k), { group: rec.g, resource: rec.r, object: rec.o });
-      rv = Math.max(rv, rec.rv);
+      if (record.rv <= snapshotRv) continue;
+      settle(record.rv, file, offset);
+      if ('d' in record) objects.delete(id(record.g, record.r, record.k));
+      else objects.set(id(record.g, record.r, record.k), { group: record.g, resource: record.r, object: record.o });
+      rv = Math.max(rv, record.rv);
     }
-  }
-  const fresh = snapshot === undefined && rv === 0 && reserved === 0;
+    for (; d < reading.damage.length; d++) pending.push({ file, run: reading.damage[d]! });
+  });
+  settle(undefined, '', 0);
+  if (losses.length > 0 && !options.acceptLoss) throw lossRefused(dir, losses);
+
+  const fresh = snapshot === undefined && rv === 0 && reserved === 0 && losses.length === 0;
   // Versions up to reserved-1 may have been seen by clients yet never made durable (a crash between
   // a commit and its fsync): carry on past them, so no client ever sees one reused. Resumes from
   // anything older then get 410 and relist.
   const resourceVersion = rv >= reserved - 1 ? rv : reserved;
-  return { resourceVersion, objects: [...objects.values()], fresh, segments };
+  return { resourceVersion, objects: [...objects.values()], fresh, segments, losses };
 }
 
 /** Creates the state dir (owner-only when new). */

@@ -88,8 +88,8 @@ export interface AdmissionPoints {
   readonly createdAs?: { uid: string; creationTimestamp: string };
 }
 
-/** What the store writes besides the main resource; 'approval' and 'binding' belong to single kinds (src/sim/kinds/subresourceWriters.ts). */
-export type Subresource = 'status' | 'scale' | 'approval' | 'binding';
+/** What the store writes besides the main resource; 'approval', 'binding' and 'finalize' belong to single kinds (src/sim/kinds/subresourceWriters.ts). */
+export type Subresource = 'status' | 'scale' | 'approval' | 'binding' | 'finalize';
 
 export interface ListRequest extends ListOptions {
   /** '' or undefined: all namespaces (or a cluster-scoped resource). */

@@ -3,7 +3,7 @@ import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { invalid, tooLargeResourceVersion, tooOldResourceVersion } from '../../shared/apiErrors.ts';
 import { matching, parseFilters, windowStartOf } from './listing.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
-import { parseResourceVersion } from './resourceVersionParam.ts';
+import { parseWatchResourceVersion } from './resourceVersionParam.ts';
 import type { WatchListener, WatchRequest } from './types.ts';
 import { errorEvent } from './watchEvent.ts';
 import type { DeliveryGate } from './deliveryGate.ts';
@@ -31,7 +31,8 @@ export interface OpenWatchArgs {
   clock: Clock;
   gate: DeliveryGate;
   bookmarkIntervalMs: number;
-  observer?: WatchObserver;
+  /** Registers the watch with the clients view, once it is accepted (a refused one is no watch). */
+  observe?: () => WatchObserver | undefined;
   /** Who the watch's request ran as. */
   user?: string;
   /** Serve the initial state (RV unset or 0, or a streaming list) as of this older resourceVersion. */
@@ -59,7 +60,7 @@ function validate(request: WatchRequest): void {
 export function openWatch(a: OpenWatchArgs): Watcher {
   validate(a.request);
   const filters = parseFilters(a.info, a.request.namespace, a.request.labelSelector, a.request.fieldSelector);
-  const rv = parseResourceVersion(a.request.resourceVersion);
+  const rv = parseWatchResourceVersion(a.request.resourceVersion);
   const current = a.store.resourceVersion;
   // kube-apiserver accepts a watch from an RV it has not reached and stays silent until it gets there;
   // refusing instead lets an informer that outlived the sim's data relist rather than hang.
@@ -81,7 +82,7 @@ export function openWatch(a: OpenWatchArgs): Watcher {
     timeoutSeconds: a.request.timeoutSeconds,
     currentRv: () => a.store.resourceVersion,
     detach: (w) => a.table.watchers.delete(w),
-    observer: a.observer,
+    observer: a.observe?.(),
   });
 
   const oldest = windowStartOf(a.store, a.table);

@@ -1,8 +1,8 @@
 // The simulated cluster's own PKI: one CA (kept in the state dir so a kubeconfig written earlier stays
 // valid across restarts) and a serving certificate for 127.0.0.1 / localhost signed by it. EC P-256
 // keys: generation and TLS handshakes are far cheaper than RSA, and every client we target accepts them.
-import { mkdir, readFile } from 'node:fs/promises';
-import { X509Certificate } from 'node:crypto';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { writePrivateFile } from './kubeconfig.ts';
@@ -78,15 +78,50 @@ function stillValid(certPem: string, now: Date): boolean {
 }
 
 /**
- * The CA from `stateDir` when one is there and still valid, else a new one (saved there when a
- * state dir is given); the serving cert is minted fresh each start (cheap, never stale).
+ * What is wrong with a kept CA (one line naming the file), or undefined. Replacing it would leave
+ * every kubeconfig written before untrusted: that is a loss to accept, not to make silently.
  */
-export async function loadOrCreatePki(stateDir?: string, now = new Date()): Promise<ServingPki> {
+function caProblem(dir: string, certPem: string | undefined, keyPem: string | undefined): string | undefined {
+  const certFile = join(dir, CA_FILE);
+  const keyFile = join(dir, CA_KEY_FILE);
+  const lost = 'the kubeconfigs written before would no longer trust the sim';
+  if (certPem === undefined) return `${certFile}: missing while ${keyFile} is there: ${lost}`;
+  if (keyPem === undefined) return `${keyFile}: missing while ${certFile} is there: ${lost}`;
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(certPem);
+  } catch {
+    return `${certFile}: not a PEM certificate, damaged: ${lost}`;
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(keyPem);
+  } catch {
+    return `${keyFile}: not a PEM private key, damaged: ${lost}`;
+  }
+  if (!cert.checkPrivateKey(key)) return `${keyFile}: not the key of ${certFile}: ${lost}`;
+  return undefined;
+}
+
+/**
+ * The CA from `stateDir` when one is there and still valid, else a new one (saved there when a
+ * state dir is given); the serving cert is minted fresh each start (cheap, never stale). A kept CA
+ * that is damaged or half there stops the start (its line ends with `refusalEnd`: how to go on),
+ * unless `acceptLoss`.
+ */
+export async function loadOrCreatePki(stateDir?: string, now = new Date(), acceptLoss = false, refusalEnd = ''): Promise<ServingPki> {
   let ca: KeyPairPem | undefined;
   if (stateDir) {
     const certPem = await readIfPresent(join(stateDir, CA_FILE));
     const keyPem = await readIfPresent(join(stateDir, CA_KEY_FILE));
-    if (certPem && keyPem && stillValid(certPem, now)) ca = { certPem, keyPem };
+    const problem = certPem === undefined && keyPem === undefined ? undefined : caProblem(stateDir, certPem, keyPem);
+    if (problem && !acceptLoss) throw new Error(`${problem}${refusalEnd}`);
+    if (!problem && certPem && keyPem && stillValid(certPem, now)) {
+      ca = { certPem, keyPem };
+      // Nothing in a state dir is for other users, whatever mode a file came with.
+      await chmod(join(stateDir, CA_FILE), 0o600);
+      await chmod(join(stateDir, CA_KEY_FILE), 0o600);
+    }
   }
   if (!ca) {
     ca = await generateCa(now);

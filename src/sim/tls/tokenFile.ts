@@ -1,7 +1,7 @@
 // With a state dir the bearer token is kept there (0600), like the CA: a kubeconfig written by one
 // run, and a client holding it, keep working after a restart (a crash included).
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePrivateFile } from './kubeconfig.ts';
 
@@ -12,19 +12,29 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export async function loadOrCreateToken(stateDir: string): Promise<string> {
+/**
+ * A kept token that is not one stops the start (a new one would lock out every kubeconfig written
+ * before; the line ends with `refusalEnd`), unless `acceptLoss`.
+ */
+export async function loadOrCreateToken(stateDir: string, acceptLoss = false, refusalEnd = ''): Promise<string> {
   const file = join(stateDir, TOKEN_FILE);
+  let kept: string | undefined;
   try {
-    const kept = (await readFile(file, 'utf8')).trim();
-    if (/^[A-Za-z0-9_-]{16,}$/.test(kept)) {
-      await writePrivateFile(file, `${kept}\n`);
-      return kept;
-    }
+    kept = (await readFile(file, 'utf8')).trim();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
   }
+  if (kept !== undefined && /^[A-Za-z0-9_-]{16,}$/.test(kept)) {
+    await chmod(file, 0o600);
+    return kept;
+  }
+  if (kept !== undefined && !acceptLoss) {
+    throw new Error(`${file}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in${refusalEnd}`);
+  }
   const token = newToken();
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  await writePrivateFile(file, `${token}\n`);
+  // Whole or not at all: a crash never leaves a half-written token to refuse the next start.
+  await writePrivateFile(`${file}.tmp`, `${token}\n`);
+  await rename(`${file}.tmp`, file);
   return token;
 }

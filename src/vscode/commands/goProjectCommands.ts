@@ -46,13 +46,13 @@ export function registerGoProjectCommands(services: LabServices): vscode.Disposa
       const summary = changed ? `${changed} change${changed === 1 ? '' : 's'}` : 'nothing to change';
       const OPEN = 'Open Starter Scenario';
       const SHOW = 'Show Changes';
-      const choice = await vscode.window.showInformationMessage(
-        `Controller Lab: set up ${dir.split('/').pop()} (${summary}${byHand ? `, ${byHand} to do by hand` : ''}). Next: ${setup.next.join(', then ')}.`,
-        OPEN,
-        SHOW,
-      );
-      if (choice === OPEN) await vscode.window.showTextDocument(vscode.Uri.file(setup.starterScenario));
-      else if (choice === SHOW) log.show(true);
+      // The command is done; the message waits for the user on its own.
+      void vscode.window
+        .showInformationMessage(`Controller Lab: set up ${dir.split('/').pop()} (${summary}${byHand ? `, ${byHand} to do by hand` : ''}). Next: ${setup.next.join(', then ')}.`, OPEN, SHOW)
+        .then(async (choice) => {
+          if (choice === OPEN) await vscode.window.showTextDocument(vscode.Uri.file(setup.starterScenario));
+          else if (choice === SHOW) log.show(true);
+        });
       return setup;
     }, 'Set up Go project'),
   ];

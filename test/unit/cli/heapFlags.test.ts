@@ -7,8 +7,9 @@ import { CLI_NODE_FLAGS, CLI_YOUNG_GENERATION_MB } from '../../../scripts/cliBui
 import { bundleCli } from './support/bundleCli.ts';
 import { configMap, startScriptedCluster, watchLine } from './support/scriptedCluster.ts';
 
-// The shipped command is started by its shebang (npm links dist/cli.cjs as `controller-lab`), and
-// that shebang is what gives node the V8 flags: V8 sizes its heap before any of our code runs.
+// dist/cli.cjs run as a program is started by its shebang (npm's `controller-lab`, bin/controller-lab,
+// gives the same flags: launcher.test.ts), and that is what gives node the V8 flags: V8 sizes its
+// heap before any of our code runs.
 
 // Loaded into the command's process with --require: makes V8 grow the young generation as far as
 // it may (short-lived objects, some surviving a while, as an informer's list makes), then reports

@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCluster } from '../../../src/kube/cluster.ts';
 import { scratchDir } from '../kube/support/loopbackApi.ts';
-import { runCli, startCli } from './support/runCli.ts';
+import { formatClientsTable } from '../../../src/cli/clientsTable.ts';
+import { cliSource, runCli, startCli } from './support/runCli.ts';
 
 // `controller-lab sim --scenario` says what the scenario does as it runs, and `sim clients` answers
 // a table a person can read (JSON behind -o json).
@@ -67,4 +69,32 @@ test('sim prints each scenario step as it runs, then that it finished; sim clien
   assert.match(r.stdout, /Scenario .*steps\.yaml finished after \d+\.\ds \(6 of 6 steps run\)\./);
   const order = ['started:', '5 times…', 'done (5 times)', 'drop watches', 'finished after'].map((s) => r.stdout.indexOf(s));
   assert.deepEqual([...order].sort((a, b) => a - b), order, r.stdout);
+});
+
+test('sim clients: a table of 150,000 watches prints, and a reader that goes early (| head -c 10) gets no stack trace', async (t) => {
+  const watches = Array.from({ length: 150_000 }, (_, i) => ({
+    id: i, resource: 'configmaps', namespace: 'default', labelSelector: '', fieldSelector: '', startedAt: 0,
+    lastResourceVersion: String(i), events: 0, bookmarks: 0, open: true,
+  }));
+  const client = { id: 'c', userAgent: 'crowd', tokenId: 't', firstSeen: 0, lastSeen: 0, lists: 0, recentLists: [], watches, writes: 0, recentWrites: [], errors: 0 };
+  const text = formatClientsTable([client], 1000);
+  assert.equal(text.split('\n').length, 150_000 + 5);
+
+  const { dir, cleanup } = scratchDir();
+  t.after(cleanup);
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  const sim = startCli(['sim', '--kubeconfig-out', kubeconfig]);
+  t.after(() => sim.child.kill('SIGINT'));
+  await sim.waitForStdout('Press Ctrl+C');
+  const cluster = loadCluster({ kubeconfig, userAgent: 'one/1.0' });
+  t.after(() => cluster.close());
+  await cluster.request('/api/v1/namespaces/default/configmaps');
+  // The reader goes before the answer is printed, as `| head -c 10` goes once it has its bytes.
+  const cli = spawn(process.execPath, [cliSource, 'sim', 'clients', '-o', 'json', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
+  cli.stdout.destroy();
+  let stderr = '';
+  cli.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise((resolve) => cli.on('close', resolve));
+  assert.equal(stderr, '', 'nothing on stderr');
+  assert.equal(code, 0);
 });

@@ -45,6 +45,9 @@ test('run --as without RBAC: each informer says once what it may not list, with 
     assert.equal(r.stderr.split('\n').filter((l) => l === hint).length, 1, `once:\n${hint}\nin:\n${r.stderr}`);
   }
   assert.match(r.stdout, /run: 0 reconciles/);
+  // Giving up, it says what it waited for: the informers RBAC refused, not a scenario.
+  assert.match(r.stderr, /^controller-lab run: gave up after 6 s \(not idle: the informers have not synced — (replicasets\.apps|pods): \S+ is forbidden: User/m);
+  assert.doesNotMatch(r.stderr, /scenario running/);
 });
 
 test('run --as with the controller\'s Roles in the scenario: it converges as before', () => {

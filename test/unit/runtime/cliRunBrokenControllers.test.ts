@@ -190,3 +190,14 @@ export default defineController({
     assert.ok(r.trace.filter((l) => l.key === 'default/web').every((l) => l.requeue.action === 'forgetTerminal' && l.trigger[0]?.type !== 'REQUEUE'));
   });
 });
+
+test('a reconcile that leaks memory past --max-heap is reported out of memory with its key, without V8\'s report, and the run goes on', () => {
+  withTempDir((dir) => {
+    const source = failsOnce(dir, "const kept: string[][] = []; for (;;) kept.push(Array.from({ length: 1000 }, (_, i) => 'leak ' + i + kept.length));");
+    const r = runController(dir, source, [...SIM, '--max-heap', '64']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /the controller host of controller fragile ran out of memory \(heap limit 64 MB\) during reconcile #1 ReplicaSet default\/web \(running \d+\.\d s\); restarting it/);
+    assert.doesNotMatch(`${r.stdout}${r.stderr}`, /Last few GCs|Native stack trace/);
+    assert.match(r.stdout, /#1 ReplicaSet default\/web .*error: the controller host ran out of memory \(heap limit 64 MB\) during this reconcile/);
+  });
+});

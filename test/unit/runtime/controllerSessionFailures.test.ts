@@ -45,3 +45,38 @@ export default defineController({ name: 'loop', for: { apiVersion: 'apps/v1', ki
     }
   });
 });
+
+test('a controller that leaks memory runs its host out of heap at its limit: reported as out of memory, with the reconcile and key', async () => {
+  await withTempDirAsync(async (dir) => {
+    const file = join(dir, 'leak.ts');
+    writeFileSync(
+      file,
+      `import { defineController } from 'controller-lab';
+const kept: string[][] = [];
+export default defineController({ name: 'leak', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile(req) {
+  if (req.name !== 'web') return;
+  for (;;) kept.push(Array.from({ length: 1000 }, (_, i) => 'leaked ' + i + ' ' + kept.length));
+} });
+`,
+    );
+    const sim = await launchSim({ scenario: REPLICASET_SCENARIO });
+    const session = new ControllerSession({ file, kubeconfig: sim.kubeconfigPath, maxHeapMb: 64, reconcileTimeoutMs: 60_000, cwd: dir });
+    try {
+      const ended: ReconcileRecord[] = [];
+      const fatal: string[] = [];
+      session.on('synced', () => sim.startScenario());
+      session.on('reconcileEnd', ({ record }) => ended.push(record));
+      session.on('fatal', ({ message }) => fatal.push(message));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => session.on('exit', resolve));
+      assert.equal(await session.start(), true);
+      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the session did not end within 60 s')), 60_000).unref());
+      await Promise.race([exited, timeout]);
+      assert.match(fatal.join('\n'), /^the controller host of controller leak ran out of memory \(heap limit 64 MB\) during reconcile #1 ReplicaSet default\/web \(running \d+\.\d s\)$/m);
+      const web = ended.find((r) => r.key === 'default/web');
+      assert.equal(web?.outcome?.kind === 'error' && web.outcome.error.name, 'HostOutOfMemory');
+    } finally {
+      await session.stop();
+      await sim.stop();
+    }
+  });
+});

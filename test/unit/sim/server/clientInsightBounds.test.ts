@@ -70,3 +70,25 @@ describe('client insight under floods of callers', () => {
     watch.close();
   });
 });
+
+describe('refused watches', () => {
+  it('are no open watches in the clients view, only errors; a malformed resourceVersion is a 400', async () => {
+    const agent = 'refused-watcher';
+    const refused = [
+      ['watch=1&resourceVersion=abc', 400, 'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax'],
+      ['watch=1&resourceVersion=99999999', 504, 'Timeout: Too large resource version: 99999999'],
+      ['watch=1&labelSelector=a%20b%20c', 400, 'unable to parse requirement'],
+    ] as const;
+    for (let i = 0; i < 30; i++) {
+      for (const [query, code, message] of refused) {
+        const r = await call(suite.server, 'GET', `/api/v1/namespaces/default/configmaps?${query}`, { headers: { 'User-Agent': agent } });
+        assert.equal(r.status, code, r.body);
+        assert.ok(r.json().message.startsWith(message), r.body);
+        if (code === 400) assert.equal(r.json().reason, 'BadRequest');
+      }
+    }
+    const client = (await call(suite.server, 'GET', '/controller-lab/admin/clients')).json().clients.find((c: { userAgent: string }) => c.userAgent === agent);
+    assert.equal(client.watches.length, 0, `${client.watches.filter((w: { open: boolean }) => w.open).length} refused watches listed as open`);
+    assert.equal(client.errors, 90);
+  });
+});

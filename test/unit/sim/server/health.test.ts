@@ -3,32 +3,42 @@ import assert from 'node:assert/strict';
 import { healthAnswer } from '../../../../src/sim/server/health.ts';
 
 const q = (query = ''): URLSearchParams => new URLSearchParams(query);
+const healthy = { persistence: undefined, heap: undefined };
+const disk = (persistence: string) => ({ persistence, heap: undefined });
 
 test('a healthy endpoint says ok, and lists its checks when asked to be verbose', () => {
-  assert.deepEqual(healthAnswer('livez', '', q(), undefined), { status: 200, text: 'ok' });
-  assert.deepEqual(healthAnswer('readyz', '', q('verbose'), undefined), {
+  assert.deepEqual(healthAnswer('livez', '', q(), healthy), { status: 200, text: 'ok' });
+  assert.deepEqual(healthAnswer('readyz', '', q('verbose'), healthy), {
     status: 200,
-    text: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]persistence ok\n[+]shutdown ok\nreadyz check passed\n',
+    text: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]persistence ok\n[+]heap ok\n[+]shutdown ok\nreadyz check passed\n',
   });
-  assert.equal(healthAnswer('healthz', '', q('verbose=1'), undefined).text, '[+]ping ok\n[+]log ok\n[+]etcd ok\nhealthz check passed\n');
+  assert.equal(healthAnswer('healthz', '', q('verbose=1'), healthy).text, '[+]ping ok\n[+]log ok\n[+]etcd ok\nhealthz check passed\n');
 });
 
 test('a failing check makes readiness fail with its reason, never liveness', () => {
   const full = 'cannot write the journal:\n  EFBIG';
-  const ready = healthAnswer('readyz', '', q(), full);
+  const ready = healthAnswer('readyz', '', q(), disk(full));
   assert.equal(ready.status, 500);
   assert.match(ready.text, /^\[\+\]ping ok\n[^]*\[-\]persistence failed: cannot write the journal: EFBIG\n[^]*readyz check failed\n$/);
-  assert.deepEqual(healthAnswer('livez', '', q(), full), { status: 200, text: 'ok' });
-  assert.deepEqual(healthAnswer('readyz', 'persistence', q(), full), { status: 500, text: 'internal server error: cannot write the journal: EFBIG\n' });
-  assert.deepEqual(healthAnswer('readyz', 'ping', q(), full), { status: 200, text: 'ok' });
+  assert.deepEqual(healthAnswer('livez', '', q(), disk(full)), { status: 200, text: 'ok' });
+  assert.deepEqual(healthAnswer('readyz', 'persistence', q(), disk(full)), { status: 500, text: 'internal server error: cannot write the journal: EFBIG\n' });
+  assert.deepEqual(healthAnswer('readyz', 'ping', q(), disk(full)), { status: 200, text: 'ok' });
 });
 
 test('excluded checks pass, unknown exclusions are warned of, unknown checks are not found', () => {
-  const answer = healthAnswer('readyz', '', q('exclude=persistence&exclude=nope,etcd&verbose'), 'disk full');
+  const answer = healthAnswer('readyz', '', q('exclude=persistence&exclude=nope,etcd&verbose'), disk('disk full'));
   assert.equal(answer.status, 200);
   assert.match(answer.text, /\[\+\]persistence excluded: ok\n/);
   assert.match(answer.text, /\[\+\]etcd excluded: ok\n/);
   assert.match(answer.text, /warn: some health checks cannot be excluded: no matches for "nope"\nreadyz check passed\n$/);
-  assert.equal(healthAnswer('readyz', '', q('exclude=persistence'), 'disk full').text, 'ok');
-  assert.deepEqual(healthAnswer('livez', 'persistence', q(), undefined), { status: 404, text: '404 page not found\n' });
+  assert.equal(healthAnswer('readyz', '', q('exclude=persistence'), disk('disk full')).text, 'ok');
+  assert.deepEqual(healthAnswer('livez', 'persistence', q(), healthy), { status: 404, text: '404 page not found\n' });
+});
+
+test('a heap past its quota makes readiness fail with its reason', () => {
+  const heap = 'etcdserver: mvcc: database space exceeded: the heap holds 3100 MB of its 4096 MB limit';
+  const ready = healthAnswer('readyz', '', q(), { persistence: undefined, heap });
+  assert.equal(ready.status, 500);
+  assert.match(ready.text, /\[-\]heap failed: etcdserver: mvcc: database space exceeded: the heap holds 3100 MB/);
+  assert.deepEqual(healthAnswer('livez', '', q(), { persistence: undefined, heap }), { status: 200, text: 'ok' });
 });

@@ -92,4 +92,22 @@ describe('deeply nested request bodies', () => {
     const list = await call(suite.server, 'GET', WIDGETS);
     assert.equal(list.status, 200, list.body.slice(0, 300));
   });
+
+  it('counts the user\'s depth, not managedFields\': 1000 levels are taken by create, server-side apply and a PUT of what was read back, 1001 are not', async () => {
+    const levels = (depth: number) => nestedJson(depth - 1); // the Widget itself is the first level
+    const apply = (name: string, body: string) =>
+      call(suite.server, 'PATCH', `${WIDGETS}/${name}?fieldManager=depth`, { body, contentType: 'application/apply-patch+yaml' });
+    for (const [depth, expected] of [[MAX_NESTING_DEPTH, 201], [MAX_NESTING_DEPTH + 1, 400]] as const) {
+      const created = await call(suite.server, 'POST', WIDGETS, { body: widget(`create-${depth}`, levels(depth)) });
+      assert.equal(created.status, expected, `create at ${depth}: ${created.body.slice(0, 200)}`);
+      // As kubectl sends it: JSON, as application/apply-patch+yaml.
+      assert.equal((await apply(`apply-${depth}`, widget(`apply-${depth}`, levels(depth)))).status, expected, `apply at ${depth}`);
+    }
+    const read = (await call(suite.server, 'GET', `${WIDGETS}/create-${MAX_NESTING_DEPTH}`)).json();
+    assert.ok(read.metadata.managedFields.length > 0);
+    read.metadata.labels = { edited: 'yes' };
+    const put = await call(suite.server, 'PUT', `${WIDGETS}/create-${MAX_NESTING_DEPTH}`, { body: read });
+    assert.equal(put.status, 200, put.body.slice(0, 200));
+    assert.equal((await call(suite.server, 'GET', WIDGETS)).status, 200);
+  });
 });

@@ -243,3 +243,20 @@ test('resourceVersionMatch other than NotOlderThan on a watch also names the sup
       'Unsupported value: "Exact": supported values: "NotOlderThan"',
     ]));
 });
+
+test('the watch cache keeps its bytes: large objects push the oldest events out, of every resource', async () => {
+  const { cluster } = newCluster({ watchCacheBytes: 1024 * 1024 });
+  const old = cluster.resourceVersion;
+  const payload = 'x'.repeat(200 * 1024);
+  cluster.create(CM, 'default', configMap('small'));
+  for (let i = 0; i < 4; i++) cluster.patch(CM, 'default', 'small', 'merge', { data: { i: String(i) } });
+  const small = cluster.resourceVersion;
+  for (let i = 0; i < 20; i++) cluster.create(CM, 'default', configMap(`big-${i}`, undefined, { payload }));
+  const stats = (resource: string) => cluster.stats().resources.find((r) => r.resource === resource)!;
+  assert.ok(stats('configmaps').historyEvents < 6, `${stats('configmaps').historyEvents} events of 200 KB kept within 1 MB`);
+  assert.ok(stats('configmaps').oldestResourceVersion > small, 'the oldest events went first');
+  assert.equal(stats('namespaces').historyEvents, 0, 'older events of other resources went before them');
+  const w = record(cluster, CM, { resourceVersion: String(old) });
+  await tick();
+  assert.equal(w.events[0]?.type, 'ERROR', 'a resume from before the window gets 410');
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadOrCreatePki } from '../../../../src/sim/tls/certificates.ts';
+import { generateCa, loadOrCreatePki } from '../../../../src/sim/tls/certificates.ts';
 import { writeKubeconfig } from '../../../../src/sim/tls/kubeconfig.ts';
 import { loadOrCreateToken } from '../../../../src/sim/tls/tokenFile.ts';
 
@@ -33,9 +33,35 @@ test('the token and the CA key kept in a state dir are 0600, and the token is th
     await rm(join(dir, 'token'));
     const made = await loadOrCreateToken(dir);
     assert.equal(await loadOrCreateToken(dir), made);
-    await writeFile(join(dir, 'ca.key'), 'stale', { mode: 0o644 });
-    await loadOrCreatePki(dir);
+    const kept = await generateCa();
+    await writeFile(join(dir, 'ca.crt'), kept.certPem, { mode: 0o644 });
+    await writeFile(join(dir, 'ca.key'), kept.keyPem, { mode: 0o644 });
+    assert.equal((await loadOrCreatePki(dir)).ca.keyPem, kept.keyPem);
     assert.equal(await mode(join(dir, 'ca.key')), '600');
+    assert.equal(await mode(join(dir, 'ca.crt')), '600');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a damaged or half CA, or a damaged token, stops the start naming the file, unless the loss is accepted', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'private-files-'));
+  try {
+    const kept = await generateCa();
+    await writeFile(join(dir, 'ca.crt'), kept.certPem);
+    await writeFile(join(dir, 'ca.key'), 'garbage');
+    await assert.rejects(loadOrCreatePki(dir, new Date(), false, '; HINT'), { message: `${join(dir, 'ca.key')}: not a PEM private key, damaged: the kubeconfigs written before would no longer trust the sim; HINT` });
+    await writeFile(join(dir, 'ca.key'), (await generateCa()).keyPem);
+    await assert.rejects(loadOrCreatePki(dir), { message: `${join(dir, 'ca.key')}: not the key of ${join(dir, 'ca.crt')}: the kubeconfigs written before would no longer trust the sim` });
+    await rm(join(dir, 'ca.crt'));
+    await assert.rejects(loadOrCreatePki(dir), /ca\.crt: missing while .*ca\.key is there/);
+    const fresh = await loadOrCreatePki(dir, new Date(), true);
+    assert.notEqual(fresh.ca.keyPem, kept.keyPem);
+    assert.equal((await loadOrCreatePki(dir)).ca.keyPem, fresh.ca.keyPem, 'the new CA is kept');
+
+    await writeFile(join(dir, 'token'), 'not a token!\n');
+    await assert.rejects(loadOrCreateToken(dir, false, '; HINT'), { message: `${join(dir, 'token')}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in; HINT` });
+    assert.match(await loadOrCreateToken(dir, true), /^[A-Za-z0-9_-]{43}$/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

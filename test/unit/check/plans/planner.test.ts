@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../../src/shared/k8s.ts';
+import { planRuns } from '../../../../src/check/plans/planner.ts';
+import { encodePlan, parsePlan, PlanError } from '../../../../src/check/plans/planCodec.ts';
+import type { CommittedWrite } from '../../../../src/check/run/controllerWrites.ts';
+
+// The plans a reference run yields: a crash and two stale caches after each write of the
+// controller's, a coalesced change and a relist at each change that another follows; writes alike
+// taken in turn so a short budget still covers every kind of write, and every class early on.
+
+const object = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
+
+function write(byController: boolean, verb: CommittedWrite['verb'], name: string, occurrence: number, changeOccurrence?: number): CommittedWrite {
+  const w: CommittedWrite = { verb, kind: 'ConfigMap', group: '', resource: 'configmaps', namespace: 'default', name, pointName: name, resourceVersion: '1', object: object(name), byController, atMs: 0 };
+  if (byController) w.point = { verb, kind: 'ConfigMap', namespace: 'default', name, occurrence };
+  if (changeOccurrence !== undefined) w.change = { kind: 'ConfigMap', namespace: 'default', name, occurrence: changeOccurrence };
+  return w;
+}
+
+test('every write of the controller gets a crash, a stale cache and a stale restart; a change another change follows gets a coalescing and a relist', () => {
+  const plans = planRuns({
+    writes: [
+      write(false, 'create', 'parent', 0),
+      write(true, 'create', 'child-a', 1),
+      write(false, 'update', 'parent', 0, 1),
+      write(true, 'update', 'parent', 1, 2),
+      write(false, 'update', 'parent', 0, 3),
+    ],
+  });
+  const kinds = plans.map((p) => p.kind);
+  assert.equal(kinds.filter((k) => k === 'crash-after-write').length, 2);
+  assert.equal(kinds.filter((k) => k === 'stale-after-write').length, 2);
+  assert.equal(kinds.filter((k) => k === 'stale-restart-after-write').length, 2);
+  // Changes #1 and #2 of the parent are followed by another; #3 is the last.
+  assert.deepEqual(plans.filter((p) => p.kind === 'coalesce-change').map((p) => p.kind === 'coalesce-change' && p.change.occurrence), [1, 2]);
+  assert.equal(kinds.filter((k) => k === 'relist-across-changes').length, 2);
+  // Every class comes within the first five plans.
+  assert.deepEqual(new Set(kinds.slice(0, 5)), new Set(['crash-after-write', 'stale-after-write', 'coalesce-change', 'stale-restart-after-write', 'relist-across-changes']));
+});
+
+test('writes alike are taken in turn: the first write of each kind before the second of any', () => {
+  const plans = planRuns({ writes: [write(true, 'create', 'a', 1), write(true, 'create', 'b', 1), write(true, 'delete', 'a', 1)] }).filter((p) => p.kind === 'crash-after-write');
+  assert.deepEqual(plans.map((p) => p.kind === 'crash-after-write' && `${p.write.verb} ${p.write.name}`), ['create a', 'delete a', 'create b']);
+});
+
+test('a plan goes through the command line as JSON and back; a wrong one is one clear line', () => {
+  const plan = planRuns({ writes: [write(true, 'create', 'a', 1)] })[0]!;
+  assert.deepEqual(parsePlan(encodePlan(plan)), plan);
+  assert.throws(() => parsePlan('{"kind":"crash-after-write"}'), (err: Error) => err instanceof PlanError && err.message === 'write must be an object');
+  assert.throws(() => parsePlan('{"kind":"explode"}'), /plan kind must be one of crash-after-write, stale-after-write/);
+  assert.throws(() => parsePlan('not json'), /a plan is JSON/);
+});

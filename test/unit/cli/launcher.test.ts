@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CLI_NODE_FLAGS } from '../../../scripts/cliBuild.mjs';
+
+// bin/controller-lab, the command npm links: it starts dist/cli.cjs on the package's own Node 24
+// (so Debian's Node 20 on the PATH is never asked to run it), through npm's symlink, with the V8
+// flags the bundle's shebang would give.
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const LAUNCHER = join(ROOT, 'bin', 'controller-lab');
+
+test('the launcher gives node the same V8 flags as the bundle\'s shebang', () => {
+  const exec = readFileSync(LAUNCHER, 'utf8').split('\n').find((l) => l.startsWith('exec '));
+  assert.equal(exec, `exec "$node" ${CLI_NODE_FLAGS.join(' ')} "$package/dist/cli.cjs" "$@"`);
+});
+
+test('through a symlink, with an old node first on the PATH, the command runs on the package\'s Node', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-launcher-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // A `node` that would fail the run if it were used.
+  writeFileSync(join(dir, 'node'), '#!/bin/sh\necho "the PATH\'s node was used" >&2\nexit 3\n');
+  chmodSync(join(dir, 'node'), 0o755);
+  symlinkSync(LAUNCHER, join(dir, 'controller-lab'));
+  const r = spawnSync(join(dir, 'controller-lab'), ['--version'], { encoding: 'utf8', env: { ...process.env, PATH: `${dir}:/usr/bin:/bin` } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^controller-lab \d+\.\d+\.\d+ \(node v24\./);
+});
