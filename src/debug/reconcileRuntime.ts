@@ -43,7 +43,7 @@ export interface DebugLaunchOptions extends GoLaunchOptions {
   /**
    * A check finding's plan (as `controller-lab check --plan` takes it): the run is replayed as check
    * made it, on a simulated cluster of the session's own, without stopping until the perturbation
-   * is applied; then it stops at the first reconcile after it.
+   * is applied; then it stops at the first reconcile after it of the key it concerns (FindingReplay).
    */
   checkPlan?: unknown;
 }

@@ -77,9 +77,10 @@ export async function run(workbench) {
   await page.goto(`${new URL(page.url()).origin}/?folder=${encodeURIComponent(dir)}`);
   await workbench.ready();
   const welcome = page.locator('.tab', { hasText: 'Welcome' });
+  // The walkthrough opens in a new folder's window: closed for the pictures (a tab left behind is no failure).
   if (await welcome.first().waitFor({ timeout: 15_000 }).then(() => true, () => false)) {
-    await runCommand(page, 'View: Close All Editors');
-    await waitFor('the walkthrough to close', async () => (await welcome.count()) === 0, 10_000);
+    await runCommand(page, 'View: Close All Editors').catch(() => page.keyboard.press('Escape'));
+    await waitFor('the walkthrough to close', async () => (await welcome.count()) === 0, 10_000).catch(() => {});
   }
   // The controller beside the view, as a person checking it would have it open.
   await page.keyboard.press('Control+P');
