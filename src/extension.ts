@@ -27,6 +27,8 @@ import { offerBundledCli } from './vscode/bundledCli.ts';
 import type { TreeNode } from './vscode/tree/treeNodes.ts';
 import { completeStep, openWalkthroughOnFirstRun } from './vscode/walkthrough.ts';
 import { controllerSessions } from './runtime/index.ts';
+import { registerCheckView } from './vscode/checkFindings/checkView.ts';
+import type { FindingsTreeProvider } from './vscode/checkFindings/findingsTreeProvider.ts';
 
 // Activation builds the services and registers every contribution; each disposable goes into the
 // extension context so deactivation releases it. Nothing connects until the Controller Lab view
@@ -47,6 +49,8 @@ export interface ControllerLabApi {
   whenCliOffered(): Promise<void>;
   /** The last loaded scenario's feedback: resolves with the "finished" message shown. */
   lastScenario(): Promise<string> | undefined;
+  /** The Check Findings view's rows. */
+  readonly checkFindings: FindingsTreeProvider;
 }
 
 let lab: Lab | undefined;
@@ -118,6 +122,10 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),
   );
 
+  // Check Controller and the Check Findings view.
+  const checkView = registerCheckView(log);
+  context.subscriptions.push(checkView);
+
   // The reconcile debugger's glue: launch configurations, the adapter, its commands.
   try {
     activateDebug(context, async (scenario) => {
@@ -188,6 +196,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     timelinePanel: () => TimelinePanel.current,
     lastScenario: () => lastScenario,
     editFileSystem: editFs,
+    checkFindings: checkView.provider,
   };
 }
 

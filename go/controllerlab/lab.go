@@ -17,7 +17,8 @@ type lab struct {
 	scheme  *runtime.Scheme
 	mapper  meta.RESTMapper
 
-	// 1-based, in start order for this run (the `#17` in the debugger).
+	// 1-based, in start order for this run (the `#17` in the debugger); a restarted process goes on
+	// from its predecessor's (EnvReconcileSeq).
 	reconcileSeq atomic.Int64
 	// Position in the forwarded delta stream; a reconcile records where it started.
 	deltaSeq atomic.Int64
@@ -61,6 +62,8 @@ func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {
 	}
 	s.snapshots = l.snapshots
 	s.onResync = func() { go l.resync() }
+	l.reconcileSeq.Store(envSeq(EnvReconcileSeq))
+	l.deltaSeq.Store(envSeq(EnvDeltaSeq))
 	return l
 }
 

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,11 @@ const (
 	EnvGated = "CONTROLLER_LAB_GATED"
 	// EnvMirrorCache: "1" sends every cached object with its delta (the parent's cache history).
 	EnvMirrorCache = "CONTROLLER_LAB_MIRROR_CACHE"
+	// EnvReconcileSeq and EnvDeltaSeq are the last seqs of the process this one replaces (the
+	// parent killed it and started this one within the same session): numbering goes on from them,
+	// so the session's records stay unique.
+	EnvReconcileSeq = "CONTROLLER_LAB_RECONCILE_SEQ"
+	EnvDeltaSeq     = "CONTROLLER_LAB_DELTA_SEQ"
 )
 
 const dialTimeout = 5 * time.Second
@@ -79,6 +85,15 @@ func parseSocketAddress(addr string) (network, address string, err error) {
 		return "", "", fmt.Errorf("%s=%q: only loopback addresses are accepted", EnvSocket, addr)
 	}
 	return "tcp", addr, nil
+}
+
+// envSeq is a seq the parent passed (0 when absent or not a number).
+func envSeq(name string) int64 {
+	n, err := strconv.ParseInt(os.Getenv(name), 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }
 
 func envFlag(name string) bool {

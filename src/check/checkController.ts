@@ -24,6 +24,8 @@ export interface CheckOptions {
   plan?: Plan;
   /** The command that replays a plan, for each finding. */
   replayCommand(plan: Plan): string;
+  /** Stops the check between runs: what was found so far is reported (`cancelled`). */
+  signal?: AbortSignal;
 }
 
 export type CheckEvent =
@@ -40,6 +42,8 @@ export interface CheckReport {
   planned: number;
   skipped: number;
   durationMs: number;
+  /** Stopped through `signal` before every planned run was made. */
+  cancelled?: boolean;
 }
 
 /** A program that does not build, a scenario that does not load: bad input, exit code 2. */
@@ -69,6 +73,8 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     // Reference runs: unperturbed; each also reconciles every key again once quiet.
     const references: RunResult[] = [];
     for (let i = 1; i <= REFERENCE_RUNS; i++) {
+      // Without its reference runs a check has nothing to report.
+      options.signal?.throwIfAborted();
       const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, left())), resyncWhenQuiet: true });
       runs++;
       emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length });
@@ -90,6 +96,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));
     let done = 0;
     for (const plan of plans) {
+      if (options.signal?.aborted) break;
       // A run takes about as long as a reference run; one that may not end within the budget does not start.
       if (left() < longest * 1.5) break;
       const replay = options.replayCommand(plan);
@@ -108,7 +115,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       if (!run.planMissed && !run.planError) finding = run.quiet ? found(endStateFinding(plan, run, oracle, replay)) : found(neverQuietFinding(run, plan, replay));
       emit({ type: 'run', done, planned: plans.length, plan, finding, missed: run.planMissed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
     }
-    return { findings, runs, planned: plans.length, skipped: plans.length - done, durationMs: performance.now() - started };
+    return { findings, runs, planned: plans.length, skipped: plans.length - done, durationMs: performance.now() - started, ...(options.signal?.aborted ? { cancelled: true } : {}) };
   } finally {
     controller.dispose();
   }

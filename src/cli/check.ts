@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkController, CheckInputError, describeFinding, describePlan, encodePlan, parsePlan, PlanError, reportJson, type CheckEvent, type CheckReport, type Plan } from '../check/index.ts';
+import { checkController, CheckInputError, describeCheckEvent, describeFinding, describePlan, describeReport, parsePlan, PlanError, replayCommand, reportJson, type CheckReport, type Plan } from '../check/index.ts';
 import { readScenarioFile, ScenarioFileNotFound } from '../sim/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { durationOption } from './units.ts';
@@ -98,7 +98,10 @@ export async function main(all: string[]): Promise<number> {
         ...(plan ? { plan } : {}),
         replayCommand: (p) => replayCommand(given, p),
       },
-      (e) => progress(e, out),
+      (e) => {
+        const line = describeCheckEvent(e);
+        if (line !== undefined) out(line);
+      },
     );
   } catch (err) {
     process.stderr.write(`controller-lab check: ${(err as Error).message}\n`);
@@ -106,37 +109,13 @@ export async function main(all: string[]): Promise<number> {
   }
   report.findings.forEach((f, i) => out(`\n${describeFinding(f, i + 1)}`));
   if (values.json) writeFileSync(resolve(values.json), reportJson(report));
-  out(`\n${summary(report)}`);
+  out(`\n${describeReport(report)}`);
   return report.findings.length > 0 ? 1 : 0;
 }
 
 /** A Go package path stays as it is; anything else is a path from here. */
 function resolveProgram(program: string): string {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+\//i.test(program) && !program.startsWith('.') ? program : resolve(program);
-}
-
-function progress(e: CheckEvent, out: (line: string) => void): void {
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  switch (e.type) {
-    case 'built':
-      return;
-    case 'reference':
-      return out(`reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes`);
-    case 'planned':
-      return out(`${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`);
-    case 'run':
-      return out(`[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING (${e.finding.class})` : 'same end state'} (${s(e.durationMs)})`);
-    case 'finding':
-      return;
-  }
-}
-
-function summary(r: CheckReport): string {
-  const byClass = new Map<string, number>();
-  for (const f of r.findings) byClass.set(f.class, (byClass.get(f.class) ?? 0) + 1);
-  const classes = [...byClass].map(([c, n]) => `${c} ${n}`).join(', ');
-  const skipped = r.skipped ? `; ${r.skipped} planned perturbation(s) left out by the budget` : '';
-  return `check: ${r.findings.length} finding(s)${classes ? ` (${classes})` : ''} in ${r.runs} runs, ${(r.durationMs / 1000).toFixed(1)} s${skipped}`;
 }
 
 /** `report.json:2` → the plan of finding 2. */
@@ -153,14 +132,4 @@ function planOfFinding(spec: string): Plan {
   const finding = report.findings?.[n - 1];
   if (!Number.isInteger(n) || n < 1 || !finding?.plan) throw new UsageError(`--replay ${spec}: the report has no finding ${n} (it has ${report.findings?.length ?? 0})`);
   return parsePlan(JSON.stringify(finding.plan));
-}
-
-function replayCommand(given: { program: string; scenario: string; workloads: boolean; as?: string | undefined; programArgs: string[] }, plan: Plan): string {
-  const q = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const words = ['controller-lab', 'check', given.program, '--scenario', given.scenario];
-  if (given.workloads) words.push('--workloads');
-  if (given.as) words.push('--as', given.as);
-  words.push('--plan', encodePlan(plan));
-  if (given.programArgs.length) words.push('--', ...given.programArgs);
-  return words.map(q).join(' ');
 }

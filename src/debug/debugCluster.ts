@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
+import type { LaunchedSim } from '../runtime/index.ts';
 
 // The cluster a debug session's controller runs against, as the reconcile runtime needs it: where
 // to connect (a kubeconfig and context), when to start the scenario, and how to let it go.
@@ -13,6 +14,8 @@ export interface DebugCluster {
   startScenario?(): void;
   /** Lets it go: a simulated cluster of the session's own stops; a real one is left alone. */
   stop(): Promise<void>;
+  /** The session's own simulated cluster, in this process (a check finding replays on it). */
+  sim?: LaunchedSim;
 }
 
 export interface ClusterRequest {

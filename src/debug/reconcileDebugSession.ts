@@ -247,7 +247,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     const text = s.reason === 'exception' ? s.description : s.live ? undefined : 'recorded';
     const event = new StoppedEvent(s.reason, this.runtime.threadOf(s.record), text) as DebugProtocol.StoppedEvent;
     event.body.allThreadsStopped = true;
-    event.body.description = `${s.live ? 'Paused before' : 'Recorded'} ${frameName(s.record)}`;
+    event.body.description = s.reason !== 'exception' && s.description ? s.description : `${s.live ? 'Paused before' : 'Recorded'} ${frameName(s.record)}`;
     if (s.breakpointId !== undefined) event.body.hitBreakpointIds = [s.breakpointId];
     this.sendEvent(event);
   }

@@ -7,6 +7,7 @@ import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
 import { goProgramOptions, reconcileSource, type GoLaunchOptions } from './goLaunch.ts';
+import { FindingReplay } from './findingReplay.ts';
 
 // The reconcile debugger's engine, with no DAP and no VS Code in it (vscode-mock-debug's runtime
 // layer). It owns the gate: every reconcile asks it before running, and it decides to let it run
@@ -39,9 +40,16 @@ export interface DebugLaunchOptions extends GoLaunchOptions {
   /** The TypeScript controller's heap limit in MB (0: Node's own). Default 2048. */
   maxHeapMb?: number;
   cwd?: string;
+  /**
+   * A check finding's plan (as `controller-lab check --plan` takes it): the run is replayed as check
+   * made it, on a simulated cluster of the session's own, without stopping until the perturbation
+   * is applied; then it stops at the first reconcile after it of the key it concerns (FindingReplay).
+   */
+  checkPlan?: unknown;
 }
 
-export type StopReason = 'entry' | 'breakpoint' | 'step' | 'pause' | 'exception';
+/** `perturbation`: the first reconcile after a replayed finding's perturbation. */
+export type StopReason = 'entry' | 'breakpoint' | 'step' | 'pause' | 'exception' | 'perturbation';
 
 export interface StopState {
   reason: StopReason;
@@ -86,6 +94,9 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   /** The session's scenario runs on it: time stands still while the debugger is stopped. */
   readonly scenarioClock = new PausableClock();
   private jsAttach: JsDebuggerAttach | undefined;
+  private replay: FindingReplay | undefined;
+  /** A replay runs unstopped until its perturbation, stops at the next reconcile, then runs as any session. */
+  private replayStop: 'before' | 'next' | 'done' = 'done';
 
   constructor(factories: RuntimeFactories) {
     super();
@@ -146,7 +157,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     const source = reconcileSource(spec, cwd);
     if (source) ({ path: this.controllerFile, line: this.reconcileLine } = source);
     else this.reconcileLine = findReconcileLine(this.controllerFile);
-    this.entryPending = options.stopOnEntry === true;
+    const plan = options.checkPlan === undefined ? undefined : FindingReplay.plan(options.checkPlan);
+    this.entryPending = options.stopOnEntry === true && !plan;
     this.jsAttach = new JsDebuggerAttach({ timeoutMs: options.attachTimeoutMs, print: (category, text) => this.print(category, text) });
     this.cluster = await this.factories.startCluster({
       cluster: options.cluster,
@@ -155,13 +167,23 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       scenarioClock: this.scenarioClock,
       print: (text) => this.print('console', text),
     });
+    if (plan) {
+      const sim = this.cluster.sim;
+      if (!sim) {
+        await this.cluster.stop();
+        throw new Error('"checkPlan" replays a check finding on a simulated cluster of the session\'s own: set "cluster": "sim"');
+      }
+      this.replay = new FindingReplay(plan, sim, { reached: (point) => this.replayReached(point), print: (text) => this.print('stderr', text), clock: this.scenarioClock }, { as: options.runAs });
+      this.replayStop = 'before';
+      this.print('console', `${this.replay.description}: the controller runs as ${this.replay.user} without stopping until then\n`);
+    }
     const { kubeconfig, context } = this.cluster;
     const session = this.factories.startSession({
       file: options.program ?? this.controllerFile,
       go: { ...goProgramOptions(options), ...go },
       kubeconfig,
       context,
-      runAs: options.runAs,
+      runAs: options.runAs ?? this.replay?.user,
       workers: options.workers,
       // Paused on a line breakpoint, a reconcile may take as long as the user likes.
       reconcileTimeoutMs: options.attachJsDebugger ? 0 : (options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS),
@@ -171,6 +193,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       gate: (record) => this.gate(record),
     });
     this.session = session;
+    this.replay?.follow(session);
     this.wire(session);
     const target = session.target;
     if (target.language === 'go') this.print('console', `Building ${target.display} (go build in ${target.moduleDir})…\n`);
@@ -302,6 +325,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
 
   async shutdown(): Promise<void> {
     this.jsAttach?.dispose();
+    this.replay?.dispose();
     if (this.ended) return;
     this.ended = true;
     for (const h of this.held.splice(0)) h.release({});
@@ -333,6 +357,12 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   private stopReasonFor(record: ReconcileRecord): Pick<StopState, 'reason' | 'breakpointId' | 'description'> | undefined {
+    if (this.replayStop === 'before') return undefined;
+    if (this.replayStop === 'next' && this.replay) {
+      if (!this.replay.concerns(record)) return undefined;
+      this.replayStop = 'done';
+      return { reason: 'perturbation', description: this.replay.description };
+    }
     if (this.entryPending) {
       this.entryPending = false;
       return { reason: 'entry' };
@@ -388,8 +418,9 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       if (o?.kind !== 'error') return;
       const what = o.error.terminal ? 'terminal error (not retried)' : o.error.timedOut ? 'timed out (retried with backoff)' : 'error (retried with backoff)';
       this.print('stderr', `#${record.seq} ${record.forKind.kind} ${record.key}: ${what}: ${o.error.message}\n`);
-      // Post-mortem stop on the failed reconcile: its Error and the key's backoff are visible.
-      if (this.stopOnErrors && !this.stop) {
+      // Post-mortem stop on the failed reconcile: its Error and the key's backoff are visible. A
+      // replay stops first where its run diverged (what fails on the way there is printed).
+      if (this.stopOnErrors && !this.stop && this.replayStop === 'done') {
         this.stepping = false;
         this.show({ reason: 'exception', record, live: false, description: o.error.message });
       }
@@ -407,6 +438,16 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     });
     reportRbacHints(session, (hint) => this.print('stderr', `${hint}\n`));
     session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
+    session.on('restarted', ({ pid, interrupted }) => {
+      this.print('console', `The controller's process was killed (SIGKILL) and started again (${processName} pid ${pid ?? '?'}).\n`);
+      // Reconciles the old process held at the gate will never run.
+      const gone = new Set(interrupted);
+      for (let i = this.held.length - 1; i >= 0; i--) if (gone.has(this.held[i]!.record)) this.held.splice(i, 1);
+      if (this.stop?.live && gone.has(this.stop.record)) this.stop = { ...this.stop, live: false };
+    });
+    session.on('idle', ({ idle }) => {
+      if (idle && this.cluster?.sim?.scenarioFinished()) this.replay?.quiet();
+    });
     // The host reports its inspector twice (over IPC and in Node's stderr banner): one attach only.
     let inspectorUrl: string | undefined;
     session.on('inspector', (i) => {
@@ -422,9 +463,16 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       this.print('important', `The controller process exited (${signal ?? `code ${code}`})${during.length ? ` during reconcile ${during.join(', ')}` : ''}.\n`);
       this.ended = true;
       this.jsAttach?.dispose();
+      this.replay?.dispose();
       void this.cluster?.stop();
       this.emit('ended', { exitCode: code ?? 1 });
     });
+  }
+
+  /** The replayed finding's perturbation is applied now: the next reconcile stops. */
+  private replayReached(point: { what: string; resourceVersion: string }): void {
+    this.replayStop = 'next';
+    this.print('console', `${this.replay?.description ?? point.what} (at rv ${point.resourceVersion}): stopping at the next reconcile of ${this.replay?.target ?? 'any key'}.\n`);
   }
 
   private print(category: DebugRuntimeEvents['output']['category'], text: string): void {

@@ -3,7 +3,7 @@ import { TypedEmitter } from './typedEmitter.ts';
 import { compileController, type CompiledController, type CompileOptions } from './compileController.ts';
 import { ControllerProcess } from './controllerProcess.ts';
 import { withLoopbackProbes } from './goProgramArgs.ts';
-import { GoControllerProcess, type GoCommandWrapper } from './goControllerProcess.ts';
+import { GoControllerProcess, type GoCommandWrapper, type GoControllerOptions } from './goControllerProcess.ts';
 import type { HostProcess, TypeScriptHost } from './hostProcess.ts';
 import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
@@ -75,6 +75,8 @@ export interface ControllerSessionOptions {
   restartOnFailure?: boolean;
   /** Runs a TypeScript controller. Default: the controller host child process (ControllerProcess). */
   typeScriptHost?: () => TypeScriptHost;
+  /** Shown to the views (controllerSessions). Default true; a check's many short runs are not. */
+  listed?: boolean;
 }
 
 export type RuntimeEvents = {
@@ -98,6 +100,10 @@ export type RuntimeEvents = {
    * as failures (reconcileEnd) before this; `restarting`: a new host is starting.
    */
   hostFailed: { message: string; interrupted: ReconcileRecord[]; restarting: boolean };
+  /** restartProcess killed the process and started a new one (`pid`); the reconciles it took down ended as failures. */
+  restarted: { pid: number | undefined; interrupted: ReconcileRecord[] };
+  /** Something was done to the run from outside (notePerturbation), at the cluster's `resourceVersion`. */
+  perturbed: { what: string; resourceVersion: string; at: number };
   /** The controller could not be compiled (or built), loaded or connected, or its host failed. */
   fatal: { phase: 'compile' | 'load' | 'connect' | 'run'; message: string };
   output: { stream: 'stdout' | 'stderr'; text: string };
@@ -148,6 +154,10 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private hostSendsSettled = false;
   /** `controller\0key` whose latest reconcile failed (for deriving `settled`). */
   private readonly failingKeys = new Set<string>();
+  /** How the Go program was started, to start it again (restartProcess). */
+  private goStart: GoControllerOptions | undefined;
+  /** Set by restartProcess: what to do when the killed process's exit arrives. */
+  private afterKill: (() => void) | undefined;
 
   constructor(options: ControllerSessionOptions) {
     super();
@@ -204,7 +214,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     }
     if (!this.prepareKubeconfig()) return false;
     this.wire();
-    registerSession(this);
+    this.register();
     this.spawn();
     return true;
   }
@@ -242,8 +252,8 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     }
     if (!this.prepareKubeconfig()) return false;
     this.wire();
-    registerSession(this);
-    await go.start({
+    this.register();
+    this.goStart = {
       packageDir: target.packageDir,
       moduleDir: target.moduleDir,
       kubeconfig: this.kubeconfig,
@@ -254,7 +264,8 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       cwd: this.options.cwd,
       wrapCommand: options.wrapCommand,
       connectTimeoutMs: options.connectTimeoutMs,
-    });
+    };
+    await go.start(this.goStart);
     return true;
   }
 
@@ -286,6 +297,10 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     );
   }
 
+  private register(): void {
+    if (this.options.listed !== false) registerSession(this);
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     await this.process.stop();
@@ -297,6 +312,43 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   kill(): void {
     this.stopping = true;
     this.process.kill();
+  }
+
+  /**
+   * Kills the controller's process (SIGKILL, as kill -9) and starts it again against the same
+   * cluster, while the session, its records and its cache history go on: what a crash looks like
+   * to the controller, inside one run. `beforeStart` runs once the kill is sent. The reconciles
+   * the process took down end as failures; the new one numbers its reconciles and deltas on from
+   * the old one's (a Go program is told through its environment), so every record stays unique.
+   * A Go program starts again from the binary it was built to. False when no process runs.
+   */
+  restartProcess(options: { beforeStart?: () => void } = {}): boolean {
+    if (!this.process.running || this.afterKill || this.stopping) return false;
+    this.afterKill = () => void this.startAgain();
+    this.process.kill();
+    options.beforeStart?.();
+    return true;
+  }
+
+  private async startAgain(): Promise<void> {
+    const interrupted = this.endInFlight({ kind: 'exited', code: null, signal: 'SIGKILL' });
+    this.unresponsive = undefined;
+    this.hostReportedFatal = false;
+    this.idleNow = this.settledNow = false;
+    if (this.process instanceof GoControllerProcess && this.goStart) {
+      await this.process.start({ ...this.goStart, seqsFrom: { reconcile: this.lastReconcileSeq, delta: this.cache.seq } });
+    } else {
+      this.spawn({ holdBack: [] });
+    }
+    this.emit('restarted', { pid: this.pid, interrupted: interrupted.map((r) => r.record) });
+  }
+
+  /**
+   * Something was done to this run from outside the controller (a check finding's perturbation,
+   * replayed by the debugger): the views mark it where it happened.
+   */
+  notePerturbation(what: string, resourceVersion: string): void {
+    this.emit('perturbed', { what, resourceVersion, at: Date.now() });
   }
 
   /** Every object of each controller's For kind is reconciled again, as a resync or a restart would. */
@@ -369,6 +421,9 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     p.on('debuggerAttached', () => this.emit('debuggerAttached', {}));
     p.on('unresponsive', (m) => (this.unresponsive = m));
     p.on('exit', (m) => {
+      const afterKill = this.afterKill;
+      this.afterKill = undefined;
+      if (afterKill && !this.stopping) return afterKill();
       // A host that said why it fails (fatal) exits as it said; any other exit nobody asked for is a failure.
       if (!m.expected && !this.stopping && !this.hostReportedFatal && this.hostFailed(m)) return;
       unregisterSession(this);
@@ -404,9 +459,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private hostFailed(exit: { code: number | null; signal: NodeJS.Signals | null; heapLimitMb?: number }): boolean {
     const cause: HostFailureCause = this.unresponsive ? { kind: 'unresponsive', silentMs: this.unresponsive.silentMs } : { kind: 'exited', ...exit };
     this.unresponsive = undefined;
-    const now = performance.now();
-    const interrupted: InterruptedReconcile[] = [...this.inFlightById.values()].map((r) => ({ record: r.record, runningMs: r.since === undefined ? undefined : now - r.since }));
-    this.inFlightById.clear();
+    const interrupted = this.endInFlight(cause);
     this.failuresInARow++;
     const giveUp = this.failuresInARow >= MAX_FAILURES_IN_A_ROW;
     // A Go program restarted would number its reconciles and deltas from 1 again: it is not restarted.
@@ -418,16 +471,6 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     }
     if (giveUp && this.options.restartOnFailure) message += `; it failed ${this.failuresInARow} times in a row without a successful reconcile: not restarting it again`;
     for (const r of interrupted) {
-      const outcome = interruptedOutcome(cause, r);
-      const record = this.recorder.end({
-        reconcileId: r.record.reconcileId,
-        seq: r.record.seq,
-        durationMs: Math.round(r.runningMs ?? 0),
-        writes: [],
-        outcome,
-        decision: { action: 'addRateLimited', reason: 'error' },
-      });
-      if (record) this.emit('reconcileEnd', { record });
       if (r.runningMs !== undefined) {
         const failures = (this.hostFailures.get(r.record.key)?.count ?? 0) + 1;
         this.hostFailures.set(r.record.key, { count: failures, until: Date.now() + hostFailureBackoffMs(failures) });
@@ -443,5 +486,24 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     this.idleNow = this.settledNow = false;
     this.spawn({ holdBack });
     return true;
+  }
+
+  /** The reconciles a process took down with it end as failures (a reconcileEnd each). */
+  private endInFlight(cause: HostFailureCause): InterruptedReconcile[] {
+    const now = performance.now();
+    const interrupted: InterruptedReconcile[] = [...this.inFlightById.values()].map((r) => ({ record: r.record, runningMs: r.since === undefined ? undefined : now - r.since }));
+    this.inFlightById.clear();
+    for (const r of interrupted) {
+      const record = this.recorder.end({
+        reconcileId: r.record.reconcileId,
+        seq: r.record.seq,
+        durationMs: Math.round(r.runningMs ?? 0),
+        writes: [],
+        outcome: interruptedOutcome(cause, r),
+        decision: { action: 'addRateLimited', reason: 'error' },
+      });
+      if (record) this.emit('reconcileEnd', { record });
+    }
+    return interrupted;
   }
 }

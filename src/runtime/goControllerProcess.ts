@@ -44,6 +44,8 @@ export interface GoControllerOptions extends GoBuildOptions {
   wrapCommand?: GoCommandWrapper;
   /** How long the program has to connect after it starts. Default 30 s. */
   connectTimeoutMs?: number;
+  /** The last seqs of the process before this one: a restarted program numbers its reconciles and deltas on from them. */
+  seqsFrom?: { reconcile: number; delta: number };
 }
 
 export const DEFAULT_GO_CONNECT_TIMEOUT_MS = 30_000;
@@ -141,6 +143,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
         CONTROLLER_LAB_SECRET: secret,
         CONTROLLER_LAB_GATED: options.gated ? '1' : '0',
         CONTROLLER_LAB_MIRROR_CACHE: options.mirrorCache ? '1' : '0',
+        ...(options.seqsFrom ? { CONTROLLER_LAB_RECONCILE_SEQ: String(options.seqsFrom.reconcile), CONTROLLER_LAB_DELTA_SEQ: String(options.seqsFrom.delta) } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -27,6 +27,7 @@ import { readPalette, onThemeChange } from './theme.ts';
 import { registerToolkit } from './toolkit.ts';
 import { HostConnection } from './vscodeApi.ts';
 import { xToTime } from './viewport.ts';
+import { eventHoverText, spanHoverText } from './hoverText.ts';
 
 // The timeline app: host messages and user gestures become reducer actions; one animation frame
 // draws whatever changed. The host sends nothing before our `ready`.
@@ -249,6 +250,11 @@ spanCanvas.addEventListener('click', (e) => {
   const rect = spanCanvas.getBoundingClientRect();
   selectSpan(strip.hit(state.spans, state.viewport, e.clientX - rect.left, e.clientY - rect.top));
 });
+spanCanvas.addEventListener('pointermove', (e) => {
+  const rect = spanCanvas.getBoundingClientRect();
+  const span = strip.hit(state.spans, state.viewport, e.clientX - rect.left, e.clientY - rect.top);
+  spanCanvas.title = span ? spanHoverText(span) : '';
+});
 spanCanvas.addEventListener('keydown', (e) => {
   const direction = ({ ArrowLeft: 'prev', ArrowRight: 'next', ArrowUp: 'up', ArrowDown: 'down' } as const)[e.key as 'ArrowLeft'];
   if (!direction) return;
@@ -282,7 +288,12 @@ laneCanvas.addEventListener('pointerdown', (e) => {
   drag = { x: e.clientX, y: e.clientY, moved: false, scroll: state.laneScroll };
 });
 laneCanvas.addEventListener('pointermove', (e) => {
-  if (!drag) return;
+  if (!drag) {
+    const rect = laneCanvas.getBoundingClientRect();
+    const hit = lanes.hit(state, e.clientX - rect.left, e.clientY - rect.top);
+    laneCanvas.title = hit ? eventHoverText(hit) : '';
+    return;
+  }
   const dx = e.clientX - drag.x;
   const dy = e.clientY - drag.y;
   if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) return;

@@ -250,6 +250,18 @@ export class LaneRenderer {
       case 'bar':
         ctx.fillRect(x - 1, cy - 7, 3, 14);
         break;
+      case 'bolt':
+        // A lightning bolt: something was done to the run.
+        ctx.beginPath();
+        ctx.moveTo(x + 2, cy - 8);
+        ctx.lineTo(x - 4, cy + 1);
+        ctx.lineTo(x, cy + 1);
+        ctx.lineTo(x - 2, cy + 8);
+        ctx.lineTo(x + 4, cy - 1);
+        ctx.lineTo(x, cy - 1);
+        ctx.closePath();
+        ctx.fill();
+        break;
     }
   }
 }

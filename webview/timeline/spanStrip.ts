@@ -8,8 +8,8 @@ import { timeToX, xToTime } from './viewport.ts';
 
 // The reconcile strip: above the event lanes, one row per controller key (most recently active
 // first), each reconcile a bar from its start to its end in a colour of its own (theme variables).
-// Selecting a bar lists its trigger events and its writes with their RVs; a linked one selects the
-// timeline event it names. Drawn only when the store or the viewport changed (main.ts decides).
+// Selecting a bar lists its trigger events and its writes with their RVs (a linked one selects the
+// timeline event it names), and its warnings: a stale read marks its bar with a warning triangle. Drawn only when the store or the viewport changed (main.ts decides).
 
 export const SPAN_ROW_HEIGHT = 16;
 export const MAX_SPAN_ROWS = 6;
@@ -18,6 +18,7 @@ interface SpanColors {
   success: string;
   error: string;
   running: string;
+  warning: string;
   foreground: string;
   muted: string;
   background: string;
@@ -35,6 +36,7 @@ export function readSpanColors(): SpanColors {
     success: cssVar(style, '--vscode-charts-orange', '#d18616'),
     error: cssVar(style, '--vscode-errorForeground', '#f48771'),
     running: cssVar(style, '--vscode-charts-yellow', '#cca700'),
+    warning: cssVar(style, '--vscode-editorWarning-foreground', '#cca700'),
     foreground: cssVar(style, '--vscode-editor-foreground', '#cccccc'),
     muted: cssVar(style, '--vscode-descriptionForeground', '#8b8b8b'),
     background: cssVar(style, '--vscode-editor-background', '#1e1e1e'),
@@ -70,8 +72,12 @@ export class SpanStrip {
     const lane = this.lanes[Math.floor((y - 2) / SPAN_ROW_HEIGHT)];
     if (!lane || x < GUTTER_WIDTH) return undefined;
     const pw = plotWidth(this.size);
-    const at = xToTime(viewport, x - GUTTER_WIDTH, pw);
-    return store.spanAt(lane, at, (4 / pw) * (viewport.end - viewport.start));
+    const msPerPx = (viewport.end - viewport.start) / pw;
+    const span = store.spanAt(lane, xToTime(viewport, x - GUTTER_WIDTH, pw), 4 * msPerPx);
+    if (span) return span;
+    // A warning triangle sits just before its bar.
+    const ahead = store.spanAt(lane, xToTime(viewport, x - GUTTER_WIDTH + 7, pw), 6 * msPerPx);
+    return ahead?.warnings?.length ? ahead : undefined;
   }
 
   draw(store: SpanStore, viewport: Viewport, now: number, selectedId: string | undefined): void {
@@ -109,9 +115,25 @@ export class SpanStrip {
           ctx.strokeRect(x0 - 1, y + 2, x1 - x0 + 2, SPAN_ROW_HEIGHT - 4);
           ctx.lineWidth = 1;
         }
+        if (s.warnings?.length) this.drawWarning(x0 - 7, y);
       }
       ctx.restore();
     });
+  }
+
+  /** A warning triangle (a stale read) just before a reconcile's bar, centred on `cx`. */
+  private drawWarning(cx: number, y: number): void {
+    const { ctx, colors } = this;
+    ctx.fillStyle = colors.warning;
+    ctx.beginPath();
+    ctx.moveTo(cx, y + 1);
+    ctx.lineTo(cx + 6, y + SPAN_ROW_HEIGHT - 2);
+    ctx.lineTo(cx - 6, y + SPAN_ROW_HEIGHT - 2);
+    ctx.closePath();
+    ctx.fill();
+    ctx.fillStyle = colors.background;
+    ctx.fillRect(cx - 0.75, y + 5, 1.5, 5);
+    ctx.fillRect(cx - 0.75, y + 11, 1.5, 1.5);
   }
 }
 
@@ -132,6 +154,12 @@ export function renderSpanDetails(root: HTMLElement, span: ReconcileSpan, links:
     el('div', 'details-meta', `#${span.seq} · ${span.controller} · ${span.endedAt === undefined ? 'running' : `${formatSpan(span.endedAt - span.startedAt)} · ${span.outcome}`}${span.detail ? ` · ${span.detail}` : ''}`),
   );
   const children: HTMLElement[] = [header];
+  if (span.warnings?.length) {
+    children.push(el('h3', 'details-subtitle', `Warnings (${span.warnings.length})`));
+    const list = el('ul', 'span-links');
+    for (const w of span.warnings) list.append(el('li', 'span-link warning', w));
+    children.push(list);
+  }
   for (const role of ['trigger', 'write'] as const) {
     const items = links.filter((l) => l.role === role);
     children.push(el('h3', 'details-subtitle', role === 'trigger' ? `Triggered by (${items.length})` : `Writes (${items.length})`));

@@ -37,14 +37,7 @@ export class ControllerUnderCheck {
 
   /** Makes the cluster ready for the controller: its own user (not one named with --as) is a cluster admin. */
   admit(cluster: SimClusterApi): void {
-    if (this.options.as) return;
-    cluster.create({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' }, '', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'controller-lab:checked-controller' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: CHECKED_USER }],
-    });
+    if (!this.options.as) admitCheckedUser(cluster);
   }
 
   /** Builds a Go program once (resolves undefined when built, else go's message); nothing for TypeScript. */
@@ -64,6 +57,8 @@ export class ControllerUnderCheck {
       kubeconfig,
       runAs: this.user,
       mirrorCache: false,
+      // Dozens of short runs: not the views' business (the findings are).
+      listed: false,
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
       go: { args: this.options.args ?? [], ...(this.binary ? { binary: this.binary } : {}) },
     });
@@ -72,4 +67,15 @@ export class ControllerUnderCheck {
   dispose(): void {
     if (this.binaryDir) rmSync(this.binaryDir, { recursive: true, force: true });
   }
+}
+
+/** Binds CHECKED_USER to cluster-admin, so a controller run as it may do what it would as an admin. */
+export function admitCheckedUser(cluster: SimClusterApi): void {
+  cluster.create({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' }, '', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'controller-lab:checked-controller' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: CHECKED_USER }],
+  });
 }

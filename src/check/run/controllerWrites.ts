@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { SimClusterApi } from '../../sim/index.ts';
 import { kindOf } from '../oracle/index.ts';
-import type { ChangePoint, WritePoint } from '../plans/plan.ts';
+import type { ChangePoint, Plan, WritePoint } from '../plans/plan.ts';
 
 // The writes of a run as the simulated cluster committed them: the controller's own (requests
 // authenticated as its user) numbered as plans name them, and every change of every object, by
@@ -39,6 +39,21 @@ export const byGenerateNamePrefix: PointNamer = (o) => {
   const { name = '', generateName } = o.metadata;
   return generateName && name.startsWith(generateName) ? `${generateName}*` : name;
 };
+
+/**
+ * A replay has no reference runs to learn from which names the controller makes up: the plan's own
+ * point says (`web-*` names any `web-…` of its kind and namespace that has no generateName).
+ */
+export function namerForPlan(plan: Plan): PointNamer {
+  const point = 'write' in plan ? plan.write : 'change' in plan ? plan.change : undefined;
+  const prefix = point?.name.endsWith('*') ? point.name.slice(0, -1) : undefined;
+  return (o) => {
+    const named = byGenerateNamePrefix(o);
+    if (!point || prefix === undefined || o.metadata.generateName) return named;
+    const same = kindOf(o) === point.kind && (o.metadata.namespace ?? '') === point.namespace && (o.metadata.name ?? '').startsWith(prefix);
+    return same ? point.name : named;
+  };
+}
 
 export class ControllerWrites {
   readonly all: CommittedWrite[] = [];

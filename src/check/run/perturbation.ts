@@ -1,4 +1,5 @@
 import { faultArgsFrom, faultNamed, type SimClusterApi } from '../../sim/index.ts';
+import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { LaunchedSim } from '../../runtime/index.ts';
 import { describePlan, type Plan } from '../plans/plan.ts';
 import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWrites } from './controllerWrites.ts';
@@ -11,6 +12,8 @@ import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWr
 
 /** A held change nothing replaces reaches the controller after this: the run goes on meanwhile. */
 const COALESCE_RELEASE_MS = 3000;
+/** A lagging view is opened for as long as the sim allows and closed by the plan's own timer. */
+const STALE_VIEW_MAX_MS = 600_000;
 
 export interface PerturbationHooks {
   sim: LaunchedSim;
@@ -22,6 +25,8 @@ export interface PerturbationHooks {
   resync(): void;
   /** Something happened: the run is not quiet yet. */
   touch(): void;
+  /** What the plan's own windows (a lag, a withholding) are timed by; default real time. The debugger's stands still while it is stopped. */
+  clock?: Clock;
 }
 
 /** One thing the plan did, for the report and the timeline. */
@@ -41,7 +46,7 @@ export class Perturbation {
   private readonly plan: Plan;
   private readonly hooks: PerturbationHooks;
   private readonly unsubscribe: () => void;
-  private readonly timers: ReturnType<typeof setTimeout>[] = [];
+  private readonly timers: TimerHandle[] = [];
   private readonly started = performance.now();
   /** relist-across-changes: changes still to come before the watches expire. */
   private changesLeft = 0;
@@ -111,7 +116,7 @@ export class Perturbation {
 
   dispose(): void {
     this.unsubscribe();
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.cancel();
   }
 
   private onWrite(w: CommittedWrite): void {
@@ -127,8 +132,17 @@ export class Perturbation {
         this.reach(describePlan(p));
         // The restarted controller lists the cluster as it was before this write, for lagMs.
         const before = Number(w.object.metadata.resourceVersion ?? 0) - 1;
-        this.hold(p.lagMs);
-        this.hooks.restart({ beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: p.lagMs }) });
+        const view = (forMs: number) => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs });
+        this.hold();
+        this.hooks.restart({ beforeStart: () => view(STALE_VIEW_MAX_MS) });
+        this.later(p.lagMs, () => {
+          try {
+            view(0);
+          } catch (err) {
+            this.error ??= (err as Error).message;
+          }
+          this.release();
+        });
         return;
       }
       case 'stale-after-write':
@@ -153,6 +167,7 @@ export class Perturbation {
           this.reached = true;
           // Held until the next change of the object, or COALESCE_RELEASE_MS.
           this.hold(COALESCE_RELEASE_MS);
+          this.hooks.touch();
         } else if (this.reached && this.holding && w.change && w.change.kind === p.change.kind && w.change.namespace === p.change.namespace && w.change.name === p.change.name) {
           this.release();
         }
@@ -208,7 +223,12 @@ export class Perturbation {
   }
 
   private later(ms: number, fn: () => void): void {
-    this.timers.push(setTimeout(fn, ms));
+    if (this.hooks.clock) {
+      this.timers.push(this.hooks.clock.setTimer(ms, fn));
+      return;
+    }
+    const t = setTimeout(fn, ms);
+    this.timers.push({ cancel: () => clearTimeout(t) });
   }
 
   private cluster(): SimClusterApi {

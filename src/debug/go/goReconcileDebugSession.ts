@@ -60,6 +60,10 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
 
   /** Breakpoints arrive before the build starts: they know at once whether Delve will place them. */
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: GoLaunchArguments): Promise<void> {
+    // A replay may kill and restart the program; Delve's session would not follow it.
+    if (args.checkPlan !== undefined && (args.lineBreakpoints || args.goDebugger === 'vscode-go')) {
+      return this.sendErrorResponse(response, 1003, 'A check finding replays without line breakpoints: remove "lineBreakpoints" / "goDebugger" from the launch configuration.');
+    }
     if (args.lineBreakpoints || args.goDebugger === 'vscode-go') this.go.expect();
     await super.launchRequest(response, args);
   }

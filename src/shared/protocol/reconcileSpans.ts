@@ -45,6 +45,8 @@ export interface ReconcileSpan {
   detail: string;
   triggers: SpanTrigger[];
   writes: SpanWrite[];
+  /** What the reconcile should not have done, in words (a read of a cache older than its controller's own write). */
+  warnings?: string[];
 }
 
 export interface SpansParams {
@@ -71,7 +73,8 @@ export function isReconcileSpan(value: unknown): value is ReconcileSpan {
     (value['endedAt'] === undefined || typeof value['endedAt'] === 'number') &&
     (value['outcome'] === 'running' || value['outcome'] === 'success' || value['outcome'] === 'error') &&
     Array.isArray(value['triggers']) &&
-    Array.isArray(value['writes'])
+    Array.isArray(value['writes']) &&
+    (value['warnings'] === undefined || (Array.isArray(value['warnings']) && value['warnings'].every((w) => typeof w === 'string')))
   );
 }
 

@@ -3,8 +3,11 @@
 // requests with a correlated id answered by a response, and notifications (host → webview). The host
 // posts nothing until the webview sent `ready`. This file is plain data + guards: both sides import it.
 
-/** Watch event types plus the informer's own markers: a relist, and a 410 Expired. */
-export const TIMELINE_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR', 'RELIST', 'EXPIRED'] as const;
+/**
+ * Watch event types plus the informer's own markers (a relist, a 410 Expired) and what was done to
+ * a controller's run from outside: a check finding's perturbation, replayed in the debugger.
+ */
+export const TIMELINE_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR', 'RELIST', 'EXPIRED', 'PERTURBATION'] as const;
 export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
 
 /** One marker on the timeline. Objects are not sent; details are requested on selection. */
@@ -30,7 +33,12 @@ export interface TimelineEvent {
    * controller's own cache. Lanes of different clusters never merge; names carry it when several show.
    */
   cluster?: string;
+  /** What the marker says on hover and in its details (a perturbation: what was done). */
+  note?: string;
 }
+
+/** The resource of a controller's lane of perturbations (one per controller, next to its informers' own). */
+export const PERTURBATIONS = 'perturbations';
 
 /** A line of a line diff: kept (' '), added ('+') or removed ('-'). */
 export interface DiffLine {

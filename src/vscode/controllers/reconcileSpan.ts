@@ -1,4 +1,4 @@
-import type { ReconcileRecord, RequeueDecision } from '../../runtime/index.ts';
+import { describeStaleRead, type ReconcileRecord, type RequeueDecision } from '../../runtime/index.ts';
 import type { ReconcileSpan } from '../../shared/protocol/reconcileSpans.ts';
 import { formatMs } from './durationText.ts';
 
@@ -12,7 +12,7 @@ function describeDecision(d: RequeueDecision | undefined): string {
   }
 }
 
-/** A reconcile record as a timeline span: its trigger events and its writes, with their RVs. */
+/** A reconcile record as a timeline span: its trigger events and its writes, with their RVs, and its stale reads. */
 export function reconcileSpan(record: ReconcileRecord): ReconcileSpan {
   const outcome = record.outcome === undefined ? 'running' : record.outcome.kind === 'error' ? 'error' : 'success';
   const decision = describeDecision(record.decision);
@@ -37,5 +37,6 @@ export function reconcileSpan(record: ReconcileRecord): ReconcileSpan {
       error: w.error ? `${w.error.code ?? ''} ${w.error.reason ?? ''} ${w.error.message}`.trim() : undefined,
       at: w.at,
     })),
+    ...(record.staleReads?.length ? { warnings: record.staleReads.map((s) => `warning: ${describeStaleRead(s)}`) } : {}),
   };
 }

@@ -12,6 +12,7 @@ const INFORMER_EVENT_NOTES: Partial<Record<TimelineEvent['type'], string>> = {
   RELIST: 'A relist: the informer read every object again at this resourceVersion and replaced its cache with the result (after a 410, an error or a failed streaming list; its first list is not marked).',
   EXPIRED: '410 Gone/Expired: the resourceVersion the informer asked to resume from is older than the server keeps. It must relist.',
   ERROR: 'The watch stream carried an ERROR event (a Status).',
+  PERTURBATION: 'A check finding replayed in the debugger: this was done to the run here, at this resourceVersion; the debugger stopped at the first reconcile after it.',
 };
 
 export function objectKeyOfEvent(event: Pick<TimelineEvent, 'namespace' | 'name'>): string {
@@ -27,7 +28,7 @@ export function versionsForEvent(lab: Lab, event: TimelineEvent): { version?: Ob
 export function eventDetails(lab: Lab, seq: number, showSecretValues: boolean, context = 4): EventDetails {
   const event = lab.timeline.events.get(seq);
   if (!event) throw new Error(`event #${seq} is no longer kept (the timeline holds the newest ${lab.timeline.events.capacity.toLocaleString('en-US')})`);
-  if (!event.name) return { event, note: INFORMER_EVENT_NOTES[event.type] ?? '' };
+  if (!event.name) return { event, note: [event.note, INFORMER_EVENT_NOTES[event.type]].filter(Boolean).join('\n\n') };
   const { version, previous } = versionsForEvent(lab, event);
   if (!version) {
     return { event, note: 'This version is no longer kept: the informer remembers the last few versions of each object, and only while it runs.' };

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 
 // UI check: the Controller Lab activity-bar item opens our view container, whose Clusters view
-// starts the simulated cluster with no setup (no kubeconfig on this machine).
+// starts the simulated cluster with no setup (no kubeconfig on this machine); Check Findings,
+// below it, stays folded.
 
 export const name = 'the Controller Lab activity bar item opens the Clusters view on the simulated cluster';
 
@@ -9,11 +10,15 @@ export const name = 'the Controller Lab activity bar item opens the Clusters vie
 export async function run(workbench) {
   const { page } = workbench;
   await workbench.clickActivity('Controller Lab');
-  // With a single view, VS Code titles the container "Controller Lab: Clusters" and hides the pane header.
+  // Two views, each under its pane header: Clusters open, Check Findings folded until a check runs.
   const title = page.locator('.sidebar .composite.title').first();
   await title.waitFor({ timeout: 30_000 });
   assert.match(await title.innerText(), /Controller Lab/i);
-  assert.match(await title.innerText(), /Clusters/i);
+  const clusters = page.locator('.sidebar .pane-header', { hasText: 'Clusters' }).first();
+  const findings = page.locator('.sidebar .pane-header', { hasText: 'Check Findings' }).first();
+  await findings.waitFor({ timeout: 30_000 });
+  assert.equal(await clusters.getAttribute('aria-expanded'), 'true');
+  assert.equal(await findings.getAttribute('aria-expanded'), 'false');
   const cluster = page.locator('.sidebar .monaco-list-row', { hasText: 'Simulated cluster' }).first();
   await cluster.waitFor({ timeout: 60_000 });
   await page.locator('.sidebar .monaco-list-row', { hasText: /synced/ }).first().waitFor({ timeout: 60_000 });

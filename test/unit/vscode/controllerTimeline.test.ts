@@ -95,4 +95,31 @@ describe("a controller session's timeline", () => {
     assert.equal(findLinkedEvent({ namespace: 'default', name: 'web-x1' }, candidates), undefined, 'no RV, no link');
     assert.equal(findLinkedEvent({ namespace: 'default', name: 'web-x1', resourceVersion: '12' }, candidates), undefined);
   });
+
+  it("marks what was done to the run (a replayed finding's perturbation) on a lane of its own, saying what", () => {
+    const feed = new TimelineFeed(100);
+    const session = new FakeSession();
+    session.controller = SHAPE;
+    publishToTimeline(session as unknown as SessionLike, feed, () => 'child-maker');
+    session.send('perturbed', { what: 'killed right after `create ConfigMap default/web-*`, then restarted', resourceVersion: '146', at: 5 });
+    const [marker] = feed.events.all();
+    assert.deepEqual(
+      { type: marker?.type, lane: marker?.informer, rv: marker?.resourceVersion, at: marker?.at, note: marker?.note, cluster: marker?.cluster, name: marker?.name },
+      { type: 'PERTURBATION', lane: 'controller:child-maker/perturbations', rv: '146', at: 5, note: 'killed right after `create ConfigMap default/web-*`, then restarted', cluster: 'child-maker cache', name: '' },
+    );
+  });
+
+  it('gives a reconcile with stale reads its warnings, as the Debug Console words them', () => {
+    const span = reconcileSpan(
+      record({
+        durationMs: 3,
+        outcome: { kind: 'success', result: {} },
+        staleReads: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'web', readResourceVersion: '11', wroteResourceVersion: '12', wroteBy: 7, verb: 'update' }],
+      }),
+    );
+    assert.deepEqual(span.warnings, ['warning: stale read: ConfigMap default/web at rv 11, older than rv 12 this controller wrote (update in #7)']);
+    assert.equal(reconcileSpan(record()).warnings, undefined);
+    assert.equal(isSpansParams({ spans: [span] }), true);
+    assert.equal(isSpansParams({ spans: [{ ...span, warnings: [3] }] }), false);
+  });
 });

@@ -33,4 +33,13 @@ describe('timeline event details', () => {
     assert.throws(() => eventDetails(lab, 999, false), /no longer kept/);
     await lab.dispose();
   });
+
+  it('says what a perturbation did, then what the marker means', async () => {
+    const lab = new Lab({ clock: new FakeClock(), createBackend: async () => fakeBackend(new FakeApi()), maxTimelineEvents: 100 });
+    const marker = lab.timeline.events.push({ at: 1, informer: 'controller:c/perturbations', resource: 'perturbations', namespace: '', name: '', type: 'PERTURBATION', resourceVersion: '146', note: 'killed right after `create ConfigMap default/web-*`, then restarted' });
+    const note = eventDetails(lab, marker.seq, false).note ?? '';
+    assert.match(note, /^killed right after `create ConfigMap default\/web-\*`, then restarted\n\nA check finding replayed in the debugger/);
+    await lab.dispose();
+  });
 });
+

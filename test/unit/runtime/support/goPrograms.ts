@@ -156,3 +156,68 @@ func main() {
 	}
 }
 `;
+
+/**
+ * test/fixtures/plantedBug in Go: each ConfigMap labelled role=parent gets one child with a
+ * generated name, recorded in the parent's annotation only after the child is created — killed
+ * between the two writes, it makes a second child when it starts again.
+ */
+export const PLANTED_BUG_PROGRAM = `package main
+
+import (
+	"context"
+	"os"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/controller-lab/controller-lab/go/controllerlab"
+)
+
+type childMaker struct{ client.Client }
+
+func (r *childMaker) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	var parent corev1.ConfigMap
+	if err := r.Get(ctx, req.NamespacedName, &parent); err != nil {
+		return reconcile.Result{}, client.IgnoreNotFound(err)
+	}
+	if parent.Labels["role"] != "parent" || parent.Annotations["example.com/child"] != "" {
+		return reconcile.Result{}, nil
+	}
+	child := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{GenerateName: parent.Name + "-", Namespace: parent.Namespace, Labels: map[string]string{"role": "child"}},
+		Data:       parent.Data,
+	}
+	if err := controllerutil.SetControllerReference(&parent, child, r.Scheme()); err != nil {
+		return reconcile.Result{}, err
+	}
+	if err := r.Create(ctx, child); err != nil {
+		return reconcile.Result{}, err
+	}
+	if parent.Annotations == nil {
+		parent.Annotations = map[string]string{}
+	}
+	parent.Annotations["example.com/child"] = child.Name
+	return reconcile.Result{}, r.Update(ctx, &parent)
+}
+
+func main() {
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{Scheme: clientgoscheme.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	if err != nil {
+		os.Exit(1)
+	}
+	mgr = controllerlab.Wrap(mgr)
+	if err := ctrl.NewControllerManagedBy(mgr).Named("child-maker").For(&corev1.ConfigMap{}).Complete(&childMaker{Client: mgr.GetClient()}); err != nil {
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		os.Exit(1)
+	}
+}
+`;

@@ -1,0 +1,53 @@
+import type { CheckEvent, CheckReport } from './checkController.ts';
+import { describePlan, type Plan } from './plans/plan.ts';
+import { encodePlan } from './plans/planCodec.ts';
+
+// How a check speaks to a person, wherever it runs (the CLI prints these lines, VS Code writes them
+// to its output channel): a line per run as it finishes, the summary, and the command that replays
+// one run.
+
+/** What the command line said, as a replay command repeats it. */
+export interface CheckCommandLine {
+  program: string;
+  scenario: string;
+  workloads: boolean;
+  as?: string | undefined;
+  /** A Go program's own arguments (after `--`). */
+  programArgs: string[];
+}
+
+/** A progress line, or undefined for events nobody needs to read. */
+export function describeCheckEvent(e: CheckEvent): string | undefined {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  switch (e.type) {
+    case 'built':
+    case 'finding':
+      return undefined;
+    case 'reference':
+      return `reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes`;
+    case 'planned':
+      return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`;
+    case 'run':
+      return `[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING (${e.finding.class})` : 'same end state'} (${s(e.durationMs)})`;
+  }
+}
+
+/** `check: 2 finding(s) (stale-state 1, intermediate-state 1) in 16 runs, 48.2 s`. */
+export function describeReport(r: CheckReport): string {
+  const byClass = new Map<string, number>();
+  for (const f of r.findings) byClass.set(f.class, (byClass.get(f.class) ?? 0) + 1);
+  const classes = [...byClass].map(([c, n]) => `${c} ${n}`).join(', ');
+  const skipped = r.skipped ? `; ${r.skipped} planned perturbation(s) left out ${r.cancelled ? 'when it was cancelled' : 'by the budget'}` : '';
+  return `check: ${r.findings.length} finding(s)${classes ? ` (${classes})` : ''} in ${r.runs} runs, ${(r.durationMs / 1000).toFixed(1)} s${skipped}`;
+}
+
+/** The shell command that runs the check of `given` with only `plan`. */
+export function replayCommand(given: CheckCommandLine, plan: Plan): string {
+  const q = (s: string) => (/^[\w./:@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const words = ['controller-lab', 'check', given.program, '--scenario', given.scenario];
+  if (given.workloads) words.push('--workloads');
+  if (given.as) words.push('--as', given.as);
+  words.push('--plan', encodePlan(plan));
+  if (given.programArgs.length) words.push('--', ...given.programArgs);
+  return words.map(q).join(' ');
+}

@@ -1,0 +1,126 @@
+import { basename, dirname } from 'node:path';
+import * as vscode from 'vscode';
+import { checkController, CheckInputError, describeCheckEvent, describeFinding, describeReport, replayCommand, type CheckEvent, type CheckReport } from '../../check/index.ts';
+import { exists, isControllerEditor } from '../controllers/controllerFiles.ts';
+import type { Log } from '../guard.ts';
+import { explainUntrusted, isTrusted } from '../workspaceTrust.ts';
+import type { CheckTarget } from './checkTarget.ts';
+import type { FindingsModel } from './findingsModel.ts';
+
+// Check Controller: finds a controller's bugs as `controller-lab check` does, here in the extension
+// host, with a progress notification (cancelled between runs), the report in the Controller Lab
+// output, and the findings in the Check Findings view as they come. What the command is not given
+// (a launch configuration with "check": true gives it all) comes from the active editor or a picker.
+
+/** As `controller-lab check` by default. */
+const BUDGET_MS = 5 * 60_000;
+const REFERENCE_RUNS = 2;
+
+export async function checkControllerCommand(model: FindingsModel, log: Log, arg: vscode.Uri | Partial<CheckTarget> | undefined, reveal: () => void): Promise<CheckReport | undefined> {
+  if (!isTrusted()) {
+    await explainUntrusted('Controller Lab checks your controller only in a trusted workspace: it runs the controller\'s code on this machine, many times. Trust the workspace to check it.');
+    return undefined;
+  }
+  if (model.running) {
+    void vscode.window.showInformationMessage('Controller Lab: a check is running; its progress notification can cancel it.');
+    return undefined;
+  }
+  const target = await targetFor(arg);
+  if (!target) return undefined;
+  model.start(target);
+  reveal();
+  return runCheck(target, model, log);
+}
+
+async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Promise<CheckReport | undefined> {
+  const name = basename(target.program);
+  const given = { program: target.program, scenario: target.scenario, workloads: Boolean(target.workloads), as: target.as, programArgs: target.args ?? [] };
+  log.info(`check: ${target.program} from ${target.scenario}`);
+  let report: CheckReport;
+  try {
+    report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking ${name}`, cancellable: true }, async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      let planned = 0;
+      const onEvent = (e: CheckEvent) => {
+        const line = describeCheckEvent(e);
+        if (line !== undefined) log.info(line);
+        if (e.type === 'finding') model.add(e.finding);
+        if (e.type === 'reference') progress.report({ message: `reference run ${e.run} of ${REFERENCE_RUNS} done` });
+        if (e.type === 'planned') {
+          planned = e.plans;
+          model.progress(0, planned);
+          progress.report({ message: `${planned} perturbed run(s) planned` });
+        }
+        if (e.type === 'run') {
+          model.progress(e.done, planned);
+          progress.report({ increment: 100 / Math.max(1, planned), message: `run ${e.done} of ${planned} · ${model.roots().length} finding(s)` });
+        }
+      };
+      return checkController(
+        {
+          program: target.program,
+          args: target.args ?? [],
+          ...(target.cwd ? { cwd: target.cwd } : {}),
+          scenario: target.scenario,
+          workloads: given.workloads,
+          ...(target.as ? { as: target.as } : {}),
+          budgetMs: BUDGET_MS,
+          replayCommand: (plan) => replayCommand(given, plan),
+          signal: abort.signal,
+        },
+        onEvent,
+      );
+    });
+  } catch (err) {
+    const cancelled = err instanceof Error && err.name === 'AbortError';
+    const message = cancelled ? 'cancelled during its reference runs' : err instanceof Error ? err.message : String(err);
+    log.error(`check: ${message}`);
+    model.fail(message);
+    if (!cancelled) void vscode.window.showErrorMessage(`Controller Lab could not check ${name}: ${message}${err instanceof CheckInputError ? '' : ' (the Controller Lab output has the details)'}`);
+    return undefined;
+  }
+  report.findings.forEach((f, i) => log.info(`\n${describeFinding(f, i + 1)}`));
+  log.info(describeReport(report));
+  model.finish(report);
+  const found = report.findings.length;
+  void vscode.window.showInformationMessage(found ? `Controller Lab found ${found} bug(s) in ${name}: see Check Findings, and replay one in the debugger.` : `Controller Lab found no bug in ${name} (${report.runs} runs).`);
+  return report;
+}
+
+/** What to check: given, or the active editor's controller and a scenario picked for it. */
+async function targetFor(arg: vscode.Uri | Partial<CheckTarget> | undefined): Promise<CheckTarget | undefined> {
+  const given: Partial<CheckTarget> = arg instanceof vscode.Uri ? { program: arg.fsPath } : (arg ?? {});
+  const editor = vscode.window.activeTextEditor;
+  let program = given.program ?? (isControllerEditor(editor) ? editor.document.uri.fsPath : undefined);
+  if (!program) {
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Check Controller: the controller (a TypeScript file, or a Go program\'s directory)',
+      canSelectFiles: true,
+      canSelectFolders: true,
+      canSelectMany: false,
+      openLabel: 'Check',
+      ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
+    });
+    program = picked?.[0]?.fsPath;
+    if (!program) return undefined;
+  }
+  // A Go file stands for its package: the program is built from its directory.
+  if (program.endsWith('.go')) program = dirname(program);
+  let scenario = given.scenario;
+  if (!scenario) {
+    const near = vscode.Uri.file(program.endsWith('.ts') || program.endsWith('.js') ? dirname(program) : program);
+    const beside = vscode.Uri.joinPath(near, 'scenario.yaml');
+    const picked = await vscode.window.showOpenDialog({
+      title: `Check ${basename(program)}: the scenario every run starts from`,
+      canSelectMany: false,
+      filters: { Scenario: ['yaml', 'yml'] },
+      openLabel: 'Use Scenario',
+      defaultUri: (await exists(beside)) ? beside : near,
+    });
+    scenario = picked?.[0]?.fsPath;
+    if (!scenario) return undefined;
+  }
+  const cwd = given.cwd ?? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(program))?.uri.fsPath;
+  return { ...given, program, scenario, ...(cwd ? { cwd } : {}) };
+}

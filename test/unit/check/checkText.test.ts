@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkController, describeReport, replayCommand } from '../../../src/check/index.ts';
+import { namerForPlan } from '../../../src/check/run/controllerWrites.ts';
+
+// What check says to a person, the names a replay gives objects, and a cancelled check.
+
+test('the summary says why planned runs were left out', () => {
+  const report = { findings: [], runs: 4, planned: 6, skipped: 4, durationMs: 9000 };
+  assert.equal(describeReport(report), 'check: 0 finding(s) in 4 runs, 9.0 s; 4 planned perturbation(s) left out by the budget');
+  assert.equal(describeReport({ ...report, cancelled: true }), 'check: 0 finding(s) in 4 runs, 9.0 s; 4 planned perturbation(s) left out when it was cancelled');
+});
+
+test('a replay command quotes what the shell would split', () => {
+  const line = replayCommand({ program: '/w/my controller.ts', scenario: 's.yaml', workloads: true, programArgs: [] }, { kind: 'resync-when-quiet' });
+  assert.equal(line, `controller-lab check '/w/my controller.ts' --scenario s.yaml --workloads --plan '{"kind":"resync-when-quiet"}'`);
+});
+
+test("a replay names objects by its plan's point: a made-up name by the prefix the plan gives", () => {
+  const namer = namerForPlan({ kind: 'crash-after-write', write: { verb: 'create', kind: 'ConfigMap', namespace: 'default', name: 'web-*', occurrence: 1 } });
+  const cm = (name: string, extra: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...extra } });
+  assert.equal(namer(cm('web-x7k2p')), 'web-*');
+  assert.equal(namer(cm('web-x7k2p', { generateName: 'web-x' })), 'web-x*');
+  assert.equal(namer(cm('api-1')), 'api-1');
+  assert.equal(namer({ ...cm('web-1'), metadata: { name: 'web-1', namespace: 'other' } }), 'web-1');
+});
+
+test('a check cancelled before its reference runs has nothing to report', async () => {
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(
+    checkController({ program: 'nowhere.ts', scenario: 'nowhere.yaml', workloads: false, budgetMs: 1000, replayCommand: () => '', signal: controller.signal }),
+    { name: 'AbortError' },
+  );
+});
