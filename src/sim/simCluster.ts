@@ -10,12 +10,16 @@ import { KindRegistry } from './resources/registry.ts';
 import type { ResourceInfo, ResourceRegistry } from './vocabulary/resourceInfo.ts';
 import { ApiStore } from './store/apiStore.ts';
 import { IN_PROCESS } from './store/writeContext.ts';
+import { WriteListeners, type WriteListenerOptions } from './store/writeRecords.ts';
 import { ClientRegistry } from './store/clientInsight.ts';
 import { FaultController } from './faults/faultController.ts';
-import type { FaultControls } from './faults/faultControls.ts';
-import type { HistoryEvent } from './store/history.ts';
+import type { FaultControls, WatchScope } from './faults/faultControls.ts';
+import { laggingListRequest } from './faults/staleView.ts';
+import { FaultArgumentError } from './faults/faultArguments.ts';
+import { faultArgsFrom } from './faults/faultCalls.ts';
+import { applyFault, faultNamed } from './faults/faultTable.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
-import { MvccStore, type ResourceTable } from './store/mvccStore.ts';
+import { MvccStore } from './store/mvccStore.ts';
 import { Persistence, type PersistenceOptions } from './store/persistence.ts';
 import { loadStateDir, prepareStateDir, type LoadedState } from './store/stateDir.ts';
 import type { Stored } from './store/storedObject.ts';
@@ -41,7 +45,9 @@ import type {
   Subresource,
   WatchListener,
   WatchRequest,
+  WriteCall,
   WriteRecord,
+  WriteVerb,
 } from './store/types.ts';
 
 // The simulated cluster as a library: what the HTTP server (src/sim/server), the CLI, scenarios,
@@ -93,6 +99,8 @@ export interface SimClusterApi extends InProcessCluster {
   restart(options?: { dropHistory?: boolean }): void;
   /** Parses, validates and starts a scenario (YAML text). Throws a ScenarioError naming line and field. */
   loadScenario(yamlText: string, options?: ScenarioOptions): ScenarioRunHandle;
+  /** Applies a fault of the table by name (as the admin endpoint does) and notes it in `faults.history()`. */
+  applyFault(name: string, args?: Record<string, unknown>): Record<string, unknown>;
   /** Replays JSON lines of recorded watch events on the clock (`speed` 0: at once). Throws TraceError naming bad lines. */
   replayTrace(jsonLines: string, options?: { speed?: number }): TraceReplay;
   /**
@@ -143,7 +151,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   private readonly api: ApiStore;
   private readonly bookmarkIntervalMs: number;
   private readonly watchCacheSize: number;
-  private readonly writeListeners = new Set<(w: WriteRecord) => void>();
+  private readonly writes = new WriteListeners();
   private readonly persistence: Persistence | undefined;
   private nextWatchId = 1;
   private workloads: RunningWorkloads | undefined;
@@ -157,14 +165,16 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.watchCacheSize = options.watchCacheSize ?? 1000;
     this.mvcc = new MvccStore(this.watchCacheSize);
     this.faults = new FaultController({
-      dropWatches: (resource) => this.endWatches('dropped', resource),
+      dropWatches: (scope) => this.eachWatcher((w) => w.end('dropped', true), scope),
+      expireWatches: (scope, discardWithheld) => this.eachWatcher((w) => w.expire(discardWithheld), scope),
       compact: (rv) => this.mvcc.compact(rv ?? this.mvcc.resourceVersion),
       restart: (options) => {
-        this.endWatches('restart');
+        this.eachWatcher((w) => w.end('restart', true));
         if (options?.dropHistory) this.mvcc.resetHistory();
       },
-      wakeWatchers: () => this.eachWatcher((w) => w.wake()),
-    });
+      wakeWatchers: (user) => this.eachWatcher((w) => w.wake(), { user }),
+      releaseHeld: (user) => this.eachWatcher((w) => w.releaseHeld(), { user }),
+    }, this.clock);
     this.clients = new ClientRegistry(this.clock);
     this.api = new ApiStore(this.mvcc, this.resources, {
       clock: this.clock,
@@ -173,7 +183,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       consumeConflict: (g, r, k) => this.faults.consumeConflict(g, r, k),
       onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved', true); },
     });
-    this.api.onCommit((table, event, ctx) => this.emitWrite(table, event, ctx));
+    this.api.onCommit((table, event, ctx) => this.writes.commit(table.group, table.resource, event, ctx));
 
     if (options.seed !== undefined) this.seed(options.seed);
     const loaded = options.stateDir ? loadStateDir(options.stateDir) : undefined;
@@ -205,6 +215,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   list(gvr: GroupVersionResource, request: ListRequest, ctx?: RequestContext): ListResult {
     const info = this.resources.require(gvr);
     if (!info.verbs.includes('list')) throw this.methodNotAllowed();
+    const lagging = this.faults.staleViewOf(ctx?.user?.username);
+    if (lagging !== undefined) request = laggingListRequest(request, lagging);
     try {
       const result = listTable(this.mvcc, this.api.table(info), info, request, { kind: `${info.kind}List`, apiVersion: apiVersionOf(info) });
       if (info.version !== info.storageVersion) {
@@ -228,34 +240,34 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   create(gvr: GroupVersionResource, namespace: string, body: KubeObject, ctx?: RequestContext): StoredObject {
     const info = this.resources.require(gvr);
-    return this.recorded(ctx, 'create', info, namespace, body.metadata?.name ?? body.metadata?.generateName ?? '', () =>
-      this.out(info, this.api.create(info, namespace, body, ctx ?? IN_PROCESS)));
+    return this.recorded(ctx, { verb: 'create' }, info, namespace, body.metadata?.name ?? body.metadata?.generateName ?? '', (c) =>
+      this.out(info, this.api.create(info, namespace, body, c)));
   }
 
   update(gvr: GroupVersionResource, namespace: string, name: string, body: KubeObject, subresource?: Subresource, ctx?: RequestContext): StoredObject {
     const info = this.resources.require(gvr);
-    return this.recorded(ctx, 'update', info, namespace, name, () =>
-      this.out(info, this.api.update(info, namespace, name, body, subresource, ctx ?? IN_PROCESS), subresource));
+    return this.recorded(ctx, callOf('update', subresource), info, namespace, name, (c) =>
+      this.out(info, this.api.update(info, namespace, name, body, subresource, c), subresource));
   }
 
   patch(gvr: GroupVersionResource, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, ctx?: RequestContext): StoredObject {
     const info = this.resources.require(gvr);
-    return this.recorded(ctx, 'patch', info, namespace, name, () =>
-      this.out(info, this.api.patch(info, namespace, name, type, patch, subresource, ctx ?? IN_PROCESS), subresource));
+    return this.recorded(ctx, callOf('patch', subresource), info, namespace, name, (c) =>
+      this.out(info, this.api.patch(info, namespace, name, type, patch, subresource, c), subresource));
   }
 
   delete(gvr: GroupVersionResource, namespace: string, name: string, options?: DeleteOptions, ctx?: RequestContext): DeleteResult {
     const info = this.resources.require(gvr);
-    return this.recorded(ctx, 'delete', info, namespace, name, () => {
-      const r = this.api.delete(info, namespace, name, options ?? {}, ctx ?? IN_PROCESS);
+    return this.recorded(ctx, { verb: 'delete' }, info, namespace, name, (c) => {
+      const r = this.api.delete(info, namespace, name, options ?? {}, c);
       return { object: this.out(info, r.object), deleted: r.deleted };
     });
   }
 
   deleteCollection(gvr: GroupVersionResource, request: ListRequest & DeleteOptions, ctx?: RequestContext): ListResult {
     const info = this.resources.require(gvr);
-    return this.recorded(ctx, 'deletecollection', info, request.namespace ?? '', '', () => {
-      const items = this.api.deleteCollection(info, request, ctx ?? IN_PROCESS).map((s) => this.out(info, s) as Stored);
+    return this.recorded(ctx, { verb: 'deletecollection' }, info, request.namespace ?? '', '', (c) => {
+      const items = this.api.deleteCollection(info, request, c).map((s) => this.out(info, s) as Stored);
       const result: ListResult = { resourceVersion: this.mvcc.resourceVersion, items, kind: `${info.kind}List`, apiVersion: apiVersionOf(info), json: () => listJson(result) };
       if (info.source === 'builtin') result.bareItems = true;
       return result;
@@ -268,6 +280,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     const info = this.resources.require(gvr);
     if (!info.verbs.includes('watch')) throw this.methodNotAllowed();
     const id = this.nextWatchId++;
+    const user = ctx?.user?.username;
     const observer = ctx?.client
       ? this.clients.recordWatch(ctx.client, id, qualifiedResource(info), request.namespace ?? '', request.labelSelector ?? '', request.fieldSelector ?? '', request.resourceVersion ?? '')
       : undefined;
@@ -280,9 +293,11 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       request,
       listener,
       clock: this.clock,
-      gate: this.faults.gate,
+      gate: this.faults.gateFor(user),
       bookmarkIntervalMs: this.bookmarkIntervalMs,
       observer,
+      user,
+      asOf: this.faults.staleViewOf(user),
     });
   }
 
@@ -320,6 +335,16 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.faults.restart(options);
   }
 
+  /**
+   * Applies a fault of the table by name, its arguments read as the admin endpoint reads them
+   * (a FaultArgumentError names a bad one), and notes it in `faults.history()`.
+   */
+  applyFault(name: string, args: Record<string, unknown> = {}): Record<string, unknown> {
+    const fault = faultNamed(name);
+    if (!fault) throw new FaultArgumentError(`there is no fault named ${JSON.stringify(name)}`);
+    return applyFault(this, fault, faultArgsFrom(fault, args));
+  }
+
   loadScenario(yamlText: string, options: ScenarioOptions = {}): ScenarioRun {
     return startScenario(this, yamlText, options);
   }
@@ -334,9 +359,9 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     return this.workloads.options;
   }
 
-  onWrite(listener: (write: WriteRecord) => void): () => void {
-    this.writeListeners.add(listener);
-    return () => this.writeListeners.delete(listener);
+  /** Every write as it commits (and, with `unchanged`, every write that stored nothing): see store/writeRecords.ts for when. */
+  onWrite(listener: (write: WriteRecord) => void, options?: WriteListenerOptions): () => void {
+    return this.writes.add(listener, options);
   }
 
   listerWatcher(gvr: GroupVersionResource, namespace?: string, ctx?: RequestContext, options?: { shareFrozen?: boolean }): ListerWatcher {
@@ -345,7 +370,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   async close(): Promise<void> {
     this.workloads?.stop();
-    this.endWatches('dropped');
+    this.eachWatcher((w) => w.end('dropped', true));
     await this.persistence?.close();
   }
 
@@ -364,10 +389,21 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     return stored.asApiVersion(apiVersionOf(info));
   }
 
-  /** Runs a write and records it (or its failure) in the client's insight. */
-  private recorded<T>(ctx: RequestContext | undefined, verb: string, info: ResourceInfo, namespace: string, name: string, fn: () => T): T {
+  /**
+   * Runs a write as a call of its own (its context names the verb, for write records), records it
+   * (or its failure) in the client's insight, and reports a write that stored nothing.
+   */
+  private recorded<T>(ctx: RequestContext | undefined, call: WriteCall, info: ResourceInfo, namespace: string, name: string, fn: (ctx: RequestContext) => T): T {
+    const verb = call.verb;
+    const callCtx: RequestContext = { ...(ctx ?? IN_PROCESS), write: call };
     try {
-      const result = fn();
+      const result = fn(callCtx);
+      if (this.writes.wantUnchanged && !callCtx.dryRun && verb !== 'create' && verb !== 'deletecollection' && !this.writes.didCommit(callCtx)) {
+        const table = this.api.table(info);
+        const key = info.namespaced ? `${namespace}/${name}` : name;
+        const stored = table.current.get(key);
+        if (stored) this.writes.unchanged(table.group, table.resource, key, stored, callCtx);
+      }
       if (ctx?.client) {
         const obj = (result as { object?: Stored }).object ?? (result as Stored);
         const rv = (obj as { resourceVersion?: number }).resourceVersion;
@@ -385,24 +421,16 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     return new ApiError(405, message, 'MethodNotAllowed', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason: 'MethodNotAllowed', code: 405 });
   }
 
-  private emitWrite(table: ResourceTable, event: HistoryEvent, ctx: RequestContext): void {
-    if (this.writeListeners.size === 0) return;
-    const record: WriteRecord = { type: event.type, group: table.group, resource: table.resource, key: event.key, object: event.object };
-    if (event.prev) record.previous = event.prev;
-    if (ctx.client) record.client = ctx.client;
-    for (const l of [...this.writeListeners]) l(record);
-  }
 
-  private eachWatcher(fn: (w: Watcher) => void): void {
-    for (const t of this.mvcc.allTables()) for (const w of [...t.watchers]) fn(w);
-  }
-
-  private endWatches(reason: 'dropped' | 'restart', resource?: string): number {
+  /** Calls `fn` for every open watch in scope (of a resource, by `plural` or `plural.group`; of a user); answers how many. */
+  private eachWatcher(fn: (w: Watcher) => void, scope: WatchScope = {}): number {
+    const { resource, user } = scope;
     let n = 0;
     for (const t of this.mvcc.allTables()) {
       if (resource && resource !== t.resource && resource !== qualifiedResource(t)) continue;
       for (const w of [...t.watchers]) {
-        w.end(reason, true);
+        if (user !== undefined && w.user !== user) continue;
+        fn(w);
         n++;
       }
     }
@@ -421,6 +449,11 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       for (const [key, s] of t.current) this.api.owners.observe(t, { type: 'ADDED', key, rv: s.resourceVersion, object: s });
     }
   }
+}
+
+/** A write call's verb, with the subresource it addressed. */
+function callOf(verb: WriteVerb, subresource: Subresource | undefined): WriteCall {
+  return subresource ? { verb, subresource } : { verb };
 }
 
 export type { ClientInsight, FaultControls, ResourceRegistry };

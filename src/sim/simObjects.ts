@@ -49,8 +49,8 @@ export interface SimObjects {
  * admission's webhook cache): its objects, informers over them, and every write as it commits.
  */
 export interface InProcessCluster extends SimObjects {
-  /** Every committed write, after watchers were queued. */
-  onWrite(listener: (write: WriteRecord) => void): () => void;
+  /** Every committed write, after watchers were queued (with `unchanged`, also writes that stored nothing). */
+  onWrite(listener: (write: WriteRecord) => void, options?: { unchanged?: boolean }): () => void;
   /**
    * Whether the garbage collector's and the namespace controller's deletion work is done (default
    * on); off, deletes leave what only kube-controller-manager would clean up, as in envtest.

@@ -3,7 +3,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 import type { InProcessCluster } from '../simObjects.ts';
-import type { AdmissionPoints, RequestContext } from '../store/types.ts';
+import type { AdmissionPoints, RequestContext, WriteVerb } from '../store/types.ts';
 import { RbacEscalation } from '../auth/escalation.ts';
 import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
 import { StaleAdmission, capturePoint, replayPoints, type Captured, type Replay, type WriteTarget } from './writePasses.ts';
@@ -24,7 +24,7 @@ import { webhooksOf, type Operation, type Webhook } from './webhookConfiguration
 // replaces is still the one the webhooks saw; otherwise it all starts again, as the API server's
 // update loop retries. Writes no webhook can match take none of this: one synchronous call.
 
-export type WriteVerb = 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+export type { WriteVerb };
 
 export interface AdmittedWrite {
   cluster: InProcessCluster;

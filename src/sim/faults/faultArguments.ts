@@ -48,6 +48,15 @@ export const resource: ArgumentType<string> = {
   },
 };
 
+/** A user as a request is authenticated or impersonated: `controller-lab:checked`, `system:serviceaccount:NS:NAME`. */
+export const user: ArgumentType<string> = {
+  placeholder: 'USER',
+  parse(name, value) {
+    if (typeof value !== 'string' || value === '') throw new FaultArgumentError(`${name} must name a user, such as controller-lab:checked or system:serviceaccount:NS:NAME`);
+    return value;
+  },
+};
+
 export function number(min: number, max: number): ArgumentType<number> {
   return {
     placeholder: 'N',

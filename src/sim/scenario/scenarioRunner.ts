@@ -8,7 +8,7 @@ import type { ScenarioRunHandle, ScenarioTarget } from '../simObjects.ts';
 import { seededRandom } from './seededRandom.ts';
 import type { RequestContext } from '../store/types.ts';
 import { validateName } from '../vocabulary/metadataValidation.ts';
-import { faultNamed } from '../faults/faultTable.ts';
+import { applyFault, faultNamed } from '../faults/faultTable.ts';
 import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
 import { parseScenario } from './scenarioParser.ts';
 import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
@@ -277,9 +277,11 @@ function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => num
       cluster.patch(t.gvr, t.namespace, t.name, 'merge', { metadata: { labels: action.labels } }, undefined, SCENARIO_CLIENT);
       return;
     }
-    case 'fault':
-      faultNamed(action.fault)?.apply(cluster, withRandomName(cluster, action.args, random));
+    case 'fault': {
+      const fault = faultNamed(action.fault);
+      if (fault) applyFault(cluster, fault, withRandomName(cluster, action.args, random));
       return;
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from '../../shared/apiError.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { FaultArgumentError } from '../faults/faultArguments.ts';
 import { faultArgsFrom } from '../faults/faultCalls.ts';
-import { FAULTS, type Fault, type FaultTarget } from '../faults/faultTable.ts';
+import { FAULTS, applyFault, type Fault, type FaultTarget } from '../faults/faultTable.ts';
 import { apiError, badRequest, methodNotAllowed } from './status.ts';
 
 export interface AdminRequest {
@@ -58,7 +58,7 @@ function faultAction(fault: Fault): ActionSpec {
         },
         restarted: () => onRestart?.(),
       };
-      return ok(fault.apply(target, args));
+      return ok(applyFault(target, fault, args));
     },
   };
 }

@@ -27,7 +27,7 @@ import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin } from './bodyDecoding.ts';
 import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
-import { bodyDecodingOf, decodingOf, followUpContext, writerOf } from './writeContext.ts';
+import { bodyDecodingOf, cascadeContext, decodingOf, followUpContext, writerOf } from './writeContext.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { encodeAsGo } from '../goTypes/goEncoding.ts';
@@ -321,13 +321,13 @@ export class ApiStore implements StoreOps {
       this.checkConflictFault(info, key, name);
       ctx.admission?.validate(undefined, current.object);
       if (ctx.dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
-      if (isCrdTable(info)) deleteCustomResources(this, current.object, ctx);
+      if (isCrdTable(info)) deleteCustomResources(this, current.object, cascadeContext(ctx));
       const gcFinalizer = this.deletionControllers ? undefined : propagationFinalizer(options.propagationPolicy);
       if (gcFinalizer) return this.markForGarbageCollector(table, key, current, gcFinalizer, options, info, ctx);
-      if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object, ctx);
+      if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object, cascadeContext(ctx));
       // Foreground, simplified: dependents go first (the real GC also parks the owner behind a
       // foregroundDeletion finalizer meanwhile; here it all happens within this call).
-      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) deleteDependentsFirst(this, current.object.metadata.uid, ctx);
+      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) deleteDependentsFirst(this, current.object.metadata.uid, cascadeContext(ctx));
       const isNamespace = info.group === '' && info.resource === 'namespaces';
       if (isNamespace || current.object.metadata.finalizers?.length) {
         if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };

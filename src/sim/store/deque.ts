@@ -16,6 +16,11 @@ export class Deque<T> {
     return this.items[this.head];
   }
 
+  /** The item pushed last, still queued. */
+  last(): T | undefined {
+    return this.items.length > this.head ? this.items[this.items.length - 1] : undefined;
+  }
+
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];

@@ -42,7 +42,10 @@ export type { FieldValidation };
  */
 export interface RequestContext {
   client?: ClientIdentity;
-  /** Who the request acts as, when not the server token's admin (a service account token, impersonation). */
+  /**
+   * Who the request acts as: every HTTP request has one (the server token's admin, a service account
+   * token's account, the impersonated user); in-process writes without one act as the admin.
+   */
   user?: UserInfo;
   /** ?fieldManager=…: the manager managedFields record the write under (else the User-Agent's prefix). */
   fieldManager?: string;
@@ -57,6 +60,19 @@ export interface RequestContext {
   duplicateFields?: readonly string[];
   /** Set by admission (src/sim/admission) while it runs the write: where webhooks see and change the object. */
   admission?: AdmissionPoints;
+  /** The call the write was made as (set by the cluster's write methods): what its write records say. */
+  write?: WriteCall;
+  /** On the work the API server does itself after a write (garbage collection, namespace cleanup): that write's context. */
+  cause?: RequestContext;
+}
+
+/** The verbs of writes, as RBAC and admission name them. */
+export type WriteVerb = 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+/** A write call as its request made it. */
+export interface WriteCall {
+  readonly verb: WriteVerb;
+  readonly subresource?: Subresource;
 }
 
 /**
@@ -169,16 +185,35 @@ export function patchTypeOf(contentType: string): PatchType | undefined {
   }
 }
 
-/** A committed change, as `SimCluster.onWrite` reports it (for views and the timeline). */
+/**
+ * A write, as `SimCluster.onWrite` reports it: every commit, and (to listeners that ask) every write
+ * that stored nothing. Reported synchronously, right after the commit and before the call returns,
+ * so before the HTTP answer is sent and before any watcher is sent the event (see writeRecords.ts).
+ */
 export interface WriteRecord {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   group: string;
   resource: string;
+  /** '' for a cluster-scoped object. */
+  namespace: string;
+  name: string;
   /** namespace/name or name. */
   key: string;
+  /** The object as stored now (for DELETED, its last state carrying the delete's resourceVersion). */
   object: StoredObject;
-  /** The version before this change (undefined for ADDED). */
+  /** The version before this change (undefined for ADDED; the same object when nothing changed). */
   previous?: StoredObject;
+  /** The resourceVersion the write left: the commit's, or the unchanged object's. */
+  resourceVersion: number;
+  /** False for a write that stored nothing (an update or patch that left the object as it was, a delete of an object already being deleted). */
+  changed: boolean;
+  /** The call's verb and subresource; for follow-up work, those of the write that caused it. Unset for commits no write call made. */
+  verb?: WriteVerb;
+  subresource?: Subresource;
+  /** Who made the write (the impersonated user when impersonating); for follow-up work, who made the write that caused it. Unset for in-process writes made as nobody in particular. */
+  user?: string;
+  /** Set on the API server's own work after a client's write (garbage collection, namespace cleanup). */
+  followUp?: true;
   client?: ClientIdentity;
 }
 

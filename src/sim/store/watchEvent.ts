@@ -49,6 +49,11 @@ export function bookmarkEvent(apiVersion: string, kind: string, rv: number, init
   return new PlainEvent('BOOKMARK', { kind, apiVersion, metadata });
 }
 
+/** `event`'s object under another type (coalescing folds two events of an object into one). */
+export function retypedEvent(type: 'ADDED' | 'MODIFIED', event: SimWatchEvent): SimWatchEvent {
+  return event.type === type ? event : new PlainEvent(type, event.object);
+}
+
 export function errorEvent(status: Status): SimWatchEvent {
   return new PlainEvent('ERROR', status as unknown as KubeObject);
 }

@@ -6,7 +6,9 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { parseResourceVersion } from './resourceVersionParam.ts';
 import type { WatchListener, WatchRequest } from './types.ts';
 import { errorEvent } from './watchEvent.ts';
-import { Watcher, type DeliveryGate, type WatchObserver } from './watcher.ts';
+import type { DeliveryGate } from './deliveryGate.ts';
+import { qualifiedResource } from '../../shared/k8s.ts';
+import { Watcher, type WatchObserver } from './watcher.ts';
 
 // Opening a watch, with the watch cache's rules for where it starts:
 //   RV unset or 0           → synthetic ADDED for every matching object now, then every change
@@ -14,6 +16,9 @@ import { Watcher, type DeliveryGate, type WatchObserver } from './watcher.ts';
 //   RV N in the window      → every change after N, in order
 //   RV N older than window  → accepted, then one ERROR (410 Expired "too old resource version")
 //   RV N newer than the store → refused: 504 "Too large resource version"
+// A watch served as of an older resourceVersion (`asOf`, a lagging watch cache: the stale-view
+// fault) starts where that cache is: its initial state is the state at `asOf`, then every change
+// after it; 410 when `asOf` is older than the window.
 
 export interface OpenWatchArgs {
   id: number;
@@ -27,6 +32,10 @@ export interface OpenWatchArgs {
   gate: DeliveryGate;
   bookmarkIntervalMs: number;
   observer?: WatchObserver;
+  /** Who the watch's request ran as. */
+  user?: string;
+  /** Serve the initial state (RV unset or 0, or a streaming list) as of this older resourceVersion. */
+  asOf?: number;
 }
 
 // ListOptions validation for a watch, in kube-apiserver 1.28's order (WatchList enabled here).
@@ -59,6 +68,8 @@ export function openWatch(a: OpenWatchArgs): Watcher {
     id: a.id,
     clock: a.clock,
     gate: a.gate,
+    resource: qualifiedResource(a.table),
+    user: a.user,
     listener: a.listener,
     namespace: filters.namespace,
     label: filters.label,
@@ -73,7 +84,18 @@ export function openWatch(a: OpenWatchArgs): Watcher {
     observer: a.observer,
   });
 
-  if (a.request.sendInitialEvents || rv === undefined || rv === 0) {
+  const oldest = windowStartOf(a.store, a.table);
+  const fromInitialState = a.request.sendInitialEvents || rv === undefined || rv === 0;
+  if (fromInitialState && a.asOf !== undefined && a.asOf < current) {
+    if (a.asOf < oldest) return expiredWatch(watcher, a.asOf, oldest);
+    for (const [, stored] of matching(a.table.stateAt(a.asOf), filters)) watcher.offerInitial(stored);
+    if (a.request.sendInitialEvents) watcher.bookmark(true, a.asOf);
+    for (const event of a.table.history.after(a.asOf)) watcher.offer(event);
+    a.table.watchers.add(watcher);
+    watcher.start(a.asOf);
+    return watcher;
+  }
+  if (fromInitialState) {
     for (const [, stored] of matching(a.table.view(), filters)) watcher.offerInitial(stored);
     if (a.request.sendInitialEvents) watcher.bookmark(true);
     a.table.watchers.add(watcher);
@@ -81,15 +103,17 @@ export function openWatch(a: OpenWatchArgs): Watcher {
     return watcher;
   }
 
-  const oldest = windowStartOf(a.store, a.table);
-  if (rv < oldest) {
-    const status = tooOldResourceVersion(rv, oldest).status;
-    if (status) watcher.pushEvent(errorEvent(status));
-    watcher.end('expired');
-    return watcher;
-  }
+  if (rv < oldest) return expiredWatch(watcher, rv, oldest);
   for (const event of a.table.history.after(rv)) watcher.offer(event);
   a.table.watchers.add(watcher);
   watcher.start(rv);
+  return watcher;
+}
+
+/** The watch answered with one ERROR event, 410 Expired, and ended. */
+function expiredWatch(watcher: Watcher, asked: number, oldest: number): Watcher {
+  const status = tooOldResourceVersion(asked, oldest).status;
+  if (status) watcher.pushEvent(errorEvent(status));
+  watcher.end('expired');
   return watcher;
 }

@@ -1,11 +1,14 @@
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
+import { tooOldResourceVersion } from '../../shared/apiErrors.ts';
 import type { FieldSelector } from '../selectors/fieldSelector.ts';
 import type { LabelSelector } from '../../shared/labelSelector.ts';
+import type { DeliveryGate } from './deliveryGate.ts';
 import { Deque } from './deque.ts';
+import { HeldEvents } from './heldEvents.ts';
 import type { HistoryEvent } from './history.ts';
 import { Stored } from './storedObject.ts';
-import { bookmarkEvent, storedEvent } from './watchEvent.ts';
+import { bookmarkEvent, errorEvent, storedEvent } from './watchEvent.ts';
 import type { SimWatch, SimWatchEvent, WatchCloseReason, WatchListener } from './types.ts';
 
 // One open watch: filters the resource's events through its namespace and selectors, queues them
@@ -18,13 +21,9 @@ import type { SimWatch, SimWatchEvent, WatchCloseReason, WatchListener } from '.
 // all, the watch is closed, as the cacher terminates a watcher whose channel stays full; the
 // client resumes from its last RV. (A burst queued before the pause, e.g. thousands of in-process
 // writes in one tick, does not count against the first bound: a reader that drains is not slow.)
-
-/** Watch-delivery faults, read at delivery time (owned by the fault controls). */
-export interface DeliveryGate {
-  eventDelayMs: number;
-  eventsWithheld: boolean;
-  bookmarksWithheld: boolean;
-}
+//
+// Faults reach a watcher through its gate (deliveryGate.ts): delay, withhold, or hold one object's
+// events for a later one to replace (heldEvents.ts); and by being ended (dropped, expired).
 
 /** What the client-insight registry learns about a watch. */
 export interface WatchObserver {
@@ -36,6 +35,10 @@ export interface WatcherConfig {
   id: number;
   clock: Clock;
   gate: DeliveryGate;
+  /** The watched resource, `plural` or `plural.group`, as faults name it. */
+  resource: string;
+  /** Who the watch's request ran as (faults may be aimed at one user); unset in process. */
+  user?: string;
   listener: WatchListener;
   namespace: string;
   label: LabelSelector;
@@ -119,6 +122,12 @@ export class Watcher implements SimWatch {
   private initialLeft = 0;
   /** Events queued since the current pause began. */
   private arrivedWhilePaused = 0;
+  /** Events held for coalescing, by object (made when the first is held). */
+  private holds: HeldEvents | undefined;
+  /** The resourceVersion of the last event or bookmark delivered. */
+  private lastSentRv = '';
+  /** Set when the watch is expired: what it still holds goes out at once, whatever the gate says. */
+  private draining = false;
 
   private readonly cfg: WatcherConfig;
 
@@ -128,9 +137,14 @@ export class Watcher implements SimWatch {
     this.filtered = !cfg.label.empty || !cfg.field.empty || cfg.namespace !== '';
   }
 
+  get user(): string | undefined {
+    return this.cfg.user;
+  }
+
   /** Starts bookmark and timeout timers; call once the initial events are queued. */
   start(fromRv: number): void {
     this.floorRv = fromRv;
+    this.lastSentRv = String(fromRv);
     this.initialLeft = this.queue.length;
     const { clock } = this.cfg;
     if (this.cfg.bookmarks && this.cfg.bookmarkIntervalMs > 0) this.scheduleBookmarks();
@@ -184,9 +198,27 @@ export class Watcher implements SimWatch {
   }
 
   private push(event: SimWatchEvent): void {
-    if (this.cfg.apiVersion !== event.object.apiVersion && event.type !== 'BOOKMARK' && event.type !== 'ERROR') {
-      event = this.convert(event);
+    const ofObject = event.type !== 'BOOKMARK' && event.type !== 'ERROR';
+    if (ofObject && this.cfg.apiVersion !== event.object.apiVersion) event = this.convert(event);
+    if (ofObject && (this.holds?.size || this.cfg.gate.holding)) {
+      const next = this.coalesced(event);
+      if (!next) return;
+      event = next;
     }
+    this.enqueue(event);
+  }
+
+  /** The event to queue for this one when its object's events are being coalesced (undefined: held). */
+  private coalesced(event: SimWatchEvent): SimWatchEvent | undefined {
+    const meta = event.object.metadata;
+    const key = meta.namespace ? `${meta.namespace}/${meta.name ?? ''}` : meta.name ?? '';
+    this.holds ??= new HeldEvents(this.cfg.clock, (e) => {
+      if (!this.ended) this.enqueue(e);
+    });
+    return this.holds.take(event, key, () => this.cfg.gate.holdFor(this.cfg.resource, key, meta.resourceVersion ?? ''));
+  }
+
+  private enqueue(event: SimWatchEvent): void {
     if (this.paused && (++this.arrivedWhilePaused > SLOW_WATCHER_BUFFER || this.queue.length - this.initialLeft >= MAX_PAUSED_BACKLOG)) {
       this.end('slow', true);
       return;
@@ -201,10 +233,14 @@ export class Watcher implements SimWatch {
     return storedEvent(event.type as 'ADDED', stored);
   }
 
-  /** Queues a bookmark at the current RV (unless bookmarks are withheld). */
-  bookmark(initialEventsEnd = false): void {
-    if (this.ended || (!initialEventsEnd && this.cfg.gate.bookmarksWithheld)) return;
-    const rv = Math.max(this.cfg.currentRv(), this.floorRv);
+  /**
+   * Queues a bookmark at the current RV, or at `atRv` (a stream of the initial state as of an older
+   * one). None while bookmarks are withheld, nor while an event is held: its RV would pass the held
+   * event's, and a client resuming from it would never see that event.
+   */
+  bookmark(initialEventsEnd = false, atRv?: number): void {
+    if (this.ended || (!initialEventsEnd && (this.cfg.gate.bookmarksWithheld || this.holds?.size))) return;
+    const rv = atRv ?? Math.max(this.cfg.currentRv(), this.floorRv);
     this.push(bookmarkEvent(this.cfg.apiVersion, this.cfg.kind, rv, initialEventsEnd));
   }
 
@@ -213,11 +249,50 @@ export class Watcher implements SimWatch {
     if (this.ended) return;
     this.ended = true;
     this.cancelTimers();
-    if (dropBacklog) this.queue.clear();
+    if (dropBacklog) {
+      this.queue.clear();
+      this.holds?.clear();
+    } else {
+      for (const e of this.holds?.drain() ?? []) this.queue.push(e);
+    }
     this.queue.push(new CloseMarker(reason));
     this.scheduled = false;
     this.flushTimer?.cancel();
     this.schedule();
+  }
+
+  /**
+   * Ends the watch with the 410 Expired event a resume from a compacted resourceVersion gets (the
+   * client relists). What it holds back goes out first, at once; with `discardWithheld` it is
+   * dropped instead, so the client never sees those states, only the latest, in its relist.
+   */
+  expire(discardWithheld: boolean): void {
+    if (this.ended) return;
+    if (discardWithheld) {
+      this.queue.clear();
+      this.holds?.clear();
+      this.initialLeft = 0;
+    } else {
+      for (const e of this.holds?.drain() ?? []) this.queue.push(e);
+    }
+    // As if the watch cache had started over past the client's resourceVersion.
+    const asked = this.lastQueuedRv();
+    const status = tooOldResourceVersion(asked, Math.max(this.cfg.currentRv(), asked + 1)).status;
+    if (status) this.queue.push(errorEvent(status));
+    this.draining = true;
+    this.end('expired');
+  }
+
+  /** The resourceVersion the client will have read once it has read what is queued. */
+  private lastQueuedRv(): number {
+    const last = this.queue.last();
+    const event = last instanceof Delayed ? last.event : last instanceof CloseMarker ? undefined : last;
+    return Number(event?.object.metadata?.resourceVersion ?? this.lastSentRv) || this.floorRv;
+  }
+
+  /** Sends the events held for coalescing now (the fault that held them was lifted). */
+  releaseHeld(): void {
+    for (const e of this.holds?.drain() ?? []) this.enqueue(e);
   }
 
   /** Faults changed (released, delay lifted): look at the queue again. */
@@ -249,6 +324,7 @@ export class Watcher implements SimWatch {
     this.cancelTimers();
     this.flushTimer?.cancel();
     this.queue.clear();
+    this.holds?.clear();
     this.cfg.detach(this);
     this.cfg.observer?.closed('stopped');
   }
@@ -268,7 +344,7 @@ export class Watcher implements SimWatch {
     // A paused watch still learns that it ended: the close carries no data to hold back.
     if (this.paused && !(head instanceof CloseMarker)) return;
     let wait = 0;
-    if (!(head instanceof CloseMarker)) {
+    if (!(head instanceof CloseMarker) && !this.draining) {
       if (this.cfg.gate.eventsWithheld) return;
       if (head instanceof Delayed) wait = head.readyAt - this.cfg.clock.now();
     }
@@ -297,8 +373,10 @@ export class Watcher implements SimWatch {
         listener.close(head.reason);
         return;
       }
-      if (gate.eventsWithheld) break;
-      if (head instanceof Delayed && head.readyAt > clock.now()) break;
+      if (!this.draining) {
+        if (gate.eventsWithheld) break;
+        if (head instanceof Delayed && head.readyAt > clock.now()) break;
+      }
       if (delivered >= BATCH || !turnBudgetLeft()) {
         this.schedule(true);
         return;
@@ -306,6 +384,7 @@ export class Watcher implements SimWatch {
       this.queue.shift();
       if (this.initialLeft > 0) this.initialLeft--;
       const event = head instanceof Delayed ? head.event : head;
+      if (event.type !== 'ERROR') this.lastSentRv = event.object.metadata?.resourceVersion ?? this.lastSentRv;
       observer?.sent(event);
       listener.event(event);
       delivered++;

@@ -30,7 +30,17 @@ export function writerOf(ctx: RequestContext): WriterIdentity {
  * they commit is still reported as the client's whose write caused it.
  */
 export function followUpContext(cause: RequestContext): RequestContext {
-  return cause.client ? { client: cause.client, fieldManager: CONTROLLER_MANAGER } : { fieldManager: CONTROLLER_MANAGER };
+  const first = cause.cause ?? cause;
+  return cause.client ? { client: cause.client, fieldManager: CONTROLLER_MANAGER, cause: first } : { fieldManager: CONTROLLER_MANAGER, cause: first };
+}
+
+/**
+ * The context of what a delete does to other objects within its own call (orphaning dependents,
+ * deleting them first, a CRD's objects): the request's own, marked as caused by it, so write
+ * records tell the object the call named from the objects it took along.
+ */
+export function cascadeContext(cause: RequestContext): RequestContext {
+  return { ...cause, cause: cause.cause ?? cause };
 }
 
 const CONTROLLER_MANAGER = 'kube-controller-manager';

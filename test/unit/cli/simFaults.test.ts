@@ -24,7 +24,7 @@ test('sim fault refuses flags the fault does not take, before it looks for a clu
   assert.equal(missing.stderr, 'name is required\nusage: controller-lab sim fault conflict --resource RESOURCE [--namespace TEXT] --name TEXT\n');
   const unknown = await runCli(['sim', 'fault', 'delay-events', '--seconds', '1']);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /^delay-events takes --ms, not --seconds\n/);
+  assert.match(unknown.stderr, /^delay-events takes --ms or --user, not --seconds\n/);
 });
 
 test('sim fault sends the arguments as the table reads them, and the running sim applies them', { timeout: 60_000 }, async (t) => {
@@ -41,9 +41,11 @@ test('sim fault sends the arguments as the table reads them, and the running sim
   };
   assert.deepEqual(await fault('conflict', '--resource', 'cm', '--name', 'app'), { ok: true });
   assert.deepEqual(await fault('delay-events', '--ms', '250ms'), { ok: true });
+  assert.deepEqual(await fault('delay-events', '--ms', '1s', '--user', 'controller-lab:checked'), { ok: true });
   assert.deepEqual(await fault('http-faults', '--latency-ms', '5', '--path-filter', '/apis'), { http: { errorRate: 0, errorCode: 500, retryAfterSeconds: 1, latencyMs: 5, pathFilter: '/apis' } });
   const state = await runCli(['sim', 'state', '--kubeconfig', kubeconfig]);
-  const faults = (JSON.parse(state.stdout) as { faults: { pendingConflicts: string[]; eventDelayMs: number } }).faults;
+  const faults = (JSON.parse(state.stdout) as { faults: { pendingConflicts: string[]; eventDelayMs: number; users: unknown } }).faults;
   assert.deepEqual([faults.pendingConflicts, faults.eventDelayMs], [['configmaps/default/app'], 250]);
+  assert.deepEqual(faults.users, { 'controller-lab:checked': { eventDelayMs: 1000, eventsWithheld: false } });
   assert.ok('resourceVersion' in ((await fault('restart', '--drop-history')) as object));
 });

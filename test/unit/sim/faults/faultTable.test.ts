@@ -76,3 +76,29 @@ test('what each fault answers, as the admin endpoint sends it', () => {
   assert.deepEqual((named('http-faults').apply(cluster, { errorRate: 0.25 }) as { http: { errorRate: number } }).http.errorRate, 0.25);
   assert.equal((named('reset').apply(cluster, {}) as { faults: { http: { errorRate: number } } }).faults.http.errorRate, 0);
 });
+
+test('watch faults take a user; the faults aimed at one user read their arguments from flags alike', () => {
+  assert.deepEqual(faultArgsFromFlags(named('withhold-events'), ['--user', 'controller-lab:checked']), { user: 'controller-lab:checked' });
+  assert.deepEqual(faultArgsOfStep(named('delay-events'), { ms: '1s', user: 'u' }), { ms: 1000, user: 'u' });
+  assert.deepEqual(faultArgsFromFlags(named('expire-watches'), ['--user', 'u', '--discard-withheld']), { user: 'u', discardWithheld: true });
+  assert.deepEqual(
+    faultArgsFromFlags(named('coalesce-events'), ['--user', 'u', '--resource', 'cm', '--name', 'x', '--count', '2', '--release-after', '5s']),
+    { user: 'u', resource: 'cm', name: 'x', count: 2, releaseAfter: 5000 },
+  );
+  assert.deepEqual(faultArgsFromFlags(named('stale-view'), ['--user', 'u', '--resource-version', '12', '--for-ms', '10s']), { user: 'u', resourceVersion: 12, forMs: 10_000 });
+  assert.throws(() => faultArgsFrom(named('coalesce-events'), { resource: 'cm', name: 'x' }), refused(/^user is required$/));
+  assert.equal(faultUsage(named('stale-view')), 'stale-view --user USER --resource-version RV|now --for-ms DURATION');
+});
+
+test('applyFault reads the arguments, applies, and notes the fault in the history with the resourceVersion and time', () => {
+  const { cluster, clock } = newCluster();
+  clock.step(1234);
+  const rv = cluster.resourceVersion;
+  assert.deepEqual(cluster.applyFault('stale-view', { user: 'u', resourceVersion: 'now', forMs: '1s' }), { resourceVersion: String(rv) });
+  assert.deepEqual(cluster.faults.history(), [{ name: 'stale-view', args: { user: 'u', resourceVersion: 'now', forMs: 1000 }, resourceVersion: rv, at: clock.now() }]);
+  assert.throws(() => cluster.applyFault('stale-view', { user: 'u', resourceVersion: rv + 5, forMs: 0 }), (e: unknown) => e instanceof ApiError && e.code === 400);
+  assert.throws(() => cluster.applyFault('no-such-fault'), FaultArgumentError);
+  assert.equal(cluster.faults.history().length, 1);
+  clock.step(1000);
+  assert.deepEqual(cluster.faults.state().staleViews, []);
+});

@@ -24,7 +24,12 @@ const OBJECTS = `objects:
 
 test('a step takes every fault of the table by its name', () => {
   const cluster = new SimCluster({ clock: new FakeClock() });
-  const example: Record<string, string> = { 'delay-events': '0ms', conflict: '{ resource: configmaps, name: c }' };
+  const example: Record<string, string> = {
+    'delay-events': '0ms',
+    conflict: '{ resource: configmaps, name: c }',
+    'coalesce-events': '{ user: bob, resource: configmaps, name: c }',
+    'stale-view': '{ user: bob, resourceVersion: now, forMs: 1s }',
+  };
   const steps = FAULTS.map((f) => `  - ${f.name}: ${example[f.name] ?? 'true'}`).join('\n');
   const r = cluster.loadScenario(`steps:\n${steps}\n`);
   assert.deepEqual(r.scenario.steps.map((s) => (s.action.type === 'fault' ? s.action.fault : s.action.type)), FAULTS.map((f) => f.name));
@@ -91,8 +96,32 @@ test('a fault step with arguments the table refuses, or a resource nothing serve
     assert.deepEqual(e.problems.map((p) => `${p.line} ${p.path}: ${p.message}`), [
       '2 steps[0].http-faults: errorRate must be a number between 0 and 1',
       '3 steps[1].drop-watches: unknown resource "gizmos" (not served, and no CustomResourceDefinition in this file defines it)',
-      '4 steps[2].delay-events: delay-events takes ms, not seconds',
+      '4 steps[2].delay-events: delay-events takes ms or user, not seconds',
     ]);
     return true;
   });
+});
+
+test('steps aim watch faults at one user, and every fault step is in the fault history where it ran', async () => {
+  const { cluster, warnings, errors } = await run(`${OBJECTS}steps:
+  - at: 1s
+    withhold-events: { user: "controller-lab:checked" }
+  - after: 1s
+    coalesce-events: { user: "controller-lab:checked", resource: cm, name: c, count: 2 }
+  - after: 1s
+    stale-view: { user: "controller-lab:checked", resourceVersion: now, forMs: 5m }
+`);
+  assert.deepEqual([warnings, errors], [[], []]);
+  const state = cluster.faults.state();
+  assert.deepEqual(state.users, { 'controller-lab:checked': { eventDelayMs: 0, eventsWithheld: true } });
+  assert.deepEqual(state.coalescing, [{ user: 'controller-lab:checked', resource: 'configmaps', key: 'default/c', releaseAfterMs: 30_000, remaining: 2 }]);
+  assert.equal(state.staleViews[0]?.user, 'controller-lab:checked');
+  const start = cluster.faults.history()[0]!.at - 1000;
+  assert.deepEqual(cluster.faults.history().map((h) => [h.name, h.at - start, h.resourceVersion === cluster.resourceVersion]), [
+    ['withhold-events', 1000, true],
+    ['coalesce-events', 2000, true],
+    ['stale-view', 3000, true],
+  ]);
+  assert.equal(describeAction({ type: 'fault', fault: 'coalesce-events', args: { user: 'u', resource: 'cm', name: 'c' } }), 'coalesce the next event of cm c for u');
+  assert.equal(describeAction({ type: 'fault', fault: 'expire-watches', args: { user: 'u', discardWithheld: true } }), 'expire watches for u, discarding what they hold');
 });

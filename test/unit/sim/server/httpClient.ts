@@ -57,9 +57,9 @@ export interface WatchStream {
   close(): void;
 }
 
-export function openWatch(server: SimServerHandle, path: string, accept = 'application/json'): Promise<WatchStream> {
+export function openWatch(server: SimServerHandle, path: string, accept = 'application/json', headers: Record<string, string> = {}): Promise<WatchStream> {
   return new Promise((resolve, reject) => {
-    const req = send(server, 'GET', path, { Accept: accept, Authorization: `Bearer ${server.token}` });
+    const req = send(server, 'GET', path, { Accept: accept, Authorization: `Bearer ${server.token}`, ...headers });
     req.on('response', (res) => {
       const lines: string[] = [];
       let rest = '';
