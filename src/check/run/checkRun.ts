@@ -131,13 +131,17 @@ class RunningController {
     session.on('probe', ({ probe }) => {
       if (probe.kind === 'error') informerErrors.set(probe.informer, probe.message);
     });
-    const synced = new Promise<boolean>((resolve) => {
+    const synced = new Promise<boolean>((settle) => {
+      // However the start ends, its timer goes: a pending one would keep the CLI alive for a minute.
+      const resolve = (ok: boolean) => {
+        clearTimeout(timer);
+        settle(ok);
+      };
       const timer = setTimeout(() => {
         const why = [...informerErrors].map(([informer, message]) => `${informer}: ${message}`).join('; ');
         this.failures.push(`the controller did not sync within ${SYNC_TIMEOUT_MS / 1000} s${why ? ` (${why})` : ''}`);
         resolve(false);
       }, SYNC_TIMEOUT_MS);
-      session.on('synced', () => clearTimeout(timer));
       session.on('synced', () => {
         this.sim.startScenario();
         resolve(true);
