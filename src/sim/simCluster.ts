@@ -43,6 +43,7 @@ import type {
   SimWatch,
   StoredObject,
   Subresource,
+  UserWatch,
   WatchListener,
   WatchRequest,
   WriteCall,
@@ -110,6 +111,11 @@ export interface SimClusterApi extends InProcessCluster {
   enableWorkloads(options?: Partial<WorkloadOptions>): WorkloadOptions;
   /** What the store holds, per resource: for the views' cluster panel and the admin endpoint. */
   stats(): SimStats;
+  /**
+   * The open watches made as `user` and what each has not sent yet: whether that client has been
+   * told everything (check waits for it before it reads a run's end state).
+   */
+  watchesOf(user: string): UserWatch[];
   /**
    * Resolves once every write made so far is on disk (at once without a state dir): the HTTP server
    * answers a write only then. Rejects with a 500 ApiError if it could not be saved.
@@ -311,6 +317,14 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       watchers: t.watchers.size,
     }));
     return { resourceVersion: this.mvcc.resourceVersion, compactedResourceVersion: this.mvcc.compactedRv, watchCacheSize: this.watchCacheSize, resources };
+  }
+
+  watchesOf(user: string): UserWatch[] {
+    const out: UserWatch[] = [];
+    for (const t of this.mvcc.allTables()) {
+      for (const w of t.watchers) if (w.user === user) out.push({ id: w.id, ...w.scope, undelivered: w.undelivered });
+    }
+    return out;
   }
 
   /** Open watches (for the views). */

@@ -141,6 +141,16 @@ export class Watcher implements SimWatch {
     return this.cfg.user;
   }
 
+  /** The watched resource (`plural` or `plural.group`) and namespace ('' for all). */
+  get scope(): { resource: string; namespace: string } {
+    return { resource: this.cfg.resource, namespace: this.cfg.namespace };
+  }
+
+  /** Events queued or held for coalescing, not yet sent to the client (withheld and delayed ones too). */
+  get undelivered(): number {
+    return this.queue.length + (this.holds?.size ?? 0);
+  }
+
   /** Starts bookmark and timeout timers; call once the initial events are queued. */
   start(fromRv: number): void {
     this.floorRv = fromRv;

@@ -252,6 +252,24 @@ describe('watch faults aimed at one user', () => {
     assert.deepEqual(suite.cluster.faults.state().staleViews, []);
   });
 
+  it('watchesOf lists that user’s open watches and what each has not sent yet', async () => {
+    const { admin, checked } = await twoWatchers('pending');
+    await fault('withhold-events', { user: CHECKED_USER });
+    await put('pending', 'a', '1');
+    await put('pending', 'b', '1');
+    await admin.waitForLines(2);
+    const watches = suite.cluster.watchesOf(CHECKED_USER);
+    assert.deepEqual(watches.map(({ resource, namespace, undelivered }) => ({ resource, namespace, undelivered })), [{ resource: 'configmaps', namespace: 'pending', undelivered: 2 }]);
+    await fault('release-events', { user: CHECKED_USER });
+    await checked.waitForLines(2);
+    assert.equal(suite.cluster.watchesOf(CHECKED_USER)[0]?.undelivered, 0);
+    checked.close();
+    await ended(checked).catch(() => {});
+    await settle();
+    assert.deepEqual(suite.cluster.watchesOf(CHECKED_USER), []);
+    admin.close();
+  });
+
   it('every fault applied is in the history, with the resourceVersion and time it was applied', () => {
     const history = suite.cluster.faults.history();
     assert.ok(history.length >= 10);
