@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { realClock } from '../../../../src/shared/clock.ts';
+import type { KubeObject } from '../../../../src/shared/k8s.ts';
 import { defineController } from '../../../../src/controllerProtocol/api.ts';
 import { ControllerLoop } from '../../../../src/host/engine/controllerLoop.ts';
 import type { ReconcileEnd } from '../../../../src/controllerProtocol/protocol.ts';
@@ -23,7 +24,7 @@ test('a read of an object older than this controller\'s own write is a stale rea
       name: 'stamper',
       for: CM,
       async reconcile(req, ctx) {
-        const current = ctx.get('ConfigMap', req.namespace, req.name);
+        const current = ctx.get<KubeObject & { data?: Record<string, string> }>('ConfigMap', req.namespace, req.name);
         if (!current || current.data?.stamped) return;
         await ctx.client.update({ ...current, data: { ...current.data, stamped: 'yes' } });
       },
