@@ -121,12 +121,21 @@ export class Perturbation {
           return;
         }
         if (this.reached && this.changesLeft > 0 && w.change && !w.byController) {
-          if (--this.changesLeft === 0) this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
+          if (--this.changesLeft === 0) this.relist();
         }
         return;
       case 'resync-when-quiet':
         return;
     }
+  }
+
+  /**
+   * The controller's watches expire, dropping what they held, and the hold ends: the watches its
+   * informers open after relisting get every event again.
+   */
+  private relist(): void {
+    this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
+    this.fault('release-events', { user: this.hooks.controllerUser });
   }
 
   private armCoalescing(): void {
