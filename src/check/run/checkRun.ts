@@ -7,6 +7,7 @@ import { endState } from './endState.ts';
 import { JumpingClock } from './jumpingClock.ts';
 import { Perturbation, type AppliedStep } from './perturbation.ts';
 import { Quietness } from './quietness.ts';
+import { WatchCoverage } from './watchCoverage.ts';
 
 // One run of a check: a fresh simulated cluster seeded by the scenario, the controller started
 // against it (as its own user), the scenario stepped as fast as the controller settles, the plan's
@@ -58,9 +59,12 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   spec.controller.admit(sim.cluster);
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
   const run = new RunningController(spec, sim, writes);
+  const coverage = new WatchCoverage(sim.cluster, spec.controller.user);
   const quietness = new Quietness({
-    session: () => run.current,
+    session: () => run.synced,
     writes,
+    caughtUp: () => coverage.caughtUp(),
+    letGo: () => perturbation?.letGo() ?? false,
     scenarioDone: () => sim.scenarioFinished(),
     jumpScenario: () => clock.jump(),
   });
@@ -94,6 +98,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     };
   } finally {
     clock.stop();
+    coverage.close();
     perturbation?.dispose();
     writes.close();
     await run.stop();
@@ -107,6 +112,8 @@ const SYNC_TIMEOUT_MS = 60_000;
 /** The controller's sessions within one run: the first, and one per restart a plan makes. */
 class RunningController {
   current: ControllerSession | undefined;
+  /** The current session once it has synced (undefined while it starts or restarts). */
+  synced: ControllerSession | undefined;
   readonly reconciles: TracedReconcile[] = [];
   readonly failures: string[] = [];
   onActivity: () => void = () => {};
@@ -143,6 +150,7 @@ class RunningController {
         resolve(false);
       }, SYNC_TIMEOUT_MS);
       session.on('synced', () => {
+        if (this.current === session) this.synced = session;
         this.sim.startScenario();
         resolve(true);
       });
@@ -172,6 +180,7 @@ class RunningController {
     const old = this.current;
     if (old) {
       this.current = undefined;
+      this.synced = undefined;
       old.kill();
       this.stopped.push(old);
     }

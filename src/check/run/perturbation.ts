@@ -42,6 +42,8 @@ export class Perturbation {
   private readonly started = performance.now();
   /** relist-across-changes: changes still to come before the watches expire. */
   private changesLeft = 0;
+  /** coalesce-change: what it held was let go (letGo). */
+  private letGoDone = false;
 
   constructor(plan: Plan, hooks: PerturbationHooks) {
     this.plan = plan;
@@ -74,6 +76,28 @@ export class Perturbation {
     return true;
   }
 
+  /**
+   * Called when the controller is quiet, the scenario done, and it has not been told everything:
+   * what the plan holds for a change that is not coming is let go. A relist waiting for more
+   * changes relists now; a coalesced change whose next change was to be the controller's own
+   * answer to it (which it cannot make unseen) is delivered late. Answers true when it did so.
+   */
+  letGo(): boolean {
+    const p = this.plan;
+    if (p.kind === 'relist-across-changes' && this.reached && this.changesLeft > 0) {
+      this.changesLeft = 0;
+      this.relist();
+      return true;
+    }
+    if (p.kind === 'coalesce-change' && !this.letGoDone) {
+      this.letGoDone = true;
+      this.note('the held change delivered: no later change of the object came');
+      this.cluster().faults.reset();
+      return true;
+    }
+    return false;
+  }
+
   dispose(): void {
     this.unsubscribe();
     for (const t of this.timers) clearTimeout(t);
@@ -101,12 +125,12 @@ export class Perturbation {
         this.fault('withhold-events', { user: this.hooks.controllerUser });
         this.hooks.resync();
         this.later(p.lagMs, () => {
-      try {
-        this.fault('release-events', { user: this.hooks.controllerUser });
-      } catch (err) {
-        this.error ??= (err as Error).message;
-      }
-    });
+          try {
+            this.fault('release-events', { user: this.hooks.controllerUser });
+          } catch (err) {
+            this.error ??= (err as Error).message;
+          }
+        });
         return;
       case 'coalesce-change':
         // Armed once the change before it happened, so that it holds this one.

@@ -3,10 +3,12 @@ import type { ControllerWrites } from './controllerWrites.ts';
 
 // When a run is over: the controller is quiet — nothing queued or running, no key due within
 // QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), no reconcile ended and nothing
-// written for END_QUIET_MS — and the scenario has nothing left. While the controller is quiet for
-// JUMP_QUIET_MS the scenario's clock jumps to its next step: an early jump only reorders the
-// scenario's steps against the controller's work, which a correct controller does not mind, but an
-// early end would read an end state the controller had not finished, so the end waits longer.
+// written for END_QUIET_MS — it has caught up with the cluster (every watch it had is open and has
+// sent everything: nothing withheld, held for coalescing or still to relist), and the scenario has
+// nothing left. While the controller is quiet for JUMP_QUIET_MS the scenario's clock jumps to its
+// next step: an early jump only reorders the scenario's steps against the controller's work, which a
+// correct controller does not mind, but an early end would read an end state the controller had
+// not finished, so the end waits longer, and for the controller to have been told everything.
 
 const JUMP_QUIET_MS = 150;
 const END_QUIET_MS = 600;
@@ -14,8 +16,16 @@ const QUIET_WAIT_MS = 2000;
 const POLL_MS = 50;
 
 export interface QuietSubject {
+  /** The controller's session, once it has synced (undefined while it starts or restarts). */
   session(): ControllerSession | undefined;
   writes: ControllerWrites;
+  /** Every watch the controller had is open and has sent everything it holds. */
+  caughtUp(): boolean;
+  /**
+   * Called when the controller is quiet and the scenario done but the controller has not caught
+   * up: a perturbation waiting for a change that will not come lets go (answers true when it did).
+   */
+  letGo(): boolean;
   /** The scenario has run its last step. */
   scenarioDone(): boolean;
   /** Moves the scenario on to its next step (when it has one). */
@@ -47,15 +57,19 @@ export class Quietness {
   }
 
   /**
-   * Resolves true once the controller is quiet and the scenario done, false at `deadline`
-   * (performance.now() time) — a controller that never goes quiet.
+   * Resolves true once the controller is quiet and caught up and the scenario done, false at
+   * `deadline` (performance.now() time) — a controller that never goes quiet.
    */
   async settle(deadline: number): Promise<boolean> {
     for (;;) {
-      if (this.subject.scenarioDone() ? this.controllerQuiet(END_QUIET_MS) : this.controllerQuiet(JUMP_QUIET_MS)) {
-        if (this.subject.scenarioDone()) return true;
-        this.subject.jumpScenario();
-        this.touch();
+      if (!this.subject.scenarioDone()) {
+        if (this.controllerQuiet(JUMP_QUIET_MS)) {
+          this.subject.jumpScenario();
+          this.touch();
+        }
+      } else if (this.controllerQuiet(END_QUIET_MS)) {
+        if (this.subject.caughtUp()) return true;
+        if (this.subject.letGo()) this.touch();
       }
       if (performance.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, POLL_MS));

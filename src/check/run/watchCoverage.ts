@@ -1,0 +1,41 @@
+import type { SimClusterApi } from '../../sim/index.ts';
+
+// Whether the controller has been told everything: each watch it has had in the run (by resource
+// and namespace) is open again — after a restart or a relist its informers watch anew — and has
+// sent every event it holds (none withheld, delayed or held for coalescing). Its watches are
+// sampled as the run goes, so one that a 410 or a restart ended still counts.
+
+const SAMPLE_MS = 50;
+
+export class WatchCoverage {
+  private readonly cluster: SimClusterApi;
+  private readonly user: string;
+  private readonly scopes = new Set<string>();
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(cluster: SimClusterApi, user: string) {
+    this.cluster = cluster;
+    this.user = user;
+    this.timer = setInterval(() => this.sample(), SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  caughtUp(): boolean {
+    const open = this.sample();
+    if (open.some((w) => w.undelivered > 0)) return false;
+    const now = new Set(open.map(scopeOf));
+    return [...this.scopes].every((s) => now.has(s));
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  private sample() {
+    const open = this.cluster.watchesOf(this.user);
+    for (const w of open) this.scopes.add(scopeOf(w));
+    return open;
+  }
+}
+
+const scopeOf = (w: { resource: string; namespace: string }) => `${w.resource} ${w.namespace}`;
