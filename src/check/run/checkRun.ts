@@ -64,6 +64,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     session: () => run.synced,
     writes,
     caughtUp: () => coverage.caughtUp(),
+    awaitingChange: () => perturbation?.awaitingChange() ?? false,
     letGo: () => perturbation?.letGo() ?? false,
     scenarioDone: () => sim.scenarioFinished(),
     jumpScenario: () => clock.jump(),

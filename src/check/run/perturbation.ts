@@ -1,6 +1,6 @@
 import { faultArgsFrom, faultNamed, type SimClusterApi } from '../../sim/index.ts';
 import type { LaunchedSim } from '../../runtime/index.ts';
-import { describePlan, type Plan } from '../plans/plan.ts';
+import { describePlan, type ChangePoint, type Plan } from '../plans/plan.ts';
 import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWrites } from './controllerWrites.ts';
 
 // A plan carried out on a running run. It waits for its point — the controller's write, a change
@@ -42,8 +42,8 @@ export class Perturbation {
   private readonly started = performance.now();
   /** relist-across-changes: changes still to come before the watches expire. */
   private changesLeft = 0;
-  /** coalesce-change: what it held was let go (letGo). */
-  private letGoDone = false;
+  /** coalesce-change: the held change was delivered (folded into the next change, or let go). */
+  private delivered = false;
 
   constructor(plan: Plan, hooks: PerturbationHooks) {
     this.plan = plan;
@@ -89,12 +89,23 @@ export class Perturbation {
       this.relist();
       return true;
     }
-    if (p.kind === 'coalesce-change' && !this.letGoDone) {
-      this.letGoDone = true;
+    if (p.kind === 'coalesce-change' && this.reached && !this.delivered) {
+      this.delivered = true;
       this.note('the held change delivered: no later change of the object came');
       this.cluster().faults.reset();
       return true;
     }
+    return false;
+  }
+
+  /**
+   * The plan holds a change back until the next change comes (a relist across changes, a
+   * coalesced change): the scenario may go on although the controller has not been told everything.
+   */
+  awaitingChange(): boolean {
+    const p = this.plan;
+    if (p.kind === 'relist-across-changes') return this.reached && this.changesLeft > 0;
+    if (p.kind === 'coalesce-change') return this.reached && !this.delivered;
     return false;
   }
 
@@ -135,6 +146,7 @@ export class Perturbation {
       case 'coalesce-change':
         // Armed once the change before it happened, so that it holds this one.
         if (!this.reached && w.change && p.change.occurrence > 1 && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 })) this.armCoalescing();
+        if (this.reached && w.change && sameObject(w.change, p.change)) this.delivered = true;
         if (w.change && sameChangePoint(w.change, p.change)) this.reached = true;
         return;
       case 'relist-across-changes':
@@ -204,4 +216,8 @@ export class Perturbation {
   private cluster(): SimClusterApi {
     return this.hooks.sim.cluster;
   }
+}
+
+function sameObject(a: ChangePoint, b: ChangePoint): boolean {
+  return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
 }

@@ -5,10 +5,12 @@ import type { ControllerWrites } from './controllerWrites.ts';
 // QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), no reconcile ended and nothing
 // written for END_QUIET_MS — it has caught up with the cluster (every watch it had is open and has
 // sent everything: nothing withheld, held for coalescing or still to relist), and the scenario has
-// nothing left. While the controller is quiet for JUMP_QUIET_MS the scenario's clock jumps to its
-// next step: an early jump only reorders the scenario's steps against the controller's work, which a
-// correct controller does not mind, but an early end would read an end state the controller had
-// not finished, so the end waits longer, and for the controller to have been told everything.
+// nothing left. While the controller is quiet for JUMP_QUIET_MS and caught up, the scenario's clock
+// jumps to its next step: an early jump only reorders the scenario's steps against the controller's
+// work, which a correct controller does not mind, but an early end would read an end state the
+// controller had not finished, so the end waits longer. A jump waits for the controller to catch up
+// (a lag to end) so that a lag does not also fold the scenario's changes into one, except where
+// the perturbation itself waits for the next change (a relist across changes, a coalesced change).
 
 const JUMP_QUIET_MS = 150;
 const END_QUIET_MS = 600;
@@ -21,6 +23,8 @@ export interface QuietSubject {
   writes: ControllerWrites;
   /** Every watch the controller had is open and has sent everything it holds. */
   caughtUp(): boolean;
+  /** A perturbation holds a change back until the next one comes: the scenario goes on meanwhile. */
+  awaitingChange(): boolean;
   /**
    * Called when the controller is quiet and the scenario done but the controller has not caught
    * up: a perturbation waiting for a change that will not come lets go (answers true when it did).
@@ -63,7 +67,7 @@ export class Quietness {
   async settle(deadline: number): Promise<boolean> {
     for (;;) {
       if (!this.subject.scenarioDone()) {
-        if (this.controllerQuiet(JUMP_QUIET_MS)) {
+        if (this.controllerQuiet(JUMP_QUIET_MS) && (this.subject.caughtUp() || this.subject.awaitingChange())) {
           this.subject.jumpScenario();
           this.touch();
         }

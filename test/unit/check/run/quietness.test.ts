@@ -12,7 +12,7 @@ const idleSession = { running: true, inFlight: () => [], queue: { depth: 0, proc
 const noWrites = { sinceLastControllerWrite: () => Infinity } as unknown as ControllerWrites;
 
 function subject(over: Partial<QuietSubject>): QuietSubject {
-  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, ...over };
+  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, ...over };
 }
 
 test('a quiet controller that has not caught up does not end the run; the perturbation is asked to let go', async () => {
@@ -40,4 +40,15 @@ test('the scenario jumps while the controller is quiet, and the run ends once it
   const q = new Quietness(subject({ scenarioDone: () => steps === 0, jumpScenario: () => void steps-- }));
   assert.equal(await q.settle(performance.now() + 5000), true);
   assert.equal(steps, 0);
+});
+
+test('the scenario does not jump while the controller lags, unless the perturbation waits for the next change', async () => {
+  let jumps = 0;
+  let awaiting = false;
+  const q = new Quietness(subject({ caughtUp: () => false, awaitingChange: () => awaiting, scenarioDone: () => false, jumpScenario: () => void jumps++ }));
+  assert.equal(await q.settle(performance.now() + 400), false);
+  assert.equal(jumps, 0);
+  awaiting = true;
+  await q.settle(performance.now() + 400);
+  assert.ok(jumps > 0);
 });
