@@ -65,7 +65,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     writes,
     caughtUp: () => coverage.caughtUp(),
     awaitingChange: () => perturbation?.awaitingChange() ?? false,
-    letGo: () => perturbation?.letGo() ?? false,
+    letGo: (scenarioDone) => perturbation?.letGo(scenarioDone) ?? false,
     scenarioDone: () => sim.scenarioFinished(),
     jumpScenario: () => clock.jump(),
   });
@@ -177,7 +177,7 @@ class RunningController {
    * Kills the controller (SIGKILL, as `kill -9`) and starts it again, optionally first arming what
    * the new process meets (a stale view of the cluster). Called synchronously from a write's commit.
    */
-  restart(options: { beforeStart?: () => void } = {}): void {
+  restart(options: { beforeStart?: () => void; afterSync?: () => void } = {}): void {
     const old = this.current;
     if (old) {
       this.current = undefined;
@@ -188,7 +188,8 @@ class RunningController {
     options.beforeStart?.();
     this.onActivity();
     void this.start().then((ok) => {
-      if (!ok && this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
+      if (ok) options.afterSync?.();
+      else if (this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
     });
   }
 

@@ -9,12 +9,15 @@ import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWr
 // sees goes through the simulated cluster's fault table, scoped to the controller's user, so every
 // other client (the scenario, the sim's own controllers) sees the cluster as it is.
 
+/** A stale view holds while the restarted controller starts (its lag counts from its sync). */
+const STALE_VIEW_HOLD_MS = 120_000;
+
 export interface PerturbationHooks {
   sim: LaunchedSim;
   writes: ControllerWrites;
   controllerUser: string;
-  /** Kills the controller and starts it again (`beforeStart` runs between). */
-  restart(options?: { beforeStart?: () => void }): void;
+  /** Kills the controller and starts it again (`beforeStart` runs between, `afterSync` once the new one synced). */
+  restart(options?: { beforeStart?: () => void; afterSync?: () => void }): void;
   /** Every key of the controller reconciled again. */
   resync(): void;
   /** Something happened: the run is not quiet yet. */
@@ -42,6 +45,8 @@ export class Perturbation {
   private readonly started = performance.now();
   /** relist-across-changes: changes still to come before the watches expire. */
   private changesLeft = 0;
+  /** stale plans: the lag is over (the controller acted on it, or lagMs passed). */
+  private lagEnded = false;
   /** coalesce-change: the held change was delivered (folded into the next change, or let go). */
   private delivered = false;
 
@@ -77,13 +82,21 @@ export class Perturbation {
   }
 
   /**
-   * Called when the controller is quiet, the scenario done, and it has not been told everything:
-   * what the plan holds for a change that is not coming is let go. A relist waiting for more
-   * changes relists now; a coalesced change whose next change was to be the controller's own
-   * answer to it (which it cannot make unseen) is delivered late. Answers true when it did so.
+   * Called when the controller is quiet but has not been told everything: what the plan holds is
+   * let go once it has served its purpose. A lag (a stale cache, a stale view after a restart) ends
+   * once the controller has acted on it — it reconciled on the stale cache and went quiet — rather
+   * than only after lagMs, which is the most it lasts. Once the scenario is done, a relist waiting
+   * for more changes relists now, and a coalesced change whose next change was to be the
+   * controller's own answer to it (which it cannot make unseen) is delivered late. Answers true
+   * when it let something go.
    */
-  letGo(): boolean {
+  letGo(scenarioDone: boolean): boolean {
     const p = this.plan;
+    if ((p.kind === 'stale-after-write' || p.kind === 'stale-restart-after-write') && this.reached && !this.lagEnded) {
+      this.endLag();
+      return true;
+    }
+    if (!scenarioDone) return false;
     if (p.kind === 'relist-across-changes' && this.reached && this.changesLeft > 0) {
       this.changesLeft = 0;
       this.relist();
@@ -125,9 +138,13 @@ export class Perturbation {
       case 'stale-restart-after-write': {
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
         this.reach(describePlan(p));
-        // The restarted controller lists the cluster as it was before this write, for lagMs.
+        // The restarted controller lists the cluster as it was before this write, however long it
+        // takes to start, and for at most lagMs once it has synced.
         const before = Number(w.object.metadata.resourceVersion ?? 0) - 1;
-        this.hooks.restart({ beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: p.lagMs }) });
+        this.hooks.restart({
+          beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: STALE_VIEW_HOLD_MS }),
+          afterSync: () => this.later(p.lagMs, () => this.endLag()),
+        });
         return;
       }
       case 'stale-after-write':
@@ -135,13 +152,7 @@ export class Perturbation {
         this.reach(describePlan(p));
         this.fault('withhold-events', { user: this.hooks.controllerUser });
         this.hooks.resync();
-        this.later(p.lagMs, () => {
-          try {
-            this.fault('release-events', { user: this.hooks.controllerUser });
-          } catch (err) {
-            this.error ??= (err as Error).message;
-          }
-        });
+        this.later(p.lagMs, () => this.endLag());
         return;
       case 'coalesce-change':
         // Armed once the change before it happened, so that it holds this one.
@@ -162,6 +173,18 @@ export class Perturbation {
         return;
       case 'resync-when-quiet':
         return;
+    }
+  }
+
+  /** The stale cache or view catches up: what was withheld is delivered, in order. */
+  private endLag(): void {
+    if (this.lagEnded) return;
+    this.lagEnded = true;
+    try {
+      if (this.plan.kind === 'stale-after-write') this.fault('release-events', { user: this.hooks.controllerUser });
+      else this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: 'now', forMs: 0 });
+    } catch (err) {
+      this.error ??= (err as Error).message;
     }
   }
 

@@ -26,10 +26,11 @@ export interface QuietSubject {
   /** A perturbation holds a change back until the next one comes: the scenario goes on meanwhile. */
   awaitingChange(): boolean;
   /**
-   * Called when the controller is quiet and the scenario done but the controller has not caught
-   * up: a perturbation waiting for a change that will not come lets go (answers true when it did).
+   * Called when the controller is quiet but has not caught up: the perturbation lets go of what
+   * it holds once that has served its purpose (a lag the controller acted on; once the scenario is
+   * done, a change that is not coming). Answers true when it did.
    */
-  letGo(): boolean;
+  letGo(scenarioDone: boolean): boolean;
   /** The scenario has run its last step. */
   scenarioDone(): boolean;
   /** Moves the scenario on to its next step (when it has one). */
@@ -49,6 +50,18 @@ export class Quietness {
     this.lastActivity = performance.now();
   }
 
+  /**
+   * Nothing running or queued for `forMs` (keys waiting to be retried allowed): the controller has
+   * done what it would do with what it was shown.
+   */
+  controllerIdle(forMs: number): boolean {
+    const s = this.subject.session();
+    if (!s || !s.running || s.inFlight().length > 0) return false;
+    const q = s.queue;
+    if (q.depth > 0 || q.processing > 0 || q.omitted || q.keys.some((k) => k.state !== 'waiting')) return false;
+    return performance.now() - this.lastActivity >= forMs;
+  }
+
   controllerQuiet(forMs: number): boolean {
     const s = this.subject.session();
     if (!s || !s.running) return false;
@@ -66,17 +79,24 @@ export class Quietness {
    */
   async settle(deadline: number): Promise<boolean> {
     for (;;) {
-      if (!this.subject.scenarioDone()) {
-        if (this.controllerQuiet(JUMP_QUIET_MS) && (this.subject.caughtUp() || this.subject.awaitingChange())) {
-          this.subject.jumpScenario();
-          this.touch();
-        }
-      } else if (this.controllerQuiet(END_QUIET_MS)) {
-        if (this.subject.caughtUp()) return true;
-        if (this.subject.letGo()) this.touch();
+      // A lag ends once the controller has acted on it, even with keys waiting to retry (on a cache
+      // that has caught up by then).
+      if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.subject.letGo(false)) this.touch();
+      else if (this.controllerQuiet(JUMP_QUIET_MS)) {
+        const done = this.subject.scenarioDone();
+        if (!this.subject.caughtUp()) {
+          if (this.subject.letGo(done)) this.touch();
+          else if (!done && this.subject.awaitingChange()) this.jump();
+        } else if (!done) this.jump();
+        else if (this.controllerQuiet(END_QUIET_MS)) return true;
       }
       if (performance.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+  }
+
+  private jump(): void {
+    this.subject.jumpScenario();
+    this.touch();
   }
 }
