@@ -12,6 +12,12 @@ import type { ControllerWrites } from './controllerWrites.ts';
 // (a lag to end) so that a lag does not also fold the scenario's changes into one, except where
 // the perturbation itself waits for the next change (a relist across changes, a coalesced change).
 
+// A controller that wrote one object WRITE_LOOP times in a row, nobody else writing it between,
+// is in a write loop (it answers its own writes): the run ends there, not quiet, rather than at its
+// deadline. A controller that has that much to write about one object on its own is rare; one
+// that writes a time or a counter on every reconcile of what it watches does it within a second.
+const WRITE_LOOP = 40;
+
 const JUMP_QUIET_MS = 150;
 const END_QUIET_MS = 600;
 const QUIET_WAIT_MS = 2000;
@@ -75,10 +81,12 @@ export class Quietness {
 
   /**
    * Resolves true once the controller is quiet and caught up and the scenario done, false at
-   * `deadline` (performance.now() time) — a controller that never goes quiet.
+   * `deadline` (performance.now() time) or once it is in a write loop — a controller that never
+   * goes quiet.
    */
   async settle(deadline: number): Promise<boolean> {
     for (;;) {
+      if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) return false;
       // A lag ends once the controller has acted on it, even with keys waiting to retry (on a cache
       // that has caught up by then).
       if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.subject.letGo(false)) this.touch();

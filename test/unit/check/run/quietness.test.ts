@@ -9,7 +9,7 @@ import { Quietness, type QuietSubject } from '../../../../src/check/run/quietnes
 // the controller is quiet.
 
 const idleSession = { running: true, inFlight: () => [], queue: { depth: 0, processing: 0, omitted: 0, keys: [] } } as unknown as ControllerSession;
-const noWrites = { sinceLastControllerWrite: () => Infinity } as unknown as ControllerWrites;
+const noWrites = { sinceLastControllerWrite: () => Infinity, longestWriteRun: { object: '', writes: 0 } } as unknown as ControllerWrites;
 
 function subject(over: Partial<QuietSubject>): QuietSubject {
   return { session: () => idleSession, writes: noWrites, caughtUp: () => true, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, ...over };
@@ -51,4 +51,11 @@ test('the scenario does not jump while the controller lags, unless the perturbat
   awaiting = true;
   await q.settle(performance.now() + 400);
   assert.ok(jumps > 0);
+});
+
+test('a controller in a write loop (one object written again and again, by it alone) is not quiet, long before the deadline', async () => {
+  const looping = { sinceLastControllerWrite: () => 0, longestWriteRun: { object: 'ConfigMap default/a', writes: 40 } } as unknown as ControllerWrites;
+  const started = performance.now();
+  assert.equal(await new Quietness(subject({ writes: looping })).settle(started + 60_000), false);
+  assert.ok(performance.now() - started < 1000);
 });
