@@ -167,7 +167,8 @@ export class Perturbation {
           this.changesLeft = p.changes;
           return;
         }
-        if (this.reached && this.changesLeft > 0 && w.change && !w.byController) {
+        // The changes it is withheld across are the object's own, by others (the controller cannot answer what it has not seen).
+        if (this.reached && this.changesLeft > 0 && w.change && !w.byController && sameObject(w.change, p.change)) {
           if (--this.changesLeft === 0) this.relist();
         }
         return;
