@@ -30,6 +30,7 @@ export type CheckEvent =
   | { type: 'built' }
   | { type: 'reference'; run: number; quiet: boolean; durationMs: number; reconciles: number; writes: number }
   | { type: 'planned'; plans: number; varying: number }
+  /** `finding`: what the run found, which may be an earlier run's finding again (the same end state). */
   | { type: 'run'; done: number; planned: number; plan: Plan; finding?: Finding; missed: boolean; error?: string; durationMs: number }
   | { type: 'finding'; finding: Finding };
 
@@ -55,8 +56,11 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
   const controller = new ControllerUnderCheck({ program: options.program, args: options.args, as: options.as, cwd: options.cwd });
   const findings: Finding[] = [];
   let runs = 0;
-  const found = (f: Finding | undefined) => {
-    if (!f || findings.some((g) => g.class === f.class && g.diff === f.diff && f.diff !== '')) return undefined;
+  // A run that ends as an earlier one did is the same finding, not a new one; its progress line says so.
+  const found = (f: Finding | undefined): Finding | undefined => {
+    if (!f) return undefined;
+    const earlier = findings.find((g) => g.class === f.class && g.diff === f.diff && f.diff !== '');
+    if (earlier) return earlier;
     findings.push(f);
     emit({ type: 'finding', finding: f });
     return f;

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkController, CheckInputError, describeFinding, describePlan, encodePlan, parsePlan, PlanError, reportJson, type CheckEvent, type CheckReport, type Plan } from '../check/index.ts';
+import { checkController, CheckInputError, describeFinding, describePlan, encodePlan, parsePlan, PlanError, reportJson, type CheckEvent, type CheckReport, type Finding, type Plan } from '../check/index.ts';
 import { readScenarioFile, ScenarioFileNotFound } from '../sim/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { durationOption } from './units.ts';
@@ -86,6 +86,7 @@ export async function main(all: string[]): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`check: ${program} from ${scenario}${plan ? `, replaying: ${describePlan(plan)}` : ''}`);
   let report: CheckReport;
+  const numbered: Finding[] = [];
   try {
     report = await checkController(
       {
@@ -98,7 +99,7 @@ export async function main(all: string[]): Promise<number> {
         ...(plan ? { plan } : {}),
         replayCommand: (p) => replayCommand(given, p),
       },
-      (e) => progress(e, out),
+      (e) => progress(e, out, numbered),
     );
   } catch (err) {
     process.stderr.write(`controller-lab check: ${(err as Error).message}\n`);
@@ -115,7 +116,8 @@ function resolveProgram(program: string): string {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+\//i.test(program) && !program.startsWith('.') ? program : resolve(program);
 }
 
-function progress(e: CheckEvent, out: (line: string) => void): void {
+/** `numbered`: the findings so far, in the order they are printed at the end. */
+function progress(e: CheckEvent, out: (line: string) => void, numbered: Finding[]): void {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   switch (e.type) {
     case 'built':
@@ -124,9 +126,13 @@ function progress(e: CheckEvent, out: (line: string) => void): void {
       return out(`reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes`);
     case 'planned':
       return out(`${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`);
-    case 'run':
-      return out(`[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING (${e.finding.class})` : 'same end state'} (${s(e.durationMs)})`);
+    case 'run': {
+      const n = e.finding ? numbered.indexOf(e.finding) + 1 : 0;
+      const verdict = e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING ${n} (${e.finding.class})${e.finding.plan === e.plan ? '' : ', as an earlier run'}` : 'same end state';
+      return out(`[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${verdict} (${s(e.durationMs)})`);
+    }
     case 'finding':
+      numbered.push(e.finding);
       return;
   }
 }
