@@ -89,7 +89,11 @@ export function openWatch(a: OpenWatchArgs): Watcher {
   if (fromInitialState && a.asOf !== undefined && a.asOf < current) {
     if (a.asOf < oldest) return expiredWatch(watcher, a.asOf, oldest);
     for (const [, stored] of matching(a.table.stateAt(a.asOf), filters)) watcher.offerInitial(stored);
-    if (a.request.sendInitialEvents) watcher.bookmark(true, a.asOf);
+    if (a.request.sendInitialEvents) {
+      // A watch-list gets the old state and its end at once, as a list gets it; what came after waits.
+      watcher.bookmark(true, a.asOf);
+      watcher.serveQueuedAnyway();
+    }
     for (const event of a.table.history.after(a.asOf)) watcher.offer(event);
     a.table.watchers.add(watcher);
     watcher.start(a.asOf);

@@ -128,6 +128,8 @@ export class Watcher implements SimWatch {
   private lastSentRv = '';
   /** Set when the watch is expired: what it still holds goes out at once, whatever the gate says. */
   private draining = false;
+  /** Queued events at the head that go out while events are withheld (a lagging cache's initial state). */
+  private servedAnyway = 0;
 
   private readonly cfg: WatcherConfig;
 
@@ -198,6 +200,14 @@ export class Watcher implements SimWatch {
     else if (before && h.prev) this.push(storedEvent('DELETED', (h.leftSelector ??= h.prev.withResourceVersion(h.rv))));
   }
 
+  /**
+   * What is queued so far goes out even while the gate withholds events: a lagging watch cache
+   * (the stale-view fault) serves a watch-list its initial state, old as it is, as it serves a list.
+   */
+  serveQueuedAnyway(): void {
+    this.servedAnyway = this.queue.length;
+  }
+
   /** Queues a synthetic ADDED for an object of the initial state (already filtered by the caller). */
   offerInitial(stored: Stored): void {
     this.push(storedEvent('ADDED', stored));
@@ -262,6 +272,7 @@ export class Watcher implements SimWatch {
     if (dropBacklog) {
       this.queue.clear();
       this.holds?.clear();
+      this.servedAnyway = 0;
     } else {
       for (const e of this.holds?.drain() ?? []) this.queue.push(e);
     }
@@ -281,6 +292,7 @@ export class Watcher implements SimWatch {
     if (discardWithheld) {
       this.queue.clear();
       this.holds?.clear();
+      this.servedAnyway = 0;
       this.initialLeft = 0;
     } else {
       for (const e of this.holds?.drain() ?? []) this.queue.push(e);
@@ -335,6 +347,7 @@ export class Watcher implements SimWatch {
     this.flushTimer?.cancel();
     this.queue.clear();
     this.holds?.clear();
+    this.servedAnyway = 0;
     this.cfg.detach(this);
     this.cfg.observer?.closed('stopped');
   }
@@ -355,7 +368,7 @@ export class Watcher implements SimWatch {
     if (this.paused && !(head instanceof CloseMarker)) return;
     let wait = 0;
     if (!(head instanceof CloseMarker) && !this.draining) {
-      if (this.cfg.gate.eventsWithheld) return;
+      if (this.cfg.gate.eventsWithheld && this.servedAnyway === 0) return;
       if (head instanceof Delayed) wait = head.readyAt - this.cfg.clock.now();
     }
     this.scheduled = true;
@@ -384,7 +397,7 @@ export class Watcher implements SimWatch {
         return;
       }
       if (!this.draining) {
-        if (gate.eventsWithheld) break;
+        if (gate.eventsWithheld && this.servedAnyway === 0) break;
         if (head instanceof Delayed && head.readyAt > clock.now()) break;
       }
       if (delivered >= BATCH || !turnBudgetLeft()) {
@@ -393,6 +406,7 @@ export class Watcher implements SimWatch {
       }
       this.queue.shift();
       if (this.initialLeft > 0) this.initialLeft--;
+      if (this.servedAnyway > 0) this.servedAnyway--;
       const event = head instanceof Delayed ? head.event : head;
       if (event.type !== 'ERROR') this.lastSentRv = event.object.metadata?.resourceVersion ?? this.lastSentRv;
       observer?.sent(event);

@@ -240,6 +240,23 @@ describe('watch faults aimed at one user', () => {
     fromState.close();
   });
 
+  it('stale-view serves a watch-list of that user the old state and its end at once, and withholds what came after until the window ends', async () => {
+    await createNamespace('stalelist');
+    await put('stalelist', 'a', '1');
+    const old = String(suite.cluster.resourceVersion);
+    await put('stalelist', 'a', '2');
+    await fault('stale-view', { user: CHECKED_USER, resourceVersion: old, forMs: '10s' });
+    const watchList = await openWatch(suite.server, '/api/v1/namespaces/stalelist/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 'application/json', CHECKED);
+    await watchList.waitForLines(2);
+    await settle();
+    assert.deepEqual(summary(watchList), ['ADDED a=1', 'BOOKMARK ']);
+    assert.equal(seen(watchList)[1]!.rv, old);
+    clock().step(10_000);
+    await watchList.waitForLines(3);
+    assert.deepEqual(summary(watchList), ['ADDED a=1', 'BOOKMARK ', 'MODIFIED a=2']);
+    watchList.close();
+  });
+
   it('stale-view at a resourceVersion compacted away answers that user’s lists 410', async () => {
     const old = String(suite.cluster.resourceVersion - 1);
     await fault('compact');
