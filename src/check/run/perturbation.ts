@@ -47,6 +47,8 @@ export class Perturbation {
   private changesLeft = 0;
   /** stale plans: the lag is over (the controller acted on it, or lagMs passed). */
   private lagEnded = false;
+  /** coalesce-change: the rule that holds the change is set. */
+  private armed = false;
   /** coalesce-change: the held change was delivered (folded into the next change, or let go). */
   private delivered = false;
 
@@ -61,10 +63,11 @@ export class Perturbation {
         this.error ??= (err as Error).message;
       }
     });
-    // The first change of an object is held from the start: arm before anything happens.
-    if (plan.kind === 'coalesce-change' && plan.change.occurrence === 1) {
+    // The first change of an object that exists already is held from the start; of one created
+    // later, from its creation (arming before would hold its ADDED, not its first change).
+    if (plan.kind === 'coalesce-change' && plan.change.occurrence === 1 && this.exists(plan.change)) {
       try {
-        this.armCoalescing();
+        this.armCoalescing(plan.change.name);
       } catch (err) {
         this.error = (err as Error).message;
       }
@@ -155,8 +158,8 @@ export class Perturbation {
         this.later(p.lagMs, () => this.endLag());
         return;
       case 'coalesce-change':
-        // Armed once the change before it happened, so that it holds this one.
-        if (!this.reached && w.change && p.change.occurrence > 1 && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 })) this.armCoalescing();
+        // Armed once the change before it (or the creation) happened, so that it holds this one.
+        if (!this.reached && !this.armed && (p.change.occurrence === 1 ? w.verb === 'create' && sameObject({ ...w, name: w.pointName, occurrence: 1 }, p.change) : w.change && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 }))) this.armCoalescing(w.name);
         if (this.reached && w.change && sameObject(w.change, p.change)) this.delivered = true;
         if (w.change && sameChangePoint(w.change, p.change)) this.reached = true;
         return;
@@ -198,12 +201,28 @@ export class Perturbation {
     this.fault('release-events', { user: this.hooks.controllerUser });
   }
 
-  private armCoalescing(): void {
+  /** Holds the next event of the object (by its name in this run: a generated one differs from the plan's). */
+  private armCoalescing(name: string): void {
     if (this.plan.kind !== 'coalesce-change') return;
+    this.armed = true;
     const { change } = this.plan;
     const resource = this.resourceOf(change.kind);
     this.note(describePlan(this.plan));
-    this.fault('coalesce-events', { user: this.hooks.controllerUser, resource, namespace: change.namespace, name: change.name.replace(/\*$/, ''), count: 1 });
+    this.fault('coalesce-events', { user: this.hooks.controllerUser, resource, namespace: change.namespace, name, count: 1 });
+  }
+
+  /** Whether the object a change names is in the cluster now (a generated name is not known before its creation). */
+  private exists(change: ChangePoint): boolean {
+    if (change.name.endsWith('*')) return false;
+    const [group, kind] = change.kind.includes('/') ? (change.kind.split('/') as [string, string]) : ['', change.kind];
+    const info = this.hooks.sim.cluster.resources.all().find((i) => i.kind === kind && i.group === group && i.version === i.storageVersion);
+    if (!info) return false;
+    try {
+      this.cluster().get(info, change.namespace, change.name);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** `apps/Deployment` → `deployments.apps`, as the fault table names resources. */
