@@ -322,7 +322,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   watchesOf(user: string): UserWatch[] {
     const out: UserWatch[] = [];
     for (const t of this.mvcc.allTables()) {
-      for (const w of t.watchers) if (w.user === user) out.push({ id: w.id, ...w.scope, undelivered: w.undelivered });
+      for (const w of t.watchers) if (w.user === user) out.push({ id: w.id, ...w.scope, undelivered: w.undelivered, sent: w.sent });
     }
     return out;
   }

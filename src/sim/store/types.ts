@@ -137,6 +137,8 @@ export interface UserWatch {
   namespace: string;
   /** Events queued, withheld, delayed or held for coalescing: not yet sent. */
   undelivered: number;
+  /** Events and bookmarks sent so far. */
+  sent: number;
 }
 
 /** Why a watch ended. `stopped` is never reported (the caller stopped it). */

@@ -128,6 +128,7 @@ export class Watcher implements SimWatch {
   private lastSentRv = '';
   /** Set when the watch is expired: what it still holds goes out at once, whatever the gate says. */
   private draining = false;
+  private sentCount = 0;
   /** Queued events at the head that go out while events are withheld (a lagging cache's initial state). */
   private servedAnyway = 0;
 
@@ -151,6 +152,11 @@ export class Watcher implements SimWatch {
   /** Events queued or held for coalescing, not yet sent to the client (withheld and delayed ones too). */
   get undelivered(): number {
     return this.queue.length + (this.holds?.size ?? 0);
+  }
+
+  /** Events and bookmarks sent to the client so far. */
+  get sent(): number {
+    return this.sentCount;
   }
 
   /** Starts bookmark and timeout timers; call once the initial events are queued. */
@@ -409,6 +415,7 @@ export class Watcher implements SimWatch {
       if (this.servedAnyway > 0) this.servedAnyway--;
       const event = head instanceof Delayed ? head.event : head;
       if (event.type !== 'ERROR') this.lastSentRv = event.object.metadata?.resourceVersion ?? this.lastSentRv;
+      this.sentCount++;
       observer?.sent(event);
       listener.event(event);
       delivered++;

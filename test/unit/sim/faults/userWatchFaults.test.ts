@@ -269,7 +269,7 @@ describe('watch faults aimed at one user', () => {
     assert.deepEqual(suite.cluster.faults.state().staleViews, []);
   });
 
-  it('watchesOf lists that user’s open watches and what each has not sent yet', async () => {
+  it('watchesOf lists that user’s open watches, what each has sent and what it has not sent yet', async () => {
     const { admin, checked } = await twoWatchers('pending');
     await fault('withhold-events', { user: CHECKED_USER });
     await put('pending', 'a', '1');
@@ -277,9 +277,11 @@ describe('watch faults aimed at one user', () => {
     await admin.waitForLines(2);
     const watches = suite.cluster.watchesOf(CHECKED_USER);
     assert.deepEqual(watches.map(({ resource, namespace, undelivered }) => ({ resource, namespace, undelivered })), [{ resource: 'configmaps', namespace: 'pending', undelivered: 2 }]);
+    assert.equal(watches[0]?.sent, 0);
     await fault('release-events', { user: CHECKED_USER });
     await checked.waitForLines(2);
     assert.equal(suite.cluster.watchesOf(CHECKED_USER)[0]?.undelivered, 0);
+    assert.equal(suite.cluster.watchesOf(CHECKED_USER)[0]?.sent, 2);
     checked.close();
     await ended(checked).catch(() => {});
     await settle();
