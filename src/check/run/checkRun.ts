@@ -59,7 +59,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   spec.controller.admit(sim.cluster);
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
   const run = new RunningController(spec, sim, writes);
-  const coverage = new WatchCoverage(sim.cluster, spec.controller.user);
+  const coverage = new WatchCoverage(sim.cluster, spec.controller.user, () => quietness.touch());
   const quietness = new Quietness({
     session: () => run.synced,
     writes,

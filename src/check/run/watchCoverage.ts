@@ -1,21 +1,26 @@
-import type { SimClusterApi } from '../../sim/index.ts';
+import type { SimClusterApi, UserWatch } from '../../sim/index.ts';
 
 // Whether the controller has been told everything: each watch it has had in the run (by resource
 // and namespace) is open again — after a restart or a relist its informers watch anew — and has
 // sent every event it holds (none withheld, delayed or held for coalescing). Its watches are
-// sampled as the run goes, so one that a 410 or a restart ended still counts.
+// sampled as the run goes, so one that a 410 or a restart ended still counts; and what they send
+// is activity, so a run does not end while the controller takes in a relist nobody reconciled yet.
 
 const SAMPLE_MS = 50;
 
 export class WatchCoverage {
   private readonly cluster: SimClusterApi;
   private readonly user: string;
+  private readonly onDelivery: () => void;
   private readonly scopes = new Set<string>();
   private readonly timer: ReturnType<typeof setInterval>;
+  private delivered = '';
 
-  constructor(cluster: SimClusterApi, user: string) {
+  /** `onDelivery`: told when a watch of the controller's opened or sent something since the last look. */
+  constructor(cluster: SimClusterApi, user: string, onDelivery: () => void) {
     this.cluster = cluster;
     this.user = user;
+    this.onDelivery = onDelivery;
     this.timer = setInterval(() => this.sample(), SAMPLE_MS);
     this.timer.unref();
   }
@@ -31,9 +36,14 @@ export class WatchCoverage {
     clearInterval(this.timer);
   }
 
-  private sample() {
+  private sample(): UserWatch[] {
     const open = this.cluster.watchesOf(this.user);
     for (const w of open) this.scopes.add(scopeOf(w));
+    const delivered = open.map((w) => `${w.id}:${w.sent}`).join(' ');
+    if (delivered !== this.delivered) {
+      this.delivered = delivered;
+      this.onDelivery();
+    }
     return open;
   }
 }
