@@ -18,8 +18,8 @@ import type { ControllerWrites } from './controllerWrites.ts';
 // that writes a time or a counter on every reconcile of what it watches does it within a second.
 const WRITE_LOOP = 40;
 
-const JUMP_QUIET_MS = 150;
-const END_QUIET_MS = 600;
+const JUMP_QUIET_MS = 100;
+const END_QUIET_MS = 400;
 const QUIET_WAIT_MS = 2000;
 const POLL_MS = 50;
 
