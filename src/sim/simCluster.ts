@@ -109,6 +109,11 @@ export interface SimClusterApi extends InProcessCluster {
    * the options already running). Off by default so a user's own controllers are not raced.
    */
   enableWorkloads(options?: Partial<WorkloadOptions>): WorkloadOptions;
+  /**
+   * Whether the workload simulation has work on the way: a key queued in one of its loops, or one
+   * due within `withinMs` (a Pod about to start, a Job about to finish). False when it is off.
+   */
+  workloadsBusy(withinMs: number): boolean;
   /** What the store holds, per resource: for the views' cluster panel and the admin endpoint. */
   stats(): SimStats;
   /**
@@ -371,6 +376,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   enableWorkloads(options: Partial<WorkloadOptions> = {}): WorkloadOptions {
     this.workloads ??= startWorkloads(this, options, (message) => process.stderr.write(`controller-lab sim: ${message}\n`));
     return this.workloads.options;
+  }
+
+  workloadsBusy(withinMs: number): boolean {
+    return this.workloads?.busy(withinMs) ?? false;
   }
 
   /** Every write as it commits (and, with `unchanged`, every write that stored nothing): see store/writeRecords.ts for when. */
