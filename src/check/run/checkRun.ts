@@ -64,6 +64,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     session: () => run.synced,
     writes,
     caughtUp: () => coverage.caughtUp(),
+    clusterBusy: (withinMs) => sim.cluster.workloadsBusy(withinMs),
     awaitingChange: () => perturbation?.awaitingChange() ?? false,
     letGo: (scenarioDone) => perturbation?.letGo(scenarioDone) ?? false,
     scenarioDone: () => sim.scenarioFinished(),

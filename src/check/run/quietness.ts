@@ -2,7 +2,8 @@ import type { ControllerSession } from '../../runtime/index.ts';
 import type { ControllerWrites } from './controllerWrites.ts';
 
 // When a run is over: the controller is quiet — nothing queued or running, no key due within
-// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), no reconcile ended and nothing
+// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), nor in the simulated cluster's
+// own controllers (--workloads: a Pod about to start), no reconcile ended and nothing
 // written for END_QUIET_MS — it has caught up with the cluster (every watch it had is open and has
 // sent everything: nothing withheld, held for coalescing or still to relist), and the scenario has
 // nothing left. While the controller is quiet for JUMP_QUIET_MS and caught up, the scenario's clock
@@ -29,6 +30,8 @@ export interface QuietSubject {
   writes: ControllerWrites;
   /** Every watch the controller had is open and has sent everything it holds. */
   caughtUp(): boolean;
+  /** The simulated cluster's own controllers (--workloads) have work queued or due within `withinMs`. */
+  clusterBusy(withinMs: number): boolean;
   /** A perturbation holds a change back until the next one comes: the scenario goes on meanwhile. */
   awaitingChange(): boolean;
   /**
@@ -76,6 +79,8 @@ export class Quietness {
     if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
     const now = Date.now();
     if (q.keys.some((k) => k.state !== 'waiting' || (k.readyAt ?? 0) - now < QUIET_WAIT_MS)) return false;
+    // A Pod about to start is the cluster's work on the way, as a key due soon is the controller's.
+    if (this.subject.clusterBusy(QUIET_WAIT_MS)) return false;
     return performance.now() - this.lastActivity >= forMs && this.subject.writes.sinceLastControllerWrite() >= forMs;
   }
 

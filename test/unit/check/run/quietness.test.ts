@@ -12,7 +12,7 @@ const idleSession = { running: true, inFlight: () => [], queue: { depth: 0, proc
 const noWrites = { sinceLastControllerWrite: () => Infinity, longestWriteRun: { object: '', writes: 0 } } as unknown as ControllerWrites;
 
 function subject(over: Partial<QuietSubject>): QuietSubject {
-  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, ...over };
+  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, ...over };
 }
 
 test('a quiet controller that has not caught up does not end the run; the perturbation is asked to let go', async () => {
@@ -58,4 +58,9 @@ test('a controller in a write loop (one object written again and again, by it al
   const started = performance.now();
   assert.equal(await new Quietness(subject({ writes: looping })).settle(started + 60_000), false);
   assert.ok(performance.now() - started < 1000);
+});
+
+test('a controller whose cluster still has work on the way (a Pod about to start) is not quiet', () => {
+  assert.equal(new Quietness(subject({ clusterBusy: () => true })).controllerQuiet(0), false);
+  assert.equal(new Quietness(subject({})).controllerQuiet(0), true);
 });
