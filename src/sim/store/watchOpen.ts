@@ -101,7 +101,11 @@ export function openWatch(a: OpenWatchArgs): Watcher {
   }
   if (fromInitialState) {
     for (const [, stored] of matching(a.table.view(), filters)) watcher.offerInitial(stored);
-    if (a.request.sendInitialEvents) watcher.bookmark(true);
+    if (a.request.sendInitialEvents) {
+      watcher.bookmark(true);
+      // A lagging cache that has not lagged behind anything yet still serves the state it has.
+      if (a.asOf !== undefined) watcher.serveQueuedAnyway();
+    }
     a.table.watchers.add(watcher);
     watcher.start(current);
     return watcher;

@@ -212,6 +212,7 @@ export class Watcher implements SimWatch {
    */
   serveQueuedAnyway(): void {
     this.servedAnyway = this.queue.length;
+    this.schedule();
   }
 
   /** Queues a synthetic ADDED for an object of the initial state (already filtered by the caller). */

@@ -255,6 +255,15 @@ describe('watch faults aimed at one user', () => {
     await watchList.waitForLines(3);
     assert.deepEqual(summary(watchList), ['ADDED a=1', 'BOOKMARK ', 'MODIFIED a=2']);
     watchList.close();
+
+    // Nothing changed there since the old resourceVersion: the old state and its end come all the same.
+    await createNamespace('stalequiet');
+    await fault('stale-view', { user: CHECKED_USER, resourceVersion: String(suite.cluster.resourceVersion), forMs: '10s' });
+    const quiet = await openWatch(suite.server, '/api/v1/namespaces/stalequiet/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 'application/json', CHECKED);
+    await quiet.waitForLines(1);
+    assert.deepEqual(summary(quiet), ['BOOKMARK ']);
+    quiet.close();
+    await fault('reset');
   });
 
   it('stale-view at a resourceVersion compacted away answers that user’s lists 410', async () => {
