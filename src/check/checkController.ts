@@ -88,7 +88,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const namer: PointNamer = (o) => oracle.pointName(o);
     const varying = oracle.masks.unstableObjects.size + [...oracle.masks.unstablePaths.values()].reduce((n, s) => n + s.size, 0);
 
-    const plans = options.plan ? [options.plan] : planRuns({ writes: renamePoints(references[0]!.writes, namer) });
+    const plans = options.plan ? [options.plan] : planRuns({ writes: renamePoints(references[0]!.writes, namer), watched: references[0]!.watched });
     emit({ type: 'planned', plans: plans.length, varying });
     const longest = Math.max(...references.map((r) => r.durationMs));
     const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));

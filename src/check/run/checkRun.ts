@@ -37,6 +37,8 @@ export interface RunResult {
   endState: KubeObject[];
   reconciles: TracedReconcile[];
   writes: CommittedWrite[];
+  /** The resources the controller watched (`plural` or `plural.group`). */
+  watched: Set<string>;
   /** The controller's writes after the resync of a quiet controller (resyncWhenQuiet). */
   resyncWrites: CommittedWrite[];
   /** The controller and the scenario settled within the budget. */
@@ -90,6 +92,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       endState: endState(sim.cluster),
       reconciles: run.reconciles,
       writes: writes.all,
+      watched: coverage.watchedResources(),
       resyncWrites,
       quiet,
       applied: perturbation?.applied ?? [],
@@ -195,7 +198,7 @@ class RunningController {
   }
 
   failedResult(started: number): RunResult {
-    return { endState: [], reconciles: this.reconciles, writes: this.writes.all, resyncWrites: [], quiet: false, applied: [], planMissed: false, failures: this.failures.length ? this.failures : ['the controller did not start'], durationMs: performance.now() - started };
+    return { endState: [], reconciles: this.reconciles, writes: this.writes.all, watched: new Set(), resyncWrites: [], quiet: false, applied: [], planMissed: false, failures: this.failures.length ? this.failures : ['the controller did not start'], durationMs: performance.now() - started };
   }
 
   async stop(): Promise<void> {

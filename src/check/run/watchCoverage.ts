@@ -32,6 +32,12 @@ export class WatchCoverage {
     return [...this.scopes].every((s) => now.has(s));
   }
 
+  /** The resources (`plural` or `plural.group`) the controller watched in the run. */
+  watchedResources(): Set<string> {
+    this.sample();
+    return new Set([...this.scopes].map((s) => s.slice(0, s.indexOf(' '))));
+  }
+
   close(): void {
     clearInterval(this.timer);
   }
