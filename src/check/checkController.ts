@@ -6,6 +6,7 @@ import { planRuns } from './plans/planner.ts';
 import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
 import { byGenerateNamePrefix, renamePoints, type PointNamer } from './run/controllerWrites.ts';
 import { runOnce, type RunResult } from './run/checkRun.ts';
+import { inOrder } from './run/inOrder.ts';
 
 // `controller-lab check`: reference runs of the scenario learn what a correct run ends with and
 // what varies between runs; then runs with one perturbation each, chosen from the reference's
@@ -20,6 +21,8 @@ export interface CheckOptions {
   as?: string;
   /** The whole check's time (ms): no run starts that could not end within it. */
   budgetMs: number;
+  /** Runs at a time (default RUNS_AT_ONCE): each has its own simulated cluster and controller process. */
+  runsAtOnce?: number;
   /** Replay this plan only (after the reference runs). */
   plan?: Plan;
   /** The command that replays a plan, for each finding. */
@@ -47,6 +50,8 @@ export interface CheckReport {
 export class CheckInputError extends Error {}
 
 const REFERENCE_RUNS = 2;
+/** Two runs at once: a run mostly waits (for the controller to start, to go quiet), so two take little longer than one. */
+export const RUNS_AT_ONCE = 2;
 const MIN_RUN_BUDGET_MS = 20_000;
 const MAX_RUN_BUDGET_MS = 120_000;
 
@@ -70,10 +75,13 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     if (failure !== undefined) throw new CheckInputError(failure);
     emit({ type: 'built' });
 
+    const atOnce = options.runsAtOnce ?? RUNS_AT_ONCE;
     // Reference runs: unperturbed; each also reconciles every key again once quiet.
     const references: RunResult[] = [];
-    for (let i = 1; i <= REFERENCE_RUNS; i++) {
-      const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, left())), resyncWhenQuiet: true });
+    const referenceBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, left()));
+    let i = 0;
+    for await (const run of inOrder(REFERENCE_RUNS, atOnce, () => true, () => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: referenceBudget, resyncWhenQuiet: true }))) {
+      i++;
       runs++;
       emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length });
       if (run.failures.length && run.endState.length === 0) throw new Error(`the controller failed in an unperturbed run: ${run.failures.join('; ')}`);
@@ -93,19 +101,19 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const longest = Math.max(...references.map((r) => r.durationMs));
     const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));
     let done = 0;
-    for (const plan of plans) {
-      // A run takes about as long as a reference run; one that may not end within the budget does not start.
-      if (left() < longest * 1.5) break;
+    // A run takes about as long as a reference run; one that may not end within the budget does not start.
+    const mayStart = () => left() >= longest * 1.5;
+    const perturbed = (plan: Plan) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, resyncWhenQuiet: plan.kind === 'resync-when-quiet', ...(plan.kind === 'resync-when-quiet' ? {} : { plan }) });
+    for await (const run of inOrder(plans.length, atOnce, mayStart, (n) => perturbed(plans[n]!))) {
+      const plan = plans[done]!;
       const replay = options.replayCommand(plan);
       if (plan.kind === 'resync-when-quiet') {
-        const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, resyncWhenQuiet: true });
         runs++;
         done++;
         const finding = run.quiet ? found(resyncFinding(run, replay)) : found(neverQuietFinding(run, undefined, replay));
         emit({ type: 'run', done, planned: plans.length, plan, finding, missed: false, durationMs: run.durationMs });
         continue;
       }
-      const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, plan, resyncWhenQuiet: false });
       runs++;
       done++;
       let finding: Finding | undefined;
