@@ -26,7 +26,7 @@ export const PLANTED: readonly Planted[] = [
 const CORRECT_CHECKS = 2;
 
 /** A buggy controller's check needs only the first runs of each class (the planner takes classes in turn). */
-const BUGGY_BUDGET = '25s';
+const BUGGY_BUDGET = '15s';
 
 /** The tests for one language: `program(name, 'buggy' | 'correct')` is the path check takes. */
 export function plantedBugTests(language: string, program: (name: string, variant: 'buggy' | 'correct') => string, replayed: readonly string[]): void {
