@@ -49,6 +49,9 @@ try {
     kubeconfig: cluster.kubeconfig,
     specs,
     dir,
+    // Without a controller manager no namespace gets a default ServiceAccount, and the framework
+    // would wait two minutes for one before each spec: in that mode each spec meets the API as is.
+    extraArgs: values.target === 'sim' && values.mode === 'api-server-only' ? ['--e2e-verify-service-account=false'] : [],
     onProgress: ({ ended, failed }) => say(`${ended} of ${specs.length} specs ended, ${failed} failed (${Math.round((Date.now() - started) / 60000)} min)`),
   });
   if (!existsSync(report)) throw new Error(`the e2e binary exited with ${code} and wrote no report; see ${join(dir, 'e2e.log')}`);
