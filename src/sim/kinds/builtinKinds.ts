@@ -6,6 +6,8 @@ import { clusterRoleBindingKind } from './clusterRoleBinding.ts';
 import { configMapKind } from './configMap.ts';
 import { controllerRevisionKind } from './controllerRevision.ts';
 import { cronJobKind } from './cronJob.ts';
+import { csiDriverKind } from './csiDriver.ts';
+import { csiStorageCapacityKind } from './csiStorageCapacity.ts';
 import { customResourceDefinitionKind } from './customResourceDefinition.ts';
 import { daemonSetKind } from './daemonSet.ts';
 import { deploymentKind } from './deployment.ts';
@@ -93,6 +95,8 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   roleBindingKind,
   clusterRoleKind,
   clusterRoleBindingKind,
+  csiDriverKind,
+  csiStorageCapacityKind,
   storageClassKind,
   validatingWebhookConfigurationKind,
   mutatingWebhookConfigurationKind,

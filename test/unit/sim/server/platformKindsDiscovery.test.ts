@@ -24,7 +24,11 @@ const entry = (name: string, kind: string, namespaced: boolean, extra: Json = {}
 const REAL_V1_28: Record<string, Json[]> = {
   'discovery.k8s.io/v1': [entry('endpointslices', 'EndpointSlice', true, { storageVersionHash: 'qgS0xkrxYAI=' })],
   'scheduling.k8s.io/v1': [entry('priorityclasses', 'PriorityClass', false, { shortNames: ['pc'], storageVersionHash: '1QwjyaZjj3Y=' })],
-  'storage.k8s.io/v1': [entry('storageclasses', 'StorageClass', false, { shortNames: ['sc'], storageVersionHash: 'K+m6uJwbjGY=' })],
+  'storage.k8s.io/v1': [
+    entry('csidrivers', 'CSIDriver', false, { storageVersionHash: 'hL6j/rwBV5w=' }),
+    entry('csistoragecapacities', 'CSIStorageCapacity', true, { storageVersionHash: 'xeVl+2Ly1kE=' }),
+    entry('storageclasses', 'StorageClass', false, { shortNames: ['sc'], storageVersionHash: 'K+m6uJwbjGY=' }),
+  ],
   'admissionregistration.k8s.io/v1': [
     entry('mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false, { categories: ['api-extensions'], storageVersionHash: 'Sqi0GUgDaX0=' }),
     entry('validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false, { categories: ['api-extensions'], storageVersionHash: 'B0wHjQmsGNk=' }),
