@@ -34,6 +34,7 @@ import { podDisruptionBudgetKind } from './podDisruptionBudget.ts';
 import { podTemplateKind } from './podTemplate.ts';
 import { priorityClassKind } from './priorityClass.ts';
 import { replicaSetKind } from './replicaSet.ts';
+import { replicationControllerKind } from './replicationController.ts';
 import { resourceQuotaKind } from './resourceQuota.ts';
 import { roleKind } from './role.ts';
 import { roleBindingKind } from './roleBinding.ts';
@@ -70,6 +71,7 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   resourceQuotaKind,
   limitRangeKind,
   podTemplateKind,
+  replicationControllerKind,
   deploymentKind,
   replicaSetKind,
   statefulSetKind,

@@ -17,7 +17,7 @@ test('the registry resolves by GVR, by kind, and by plural, singular, short name
   for (const name of ['deploy', 'deployments', 'deployment', 'Deployment', 'deployments.apps']) assert.equal(r.resolveName(name)?.resource, 'deployments', name);
   assert.equal(r.resolveName('ev')?.group, '', 'the core group wins');
   assert.deepEqual(r.inGroupVersion('', 'v1').map((x) => x.resource).sort(), [
-    'bindings', 'configmaps', 'endpoints', 'events', 'limitranges', 'namespaces', 'nodes', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'podtemplates', 'resourcequotas', 'secrets', 'serviceaccounts', 'services',
+    'bindings', 'configmaps', 'endpoints', 'events', 'limitranges', 'namespaces', 'nodes', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'podtemplates', 'replicationcontrollers', 'resourcequotas', 'secrets', 'serviceaccounts', 'services',
   ]);
   assert.deepEqual(r.groups().map((g) => g.name), [
     'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io',
