@@ -11,6 +11,7 @@ import { hpaController } from './hpaController.ts';
 import { ensureFakeNodes } from './fakeNodes.ts';
 import { jobController } from './jobController.ts';
 import { replicaSetController } from './replicaSetController.ts';
+import { replicationControllerController } from './replicationControllerController.ts';
 import { scheduler } from './scheduler.ts';
 import { statefulSetController } from './statefulSetController.ts';
 import { ttlAfterFinishedController } from './ttlAfterFinishedController.ts';
@@ -44,6 +45,7 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
   const loops: [ControllerDefinition, RequestContext][] = [
     [deploymentController(cluster), client(controllerManagerAgent('deployment-controller'))],
     [replicaSetController(cluster), client(controllerManagerAgent('replicaset-controller'))],
+    [replicationControllerController(cluster), client(controllerManagerAgent('replication-controller'))],
     [statefulSetController(cluster), client(controllerManagerAgent('statefulset-controller'))],
     [daemonSetController(cluster), client(controllerManagerAgent('daemon-set-controller'))],
     [jobController(cluster), client(controllerManagerAgent('job-controller'))],
