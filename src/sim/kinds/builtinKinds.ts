@@ -1,4 +1,5 @@
 import type { KindModule } from './kindModule.ts';
+import { apiServiceKind } from './apiService.ts';
 import { bindingKind } from './binding.ts';
 import { certificateSigningRequestKind } from './certificateSigningRequest.ts';
 import { clusterRoleKind } from './clusterRole.ts';
@@ -7,6 +8,7 @@ import { configMapKind } from './configMap.ts';
 import { controllerRevisionKind } from './controllerRevision.ts';
 import { cronJobKind } from './cronJob.ts';
 import { csiDriverKind } from './csiDriver.ts';
+import { csiNodeKind } from './csiNode.ts';
 import { csiStorageCapacityKind } from './csiStorageCapacity.ts';
 import { customResourceDefinitionKind } from './customResourceDefinition.ts';
 import { daemonSetKind } from './daemonSet.ts';
@@ -72,6 +74,7 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   limitRangeKind,
   podTemplateKind,
   replicationControllerKind,
+  apiServiceKind,
   deploymentKind,
   replicaSetKind,
   statefulSetKind,
@@ -98,6 +101,7 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   clusterRoleKind,
   clusterRoleBindingKind,
   csiDriverKind,
+  csiNodeKind,
   csiStorageCapacityKind,
   storageClassKind,
   validatingWebhookConfigurationKind,
