@@ -6,6 +6,7 @@ import { deploymentController } from './deploymentController.ts';
 import { disruptionController } from './disruptionController.ts';
 import { endpointsController } from './endpointsController.ts';
 import { endpointSliceController } from './endpointSliceController.ts';
+import { endpointSliceMirroringController } from './endpointSliceMirroringController.ts';
 import { fakeKubelet } from './fakeKubelet.ts';
 import { hpaController } from './hpaController.ts';
 import { ensureFakeNodes } from './fakeNodes.ts';
@@ -55,6 +56,7 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
     [hpaController(cluster), client(controllerManagerAgent('horizontal-pod-autoscaler'))],
     [endpointsController(cluster), client(controllerManagerAgent('endpoint-controller'))],
     [endpointSliceController(cluster), client(controllerManagerAgent('endpointslice-controller'))],
+    [endpointSliceMirroringController(cluster), client(controllerManagerAgent('endpointslicemirroring-controller'))],
     [scheduler(cluster), client('kube-scheduler/v1.28.4 (linux/amd64) kubernetes/sim/scheduler')],
     [fakeKubelet(cluster, options), kubelet],
   ];
