@@ -6,6 +6,7 @@ require (
 	k8s.io/api v0.28.4
 	k8s.io/apiextensions-apiserver v0.28.4
 	k8s.io/apimachinery v0.28.4
+	k8s.io/kube-aggregator v0.28.4
 )
 
 require (

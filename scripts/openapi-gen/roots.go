@@ -31,6 +31,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 )
 
 // apiVersion is the release of the modules in go.mod: the server version the simulated cluster reports.
@@ -41,7 +42,7 @@ type root struct {
 	typ                  reflect.Type
 }
 
-// scheme: every group version of k8s.io/api a v1.28 server serves by default, and CRDs; a kind
+// scheme: every group version of k8s.io/api a v1.28 server serves by default, CRDs and APIServices; a kind
 // module in src/sim/kinds needs no line here to get its definitions.
 var scheme = func() *runtime.Scheme {
 	s := runtime.NewScheme()
@@ -51,6 +52,7 @@ var scheme = func() *runtime.Scheme {
 		coordinationv1.AddToScheme, corev1.AddToScheme, discoveryv1.AddToScheme, eventsv1.AddToScheme,
 		flowcontrolv1beta3.AddToScheme, networkingv1.AddToScheme, nodev1.AddToScheme, policyv1.AddToScheme,
 		rbacv1.AddToScheme, schedulingv1.AddToScheme, storagev1.AddToScheme, apiextensionsv1.AddToScheme,
+		apiregistrationv1.AddToScheme,
 	} {
 		if err := add(s); err != nil {
 			panic(err)

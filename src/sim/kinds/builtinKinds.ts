@@ -1,4 +1,5 @@
 import type { KindModule } from './kindModule.ts';
+import { apiServiceKind } from './apiService.ts';
 import { bindingKind } from './binding.ts';
 import { certificateSigningRequestKind } from './certificateSigningRequest.ts';
 import { clusterRoleKind } from './clusterRole.ts';
@@ -6,6 +7,9 @@ import { clusterRoleBindingKind } from './clusterRoleBinding.ts';
 import { configMapKind } from './configMap.ts';
 import { controllerRevisionKind } from './controllerRevision.ts';
 import { cronJobKind } from './cronJob.ts';
+import { csiDriverKind } from './csiDriver.ts';
+import { csiNodeKind } from './csiNode.ts';
+import { csiStorageCapacityKind } from './csiStorageCapacity.ts';
 import { customResourceDefinitionKind } from './customResourceDefinition.ts';
 import { daemonSetKind } from './daemonSet.ts';
 import { deploymentKind } from './deployment.ts';
@@ -32,6 +36,7 @@ import { podDisruptionBudgetKind } from './podDisruptionBudget.ts';
 import { podTemplateKind } from './podTemplate.ts';
 import { priorityClassKind } from './priorityClass.ts';
 import { replicaSetKind } from './replicaSet.ts';
+import { replicationControllerKind } from './replicationController.ts';
 import { resourceQuotaKind } from './resourceQuota.ts';
 import { roleKind } from './role.ts';
 import { roleBindingKind } from './roleBinding.ts';
@@ -68,6 +73,8 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   resourceQuotaKind,
   limitRangeKind,
   podTemplateKind,
+  replicationControllerKind,
+  apiServiceKind,
   deploymentKind,
   replicaSetKind,
   statefulSetKind,
@@ -93,6 +100,9 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   roleBindingKind,
   clusterRoleKind,
   clusterRoleBindingKind,
+  csiDriverKind,
+  csiNodeKind,
+  csiStorageCapacityKind,
   storageClassKind,
   validatingWebhookConfigurationKind,
   mutatingWebhookConfigurationKind,

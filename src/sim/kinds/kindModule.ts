@@ -25,6 +25,8 @@ export interface KindApi {
   status?: boolean;
   /** Serves /scale (autoscaling/v1 Scale over spec.replicas). */
   scale?: boolean;
+  /** 'labels' when spec.selector is a map of labels (ReplicationControllers), not a LabelSelector. */
+  scaleSelector?: 'labels';
   /** Default: every verb (create-only when virtual). */
   verbs?: string[];
   /** Default 'subdomain'. */
@@ -94,6 +96,6 @@ export function resourceInfoOf(api: KindApi): ResourceInfo {
   };
   if (api.virtual) info.virtual = true;
   else info.storageVersionHash = api.storageVersionHash ?? storageVersionHash(api.group, api.storedAs ?? api.version, api.kind);
-  if (api.scale) info.scale = REPLICAS_SCALE;
+  if (api.scale) info.scale = api.scaleSelector === 'labels' ? { ...REPLICAS_SCALE, selectorIsLabelSet: true } : REPLICAS_SCALE;
   return info;
 }

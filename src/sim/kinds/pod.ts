@@ -6,6 +6,7 @@ import type { KindStrategy } from './kindStrategy.ts';
 import { CREATE_ONLY, type KindModule } from './kindModule.ts';
 import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
+import { podQosClass } from './podQos.ts';
 
 // Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account,
 // priority, and tolerations of not-ready and unreachable nodes for 300 s), and
@@ -73,8 +74,8 @@ export const podStrategy: KindStrategy = {
 
   prepareForCreate(o: KubeObject): void {
     admitPod(obj(o as Obj, 'spec'));
-    // The phase the server fills in; the kubelet moves it on.
-    o.status = { phase: 'Pending' };
+    // The phase the server fills in (the kubelet moves it on), and the class it computes once.
+    o.status = { phase: 'Pending', qosClass: podQosClass(o.spec) };
   },
 
   validate(o: Readonly<KubeObject>): Cause[] {

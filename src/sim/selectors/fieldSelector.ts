@@ -32,8 +32,9 @@ const EXTRA_FIELDS: Record<string, string[]> = {
 /** Field value as the server's field set has it (missing → ''). */
 function fieldValue(obj: Readonly<KubeObject>, path: string): string {
   if (path === 'source' && obj.kind === 'Event') {
-    const src = (obj as { source?: { component?: string } }).source;
-    return src?.component ?? '';
+    // An Event written through events.k8s.io/v1 has no source: its reporting controller stands in.
+    const event = obj as { source?: { component?: string }; reportingComponent?: string };
+    return event.source?.component || (event.reportingComponent ?? '');
   }
   let cur: unknown = obj;
   for (const part of path.split('.')) {

@@ -11,7 +11,7 @@ import { applyMergePatch } from '../patch/mergePatch.ts';
 import { applyStrategicMergePatch, StrategicPatchError } from '../patch/strategicMergePatch.ts';
 import type { ConvertedVersion } from '../resources/convertedVersion.ts';
 import type { ListResult, ListRequest, RequestContext, Subresource } from '../store/types.ts';
-import { negotiateObjectRendering, patchTypeOf } from './mediaTypes.ts';
+import { bodyFormatOf, negotiateObjectRendering, patchTypeOf } from './mediaTypes.ts';
 import { listMetaOf } from './listMeta.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
 import { decodeBody, readBody } from './requestBody.ts';
@@ -90,8 +90,7 @@ function collection(r: ResourceRequest, v: ConvertedVersion, method: string): Pr
   }
   if (method === 'DELETE') {
     return (async () => {
-      const raw = await readBody(req);
-      const body = raw.length ? decodeBody(raw, 'json') as Record<string, unknown> : undefined;
+      const body = await readDeleteOptions(r);
       const request = withStoredFieldSelector(v, { ...query.listRequest(target.namespace), ...query.deleteOptions(body) });
       const deleted = cluster.deleteCollection(v.stored, request, query.deleteContext(r.ctx, body));
       await cluster.whenDurable();
@@ -99,6 +98,12 @@ function collection(r: ResourceRequest, v: ConvertedVersion, method: string): Pr
     })();
   }
   throw methodNotAllowed(method);
+}
+
+/** A delete's DeleteOptions body, if any, in the format it says it is (client-go sends protobuf). */
+async function readDeleteOptions(r: ResourceRequest): Promise<Record<string, unknown> | undefined> {
+  const raw = await readBody(r.req);
+  return raw.length ? (decodeBody(raw, bodyFormatOf(r.req.headers['content-type'])) as Record<string, unknown>) : undefined;
 }
 
 function currentOrNone(r: ResourceRequest, v: ConvertedVersion): Readonly<KubeObject> | undefined {
@@ -138,8 +143,7 @@ async function item(r: ResourceRequest, v: ConvertedVersion, method: string, sub
     }
     case 'DELETE': {
       if (subresource) throw methodNotAllowed(method);
-      const raw = await readBody(req);
-      const body = raw.length ? decodeBody(raw, 'json') as Record<string, unknown> : undefined;
+      const body = await readDeleteOptions(r);
       const result = cluster.delete(v.stored, namespace, name, query.deleteOptions(body), query.deleteContext(r.ctx, body));
       return send(r, v, result.deleted ? 200 : 202, result.object.object);
     }

@@ -6,7 +6,7 @@ import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 // every other one answers a Status Success naming what went.
 const RETURNS_DELETED_OBJECT = new Set([
   '/pods', '/services', '/serviceaccounts', '/namespaces', '/resourcequotas', '/replicationcontrollers',
-  '/persistentvolumes', '/persistentvolumeclaims', 'storage.k8s.io/storageclasses',
+  '/persistentvolumes', '/persistentvolumeclaims', 'storage.k8s.io/storageclasses', 'storage.k8s.io/csidrivers',
   'apiextensions.k8s.io/customresourcedefinitions',
 ]);
 

@@ -21,6 +21,8 @@ export interface ScaleMapping {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
+  /** The selector there is a plain map of labels (a ReplicationController's), not a LabelSelector. */
+  selectorIsLabelSet?: true;
 }
 
 /** How metadata.name is validated: DNS-1123 subdomain (most kinds), DNS-1123 label (namespaces), DNS-1035 label (services: starts with a letter) or path segment (RBAC). */

@@ -87,7 +87,7 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
       const startAt = (seenAt.get(key) ?? now) + options.podStartDelayMs;
       const runsToCompletion = spec.restartPolicy === 'Never' || spec.restartPolicy === 'OnFailure';
       const fails = fate(pod) < options.podFailureRate;
-      const status = (pod.status ?? {}) as { startTime?: string; podIP?: string; conditions?: Condition[] };
+      const status = (pod.status ?? {}) as { startTime?: string; podIP?: string; qosClass?: string; conditions?: Condition[] };
 
       if (now < startAt) return startAt - now;
       if (phase === 'Pending') {
@@ -101,7 +101,7 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
           podIP: ip,
           podIPs: [{ ip }],
           startTime: status.startTime ?? started,
-          qosClass: 'BestEffort',
+          qosClass: status.qosClass ?? 'BestEffort',
           conditions: podConditions(status.conditions, !crashLoops, started, spec),
           containerStatuses: (spec.containers ?? []).map((c) => (crashLoops ? crashLooping(c, started) : runningContainer(c, started))),
         }, ctx);

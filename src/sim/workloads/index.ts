@@ -6,11 +6,13 @@ import { deploymentController } from './deploymentController.ts';
 import { disruptionController } from './disruptionController.ts';
 import { endpointsController } from './endpointsController.ts';
 import { endpointSliceController } from './endpointSliceController.ts';
+import { endpointSliceMirroringController } from './endpointSliceMirroringController.ts';
 import { fakeKubelet } from './fakeKubelet.ts';
 import { hpaController } from './hpaController.ts';
 import { ensureFakeNodes } from './fakeNodes.ts';
 import { jobController } from './jobController.ts';
 import { replicaSetController } from './replicaSetController.ts';
+import { replicationControllerController } from './replicationControllerController.ts';
 import { scheduler } from './scheduler.ts';
 import { statefulSetController } from './statefulSetController.ts';
 import { ttlAfterFinishedController } from './ttlAfterFinishedController.ts';
@@ -44,6 +46,7 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
   const loops: [ControllerDefinition, RequestContext][] = [
     [deploymentController(cluster), client(controllerManagerAgent('deployment-controller'))],
     [replicaSetController(cluster), client(controllerManagerAgent('replicaset-controller'))],
+    [replicationControllerController(cluster), client(controllerManagerAgent('replication-controller'))],
     [statefulSetController(cluster), client(controllerManagerAgent('statefulset-controller'))],
     [daemonSetController(cluster), client(controllerManagerAgent('daemon-set-controller'))],
     [jobController(cluster), client(controllerManagerAgent('job-controller'))],
@@ -53,6 +56,7 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
     [hpaController(cluster), client(controllerManagerAgent('horizontal-pod-autoscaler'))],
     [endpointsController(cluster), client(controllerManagerAgent('endpoint-controller'))],
     [endpointSliceController(cluster), client(controllerManagerAgent('endpointslice-controller'))],
+    [endpointSliceMirroringController(cluster), client(controllerManagerAgent('endpointslicemirroring-controller'))],
     [scheduler(cluster), client('kube-scheduler/v1.28.4 (linux/amd64) kubernetes/sim/scheduler')],
     [fakeKubelet(cluster, options), kubelet],
   ];

@@ -13,13 +13,13 @@ import { writeStatusIfChanged } from './status.ts';
 // the least useful first, and reports replicas, ready and available counts in status.
 
 /** Pods that go first when scaling down: unscheduled, then pending, then not ready, then newest. */
-function deletionRank(pod: Readonly<KubeObject>): [number, number, number, number] {
+export function deletionRank(pod: Readonly<KubeObject>): [number, number, number, number] {
   const spec = (pod.spec ?? {}) as { nodeName?: string };
   const phaseRank = { Pending: 0, Unknown: 1, Running: 2 }[phaseOf(pod)] ?? 0;
   return [spec.nodeName ? 1 : 0, phaseRank, isReady(pod) ? 1 : 0, -Date.parse(pod.metadata.creationTimestamp ?? '')];
 }
 
-function compareRank(a: number[], b: number[]): number {
+export function compareRank(a: number[], b: number[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] ?? 0) - (b[i] ?? 0);
   return 0;
 }

@@ -31,6 +31,7 @@ export const PODS: GroupVersionResource = { group: '', version: 'v1', resource: 
 export const NODES: GroupVersionResource = { group: '', version: 'v1', resource: 'nodes' };
 export const DEPLOYMENTS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
 export const REPLICASETS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
+export const REPLICATIONCONTROLLERS: GroupVersionResource = { group: '', version: 'v1', resource: 'replicationcontrollers' };
 export const STATEFULSETS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'statefulsets' };
 export const DAEMONSETS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'daemonsets' };
 export const JOBS: GroupVersionResource = { group: 'batch', version: 'v1', resource: 'jobs' };

@@ -35,10 +35,18 @@ export class WireReader {
     throw new Error('varint longer than 10 bytes');
   }
 
-  /** A signed int32/int64 varint (negative values are sent as 10-byte two's complement). */
+  /**
+   * A signed int32/int64 varint. Negative values are sent as 10-byte two's complement, which a
+   * double cannot hold exactly (a time near year 1 would lose minutes), so those are re-read as a
+   * BigInt.
+   */
   signedVarint(): number {
+    const start = this.pos;
     const n = this.varint();
-    return n >= 2 ** 63 ? n - 2 ** 64 : n;
+    if (n < 2 ** 53) return n;
+    let big = 0n;
+    for (let i = start, shift = 0n; i < this.pos; i++, shift += 7n) big |= BigInt(this.buf[i]! & 0x7f) << shift;
+    return Number(BigInt.asIntN(64, big));
   }
 
   /** A double (wire type fixed64, little-endian IEEE 754). */

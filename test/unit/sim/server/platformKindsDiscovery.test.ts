@@ -24,7 +24,16 @@ const entry = (name: string, kind: string, namespaced: boolean, extra: Json = {}
 const REAL_V1_28: Record<string, Json[]> = {
   'discovery.k8s.io/v1': [entry('endpointslices', 'EndpointSlice', true, { storageVersionHash: 'qgS0xkrxYAI=' })],
   'scheduling.k8s.io/v1': [entry('priorityclasses', 'PriorityClass', false, { shortNames: ['pc'], storageVersionHash: '1QwjyaZjj3Y=' })],
-  'storage.k8s.io/v1': [entry('storageclasses', 'StorageClass', false, { shortNames: ['sc'], storageVersionHash: 'K+m6uJwbjGY=' })],
+  'storage.k8s.io/v1': [
+    entry('csidrivers', 'CSIDriver', false, { storageVersionHash: 'hL6j/rwBV5w=' }),
+    entry('csinodes', 'CSINode', false, { storageVersionHash: 'Pe62DkZtjuo=' }),
+    entry('csistoragecapacities', 'CSIStorageCapacity', true, { storageVersionHash: 'xeVl+2Ly1kE=' }),
+    entry('storageclasses', 'StorageClass', false, { shortNames: ['sc'], storageVersionHash: 'K+m6uJwbjGY=' }),
+  ],
+  'apiregistration.k8s.io/v1': [
+    entry('apiservices', 'APIService', false, { categories: ['api-extensions'], storageVersionHash: 'InPBPD7+PqM=' }),
+    { name: 'apiservices/status', singularName: '', namespaced: false, kind: 'APIService', verbs: ['get', 'patch', 'update'] },
+  ],
   'admissionregistration.k8s.io/v1': [
     entry('mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false, { categories: ['api-extensions'], storageVersionHash: 'Sqi0GUgDaX0=' }),
     entry('validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false, { categories: ['api-extensions'], storageVersionHash: 'B0wHjQmsGNk=' }),
@@ -48,7 +57,7 @@ describe('discovery of the cluster plumbing kinds', () => {
     assert.deepEqual(await served('/apis/apps/v1', ['controllerrevisions']), referenceEntries('apis_apps_v1.json', ['controllerrevisions']));
   });
 
-  it('discovery, scheduling, storage and admissionregistration list what a v1.28 server lists', async () => {
+  it('discovery, scheduling, storage, apiregistration and admissionregistration list what a v1.28 server lists', async () => {
     for (const [groupVersion, expected] of Object.entries(REAL_V1_28)) {
       const doc = (await call(sim.server, 'GET', `/apis/${groupVersion}`)).json();
       assert.equal(doc.groupVersion, groupVersion);
@@ -58,6 +67,7 @@ describe('discovery of the cluster plumbing kinds', () => {
     assert.deepEqual(ingressClasses, [entry('ingressclasses', 'IngressClass', false, { storageVersionHash: 'l/iqIbDgFyQ=' })]);
     const groups = (await call(sim.server, 'GET', '/apis')).json().groups.map((g: Json) => g.name);
     for (const g of ['discovery.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io', 'admissionregistration.k8s.io']) assert.ok(groups.includes(g), g);
+    assert.equal(groups[0], 'apiregistration.k8s.io', 'listed first, as kube-aggregator puts it');
   });
 
   it('the aggregated document carries scope, short names, categories and the quota\'s /status', async () => {

@@ -101,7 +101,7 @@ test('Pods that were running before their Service and are then scaled away leave
   assert.deepEqual(readyIps(lab, 'web'), podIps(lab));
 });
 
-test('a Service without Pods has an empty placeholder slice; without a selector its Endpoints are left to the user', async () => {
+test('a Service without Pods has an empty placeholder slice; without a selector its Endpoints are left to the user (and mirrored)', async () => {
   const lab = workloadLab();
   lab.cluster.create(SERVICES, 'default', service('lonely', { selector: { app: 'nobody' } }));
   const manual: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'external' }, subsets: [{ addresses: [{ ip: '192.0.2.7' }], ports: [{ port: 5432 }] }] } as KubeObject;
@@ -113,7 +113,8 @@ test('a Service without Pods has an empty placeholder slice; without a selector 
   assert.equal(slicesOf(lab, 'lonely')[0]!.ports, null, 'ports has no omitempty');
   assert.equal(endpointsOf(lab, 'lonely')!.subsets, undefined);
   assert.deepEqual(endpointsOf(lab, 'external')!.subsets, [{ addresses: [{ ip: '192.0.2.7' }], ports: [{ port: 5432, protocol: 'TCP' }] }]);
-  assert.equal(slicesOf(lab, 'external').length, 0);
+  const mirrored = slicesOf(lab, 'external');
+  assert.deepEqual(mirrored.map((s) => s.metadata.labels?.['endpointslice.kubernetes.io/managed-by']), ['endpointslicemirroring-controller.k8s.io'], 'only the mirroring controller writes its slice');
 });
 
 test('a headless Service behind a StatefulSet names each Pod by its hostname', async () => {
