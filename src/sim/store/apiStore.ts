@@ -38,6 +38,7 @@ import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceW
 import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
+import { statusWrite } from './statusWrite.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, RequestContext, Subresource } from './types.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
@@ -530,10 +531,7 @@ export class ApiStore implements StoreOps {
     if (subresource === 'status') {
       this.statusInfo(info);
       body = this.admitted(info, body, cur, ctx);
-      next = mutableCopy(cur) as KubeObject;
-      const status = hasZeroStatus(info) ? withZeroStatus(info, (body as { status?: unknown }).status) : (body as { status?: unknown }).status;
-      if (status === undefined) delete (next as { status?: unknown }).status;
-      else (next as { status?: unknown }).status = status;
+      next = statusWrite(info, cur, body);
       strategyFor(info).prepareForStatusUpdate?.(next, body, cur);
     } else {
       strategyFor(info).normalize?.(body);
