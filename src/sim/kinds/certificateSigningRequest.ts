@@ -142,12 +142,14 @@ export const certificateSigningRequestStrategy: KindStrategy = {
 };
 
 /**
- * PUT/PATCH …/certificatesigningrequests/{name}/approval: only status.conditions change, the rest
- * stays as stored; an Approved or Denied condition, once there, cannot be taken away.
+ * PUT/PATCH …/certificatesigningrequests/{name}/approval: status.conditions and metadata change
+ * (an approver may annotate what it decided), spec and the rest of status stay as stored; an
+ * Approved or Denied condition, once there, cannot be taken away.
  */
 export function approveCertificateSigningRequest(current: Readonly<KubeObject>, body: Readonly<KubeObject>, now: string): KubeObject {
   const cur = current as Csr;
   const next = structuredClone(cur) as Csr;
+  next.metadata = structuredClone(body.metadata ?? {});
   const given = ((body as Csr).status?.conditions ?? []).filter((c): c is Condition => typeof c === 'object' && c !== null);
   const before = cur.status?.conditions ?? [];
   const conditions = stampConditions(given, before, now);

@@ -39,6 +39,7 @@ import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { statusWrite } from './statusWrite.ts';
+import { keepImmutableMetadata } from './immutableMetadata.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, RequestContext, Subresource } from './types.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
@@ -511,6 +512,9 @@ export class ApiStore implements StoreOps {
     const name = current.object.metadata.name ?? '';
     this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
     const next = write(current.object, body, timestamp(this.opts.clock.now()));
+    keepImmutableMetadata(current.object, next);
+    const causes = validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations);
+    if (causes.length) throw invalid(info.group, info.kind, name, causes);
     next.metadata.resourceVersion = current.object.metadata.resourceVersion;
     this.checkConflictFault(info, key, name);
     encodeAsGo(next);
@@ -544,23 +548,10 @@ export class ApiStore implements StoreOps {
         else (next as { status?: unknown }).status = mutableCopy(status);
       }
     }
-    const m = next.metadata;
-    const c = cur.metadata;
-    m.name = c.name;
-    if (c.namespace) m.namespace = c.namespace;
-    m.uid = c.uid;
-    m.creationTimestamp = c.creationTimestamp;
-    m.generation = c.generation;
-    if (c.deletionTimestamp) {
-      m.deletionTimestamp = c.deletionTimestamp;
-      m.deletionGracePeriodSeconds = c.deletionGracePeriodSeconds;
-    } else {
-      delete m.deletionTimestamp;
-      delete m.deletionGracePeriodSeconds;
-    }
+    keepImmutableMetadata(cur, next);
     if (isCrdTable(info) && subresource !== 'status') {
       const causes = validateCrdForWrite(next);
-      if (causes.length) throw invalid(info.group, info.kind, c.name ?? '', causes);
+      if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
       (next as Record<string, unknown>).status = crdStatus(next, timestamp(this.opts.clock.now()));
     }
     return next;

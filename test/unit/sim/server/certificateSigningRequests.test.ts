@@ -104,6 +104,16 @@ describe('CertificateSigningRequests', () => {
     assert.match(both.json().message, /Approved and Denied conditions are mutually exclusive/);
   });
 
+  it('keep the annotations an /approval patch brings, as the approver records them there', async () => {
+    const created = await create('annotated');
+    const r = await call(suite.server, 'PATCH', `${CSRS}/annotated/approval`, {
+      body: { metadata: { annotations: { patchedapproval: 'true' }, uid: 'not-the-uid' }, status: { conditions: [APPROVED] } }, contentType: 'application/merge-patch+json',
+    });
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json().metadata.annotations?.patchedapproval, 'true');
+    assert.equal(r.json().metadata.uid, created.metadata.uid);
+  });
+
   it('take the certificate through /status, which cannot add or remove an approval', async () => {
     await create('signed');
     assert.equal((await call(suite.server, 'PATCH', `${CSRS}/signed/approval`, { body: { status: { conditions: [APPROVED] } }, contentType: 'application/merge-patch+json' })).status, 200);
