@@ -5,7 +5,8 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { ApiError } from '../../shared/apiError.ts';
 import { jsonTextTooDeep, MANAGED_FIELDS_LEVELS, MAX_NESTING_DEPTH, valueTooDeep } from '../store/nestingDepth.ts';
-import { duplicateFields, goJsonSyntaxError, summarizeBody } from './goJson.ts';
+import { duplicateFields, fieldOrderOf, goJsonSyntaxError, summarizeBody } from './goJson.ts';
+import type { FieldOrder } from '../vocabulary/fieldValidation.ts';
 import { decodeKubernetesProtobuf, UnsupportedProtobufKind } from './protobuf/decodeK8sProtobuf.ts';
 import { apiError, badRequest } from './status.ts';
 
@@ -196,9 +197,14 @@ export interface WrittenBody {
   object: Record<string, unknown>;
   /** What strict field validation refuses and JSON.parse forgets (it keeps the last): `spec.replicas` named twice. */
   duplicateFields: string[];
+  /** With duplicates: where the body names each field, to list them among unknown fields in the body's order. */
+  fieldOrder?: FieldOrder;
 }
 
 export function decodeWrittenBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target: DecodeTarget): WrittenBody {
   const object = decodeObjectBody(body, format, target);
-  return { object, duplicateFields: format === 'json' ? duplicateFields(object, body.toString('utf8')) : [] };
+  if (format !== 'json') return { object, duplicateFields: [] };
+  const text = body.toString('utf8');
+  const duplicates = duplicateFields(object, text);
+  return duplicates.length ? { object, duplicateFields: duplicates, fieldOrder: fieldOrderOf(text) } : { object, duplicateFields: [] };
 }
