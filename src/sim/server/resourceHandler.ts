@@ -11,7 +11,7 @@ import { parseResourceVersion } from '../store/resourceVersionParam.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
-import { decodeBody, decodeObjectBody, decodeWrittenBody, readBody, requireShape } from './requestBody.ts';
+import { decodeAppliedBody, decodeBody, decodeObjectBody, decodeWrittenBody, readBody, requireShape } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
 import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
 import { pumpBody, takeTurn } from './chunkPump.ts';
@@ -309,7 +309,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       if (type === 'apply' && !ctx.fieldManager) throw invalidPatchOptions('fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
       if (type !== 'apply' && ctx.force !== undefined) throw invalidPatchOptions('force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
       const raw = await readBody(req);
-      const patch = decodeBody(raw, type === 'apply' ? 'yaml' : 'json', { patch: type });
+      const { patch, repeatedKeys } = type === 'apply' ? decodeAppliedBody(raw) : { patch: decodeBody(raw, 'json', { patch: type }), repeatedKeys: [] };
+      if (repeatedKeys.length) ctx.repeatedYamlKeys = repeatedKeys;
       requireShape(patch, raw, { patch: type });
       // An apply that creates its object answers 201, as the API server does.
       const creates = type === 'apply' && !subresource && !exists(cluster, gvr, target.namespace, target.name);

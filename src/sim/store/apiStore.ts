@@ -40,6 +40,7 @@ import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { statusWrite } from './statusWrite.ts';
 import { keepImmutableMetadata } from './immutableMetadata.ts';
+import { checkRepeatedYamlKeys } from './strictAppliedYaml.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, RequestContext, Subresource } from './types.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
@@ -252,7 +253,7 @@ export class ApiStore implements StoreOps {
 
   patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource: Subresource | undefined, ctx: RequestContext): Stored {
     requireVerb(info, 'patch');
-    if (type === 'apply') checkAppliedFields(info, namespace, name, patch);
+    if (type === 'apply') checkAppliedFields(info, namespace, name, patch, customResourceSchema(this.storedCrd(info), info));
     return this.write(() => {
       const table = this.table(info);
       const key = keyOf(info.namespaced ? namespace : '', name);
@@ -260,6 +261,7 @@ export class ApiStore implements StoreOps {
       if (type === 'apply') checkAppliedConfiguration(patch as KubeObject);
       if (!current) {
         if (type === 'apply' && !subresource) {
+          checkRepeatedYamlKeys(ctx);
           const body = patch as KubeObject;
           const config = { ...body, metadata: { ...body.metadata, name } };
           return this.create(info, namespace, config, ctx, config);
@@ -280,6 +282,7 @@ export class ApiStore implements StoreOps {
       const patched = type === 'apply' && subresource !== 'scale'
         ? this.applyConfiguration(info, current.object, patch as KubeObject, subresource, ctx)
         : this.applyPatch(info, type, mutableCopy(base), patch);
+      if (type === 'apply') checkRepeatedYamlKeys(ctx);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
       if (subresource !== 'scale') this.decode(info, result, decodingOf(ctx));

@@ -58,6 +58,8 @@ export interface RequestContext {
   warnings?: string[];
   /** Fields the request's JSON body named twice (JSON.parse kept the last): refused or warned about as unknown ones are. */
   duplicateFields?: readonly string[];
+  /** An apply's YAML keys named twice in a map, as yaml.v2 words each (`line 9: key "foo" already set in map`). */
+  repeatedYamlKeys?: readonly string[];
   /** With duplicateFields: where the body names each field (unknown and repeated ones are listed in the body's order). */
   fieldOrder?: FieldOrder;
   /** Set by admission (src/sim/admission) while it runs the write: where webhooks see and change the object. */
