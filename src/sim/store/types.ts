@@ -66,6 +66,8 @@ export interface RequestContext {
   admission?: AdmissionPoints;
   /** The call the write was made as (set by the cluster's write methods): what its write records say. */
   write?: WriteCall;
+  /** Owners (uids) whose dependents this delete call is deleting first: a dependency circle ends when it comes back to one. */
+  deletingFirst?: ReadonlySet<string>;
   /** On the work the API server does itself after a write (garbage collection, namespace cleanup): that write's context. */
   cause?: RequestContext;
 }
