@@ -33,7 +33,9 @@ export interface KindStrategy {
    */
   statusKeepsMetadata?: readonly (keyof ObjectMeta)[];
   /** What a /status write changes besides taking the request's status (a CSR keeps its Approved and Denied conditions). */
-  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>, before: Readonly<KubeObject>): void;
+  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>, before: Readonly<KubeObject>, now: string): void;
+  /** Causes for a 422 of a /status write, which the main resource's rules do not check (a CSR's conditions and certificate). */
+  validateStatusUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
   /** Whether an update moves `metadata.generation` (default: anything but metadata and status changed). */
   generationChanged?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean;
 }

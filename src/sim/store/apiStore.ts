@@ -539,7 +539,7 @@ export class ApiStore implements StoreOps {
       this.statusInfo(info);
       body = this.admitted(info, body, cur, ctx);
       next = statusWrite(info, cur, body);
-      strategyFor(info).prepareForStatusUpdate?.(next, body, cur);
+      strategyFor(info).prepareForStatusUpdate?.(next, body, cur, timestamp(this.opts.clock.now()));
     } else {
       strategyFor(info).normalize?.(body);
       defaultObject(info, body);
@@ -604,7 +604,7 @@ export class ApiStore implements StoreOps {
       ...noNewFinalizersWhileDeleting(cur, next),
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
-      ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),
+      ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : strategy.validateStatusUpdate?.(cur, next) ?? []),
       ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
