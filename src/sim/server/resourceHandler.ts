@@ -201,6 +201,8 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
   if (r.target.name !== '') throw pathNotFound();
   const method = r.req.method ?? 'GET';
   if (method !== 'POST') throw methodNotAllowed(method);
+  // A review has no table convertor: asked only for a Table, the answer is refused before the body is read.
+  negotiateObjectRendering(r.req.headers.accept, 'item', false);
   const { body } = await readObject(r, info);
   // Decoded as any built-in body: a wrong JSON type is a 400, unknown fields are warned about (or refused).
   const ctx = r.query.writeContext(r.ctx);
