@@ -42,7 +42,8 @@ import { statusWrite } from './statusWrite.ts';
 import { keepImmutableMetadata } from './immutableMetadata.ts';
 import { checkRepeatedYamlKeys } from './strictAppliedYaml.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
-import type { DeleteOptions, ListRequest, PatchType, RequestContext, Subresource } from './types.ts';
+import type { DeleteOptions, ListRequest, PatchType, RequestContext, SimWatchEvent, Subresource } from './types.ts';
+import { eventWithDefaults, readWithDefaults } from './readDefaults.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 
@@ -128,6 +129,16 @@ export class ApiStore implements StoreOps {
 
   table(info: ResourceInfo): ResourceTable {
     return this.mvcc.table(info.group, info.resource);
+  }
+
+  /** A stored custom resource as reads serve it, with its CRD's defaults as they are now (readDefaults.ts). */
+  served(info: ResourceInfo, stored: Stored): Stored {
+    return info.source === 'crd' ? readWithDefaults(stored, customResourceSchema(this.storedCrd(info), info)) : stored;
+  }
+
+  /** A watch event of a custom resource as reads serve it (see served). */
+  servedEvent(info: ResourceInfo, event: SimWatchEvent): SimWatchEvent {
+    return info.source === 'crd' ? eventWithDefaults(event, customResourceSchema(this.storedCrd(info), info)) : event;
   }
 
   get(info: ResourceInfo, namespace: string, name: string, subresource?: Subresource): Stored {
