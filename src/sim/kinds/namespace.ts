@@ -25,6 +25,11 @@ export const namespaceStrategy: KindStrategy = {
     if (spec === undefined) delete next.spec;
     else next.spec = structuredClone(spec);
   },
+
+  prepareForStatusUpdate(next: KubeObject, _body: Readonly<KubeObject>, before: Readonly<KubeObject>): void {
+    // The request's labels stand, and the name label is defaulted back as on any write.
+    next.metadata.labels = { ...next.metadata.labels, [NAME_LABEL]: before.metadata.name ?? '' };
+  },
 };
 
 /**

@@ -31,6 +31,8 @@ describe('a /status write of a built-in kind', () => {
     assert.equal(patched.metadata.annotations?.patchedstatus, 'true');
     assert.equal(patched.metadata.labels?.seen, 'yes');
     assert.equal(patched.status.conditions[0].type, 'StatusPatch');
+    const dropped = await patchStatus('/api/v1/namespaces/status-meta', { metadata: { labels: null } });
+    assert.deepEqual(dropped.metadata.labels, { 'kubernetes.io/metadata.name': 'status-meta' }, 'the name label is defaulted back');
   });
 
   it('keeps the metadata of an UpdateStatus body but not its spec (a Service)', async () => {
