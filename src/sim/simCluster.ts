@@ -257,8 +257,9 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     if (lagging !== undefined) request = laggingListRequest(request, lagging);
     try {
       const result = listTable(this.mvcc, this.api.table(info), info, request, { kind: `${info.kind}List`, apiVersion: apiVersionOf(info) });
-      if (info.version !== info.storageVersion) {
-        result.items = result.items.map((s) => (s as Stored).asApiVersion(apiVersionOf(info)));
+      const items = result.items.map((s) => this.out(info, this.api.served(info, s as Stored)));
+      if (items.some((s, i) => s !== result.items[i])) {
+        result.items = items;
         result.json = () => listJson(result);
       }
       if (ctx?.client) this.clients.recordList(ctx.client, qualifiedResource(info), String(result.resourceVersion), result.items.length, request.limit);
@@ -271,7 +272,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   get(gvr: GroupVersionResource, namespace: string, name: string, subresource?: Subresource, _ctx?: RequestContext): StoredObject {
     const info = this.resources.require(gvr);
-    return this.out(info, this.api.get(info, namespace, name, subresource), subresource);
+    const stored = this.api.get(info, namespace, name, subresource);
+    return this.out(info, subresource === 'scale' ? stored : this.api.served(info, stored), subresource);
   }
 
   // ---- writes ----
@@ -329,6 +331,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       table: this.api.table(info),
       info,
       apiVersion: apiVersionOf(info),
+      served: (event) => this.api.servedEvent(info, event),
       request,
       listener,
       clock: this.clock,

@@ -229,6 +229,13 @@ export function decodeProblems(apiVersionKind: string, object: unknown): DecodeP
   return problems;
 }
 
+/** The fields of `object` the Go message (`apimachinery.pkg.apis.meta.v1.ObjectMeta`) does not have, where they are. */
+export function unknownFieldsOf(message: string, object: Record<string, unknown>): Location[] {
+  const walker = new Walker();
+  walker.message(message, object, false);
+  return walker.unknown;
+}
+
 /** Removes the fields at `paths` from `object`, as the API server drops what its types do not have. */
 export function dropFields(object: Record<string, unknown>, paths: readonly Location[]): void {
   for (const path of paths) {

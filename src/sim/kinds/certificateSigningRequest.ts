@@ -4,6 +4,7 @@ import { goBytes } from '../vocabulary/goValues.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import { STATUS_VERBS, type KindModule } from './kindModule.ts';
 import { CERTIFICATE_SIGNING_REQUEST_COLUMNS } from './certificateSigningRequestColumns.ts';
+import { conditionChangeCauses, preserveApprovals, stampConditions, type Condition } from './certificateSigningRequestConditions.ts';
 
 // CertificateSigningRequests (certificates.k8s.io/v1), as pkg/registry/certificates and
 // pkg/apis/certificates/validation rule them: the requester is recorded on create, the spec never
@@ -15,7 +16,6 @@ type Csr = KubeObject & {
   spec?: { request?: unknown; signerName?: unknown; usages?: unknown; expirationSeconds?: unknown; username?: string; groups?: string[]; uid?: string; extra?: unknown };
   status?: { conditions?: Condition[]; certificate?: string };
 };
-type Condition = { type?: unknown; status?: unknown; lastUpdateTime?: string; lastTransitionTime?: string; reason?: string; message?: string };
 
 const USAGES = new Set([
   'signing', 'digital signature', 'content commitment', 'key encipherment', 'key agreement', 'data encipherment',
@@ -24,7 +24,6 @@ const USAGES = new Set([
   'microsoft sgc', 'netscape sgc',
 ]);
 const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
-const APPROVAL_TYPES = new Set(['Approved', 'Denied']);
 const LEGACY_SIGNER = 'kubernetes.io/legacy-unknown';
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -94,17 +93,6 @@ function validate(obj: Readonly<Csr>): Cause[] {
   return [...causes, ...conditionCauses(obj.status?.conditions)];
 }
 
-/** The times an approval or status write leaves out: set now, as populateConditionTimestamps does. */
-function stampConditions(conditions: Condition[], before: Condition[], now: string): Condition[] {
-  return conditions.map((c) => {
-    const old = before.find((b) => b.type === c.type);
-    const out = { ...c };
-    out.lastUpdateTime ??= now;
-    if (!out.lastTransitionTime) out.lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : now;
-    return out;
-  });
-}
-
 export const certificateSigningRequestStrategy: KindStrategy = {
   normalize(obj: KubeObject): void {
     // Who requested it is the server's to say, never the body's.
@@ -130,35 +118,42 @@ export const certificateSigningRequestStrategy: KindStrategy = {
     (next as Csr).spec = structuredClone((before as Csr).spec);
   },
 
-  prepareForStatusUpdate(next: KubeObject, _body: Readonly<KubeObject>, before: Readonly<KubeObject>): void {
+  prepareForStatusUpdate(next: KubeObject, _body: Readonly<KubeObject>, before: Readonly<KubeObject>, now: string): void {
     // /status writes the other conditions and the certificate; Approved and Denied stay as stored.
     const status = ((next as Csr).status ??= {});
-    const kept = ((before as Csr).status?.conditions ?? []).filter((c) => APPROVAL_TYPES.has(c.type as string));
-    const conditions = [...(status.conditions ?? []).filter((c) => !APPROVAL_TYPES.has(c.type as string)), ...kept];
+    const stored = (before as Csr).status?.conditions ?? [];
+    const conditions = stampConditions(preserveApprovals(status.conditions ?? [], stored), stored, now);
     if (conditions.length) status.conditions = conditions;
     else delete status.conditions;
+  },
+
+  validateStatusUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
+    const old = (before as Csr).status ?? {};
+    const causes = [...validate(after as Csr), ...conditionChangeCauses(old.conditions ?? [], (after as Csr).status?.conditions ?? [], false)];
+    const certificate = (after as Csr).status?.certificate;
+    if (old.certificate && certificate !== old.certificate) {
+      causes.push({ reason: 'FieldValueForbidden', field: 'status.certificate', message: 'Forbidden: updates may not modify existing certificate content' });
+    }
+    return causes;
   },
 
 };
 
 /**
- * PUT/PATCH …/certificatesigningrequests/{name}/approval: only status.conditions change, the rest
- * stays as stored; an Approved or Denied condition, once there, cannot be taken away.
+ * PUT/PATCH …/certificatesigningrequests/{name}/approval: status.conditions and metadata change
+ * (an approver may annotate what it decided), spec and the rest of status stay as stored; an
+ * Approved or Denied condition, once there, cannot be taken away.
  */
 export function approveCertificateSigningRequest(current: Readonly<KubeObject>, body: Readonly<KubeObject>, now: string): KubeObject {
   const cur = current as Csr;
   const next = structuredClone(cur) as Csr;
+  next.metadata = structuredClone(body.metadata ?? {});
   const given = ((body as Csr).status?.conditions ?? []).filter((c): c is Condition => typeof c === 'object' && c !== null);
   const before = cur.status?.conditions ?? [];
   const conditions = stampConditions(given, before, now);
   next.status = { ...(next.status ?? {}), conditions };
   if (conditions.length === 0) delete next.status.conditions;
-  const causes = validate(next);
-  for (const type of APPROVAL_TYPES) {
-    if (before.some((c) => c.type === type) && !conditions.some((c) => c.type === type)) {
-      causes.push({ reason: 'FieldValueForbidden', field: 'status.conditions', message: `Forbidden: updates may not remove a condition of type ${JSON.stringify(type)}` });
-    }
-  }
+  const causes = [...validate(next), ...conditionChangeCauses(before, conditions, true)];
   if (causes.length) throw invalid('certificates.k8s.io', 'CertificateSigningRequest', cur.metadata.name ?? '', causes);
   return next;
 }

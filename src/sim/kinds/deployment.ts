@@ -81,11 +81,7 @@ export const deploymentStrategy: KindStrategy = {
     return immutableSelector('spec.selector', specOf(before).selector, specOf(after).selector);
   },
 
-  prepareForStatusUpdate(next: KubeObject, body: Readonly<KubeObject>): void {
-    const annotations = body.metadata?.annotations;
-    if (annotations === undefined) delete next.metadata.annotations;
-    else next.metadata.annotations = structuredClone(annotations);
-  },
+  statusKeepsMetadata: ['labels'],
 
   generationChanged(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean {
     return specChanged(before, after) || !jsonEqual(before.metadata.annotations ?? {}, after.metadata.annotations ?? {});

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../shared/k8s.ts';
+import type { KubeObject, ObjectMeta } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import type { UserInfo } from '../vocabulary/userInfo.ts';
 
@@ -27,8 +27,15 @@ export interface KindStrategy {
   validateCreate?(obj: Readonly<KubeObject>): Cause[];
   /** Causes for a 422 that compare with the stored object (immutable fields). */
   validateUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
-  /** A /status write may carry more than status for some kinds: copy it from the request's body into `next`. */
-  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>, before: Readonly<KubeObject>): void;
+  /**
+   * The metadata a /status write keeps as stored, where the kind's status strategy resets it (a
+   * Deployment's labels, a Pod's ownerReferences); the rest of metadata comes from the request.
+   */
+  statusKeepsMetadata?: readonly (keyof ObjectMeta)[];
+  /** What a /status write changes besides taking the request's status (a CSR keeps its Approved and Denied conditions). */
+  prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>, before: Readonly<KubeObject>, now: string): void;
+  /** Causes for a 422 of a /status write, which the main resource's rules do not check (a CSR's conditions and certificate). */
+  validateStatusUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
   /** Whether an update moves `metadata.generation` (default: anything but metadata and status changed). */
   generationChanged?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean;
 }

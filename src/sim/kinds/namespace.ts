@@ -25,12 +25,17 @@ export const namespaceStrategy: KindStrategy = {
     if (spec === undefined) delete next.spec;
     else next.spec = structuredClone(spec);
   },
+
+  prepareForStatusUpdate(next: KubeObject, _body: Readonly<KubeObject>, before: Readonly<KubeObject>): void {
+    // The request's labels stand, and the name label is defaulted back as on any write.
+    next.metadata.labels = { ...next.metadata.labels, [NAME_LABEL]: before.metadata.name ?? '' };
+  },
 };
 
 /**
- * PUT …/namespaces/{name}/finalize: only spec.finalizers change (the namespace controller clears
- * `kubernetes` once the namespace is empty; envtest suites clear it themselves). Each must be a
- * qualified name, as kube-apiserver's validation wants.
+ * PUT …/namespaces/{name}/finalize: spec.finalizers and metadata change, status stays as stored
+ * (the namespace controller clears `kubernetes` once the namespace is empty; envtest suites clear
+ * it themselves). Each finalizer must be a qualified name, as kube-apiserver's validation wants.
  */
 export function finalizeNamespace(current: Readonly<KubeObject>, body: Readonly<KubeObject>): KubeObject {
   const finalizers = isRecord(body.spec) && Array.isArray(body.spec.finalizers) ? body.spec.finalizers : [];
@@ -39,6 +44,8 @@ export function finalizeNamespace(current: Readonly<KubeObject>, body: Readonly<
     .filter((c) => c !== undefined);
   if (causes.length) throw invalid('', 'Namespace', current.metadata.name ?? '', causes.map((c) => ({ reason: 'FieldValueInvalid', field: c.field, message: `Invalid value: ${JSON.stringify(c.value)}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character` })));
   const next = structuredClone(current) as KubeObject;
+  next.metadata = structuredClone(body.metadata ?? {});
+  next.metadata.labels = { ...next.metadata.labels, [NAME_LABEL]: current.metadata.name ?? '' };
   next.spec = { ...(isRecord(next.spec) ? next.spec : {}), finalizers: [...new Set(finalizers as string[])] };
   if ((next.spec as { finalizers: string[] }).finalizers.length === 0) delete (next.spec as { finalizers?: string[] }).finalizers;
   return next;

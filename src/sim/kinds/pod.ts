@@ -72,6 +72,9 @@ export const podStrategy: KindStrategy = {
     defaultPodOnly(spec);
   },
 
+  // Old kubelets corrupted owner references through /status, which broke garbage collection.
+  statusKeepsMetadata: ['ownerReferences'],
+
   prepareForCreate(o: KubeObject): void {
     admitPod(obj(o as Obj, 'spec'));
     // The phase the server fills in (the kubelet moves it on), and the class it computes once.

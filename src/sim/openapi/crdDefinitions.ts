@@ -99,5 +99,24 @@ export function toV2(schema: unknown): unknown {
     out['$ref'] = (allOf[0] as Schema)['$ref'];
   }
   if (s['x-kubernetes-int-or-string'] === true) delete out['type'];
+  // kubectl's v2 validation would refuse what an object keeping unknown fields takes: it is left untyped and open.
+  if (s['x-kubernetes-preserve-unknown-fields'] === true) {
+    delete out['properties'];
+    delete out['items'];
+    if (out['type'] === 'object') delete out['type'];
+  }
+  if (out['type'] === 'array' && out['items'] === undefined) delete out['type'];
   return out;
+}
+
+/**
+ * A published definition in Swagger 2.0: as toV2 says it, except a kind whose whole schema keeps
+ * unknown fields, which is only an object (with its group/version/kind), as kube-apiserver
+ * publishes it so that kubectl lets any field through.
+ */
+export function definitionToV2(schema: Schema): Schema {
+  if (schema['x-kubernetes-preserve-unknown-fields'] === true && schema['x-kubernetes-group-version-kind']) {
+    return { type: 'object', 'x-kubernetes-group-version-kind': schema['x-kubernetes-group-version-kind'] };
+  }
+  return toV2(schema) as Schema;
 }

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { builtinDefinitionName, builtinOpenApi } from './builtinDefinitions.ts';
-import { crdDefinitions, toV2, type CrdDefinitions } from './crdDefinitions.ts';
+import { crdDefinitions, definitionToV2, type CrdDefinitions } from './crdDefinitions.ts';
 import { discoveryDocuments, resourceListPath } from './discoveryPaths.ts';
 import { DELETE_OPTIONS, PATCH_CONTENT_TYPES, PRODUCES, QUERY_DESCRIPTIONS, STATUS, groupVersionPath, pathsFor, queryType, type Operation, type PathEntry, type ServedKind } from './operations.ts';
 import { reachableDefinitions, type Schema } from './schema.ts';
@@ -52,7 +52,7 @@ function v2Document(entries: Map<string, PathEntry[]>, crdSchemas: Record<string
   const paths: Record<string, Schema> = {};
   for (const list of entries.values()) for (const entry of list) paths[entry.path] = v2PathItem(entry);
   const definitions: Record<string, Schema> = { ...builtinOpenApi().definitions };
-  for (const [name, schema] of Object.entries(crdSchemas)) definitions[name] = toV2(schema) as Schema;
+  for (const [name, schema] of Object.entries(crdSchemas)) definitions[name] = definitionToV2(schema);
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version },

@@ -2,6 +2,8 @@
 // first syntax error as its scanner reports it (`invalid character '}' looking for beginning of
 // object key string`), and — for strict field validation — the fields a JSON object names twice.
 
+import type { FieldOrder } from '../vocabulary/fieldValidation.ts';
+
 /** Go's quoteChar: how its scanner names the byte it stopped at. */
 function quoteChar(code: number): string {
   if (code === 0x27) return "'\\''";
@@ -190,8 +192,21 @@ export function duplicateFields(value: unknown, text: string): string[] {
   // Cheap exit: a document whose every key is distinct has as many keys as its parse keeps.
   if (countKeys(value) === countKeyTokens(text)) return [];
   const found: string[] = [];
-  walkForDuplicates(text, found);
+  walkKeys(text, (path, _at, again) => {
+    if (again) found.push(path);
+  });
   return found;
+}
+
+/** Where a JSON text names each field, first and again (by offset), as Go's decoder meets them. */
+export function fieldOrderOf(text: string): FieldOrder {
+  const first = new Map<string, number>();
+  const again = new Map<string, number>();
+  walkKeys(text, (path, at, repeated) => {
+    if (!repeated) first.set(path, at);
+    else if (!again.has(path)) again.set(path, at);
+  });
+  return { firstNamed: (field) => first.get(field), namedAgain: (field) => again.get(field) };
 }
 
 function countKeys(v: unknown): number {
@@ -227,7 +242,8 @@ function endOfString(text: string, start: number): number {
   return text.length;
 }
 
-function walkForDuplicates(text: string, found: string[]): void {
+/** Calls `onKey` for every object key in document order: its path, offset, and whether its object named it before. */
+function walkKeys(text: string, onKey: (path: string, at: number, again: boolean) => void): void {
   // One frame per open object (the keys it has named) or list (the index of the current item).
   const frames: { keys?: Set<string>; index: number; path: string }[] = [];
   let pendingKey: string | undefined;
@@ -255,7 +271,7 @@ function walkForDuplicates(text: string, found: string[]): void {
       if (top?.keys && text[j] === ':') {
         const key = JSON.parse(text.slice(i, end + 1)) as string;
         const path = top.path === '' ? key : `${top.path}.${key}`;
-        if (top.keys.has(key)) found.push(path);
+        onKey(path, i, top.keys.has(key));
         top.keys.add(key);
         pendingKey = key;
       }

@@ -42,16 +42,18 @@ export type ObjectRendering = 'object' | 'table' | 'metadata';
  * The first acceptable rendering: `application/json;as=Table;g=meta.k8s.io;v=v1|v1beta1` → table;
  * `as=PartialObjectMetadata` (for one object or a watch) or `as=PartialObjectMetadataList` (for a
  * list) in meta.k8s.io/v1 → metadata, as client-go's metadata client asks; plain JSON (or a
- * wildcard) → the object. Protobuf-only clients get 406 (kubectl never is one).
+ * wildcard) → the object. Protobuf-only clients get 406 (kubectl never is one), and so do clients
+ * that accept only a Table of a resource without one (`tables` false: the reviews, which have no
+ * table convertor in kube-apiserver).
  */
-export function negotiateObjectRendering(accept: string | undefined, shape: 'item' | 'list' = 'item'): ObjectRendering {
+export function negotiateObjectRendering(accept: string | undefined, shape: 'item' | 'list' = 'item', tables = true): ObjectRendering {
   for (const range of parseAccept(accept)) {
     if (!acceptsJson(range)) continue;
     const as = range.params['as'];
     if (as === undefined) return 'object';
     if (range.params['g'] !== 'meta.k8s.io') continue;
     const version = range.params['v'];
-    if (as === 'Table' && (version === 'v1' || version === 'v1beta1')) return 'table';
+    if (as === 'Table' && tables && (version === 'v1' || version === 'v1beta1')) return 'table';
     if (version === 'v1' && as === (shape === 'list' ? 'PartialObjectMetadataList' : 'PartialObjectMetadata')) return 'metadata';
   }
   throw notAcceptable();

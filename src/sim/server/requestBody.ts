@@ -5,7 +5,9 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { ApiError } from '../../shared/apiError.ts';
 import { jsonTextTooDeep, MANAGED_FIELDS_LEVELS, MAX_NESTING_DEPTH, valueTooDeep } from '../store/nestingDepth.ts';
-import { duplicateFields, goJsonSyntaxError, summarizeBody } from './goJson.ts';
+import { duplicateFields, fieldOrderOf, goJsonSyntaxError, summarizeBody } from './goJson.ts';
+import type { FieldOrder } from '../vocabulary/fieldValidation.ts';
+import { parseYamlKeepingLast } from './lenientYaml.ts';
 import { decodeKubernetesProtobuf, UnsupportedProtobufKind } from './protobuf/decodeK8sProtobuf.ts';
 import { apiError, badRequest } from './status.ts';
 
@@ -139,8 +141,15 @@ function tooDeep(char: '{' | '[', body: Buffer, target: DecodeTarget | undefined
   return undecodable(`invalid character '${char}' exceeded max depth`, body, target);
 }
 
-/** Decodes a body as JSON (fast path), YAML or Kubernetes protobuf. Empty → 400. */
-export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target?: DecodeTarget): unknown {
+/** An apply patch, read as the API server first reads it (a key named twice: the last counts), and yaml.v2's complaints about repeated keys. */
+export function decodeAppliedBody(body: Buffer): { patch: unknown; repeatedKeys: string[] } {
+  const repeatedKeys: string[] = [];
+  const patch = decodeBody(body, 'yaml', { patch: 'apply' }, repeatedKeys);
+  return { patch, repeatedKeys };
+}
+
+/** Decodes a body as JSON (fast path), YAML or Kubernetes protobuf. Empty → 400. With `repeatedKeys`, YAML keys named twice are kept (the last) and reported there. */
+export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target?: DecodeTarget, repeatedKeys?: string[]): unknown {
   if (format === 'protobuf') {
     if (body.length === 0) throw badRequest('the body of the request is empty');
     return decodeProtobuf(body);
@@ -160,15 +169,18 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', t
       throw undecodable(goJsonSyntaxError(body) ?? (err as Error).message, body, target);
     }
   } else {
-    value = parseYamlBody(text, body, target);
+    value = parseYamlBody(text, body, target, repeatedKeys);
   }
   if (valueTooDeep(value)) throw tooDeep('{', body, target);
   return value;
 }
 
-function parseYamlBody(text: string, body: Buffer, target: DecodeTarget | undefined): unknown {
+function parseYamlBody(text: string, body: Buffer, target: DecodeTarget | undefined, repeatedKeys: string[] | undefined): unknown {
   try {
-    return parseYaml(text, { uniqueKeys: true, prettyErrors: false });
+    if (!repeatedKeys) return parseYaml(text, { uniqueKeys: true, prettyErrors: false });
+    const parsed = parseYamlKeepingLast(text);
+    repeatedKeys.push(...parsed.repeatedKeys);
+    return parsed.value;
   } catch (err) {
     if (!(err instanceof RangeError || /call stack/.test((err as Error).message))) {
       throw badRequest(`the body of the request could not be decoded as YAML: ${(err as Error).message}`);
@@ -196,9 +208,14 @@ export interface WrittenBody {
   object: Record<string, unknown>;
   /** What strict field validation refuses and JSON.parse forgets (it keeps the last): `spec.replicas` named twice. */
   duplicateFields: string[];
+  /** With duplicates: where the body names each field, to list them among unknown fields in the body's order. */
+  fieldOrder?: FieldOrder;
 }
 
 export function decodeWrittenBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target: DecodeTarget): WrittenBody {
   const object = decodeObjectBody(body, format, target);
-  return { object, duplicateFields: format === 'json' ? duplicateFields(object, body.toString('utf8')) : [] };
+  if (format !== 'json') return { object, duplicateFields: [] };
+  const text = body.toString('utf8');
+  const duplicates = duplicateFields(object, text);
+  return duplicates.length ? { object, duplicateFields: duplicates, fieldOrder: fieldOrderOf(text) } : { object, duplicateFields: [] };
 }

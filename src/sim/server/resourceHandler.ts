@@ -5,12 +5,13 @@
 import type { ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
+import type { FieldOrder } from '../vocabulary/fieldValidation.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { parseResourceVersion } from '../store/resourceVersionParam.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
-import { decodeBody, decodeObjectBody, decodeWrittenBody, readBody, requireShape } from './requestBody.ts';
+import { decodeAppliedBody, decodeBody, decodeObjectBody, decodeWrittenBody, readBody, requireShape } from './requestBody.ts';
 import type { ResourceTarget } from './requestPath.ts';
 import { JSON_CONTENT_TYPE, sendJson } from './responses.ts';
 import { pumpBody, takeTurn } from './chunkPump.ts';
@@ -162,21 +163,28 @@ function startWatch(r: ResourceRequest, info: ResourceInfo, gvr: GroupVersionRes
 }
 
 /** The object a POST or PUT sends, and the fields its JSON named twice (the write's context carries them to the store). */
-async function readObject(r: ResourceRequest, info: ResourceInfo): Promise<{ body: KubeObject; duplicateFields: string[] }> {
+async function readObject(r: ResourceRequest, info: ResourceInfo): Promise<{ body: KubeObject; repeated: RepeatedFields }> {
   const format = bodyFormatOf(r.req.headers['content-type']);
-  const { object: body, duplicateFields } = decodeWrittenBody(await readBody(r.req), format, info);
+  const { object: body, duplicateFields, fieldOrder } = decodeWrittenBody(await readBody(r.req), format, info);
   const metadata = body['metadata'];
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     throw badRequest('metadata must be an object');
   }
   if (metadata === undefined) body['metadata'] = {};
-  return { body: body as KubeObject, duplicateFields };
+  return { body: body as KubeObject, repeated: { duplicateFields, fieldOrder } };
+}
+
+/** The fields a body named twice, and where it names each field when it did. */
+interface RepeatedFields {
+  duplicateFields: string[];
+  fieldOrder: FieldOrder | undefined;
 }
 
 /** The write's context: the client's, with the query's write options and the body's duplicate fields. */
-function writeContextFor(r: ResourceRequest, duplicateFields: string[]): RequestContext {
+function writeContextFor(r: ResourceRequest, { duplicateFields, fieldOrder }: RepeatedFields): RequestContext {
   const ctx = r.query.writeContext(r.ctx);
   if (duplicateFields.length > 0) ctx.duplicateFields = duplicateFields;
+  if (fieldOrder) ctx.fieldOrder = fieldOrder;
   return ctx;
 }
 
@@ -193,6 +201,8 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
   if (r.target.name !== '') throw pathNotFound();
   const method = r.req.method ?? 'GET';
   if (method !== 'POST') throw methodNotAllowed(method);
+  // A review has no table convertor: asked only for a Table, the answer is refused before the body is read.
+  negotiateObjectRendering(r.req.headers.accept, 'item', false);
   const { body } = await readObject(r, info);
   // Decoded as any built-in body: a wrong JSON type is a 400, unknown fields are warned about (or refused).
   const ctx = r.query.writeContext(r.ctx);
@@ -249,8 +259,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       case 'POST': {
         requireVerb(info, 'create', method);
         if (info.namespaced && target.namespace === '') throw methodNotAllowed(method);
-        const { body, duplicateFields } = await readObject(r, info);
-        const ctx = writeContextFor(r, duplicateFields);
+        const { body, repeated } = await readObject(r, info);
+        const ctx = writeContextFor(r, repeated);
         const created = await admittedWrite(admitting(r, info, 'create', ctx), (c) => recording(() => cluster.create(gvr, target.namespace, body, c)));
         sendWarnings(r.res, ctx);
         await sendWritten(r, 201, writtenJson(r, created));
@@ -287,8 +297,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     }
     case 'PUT': {
       requireVerb(info, 'update', method);
-      const { body, duplicateFields } = await readObject(r, info);
-      const ctx = writeContextFor(r, duplicateFields);
+      const { body, repeated } = await readObject(r, info);
+      const ctx = writeContextFor(r, repeated);
       const updated = await admittedWrite(admitting(r, info, 'update', ctx), (c) => recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, c)));
       sendWarnings(r.res, ctx);
       await sendWritten(r, 200, writtenJson(r, updated));
@@ -301,7 +311,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       if (type === 'apply' && !ctx.fieldManager) throw invalidPatchOptions('fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
       if (type !== 'apply' && ctx.force !== undefined) throw invalidPatchOptions('force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
       const raw = await readBody(req);
-      const patch = decodeBody(raw, type === 'apply' ? 'yaml' : 'json', { patch: type });
+      const { patch, repeatedKeys } = type === 'apply' ? decodeAppliedBody(raw) : { patch: decodeBody(raw, 'json', { patch: type }), repeatedKeys: [] };
+      if (repeatedKeys.length) ctx.repeatedYamlKeys = repeatedKeys;
       requireShape(patch, raw, { patch: type });
       // An apply that creates its object answers 201, as the API server does.
       const creates = type === 'apply' && !subresource && !exists(cluster, gvr, target.namespace, target.name);

@@ -38,8 +38,12 @@ import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceW
 import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
+import { statusWrite } from './statusWrite.ts';
+import { keepImmutableMetadata } from './immutableMetadata.ts';
+import { checkRepeatedYamlKeys } from './strictAppliedYaml.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
-import type { DeleteOptions, ListRequest, PatchType, RequestContext, Subresource } from './types.ts';
+import type { DeleteOptions, ListRequest, PatchType, RequestContext, SimWatchEvent, Subresource } from './types.ts';
+import { eventWithDefaults, readWithDefaults } from './readDefaults.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 
@@ -125,6 +129,16 @@ export class ApiStore implements StoreOps {
 
   table(info: ResourceInfo): ResourceTable {
     return this.mvcc.table(info.group, info.resource);
+  }
+
+  /** A stored custom resource as reads serve it, with its CRD's defaults as they are now (readDefaults.ts). */
+  served(info: ResourceInfo, stored: Stored): Stored {
+    return info.source === 'crd' ? readWithDefaults(stored, customResourceSchema(this.storedCrd(info), info)) : stored;
+  }
+
+  /** A watch event of a custom resource as reads serve it (see served). */
+  servedEvent(info: ResourceInfo, event: SimWatchEvent): SimWatchEvent {
+    return info.source === 'crd' ? eventWithDefaults(event, customResourceSchema(this.storedCrd(info), info)) : event;
   }
 
   get(info: ResourceInfo, namespace: string, name: string, subresource?: Subresource): Stored {
@@ -250,7 +264,7 @@ export class ApiStore implements StoreOps {
 
   patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource: Subresource | undefined, ctx: RequestContext): Stored {
     requireVerb(info, 'patch');
-    if (type === 'apply') checkAppliedFields(info, namespace, name, patch);
+    if (type === 'apply') checkAppliedFields(info, namespace, name, patch, customResourceSchema(this.storedCrd(info), info));
     return this.write(() => {
       const table = this.table(info);
       const key = keyOf(info.namespaced ? namespace : '', name);
@@ -258,6 +272,7 @@ export class ApiStore implements StoreOps {
       if (type === 'apply') checkAppliedConfiguration(patch as KubeObject);
       if (!current) {
         if (type === 'apply' && !subresource) {
+          checkRepeatedYamlKeys(ctx);
           const body = patch as KubeObject;
           const config = { ...body, metadata: { ...body.metadata, name } };
           return this.create(info, namespace, config, ctx, config);
@@ -278,6 +293,7 @@ export class ApiStore implements StoreOps {
       const patched = type === 'apply' && subresource !== 'scale'
         ? this.applyConfiguration(info, current.object, patch as KubeObject, subresource, ctx)
         : this.applyPatch(info, type, mutableCopy(base), patch);
+      if (type === 'apply') checkRepeatedYamlKeys(ctx);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
       if (subresource !== 'scale') this.decode(info, result, decodingOf(ctx));
@@ -510,6 +526,9 @@ export class ApiStore implements StoreOps {
     const name = current.object.metadata.name ?? '';
     this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
     const next = write(current.object, body, timestamp(this.opts.clock.now()));
+    keepImmutableMetadata(current.object, next);
+    const causes = validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations);
+    if (causes.length) throw invalid(info.group, info.kind, name, causes);
     next.metadata.resourceVersion = current.object.metadata.resourceVersion;
     this.checkConflictFault(info, key, name);
     encodeAsGo(next);
@@ -530,11 +549,8 @@ export class ApiStore implements StoreOps {
     if (subresource === 'status') {
       this.statusInfo(info);
       body = this.admitted(info, body, cur, ctx);
-      next = mutableCopy(cur) as KubeObject;
-      const status = hasZeroStatus(info) ? withZeroStatus(info, (body as { status?: unknown }).status) : (body as { status?: unknown }).status;
-      if (status === undefined) delete (next as { status?: unknown }).status;
-      else (next as { status?: unknown }).status = status;
-      strategyFor(info).prepareForStatusUpdate?.(next, body, cur);
+      next = statusWrite(info, cur, body);
+      strategyFor(info).prepareForStatusUpdate?.(next, body, cur, timestamp(this.opts.clock.now()));
     } else {
       strategyFor(info).normalize?.(body);
       defaultObject(info, body);
@@ -546,23 +562,10 @@ export class ApiStore implements StoreOps {
         else (next as { status?: unknown }).status = mutableCopy(status);
       }
     }
-    const m = next.metadata;
-    const c = cur.metadata;
-    m.name = c.name;
-    if (c.namespace) m.namespace = c.namespace;
-    m.uid = c.uid;
-    m.creationTimestamp = c.creationTimestamp;
-    m.generation = c.generation;
-    if (c.deletionTimestamp) {
-      m.deletionTimestamp = c.deletionTimestamp;
-      m.deletionGracePeriodSeconds = c.deletionGracePeriodSeconds;
-    } else {
-      delete m.deletionTimestamp;
-      delete m.deletionGracePeriodSeconds;
-    }
+    keepImmutableMetadata(cur, next);
     if (isCrdTable(info) && subresource !== 'status') {
       const causes = validateCrdForWrite(next);
-      if (causes.length) throw invalid(info.group, info.kind, c.name ?? '', causes);
+      if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
       (next as Record<string, unknown>).status = crdStatus(next, timestamp(this.opts.clock.now()));
     }
     return next;
@@ -612,7 +615,7 @@ export class ApiStore implements StoreOps {
       ...noNewFinalizersWhileDeleting(cur, next),
       ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
-      ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : []),
+      ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : strategy.validateStatusUpdate?.(cur, next) ?? []),
       ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);

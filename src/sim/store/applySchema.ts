@@ -1,24 +1,38 @@
 import { ApiError } from '../../shared/apiError.ts';
 import { apiVersionOf } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
-import { decodeProblems, type Location } from '../goTypes/typedDecoding.ts';
+import { decodeProblems, unknownFieldsOf, type Location } from '../goTypes/typedDecoding.ts';
+import type { JsonSchema } from '../crdSchema/jsonSchema.ts';
+import { undeclaredFields } from '../crdSchema/undeclaredFields.ts';
 
-// Server-side apply reads the applied configuration against the kind's schema before merging it:
-// a field the type does not have fails the request whatever fieldValidation says, with
-// structured-merge-diff's message, and (as kube-apiserver v1.28 answers it) as a 500 without a reason.
+// Server-side apply reads the applied configuration against the kind's schema before merging it
+// (a built-in kind's Go type, a custom resource's CRD schema): a field the schema does not declare
+// fails the request whatever fieldValidation says, with structured-merge-diff's message, and (as
+// kube-apiserver v1.28 answers it) as a 500 without a reason.
+
+const OBJECT_META = 'apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 function fieldPath(loc: Location): string {
   return loc.map((part) => (typeof part === 'number' ? `[${part}]` : part.startsWith('[') ? part : `.${part}`)).join('');
 }
 
-/** Throws when an applied configuration of a built-in kind names fields its type does not declare. */
-export function checkAppliedFields(info: ResourceInfo, namespace: string, name: string, patch: unknown): void {
-  if (info.source !== 'builtin' || info.virtual) return;
-  const problems = decodeProblems(`${apiVersionOf(info)}/${info.kind}`, patch);
-  if (!problems || problems.unknownPaths.length === 0) return;
+/** The undeclared fields of an applied configuration; none for kinds without a schema. */
+function undeclared(info: ResourceInfo, patch: unknown, schema: JsonSchema | undefined): readonly Location[] {
+  if (info.source === 'builtin') return decodeProblems(`${apiVersionOf(info)}/${info.kind}`, patch)?.unknownPaths ?? [];
+  if (!schema || typeof patch !== 'object' || patch === null || Array.isArray(patch)) return [];
+  return undeclaredFields(patch as Record<string, unknown>, schema, (metadata) => unknownFieldsOf(OBJECT_META, metadata).map((p) => [...p]));
+}
+
+/** Throws when an applied configuration names fields its kind's schema (a custom resource's `schema`) does not declare. */
+export function checkAppliedFields(info: ResourceInfo, namespace: string, name: string, patch: unknown, schema?: JsonSchema): void {
+  if (info.virtual) return;
+  const paths = undeclared(info, patch, schema);
+  if (paths.length === 0) return;
   const gvk = `${info.group}/${info.version}, Kind=${info.kind}`;
   const where = `${info.namespaced ? namespace : ''}/${name}`;
-  const fields = problems.unknownPaths.map((p) => `${fieldPath(p)}: field not declared in schema`).join(', ');
+  const problems = paths.map((p) => `${fieldPath(p)}: field not declared in schema`);
+  // structured-merge-diff's ValidationErrors: one alone, or each on a line of its own.
+  const fields = problems.length === 1 ? problems[0] : ['errors:', ...problems.map((p) => `  ${p}`)].join('\n');
   const message = `failed to create typed patch object (${where}; ${gvk}): ${fields}`;
   throw ApiError.fromStatus({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
 }

@@ -3,7 +3,7 @@ import { apiVersionOf } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
 import { decodeProblems, dropFields } from '../goTypes/typedDecoding.ts';
-import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
+import type { DecodingContext, FieldOrder } from '../vocabulary/fieldValidation.ts';
 
 // A built-in kind's body as kube-apiserver's decoder treats it: a wrong JSON type is a 400 naming
 // the Go field; unknown fields are dropped, with a warning (fieldValidation=Warn, the default),
@@ -19,10 +19,22 @@ export function decodeBuiltin(info: ResourceInfo, obj: KubeObject, decoding: Dec
   const problems = decodeProblems(`${apiVersionOf(info)}/${info.kind}`, obj);
   if (!problems) return;
   if (problems.typeError) throw cannotHandle(info, problems.typeError);
-  // Duplicates first, as the API server's strict decoder lists them.
-  const complaints = [...(decoding.duplicates ?? []).map((f) => `duplicate field "${f}"`), ...problems.unknown.map((f) => `unknown field "${f}"`)];
+  const complaints = inBodyOrder(problems.unknown, decoding.duplicates ?? [], decoding.fieldOrder);
   if (complaints.length === 0) return;
   if (decoding.mode === 'Strict') throw cannotHandle(info, `strict decoding error: ${complaints.join(', ')}`);
   if (decoding.mode === 'Warn') decoding.warnings?.push(...complaints);
   dropFields(obj as Record<string, unknown>, problems.unknownPaths);
+}
+
+/**
+ * Unknown and repeated fields as Go's strict decoder lists them: in the order it meets them in the
+ * body (an unknown field where it is named, a repeated one where it is named again).
+ */
+function inBodyOrder(unknown: readonly string[], duplicates: readonly string[], order: FieldOrder | undefined): string[] {
+  const found = [
+    ...unknown.map((f) => ({ text: `unknown field "${f}"`, at: order?.firstNamed(f) })),
+    ...duplicates.map((f) => ({ text: `duplicate field "${f}"`, at: order?.namedAgain(f) })),
+  ];
+  // Without offsets (a body with no repeated field, an unknown one at a map key) the lists keep their own order.
+  return found.map((c, i) => ({ ...c, i })).sort((a, b) => (a.at ?? Infinity) - (b.at ?? Infinity) || a.i - b.i).map((c) => c.text);
 }

@@ -27,15 +27,19 @@ export function collectDependents(ops: StoreOps, ownerUid: string, ctx: RequestC
 
 /**
  * Foreground, simplified: dependents go before the owner (the real GC also parks the owner behind
- * a foregroundDeletion finalizer meanwhile; here it all happens within the delete call).
+ * a foregroundDeletion finalizer meanwhile; here it all happens within the delete call). In a
+ * dependency circle the walk comes back to an owner already deleting its dependents: that one is
+ * left to its own delete, which goes on once the walk returns.
  */
 export function deleteDependentsFirst(ops: StoreOps, ownerUid: string, ctx: RequestContext): void {
+  const deletingFirst = new Set(ctx.deletingFirst).add(ownerUid);
+  const within: RequestContext = { ...ctx, deletingFirst };
   for (const ref of ops.owners.dependentsOf(ownerUid)) {
     const cur = ref.table.current.get(ref.key);
     const info = ops.registry.storageInfo(ref.table.group, ref.table.resource);
-    if (!cur || !info) continue;
+    if (!cur || !info || deletingFirst.has(cur.object.metadata.uid ?? '')) continue;
     const others = (cur.object.metadata.ownerReferences ?? []).filter((o) => o.uid !== ownerUid && ops.owners.isLive(o.uid));
-    if (others.length === 0) ops.delete(info, cur.object.metadata.namespace ?? '', cur.object.metadata.name ?? '', { propagationPolicy: 'Foreground' }, ctx);
+    if (others.length === 0) ops.delete(info, cur.object.metadata.namespace ?? '', cur.object.metadata.name ?? '', { propagationPolicy: 'Foreground' }, within);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { KubeObject, WatchEventType } from '../../shared/k8s.ts';
 import type { ListOptions, WatchOptions } from '../../informer/index.ts';
 import type { UserInfo } from '../vocabulary/userInfo.ts';
-import type { FieldValidation } from '../vocabulary/fieldValidation.ts';
+import type { FieldOrder, FieldValidation } from '../vocabulary/fieldValidation.ts';
 
 // The public contract of the simulated cluster's store, as the HTTP layer (src/sim/server), the
 // in-process ListerWatcher, scenarios and the views use it through SimCluster (src/sim/simCluster.ts).
@@ -58,10 +58,16 @@ export interface RequestContext {
   warnings?: string[];
   /** Fields the request's JSON body named twice (JSON.parse kept the last): refused or warned about as unknown ones are. */
   duplicateFields?: readonly string[];
+  /** An apply's YAML keys named twice in a map, as yaml.v2 words each (`line 9: key "foo" already set in map`). */
+  repeatedYamlKeys?: readonly string[];
+  /** With duplicateFields: where the body names each field (unknown and repeated ones are listed in the body's order). */
+  fieldOrder?: FieldOrder;
   /** Set by admission (src/sim/admission) while it runs the write: where webhooks see and change the object. */
   admission?: AdmissionPoints;
   /** The call the write was made as (set by the cluster's write methods): what its write records say. */
   write?: WriteCall;
+  /** Owners (uids) whose dependents this delete call is deleting first: a dependency circle ends when it comes back to one. */
+  deletingFirst?: ReadonlySet<string>;
   /** On the work the API server does itself after a write (garbage collection, namespace cleanup): that write's context. */
   cause?: RequestContext;
 }

@@ -4,7 +4,7 @@ import { invalid, tooLargeResourceVersion, tooOldResourceVersion } from '../../s
 import { matching, parseFilters, windowStartOf } from './listing.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { parseWatchResourceVersion } from './resourceVersionParam.ts';
-import type { WatchListener, WatchRequest } from './types.ts';
+import type { SimWatchEvent, WatchListener, WatchRequest } from './types.ts';
 import { errorEvent } from './watchEvent.ts';
 import type { DeliveryGate } from './deliveryGate.ts';
 import { qualifiedResource } from '../../shared/k8s.ts';
@@ -26,6 +26,8 @@ export interface OpenWatchArgs {
   table: ResourceTable;
   info: ResourceInfo;
   apiVersion: string;
+  /** An event as reads serve its object (a custom resource with its CRD's defaults as they are now). */
+  served?: (event: SimWatchEvent) => SimWatchEvent;
   request: WatchRequest;
   listener: WatchListener;
   clock: Clock;
@@ -76,6 +78,7 @@ export function openWatch(a: OpenWatchArgs): Watcher {
     label: filters.label,
     field: filters.field,
     apiVersion: a.apiVersion,
+    ...(a.served ? { served: a.served } : {}),
     kind: a.info.kind,
     bookmarks: a.request.allowWatchBookmarks === true,
     bookmarkIntervalMs: a.bookmarkIntervalMs,

@@ -45,6 +45,8 @@ export interface WatcherConfig {
   field: FieldSelector;
   /** apiVersion and kind the client asked in (bookmarks carry them; objects are rewritten when it differs). */
   apiVersion: string;
+  /** An event as reads serve its object (a custom resource with its CRD's defaults as they are now). */
+  served?: (event: SimWatchEvent) => SimWatchEvent;
   kind: string;
   bookmarks: boolean;
   bookmarkIntervalMs: number;
@@ -226,6 +228,7 @@ export class Watcher implements SimWatch {
 
   private push(event: SimWatchEvent): void {
     const ofObject = event.type !== 'BOOKMARK' && event.type !== 'ERROR';
+    if (ofObject && this.cfg.served) event = this.cfg.served(event);
     if (ofObject && this.cfg.apiVersion !== event.object.apiVersion) event = this.convert(event);
     if (ofObject && (this.holds?.size || this.cfg.gate.holding)) {
       const next = this.coalesced(event);

@@ -16,7 +16,9 @@ export function decodingOf(ctx: RequestContext): DecodingContext {
 
 /** How the write decodes the request's own body: as decodingOf, and the fields its JSON named twice. */
 export function bodyDecodingOf(ctx: RequestContext): DecodingContext {
-  return { ...decodingOf(ctx), duplicates: ctx.duplicateFields ?? [] };
+  const decoding: DecodingContext = { ...decodingOf(ctx), duplicates: ctx.duplicateFields ?? [] };
+  if (ctx.fieldOrder) decoding.fieldOrder = ctx.fieldOrder;
+  return decoding;
 }
 
 /** Who managedFields record the write under: its ?fieldManager, else its User-Agent's prefix. */

@@ -11,4 +11,12 @@ export interface DecodingContext {
   warnings: string[] | undefined;
   /** Fields the request's JSON named twice (`spec.replicas`): refused or warned about as unknown ones are. */
   duplicates?: readonly string[];
+  /** Where the body names its fields, so unknown and repeated ones are listed as Go's decoder meets them. */
+  fieldOrder?: FieldOrder;
+}
+
+/** Offsets in a JSON body of a field's first naming and of its second (a repeated field); undefined when not named so. */
+export interface FieldOrder {
+  firstNamed(field: string): number | undefined;
+  namedAgain(field: string): number | undefined;
 }

@@ -104,14 +104,31 @@ describe('CertificateSigningRequests', () => {
     assert.match(both.json().message, /Approved and Denied conditions are mutually exclusive/);
   });
 
-  it('take the certificate through /status, which cannot add or remove an approval', async () => {
+  it('keep the annotations an /approval patch brings, as the approver records them there', async () => {
+    const created = await create('annotated');
+    const r = await call(suite.server, 'PATCH', `${CSRS}/annotated/approval`, {
+      body: { metadata: { annotations: { patchedapproval: 'true' }, uid: 'not-the-uid' }, status: { conditions: [APPROVED] } }, contentType: 'application/merge-patch+json',
+    });
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json().metadata.annotations?.patchedapproval, 'true');
+    assert.equal(r.json().metadata.uid, created.metadata.uid);
+  });
+
+  it('take the certificate through /status, which keeps the stored approvals in the places it gives them and cannot add or remove one', async () => {
     await create('signed');
     assert.equal((await call(suite.server, 'PATCH', `${CSRS}/signed/approval`, { body: { status: { conditions: [APPROVED] } }, contentType: 'application/merge-patch+json' })).status, 200);
     const failed = { type: 'Failed', status: 'True', reason: 'SignerError' };
-    const r = await call(suite.server, 'PATCH', `${CSRS}/signed/status`, { body: { status: { certificate: 'Zm9v', conditions: [failed, { type: 'Denied', status: 'True' }] } }, contentType: 'application/merge-patch+json' });
+    const changed = await call(suite.server, 'PATCH', `${CSRS}/signed/status`, { body: { status: { conditions: [failed, { type: 'Denied', status: 'True' }] } }, contentType: 'application/merge-patch+json' });
+    assert.equal(changed.status, 422);
+    assert.deepEqual(changed.json().details.causes.map((c: { message: string }) => c.message),
+      ['Forbidden: updates may not remove a condition of type "Approved"', 'Forbidden: updates may not add a condition of type "Denied"']);
+    const r = await call(suite.server, 'PATCH', `${CSRS}/signed/status`, {
+      body: { status: { certificate: 'Zm9v', conditions: [{ ...APPROVED, reason: 'Rewritten' }, failed] } }, contentType: 'application/merge-patch+json',
+    });
     assert.equal(r.status, 200, r.body);
     assert.equal(r.json().status.certificate, 'Zm9v');
-    assert.deepEqual(r.json().status.conditions.map((c: { type: string }) => c.type), ['Failed', 'Approved']);
+    assert.deepEqual(r.json().status.conditions.map((c: { type: string; reason: string }) => [c.type, c.reason]), [['Approved', APPROVED.reason], ['Failed', 'SignerError']]);
+    assert.equal(r.json().status.conditions[1].lastUpdateTime, '2026-01-01T00:00:00Z', 'times left out are filled in');
   });
 
   it('list with kubectl get csr\'s columns: signer, requestor, requested duration, condition', async () => {

@@ -201,6 +201,17 @@ describe('kinds with rules of their own', () => {
     assert.deepEqual(r.json().spec.finalizers, ['kubernetes'], 'only /finalize changes them');
   });
 
+  it('a Namespace\'s /finalize takes spec.finalizers and the metadata it brings, and keeps the name label', async () => {
+    await call(suite.server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'finalized' } } });
+    const ns = (await call(suite.server, 'GET', '/api/v1/namespaces/finalized')).json();
+    const body = { ...ns, metadata: { ...ns.metadata, labels: { team: 'a' }, annotations: { why: 'e2e' } }, spec: { finalizers: ['kubernetes', 'e2e.example.com/fake'] } };
+    const r = await call(suite.server, 'PUT', '/api/v1/namespaces/finalized/finalize', { body });
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(r.json().spec.finalizers, ['kubernetes', 'e2e.example.com/fake']);
+    assert.deepEqual(r.json().metadata.labels, { team: 'a', 'kubernetes.io/metadata.name': 'finalized' });
+    assert.equal(r.json().metadata.annotations?.why, 'e2e');
+  });
+
   it('an Event must be in its involved object\'s namespace; a new-style Event names its reporter', async () => {
     const events = '/api/v1/namespaces/default/events';
     const elsewhere = await call(suite.server, 'POST', events, { body: { metadata: { name: 'e1' }, involvedObject: { kind: 'Pod', namespace: 'other', name: 'p' }, reason: 'Started' } });

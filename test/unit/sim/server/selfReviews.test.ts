@@ -36,6 +36,16 @@ const canICreatePods = {
 };
 
 describe('SelfSubjectAccessReview', () => {
+  it('asked for only as a Table is 406: a review has no table form; JSON beside it is still answered', async () => {
+    const table = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+    const refused = await call(server, 'POST', SSAR, { body: canICreatePods, accept: table });
+    assert.equal(refused.status, 406, refused.body);
+    assert.equal(refused.json().reason, 'NotAcceptable');
+    const answered = await call(server, 'POST', SSAR, { body: canICreatePods, accept: `${table}, application/json` });
+    assert.equal(answered.status, 201, answered.body);
+    assert.equal(answered.json().kind, 'SelfSubjectAccessReview');
+  });
+
   it('allows everything: 201 with the submitted review and status.allowed true', async () => {
     const r = await call(server, 'POST', SSAR, { body: canICreatePods });
     assert.equal(r.status, 201, r.body);
