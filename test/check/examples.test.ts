@@ -4,15 +4,17 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { check, transcript } from './checkCli.ts';
 
-const EXAMPLES: [program: string, scenario: string][] = [
-  ['examples/replicaset-controller/controller.ts', 'examples/replicaset-controller/scenario.yaml'],
-  ['examples/endpoints-controller/controller.ts', 'examples/endpoints-controller/scenario.yaml'],
-  ['./go/examples/configmap-mirror', 'go/examples/configmap-mirror/scenario.yaml'],
+const EXAMPLES: [program: string, scenario: string, args: string[]][] = [
+  ['examples/replicaset-controller/controller.ts', 'examples/replicaset-controller/scenario.yaml', []],
+  ['examples/endpoints-controller/controller.ts', 'examples/endpoints-controller/scenario.yaml', []],
+  ['./go/examples/configmap-mirror', 'go/examples/configmap-mirror/scenario.yaml', []],
+  // The kubebuilder-layout guestbook owns a Deployment: the sim's workload controllers roll it out.
+  ['./examples/go-guestbook/cmd', 'examples/go-guestbook/scenario.yaml', ['--workloads']],
 ];
 
-for (const [program, scenario] of EXAMPLES) {
-  it(`${program}: no finding, every plan run`, async () => {
-    const r = await check(program, scenario);
+for (const [program, scenario, args] of EXAMPLES) {
+  it(`${program}${args.length ? ` ${args.join(' ')}` : ''}: no finding, every plan run`, async () => {
+    const r = await check(program, scenario, args);
     assert.equal(r.findings.length, 0, `${r.findings.map((f) => f.summary).join('\n')}${transcript(r)}`);
     assert.equal(r.code, 0, transcript(r));
     assert.equal(r.skipped, 0, transcript(r));
