@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { Quantity } from '../vocabulary/quantity.ts';
 import { isBestEffort, isExtendedResource, isTerminating, missingComputeResources, podUsage } from './podUsage.ts';
-import { resourceList, type ResourceList } from './resourceList.ts';
+import { resourceList, type ResourceList } from '../vocabulary/resourceList.ts';
 
 // How quota measures one kind of object, as the evaluators of pkg/quota/v1/evaluator/core and
 // k8s.io/apiserver's generic object count evaluator do: which of a quota's hard resources it

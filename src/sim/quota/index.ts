@@ -4,4 +4,4 @@
 export { calculateUsed, hardOf, type ObjectsOf } from './quotaUsage.ts';
 export { checkQuotas, QuotaRefusal, type QuotaCharge, type QuotaRequest } from './quotaAdmission.ts';
 export { chargedResources, type QuotaOperation } from './evaluators.ts';
-export { toJson, type ResourceList } from './resourceList.ts';
+export { toJson, type ResourceList } from '../vocabulary/resourceList.ts';

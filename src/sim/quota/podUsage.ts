@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { Quantity } from '../vocabulary/quantity.ts';
-import { add, max, resourceList, type ResourceList } from './resourceList.ts';
+import { add, max, resourceList, type ResourceList } from '../vocabulary/resourceList.ts';
 
 // What a Pod charges to a quota (pkg/quota/v1/evaluator/core/pods.go): `count/pods` always, and
 // while it is not finished (nor past its deletion grace period) `pods` and its compute resources —

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { ZERO } from '../vocabulary/quantity.ts';
 import { evaluatorFor, type QuotaOperation } from './evaluators.ts';
 import { scopesOf } from './quotaScopes.ts';
-import { add, exceeding, mask, prettyPrint, removeZeros, resourceList, subtractNonNegative, type ResourceList } from './resourceList.ts';
+import { add, exceeding, mask, prettyPrint, removeZeros, resourceList, subtractNonNegative, type ResourceList } from '../vocabulary/resourceList.ts';
 
 // The ResourceQuota admission plugin's check of one create or update (k8s.io/apiserver's
 // resourcequota CheckRequest): each quota of the namespace whose status.hard names a resource the

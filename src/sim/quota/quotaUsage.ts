@@ -2,7 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { Quantity } from '../vocabulary/quantity.ts';
 import { chargedResources, evaluatorFor } from './evaluators.ts';
 import { scopesOf } from './quotaScopes.ts';
-import { add, mask, resourceList, type ResourceList } from './resourceList.ts';
+import { add, mask, resourceList, type ResourceList } from '../vocabulary/resourceList.ts';
 
 // What the quota controller writes into a ResourceQuota's status (syncResourceQuota): `hard` is
 // the spec's, `used` is what the namespace's objects in the quota's scopes use of each hard

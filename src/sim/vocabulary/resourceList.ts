@@ -1,4 +1,4 @@
-import { Quantity, ZERO, quantityOf } from '../vocabulary/quantity.ts';
+import { Quantity, ZERO, quantityOf } from './quantity.ts';
 
 // A ResourceList (`{cpu: "500m", pods: "1"}`) as exact quantities, and the arithmetic of
 // k8s.io/apiserver's quota helpers (Add, Max, Mask, LessThanOrEqual) that quota evaluation uses.
