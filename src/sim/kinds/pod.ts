@@ -8,6 +8,7 @@ import { mountServiceAccountToken } from './serviceAccountAdmission.ts';
 import { CREATE_ONLY, type KindModule } from './kindModule.ts';
 import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
+import { podQosClass } from '../vocabulary/podQos.ts';
 
 // Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account
 // and its token's volume, priority, tolerations of not-ready and unreachable nodes for 300 s, the
@@ -79,8 +80,8 @@ export const podStrategy: KindStrategy = {
     admitPod(spec);
     mountServiceAccountToken(o, spec, stored);
     admitToLimitRanges(o, spec, stored);
-    // The phase the server fills in; the kubelet moves it on.
-    o.status = { phase: 'Pending' };
+    // The phase the server fills in (the kubelet moves it on), and the QoS class of what it asks for.
+    o.status = { phase: 'Pending', qosClass: podQosClass(spec) };
   },
 
   validate(o: Readonly<KubeObject>): Cause[] {

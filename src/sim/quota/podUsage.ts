@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
+import { podQosClass } from '../vocabulary/podQos.ts';
 import { Quantity } from '../vocabulary/quantity.ts';
 import { add, max, resourceList, type ResourceList } from '../vocabulary/resourceList.ts';
 
@@ -87,13 +88,7 @@ export function podUsage(pod: Readonly<KubeObject>, nowMs: number): ResourceList
 
 /** QoS class BestEffort: no container asks for or limits cpu or memory. */
 export function isBestEffort(pod: Readonly<KubeObject>): boolean {
-  const view = pod as PodView;
-  for (const c of [...containersOf(view), ...initContainersOf(view)]) {
-    for (const list of [resourceList(c.resources?.requests), resourceList(c.resources?.limits)]) {
-      for (const r of ['cpu', 'memory']) if (list.get(r) && !list.get(r)!.isZero()) return false;
-    }
-  }
-  return true;
+  return podQosClass(pod.spec) === 'BestEffort';
 }
 
 export function isTerminating(pod: Readonly<KubeObject>): boolean {

@@ -6,6 +6,7 @@ import type { ControllerDefinition } from './controllerLoop.ts';
 import { fakeNodeName, nodeAddress } from './fakeNodes.ts';
 import { phaseOf, timeString } from './pods.ts';
 import { runDurationMs } from './sleepCommands.ts';
+import { podQosClass } from '../vocabulary/podQos.ts';
 import { eventRecorder, type EventRecorder } from './eventRecorder.ts';
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import type { WorkloadOptions } from './workloadOptions.ts';
@@ -106,7 +107,7 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
           podIP: ip,
           podIPs: [{ ip }],
           startTime: status.startTime ?? started,
-          qosClass: 'BestEffort',
+          qosClass: (pod.status as { qosClass?: string } | undefined)?.qosClass ?? podQosClass(pod.spec),
           conditions: podConditions(status.conditions, !crashLoops, started, spec),
           containerStatuses: (spec.containers ?? []).map((c) => (crashLoops ? crashLooping(c, started) : runningContainer(c, started))),
         }, ctx);
