@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { forbidden } from '../../shared/apiErrors.ts';
-import { checkQuotas, QuotaRefusal, toJson, type QuotaOperation } from '../quota/index.ts';
+import { checkQuotas, QuotaRefusal, toJson, type QuotaCharge, type QuotaOperation } from '../quota/index.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { mutableCopy } from './storedObject.ts';
 import type { StoreOps } from './storeOps.ts';
@@ -26,7 +26,7 @@ export function admitQuota(ops: StoreOps, info: ResourceInfo, operation: QuotaOp
   const table = ops.mvcc.table(QUOTAS.group, QUOTAS.resource);
   const quotas = [...table.keys.range(`${namespace}/`, '')].map((k) => table.current.get(k)?.object).filter((q): q is Readonly<KubeObject> => q !== undefined);
   if (quotas.length === 0) return;
-  let charges;
+  let charges: QuotaCharge[];
   try {
     charges = checkQuotas(quotas, { group: info.group, resource: info.resource, operation, object, old, nowMs });
   } catch (err) {
