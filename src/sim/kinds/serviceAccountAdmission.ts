@@ -22,9 +22,13 @@ function shouldAutomount(spec: Obj, serviceAccount: Readonly<KubeObject> | undef
   return typeof fromAccount === 'boolean' ? fromAccount : true;
 }
 
-/** A five-letter suffix fixed by the pod's uid, so a seeded run names its volumes the same each time. */
-function volumeName(pod: KubeObject): string {
-  const digest = createHash('sha256').update(pod.metadata.uid ?? pod.metadata.name ?? '').digest();
+/**
+ * kube-apiserver picks a random five-letter suffix; here it follows from the service account, so
+ * that every run of a scenario names the volume alike whatever order its Pods are made in
+ * (`controller-lab check` compares runs, and a made-up name is no difference of state).
+ */
+function volumeName(namespace: string, serviceAccount: string): string {
+  const digest = createHash('sha256').update(`${namespace}/${serviceAccount}`).digest();
   return VOLUME_PREFIX + [...digest.subarray(0, 5)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
 }
 
@@ -49,7 +53,7 @@ export function mountServiceAccountToken(pod: KubeObject, spec: Obj, stored: Sto
   if (!shouldAutomount(spec, account)) return;
   const volumes = Array.isArray(spec.volumes) ? (spec.volumes as unknown[]).filter(isObj) : [];
   const existing = volumes.find((v) => typeof v.name === 'string' && v.name.startsWith(VOLUME_PREFIX));
-  const name = typeof existing?.name === 'string' ? existing.name : volumeName(pod);
+  const name = typeof existing?.name === 'string' ? existing.name : volumeName(namespace, accountName);
   let needed = false;
   for (const field of ['initContainers', 'containers']) {
     const containers = Array.isArray(spec[field]) ? (spec[field] as unknown[]).filter(isObj) : [];

@@ -46,3 +46,13 @@ test('a container that already mounts something at the token path keeps it', asy
   assert.deepEqual(answer.json().spec.containers[0].volumeMounts, [{ name: 'own', mountPath: MOUNT }]);
   assert.deepEqual(answer.json().spec.volumes.map((v: { name: string }) => v.name), ['own']);
 });
+
+test('the token volume is named alike for every pod of one service account, so runs of a scenario compare alike', async () => {
+  const volumeOf = async (name: string): Promise<string> => {
+    const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'agnhost:2.45' }] } };
+    const answer = await call(s.server, 'POST', '/api/v1/namespaces/default/pods', { body });
+    assert.equal(answer.status, 201, answer.body);
+    return answer.json().spec.volumes[0].name;
+  };
+  assert.equal(await volumeOf('first'), await volumeOf('second'));
+});
