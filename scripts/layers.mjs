@@ -54,8 +54,9 @@ export const SIM_FLOORS = [
   // Words every part shares (object metadata, ResourceInfo, table cells, UserInfo …), k8s.io/api's Go
   // types as generated tables, and leaves that need nothing of the sim.
   ['vocabulary', 'goTypes', 'selectors', 'tls'],
-  // API machinery: patches, OpenAPI documents, CRD schemas and CEL, and one module per built-in kind.
-  ['patch', 'openapi', 'crdSchema', 'kinds'],
+  // API machinery: patches, OpenAPI documents, CRD schemas and CEL, one module per built-in kind,
+  // and resource quota's evaluation.
+  ['patch', 'openapi', 'crdSchema', 'kinds', 'quota'],
   // The registry of served resources, and server-side apply.
   ['resources', 'apply'],
   // The MVCC store: writes with the API server's semantics, watches, persistence.

@@ -314,6 +314,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     });
   }
 
+  servedVersion(group: string, resource: string): string | undefined {
+    return this.resources.storageInfo(group, resource)?.version;
+  }
+
   // ---- watches ----
 
   watch(gvr: GroupVersionResource, request: WatchRequest, listener: WatchListener, ctx?: RequestContext): SimWatch {

@@ -2,14 +2,17 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { forbidden, isRecord, records, sameValue } from './fieldErrors.ts';
-import type { KindStrategy } from './kindStrategy.ts';
+import type { KindStrategy, StoredObjects } from './kindStrategy.ts';
+import { admitToLimitRanges } from './limitRanger.ts';
+import { mountServiceAccountToken } from './serviceAccountAdmission.ts';
 import { CREATE_ONLY, type KindModule } from './kindModule.ts';
 import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
-import { podQosClass } from './podQos.ts';
+import { podQosClass } from '../vocabulary/podQos.ts';
 
-// Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account,
-// priority, and tolerations of not-ready and unreachable nodes for 300 s), and
+// Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account
+// and its token's volume, priority, tolerations of not-ready and unreachable nodes for 300 s, the
+// defaults of its namespace's LimitRanges, which then check it), and
 // ValidatePodUpdate — once created, a pod's spec may
 // change only in its containers' images, activeDeadlineSeconds, added tolerations and a negative
 // terminationGracePeriodSeconds. The sim also lets spec.nodeName be set once: its scheduler binds
@@ -75,10 +78,13 @@ export const podStrategy: KindStrategy = {
   // Old kubelets corrupted owner references through /status, which broke garbage collection.
   statusKeepsMetadata: ['ownerReferences'],
 
-  prepareForCreate(o: KubeObject): void {
-    admitPod(obj(o as Obj, 'spec'));
-    // The phase the server fills in (the kubelet moves it on), and the class it computes once.
-    o.status = { phase: 'Pending', qosClass: podQosClass(o.spec) };
+  prepareForCreate(o: KubeObject, stored: StoredObjects): void {
+    const spec = obj(o as Obj, 'spec');
+    admitPod(spec);
+    mountServiceAccountToken(o, spec, stored);
+    admitToLimitRanges(o, spec, stored);
+    // The phase the server fills in (the kubelet moves it on), and the QoS class of what it asks for.
+    o.status = { phase: 'Pending', qosClass: podQosClass(spec) };
   },
 
   validate(o: Readonly<KubeObject>): Cause[] {

@@ -1,8 +1,9 @@
 import type { KindModule } from './kindModule.ts';
 import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, type Obj } from '../vocabulary/tableCells.ts';
 
-// ResourceQuotas (core v1). Their cells come from the status, which the quota controller fills in a
-// real cluster; the sim runs no controllers, so they stay empty until something writes /status.
+// ResourceQuotas (core v1). Their cells come from the status, which the quota controller fills in
+// (src/sim/workloads/resourceQuotaController.ts, with the workload simulation on); without it they
+// stay empty until something writes /status.
 
 /** A ResourceList (its keys hold dots, so they are read from the map, not as paths). */
 function quantities(o: Obj, path: string): Record<string, unknown> {

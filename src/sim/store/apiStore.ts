@@ -34,6 +34,7 @@ import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type Store
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { encodeAsGo } from '../goTypes/goEncoding.ts';
 import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
+import { admitQuota } from './quotaAdmission.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
 import { checkAppliedFields } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
@@ -235,6 +236,7 @@ export class ApiStore implements StoreOps {
       else recordUpdate(undefined, obj, this.fieldManagement(info, undefined, ctx));
       encodeAsGo(obj);
       ctx.admission?.validate(obj, undefined);
+      admitQuota(this, info, 'CREATE', obj, undefined, now, ctx);
       if (ctx.dryRun) return new Stored(obj, 0);
       return this.commit(table, key, obj, ctx).object;
     });
@@ -625,6 +627,7 @@ export class ApiStore implements StoreOps {
     else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;
     if (admit) ctx.admission?.validate(next, cur);
+    if (admit && subresource === undefined) admitQuota(this, info, 'UPDATE', next, cur, this.opts.clock.now(), ctx);
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
       if (ctx.dryRun) return current;
       return this.commit(table, key, undefined, ctx).object;

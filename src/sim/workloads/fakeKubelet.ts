@@ -5,6 +5,8 @@ import type { RequestContext } from '../store/types.ts';
 import type { ControllerDefinition } from './controllerLoop.ts';
 import { fakeNodeName, nodeAddress } from './fakeNodes.ts';
 import { phaseOf, timeString } from './pods.ts';
+import { runDurationMs } from './sleepCommands.ts';
+import { podQosClass } from '../vocabulary/podQos.ts';
 import { eventRecorder, type EventRecorder } from './eventRecorder.ts';
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import type { WorkloadOptions } from './workloadOptions.ts';
@@ -12,12 +14,15 @@ import { getObject, PODS, type WorkloadCluster } from './workloadCluster.ts';
 
 // The kubelets of the fake Nodes, as kwok plays them: a Pod bound to a fake Node becomes Running
 // and Ready after podStartDelayMs; a Job's Pod (restartPolicy Never or OnFailure) then Succeeds
-// after jobPodDurationMs. A chosen share of Pods fails instead (CrashLoopBackOff, or Failed for Job
-// Pods). Which Pods fail follows from their uid, so a seeded scenario fails the same Pods each run.
+// after jobPodDurationMs, or as long as its containers' `sleep N` commands say (sleepCommands.ts).
+// A chosen share of Pods fails instead (CrashLoopBackOff, or Failed for Job Pods). Which Pods fail
+// follows from their uid, so a seeded scenario fails the same Pods each run.
 
 interface ContainerSpec {
   name: string;
   image?: string;
+  command?: unknown;
+  args?: unknown;
 }
 
 interface PodSpecView {
@@ -87,7 +92,8 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
       const startAt = (seenAt.get(key) ?? now) + options.podStartDelayMs;
       const runsToCompletion = spec.restartPolicy === 'Never' || spec.restartPolicy === 'OnFailure';
       const fails = fate(pod) < options.podFailureRate;
-      const status = (pod.status ?? {}) as { startTime?: string; podIP?: string; qosClass?: string; conditions?: Condition[] };
+      const runsFor = runDurationMs(spec.containers ?? [], options.jobPodDurationMs);
+      const status = (pod.status ?? {}) as { startTime?: string; podIP?: string; conditions?: Condition[] };
 
       if (now < startAt) return startAt - now;
       if (phase === 'Pending') {
@@ -101,14 +107,14 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
           podIP: ip,
           podIPs: [{ ip }],
           startTime: status.startTime ?? started,
-          qosClass: status.qosClass ?? 'BestEffort',
+          qosClass: (pod.status as { qosClass?: string } | undefined)?.qosClass ?? podQosClass(pod.spec),
           conditions: podConditions(status.conditions, !crashLoops, started, spec),
           containerStatuses: (spec.containers ?? []).map((c) => (crashLoops ? crashLooping(c, started) : runningContainer(c, started))),
         }, ctx);
         recordStart(running, spec.nodeName ?? '', spec.containers ?? [], crashLoops, ctx);
-        return runsToCompletion ? options.jobPodDurationMs : undefined;
+        return runsToCompletion ? runsFor : undefined;
       }
-      if (runsToCompletion && now >= startAt + options.jobPodDurationMs) {
+      if (runsToCompletion && now >= startAt + runsFor) {
         const finished = timeString(now);
         const started = status.startTime ?? finished;
         writeStatusIfChanged(cluster, PODS, pod, {
@@ -118,7 +124,7 @@ export function fakeKubelet(cluster: WorkloadCluster, options: WorkloadOptions):
         }, ctx);
         return;
       }
-      if (runsToCompletion) return startAt + options.jobPodDurationMs - now;
+      if (runsToCompletion) return startAt + runsFor - now;
     },
   };
 }

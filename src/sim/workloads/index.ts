@@ -13,6 +13,7 @@ import { ensureFakeNodes } from './fakeNodes.ts';
 import { jobController } from './jobController.ts';
 import { replicaSetController } from './replicaSetController.ts';
 import { replicationControllerController } from './replicationControllerController.ts';
+import { resourceQuotaController } from './resourceQuotaController.ts';
 import { scheduler } from './scheduler.ts';
 import { statefulSetController } from './statefulSetController.ts';
 import { ttlAfterFinishedController } from './ttlAfterFinishedController.ts';
@@ -20,7 +21,7 @@ import { controllerManagerAgent, type WorkloadCluster } from './workloadCluster.
 import { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 
 // The optional workload simulation: the controller-manager's workload, CronJob, TTL, disruption,
-// autoscaler and endpoints loops, a scheduler and fake kubelets on fake Nodes, so Deployments roll
+// autoscaler, endpoints and resource quota loops, a scheduler and fake kubelets on fake Nodes, so Deployments roll
 // out, Jobs complete and CronJobs start them, budgets guard `kubectl drain`, Services list their
 // Pods and `kubectl rollout status` returns. Off unless asked for, so a user's own controllers for
 // these kinds are not raced. Each loop is a client of the cluster with its own user agent, visible
@@ -57,6 +58,7 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
     [endpointsController(cluster), client(controllerManagerAgent('endpoint-controller'))],
     [endpointSliceController(cluster), client(controllerManagerAgent('endpointslice-controller'))],
     [endpointSliceMirroringController(cluster), client(controllerManagerAgent('endpointslicemirroring-controller'))],
+    [resourceQuotaController(cluster), client(controllerManagerAgent('resourcequota-controller'))],
     [scheduler(cluster), client('kube-scheduler/v1.28.4 (linux/amd64) kubernetes/sim/scheduler')],
     [fakeKubelet(cluster, options), kubelet],
   ];

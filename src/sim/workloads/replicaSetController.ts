@@ -1,16 +1,21 @@
 import { objectKey, splitKey } from '../../shared/keys.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
-import { isNotFound } from '../../shared/apiError.ts';
+import { ApiError, isNotFound } from '../../shared/apiError.ts';
 import { labelSelectorText } from '../../shared/labelSelector.ts';
 import type { RequestContext } from '../store/types.ts';
 import { controllerKeyOf, type ControllerDefinition } from './controllerLoop.ts';
-import { controllerRef, isActive, isAvailable, isControlledBy, isReady, phaseOf, podFromTemplate } from './pods.ts';
+import { controllerRef, isActive, isAvailable, isControlledBy, isReady, phaseOf, podFromTemplate, timeString } from './pods.ts';
+import { replicaFailureConditions } from './replicaFailure.ts';
 import { getObject, listObjects, PODS, REPLICASETS, type WorkloadCluster } from './workloadCluster.ts';
 import { eventRecorder } from './eventRecorder.ts';
-import { writeStatusIfChanged } from './status.ts';
+import { writeStatusIfChanged, type Condition } from './status.ts';
 
 // The ReplicaSet controller (pkg/controller/replicaset): keeps spec.replicas active Pods, deleting
-// the least useful first, and reports replicas, ready and available counts in status.
+// the least useful first, and reports replicas, ready and available counts in status, and a
+// ReplicaFailure condition while admission refuses its Pods.
+
+/** How soon a sync whose Pods were refused is tried again (a quota may have room by then). */
+const RETRY_FAILED_MS = 1000;
 
 /** Pods that go first when scaling down: unscheduled, then pending, then not ready, then newest. */
 export function deletionRank(pod: Readonly<KubeObject>): [number, number, number, number] {
@@ -40,11 +45,20 @@ export function replicaSetController(cluster: WorkloadCluster): ControllerDefini
       const pods = listObjects(cluster, PODS, namespace, ctx, labelSelectorText(spec.selector)).filter((p) => isControlledBy(p, rs.metadata.uid));
       const active = pods.filter(isActive);
       const want = spec.replicas ?? 1;
+      let failure: { reason: 'FailedCreate'; message: string } | undefined;
       if (active.length < want) {
         const owner = controllerRef(rs, 'apps/v1', 'ReplicaSet');
         for (let i = active.length; i < want; i++) {
-          const pod = cluster.create(PODS, namespace, podFromTemplate(spec.template, owner, namespace, { generateName: `${name}-` }), ctx).object;
-          events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`, ctx);
+          try {
+            const pod = cluster.create(PODS, namespace, podFromTemplate(spec.template, owner, namespace, { generateName: `${name}-` }), ctx).object;
+            events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`, ctx);
+          } catch (err) {
+            // Admission refused the Pod (a quota, a LimitRange): the status says so, and the sync is tried again.
+            if (!(err instanceof ApiError) || err.code !== 403) throw err;
+            events.record(rs, 'Warning', 'FailedCreate', `Error creating: ${err.message}`, ctx);
+            failure = { reason: 'FailedCreate', message: err.message };
+            break;
+          }
         }
       } else if (active.length > want) {
         const doomed = [...active].sort((a, b) => compareRank(deletionRank(a), deletionRank(b))).slice(0, active.length - want);
@@ -67,8 +81,10 @@ export function replicaSetController(cluster: WorkloadCluster): ControllerDefini
         readyReplicas: current.filter(isReady).length,
         availableReplicas: current.filter((p) => isAvailable(p, minReady, now)).length,
         observedGeneration: rs.metadata.generation ?? 1,
+        conditions: replicaFailureConditions((rs.status as { conditions?: Condition[] } | undefined)?.conditions, failure, timeString(now)),
       };
       writeStatusIfChanged(cluster, REPLICASETS, rs, status, ctx);
+      if (failure) return RETRY_FAILED_MS;
       // Pods that are ready but not yet available for minReadySeconds need another look later.
       if (minReady > 0 && status.availableReplicas < status.readyReplicas) return minReady * 1000;
     },

@@ -25,6 +25,8 @@ export interface WorkloadCluster {
   update(gvr: GroupVersionResource, namespace: string, name: string, body: KubeObject, subresource?: Subresource, ctx?: RequestContext): StoredObject;
   delete(gvr: GroupVersionResource, namespace: string, name: string, options?: DeleteOptions, ctx?: RequestContext): DeleteResult;
   watch(gvr: GroupVersionResource, request: WatchRequest, listener: WatchListener, ctx?: RequestContext): SimWatch;
+  /** The version a group/resource is stored in, or undefined when it is not served (quota counts any resource by name). */
+  servedVersion(group: string, resource: string): string | undefined;
 }
 
 export const PODS: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };

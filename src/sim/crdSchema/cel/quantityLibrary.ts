@@ -1,12 +1,12 @@
 import type { Environment } from '@marcbachmann/cel-js';
-import { parseQuantity, Quantity } from '../../vocabulary/quantity.ts';
+import { Quantity, parseQuantity } from '../../vocabulary/quantity.ts';
 
 // Kubernetes' quantity library for CEL (quantity("1.5Gi"), isQuantity, comparisons and
 // arithmetic), on the exact fractions of vocabulary/quantity.ts.
 
 const INT64_MAX = 2n ** 63n - 1n;
 
-function quantityOf(text: string): Quantity {
+function celQuantity(text: string): Quantity {
   const q = parseQuantity(text);
   if (!q) throw new Error('quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'');
   return q;
@@ -17,7 +17,7 @@ const fromInt = (i: bigint): Quantity => new Quantity(i, 1n);
 export function registerQuantity(env: Environment): void {
   const T = 'kubernetes.Quantity';
   env.registerType(T, Quantity);
-  env.registerFunction(`quantity(string): ${T}`, quantityOf);
+  env.registerFunction(`quantity(string): ${T}`, celQuantity);
   env.registerFunction('isQuantity(string): bool', (s: string) => parseQuantity(s) !== undefined);
   env.registerFunction(`${T}.sign(): int`, (q: Quantity) => BigInt(q.compare(fromInt(0n))));
   env.registerFunction(`${T}.isGreaterThan(${T}): bool`, (a: Quantity, b: Quantity) => a.compare(b) > 0);
