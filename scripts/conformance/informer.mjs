@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { parseArgs } from 'node:util';
-import { KUBERNETES_VERSION, OUTPUT, REPO } from './paths.mjs';
+import { KUBERNETES_VERSION, OUTPUT, REPO, binary } from './paths.mjs';
 import { expireReal, expireSim, serveHistoryControl } from './historyControl.mjs';
 import { stopAll } from './processes.mjs';
 
@@ -25,6 +25,15 @@ const TARGETS = {
   real: { what: `kube-apiserver ${KUBERNETES_VERSION} alone (etcd, no controller manager)` },
   sim: { what: 'controller-lab sim --api-server-only' },
 };
+
+for (const [needed, why] of [[binary('kube-apiserver'), 'node scripts/conformance/build.mjs'], [join(REPO, 'dist', 'cli.cjs'), 'npm run build']]) {
+  if (targets.includes('real') || needed.endsWith('cli.cjs')) {
+    if (!existsSync(needed)) {
+      console.error(`${needed} is missing: run ${why} first`);
+      process.exit(2);
+    }
+  }
+}
 
 const files = globSync('test/informerConformance/*.test.ts', { cwd: REPO }).sort().map((f) => join(REPO, f));
 
