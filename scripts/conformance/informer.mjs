@@ -12,7 +12,7 @@ import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { parseArgs } from 'node:util';
 import { KUBERNETES_VERSION, OUTPUT, REPO, binary } from './paths.mjs';
-import { expireReal, expireSim, serveHistoryControl } from './historyControl.mjs';
+import { realHistory, serveHistoryControl, simHistory } from './historyControl.mjs';
 import { stopAll } from './processes.mjs';
 
 const { values } = parseArgs({ options: { target: { type: 'string', default: 'both' }, only: { type: 'string' } } });
@@ -92,7 +92,7 @@ for (const target of targets) {
     const cluster = target === 'real'
       ? await (await import('./realCluster.mjs')).startRealCluster(dir, say, { controllerManager: false })
       : await (await import('./simCluster.mjs')).startSim(dir, 'api-server-only', say);
-    control = await serveHistoryControl(target === 'real' ? expireReal(cluster) : expireSim(cluster));
+    control = await serveHistoryControl(target === 'real' ? realHistory(cluster) : simHistory(cluster));
     const measuresFile = join(dir, 'measures.jsonl');
     say(`running ${files.length} test files`);
     const verdicts = await runTests({

@@ -28,12 +28,24 @@ export function adminCluster(): Cluster {
  * Makes the server forget its history, so a watch resuming from a resourceVersion before now is
  * answered 410: kube-apiserver restarted after an etcd compaction, or the sim's compact fault.
  */
-export async function expireHistory(): Promise<string> {
+export function expireHistory(): Promise<string> {
+  return askControl('expire');
+}
+
+/**
+ * Compacts the server's storage: a paged list's continue token from before now is answered 410.
+ * kube-apiserver: etcd compacted (its watch cache still serves watches); the sim: its compact fault.
+ */
+export function compactStorage(): Promise<string> {
+  return askControl('compact');
+}
+
+async function askControl(action: 'expire' | 'compact'): Promise<string> {
   const control = process.env[CONTROL_ENV];
   if (!control) throw new Error(`${CONTROL_ENV} is not set: run these tests with node scripts/conformance/informer.mjs`);
-  const res = await fetch(`${control}/expire`, { method: 'POST' });
+  const res = await fetch(`${control}/${action}`, { method: 'POST' });
   const text = await res.text();
-  if (!res.ok) throw new Error(`expiring the server's history failed: ${res.status} ${text}`);
+  if (!res.ok) throw new Error(`${action} on the server failed: ${res.status} ${text}`);
   return text;
 }
 

@@ -3,16 +3,20 @@ import type { KubeObject } from '../../src/shared/k8s.ts';
 
 // A network cable between the informer and the real HTTP ListerWatcher that a test can pull out:
 // `unplug` cuts the open watch (the informer sees its connection fail, as on a partition) and holds
-// every request made after it until `plugIn`. Nothing is made up: what the informer gets once
-// plugged in again is what the server answers.
+// every request made after it until `plugIn`; it can also hold a paged list between its pages.
+// Nothing is made up: what the informer gets is what the server answers, only later.
 
 export class UnpluggableListerWatcher<T extends KubeObject = KubeObject> implements ListerWatcher<T> {
   private readonly inner: ListerWatcher<T>;
   private open: { handle: WatchHandle; sink: WatchSink<T> } | undefined;
   private plugged = true;
   private waiting: (() => void)[] = [];
+  private holdingPages = false;
+  private waitingPages: (() => void)[] = [];
   /** Requests the informer made while unplugged. */
   heldRequests = 0;
+  /** Next-page requests held by holdNextPages. */
+  heldPages = 0;
 
   constructor(inner: ListerWatcher<T>) {
     this.inner = inner;
@@ -33,8 +37,22 @@ export class UnpluggableListerWatcher<T extends KubeObject = KubeObject> impleme
     for (const wake of this.waiting.splice(0)) wake();
   }
 
+  /** Holds every request for a list's next page (a `continue`) until `releaseNextPages`; first pages pass. */
+  holdNextPages(): void {
+    this.holdingPages = true;
+  }
+
+  releaseNextPages(): void {
+    this.holdingPages = false;
+    for (const wake of this.waitingPages.splice(0)) wake();
+  }
+
   async list(options: ListOptions, signal?: AbortSignal, prepareItem?: (item: T) => T, prepareText?: TextTransform): ReturnType<ListerWatcher<T>['list']> {
     await this.connected(signal);
+    if (options.continue && this.holdingPages) {
+      this.heldPages++;
+      await new Promise<void>((resolve) => this.waitingPages.push(resolve));
+    }
     return this.inner.list(options, signal, prepareItem, prepareText);
   }
 
