@@ -59,6 +59,8 @@ describe('watch expiry (410 Gone) while disconnected', () => {
       expected.push(logLine.add(made));
     }
     const how = await expireHistory();
+    // Its backoff over, the informer is waiting on the cable: the time measured is the server's and the informer's.
+    await until('the informer to try to watch again', () => cable.heldRequests > 0, 30_000);
     const expiredAt = Date.now();
     cable.plugIn();
 
