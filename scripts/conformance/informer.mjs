@@ -75,7 +75,7 @@ function writeReport(name, meta, verdicts, measures) {
     '|---|---|---|---|',
     ...verdicts.map((v) => `| ${cell(v.name)} | ${v.state} | ${v.seconds} | ${cell(v.failure ?? '')} |`),
     '',
-    ...(measures.length ? ['| measured | value |', '|---|---|', ...measures.map((m) => `| ${cell(`${m.test}: ${m.name}`)} | ${m.value} ${m.unit} |`), ''] : []),
+    ...(measures.length ? ['| measured | value |', '|---|---|', ...measures.map((m) => `| ${cell(`${m.test}: ${m.name}`)} | ${m.value === null ? '' : `${m.value} ${m.unit}`.trim()} |`), ''] : []),
   ].join('\n');
   writeFileSync(join(OUTPUT, `${name}.md`), md);
   return { passed, total: verdicts.length };

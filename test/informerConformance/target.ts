@@ -55,6 +55,12 @@ export function measure(test: string, name: string, value: number, unit: string)
   if (file) appendFileSync(file, `${JSON.stringify({ test, name, value, unit })}\n`);
 }
 
+/** What a server said, for the report beside the figures (no number). */
+export function note(test: string, text: string): void {
+  const file = process.env[MEASURES_ENV];
+  if (file) appendFileSync(file, `${JSON.stringify({ test, name: text, value: null, unit: '' })}\n`);
+}
+
 /** A name no earlier run on the same server used. */
 export function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
