@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { REPO } from './paths.mjs';
 import { buildClientGoSync } from './clientGoSync.mjs';
 
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const runJson = (command, args) => JSON.parse(execFileSync(command, args, { cwd: REPO, encoding: 'utf8', timeout: 300_000 }).trim());
