@@ -1,9 +1,10 @@
 // `npm run conformance`: the whole measurement, one step after another — build Kubernetes (cached
 // after the first time) and this checkout's dist/, the spec set against the real control plane (it must pass all), against the sim
-// with --workloads and with --api-server-only, and the raw-request differential — then a summary.
+// with --workloads and with --api-server-only, the raw-request differential, and the product's
+// informer against kube-apiserver alone and against the sim — then a summary.
 // Each step writes its own test-output/conformance/<name>.{json,md}; a failing step does not stop
-// the next. Exits non-zero when the build fails or the real server does not pass every spec (the
-// harness, not the sim, is then wrong).
+// the next. Exits non-zero when the build fails, when the real server does not pass every spec (the
+// harness, not the sim, is then wrong), or when the informer fails a test against the real server.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ step('run.mjs', '--target', 'real');
 step('run.mjs', '--target', 'sim', '--mode', 'workloads');
 step('run.mjs', '--target', 'sim', '--mode', 'api-server-only');
 step('raw/diff.mjs');
+step('informer.mjs');
 
 const real = result('real');
 console.log('\nconformance summary:');
@@ -36,4 +38,10 @@ for (const name of ['real', 'sim-workloads', 'sim-api-server-only']) {
 }
 const raw = result('raw-diff');
 console.log(`  raw-request differential: ${raw ? `${raw.alike} of ${raw.total} probes answered alike` : 'no result'}`);
-process.exit(real && real.passed === real.total ? 0 : 1);
+for (const [name, what] of [['informer-real', 'kube-apiserver alone'], ['informer-sim', 'sim --api-server-only']]) {
+  const r = result(name);
+  console.log(`  informer against ${what}: ${r ? `${r.passed} of ${r.total} tests passed` : 'no result'}`);
+}
+const informerReal = result('informer-real');
+const informerHolds = informerReal && informerReal.total > 0 && informerReal.passed === informerReal.total;
+process.exit(real && real.passed === real.total && informerHolds ? 0 : 1);

@@ -7,7 +7,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { binary } from './paths.mjs';
 import { ETCD } from './etcd.mjs';
-import { freePort, start, waitFor } from './processes.mjs';
+import { freePort, start, stop, waitFor } from './processes.mjs';
 import { get, writeKubeconfig } from './kubeconfig.mjs';
 
 /**
@@ -50,7 +50,7 @@ export async function startRealCluster(dir, log = console.log, { controllerManag
   // Without --tls-cert-file the server makes a CA and a serving certificate in --cert-dir; the
   // bundle it writes is what clients and kube-root-ca.crt trust.
   const caFile = join(dir, 'pki', `apiserver.crt`);
-  const apiserver = start(binary('kube-apiserver'), [
+  const apiserverArgs = [
     `--etcd-servers=${etcdUrl}`,
     `--bind-address=${address}`, `--advertise-address=${address}`, `--secure-port=${apiPort}`,
     `--cert-dir=${join(dir, 'pki')}`,
@@ -61,13 +61,27 @@ export async function startRealCluster(dir, log = console.log, { controllerManag
     '--service-cluster-ip-range=10.96.0.0/16',
     '--allow-privileged=true',
     '--profiling=false',
-  ], { log: join(dir, 'kube-apiserver.log') });
-  await waitFor('kube-apiserver /readyz', async () => (await get(server, '/readyz', { token })).status === 200, { child: apiserver, timeoutMs: 180_000 });
+  ];
+  const startApiServer = async () => {
+    const child = start(binary('kube-apiserver'), apiserverArgs, { log: join(dir, 'kube-apiserver.log') });
+    await waitFor('kube-apiserver /readyz', async () => (await get(server, '/readyz', { token })).status === 200, { child, timeoutMs: 180_000 });
+    return child;
+  };
+  let apiserver = await startApiServer();
   log(`kube-apiserver on ${server}`);
+  /**
+   * Stops kube-apiserver and starts it again on the same port and etcd, as a control-plane
+   * upgrade does: its watch caches start over from etcd's current revision, so a watch resuming
+   * from an older resourceVersion is answered 410 "too old resource version".
+   */
+  const restartApiServer = async () => {
+    await stop(apiserver);
+    apiserver = await startApiServer();
+  };
 
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, { server, caFile, token });
-  if (!controllerManager) return { kubeconfig, server, token, caFile };
+  if (!controllerManager) return { kubeconfig, server, token, caFile, etcdUrl, restartApiServer };
 
   const kcm = start(binary('kube-controller-manager'), [
     `--kubeconfig=${kubeconfig}`,
@@ -83,5 +97,5 @@ export async function startRealCluster(dir, log = console.log, { controllerManag
     (await get(server, '/api/v1/namespaces/default/serviceaccounts/default', { token, caFile })).status === 200,
     { child: kcm, timeoutMs: 180_000 });
   log('kube-controller-manager running');
-  return { kubeconfig, server, token, caFile };
+  return { kubeconfig, server, token, caFile, etcdUrl, restartApiServer };
 }
