@@ -64,11 +64,12 @@ export class PlanReplay {
   }
 
   /**
-   * The controller is quiet: a plan that acts then (a resync once quiet, a relist whose changes
-   * never came) does so now. True when it did something.
+   * The controller is quiet with the scenario done: a plan that acts then (a resync once quiet)
+   * does so now, and what it still holds is let go as check lets it go (a lag the controller acted
+   * on, a relist whose changes never came, a held change nothing replaced). True when it did something.
    */
   onQuiet(): boolean {
-    return this.applying.onQuiet();
+    return this.applying.onQuiet() || this.applying.letGo(true);
   }
 
   dispose(): void {
