@@ -1,5 +1,5 @@
 // `npm test`: the whole pyramid, in order — typecheck, lint, unit (plain Node), go (the Go module's
-// tests against the sim), conformance (real kubectl and client-node against the sim), envtest
+// tests against the sim), check (`controller-lab check` finds planted bugs, and no false ones), conformance (real kubectl and client-node against the sim), envtest
 // (controller-runtime's own envtest suites against the sim), debug-adapter protocol tests, a Go
 // author's first hour (the packed product in a kubebuilder project), integration tests inside a
 // real VS Code extension host, and the UI check in Chromium against the packaged .vsix.
@@ -14,7 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 
 process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
 
-const STAGES = ['typecheck', 'lint', 'unit', 'go', 'conformance', 'envtest', 'dap', 'project', 'integration', 'ui'];
+const STAGES = ['typecheck', 'lint', 'unit', 'go', 'check', 'conformance', 'envtest', 'dap', 'project', 'integration', 'ui'];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const stage of wanted) if (!STAGES.includes(stage)) throw new Error(`unknown stage ${stage}; stages: ${STAGES.join(', ')}`);
 const selected = wanted.length > 0 ? STAGES.filter((s) => wanted.includes(s)) : STAGES;
@@ -148,6 +148,14 @@ const stages = {
   // Most unit files wait on sockets, child processes or timers, not the CPU: run three at a time.
   unit: () => nodeTests(['test/unit/**/*.test.ts'], ['--test-concurrency=3']),
   go: goTests,
+  // `controller-lab check` on controllers with planted bugs and their correct twins (TypeScript and
+  // Go) and on the examples, through the built command as a user runs it. Each check runs its
+  // controller again and again, mostly waiting on it: two checks at a time.
+  check: async () => {
+    const build = await gate(node, ['scripts/build.mjs']);
+    if (build.failed) return build;
+    return nodeTests(['test/check/**/*.test.ts'], ['--test-concurrency=2']);
+  },
   conformance: async () => {
     // One test runs the README's `npx controller-lab`, i.e. the built dist/cli.cjs.
     const build = await gate(node, ['scripts/build.mjs']);

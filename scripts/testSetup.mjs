@@ -50,6 +50,8 @@ export function delve() {
 export const GO_MODULES = [
   { dir: 'go', race: true },
   { dir: 'examples/go-guestbook', race: false },
+  // The planted-bug controllers the check stage checks.
+  { dir: 'test/check/go', race: false },
 ];
 
 /**
@@ -79,6 +81,7 @@ export async function vscodeHost() {
 const NEEDS = {
   unit: ['go', 'goBuilds'],
   go: ['go', 'goBuilds'],
+  check: ['go', 'goBuilds'],
   conformance: [],
   envtest: ['go'],
   dap: ['go', 'delve', 'goBuilds'],

@@ -6,6 +6,7 @@ import { planRuns } from './plans/planner.ts';
 import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
 import { byGenerateNamePrefix, renamePoints, type PointNamer } from './run/controllerWrites.ts';
 import { runOnce, type RunResult } from './run/checkRun.ts';
+import { inOrder } from './run/inOrder.ts';
 
 // `controller-lab check`: reference runs of the scenario learn what a correct run ends with and
 // what varies between runs; then runs with one perturbation each, chosen from the reference's
@@ -20,6 +21,8 @@ export interface CheckOptions {
   as?: string;
   /** The whole check's time (ms): no run starts that could not end within it. */
   budgetMs: number;
+  /** Runs at a time (default RUNS_AT_ONCE): each has its own simulated cluster and controller process. */
+  runsAtOnce?: number;
   /** Replay this plan only (after the reference runs). */
   plan?: Plan;
   /** The command that replays a plan, for each finding. */
@@ -32,6 +35,7 @@ export type CheckEvent =
   | { type: 'built' }
   | { type: 'reference'; run: number; quiet: boolean; durationMs: number; reconciles: number; writes: number }
   | { type: 'planned'; plans: number; varying: number }
+  /** `finding`: what the run found, which may be an earlier run's finding again (the same end state). */
   | { type: 'run'; done: number; planned: number; plan: Plan; finding?: Finding; missed: boolean; error?: string; durationMs: number }
   | { type: 'finding'; finding: Finding };
 
@@ -50,6 +54,8 @@ export interface CheckReport {
 export class CheckInputError extends Error {}
 
 const REFERENCE_RUNS = 2;
+/** Two runs at once: a run mostly waits (for the controller to start, to go quiet), so two take little longer than one. */
+export const RUNS_AT_ONCE = 2;
 const MIN_RUN_BUDGET_MS = 20_000;
 const MAX_RUN_BUDGET_MS = 120_000;
 
@@ -59,8 +65,11 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
   const controller = new ControllerUnderCheck({ program: options.program, args: options.args, as: options.as, cwd: options.cwd });
   const findings: Finding[] = [];
   let runs = 0;
-  const found = (f: Finding | undefined) => {
-    if (!f || findings.some((g) => g.class === f.class && g.diff === f.diff && f.diff !== '')) return undefined;
+  // A run that ends as an earlier one did is the same finding, not a new one; its progress line says so.
+  const found = (f: Finding | undefined): Finding | undefined => {
+    if (!f) return undefined;
+    const earlier = findings.find((g) => g.class === f.class && g.diff === f.diff && f.diff !== '');
+    if (earlier) return earlier;
     findings.push(f);
     emit({ type: 'finding', finding: f });
     return f;
@@ -70,12 +79,18 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     if (failure !== undefined) throw new CheckInputError(failure);
     emit({ type: 'built' });
 
+    const atOnce = options.runsAtOnce ?? RUNS_AT_ONCE;
     // Reference runs: unperturbed; each also reconciles every key again once quiet.
     const references: RunResult[] = [];
-    for (let i = 1; i <= REFERENCE_RUNS; i++) {
-      // Without its reference runs a check has nothing to report.
+    const referenceBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, left()));
+    // Without its reference runs a check has nothing to report: a cancel during them throws.
+    const referenceMayStart = () => {
       options.signal?.throwIfAborted();
-      const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, left())), resyncWhenQuiet: true });
+      return true;
+    };
+    let i = 0;
+    for await (const run of inOrder(REFERENCE_RUNS, atOnce, referenceMayStart, () => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: referenceBudget, resyncWhenQuiet: true }))) {
+      i++;
       runs++;
       emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length });
       if (run.failures.length && run.endState.length === 0) throw new Error(`the controller failed in an unperturbed run: ${run.failures.join('; ')}`);
@@ -90,25 +105,24 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const namer: PointNamer = (o) => oracle.pointName(o);
     const varying = oracle.masks.unstableObjects.size + [...oracle.masks.unstablePaths.values()].reduce((n, s) => n + s.size, 0);
 
-    const plans = options.plan ? [options.plan] : planRuns({ writes: renamePoints(references[0]!.writes, namer) });
+    const plans = options.plan ? [options.plan] : planRuns({ writes: renamePoints(references[0]!.writes, namer), watched: references[0]!.watched });
     emit({ type: 'planned', plans: plans.length, varying });
     const longest = Math.max(...references.map((r) => r.durationMs));
     const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));
     let done = 0;
-    for (const plan of plans) {
-      if (options.signal?.aborted) break;
-      // A run takes about as long as a reference run; one that may not end within the budget does not start.
-      if (left() < longest * 1.5) break;
+    // A run takes about as long as a reference run; one that may not end within the budget does not start.
+    const mayStart = () => !options.signal?.aborted && left() >= longest * 1.5;
+    const perturbed = (plan: Plan) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, resyncWhenQuiet: plan.kind === 'resync-when-quiet', ...(plan.kind === 'resync-when-quiet' ? {} : { plan }) });
+    for await (const run of inOrder(plans.length, atOnce, mayStart, (n) => perturbed(plans[n]!))) {
+      const plan = plans[done]!;
       const replay = options.replayCommand(plan);
       if (plan.kind === 'resync-when-quiet') {
-        const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, resyncWhenQuiet: true });
         runs++;
         done++;
         const finding = run.quiet ? found(resyncFinding(run, replay)) : found(neverQuietFinding(run, undefined, replay));
         emit({ type: 'run', done, planned: plans.length, plan, finding, missed: false, durationMs: run.durationMs });
         continue;
       }
-      const run = await runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, plan, resyncWhenQuiet: false });
       runs++;
       done++;
       let finding: Finding | undefined;

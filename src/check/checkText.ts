@@ -1,4 +1,5 @@
 import type { CheckEvent, CheckReport } from './checkController.ts';
+import type { Finding } from './findings/finding.ts';
 import { describePlan, type Plan } from './plans/plan.ts';
 import { encodePlan } from './plans/planCodec.ts';
 
@@ -16,20 +17,31 @@ export interface CheckCommandLine {
   programArgs: string[];
 }
 
-/** A progress line, or undefined for events nobody needs to read. */
-export function describeCheckEvent(e: CheckEvent): string | undefined {
+/**
+ * A check's progress, a line per event (undefined for events nobody needs to read), findings
+ * numbered as the report numbers them: a run that ends as an earlier finding did says which.
+ */
+export function checkProgress(): (e: CheckEvent) => string | undefined {
+  const numbered: Finding[] = [];
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  switch (e.type) {
-    case 'built':
-    case 'finding':
-      return undefined;
-    case 'reference':
-      return `reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes`;
-    case 'planned':
-      return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`;
-    case 'run':
-      return `[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING (${e.finding.class})` : 'same end state'} (${s(e.durationMs)})`;
-  }
+  return (e) => {
+    switch (e.type) {
+      case 'built':
+        return undefined;
+      case 'finding':
+        numbered.push(e.finding);
+        return undefined;
+      case 'reference':
+        return `reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes`;
+      case 'planned':
+        return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`;
+      case 'run': {
+        const n = e.finding ? numbered.indexOf(e.finding) + 1 : 0;
+        const verdict = e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING ${n} (${e.finding.class})${e.finding.plan === e.plan ? '' : ', as an earlier run'}` : 'same end state';
+        return `[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${verdict} (${s(e.durationMs)})`;
+      }
+    }
+  };
 }
 
 /** `check: 2 finding(s) (stale-state 1, intermediate-state 1) in 16 runs, 48.2 s`. */

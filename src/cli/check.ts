@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkController, CheckInputError, describeCheckEvent, describeFinding, describePlan, describeReport, parsePlan, PlanError, replayCommand, reportJson, type CheckReport, type Plan } from '../check/index.ts';
+import { checkController, CheckInputError, checkProgress, describeFinding, describePlan, describeReport, parsePlan, PlanError, replayCommand, reportJson, type CheckReport, type Plan } from '../check/index.ts';
 import { readScenarioFile, ScenarioFileNotFound } from '../sim/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { durationOption } from './units.ts';
@@ -86,6 +86,7 @@ export async function main(all: string[]): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`check: ${program} from ${scenario}${plan ? `, replaying: ${describePlan(plan)}` : ''}`);
   let report: CheckReport;
+  const progress = checkProgress();
   try {
     report = await checkController(
       {
@@ -99,7 +100,7 @@ export async function main(all: string[]): Promise<number> {
         replayCommand: (p) => replayCommand(given, p),
       },
       (e) => {
-        const line = describeCheckEvent(e);
+        const line = progress(e);
         if (line !== undefined) out(line);
       },
     );

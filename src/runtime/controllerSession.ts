@@ -334,11 +334,15 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
    * to the controller, inside one run. `beforeStart` runs once the kill is sent. The reconciles
    * the process took down end as failures; the new one numbers its reconciles and deltas on from
    * the old one's (a Go program is told through its environment), so every record stays unique.
-   * A Go program starts again from the binary it was built to. False when no process runs.
+   * A Go program starts again from the binary it was built to. `afterSync` runs once the new
+   * process has synced its caches. False when no process runs.
    */
-  restartProcess(options: { beforeStart?: () => void } = {}): boolean {
+  restartProcess(options: { beforeStart?: () => void; afterSync?: () => void } = {}): boolean {
     if (!this.process.running || this.afterKill || this.stopping) return false;
-    this.afterKill = () => void this.startAgain();
+    this.afterKill = () => {
+      if (options.afterSync) this.once('synced', options.afterSync);
+      void this.startAgain();
+    };
     this.process.kill();
     options.beforeStart?.();
     return true;

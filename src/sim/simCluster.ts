@@ -44,6 +44,7 @@ import type {
   SimWatch,
   StoredObject,
   Subresource,
+  UserWatch,
   WatchListener,
   WatchRequest,
   WriteCall,
@@ -123,8 +124,18 @@ export interface SimClusterApi extends InProcessCluster {
    * the options already running). Off by default so a user's own controllers are not raced.
    */
   enableWorkloads(options?: Partial<WorkloadOptions>): WorkloadOptions;
+  /**
+   * Whether the workload simulation has work on the way: a key queued in one of its loops, or one
+   * due within `withinMs` (a Pod about to start, a Job about to finish). False when it is off.
+   */
+  workloadsBusy(withinMs: number): boolean;
   /** What the store holds, per resource: for the views' cluster panel and the admin endpoint. */
   stats(): SimStats;
+  /**
+   * The open watches made as `user` and what each has not sent yet: whether that client has been
+   * told everything (check waits for it before it reads a run's end state).
+   */
+  watchesOf(user: string): UserWatch[];
   /**
    * Resolves once every write made so far is on disk (at once without a state dir): the HTTP server
    * answers a write only then. Rejects with a 500 ApiError if it could not be saved.
@@ -341,6 +352,14 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     return { resourceVersion: this.mvcc.resourceVersion, compactedResourceVersion: this.mvcc.compactedRv, watchCacheSize: this.watchCacheSize, resources };
   }
 
+  watchesOf(user: string): UserWatch[] {
+    const out: UserWatch[] = [];
+    for (const t of this.mvcc.allTables()) {
+      for (const w of t.watchers) if (w.user === user) out.push({ id: w.id, ...w.scope, undelivered: w.undelivered, sent: w.sent });
+    }
+    return out;
+  }
+
   /** Open watches (for the views). */
   openWatchCount(): number {
     let n = 0;
@@ -385,6 +404,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   enableWorkloads(options: Partial<WorkloadOptions> = {}): WorkloadOptions {
     this.workloads ??= startWorkloads(this, options, (message) => process.stderr.write(`controller-lab sim: ${message}\n`));
     return this.workloads.options;
+  }
+
+  workloadsBusy(withinMs: number): boolean {
+    return this.workloads?.busy(withinMs) ?? false;
   }
 
   /** Every write as it commits (and, with `unchanged`, every write that stored nothing): see store/writeRecords.ts for when. */

@@ -1,5 +1,5 @@
 import { fieldDifferences, renderDiff, type ObjectDiff, type Oracle } from '../oracle/index.ts';
-import { isHistoryField } from '../oracle/masks.ts';
+import { isHistoryPath } from '../oracle/masks.ts';
 import { CLASS_OF, describePlan, type Plan } from '../plans/plan.ts';
 import type { CommittedWrite } from '../run/controllerWrites.ts';
 import type { RunResult, TracedReconcile } from '../run/checkRun.ts';
@@ -66,10 +66,14 @@ export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay
   };
 }
 
-/** `update ConfigMap default/web (.data.stamp, .metadata.labels.rev)`, one per write. */
+/**
+ * `update ConfigMap default/web (.data.stamp, .metadata.labels.rev)`, one per write. A time the
+ * write changed is named too: between two runs a time is no difference, but a write that only
+ * moves a time on is what a not-idempotent controller does.
+ */
 function describeWrites(writes: readonly CommittedWrite[]): string[] {
   return writes.map((w) => {
-    const fields = w.previous ? fieldDifferences(w.previous, w.object).filter((d) => !isHistoryField(d.path, d.expected, d.got)).map((d) => d.path) : [];
+    const fields = w.previous ? fieldDifferences(w.previous, w.object).filter((d) => !isHistoryPath(d.path)).map((d) => d.path) : [];
     return `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}${fields.length ? ` (${fields.slice(0, 4).join(', ')}${fields.length > 4 ? ', …' : ''})` : ''}`;
   });
 }

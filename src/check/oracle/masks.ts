@@ -46,8 +46,13 @@ export function learnMasks(references: readonly Identified[]): Masks {
   return { unstableObjects, unstablePaths };
 }
 
+/** A field that records history by its path (resourceVersion, managedFields …), whatever its value. */
+export function isHistoryPath(path: string): boolean {
+  return HISTORY_FIELDS.some((r) => r.test(path));
+}
+
 export function isHistoryField(path: string, expected: unknown, got: unknown): boolean {
-  if (HISTORY_FIELDS.some((r) => r.test(path))) return true;
+  if (isHistoryPath(path)) return true;
   return typeof expected === 'string' && typeof got === 'string' && TIMESTAMP.test(expected) && TIMESTAMP.test(got);
 }
 

@@ -2,6 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { diffEndStates, type ObjectDiff } from './endStateDiff.ts';
 import { byGenerateName, identify, kindOf, type GeneratedPrefix, type Identified } from './identity.ts';
 import { learnMasks, type Masks } from './masks.ts';
+import { canonicalNames } from './canonicalNames.ts';
 
 // The oracle: learns from the reference runs what a correct run of this controller and scenario
 // ends with and what varies between such runs, then judges each perturbed run's end state.
@@ -13,11 +14,14 @@ export class Oracle {
   readonly expected: Identified;
   readonly masks: Masks;
   private readonly generated: GeneratedPrefix;
+  /** The expected objects with their generated names replaced by identities: what runs are compared on. */
+  private readonly comparable: Identified;
 
   private constructor(expected: Identified, masks: Masks, generated: GeneratedPrefix) {
     this.expected = expected;
     this.masks = masks;
     this.generated = generated;
+    this.comparable = canonicalNames(expected, generated);
   }
 
   /** From the end states of one or more reference runs (the first is what a run is held to). */
@@ -25,11 +29,17 @@ export class Oracle {
     if (references.length === 0) throw new Error('the oracle needs a reference run');
     const generated = learnGeneratedNames(references);
     const identified = references.map((r) => identify(r, generated));
-    return new Oracle(identified[0]!, learnMasks(identified), generated);
+    return new Oracle(identified[0]!, learnMasks(identified.map((i) => canonicalNames(i, generated))), generated);
   }
 
+  /** How the end state differs from the reference's; the objects in the answer are as the runs had them. */
   judge(endState: readonly KubeObject[]): ObjectDiff[] {
-    return diffEndStates(this.expected, identify(endState, this.generated), this.masks);
+    const got = identify(endState, this.generated);
+    return diffEndStates(this.comparable, canonicalNames(got, this.generated), this.masks).map((d) => {
+      if (d.change === 'missing') return { ...d, expected: this.expected.get(d.id)! };
+      if (d.change === 'extra') return { ...d, got: got.get(d.id)! };
+      return { ...d, expected: this.expected.get(d.id)!, got: got.get(d.id)! };
+    });
   }
 
   /** The name plans give an object: its name, or its generated name's prefix and `*`. */

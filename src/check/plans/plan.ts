@@ -34,9 +34,9 @@ export interface ChangePoint {
 export type Plan =
   /** Killed (SIGKILL) right after the write, then started again: what it does twice, or leaves half done. */
   | { kind: 'crash-after-write'; write: WritePoint }
-  /** Right after the write, the controller's watch events are withheld for `lagMs` and every key is reconciled again: reconciles on a cache older than its own write. */
+  /** Right after the write, the controller's watch events are withheld and every key is reconciled again: reconciles on a cache older than its own write. The lag ends once the controller is quiet, after `lagMs` at most. */
   | { kind: 'stale-after-write'; write: WritePoint; lagMs: number }
-  /** Killed right after the write and started again against a cache from before it (a lagging API server), which catches up after `lagMs`. */
+  /** Killed right after the write and started again against a cache from before it (a lagging API server), which catches up once the controller is quiet on it, `lagMs` after it synced at most. */
   | { kind: 'stale-restart-after-write'; write: WritePoint; lagMs: number }
   /** The controller sees the change only together with the next one of the same object: the state in between is never observed. */
   | { kind: 'coalesce-change'; change: ChangePoint }
@@ -69,9 +69,9 @@ export function describePlan(p: Plan): string {
     case 'crash-after-write':
       return `killed right after \`${writeLabel(p.write)}\`, then restarted`;
     case 'stale-after-write':
-      return `its watch events withheld for ${p.lagMs} ms right after \`${writeLabel(p.write)}\`, every key reconciled meanwhile`;
+      return `its watch events withheld right after \`${writeLabel(p.write)}\` while every key was reconciled on that cache (at most ${p.lagMs} ms)`;
     case 'stale-restart-after-write':
-      return `killed right after \`${writeLabel(p.write)}\` and restarted against a cache from before that write, which caught up after ${p.lagMs} ms`;
+      return `killed right after \`${writeLabel(p.write)}\` and restarted against a cache from before that write, which caught up once it had acted on it (at most ${p.lagMs} ms)`;
     case 'coalesce-change':
       return `${changeLabel(p.change)} delivered only together with the next change of it`;
     case 'relist-across-changes':

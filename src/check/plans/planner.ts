@@ -3,14 +3,17 @@ import type { Plan } from './plan.ts';
 
 // Which perturbations are worth a run, read off the reference run, as Sieve prunes its test plans:
 // a crash or a stale cache matters right after a write the controller made; a coalesced change or
-// a relist matters where an object changed again later, so there is a state in between to miss.
+// a relist matters where an object the controller watches changed again later, so there is a state
+// in between to miss (what it does not watch it cannot miss: a Pod's changes, to a controller of
+// Deployments, are no plan).
 // Writes alike (the same verb on the same kind) are tried in turn, kind by kind, so a short budget
 // still covers every kind of write and every class; the order is fixed, so a check repeats.
 
 /** How long a stale cache lags behind: long enough for reconciles on it to act. */
 export const STALE_LAG_MS = 1500;
 
-export function planRuns(reference: { writes: readonly CommittedWrite[] }): Plan[] {
+/** `watched`: the resources the controller watched in the reference run (`plural` or `plural.group`). */
+export function planRuns(reference: { writes: readonly CommittedWrite[]; watched: ReadonlySet<string> }): Plan[] {
   // Every write of the controller's: after its last one too, a restart must find nothing to redo.
   const byKind = roundRobin(reference.writes.filter((w) => w.byController && w.point), (w) => `${w.verb} ${w.kind}`);
 
@@ -19,7 +22,7 @@ export function planRuns(reference: { writes: readonly CommittedWrite[] }): Plan
   const staleRestarts: Plan[] = byKind.map((w) => ({ kind: 'stale-restart-after-write', write: w.point!, lagMs: STALE_LAG_MS }));
 
   // Changes followed by another change of the same object (by anyone).
-  const changes = reference.writes.filter((w) => w.change);
+  const changes = reference.writes.filter((w) => w.change && reference.watched.has(w.group ? `${w.resource}.${w.group}` : w.resource));
   const followed = changes.filter((w) => changes.some((later) => later.change!.occurrence === w.change!.occurrence + 1 && later.change!.kind === w.change!.kind && later.change!.namespace === w.change!.namespace && later.change!.name === w.change!.name));
   // Changes made by others first: the controller's own it mostly already knows about.
   const ordered = roundRobin([...followed.filter((w) => !w.byController), ...followed.filter((w) => w.byController)], (w) => `${w.kind} ${w.namespace}/${w.pointName}`);

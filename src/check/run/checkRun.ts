@@ -7,6 +7,7 @@ import { endState } from './endState.ts';
 import { JumpingClock } from './jumpingClock.ts';
 import { Perturbation, type AppliedStep } from './perturbation.ts';
 import { Quietness } from './quietness.ts';
+import { WatchCoverage } from './watchCoverage.ts';
 
 // One run of a check: a fresh simulated cluster seeded by the scenario, the controller started
 // against it (as its own user), the scenario stepped as fast as the controller settles, the plan's
@@ -36,6 +37,8 @@ export interface RunResult {
   endState: KubeObject[];
   reconciles: TracedReconcile[];
   writes: CommittedWrite[];
+  /** The resources the controller watched (`plural` or `plural.group`). */
+  watched: Set<string>;
   /** The controller's writes after the resync of a quiet controller (resyncWhenQuiet). */
   resyncWrites: CommittedWrite[];
   /** The controller and the scenario settled within the budget. */
@@ -58,10 +61,14 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   spec.controller.admit(sim.cluster);
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
   const run = new RunningController(spec, sim, writes);
+  const coverage = new WatchCoverage(sim.cluster, spec.controller.user, () => quietness.touch());
   const quietness = new Quietness({
-    session: () => (run.synced ? run.current : undefined),
-    holding: () => perturbation?.holding ?? false,
+    session: () => run.synced,
     writes,
+    caughtUp: () => coverage.caughtUp(),
+    clusterBusy: (withinMs) => sim.cluster.workloadsBusy(withinMs),
+    awaitingChange: () => perturbation?.awaitingChange() ?? false,
+    letGo: (scenarioDone) => perturbation?.letGo(scenarioDone) ?? false,
     scenarioDone: () => sim.scenarioFinished(),
     jumpScenario: () => clock.jump(),
   });
@@ -85,6 +92,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       endState: endState(sim.cluster),
       reconciles: run.reconciles,
       writes: writes.all,
+      watched: coverage.watchedResources(),
       resyncWrites,
       quiet,
       applied: perturbation?.applied ?? [],
@@ -95,6 +103,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     };
   } finally {
     clock.stop();
+    coverage.close();
     perturbation?.dispose();
     writes.close();
     await run.stop();
@@ -108,8 +117,8 @@ const SYNC_TIMEOUT_MS = 60_000;
 /** The controller's sessions within one run: the first, and one per restart a plan makes. */
 class RunningController {
   current: ControllerSession | undefined;
-  /** The current session has synced its caches. */
-  synced = false;
+  /** The current session once it has synced (undefined while it starts or restarts). */
+  synced: ControllerSession | undefined;
   readonly reconciles: TracedReconcile[] = [];
   readonly failures: string[] = [];
   onActivity: () => void = () => {};
@@ -130,20 +139,24 @@ class RunningController {
     const incarnation = ++this.incarnation;
     const session = this.spec.controller.session(kubeconfig);
     this.current = session;
-    this.synced = false;
+    this.synced = undefined;
     const informerErrors = new Map<string, string>();
     session.on('probe', ({ probe }) => {
       if (probe.kind === 'error') informerErrors.set(probe.informer, probe.message);
     });
-    const synced = new Promise<boolean>((resolve) => {
+    const synced = new Promise<boolean>((settle) => {
+      // However the start ends, its timer goes: a pending one would keep the CLI alive for a minute.
+      const resolve = (ok: boolean) => {
+        clearTimeout(timer);
+        settle(ok);
+      };
       const timer = setTimeout(() => {
         const why = [...informerErrors].map(([informer, message]) => `${informer}: ${message}`).join('; ');
         this.failures.push(`the controller did not sync within ${SYNC_TIMEOUT_MS / 1000} s${why ? ` (${why})` : ''}`);
         resolve(false);
       }, SYNC_TIMEOUT_MS);
-      session.on('synced', () => clearTimeout(timer));
       session.on('synced', () => {
-        if (this.current === session) this.synced = true;
+        if (this.current === session) this.synced = session;
         this.sim.startScenario();
         resolve(true);
       });
@@ -169,23 +182,24 @@ class RunningController {
    * Kills the controller (SIGKILL, as `kill -9`) and starts it again, optionally first arming what
    * the new process meets (a stale view of the cluster). Called synchronously from a write's commit.
    */
-  restart(options: { beforeStart?: () => void } = {}): void {
+  restart(options: { beforeStart?: () => void; afterSync?: () => void } = {}): void {
     const old = this.current;
     if (old) {
       this.current = undefined;
-      this.synced = false;
+      this.synced = undefined;
       old.kill();
       this.stopped.push(old);
     }
     options.beforeStart?.();
     this.onActivity();
     void this.start().then((ok) => {
-      if (!ok && this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
+      if (ok) options.afterSync?.();
+      else if (this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
     });
   }
 
   failedResult(started: number): RunResult {
-    return { endState: [], reconciles: this.reconciles, writes: this.writes.all, resyncWrites: [], quiet: false, applied: [], planMissed: false, failures: this.failures.length ? this.failures : ['the controller did not start'], durationMs: performance.now() - started };
+    return { endState: [], reconciles: this.reconciles, writes: this.writes.all, watched: new Set(), resyncWrites: [], quiet: false, applied: [], planMissed: false, failures: this.failures.length ? this.failures : ['the controller did not start'], durationMs: performance.now() - started };
   }
 
   async stop(): Promise<void> {

@@ -61,6 +61,10 @@ export class ControllerWrites {
   private readonly listeners = new Set<(w: CommittedWrite) => void>();
   private readonly unsubscribe: () => void;
   private readonly started = performance.now();
+  /** Per object, the controller's writes since anyone else last wrote it. */
+  private readonly inARow = new Map<string, number>();
+  /** The most writes the controller made to one object with nobody else writing it between (a write loop keeps counting). */
+  longestWriteRun = { object: '', writes: 0 };
 
   constructor(cluster: SimClusterApi, user: string, namer: PointNamer) {
     this.unsubscribe = cluster.onWrite((record) => {
@@ -88,6 +92,7 @@ export class ControllerWrites {
       if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`) };
       if (verb !== 'create') write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
       this.all.push(write);
+      this.countInARow(`${kind} ${record.key}`, byController);
       for (const l of this.listeners) l(write);
     });
   }
@@ -110,6 +115,16 @@ export class ControllerWrites {
   close(): void {
     this.unsubscribe();
     this.listeners.clear();
+  }
+
+  private countInARow(object: string, byController: boolean): void {
+    if (!byController) {
+      this.inARow.delete(object);
+      return;
+    }
+    const writes = (this.inARow.get(object) ?? 0) + 1;
+    this.inARow.set(object, writes);
+    if (writes > this.longestWriteRun.writes) this.longestWriteRun = { object, writes };
   }
 
   private count(key: string): number {

@@ -1,7 +1,7 @@
 import { faultArgsFrom, faultNamed, type SimClusterApi } from '../../sim/index.ts';
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { LaunchedSim } from '../../runtime/index.ts';
-import { describePlan, type Plan } from '../plans/plan.ts';
+import { describePlan, type ChangePoint, type Plan } from '../plans/plan.ts';
 import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWrites } from './controllerWrites.ts';
 
 // A plan carried out on a running run. It waits for its point — the controller's write, a change
@@ -10,17 +10,15 @@ import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWr
 // sees goes through the simulated cluster's fault table, scoped to the controller's user, so every
 // other client (the scenario, the sim's own controllers) sees the cluster as it is.
 
-/** A held change nothing replaces reaches the controller after this: the run goes on meanwhile. */
-const COALESCE_RELEASE_MS = 3000;
-/** A lagging view is opened for as long as the sim allows and closed by the plan's own timer. */
-const STALE_VIEW_MAX_MS = 600_000;
+/** A stale view holds while the restarted controller starts (its lag counts from its sync). */
+const STALE_VIEW_HOLD_MS = 120_000;
 
 export interface PerturbationHooks {
   sim: LaunchedSim;
   writes: ControllerWrites;
   controllerUser: string;
-  /** Kills the controller and starts it again (`beforeStart` runs between). */
-  restart(options?: { beforeStart?: () => void }): void;
+  /** Kills the controller and starts it again (`beforeStart` runs between, `afterSync` once the new one synced). */
+  restart(options?: { beforeStart?: () => void; afterSync?: () => void }): void;
   /** Every key of the controller reconciled again. */
   resync(): void;
   /** Something happened: the run is not quiet yet. */
@@ -50,8 +48,12 @@ export class Perturbation {
   private readonly started = performance.now();
   /** relist-across-changes: changes still to come before the watches expire. */
   private changesLeft = 0;
-  /** Something is held from the controller (events, a lagging view): the run is not over while it is. */
-  private holds = 0;
+  /** stale plans: the lag is over (the controller acted on it, or lagMs passed). */
+  private lagEnded = false;
+  /** coalesce-change: the rule that holds the change is set. */
+  private armed = false;
+  /** coalesce-change: the held change was delivered (folded into the next change, or let go). */
+  private delivered = false;
 
   constructor(plan: Plan, hooks: PerturbationHooks) {
     this.plan = plan;
@@ -64,32 +66,19 @@ export class Perturbation {
         this.error ??= (err as Error).message;
       }
     });
-    // The first change of an object is held from the start: arm before anything happens.
-    if (plan.kind === 'coalesce-change' && plan.change.occurrence === 1) {
+    // The first change of an object that exists already is held from the start; of one created
+    // later, from its creation (arming before would hold its ADDED, not its first change).
+    if (plan.kind === 'coalesce-change' && plan.change.occurrence === 1 && this.exists(plan.change)) {
       try {
-        this.armCoalescing();
+        this.armCoalescing(plan.change.name);
       } catch (err) {
         this.error = (err as Error).message;
       }
     }
   }
 
-  /** The controller is kept from seeing something (withheld events, a lagging view, a held change). */
-  get holding(): boolean {
-    return this.holds > 0;
-  }
-
-  /**
-   * Called once the controller is quiet; answers true when it did something (the run goes on): a
-   * resync of a quiet controller, or the end of a hold whose end never came (the changes a relist
-   * waited for did not happen).
-   */
+  /** Called once the controller is quiet; answers true when it did something (the run goes on). */
   onQuiet(): boolean {
-    if (this.plan.kind === 'relist-across-changes' && this.changesLeft > 0) {
-      this.changesLeft = 0;
-      this.relist();
-      return true;
-    }
     if (this.plan.kind !== 'resync-when-quiet' || this.reached) return false;
     this.reached = true;
     this.note('every key reconciled again');
@@ -98,20 +87,45 @@ export class Perturbation {
     return true;
   }
 
-  /** Its watches expire with what they withheld, and its new watches see every event again. */
-  private relist(): void {
-    this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
-    this.fault('release-events', { user: this.hooks.controllerUser });
+  /**
+   * Called when the controller is quiet but has not been told everything: what the plan holds is
+   * let go once it has served its purpose. A lag (a stale cache, a stale view after a restart) ends
+   * once the controller has acted on it — it reconciled on the stale cache and went quiet — rather
+   * than only after lagMs, which is the most it lasts. Once the scenario is done, a relist waiting
+   * for more changes relists now, and a coalesced change whose next change was to be the
+   * controller's own answer to it (which it cannot make unseen) is delivered late. Answers true
+   * when it let something go.
+   */
+  letGo(scenarioDone: boolean): boolean {
+    const p = this.plan;
+    if ((p.kind === 'stale-after-write' || p.kind === 'stale-restart-after-write') && this.reached && !this.lagEnded) {
+      this.endLag();
+      return true;
+    }
+    if (!scenarioDone) return false;
+    if (p.kind === 'relist-across-changes' && this.reached && this.changesLeft > 0) {
+      this.changesLeft = 0;
+      this.relist();
+      return true;
+    }
+    if (p.kind === 'coalesce-change' && this.reached && !this.delivered) {
+      this.delivered = true;
+      this.note('the held change delivered: no later change of the object came');
+      this.cluster().faults.reset();
+      return true;
+    }
+    return false;
   }
 
-  private hold(forMs?: number): void {
-    this.holds++;
-    if (forMs !== undefined) this.later(forMs, () => this.release());
-  }
-
-  private release(): void {
-    if (this.holds > 0) this.holds--;
-    this.hooks.touch();
+  /**
+   * The plan holds a change back until the next change comes (a relist across changes, a
+   * coalesced change): the scenario may go on although the controller has not been told everything.
+   */
+  awaitingChange(): boolean {
+    const p = this.plan;
+    if (p.kind === 'relist-across-changes') return this.reached && this.changesLeft > 0;
+    if (p.kind === 'coalesce-change') return this.reached && !this.delivered;
+    return false;
   }
 
   dispose(): void {
@@ -130,18 +144,12 @@ export class Perturbation {
       case 'stale-restart-after-write': {
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
         this.reach(describePlan(p));
-        // The restarted controller lists the cluster as it was before this write, for lagMs.
+        // The restarted controller lists the cluster as it was before this write, however long it
+        // takes to start, and for at most lagMs once it has synced.
         const before = Number(w.object.metadata.resourceVersion ?? 0) - 1;
-        const view = (forMs: number) => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs });
-        this.hold();
-        this.hooks.restart({ beforeStart: () => view(STALE_VIEW_MAX_MS) });
-        this.later(p.lagMs, () => {
-          try {
-            view(0);
-          } catch (err) {
-            this.error ??= (err as Error).message;
-          }
-          this.release();
+        this.hooks.restart({
+          beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: STALE_VIEW_HOLD_MS }),
+          afterSync: () => this.later(p.lagMs, () => this.endLag()),
         });
         return;
       }
@@ -149,50 +157,75 @@ export class Perturbation {
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
         this.reach(describePlan(p));
         this.fault('withhold-events', { user: this.hooks.controllerUser });
-        this.hold();
         this.hooks.resync();
-        this.later(p.lagMs, () => {
-          try {
-            this.fault('release-events', { user: this.hooks.controllerUser });
-          } catch (err) {
-            this.error ??= (err as Error).message;
-          }
-          this.release();
-        });
+        this.later(p.lagMs, () => this.endLag());
         return;
       case 'coalesce-change':
-        // Armed once the change before it happened, so that it holds this one.
-        if (!this.reached && w.change && p.change.occurrence > 1 && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 })) this.armCoalescing();
-        if (w.change && sameChangePoint(w.change, p.change)) {
-          this.reached = true;
-          // Held until the next change of the object, or COALESCE_RELEASE_MS.
-          this.hold(COALESCE_RELEASE_MS);
-          this.hooks.touch();
-        } else if (this.reached && this.holding && w.change && w.change.kind === p.change.kind && w.change.namespace === p.change.namespace && w.change.name === p.change.name) {
-          this.release();
-        }
+        // Armed once the change before it (or the creation) happened, so that it holds this one.
+        if (!this.reached && !this.armed && (p.change.occurrence === 1 ? w.verb === 'create' && sameObject({ ...w, name: w.pointName, occurrence: 1 }, p.change) : w.change && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 }))) this.armCoalescing(w.name);
+        if (this.reached && w.change && sameObject(w.change, p.change)) this.delivered = true;
+        if (w.change && sameChangePoint(w.change, p.change)) this.reached = true;
         return;
       case 'relist-across-changes':
         if (!this.reached && w.change && sameChangePoint(w.change, p.change)) {
           this.reach(describePlan(p));
-          // Not a hold that keeps the run going: changes the scenario has yet to make end it (or the run's quiet, onQuiet).
           this.fault('withhold-events', { user: this.hooks.controllerUser });
           this.changesLeft = p.changes;
           return;
         }
-        if (this.reached && this.changesLeft > 0 && w.change && !w.byController && --this.changesLeft === 0) this.relist();
+        // The changes it is withheld across are the object's own, by others (the controller cannot answer what it has not seen).
+        if (this.reached && this.changesLeft > 0 && w.change && !w.byController && sameObject(w.change, p.change)) {
+          if (--this.changesLeft === 0) this.relist();
+        }
         return;
       case 'resync-when-quiet':
         return;
     }
   }
 
-  private armCoalescing(): void {
+  /** The stale cache or view catches up: what was withheld is delivered, in order. */
+  private endLag(): void {
+    if (this.lagEnded) return;
+    this.lagEnded = true;
+    try {
+      if (this.plan.kind === 'stale-after-write') this.fault('release-events', { user: this.hooks.controllerUser });
+      else this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: 'now', forMs: 0 });
+    } catch (err) {
+      this.error ??= (err as Error).message;
+    }
+  }
+
+  /**
+   * The controller's watches expire, dropping what they held, and the hold ends: the watches its
+   * informers open after relisting get every event again.
+   */
+  private relist(): void {
+    this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
+    this.fault('release-events', { user: this.hooks.controllerUser });
+  }
+
+  /** Holds the next event of the object (by its name in this run: a generated one differs from the plan's). */
+  private armCoalescing(name: string): void {
     if (this.plan.kind !== 'coalesce-change') return;
+    this.armed = true;
     const { change } = this.plan;
     const resource = this.resourceOf(change.kind);
     this.note(describePlan(this.plan));
-    this.fault('coalesce-events', { user: this.hooks.controllerUser, resource, namespace: change.namespace, name: change.name.replace(/\*$/, ''), count: 1, releaseAfter: COALESCE_RELEASE_MS });
+    this.fault('coalesce-events', { user: this.hooks.controllerUser, resource, namespace: change.namespace, name, count: 1 });
+  }
+
+  /** Whether the object a change names is in the cluster now (a generated name is not known before its creation). */
+  private exists(change: ChangePoint): boolean {
+    if (change.name.endsWith('*')) return false;
+    const [group, kind] = change.kind.includes('/') ? (change.kind.split('/') as [string, string]) : ['', change.kind];
+    const info = this.hooks.sim.cluster.resources.all().find((i) => i.kind === kind && i.group === group && i.version === i.storageVersion);
+    if (!info) return false;
+    try {
+      this.cluster().get(info, change.namespace, change.name);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** `apps/Deployment` → `deployments.apps`, as the fault table names resources. */
@@ -234,4 +267,8 @@ export class Perturbation {
   private cluster(): SimClusterApi {
     return this.hooks.sim.cluster;
   }
+}
+
+function sameObject(a: ChangePoint, b: ChangePoint): boolean {
+  return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
 }

@@ -11,8 +11,8 @@ import { Perturbation } from './perturbation.ts';
 // restarts and resyncs it when asked, hears when the point came, and says when it is quiet.
 
 export interface PlanReplayHooks {
-  /** Kills the controller (as kill -9) and starts it again against the same cluster; `beforeStart` runs between. */
-  restart(options?: { beforeStart?: () => void }): void;
+  /** Kills the controller (as kill -9) and starts it again against the same cluster; `beforeStart` runs between, `afterSync` once the new one synced. */
+  restart(options?: { beforeStart?: () => void; afterSync?: () => void }): void;
   /** Every key of the controller reconciled again. */
   resync(): void;
   /** The plan's point came: its perturbation is applied now, at the cluster's `resourceVersion`. */

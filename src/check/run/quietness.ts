@@ -2,23 +2,44 @@ import type { ControllerSession } from '../../runtime/index.ts';
 import type { ControllerWrites } from './controllerWrites.ts';
 
 // When a run is over: the controller is quiet — nothing queued or running, no key due within
-// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), no reconcile ended and nothing
-// written for END_QUIET_MS — and the scenario has nothing left. While the controller is quiet for
-// JUMP_QUIET_MS the scenario's clock jumps to its next step: an early jump only reorders the
-// scenario's steps against the controller's work, which a correct controller does not mind, but an
-// early end would read an end state the controller had not finished, so the end waits longer.
+// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), nor in the simulated cluster's
+// own controllers (--workloads: a Pod about to start), no reconcile ended and nothing
+// written for END_QUIET_MS — it has caught up with the cluster (every watch it had is open and has
+// sent everything: nothing withheld, held for coalescing or still to relist), and the scenario has
+// nothing left. While the controller is quiet for JUMP_QUIET_MS and caught up, the scenario's clock
+// jumps to its next step: an early jump only reorders the scenario's steps against the controller's
+// work, which a correct controller does not mind, but an early end would read an end state the
+// controller had not finished, so the end waits longer. A jump waits for the controller to catch up
+// (a lag to end) so that a lag does not also fold the scenario's changes into one, except where
+// the perturbation itself waits for the next change (a relist across changes, a coalesced change).
 
-const JUMP_QUIET_MS = 150;
-const END_QUIET_MS = 600;
+// A controller that wrote one object WRITE_LOOP times in a row, nobody else writing it between,
+// is in a write loop (it answers its own writes): the run ends there, not quiet, rather than at its
+// deadline. A controller that has that much to write about one object on its own is rare; one
+// that writes a time or a counter on every reconcile of what it watches does it within a second.
+const WRITE_LOOP = 40;
+
+const JUMP_QUIET_MS = 100;
+const END_QUIET_MS = 400;
 const QUIET_WAIT_MS = 2000;
 const POLL_MS = 50;
 
 export interface QuietSubject {
-  /** The controller's session once it has synced (undefined while it starts or restarts). */
+  /** The controller's session, once it has synced (undefined while it starts or restarts). */
   session(): ControllerSession | undefined;
-  /** A perturbation still keeps something from the controller. */
-  holding(): boolean;
   writes: ControllerWrites;
+  /** Every watch the controller had is open and has sent everything it holds. */
+  caughtUp(): boolean;
+  /** The simulated cluster's own controllers (--workloads) have work queued or due within `withinMs`. */
+  clusterBusy(withinMs: number): boolean;
+  /** A perturbation holds a change back until the next one comes: the scenario goes on meanwhile. */
+  awaitingChange(): boolean;
+  /**
+   * Called when the controller is quiet but has not caught up: the perturbation lets go of what
+   * it holds once that has served its purpose (a lag the controller acted on; once the scenario is
+   * done, a change that is not coming). Answers true when it did.
+   */
+  letGo(scenarioDone: boolean): boolean;
   /** The scenario has run its last step. */
   scenarioDone(): boolean;
   /** Moves the scenario on to its next step (when it has one). */
@@ -38,33 +59,57 @@ export class Quietness {
     this.lastActivity = performance.now();
   }
 
+  /**
+   * Nothing running or queued for `forMs` (keys waiting to be retried allowed): the controller has
+   * done what it would do with what it was shown.
+   */
+  controllerIdle(forMs: number): boolean {
+    const s = this.subject.session();
+    if (!s || !s.running || s.inFlight().length > 0) return false;
+    const q = s.queue;
+    if (q.depth > 0 || q.processing > 0 || q.omitted || q.keys.some((k) => k.state !== 'waiting')) return false;
+    return performance.now() - this.lastActivity >= forMs;
+  }
+
   controllerQuiet(forMs: number): boolean {
     const s = this.subject.session();
-    if (!s || !s.running || this.subject.holding()) {
-      this.touch();
-      return false;
-    }
+    if (!s || !s.running) return false;
     if (s.inFlight().length > 0) return false;
     const q = s.queue;
     if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
     const now = Date.now();
     if (q.keys.some((k) => k.state !== 'waiting' || (k.readyAt ?? 0) - now < QUIET_WAIT_MS)) return false;
+    // A Pod about to start is the cluster's work on the way, as a key due soon is the controller's.
+    if (this.subject.clusterBusy(QUIET_WAIT_MS)) return false;
     return performance.now() - this.lastActivity >= forMs && this.subject.writes.sinceLastControllerWrite() >= forMs;
   }
 
   /**
-   * Resolves true once the controller is quiet and the scenario done, false at `deadline`
-   * (performance.now() time) — a controller that never goes quiet.
+   * Resolves true once the controller is quiet and caught up and the scenario done, false at
+   * `deadline` (performance.now() time) or once it is in a write loop — a controller that never
+   * goes quiet.
    */
   async settle(deadline: number): Promise<boolean> {
     for (;;) {
-      if (this.subject.scenarioDone() ? this.controllerQuiet(END_QUIET_MS) : this.controllerQuiet(JUMP_QUIET_MS)) {
-        if (this.subject.scenarioDone()) return true;
-        this.subject.jumpScenario();
-        this.touch();
+      if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) return false;
+      // A lag ends once the controller has acted on it, even with keys waiting to retry (on a cache
+      // that has caught up by then).
+      if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.subject.letGo(false)) this.touch();
+      else if (this.controllerQuiet(JUMP_QUIET_MS)) {
+        const done = this.subject.scenarioDone();
+        if (!this.subject.caughtUp()) {
+          if (this.subject.letGo(done)) this.touch();
+          else if (!done && this.subject.awaitingChange()) this.jump();
+        } else if (!done) this.jump();
+        else if (this.controllerQuiet(END_QUIET_MS)) return true;
       }
       if (performance.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+  }
+
+  private jump(): void {
+    this.subject.jumpScenario();
+    this.touch();
   }
 }

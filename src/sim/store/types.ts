@@ -128,6 +128,19 @@ export interface SimWatchEvent {
   line(): string;
 }
 
+/** An open watch of one user's, and how much it has still to send (see SimClusterApi.watchesOf). */
+export interface UserWatch {
+  id: number;
+  /** `plural` or `plural.group`. */
+  resource: string;
+  /** '' for every namespace. */
+  namespace: string;
+  /** Events queued, withheld, delayed or held for coalescing: not yet sent. */
+  undelivered: number;
+  /** Events and bookmarks sent so far. */
+  sent: number;
+}
+
 /** Why a watch ended. `stopped` is never reported (the caller stopped it). */
 export type WatchCloseReason =
   | 'timeout' // timeoutSeconds elapsed: a clean end

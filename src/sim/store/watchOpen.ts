@@ -90,7 +90,11 @@ export function openWatch(a: OpenWatchArgs): Watcher {
   if (fromInitialState && a.asOf !== undefined && a.asOf < current) {
     if (a.asOf < oldest) return expiredWatch(watcher, a.asOf, oldest);
     for (const [, stored] of matching(a.table.stateAt(a.asOf), filters)) watcher.offerInitial(stored);
-    if (a.request.sendInitialEvents) watcher.bookmark(true, a.asOf);
+    if (a.request.sendInitialEvents) {
+      // A watch-list gets the old state and its end at once, as a list gets it; what came after waits.
+      watcher.bookmark(true, a.asOf);
+      watcher.serveQueuedAnyway();
+    }
     for (const event of a.table.history.after(a.asOf)) watcher.offer(event);
     a.table.watchers.add(watcher);
     watcher.start(a.asOf);
@@ -98,7 +102,11 @@ export function openWatch(a: OpenWatchArgs): Watcher {
   }
   if (fromInitialState) {
     for (const [, stored] of matching(a.table.view(), filters)) watcher.offerInitial(stored);
-    if (a.request.sendInitialEvents) watcher.bookmark(true);
+    if (a.request.sendInitialEvents) {
+      watcher.bookmark(true);
+      // A lagging cache that has not lagged behind anything yet still serves the state it has.
+      if (a.asOf !== undefined) watcher.serveQueuedAnyway();
+    }
     a.table.watchers.add(watcher);
     watcher.start(current);
     return watcher;

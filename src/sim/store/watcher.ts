@@ -128,6 +128,9 @@ export class Watcher implements SimWatch {
   private lastSentRv = '';
   /** Set when the watch is expired: what it still holds goes out at once, whatever the gate says. */
   private draining = false;
+  private sentCount = 0;
+  /** Queued events at the head that go out while events are withheld (a lagging cache's initial state). */
+  private servedAnyway = 0;
 
   private readonly cfg: WatcherConfig;
 
@@ -139,6 +142,21 @@ export class Watcher implements SimWatch {
 
   get user(): string | undefined {
     return this.cfg.user;
+  }
+
+  /** The watched resource (`plural` or `plural.group`) and namespace ('' for all). */
+  get scope(): { resource: string; namespace: string } {
+    return { resource: this.cfg.resource, namespace: this.cfg.namespace };
+  }
+
+  /** Events queued or held for coalescing, not yet sent to the client (withheld and delayed ones too). */
+  get undelivered(): number {
+    return this.queue.length + (this.holds?.size ?? 0);
+  }
+
+  /** Events and bookmarks sent to the client so far. */
+  get sent(): number {
+    return this.sentCount;
   }
 
   /** Starts bookmark and timeout timers; call once the initial events are queued. */
@@ -186,6 +204,15 @@ export class Watcher implements SimWatch {
     } else if (now && before) this.push(storedEvent('MODIFIED', h.object));
     else if (now) this.push(storedEvent('ADDED', h.object));
     else if (before && h.prev) this.push(storedEvent('DELETED', (h.leftSelector ??= h.prev.withResourceVersion(h.rv))));
+  }
+
+  /**
+   * What is queued so far goes out even while the gate withholds events: a lagging watch cache
+   * (the stale-view fault) serves a watch-list its initial state, old as it is, as it serves a list.
+   */
+  serveQueuedAnyway(): void {
+    this.servedAnyway = this.queue.length;
+    this.schedule();
   }
 
   /** Queues a synthetic ADDED for an object of the initial state (already filtered by the caller). */
@@ -252,6 +279,7 @@ export class Watcher implements SimWatch {
     if (dropBacklog) {
       this.queue.clear();
       this.holds?.clear();
+      this.servedAnyway = 0;
     } else {
       for (const e of this.holds?.drain() ?? []) this.queue.push(e);
     }
@@ -271,6 +299,7 @@ export class Watcher implements SimWatch {
     if (discardWithheld) {
       this.queue.clear();
       this.holds?.clear();
+      this.servedAnyway = 0;
       this.initialLeft = 0;
     } else {
       for (const e of this.holds?.drain() ?? []) this.queue.push(e);
@@ -325,6 +354,7 @@ export class Watcher implements SimWatch {
     this.flushTimer?.cancel();
     this.queue.clear();
     this.holds?.clear();
+    this.servedAnyway = 0;
     this.cfg.detach(this);
     this.cfg.observer?.closed('stopped');
   }
@@ -345,7 +375,7 @@ export class Watcher implements SimWatch {
     if (this.paused && !(head instanceof CloseMarker)) return;
     let wait = 0;
     if (!(head instanceof CloseMarker) && !this.draining) {
-      if (this.cfg.gate.eventsWithheld) return;
+      if (this.cfg.gate.eventsWithheld && this.servedAnyway === 0) return;
       if (head instanceof Delayed) wait = head.readyAt - this.cfg.clock.now();
     }
     this.scheduled = true;
@@ -374,7 +404,7 @@ export class Watcher implements SimWatch {
         return;
       }
       if (!this.draining) {
-        if (gate.eventsWithheld) break;
+        if (gate.eventsWithheld && this.servedAnyway === 0) break;
         if (head instanceof Delayed && head.readyAt > clock.now()) break;
       }
       if (delivered >= BATCH || !turnBudgetLeft()) {
@@ -383,8 +413,10 @@ export class Watcher implements SimWatch {
       }
       this.queue.shift();
       if (this.initialLeft > 0) this.initialLeft--;
+      if (this.servedAnyway > 0) this.servedAnyway--;
       const event = head instanceof Delayed ? head.event : head;
       if (event.type !== 'ERROR') this.lastSentRv = event.object.metadata?.resourceVersion ?? this.lastSentRv;
+      this.sentCount++;
       observer?.sent(event);
       listener.event(event);
       delivered++;

@@ -18,6 +18,11 @@ export interface WatchedResource {
 export interface ControllerDefinition {
   /** The controller-manager loop's name, e.g. `deployment-controller` (also in the user agent). */
   name: string;
+  /**
+   * Its delayed keys are retries that may go on for ever (the scheduler's look at a Pod no Node
+   * fits), not work on the way: they do not keep the workloads busy.
+   */
+  retriesOnly?: boolean;
   watches: WatchedResource[];
   /** Brings one key to its desired state; answers ms until it wants another look, if any. */
   reconcile(key: string, ctx: RequestContext): number | void;
@@ -26,6 +31,8 @@ export interface ControllerDefinition {
 export interface RunningController {
   /** Queues a key now (e.g. for a periodic resync). */
   enqueue(key: string): void;
+  /** A key is queued, or one is due within `withinMs` (on the cluster's clock). */
+  busy(withinMs: number): boolean;
   stop(): void;
 }
 
@@ -36,6 +43,8 @@ export function runController(cluster: WorkloadCluster, definition: ControllerDe
   const dirty = new Set<string>();
   const failures = new Map<string, number>();
   const delayed = new Map<string, TimerHandle>();
+  /** When each delayed key falls due (cluster clock). */
+  const dueAt = new Map<string, number>();
   const watches: SimWatch[] = [];
   let scheduled: TimerHandle | undefined;
   let stopped = false;
@@ -55,8 +64,10 @@ export function runController(cluster: WorkloadCluster, definition: ControllerDe
   const enqueueAfter = (key: string, ms: number): void => {
     if (stopped) return;
     delayed.get(key)?.cancel();
+    dueAt.set(key, cluster.clock.now() + ms);
     delayed.set(key, cluster.clock.setTimer(ms, () => {
       delayed.delete(key);
+      dueAt.delete(key);
       enqueue(key);
     }));
   };
@@ -104,6 +115,14 @@ export function runController(cluster: WorkloadCluster, definition: ControllerDe
 
   return {
     enqueue,
+    busy(withinMs) {
+      if (stopped) return false;
+      if (dirty.size > 0) return true;
+      if (definition.retriesOnly) return false;
+      const horizon = cluster.clock.now() + withinMs;
+      for (const at of dueAt.values()) if (at <= horizon) return true;
+      return false;
+    },
     stop() {
       stopped = true;
       scheduled?.cancel();

@@ -28,6 +28,8 @@ export { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 
 export interface RunningWorkloads {
   readonly options: WorkloadOptions;
+  /** A loop has a key queued, or one due within `withinMs` (a Pod about to start, a Job about to finish). */
+  busy(withinMs: number): boolean;
   stop(): void;
 }
 
@@ -57,6 +59,7 @@ export function startWorkloads(cluster: WorkloadCluster, partial: Partial<Worklo
   const running: RunningController[] = loops.map(([definition, ctx]) => runController(cluster, definition, ctx, onError));
   return {
     options,
+    busy: (withinMs) => running.some((r) => r.busy(withinMs)),
     stop: () => {
       for (const r of running) r.stop();
     },

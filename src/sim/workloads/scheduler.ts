@@ -36,6 +36,7 @@ export function scheduler(cluster: WorkloadCluster): ControllerDefinition {
 
   return {
     name: 'default-scheduler',
+    retriesOnly: true,
     watches: [
       {
         gvr: PODS,

@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { checkController, CheckInputError, describeCheckEvent, describeFinding, describeReport, replayCommand, type CheckEvent, type CheckReport } from '../../check/index.ts';
+import { checkController, CheckInputError, checkProgress, describeFinding, describeReport, replayCommand, type CheckEvent, type CheckReport } from '../../check/index.ts';
 import { exists, isControllerEditor } from '../controllers/controllerFiles.ts';
 import type { Log } from '../guard.ts';
 import { explainUntrusted, isTrusted } from '../workspaceTrust.ts';
@@ -42,8 +42,9 @@ async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Pr
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       let planned = 0;
+      const describe = checkProgress();
       const onEvent = (e: CheckEvent) => {
-        const line = describeCheckEvent(e);
+        const line = describe(e);
         if (line !== undefined) log.info(line);
         if (e.type === 'finding') model.add(e.finding);
         if (e.type === 'reference') progress.report({ message: `reference run ${e.run} of ${REFERENCE_RUNS} done` });

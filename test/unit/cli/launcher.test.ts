@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_NODE_FLAGS } from '../../../scripts/cliBuild.mjs';
+import { bundleCli } from './support/bundleCli.ts';
 
 // bin/controller-lab, the command npm links: it starts dist/cli.cjs on the package's own Node 24
 // (so Debian's Node 20 on the PATH is never asked to run it), through npm's symlink, with the V8
@@ -19,14 +20,26 @@ test('the launcher gives node the same V8 flags as the bundle\'s shebang', () =>
   assert.equal(exec, `exec "$node" ${CLI_NODE_FLAGS.join(' ')} "$package/dist/cli.cjs" "$@"`);
 });
 
-test('through a symlink, with an old node first on the PATH, the command runs on the package\'s Node', (t) => {
+test('through a symlink, with an old node first on the PATH, the command runs on the package\'s Node', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-launcher-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // The installed layout, built here so the test needs no earlier `npm run build`: bin/, dist/,
+  // package.json and the `node` dependency in node_modules.
+  const pkg = join(dir, 'lib', 'node_modules', 'controller-lab');
+  mkdirSync(join(pkg, 'bin'), { recursive: true });
+  mkdirSync(join(pkg, 'node_modules'), { recursive: true });
+  copyFileSync(LAUNCHER, join(pkg, 'bin', 'controller-lab'));
+  chmodSync(join(pkg, 'bin', 'controller-lab'), 0o755);
+  await bundleCli(join(pkg, 'dist', 'cli.cjs'));
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'controller-lab', version: '1.2.3' }));
+  symlinkSync(join(ROOT, 'node_modules', 'node'), join(pkg, 'node_modules', 'node'));
   // A `node` that would fail the run if it were used.
-  writeFileSync(join(dir, 'node'), '#!/bin/sh\necho "the PATH\'s node was used" >&2\nexit 3\n');
-  chmodSync(join(dir, 'node'), 0o755);
-  symlinkSync(LAUNCHER, join(dir, 'controller-lab'));
-  const r = spawnSync(join(dir, 'controller-lab'), ['--version'], { encoding: 'utf8', env: { ...process.env, PATH: `${dir}:/usr/bin:/bin` } });
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'node'), '#!/bin/sh\necho "the PATH\'s node was used" >&2\nexit 3\n');
+  chmodSync(join(bin, 'node'), 0o755);
+  symlinkSync('../lib/node_modules/controller-lab/bin/controller-lab', join(bin, 'controller-lab'));
+  const r = spawnSync(join(bin, 'controller-lab'), ['--version'], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:/usr/bin:/bin` } });
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^controller-lab \d+\.\d+\.\d+ \(node v24\./);
+  assert.match(r.stdout, /^controller-lab 1\.2\.3 \(node v24\./);
 });

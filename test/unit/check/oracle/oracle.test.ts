@@ -78,3 +78,20 @@ test('names a controller makes up (a random suffix without generateName) are lea
   assert.deepEqual(oracle.judge(job('zzzzz')), []);
   assert.deepEqual(oracle.judge([...job('aaaaa'), ...job('bbbbb')]).map((d) => d.change), ['extra']);
 });
+
+test('generated names are compared as the objects they name: the same in both references, other names in a run are no difference', () => {
+  const end = (...children: string[]) => {
+    const parent = obj('ConfigMap', 'alpha');
+    parent.metadata.annotations = { 'example.com/child': children.at(-1)! };
+    return [parent, ...children.map((child) => obj('ConfigMap', child, { generateName: 'alpha-', owner: parent }))];
+  };
+  const oracle = Oracle.learn([end('alpha-abc12'), end('alpha-abc12')]);
+  assert.deepEqual(oracle.judge(end('alpha-zz981')), []);
+  // A second child, and the parent names it, not the first: both are differences.
+  const diffs = oracle.judge(end('alpha-zz981', 'alpha-yy222'));
+  assert.deepEqual(diffs.map((d) => [d.change, d.id]), [
+    ['changed', 'ConfigMap default/alpha'],
+    ['extra', 'ConfigMap default/alpha-* of ConfigMap default/alpha #2'],
+  ]);
+  assert.equal(diffs[1]!.change === 'extra' && diffs[1]!.got.metadata.name, 'alpha-yy222');
+});

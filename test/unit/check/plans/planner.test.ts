@@ -20,6 +20,7 @@ function write(byController: boolean, verb: CommittedWrite['verb'], name: string
 
 test('every write of the controller gets a crash, a stale cache and a stale restart; a change another change follows gets a coalescing and a relist', () => {
   const plans = planRuns({
+    watched: new Set(['configmaps']),
     writes: [
       write(false, 'create', 'parent', 0),
       write(true, 'create', 'child-a', 1),
@@ -40,14 +41,37 @@ test('every write of the controller gets a crash, a stale cache and a stale rest
 });
 
 test('writes alike are taken in turn: the first write of each kind before the second of any', () => {
-  const plans = planRuns({ writes: [write(true, 'create', 'a', 1), write(true, 'create', 'b', 1), write(true, 'delete', 'a', 1)] }).filter((p) => p.kind === 'crash-after-write');
+  const plans = planRuns({ writes: [write(true, 'create', 'a', 1), write(true, 'create', 'b', 1), write(true, 'delete', 'a', 1)], watched: new Set() }).filter((p) => p.kind === 'crash-after-write');
   assert.deepEqual(plans.map((p) => p.kind === 'crash-after-write' && `${p.write.verb} ${p.write.name}`), ['create a', 'delete a', 'create b']);
 });
 
 test('a plan goes through the command line as JSON and back; a wrong one is one clear line', () => {
-  const plan = planRuns({ writes: [write(true, 'create', 'a', 1)] })[0]!;
+  const plan = planRuns({ writes: [write(true, 'create', 'a', 1)], watched: new Set() })[0]!;
   assert.deepEqual(parsePlan(encodePlan(plan)), plan);
   assert.throws(() => parsePlan('{"kind":"crash-after-write"}'), (err: Error) => err instanceof PlanError && err.message === 'write must be an object');
   assert.throws(() => parsePlan('{"kind":"explode"}'), /plan kind must be one of crash-after-write, stale-after-write/);
   assert.throws(() => parsePlan('not json'), /a plan is JSON/);
+});
+
+// Coalesce and relist plans only for what the controller watched in the reference run.
+
+function changeOf(resource: string, group: string, kind: string, name: string, occurrence: number, byController = false): CommittedWrite {
+  const object = { apiVersion: group ? `${group}/v1` : 'v1', kind, metadata: { name, namespace: 'default' } } as KubeObject;
+  const w: CommittedWrite = { verb: 'update', kind: group ? `${group}/${kind}` : kind, group, resource, namespace: 'default', name, pointName: name, resourceVersion: String(occurrence), object, byController, change: { kind: group ? `${group}/${kind}` : kind, namespace: 'default', name, occurrence }, atMs: occurrence };
+  if (byController) w.point = { verb: 'update', kind: w.kind, namespace: 'default', name, occurrence };
+  return w;
+}
+
+test('a change followed by another of the same object is a coalesce and a relist plan, only where the controller watches it', () => {
+  const writes = [changeOf('deployments', 'apps', 'Deployment', 'web', 1), changeOf('deployments', 'apps', 'Deployment', 'web', 2), changeOf('pods', '', 'Pod', 'web-1', 1), changeOf('pods', '', 'Pod', 'web-1', 2)];
+  const plans = planRuns({ writes, watched: new Set(['deployments.apps']) });
+  assert.deepEqual(plans.map((p) => `${p.kind} ${'change' in p ? `${p.change.kind} ${p.change.name} #${p.change.occurrence}` : ''}`), [
+    'coalesce-change apps/Deployment web #1',
+    'relist-across-changes apps/Deployment web #1',
+  ]);
+});
+
+test('each write of the controller is a crash, a stale cache and a stale restart', () => {
+  const plans = planRuns({ writes: [changeOf('configmaps', '', 'ConfigMap', 'a', 1, true)], watched: new Set() });
+  assert.deepEqual(plans.map((p) => p.kind), ['crash-after-write', 'stale-after-write', 'stale-restart-after-write']);
 });

@@ -240,6 +240,32 @@ describe('watch faults aimed at one user', () => {
     fromState.close();
   });
 
+  it('stale-view serves a watch-list of that user the old state and its end at once, and withholds what came after until the window ends', async () => {
+    await createNamespace('stalelist');
+    await put('stalelist', 'a', '1');
+    const old = String(suite.cluster.resourceVersion);
+    await put('stalelist', 'a', '2');
+    await fault('stale-view', { user: CHECKED_USER, resourceVersion: old, forMs: '10s' });
+    const watchList = await openWatch(suite.server, '/api/v1/namespaces/stalelist/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 'application/json', CHECKED);
+    await watchList.waitForLines(2);
+    await settle();
+    assert.deepEqual(summary(watchList), ['ADDED a=1', 'BOOKMARK ']);
+    assert.equal(seen(watchList)[1]!.rv, old);
+    clock().step(10_000);
+    await watchList.waitForLines(3);
+    assert.deepEqual(summary(watchList), ['ADDED a=1', 'BOOKMARK ', 'MODIFIED a=2']);
+    watchList.close();
+
+    // Nothing changed there since the old resourceVersion: the old state and its end come all the same.
+    await createNamespace('stalequiet');
+    await fault('stale-view', { user: CHECKED_USER, resourceVersion: String(suite.cluster.resourceVersion), forMs: '10s' });
+    const quiet = await openWatch(suite.server, '/api/v1/namespaces/stalequiet/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 'application/json', CHECKED);
+    await quiet.waitForLines(1);
+    assert.deepEqual(summary(quiet), ['BOOKMARK ']);
+    quiet.close();
+    await fault('reset');
+  });
+
   it('stale-view at a resourceVersion compacted away answers that user’s lists 410', async () => {
     const old = String(suite.cluster.resourceVersion - 1);
     await fault('compact');
@@ -250,6 +276,26 @@ describe('watch faults aimed at one user', () => {
     assert.equal((await call(suite.server, 'GET', '/api/v1/namespaces/default/configmaps')).status, 200);
     await fault('reset');
     assert.deepEqual(suite.cluster.faults.state().staleViews, []);
+  });
+
+  it('watchesOf lists that user’s open watches, what each has sent and what it has not sent yet', async () => {
+    const { admin, checked } = await twoWatchers('pending');
+    await fault('withhold-events', { user: CHECKED_USER });
+    await put('pending', 'a', '1');
+    await put('pending', 'b', '1');
+    await admin.waitForLines(2);
+    const watches = suite.cluster.watchesOf(CHECKED_USER);
+    assert.deepEqual(watches.map(({ resource, namespace, undelivered }) => ({ resource, namespace, undelivered })), [{ resource: 'configmaps', namespace: 'pending', undelivered: 2 }]);
+    assert.equal(watches[0]?.sent, 0);
+    await fault('release-events', { user: CHECKED_USER });
+    await checked.waitForLines(2);
+    assert.equal(suite.cluster.watchesOf(CHECKED_USER)[0]?.undelivered, 0);
+    assert.equal(suite.cluster.watchesOf(CHECKED_USER)[0]?.sent, 2);
+    checked.close();
+    await ended(checked).catch(() => {});
+    await settle();
+    assert.deepEqual(suite.cluster.watchesOf(CHECKED_USER), []);
+    admin.close();
   });
 
   it('every fault applied is in the history, with the resourceVersion and time it was applied', () => {

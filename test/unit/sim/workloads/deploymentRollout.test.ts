@@ -156,3 +156,15 @@ test('the controller records revisions without moving the generation: a new Depl
   assert.equal(statusOf(d).observedGeneration, 1);
   await lab.cluster.close();
 });
+
+test('the workloads are busy while a rollout is on the way (a Pod about to start), and not once it is done', async () => {
+  const lab = workloadLab({ podStartDelayMs: 500 });
+  assert.equal(lab.cluster.workloadsBusy(2000), false);
+  lab.cluster.create(GVR.deployments, 'default', deployment('web', 2, 'nginx:1.25'));
+  await lab.run(100);
+  assert.equal(lab.cluster.workloadsBusy(2000), true, 'Pods start in 500 ms');
+  assert.equal(lab.cluster.workloadsBusy(10), false, 'nothing due within 10 ms');
+  await lab.until(() => rolledOut(lab, 2));
+  await lab.run(50);
+  assert.equal(lab.cluster.workloadsBusy(2000), false);
+});

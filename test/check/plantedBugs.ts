@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { check, replay, transcript } from './checkCli.ts';
+
+// The planted-bug controllers (test/check/ts, test/check/go): each buggy one is found, with the
+// class its bug belongs to, and its finding's replay command finds it again; each correct twin
+// raises nothing, check after check. A finding on a correct twin is a false alarm: check's bug.
+
+export interface Planted {
+  /** linker, replicator, historian, stamper, looper: the folder and the scenario's name. */
+  name: string;
+  class: 'intermediate-state' | 'stale-state' | 'unobserved-state' | 'not-idempotent';
+  /** Run the replay of its finding too (a few are enough: replays are the same code for all). */
+  replay?: boolean;
+}
+
+export const PLANTED: readonly Planted[] = [
+  { name: 'linker', class: 'intermediate-state' },
+  { name: 'replicator', class: 'stale-state' },
+  { name: 'historian', class: 'unobserved-state' },
+  { name: 'stamper', class: 'not-idempotent' },
+  { name: 'looper', class: 'not-idempotent' },
+];
+
+/** Checks of a correct twin, each of every plan: a false alarm that comes and goes must show. */
+const CORRECT_CHECKS = 2;
+
+/** A buggy controller's check needs only the first runs of each class (the planner takes classes in turn). */
+const BUGGY_BUDGET = '15s';
+
+/** The tests for one language: `program(name, 'buggy' | 'correct')` is the path check takes. */
+export function plantedBugTests(language: string, program: (name: string, variant: 'buggy' | 'correct') => string, replayed: readonly string[]): void {
+  for (const planted of PLANTED) {
+    const scenario = `test/check/scenarios/${planted.name}.yaml`;
+
+    it(`${language} ${planted.name}: its planted bug is found as ${planted.class}${replayed.includes(planted.name) ? ', and its replay finds it again' : ''}`, async () => {
+      const r = await check(program(planted.name, 'buggy'), scenario, ['--budget', BUGGY_BUDGET]);
+      assert.equal(r.code, 1, `check exits 1 on a controller with a bug${transcript(r)}`);
+      const finding = r.findings.find((f) => f.class === planted.class);
+      assert.ok(finding, `a ${planted.class} finding, among ${r.findings.map((f) => f.class).join(', ') || 'none'}${transcript(r)}`);
+      if (!replayed.includes(planted.name)) return;
+      const again = await replay(finding.replay);
+      assert.equal(again.code, 1, `the replay exits 1${transcript(again)}`);
+      assert.match(again.stdout, new RegExp(`FINDING 1 \\(${planted.class}\\)`), `the replay finds it again${transcript(again)}`);
+    });
+
+    it(`${language} ${planted.name}, corrected: no finding in ${CORRECT_CHECKS} checks of every plan`, async () => {
+      for (let i = 1; i <= CORRECT_CHECKS; i++) {
+        const r = await check(program(planted.name, 'correct'), scenario);
+        assert.equal(r.findings.length, 0, `check ${i}: ${r.findings.map((f) => f.summary).join('\n')}${transcript(r)}`);
+        assert.equal(r.code, 0, `check ${i} exits 0${transcript(r)}`);
+        assert.equal(r.skipped, 0, `check ${i} ran every plan${transcript(r)}`);
+      }
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inOrder } from '../../../../src/check/run/inOrder.ts';
+
+// Runs a few at a time, results in the order planned, none started once the budget says no.
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('results come in index order, with at most atOnce running', async () => {
+  let running = 0;
+  let most = 0;
+  const got: number[] = [];
+  for await (const i of inOrder(5, 2, () => true, async (i) => {
+    most = Math.max(most, ++running);
+    await sleep(i % 2 === 0 ? 30 : 5);
+    running--;
+    return i;
+  })) got.push(i);
+  assert.deepEqual(got, [0, 1, 2, 3, 4]);
+  assert.equal(most, 2);
+});
+
+test('no task starts once mayStart refuses', async () => {
+  let allowed = 3;
+  const got: number[] = [];
+  for await (const i of inOrder(10, 2, () => allowed-- > 0, async (i) => i)) got.push(i);
+  assert.deepEqual(got, [0, 1, 2]);
+});
+
+test('a caller that leaves early waits for the tasks still running', async () => {
+  let started = 0;
+  let finished = 0;
+  for await (const i of inOrder(6, 2, () => true, async (i) => {
+    started++;
+    await sleep(i === 1 ? 40 : 5);
+    finished++;
+    return i;
+  })) {
+    if (i === 0) break;
+  }
+  assert.ok(started < 6);
+  assert.equal(finished, started);
+});

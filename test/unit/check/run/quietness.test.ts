@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ControllerSession } from '../../../../src/runtime/index.ts';
+import type { ControllerWrites } from '../../../../src/check/run/controllerWrites.ts';
+import { Quietness, type QuietSubject } from '../../../../src/check/run/quietness.ts';
+
+// When a run is over: not before the controller has caught up with the cluster, however quiet it
+// looks; a perturbation still holding something is asked to let go; the scenario jumps only while
+// the controller is quiet.
+
+const idleSession = { running: true, inFlight: () => [], queue: { depth: 0, processing: 0, omitted: 0, keys: [] } } as unknown as ControllerSession;
+const noWrites = { sinceLastControllerWrite: () => Infinity, longestWriteRun: { object: '', writes: 0 } } as unknown as ControllerWrites;
+
+function subject(over: Partial<QuietSubject>): QuietSubject {
+  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, ...over };
+}
+
+test('a quiet controller that has not caught up does not end the run; the perturbation is asked to let go', async () => {
+  let caughtUp = false;
+  let asked = 0;
+  const q = new Quietness(subject({ caughtUp: () => caughtUp, letGo: (done) => done && (asked++, (caughtUp = true)) }));
+  const started = performance.now();
+  assert.equal(await q.settle(started + 5000), true);
+  assert.equal(asked, 1);
+});
+
+test('a controller that never catches up is not quiet at the deadline', async () => {
+  const q = new Quietness(subject({ caughtUp: () => false }));
+  assert.equal(await q.settle(performance.now() + 900), false);
+});
+
+test('a session that has not synced (a restart under way) is not quiet', async () => {
+  const q = new Quietness(subject({ session: () => undefined }));
+  assert.equal(q.controllerQuiet(0), false);
+  assert.equal(await q.settle(performance.now() + 300), false);
+});
+
+test('the scenario jumps while the controller is quiet, and the run ends once it is done', async () => {
+  let steps = 2;
+  const q = new Quietness(subject({ scenarioDone: () => steps === 0, jumpScenario: () => void steps-- }));
+  assert.equal(await q.settle(performance.now() + 5000), true);
+  assert.equal(steps, 0);
+});
+
+test('the scenario does not jump while the controller lags, unless the perturbation waits for the next change', async () => {
+  let jumps = 0;
+  let awaiting = false;
+  const q = new Quietness(subject({ caughtUp: () => false, awaitingChange: () => awaiting, scenarioDone: () => false, jumpScenario: () => void jumps++ }));
+  assert.equal(await q.settle(performance.now() + 400), false);
+  assert.equal(jumps, 0);
+  awaiting = true;
+  await q.settle(performance.now() + 400);
+  assert.ok(jumps > 0);
+});
+
+test('a controller in a write loop (one object written again and again, by it alone) is not quiet, long before the deadline', async () => {
+  const looping = { sinceLastControllerWrite: () => 0, longestWriteRun: { object: 'ConfigMap default/a', writes: 40 } } as unknown as ControllerWrites;
+  const started = performance.now();
+  assert.equal(await new Quietness(subject({ writes: looping })).settle(started + 60_000), false);
+  assert.ok(performance.now() - started < 1000);
+});
+
+test('a controller whose cluster still has work on the way (a Pod about to start) is not quiet', () => {
+  assert.equal(new Quietness(subject({ clusterBusy: () => true })).controllerQuiet(0), false);
+  assert.equal(new Quietness(subject({})).controllerQuiet(0), true);
+});
