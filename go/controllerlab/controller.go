@@ -64,6 +64,7 @@ func (c *labController) queueChanged() {
 func (c *labController) enqueued(item reconcile.Request, after time.Duration, reason string) {
 	key := keyOf(item)
 	if note := c.lab.eventOf(c); note != nil {
+		note.added(key, c.queue.fateOfAdd(key, after))
 		c.mu.Lock()
 		list := append(c.triggers[key], note.trigger)
 		if len(list) > maxTriggersPerKey {

@@ -44,10 +44,19 @@ type lab struct {
 	delivering atomic.Int64
 }
 
-// eventNote is an informer event being delivered to one controller's handler.
+// eventNote is an informer event being delivered to one controller's handler, and what became of
+// it there so far (see fates.go).
 type eventNote struct {
 	controller *labController
 	trigger    TriggerDelta
+	// The source: "for", "owns" or "watches" (the trigger's Via is "resync" for a resync).
+	via string
+	// The event as predicates see it: which method asks, and its objects.
+	kind     eventKind
+	old, obj any
+	// Requests the handler added; the predicate that said no.
+	requests   int
+	filteredBy string
 }
 
 func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {

@@ -52,12 +52,14 @@ func (l *lab) resync() {
 func (h *labHandler) redeliver(obj client.Object) {
 	c := h.controller
 	gid := goroutineID()
-	h.informer.lab.deliveryStarts(gid, &eventNote{controller: c, trigger: TriggerDelta{
+	note := &eventNote{controller: c, via: h.via, kind: createEvent, obj: obj, trigger: TriggerDelta{
 		Type: "RESYNC", Kind: h.informer.gvk.Kind, APIVersion: h.informer.gvk.GroupVersion().String(),
 		Key: objectKey(obj), ResourceVersion: obj.GetResourceVersion(), Via: "resync", At: nowMs(),
-	}})
-	defer h.informer.lab.deliveryEnds(gid)
+	}}
+	h.informer.lab.deliveryStarts(gid, note)
 	h.inner.OnAdd(obj, true)
+	h.informer.lab.deliveryEnds(gid)
+	note.ended(h)
 }
 
 // objects is everything the informer holds: from its store when it has one (no copies), otherwise
