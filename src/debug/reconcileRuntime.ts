@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
-import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
+import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord, WhyAnswer, WhyTarget } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
@@ -133,6 +133,14 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   /** The shape a controller reported (a Go controller's names its Reconcile function). */
   controllerShape(name: string): ControllerShape | undefined {
     return this.session?.controllers.find((c) => c.name === name);
+  }
+  /** Whether each controller reconciled an object's recent changes, and why (not); undefined before launch. */
+  why(target: WhyTarget): WhyAnswer | undefined {
+    return this.session?.why(target);
+  }
+  /** The kind the first controller reconciles (a `why` without a kind means it). */
+  get forKind(): string | undefined {
+    return this.session?.controllers[0]?.forKind.kind;
   }
   /** The program runs in Go (known once launched). */
   get isGo(): boolean {

@@ -100,7 +100,7 @@ function queueStep(fate: EventFate): string {
   switch (fate.fate) {
     case 'merged':
       return fate.keyState === 'processing'
-        ? `deduplicated: ${request} was already due to run again after the reconcile in progress (deduplicated)`
+        ? `deduplicated: ${request} was already due to run again after the reconcile in progress`
         : `deduplicated: ${request} was already queued, so its next reconcile serves this event too`;
     case 'waiting':
       return `rate-limited: ${request} waits in the rate limiter (or a delay), ${seconds(fate.backoffMs ?? 0)} left when the event came`;
