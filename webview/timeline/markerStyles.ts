@@ -4,7 +4,7 @@ import type { TimelineEventType } from '../../src/shared/protocol/timeline.ts';
 // variable, with a fallback), its shape, and whether it concerns the whole informer (a relist,
 // a 410) and so is also drawn across the plot. A new marker type is one entry here.
 
-export type MarkerShape = 'triangle' | 'dot' | 'cross' | 'diamond' | 'square' | 'bar' | 'bolt';
+export type MarkerShape = 'triangle' | 'dot' | 'cross' | 'diamond' | 'square' | 'bar' | 'bolt' | 'ring';
 
 export interface MarkerStyle {
   label: string;
@@ -22,4 +22,6 @@ export const MARKER_STYLES: Record<TimelineEventType, MarkerStyle> = {
   RELIST: { label: 'Relist', color: ['--vscode-charts-purple', '#b180d7'], shape: 'bar', acrossPlot: true },
   EXPIRED: { label: '410 Expired', color: ['--vscode-charts-yellow', '#cca700'], shape: 'bar', acrossPlot: true },
   PERTURBATION: { label: 'Perturbation', color: ['--vscode-terminal-ansiMagenta', '#bc3fbc'], shape: 'bolt', acrossPlot: true },
+  // Around the event it concerns, on the same lane: the event's own marker stays visible inside.
+  MISSED: { label: 'Missed (enqueued nothing)', color: ['--vscode-charts-orange', '#d18616'], shape: 'ring' },
 };

@@ -46,7 +46,9 @@ export class LaneRenderer {
     for (let i = from; i < to; i++) {
       const e = lane.events[i] as TimelineEvent;
       if (!state.filters.types[e.type]) continue;
-      if (!best || Math.abs(e.at - at) < Math.abs(best.at - at)) best = e;
+      const d = Math.abs(e.at - at) - (best ? Math.abs(best.at - at) : 0);
+      // A miss rings the event it concerns, at the same place: on a tie it wins (it says why).
+      if (!best || d < 0 || (d === 0 && e.type === 'MISSED')) best = e;
     }
     return best;
   }
@@ -249,6 +251,14 @@ export class LaneRenderer {
         break;
       case 'bar':
         ctx.fillRect(x - 1, cy - 7, 3, 14);
+        break;
+      case 'ring':
+        // An event that reached a controller and enqueued nothing: a ring around its marker.
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.arc(x, cy, 7, 0, Math.PI * 2);
+        ctx.stroke();
+        ctx.lineWidth = 1;
         break;
       case 'bolt':
         // A lightning bolt: something was done to the run.

@@ -4,10 +4,11 @@
 // posts nothing until the webview sent `ready`. This file is plain data + guards: both sides import it.
 
 /**
- * Watch event types plus the informer's own markers (a relist, a 410 Expired) and what was done to
- * a controller's run from outside: a check finding's perturbation, replayed in the debugger.
+ * Watch event types plus the informer's own markers (a relist, a 410 Expired), what was done to
+ * a controller's run from outside (a check finding's perturbation, replayed in the debugger), and
+ * a controller's misses: an event that reached it and enqueued nothing (its note says why).
  */
-export const TIMELINE_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR', 'RELIST', 'EXPIRED', 'PERTURBATION'] as const;
+export const TIMELINE_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR', 'RELIST', 'EXPIRED', 'PERTURBATION', 'MISSED'] as const;
 export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
 
 /** One marker on the timeline. Objects are not sent; details are requested on selection. */
