@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ControllerLabApi } from '../../src/extension.ts';
+import { waitFor } from './waitFor.ts';
+
+// "Why (Not)?" in a real extension host: a debugged controller lets events go by (a predicate, a
+// map function that maps to nothing); each such miss is ringed on the timeline saying why, and
+// the command on a timeline event answers, one step per line, for that change.
+
+describe('Controller Lab: why (not)?', function () {
+  this.timeout(120_000);
+  let api: ControllerLabApi;
+  let fixtures = '';
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<ControllerLabApi>('controller-lab.controller-lab');
+    assert.ok(ext, 'extension is installed');
+    api = await ext.activate();
+    fixtures = path.join(ext.extensionPath, 'test/fixtures/whyNot');
+  });
+
+  after(async () => {
+    if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging(vscode.debug.activeDebugSession);
+  });
+
+  it('rings the events a controller missed on the timeline, and answers why on one', async () => {
+    const started = await vscode.debug.startDebugging(undefined, {
+      type: 'controller-lab',
+      request: 'launch',
+      name: 'why-not controller',
+      controller: path.join(fixtures, 'controller.ts'),
+      scenario: path.join(fixtures, 'scenario.yaml'),
+      cluster: 'sim',
+    });
+    assert.equal(started, true);
+    // The scenario's first step labels web: GenerationChangedPredicate filters that out.
+    const miss = await waitFor('a miss of Deployment default/web on the timeline', () =>
+      api.services.lab.timeline.events.all().find((e) => e.type === 'MISSED' && e.kind === 'Deployment' && e.name === 'web'),
+    );
+    assert.equal(miss.note, 'app-config enqueued nothing: filtered by GenerationChangedPredicate (For)');
+    assert.ok(miss.informer.startsWith('controller:'), miss.informer);
+    // Ringed on the lane of its event: the same object and resourceVersion in the controller's cache.
+    assert.ok(api.services.lab.timeline.events.all().some((e) => e.type === 'MODIFIED' && e.resource === miss.resource && e.name === 'web' && e.resourceVersion === miss.resourceVersion && e.cluster === miss.cluster));
+
+    // The timeline's context menu passes its webview and the event under the pointer.
+    const text = (await vscode.commands.executeCommand('controllerLab.whyNot', { webview: 'controllerLab.timeline', webviewSection: 'event', seq: miss.seq })) as string;
+    assert.equal(text.split('\n').slice(0, 6).join('\n'), [
+      'Why (not)? Deployment default/web',
+      `MODIFIED rv ${miss.resourceVersion}:`,
+      '  app-config: not reconciled',
+      '    Watched? yes, Deployment through For',
+      text.split('\n')[4],
+      '    Filtered? yes (For), by predicate GenerationChangedPredicate: it returned false, so nothing was enqueued',
+    ].join('\n'));
+    assert.match(text.split('\n')[4] ?? '', new RegExp(`^ {4}Received\\? yes, MODIFIED rv ${miss.resourceVersion} at `));
+
+    // The ConfigMap no source maps to anything.
+    const unrelated = await waitFor('a miss of ConfigMap default/unrelated', () =>
+      api.services.lab.timeline.events.all().find((e) => e.type === 'MISSED' && e.name === 'unrelated'),
+    );
+    assert.equal(unrelated.note, 'app-config enqueued nothing: mapped to no request (Owns); mapped to no request (Watches)');
+  });
+});
