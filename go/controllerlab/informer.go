@@ -205,7 +205,7 @@ func (i *labInformer) wrap(h toolscache.ResourceEventHandler) toolscache.Resourc
 	i.lab.written.watch(i.gvk.GroupKind())
 	lh := &labHandler{inner: h, informer: i, controller: c, via: via}
 	if c != nil {
-		lh.typedPredicates = installPredicates(h, c)
+		lh.typedPredicates = installPredicates(h, lh)
 		c.registered(lh)
 	}
 	return lh
@@ -251,6 +251,9 @@ type labHandler struct {
 	via        string
 	// A typed source's predicates, which could not be wrapped (see predicates.go).
 	typedPredicates reflect.Value
+	// One delivery at a time (the informer's and a resync's), and the event it is delivering.
+	delivering sync.Mutex
+	current    *eventNote
 }
 
 func (h *labHandler) OnAdd(obj any, isInInitialList bool) {
@@ -303,7 +306,11 @@ func (h *labHandler) deliver(deltaType, triggerType string, old, raw any) func()
 		Key: objectKey(obj), ResourceVersion: rv, Via: h.via, At: nowMs(),
 	}}
 	h.informer.lab.deliveryStarts(gid, note)
+	h.delivering.Lock()
+	h.current = note
 	return func() {
+		h.current = nil
+		h.delivering.Unlock()
 		h.informer.lab.deliveryEnds(gid)
 		note.ended(h)
 	}

@@ -147,10 +147,21 @@ const internalSourcePkg = "sigs.k8s.io/controller-runtime/pkg/internal/source"
 var predicatesType = reflect.TypeFor[[]predicate.Predicate]()
 
 // reportingPredicate is one of the builder's predicates as installed on a source: it answers as
-// the predicate does and, when it says no, names it on the event being delivered to c.
+// the predicate does and, when it says no, names it on the event its source is delivering (the
+// source's handler runs its predicates while it delivers, so no goroutine lookup is needed).
 type reportingPredicate struct {
 	inner predicate.Predicate
-	c     *labController
+	h     *labHandler
+	// Its name for each event kind, worked out once (reflection is too slow for every event).
+	names map[eventKind]string
+}
+
+func newReportingPredicate(p predicate.Predicate, h *labHandler) reportingPredicate {
+	names := map[eventKind]string{}
+	for _, kind := range []eventKind{createEvent, updateEvent, deleteEvent, genericEvent} {
+		names[kind] = predicateName(p, kind)
+	}
+	return reportingPredicate{inner: p, h: h, names: names}
 }
 
 func (p reportingPredicate) Create(e event.CreateEvent) bool {
@@ -172,16 +183,16 @@ func (p reportingPredicate) Generic(e event.GenericEvent) bool {
 // said notes a no (the first one: controller-runtime stops asking there). A yes costs nothing.
 func (p reportingPredicate) said(pass bool, kind eventKind) bool {
 	if !pass {
-		if n := p.c.lab.eventOf(p.c); n != nil && n.filteredBy == "" {
-			n.filteredBy = predicateName(p.inner, kind)
+		if n := p.h.current; n != nil && n.filteredBy == "" {
+			n.filteredBy = p.names[kind]
 		}
 	}
 	return pass
 }
 
-// installPredicates wraps the predicates of controller-runtime's event handler h, which feeds c.
+// installPredicates wraps the predicates of controller-runtime's event handler h, which lh wraps.
 // It returns a typed source's predicates, which it cannot wrap (the zero Value otherwise).
-func installPredicates(h toolscache.ResourceEventHandler, c *labController) reflect.Value {
+func installPredicates(h toolscache.ResourceEventHandler, lh *labHandler) reflect.Value {
 	v := reflect.ValueOf(h)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().Type().PkgPath() != internalSourcePkg {
 		return reflect.Value{}
@@ -201,7 +212,7 @@ func installPredicates(h toolscache.ResourceEventHandler, c *labController) refl
 	}
 	wrapped := make([]predicate.Predicate, len(list))
 	for i, p := range list {
-		wrapped[i] = reportingPredicate{inner: p, c: c}
+		wrapped[i] = newReportingPredicate(p, lh)
 	}
 	f.Set(reflect.ValueOf(wrapped))
 	return reflect.Value{}
