@@ -72,6 +72,8 @@ func (l *lab) instrument(r manager.Runnable) {
 
 	do.Set(reflect.ValueOf(&labReconciler{inner: inner, c: c, recoverPanic: recoverPanic}))
 	newQueue.Set(reflect.ValueOf(func(controllerName string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+		// Called as the controller starts, right before its sources.
+		c.declaredSources(s)
 		lrl := &labRateLimiter{inner: rl, c: c}
 		c.mu.Lock()
 		c.rateLimiter = lrl

@@ -112,9 +112,10 @@ func (l *lab) controllerByQueue(addr uintptr) *labController {
 }
 
 // workersStarted is called once per controller when its first worker asks for a key: its caches
-// have synced. `synced` goes out once every instrumented controller got there.
+// have synced. Its shape goes out unless it did already (see announce); `synced` once every
+// instrumented controller got there.
 func (l *lab) workersStarted(c *labController) {
-	l.session.send(readyMessage{Type: "ready", Controller: c.shape()})
+	c.announce()
 	l.mu.Lock()
 	all := !l.synced
 	for _, other := range l.controllers {
