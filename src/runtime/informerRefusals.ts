@@ -1,9 +1,10 @@
 import type { Probe } from '../informer/index.ts';
 
 // Which resources the cluster refuses to let a controller's informers list or watch (RBAC's 403),
-// for "why not?": from the TypeScript host's informer error probes, and from what a Go program
-// prints (client-go's reflector logs `… is forbidden: User "…" cannot list resource "secrets" in API
-// group "" …`). An informer that synced since is no longer refused.
+// for "why not?": from informer error probes (the TypeScript host's informers, and a Go program's
+// HTTP client, see go/controllerlab/refusals.go), and from what a Go program prints (client-go's
+// reflector logs `… is forbidden: User "…" cannot list resource "secrets" in API group "" …` when
+// the program sets a logger). An informer that synced since is no longer refused.
 
 const REFUSAL = /cannot (?:list|watch) resource \\?"([^"\\]+)\\?" in API group \\?"([^"\\]*)\\?"/g;
 

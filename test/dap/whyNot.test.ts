@@ -85,3 +85,35 @@ test('why (not)? in the Debug Console of a Go controller names its predicates as
     program.dispose();
   }
 });
+
+/** Run as a ServiceAccount without RBAC: every informer is refused, and why says so. */
+async function answersForbidden(dc: DebugClient): Promise<void> {
+  const text = await askUntil(dc, 'why Deployment default/web', /forbidden by RBAC/);
+  assert.match(text, /^ {4}Informer allowed\? no, forbidden by RBAC: .*cannot (?:list|watch) resource \\?"deployments\\?" in API group \\?"apps\\?"/m, text);
+  assert.match(text, /^ {4}Received\? no, its informer may not list or watch them$/m, text);
+}
+
+const NOBODY = 'system:serviceaccount:default:nobody';
+
+test('why (not)? names the RBAC refusal of a TypeScript controller\'s informer', { timeout: 180_000 }, async () => {
+  const dc = await startClient();
+  try {
+    await launch(dc, { controller: FIXTURE('controller.ts'), scenario: SCENARIO, runAs: NOBODY });
+    await answersForbidden(dc);
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('why (not)? names the RBAC refusal of a Go controller\'s informer, from what client-go logs', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(readFileSync(FIXTURE('main.go'), 'utf8'));
+  const dc = await startClient();
+  dc.defaultTimeout = 180_000;
+  try {
+    await launch(dc, { program: program.dir, scenario: SCENARIO, runAs: NOBODY });
+    await answersForbidden(dc);
+  } finally {
+    await dc.stop();
+    program.dispose();
+  }
+});
