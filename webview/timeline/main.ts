@@ -3,6 +3,7 @@ import {
   AppendNotification,
   ClearCommand,
   CompareObjectCommand,
+  WhyCommand,
   EventDetailsRequest,
   FocusNotification,
   OpenObjectCommand,
@@ -88,6 +89,7 @@ const strip = new SpanStrip(spanCanvas);
 const details = new DetailsPane(detailsRoot, {
   open: (seq) => host.post(command(OpenObjectCommand, { seq })),
   compare: (seq) => host.post(command(CompareObjectCommand, { seq })),
+  why: (seq) => host.post(command(WhyCommand, { seq })),
 });
 
 /** Draw times (ms) of the last frames, read by the UI check. */

@@ -93,6 +93,8 @@ function type<K extends 'command' | 'notification', M extends string, P>(kind: K
 export const ReadyCommand = type<'command', 'timeline/ready', Record<string, never>>('command', 'timeline/ready');
 export const OpenObjectCommand = type<'command', 'timeline/openObject', { seq: number }>('command', 'timeline/openObject');
 export const CompareObjectCommand = type<'command', 'timeline/compareObject', { seq: number }>('command', 'timeline/compareObject');
+/** "Why (not)?" on an event: whether each running controller reconciled that change, and why not. */
+export const WhyCommand = type<'command', 'timeline/why', { seq: number }>('command', 'timeline/why');
 export const ClearCommand = type<'command', 'timeline/clear', Record<string, never>>('command', 'timeline/clear');
 export const EventDetailsRequest: RequestType<'timeline/eventDetails', { seq: number }, EventDetails> = {
   kind: 'request',
