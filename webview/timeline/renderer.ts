@@ -252,11 +252,14 @@ export class LaneRenderer {
       case 'bar':
         ctx.fillRect(x - 1, cy - 7, 3, 14);
         break;
-      case 'ring':
-        // An event that reached a controller and enqueued nothing: a ring around its marker.
+      case 'slashedRing':
+        // An event that reached a controller and enqueued nothing: "no entry" over its marker
+        // (smaller than the selection's ring, which can enclose it).
         ctx.lineWidth = 2;
         ctx.beginPath();
-        ctx.arc(x, cy, 7, 0, Math.PI * 2);
+        ctx.arc(x, cy, 6.5, 0, Math.PI * 2);
+        ctx.moveTo(x - 4.6, cy + 4.6);
+        ctx.lineTo(x + 4.6, cy - 4.6);
         ctx.stroke();
         ctx.lineWidth = 1;
         break;
