@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 )
 
 // notSkipped keeps ConfigMaps labelled skip=yes out of the controller.
@@ -131,5 +132,47 @@ func TestEveryEventsFateAtAGoControllersSourcesIsReported(t *testing.T) {
 	// One fate per event and source: the two ConfigMaps' events are reported once each.
 	if n := len(parent.matching(0, fateOf("why-go", "ConfigMap", ns+"/skipped", ""))); n != 1 {
 		t.Errorf("%d fates for the skipped ConfigMap's one event at one source, want 1", n)
+	}
+}
+
+// notSkippedSecret keeps Secrets labelled skip=yes out, as a typed source's predicate.
+func notSkippedSecret(e event.TypedCreateEvent[*corev1.Secret]) bool {
+	return e.Object.Labels["skip"] != "yes"
+}
+
+// A typed source (its predicates of *corev1.Secret, not client.Object) cannot have its predicates
+// wrapped: the one that filtered an event out is found by asking them again, and named the same way.
+func TestATypedSourcesPredicateIsNamedWhenItFiltersAnEventOut(t *testing.T) {
+	cfg := simConfig(t)
+	c := directClient(t, cfg)
+	ns := newNamespace(t, c, "typed-fates")
+	parent := newFakeParent(t, nil)
+	startWrapped(t, cfg, ns, func(mgr manager.Manager) error {
+		toConfigMap := handler.TypedEnqueueRequestsFromMapFunc(func(_ context.Context, s *corev1.Secret) []reconcile.Request {
+			return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: s.Namespace, Name: "target"}}}
+		})
+		return ctrl.NewControllerManagedBy(mgr).Named("why-typed").
+			For(&corev1.ConfigMap{}).
+			WatchesRawSource(source.Kind(mgr.GetCache(), &corev1.Secret{}, toConfigMap, predicate.TypedFuncs[*corev1.Secret]{CreateFunc: notSkippedSecret})).
+			Complete(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) { return reconcile.Result{}, nil }))
+	})
+	parent.waitFor("synced", func(m *message) bool { return m.Type == "synced" })
+	ctx := context.Background()
+	create := func(name string, labels map[string]string) *corev1.Secret {
+		s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}}
+		if err := c.Create(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	skipped := create("skipped", map[string]string{"skip": "yes"})
+	f := parent.waitFor("the skipped Secret's fate", fateOf("why-typed", "Secret", ns+"/skipped", skipped.ResourceVersion)).Fate
+	if f.Fate != "filtered" || f.Via != "watches" || !strings.HasPrefix(f.Predicate, "predicate.Funcs{CreateFunc: controllerlab_test.notSkippedSecret (fates_e2e_test.go:") {
+		t.Errorf("a Secret the typed predicate says no to: %+v, want filtered by predicate.Funcs{CreateFunc: controllerlab_test.notSkippedSecret (…)}", f)
+	}
+	kept := create("kept", nil)
+	f = parent.waitFor("the kept Secret's fate", fateOf("why-typed", "Secret", ns+"/kept", kept.ResourceVersion)).Fate
+	if f.Fate == "filtered" || f.Fate == "unmapped" || f.Request != ns+"/target" {
+		t.Errorf("a Secret the typed predicate lets through: %+v, want it mapped to %s/target", f, ns)
 	}
 }
