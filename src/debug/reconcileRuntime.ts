@@ -415,9 +415,12 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
 
   private wire(session: ControllerSession): void {
     const processName = session.target.language === 'go' ? 'Go process' : 'host';
-    session.on('ready', ({ controller }) =>
-      this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`),
-    );
+    let hinted = false;
+    session.on('ready', ({ controller }) => {
+      this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`);
+      if (!hinted) this.print('console', `Type \`why NAMESPACE/NAME\` (or \`why KIND NAMESPACE/NAME\`) here: whether each controller reconciled that object's changes, and why not.\n`);
+      hinted = true;
+    });
     session.on('synced', () => this.cluster?.startScenario?.());
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
 import { launch, startClient } from './dapClient.ts';
 import { writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
@@ -66,8 +67,12 @@ async function answersWhy(dc: DebugClient, predicates: { generation: string; pau
 test('why (not)? in the Debug Console of a TypeScript controller', { timeout: 180_000 }, async () => {
   const dc = await startClient();
   try {
+    const output: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
     await launch(dc, { controller: FIXTURE('controller.ts'), scenario: SCENARIO });
     await answersWhy(dc, { generation: 'GenerationChangedPredicate', paused: 'NotPaused' });
+    // The console says once that it answers why.
+    assert.equal(output.filter((o) => o.startsWith('Type `why NAMESPACE/NAME`')).length, 1, output.join(''));
   } finally {
     await dc.stop();
   }
