@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
-
 	"unsafe"
 
 	toolscache "k8s.io/client-go/tools/cache"
