@@ -13,7 +13,7 @@ import type { SessionLike } from './sessionLike.ts';
 // end replacing it), what the controller's own informers see as events, so its reconciles link to
 // the events that triggered them and that their writes caused, and what was done to its run (a
 // replayed check finding's perturbation) as a marker on a lane of its own, and its misses (events
-// that reached it and enqueued nothing) as rings around those events, saying why.
+// that reached it and enqueued nothing) as struck rings over those events, saying why.
 
 /** `name`: the session's name as the tree shows it (read at each event: a Go manager's grows). */
 export function publishToTimeline(session: SessionLike, feed: TimelineFeed, name: () => string): () => void {
@@ -26,7 +26,7 @@ export function publishToTimeline(session: SessionLike, feed: TimelineFeed, name
     session.on('reconcileStart', ({ record }) => feed.putSpan(reconcileSpan(record))),
     session.on('reconcileEnd', ({ record }) => feed.putSpan(reconcileSpan(record))),
     session.on('probe', ({ probe }) => {
-      const event = probeTimelineEvent(name(), probe, markers, shapes());
+      const event = probeTimelineEvent(name(), probe, markers, shapes(), session.target?.language === 'go');
       if (event?.kind && event.name && !informerOfKind.has(event.kind)) informerOfKind.set(event.kind, probe.informer);
       if (event) feed.events.push(event);
     }),

@@ -14,6 +14,8 @@ export interface SessionLike {
   on(event: 'fate', l: (p: { fate: EventFate }) => void): { dispose(): void };
   on(event: 'perturbed', l: (p: { what: string; resourceVersion: string; at: number }) => void): { dispose(): void };
   readonly controller?: ControllerShape | undefined;
+  /** What runs the controller: a Go program reports its cache's events differently (see probeTimelineEvent). */
+  readonly target?: { readonly language: string };
   /** Every controller of the session (a Go manager runs several in one process). */
   readonly controllers?: ControllerShape[];
 }
