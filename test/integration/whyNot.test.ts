@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ControllerLabApi } from '../../src/extension.ts';
@@ -20,7 +21,7 @@ describe('Controller Lab: why (not)?', function () {
     fixtures = path.join(ext.extensionPath, 'test/fixtures/whyNot');
   });
 
-  after(async () => {
+  afterEach(async () => {
     if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging(vscode.debug.activeDebugSession);
   });
 
@@ -60,5 +61,40 @@ describe('Controller Lab: why (not)?', function () {
       api.services.lab.timeline.events.all().find((e) => e.type === 'MISSED' && e.name === 'unrelated'),
     );
     assert.equal(unrelated.note, 'app-config enqueued nothing: mapped to no request (Owns); mapped to no request (Watches)');
+  });
+
+  it('strikes the events a Go controller missed, over the events of its cache, naming the predicate as the builder registered it', async function () {
+    // go build of the fixture, inside the repository's Go module (a `_` directory go test skips).
+    this.timeout(240_000);
+    const root = path.resolve(fixtures, '../../..');
+    const dir = mkdtempSync(path.join(root, 'go', '_cltest-why-'));
+    try {
+      writeFileSync(path.join(dir, 'main.go'), readFileSync(path.join(fixtures, 'main.go'), 'utf8'));
+      // Only this session's events: the TypeScript one above ran the same scenario, with the same RVs.
+      api.services.lab.timeline.clear();
+      const started = await vscode.debug.startDebugging(undefined, {
+        type: 'controller-lab',
+        request: 'launch',
+        name: 'why-not Go controller',
+        program: dir,
+        scenario: path.join(fixtures, 'scenario.yaml'),
+        cluster: 'sim',
+      });
+      assert.equal(started, true);
+      const events = () => api.services.lab.timeline.events.all();
+      const miss = await waitFor(
+        'a miss of the Go controller on Deployment default/web',
+        () => events().find((e) => e.type === 'MISSED' && e.kind === 'Deployment' && e.name === 'web' && e.note?.includes('predicate.GenerationChangedPredicate')),
+        200_000,
+      );
+      assert.equal(miss.note, 'app-config enqueued nothing: filtered by predicate.GenerationChangedPredicate (For)');
+      // Over the event of the Go controller's cache it concerns.
+      assert.ok(events().some((e) => e.type === 'MODIFIED' && e.name === 'web' && e.resourceVersion === miss.resourceVersion && e.cluster === miss.cluster && e.resource === miss.resource), `no event under ${JSON.stringify(miss)}`);
+      const text = (await vscode.commands.executeCommand('controllerLab.whyNot', { webview: 'controllerLab.timeline', webviewSection: 'event', seq: miss.seq })) as string;
+      assert.match(text, /^ {4}Filtered\? yes \(For\), by predicate predicate\.GenerationChangedPredicate: it returned false, so nothing was enqueued$/m, text);
+    } finally {
+      if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging(vscode.debug.activeDebugSession);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
