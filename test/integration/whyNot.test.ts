@@ -6,7 +6,7 @@ import type { ControllerLabApi } from '../../src/extension.ts';
 import { waitFor } from './waitFor.ts';
 
 // "Why (Not)?" in a real extension host: a debugged controller lets events go by (a predicate, a
-// map function that maps to nothing); each such miss is ringed on the timeline saying why, and
+// map function that maps to nothing); each such miss is struck on the timeline saying why, and
 // the command on a timeline event answers, one step per line, for that change.
 
 describe('Controller Lab: why (not)?', function () {
@@ -25,7 +25,7 @@ describe('Controller Lab: why (not)?', function () {
     if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging(vscode.debug.activeDebugSession);
   });
 
-  it('rings the events a controller missed on the timeline, and answers why on one', async () => {
+  it('strikes the events a controller missed on the timeline, and answers why on one', async () => {
     const started = await vscode.debug.startDebugging(undefined, {
       type: 'controller-lab',
       request: 'launch',
