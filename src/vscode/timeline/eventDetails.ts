@@ -13,7 +13,7 @@ const INFORMER_EVENT_NOTES: Partial<Record<TimelineEvent['type'], string>> = {
   EXPIRED: '410 Gone/Expired: the resourceVersion the informer asked to resume from is older than the server keeps. It must relist.',
   ERROR: 'The watch stream carried an ERROR event (a Status).',
   PERTURBATION: 'A check finding replayed in the debugger: this was done to the run here, at this resourceVersion; the debugger stopped at the first reconcile after it.',
-  MISSED: 'This event reached the controller and enqueued nothing: every source that watches its kind filtered it out or mapped it to no request. Right-click it for "Why (Not)?".',
+  MISSED: 'This event reached the controller and enqueued nothing: every source that watches its kind filtered it out or mapped it to no request. Why (not)? goes through it step by step.',
 };
 
 export function objectKeyOfEvent(event: Pick<TimelineEvent, 'namespace' | 'name'>): string {
