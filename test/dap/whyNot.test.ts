@@ -110,7 +110,7 @@ test('why (not)? names the RBAC refusal of a TypeScript controller\'s informer',
   }
 });
 
-test('why (not)? names the RBAC refusal of a Go controller\'s informer, from what client-go logs', { timeout: 600_000 }, async () => {
+test('why (not)? names the RBAC refusal of a Go controller\'s informer, as its informer is answered', { timeout: 600_000 }, async () => {
   const program = writeGoProgram(readFileSync(FIXTURE('main.go'), 'utf8'));
   const dc = await startClient();
   dc.defaultTimeout = 180_000;
