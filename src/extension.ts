@@ -8,6 +8,7 @@ import { registerGoProjectCommands } from './vscode/commands/goProjectCommands.t
 import { background, registerGuarded } from './vscode/guard.ts';
 import { registerInformerCommands } from './vscode/commands/informerCommands.ts';
 import { registerObjectCommands } from './vscode/commands/objectCommands.ts';
+import { registerWhyCommands } from './vscode/commands/whyCommands.ts';
 import { Connections } from './vscode/connections.ts';
 import { attachControllers } from './vscode/controllers/controllersView.ts';
 import { runController } from './vscode/controllers/runControllerCommand.ts';
@@ -117,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     ...registerClusterCommands(services, connections),
     ...registerInformerCommands(services, connections),
     ...registerObjectCommands(services),
+    ...registerWhyCommands(services),
     ...registerObjectActions(services),
     ...registerGoProjectCommands(services),
     registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),

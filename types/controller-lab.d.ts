@@ -118,7 +118,32 @@ declare module 'controller-lab' {
     signal: AbortSignal;
   }
 
-  export interface WatchSpec extends KindRef {
+  /** A watch event as a predicate sees it. */
+  export interface WatchEvent {
+    type: 'ADDED' | 'MODIFIED' | 'DELETED';
+    object: KubeObject;
+    /** For MODIFIED: the object as the cache held it before. */
+    old?: KubeObject;
+  }
+
+  /**
+   * Decides whether a watch event may enqueue anything, as controller-runtime's predicates do. Its
+   * name is what "why not" answers and the timeline say when it filters an event out.
+   */
+  export interface Predicate {
+    readonly name: string;
+    filter(event: WatchEvent): boolean;
+  }
+
+  /** A predicate, or a plain function (named by its function name). */
+  export type PredicateLike = Predicate | ((event: WatchEvent) => boolean);
+
+  /** A kind whose events enqueue requests, with the predicates an event must pass first. */
+  export interface SourceSpec extends KindRef {
+    predicates?: PredicateLike[];
+  }
+
+  export interface WatchSpec extends SourceSpec {
     /** Which requests an event on this object should trigger. */
     map(obj: KubeObject, cache: CacheReader): ReconcileRequest[];
   }
@@ -126,15 +151,32 @@ declare module 'controller-lab' {
   export interface ControllerSpec {
     name: string;
     /** The kind this controller reconciles: requests are its keys. */
-    for: KindRef;
+    for: SourceSpec;
     /** Kinds it creates with a controller ownerReference: their events reconcile the owner. */
-    owns?: KindRef[];
+    owns?: SourceSpec[];
     /** Other kinds whose events map to requests. */
     watches?: WatchSpec[];
+    /** Predicates every event passes before its source's own (controller-runtime's WithEventFilter). */
+    predicates?: PredicateLike[];
     maxConcurrentReconciles?: number;
     /** Return nothing (done), `{ requeueAfter }`, `{ requeue: true }`, or throw (retried with backoff). */
     reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;
   }
+
+  /** A named predicate from a function. */
+  export function predicate(name: string, filter: (event: WatchEvent) => boolean): Predicate;
+
+  /** Updates pass only when metadata.generation changed (a spec change, not a status one). */
+  export const GenerationChangedPredicate: Predicate;
+
+  /** Updates pass only when the resourceVersion changed (a resync does not). */
+  export const ResourceVersionChangedPredicate: Predicate;
+
+  /** Updates pass only when the labels changed. */
+  export const LabelChangedPredicate: Predicate;
+
+  /** Updates pass only when the annotations changed. */
+  export const AnnotationChangedPredicate: Predicate;
 
   /** What `defineController` returns: export it as the module's default (or a named export). */
   export interface ControllerDefinition extends ControllerSpec {

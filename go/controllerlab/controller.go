@@ -1,6 +1,7 @@
 package controllerlab
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,6 +24,8 @@ type labController struct {
 
 	mu          sync.Mutex
 	forInformer *labInformer
+	// The For kind as declared, until its informer is known (see declaredsources.go).
+	forGVK *schema.GroupVersionKind
 	// The registrations that enqueue the object itself (For, or Watches with EnqueueRequestForObject).
 	forHandlers []*labHandler
 	owns        []schema.GroupVersionKind
@@ -35,7 +38,15 @@ type labController struct {
 	busyWorkers []bool
 	// Set when the queue is built; used for retries in snapshots.
 	rateLimiter *labRateLimiter
+	// The shape last sent in a `ready`, and the timer that sends it once its sources registered.
+	announced     string
+	announceTimer *time.Timer
 }
+
+// announceAfter: how long after its last source registered a controller's shape is sent, when its
+// caches have not synced by then (an informer RBAC refuses never does): the parent then knows what
+// it watches, and "why not?" can say that it never received anything.
+const announceAfter = 100 * time.Millisecond
 
 const maxTriggersPerKey = 50
 
@@ -64,6 +75,7 @@ func (c *labController) queueChanged() {
 func (c *labController) enqueued(item reconcile.Request, after time.Duration, reason string) {
 	key := keyOf(item)
 	if note := c.lab.eventOf(c); note != nil {
+		note.added(key, c.queue.fateOfAdd(key, after))
 		c.mu.Lock()
 		list := append(c.triggers[key], note.trigger)
 		if len(list) > maxTriggersPerKey {
@@ -133,6 +145,11 @@ func (c *labController) registered(h *labHandler) {
 	inf := h.informer
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.announceTimer == nil {
+		c.announceTimer = time.AfterFunc(announceAfter, c.announce)
+	} else {
+		c.announceTimer.Reset(announceAfter)
+	}
 	switch h.via {
 	case "for":
 		c.forInformer = inf
@@ -153,12 +170,27 @@ func appendKind(list []schema.GroupVersionKind, gvk schema.GroupVersionKind) []s
 	return append(list, gvk)
 }
 
+// announce sends the controller's shape in a `ready`, unless it was sent as it is already.
+func (c *labController) announce() {
+	s := c.shape()
+	id := fmt.Sprintf("%v %v %v %d", s.ForKind, s.Owns, s.Watches, s.Workers)
+	c.mu.Lock()
+	same := c.announced == id
+	c.announced = id
+	c.mu.Unlock()
+	if !same {
+		c.lab.session.send(readyMessage{Type: "ready", Controller: s})
+	}
+}
+
 func (c *labController) shape() ControllerShape {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := ControllerShape{Name: c.name, Owns: []KindRef{}, Watches: []KindRef{}, Workers: c.workers, Reconciler: c.reconciler}
 	if c.forInformer != nil {
 		s.ForKind = kindRefOf(c.forInformer.gvk)
+	} else if c.forGVK != nil {
+		s.ForKind = kindRefOf(*c.forGVK)
 	}
 	for _, k := range c.owns {
 		s.Owns = append(s.Owns, kindRefOf(k))

@@ -2,6 +2,7 @@ package controllerlab
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -204,6 +205,7 @@ func (i *labInformer) wrap(h toolscache.ResourceEventHandler) toolscache.Resourc
 	i.lab.written.watch(i.gvk.GroupKind())
 	lh := &labHandler{inner: h, informer: i, controller: c, via: via}
 	if c != nil {
+		lh.typedPredicates = installPredicates(h, lh)
 		c.registered(lh)
 	}
 	return lh
@@ -247,10 +249,15 @@ type labHandler struct {
 	informer   *labInformer
 	controller *labController
 	via        string
+	// A typed source's predicates, which could not be wrapped (see predicates.go).
+	typedPredicates reflect.Value
+	// One delivery at a time (the informer's and a resync's), and the event it is delivering.
+	delivering sync.Mutex
+	current    *eventNote
 }
 
 func (h *labHandler) OnAdd(obj any, isInInitialList bool) {
-	defer h.deliver("ADDED", "ADDED", obj)()
+	defer h.deliver("ADDED", "ADDED", nil, obj)()
 	h.inner.OnAdd(obj, isInInitialList)
 }
 
@@ -262,18 +269,19 @@ func (h *labHandler) OnUpdate(oldObj, newObj any) {
 			trigger = "RESYNC"
 		}
 	}
-	defer h.deliver("MODIFIED", trigger, newObj)()
+	defer h.deliver("MODIFIED", trigger, oldObj, newObj)()
 	h.inner.OnUpdate(oldObj, newObj)
 }
 
 func (h *labHandler) OnDelete(obj any) {
-	defer h.deliver("DELETED", "DELETED", obj)()
+	defer h.deliver("DELETED", "DELETED", nil, obj)()
 	h.inner.OnDelete(obj)
 }
 
 // deliver forwards the event and marks it as being delivered on this goroutine until the returned
-// func runs (after the controller's handler has enqueued whatever it maps to).
-func (h *labHandler) deliver(deltaType, triggerType string, raw any) func() {
+// func runs (after the controller's handler has enqueued whatever it maps to), which sends the
+// event's fate when it enqueued nothing.
+func (h *labHandler) deliver(deltaType, triggerType string, old, raw any) func() {
 	if tomb, ok := raw.(toolscache.DeletedFinalStateUnknown); ok {
 		raw = tomb.Obj
 	}
@@ -293,9 +301,17 @@ func (h *labHandler) deliver(deltaType, triggerType string, raw any) func() {
 	rv := obj.GetResourceVersion()
 	c.observedRV(rv)
 	gid := goroutineID()
-	h.informer.lab.deliveryStarts(gid, &eventNote{controller: c, trigger: TriggerDelta{
+	note := &eventNote{controller: c, via: h.via, kind: eventKindOf(deltaType), old: old, obj: obj, trigger: TriggerDelta{
 		Type: triggerType, Kind: h.informer.gvk.Kind, APIVersion: h.informer.gvk.GroupVersion().String(),
 		Key: objectKey(obj), ResourceVersion: rv, Via: h.via, At: nowMs(),
-	}})
-	return func() { h.informer.lab.deliveryEnds(gid) }
+	}}
+	h.informer.lab.deliveryStarts(gid, note)
+	h.delivering.Lock()
+	h.current = note
+	return func() {
+		h.current = nil
+		h.delivering.Unlock()
+		h.informer.lab.deliveryEnds(gid)
+		note.ended(h)
+	}
 }

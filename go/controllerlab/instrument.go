@@ -18,7 +18,8 @@ import (
 // wrapped manager's Add swaps two of its exported fields before it starts: `Do` (the reconciler)
 // for one that reports each reconcile, and `NewQueue` for one that wraps the queue and its rate
 // limiter. Which controller an informer event handler feeds, and whether it is the For, Owns or
-// Watches handler, is read (never written) from controller-runtime's event handler adapter. If a
+// Watches handler, is read from controller-runtime's event handler adapter; its predicates are
+// swapped for ones that answer the same and report a no (predicates.go). If a
 // future controller-runtime changes these shapes, the controller runs unfollowed and Controller
 // Lab says why; it never breaks the controller.
 
@@ -71,6 +72,8 @@ func (l *lab) instrument(r manager.Runnable) {
 
 	do.Set(reflect.ValueOf(&labReconciler{inner: inner, c: c, recoverPanic: recoverPanic}))
 	newQueue.Set(reflect.ValueOf(func(controllerName string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+		// Called as the controller starts, right before its sources.
+		c.declaredSources(s)
 		lrl := &labRateLimiter{inner: rl, c: c}
 		c.mu.Lock()
 		c.rateLimiter = lrl

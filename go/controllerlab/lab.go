@@ -44,10 +44,19 @@ type lab struct {
 	delivering atomic.Int64
 }
 
-// eventNote is an informer event being delivered to one controller's handler.
+// eventNote is an informer event being delivered to one controller's handler, and what became of
+// it there so far (see fates.go).
 type eventNote struct {
 	controller *labController
 	trigger    TriggerDelta
+	// The source: "for", "owns" or "watches" (the trigger's Via is "resync" for a resync).
+	via string
+	// The event as predicates see it: which method asks, and its objects.
+	kind     eventKind
+	old, obj any
+	// Requests the handler added; the predicate that said no.
+	requests   int
+	filteredBy string
 }
 
 func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {
@@ -103,9 +112,10 @@ func (l *lab) controllerByQueue(addr uintptr) *labController {
 }
 
 // workersStarted is called once per controller when its first worker asks for a key: its caches
-// have synced. `synced` goes out once every instrumented controller got there.
+// have synced. Its shape goes out unless it did already (see announce); `synced` once every
+// instrumented controller got there.
 func (l *lab) workersStarted(c *labController) {
-	l.session.send(readyMessage{Type: "ready", Controller: c.shape()})
+	c.announce()
 	l.mu.Lock()
 	all := !l.synced
 	for _, other := range l.controllers {

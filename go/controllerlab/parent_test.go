@@ -44,6 +44,7 @@ type message struct {
 	Delta    *delta          `json:"delta"`
 	Idle     *bool           `json:"idle"`
 	Line     map[string]any  `json:"line"`
+	Fate     *fate           `json:"fate"`
 	// ready: the controller's shape; queue: the controller's name.
 	Controller json.RawMessage `json:"controller"`
 }
@@ -51,6 +52,12 @@ type message struct {
 type trigger struct {
 	Type, Kind, APIVersion, Key, ResourceVersion, Via string
 	At                                                int64
+}
+
+type fate struct {
+	Controller, Type, Kind, Key, ResourceVersion, Via string
+	Fate, Request, Predicate, KeyState                string
+	BackoffMs                                         *float64
 }
 
 type record struct {

@@ -47,17 +47,23 @@ func (l *lab) resync() {
 
 // redeliver hands obj to the controller's handler as an object of the initial list, noting a
 // RESYNC trigger via "resync" for whatever the handler enqueues. The informer calls each handler
-// from one goroutine; this is a second one, which controller-runtime's handler for the object
-// itself and its predicates allow: they keep no state.
+// from one goroutine; this is a second one, taking turns with it (one delivery at a time, so the
+// predicate that says no names itself on the right event).
 func (h *labHandler) redeliver(obj client.Object) {
 	c := h.controller
 	gid := goroutineID()
-	h.informer.lab.deliveryStarts(gid, &eventNote{controller: c, trigger: TriggerDelta{
+	note := &eventNote{controller: c, via: h.via, kind: createEvent, obj: obj, trigger: TriggerDelta{
 		Type: "RESYNC", Kind: h.informer.gvk.Kind, APIVersion: h.informer.gvk.GroupVersion().String(),
 		Key: objectKey(obj), ResourceVersion: obj.GetResourceVersion(), Via: "resync", At: nowMs(),
-	}})
-	defer h.informer.lab.deliveryEnds(gid)
+	}}
+	h.informer.lab.deliveryStarts(gid, note)
+	h.delivering.Lock()
+	h.current = note
 	h.inner.OnAdd(obj, true)
+	h.current = nil
+	h.delivering.Unlock()
+	h.informer.lab.deliveryEnds(gid)
+	note.ended(h)
 }
 
 // objects is everything the informer holds: from its store when it has one (no copies), otherwise

@@ -48,6 +48,7 @@ func Attach(mgr manager.Manager, addr, secret string) (manager.Manager, error) {
 	}
 	l := newLab(s, mgr.GetScheme(), mgr.GetRESTMapper())
 	l.reader = mgr.GetCache()
+	l.watchRefusals(mgr.GetHTTPClient())
 	m := &labManager{Manager: mgr, lab: l}
 	m.cache = newLabCache(mgr.GetCache(), l)
 	m.client = newLabClient(mgr.GetClient(), l)

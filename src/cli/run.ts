@@ -1,6 +1,6 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { ControllerSession, looksLikeGoPackagePath, launchSim, type LaunchedSim } from '../runtime/index.ts';
+import { ControllerSession, formatWhy, looksLikeGoPackagePath, launchSim, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { RunEnding } from './runEnding.ts';
 import { reportSession, showBuildProgress, type RunOutput } from './runReport.ts';
@@ -15,7 +15,8 @@ import { RunTally } from './runTally.ts';
 const HELP = `usage: controller-lab run FILE [--sim [--scenario F] | --kubeconfig F [--context C]]
                           [--as USER] [--until-idle] [--trace OUT.jsonl] [--workers N]
                           [--reconcile-timeout MS] [--max-heap MB] [--timeout SECONDS] [--quiet]
-                          [--connect-timeout SECONDS] [-- GO PROGRAM ARGS…]
+                          [--connect-timeout SECONDS] [--why 'KIND NS/NAME[@RV]']…
+                          [-- GO PROGRAM ARGS…]
 
 Runs the controller FILE exports (export default defineController({ … })) in a child process.
 FILE may also be a Go controller-runtime program whose main.go calls controllerlab.Wrap(mgr): a
@@ -40,6 +41,10 @@ with the arguments after \`--\`.
                         that leaks is reported out of memory, with the reconcile it was running
   --timeout SECONDS     give up after this long (exit 1), counted once a Go program has built
   --connect-timeout SECONDS  a Go program that has not connected by then fails the run (default 30)
+  --why 'KIND NS/NAME'  at the end, say for each change of that object (or the one at @RV) whether
+                        each controller reconciled it and why not: received, filtered by which
+                        predicate, mapped to which request, merged or held back in the queue, not
+                        watched at all, or refused by RBAC (repeatable)
 
 Exit code: 0 when every key was reconciled; 1 when keys still fail, the controller blocked or
 exited, or --timeout ran out; 2 for bad arguments.
@@ -48,6 +53,7 @@ exited, or --timeout ran out; 2 for bad arguments.
 interface RunArgs {
   file: string;
   programArgs: string[];
+  why: WhyTarget[];
   values: ReturnType<typeof parseRunArgs>['values'];
 }
 
@@ -66,6 +72,7 @@ function parseRunArgs(argv: string[]) {
     'max-heap': { type: 'string' },
     timeout: { type: 'string' },
     'connect-timeout': { type: 'string' },
+    why: { type: 'string', multiple: true },
     quiet: { type: 'boolean', short: 'q' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -97,7 +104,14 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
     }
     const spec = args.positionals[0] as string;
     const file = looksLikeGoPackagePath(spec) && !existsSync(resolve(spec)) ? spec : resolve(spec);
-    run = { file, programArgs: dashes < 0 ? [] : argvWithProgramArgs.slice(dashes + 1), values: args.values };
+    const why = (args.values.why ?? []).map((text) => {
+      try {
+        return parseWhyTarget(text);
+      } catch (err) {
+        throw new UsageError(`--why: ${(err as Error).message}`);
+      }
+    });
+    run = { file, programArgs: dashes < 0 ? [] : argvWithProgramArgs.slice(dashes + 1), why, values: args.values };
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`controller-lab run: ${err.message}\n\n${HELP}`);
@@ -113,7 +127,7 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
   return runController(run);
 }
 
-async function runController({ file, programArgs, values: v }: RunArgs): Promise<number> {
+async function runController({ file, programArgs, why, values: v }: RunArgs): Promise<number> {
   const quiet = v.quiet === true;
   const io: RunOutput = {
     out: (line) => void (quiet || process.stdout.write(line + '\n')),
@@ -182,6 +196,8 @@ async function runController({ file, programArgs, values: v }: RunArgs): Promise
     const code = await ending.finished;
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
+    // Asked for: printed even with --quiet.
+    for (const target of why) process.stdout.write(`${formatWhy(s.why(target))}\n`);
     io.out(tally.summary());
     return code;
   } catch (err) {

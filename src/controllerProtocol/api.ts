@@ -85,7 +85,32 @@ export interface ReconcileContext extends CacheReader {
   signal: AbortSignal;
 }
 
-export interface WatchSpec extends KindRef {
+/** A watch event as a predicate sees it. */
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubeObject;
+  /** For MODIFIED: the object as the cache held it before. */
+  old?: KubeObject;
+}
+
+/**
+ * Decides whether a watch event may enqueue anything, as controller-runtime's predicates do. Its
+ * name is what "why not" answers and the timeline say when it filters an event out.
+ */
+export interface Predicate {
+  readonly name: string;
+  filter(event: WatchEvent): boolean;
+}
+
+/** A predicate, or a plain function (named by its function name). */
+export type PredicateLike = Predicate | ((event: WatchEvent) => boolean);
+
+/** A kind whose events enqueue requests, with the predicates an event must pass first. */
+export interface SourceSpec extends KindRef {
+  predicates?: PredicateLike[];
+}
+
+export interface WatchSpec extends SourceSpec {
   /** Which requests an event on this object should trigger. */
   map(obj: KubeObject, cache: CacheReader): ReconcileRequest[];
 }
@@ -93,15 +118,43 @@ export interface WatchSpec extends KindRef {
 export interface ControllerSpec {
   name: string;
   /** The kind this controller reconciles: requests are its keys. */
-  for: KindRef;
+  for: SourceSpec;
   /** Kinds it creates with a controller ownerReference: their events reconcile the owner. */
-  owns?: KindRef[];
+  owns?: SourceSpec[];
   /** Other kinds whose events map to requests. */
   watches?: WatchSpec[];
+  /** Predicates every event passes before its source's own (controller-runtime's WithEventFilter). */
+  predicates?: PredicateLike[];
   maxConcurrentReconciles?: number;
   /** Return nothing (done), `{ requeueAfter }`, `{ requeue: true }`, or throw (retried with backoff). */
   reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;
 }
+
+/** A named predicate from a function. */
+export function predicate(name: string, filter: (event: WatchEvent) => boolean): Predicate {
+  if (typeof name !== 'string' || name === '') throw new TypeError('predicate: a name is required');
+  if (typeof filter !== 'function') throw new TypeError(`predicate ${name}: filter must be a function`);
+  return Object.freeze({ name, filter });
+}
+
+/** Only what changed on a MODIFIED event matters; ADDED and DELETED always pass. */
+function onChange(name: string, changed: (old: KubeObject, object: KubeObject) => boolean): Predicate {
+  return predicate(name, (e) => e.type !== 'MODIFIED' || e.old === undefined || changed(e.old, e.object));
+}
+
+const sameMap = (a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean => {
+  const ka = Object.keys(a ?? {});
+  return ka.length === Object.keys(b ?? {}).length && ka.every((k) => a?.[k] === b?.[k]);
+};
+
+/** Updates pass only when metadata.generation changed (a spec change, not a status one). */
+export const GenerationChangedPredicate: Predicate = onChange('GenerationChangedPredicate', (o, n) => o.metadata.generation !== n.metadata.generation);
+/** Updates pass only when the resourceVersion changed (a resync does not). */
+export const ResourceVersionChangedPredicate: Predicate = onChange('ResourceVersionChangedPredicate', (o, n) => o.metadata.resourceVersion !== n.metadata.resourceVersion);
+/** Updates pass only when the labels changed. */
+export const LabelChangedPredicate: Predicate = onChange('LabelChangedPredicate', (o, n) => !sameMap(o.metadata.labels, n.metadata.labels));
+/** Updates pass only when the annotations changed. */
+export const AnnotationChangedPredicate: Predicate = onChange('AnnotationChangedPredicate', (o, n) => !sameMap(o.metadata.annotations, n.metadata.annotations));
 
 /** @internal */
 const CONTROLLER_BRAND = Symbol.for('controller-lab.controller');
@@ -121,10 +174,20 @@ export class TerminalError extends Error {
 }
 
 function checkKind(where: string, k: unknown): void {
-  const ref = k as Partial<KindRef> | undefined;
+  const ref = k as Partial<SourceSpec> | undefined;
   if (!ref || typeof ref.apiVersion !== 'string' || typeof ref.kind !== 'string') {
     throw new TypeError(`defineController: ${where} needs { apiVersion, kind }`);
   }
+  checkPredicates(`${where}.predicates`, ref.predicates);
+}
+
+function checkPredicates(where: string, list: unknown): void {
+  if (list === undefined) return;
+  if (!Array.isArray(list)) throw new TypeError(`defineController: ${where} must be an array`);
+  list.forEach((p: unknown, i) => {
+    const ok = typeof p === 'function' || (typeof p === 'object' && p !== null && typeof (p as Predicate).filter === 'function');
+    if (!ok) throw new TypeError(`defineController: ${where}[${i}] must be a predicate ({ name, filter }) or a function`);
+  });
 }
 
 /** Validates a controller spec early, so a typo fails at load with a clear message, not mid-reconcile. */
@@ -137,6 +200,7 @@ export function defineController(spec: ControllerSpec): ControllerDefinition {
     checkKind(`watches[${i}]`, w);
     if (typeof w.map !== 'function') throw new TypeError(`defineController: watches[${i}].map must be a function`);
   });
+  checkPredicates('predicates', spec.predicates);
   if (typeof spec.reconcile !== 'function') throw new TypeError('defineController: `reconcile` must be a function');
   const workers = spec.maxConcurrentReconciles;
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) {
@@ -156,7 +220,7 @@ export function isTerminalError(err: unknown): boolean {
 }
 
 /** @internal What `import 'controller-lab'` evaluates to inside the controller host. */
-export const userApi = { defineController, TerminalError };
+export const userApi = { defineController, TerminalError, predicate, GenerationChangedPredicate, ResourceVersionChangedPredicate, LabelChangedPredicate, AnnotationChangedPredicate };
 
 /** @internal The global slot the compiled user module reads the API from, so TerminalError stays one class. */
 export const USER_API_GLOBAL = Symbol.for('controller-lab.api');

@@ -6,6 +6,11 @@ export const API_MODULE_SOURCE = `const api = globalThis[Symbol.for('controller-
 if (!api) throw new Error('controller-lab: this module runs only inside the Controller Lab controller host');
 export const defineController = api.defineController;
 export const TerminalError = api.TerminalError;
+export const predicate = api.predicate;
+export const GenerationChangedPredicate = api.GenerationChangedPredicate;
+export const ResourceVersionChangedPredicate = api.ResourceVersionChangedPredicate;
+export const LabelChangedPredicate = api.LabelChangedPredicate;
+export const AnnotationChangedPredicate = api.AnnotationChangedPredicate;
 export default api;`;
 
 /** The same module as a URL Node's loader imports directly: no file to write or ship. */

@@ -4,7 +4,7 @@
 // host (src/host) and the session side (src/runtime) import it; it imports neither. A Go
 // controller's process speaks the same protocol (go/controllerlab/protocol.go).
 
-export { defineController, TerminalError, isControllerDefinition, isTerminalError, userApi, USER_API_GLOBAL } from './api.ts';
+export { defineController, TerminalError, predicate, GenerationChangedPredicate, ResourceVersionChangedPredicate, LabelChangedPredicate, AnnotationChangedPredicate, isControllerDefinition, isTerminalError, userApi, USER_API_GLOBAL } from './api.ts';
 export type {
   CacheListOptions,
   CacheReader,
@@ -18,9 +18,13 @@ export type {
   KindSelector,
   ObjectRef,
   PatchType,
+  Predicate,
+  PredicateLike,
   ReconcileContext,
   ReconcileRequest,
   ReconcileResult,
+  SourceSpec,
+  WatchEvent,
   WatchSpec,
 } from './api.ts';
 export { API_MODULE_SOURCE, API_MODULE_URL } from './apiModule.ts';
@@ -28,6 +32,6 @@ export { ControllerLoadError } from './controllerLoadError.ts';
 export { isHostMessage, isParentMessage } from './protocol.ts';
 export type { CacheDelta, CacheDeltaType, ControllerLoader, ControllerShape, HeldKey, HostInit, HostMessage, ParentMessage, ReconcileEnd } from './protocol.ts';
 export { QUEUE_SNAPSHOT_KEYS } from './records.ts';
-export type { LogLine, QueueKeySnapshot, QueueKeyState, QueueSnapshot, ReconcileRecord, StaleRead, TriggerDelta, TriggerEventType, WriteRecord, WriteVerb } from './records.ts';
+export type { EventFate, EventFateKind, LogLine, QueueKeySnapshot, QueueKeyState, QueueSnapshot, ReconcileRecord, StaleRead, TriggerDelta, TriggerEventType, WriteRecord, WriteVerb } from './records.ts';
 export type { ReconcileErrorInfo, ReconcileOutcome, RequeueDecision } from './reconcileOutcome.ts';
 export { INSTALL_CRD_HINT } from './unservedKind.ts';

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { Probe } from '../informer/index.ts';
 import type { KindRef } from './api.ts';
-import type { LogLine, QueueSnapshot, ReconcileRecord, StaleRead, WriteRecord } from './records.ts';
+import type { EventFate, LogLine, QueueSnapshot, ReconcileRecord, StaleRead, WriteRecord } from './records.ts';
 import type { ReconcileOutcome, RequeueDecision } from './reconcileOutcome.ts';
 
 // The IPC contract between the parent (CLI runner, debug adapter, extension) and the controller
@@ -115,6 +115,8 @@ export type HostMessage =
   /** `controller`: whose queue (a Go manager runs several controllers, each with its own queue). */
   | { type: 'queue'; snapshot: QueueSnapshot; controller?: string }
   | { type: 'probe'; probe: Probe }
+  /** What became of a watch event at one of the controller's sources (one per source and request). */
+  | { type: 'fate'; fate: EventFate }
   /** The inspector opened on request (step in): a JavaScript debugger may attach at `url`. */
   | { type: 'inspector'; url: string }
   /** Every HostInit.heartbeatMs while the host's event loop runs. */
@@ -128,7 +130,7 @@ export type HostMessage =
    */
   | { type: 'idle'; idle: boolean; settled?: boolean };
 
-const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'inspector', 'idle', 'heartbeat', 'batch']);
+const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'inspector', 'idle', 'heartbeat', 'batch']);
 const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown', 'resync']);
 
 export function isHostMessage(m: unknown): m is HostMessage {

@@ -130,3 +130,34 @@ export interface ReconcileRecord {
 export function describeRequest(kind: string, key: string): string {
   return `${kind} ${key}`;
 }
+
+/**
+ * What became of a watch event at one of a controller's sources (its for, an owns or a watches):
+ * - `enqueued`: it put its request's key in the queue (`keyState` says what the key was doing:
+ *   `processing`, it runs again after the current reconcile; `waiting`, it no longer waits);
+ * - `merged`: the key was queued already, so its next reconcile serves this event too;
+ * - `waiting`: the key waits `backoffMs` more in the rate limiter or a delay before it is queued;
+ * - `filtered`: `predicate` said no;
+ * - `unmapped`: its handler (an owner reference, a map function) gave no request.
+ */
+export type EventFateKind = 'enqueued' | 'merged' | 'waiting' | 'filtered' | 'unmapped';
+
+export interface EventFate {
+  controller: string;
+  /** The event: its type (RESYNC: the informer re-delivered what it holds), object and resourceVersion. */
+  type: TriggerEventType;
+  apiVersion: string;
+  kind: string;
+  key: string;
+  resourceVersion: string;
+  via: 'for' | 'owns' | 'watches';
+  fate: EventFateKind;
+  /** The request's key (enqueued, merged, waiting). */
+  request?: string;
+  /** The predicate that filtered the event out, as the controller names it. */
+  predicate?: string;
+  keyState?: QueueKeyState;
+  /** How long the key still waits (waiting; enqueued with keyState waiting: what was left). */
+  backoffMs?: number;
+  at: number;
+}

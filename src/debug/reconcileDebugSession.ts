@@ -15,11 +15,12 @@ import {
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename } from 'node:path';
-import type { ReconcileRecord } from '../runtime/index.ts';
+import { formatWhy, type ReconcileRecord, type WhyTarget } from '../runtime/index.ts';
 import { frameName, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
 import { productionRuntime } from './productionRuntime.ts';
 import { childrenOf, toVariable, type Expandable } from './variables.ts';
 import { evaluateInStop } from './evaluate.ts';
+import { parseWhyCommand } from './whyCommand.ts';
 import { RECONCILE_SCOPES } from './reconcileScopes.ts';
 import type { GoProgramOverrides } from './goLaunch.ts';
 
@@ -33,6 +34,11 @@ export interface ControllerLabLaunchArguments extends DebugProtocol.LaunchReques
 export const ATTACH_JS_EVENT = 'controllerLab.attachJsDebugger';
 /** Custom request: the client could not start the JavaScript debugger; the host should not wait for it. */
 export const JS_DEBUGGER_UNAVAILABLE_REQUEST = 'controllerLab.jsDebuggerUnavailable';
+/**
+ * Custom request: "why (not)?" for an object ({ kind, key, resourceVersion? }): the answer
+ * (WhyAnswer) and its text, as `why` in the Debug Console prints it.
+ */
+export const WHY_REQUEST = 'controllerLab.why';
 
 export class ReconcileDebugSession extends LoggingDebugSession {
   protected readonly runtime: ReconcileRuntime;
@@ -161,6 +167,11 @@ export class ReconcileDebugSession extends LoggingDebugSession {
   protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
     const record = (args.frameId !== undefined ? this.runtime.recordBySeq(args.frameId) : undefined) ?? this.runtime.current?.record;
     try {
+      const why = parseWhyCommand(args.expression, record && { kind: record.forKind.kind, key: record.key }, this.runtime.forKind);
+      if (why) {
+        response.body = { result: this.whyText(why), variablesReference: 0 };
+        return this.sendResponse(response);
+      }
       const value = evaluateInStop(args.expression, record, record ? this.runtime.cacheView(record) : this.runtime.cacheView(), record && this.runtime.queueFor(record));
       const v = toVariable('result', value, (x) => this.handles.create(x));
       response.body = { result: v.value, type: v.type, variablesReference: v.variablesReference };
@@ -224,10 +235,30 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     this.runtime.pause();
   }
 
+  /** The answer as the console prints it. */
+  private whyText(target: WhyTarget): string {
+    const answer = this.runtime.why(target);
+    if (!answer) throw new Error('the controller has not started yet: nothing to answer from');
+    return formatWhy(answer);
+  }
+
   protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command === WHY_REQUEST) return this.whyRequest(response, args);
     if (command !== JS_DEBUGGER_UNAVAILABLE_REQUEST) return super.customRequest(command, response, args);
     const reason = (args as { reason?: unknown } | undefined)?.reason;
     this.runtime.jsDebuggerUnavailable(typeof reason === 'string' ? reason : 'could not be started');
+    this.sendResponse(response);
+  }
+
+  private whyRequest(response: DebugProtocol.Response, args: unknown): void {
+    const { kind, key, resourceVersion } = (args ?? {}) as Partial<WhyTarget>;
+    if (typeof kind !== 'string' || typeof key !== 'string' || (resourceVersion !== undefined && typeof resourceVersion !== 'string')) {
+      return this.sendErrorResponse(response, { id: 2002, format: `${WHY_REQUEST} needs { kind, key, resourceVersion? }`, showUser: false });
+    }
+    const target: WhyTarget = { kind, key, ...(resourceVersion ? { resourceVersion } : {}) };
+    const answer = this.runtime.why(target);
+    if (!answer) return this.sendErrorResponse(response, { id: 2003, format: 'the controller has not started yet: nothing to answer from', showUser: false });
+    response.body = { answer, text: formatWhy(answer) };
     this.sendResponse(response);
   }
 

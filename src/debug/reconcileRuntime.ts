@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
-import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
+import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord, WhyAnswer, WhyTarget } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
@@ -133,6 +133,14 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   /** The shape a controller reported (a Go controller's names its Reconcile function). */
   controllerShape(name: string): ControllerShape | undefined {
     return this.session?.controllers.find((c) => c.name === name);
+  }
+  /** Whether each controller reconciled an object's recent changes, and why (not); undefined before launch. */
+  why(target: WhyTarget): WhyAnswer | undefined {
+    return this.session?.why(target);
+  }
+  /** The kind the first controller reconciles (a `why` without a kind means it). */
+  get forKind(): string | undefined {
+    return this.session?.controllers[0]?.forKind.kind;
   }
   /** The program runs in Go (known once launched). */
   get isGo(): boolean {
@@ -407,9 +415,12 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
 
   private wire(session: ControllerSession): void {
     const processName = session.target.language === 'go' ? 'Go process' : 'host';
-    session.on('ready', ({ controller }) =>
-      this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`),
-    );
+    let hinted = false;
+    session.on('ready', ({ controller }) => {
+      this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`);
+      if (!hinted) this.print('console', `Type \`why NAMESPACE/NAME\` (or \`why KIND NAMESPACE/NAME\`) here: whether each controller reconciled that object's changes, and why not.\n`);
+      hinted = true;
+    });
     session.on('synced', () => this.cluster?.startScenario?.());
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {

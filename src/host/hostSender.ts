@@ -7,7 +7,7 @@ import type { HostMessage } from '../controllerProtocol/index.ts';
 // (reconcile start/end, heartbeat, idle, fatal …) goes at once, after the batch before it, so order
 // is kept and a reconcile that then blocks the host is already known to the parent.
 
-const BATCHED = new Set<HostMessage['type']>(['log', 'delta', 'queue', 'probe']);
+const BATCHED = new Set<HostMessage['type']>(['log', 'delta', 'queue', 'probe', 'fate']);
 
 /**
  * A reconcile's first log lines go at once: the line logged just before a loop that never ends is

@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.ts';
 import type { WorkQueue } from '../workqueue/index.ts';
-import type { ControllerQueue, QueueCounts } from './engine/ports.ts';
+import type { ControllerQueue, KeyState, QueueCounts } from './engine/ports.ts';
 import { QUEUE_SNAPSHOT_KEYS, type QueueKeySnapshot, type QueueSnapshot } from '../controllerProtocol/index.ts';
 
 // Binds the rate-limited workqueue to the loop's ControllerQueue port, and turns its per-item
@@ -50,6 +50,12 @@ export class WorkQueueAdapter implements ControllerQueue {
   }
   onChange(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  stateOf(key: string): KeyState | undefined {
+    const s = this.queue.stateOf(key);
+    if (!s) return undefined;
+    return { state: s.state, ...(s.until !== undefined ? { readyAt: s.until } : {}), ...(s.requeued ? { dirty: true } : {}) };
   }
 
   counts(): QueueCounts {

@@ -9,11 +9,14 @@ import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
 import { kubeconfigFor } from './kubeconfigContext.ts';
 import { WRAP_HINT } from './goMessages.ts';
-import type { CacheDelta, ControllerShape, HeldKey, LogLine, QueueSnapshot, ReconcileRecord } from '../controllerProtocol/index.ts';
+import type { CacheDelta, ControllerShape, EventFate, HeldKey, LogLine, QueueSnapshot, ReconcileRecord } from '../controllerProtocol/index.ts';
 import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
 import { ReconcileRecorder } from './recorder.ts';
 import { CacheHistory } from './cacheHistory.ts';
 import { createSessionRegistry } from './sessionRegistry.ts';
+import { FateLog } from './fateLog.ts';
+import { InformerRefusals } from './informerRefusals.ts';
+import { whyNot, type WhyAnswer, type WhyTarget } from './whyNot.ts';
 
 /** Every controller session running in this process (the views subscribe here). */
 const { sessions: controllerSessions, register: registerSession, unregister: unregisterSession } = createSessionRegistry<ControllerSession>();
@@ -91,6 +94,8 @@ export type RuntimeEvents = {
   queue: { snapshot: QueueSnapshot; controller?: string };
   probe: { probe: Probe };
   delta: { delta: CacheDelta };
+  /** What became of a watch event at one of a controller's sources. */
+  fate: { fate: EventFate };
   /** `uncaught`: the host caught an exception or rejection no user code handled. */
   log: { line: LogLine; record?: ReconcileRecord; uncaught?: boolean };
   /** `settled`: nothing left to do but retries of failing keys (see the host's idle message). */
@@ -128,6 +133,10 @@ export interface GateDecision {
 export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   readonly recorder: ReconcileRecorder;
   readonly cache = new CacheHistory();
+  /** Every watch event's fate at each controller (see whyNot). */
+  readonly fates = new FateLog();
+  /** Informers the cluster refuses (RBAC). */
+  readonly refusals = new InformerRefusals();
   readonly target: ControllerTarget;
   private readonly options: ControllerSessionOptions;
   private readonly process: HostProcess;
@@ -196,6 +205,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   }
   get running(): boolean {
     return this.process.running;
+  }
+
+  /** Whether each controller reconciled an object's change, and why (not). */
+  why(target: WhyTarget): WhyAnswer {
+    return whyNot({ controllers: this.controllers, fates: this.fates, records: this.recorder.all(), refusals: this.refusals, queueOf: (c) => this.queues.get(c) ?? this.queues.get('') }, target);
   }
 
   /** Reconciles that started and have not ended (for "the host died while reconciling …"). */
@@ -387,7 +401,14 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.settledNow = m.settled ?? (m.idle || this.onlyFailuresLeft());
       this.emit('idle', { idle: m.idle, settled: this.settledNow });
     });
-    p.on('probe', (m) => this.emit('probe', { probe: m.probe }));
+    p.on('probe', (m) => {
+      this.refusals.probe(m.probe);
+      this.emit('probe', { probe: m.probe });
+    });
+    p.on('fate', (m) => {
+      this.fates.add(m.fate);
+      this.emit('fate', { fate: m.fate });
+    });
     p.on('log', (m) => {
       if (m.reconcileId) this.recorder.log(m.reconcileId, m.line);
       this.emit('log', { line: m.line, record: m.reconcileId ? this.recorder.get(m.reconcileId) : undefined, uncaught: m.uncaught === true || undefined });
@@ -420,7 +441,10 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
         this.deriveSettled();
       }
     });
-    p.on('output', (m) => this.emit('output', m));
+    p.on('output', (m) => {
+      this.refusals.output(m.text);
+      this.emit('output', m);
+    });
     p.on('inspector', (m) => this.emit('inspector', m));
     p.on('debuggerAttached', () => this.emit('debuggerAttached', {}));
     p.on('unresponsive', (m) => (this.unresponsive = m));

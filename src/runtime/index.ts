@@ -15,7 +15,7 @@ export type { ControllerSessionOptions, RuntimeEvents } from './controllerSessio
 export { controllerSessions } from './controllerSession.ts';
 export type { SessionList } from './sessionRegistry.ts';
 // What a session's events carry: the records and messages of the controller protocol.
-export type { ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
+export type { EventFate, EventFateKind, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
 export type { ReconcileOutcome, RequeueDecision, CacheDelta, ControllerShape, HostInit, HostMessage, ParentMessage } from '../controllerProtocol/index.ts';
 export { defineController, TerminalError } from '../controllerProtocol/index.ts';
 export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from '../controllerProtocol/index.ts';
@@ -24,6 +24,10 @@ export { launchSim } from './simLauncher.ts';
 export type { LaunchedSim } from './simLauncher.ts';
 export { traceLine, describeRecord, describeStaleRead } from './traceFormat.ts';
 export { InformerErrors } from './informerErrors.ts';
+export { formatWhy, parseWhyTarget, whyNot } from './whyNot.ts';
+export type { ChangeAnswer, ControllerAnswer, WhyAnswer, WhySource, WhyStep, WhyTarget, WhyVerdict } from './whyNot.ts';
+export { FateLog } from './fateLog.ts';
+export { InformerRefusals } from './informerRefusals.ts';
 export { reportRbacHints } from './rbacHints.ts';
 export type { GateDecision } from './controllerSession.ts';
 export { describeTrigger } from './traceFormat.ts';

@@ -59,6 +59,11 @@ export class BasicDelayingQueue<T> extends BasicQueue<T> implements DelayingQueu
     return this.waiting.size;
   }
 
+  protected override waitingStateOf(item: T): QueueItemState<T> | undefined {
+    const w = this.waiting.get(item);
+    return w && { item, state: 'waiting', since: w.since, until: w.readyAt, reason: w.reason, retries: this.retriesOf(item) };
+  }
+
   protected override waitingStates(limit: number): QueueItemState<T>[] {
     const out: QueueItemState<T>[] = [];
     for (const [item, w] of this.waiting) {

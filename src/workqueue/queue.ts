@@ -87,6 +87,8 @@ export interface Queue<T> {
   metrics(): QueueMetrics;
   /** Every item's state; with `limit`, only the first `limit` (cost O(limit), not O(queue)). */
   snapshot(limit?: number): QueueItemState<T>[];
+  /** One item's state (undefined: not in the queue), in O(1): processing wins over queued over waiting. */
+  stateOf(item: T): QueueItemState<T> | undefined;
   onEvent(listener: QueueEventListener<T>): () => void;
 }
 
@@ -224,6 +226,14 @@ export class BasicQueue<T> implements Queue<T> {
     return out;
   }
 
+  stateOf(item: T): QueueItemState<T> | undefined {
+    const started = this.processing.get(item);
+    if (started !== undefined) return { item, state: 'processing', since: started, retries: this.retriesOf(item), requeued: this.dirty.has(item) };
+    const since = this.dirty.get(item);
+    if (since !== undefined) return { item, state: 'queued', since, retries: this.retriesOf(item) };
+    return this.waitingStateOf(item);
+  }
+
   onEvent(listener: QueueEventListener<T>): () => void {
     this.listeners = [...this.listeners, listener];
     return () => {
@@ -238,6 +248,9 @@ export class BasicQueue<T> implements Queue<T> {
   }
   protected waitingStates(_limit: number): QueueItemState<T>[] {
     return [];
+  }
+  protected waitingStateOf(_item: T): QueueItemState<T> | undefined {
+    return undefined;
   }
   protected retriesOf(_item: T): number {
     return 0;

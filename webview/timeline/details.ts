@@ -18,6 +18,7 @@ function timeOf(at: number): string {
 export interface DetailsActions {
   open(seq: number): void;
   compare(seq: number): void;
+  why(seq: number): void;
 }
 
 export class DetailsPane {
@@ -61,6 +62,12 @@ export class DetailsPane {
         compare.addEventListener('click', () => this.actions.compare(event.seq));
         buttons.append(compare);
       }
+      const why = document.createElement('vscode-button');
+      why.textContent = 'Why (not)?';
+      why.setAttribute('appearance', 'secondary');
+      why.title = 'Whether each running controller reconciled this change, and why not';
+      why.addEventListener('click', () => this.actions.why(event.seq));
+      buttons.append(why);
       children.push(buttons);
     }
     if (details.note) children.push(el('p', 'details-note', details.note));

@@ -3,6 +3,7 @@ import {
   AppendNotification,
   ClearCommand,
   CompareObjectCommand,
+  WhyCommand,
   EventDetailsRequest,
   FocusNotification,
   OpenObjectCommand,
@@ -88,6 +89,7 @@ const strip = new SpanStrip(spanCanvas);
 const details = new DetailsPane(detailsRoot, {
   open: (seq) => host.post(command(OpenObjectCommand, { seq })),
   compare: (seq) => host.post(command(CompareObjectCommand, { seq })),
+  why: (seq) => host.post(command(WhyCommand, { seq })),
 });
 
 /** Draw times (ms) of the last frames, read by the UI check. */
@@ -315,6 +317,13 @@ laneCanvas.addEventListener('pointerup', (e) => {
   const rect = laneCanvas.getBoundingClientRect();
   const hit = lanes.hit(state, e.clientX - rect.left, e.clientY - rect.top);
   dispatch({ type: 'select', seq: hit?.seq });
+});
+// Right-click on an event: VS Code's webview context menu reads data-vscode-context from the
+// element under the pointer, so the event there is named just before ("Why (Not)?" on it).
+laneCanvas.addEventListener('contextmenu', (e) => {
+  const rect = laneCanvas.getBoundingClientRect();
+  const hit = lanes.hit(state, e.clientX - rect.left, e.clientY - rect.top);
+  laneCanvas.dataset['vscodeContext'] = JSON.stringify(hit?.name ? { webviewSection: 'event', seq: hit.seq, preventDefaultContextMenuItems: true } : {});
 });
 laneCanvas.addEventListener('dblclick', () => {
   if (state.selectedSeq !== undefined) host.post(command(OpenObjectCommand, { seq: state.selectedSeq }));

@@ -1,4 +1,5 @@
 import type { EventStore } from './eventStore.ts';
+import { MARKER_STYLES } from './markerStyles.ts';
 import type { TimelineFilters } from './filters.ts';
 import type { Viewport } from './viewport.ts';
 
@@ -16,13 +17,14 @@ export interface RateBins {
 /**
  * Times of the object events the filters show, in order (the store keeps times non-decreasing).
  * An informer's own markers — bookmarks every few seconds, relists, 410s — are not changes to
- * objects: counted, they would be most of a quiet cluster's "events/s".
+ * objects: counted, they would be most of a quiet cluster's "events/s"; nor is a controller's miss
+ * (drawn over the event it concerns).
  */
 export function shownTimes(store: EventStore, filters: TimelineFilters): Float64Array {
   const out = new Float64Array(store.size);
   let n = 0;
   for (const { event, lane } of store.between(-Infinity, Infinity)) {
-    if (lane.visible && !lane.isInformerLane && filters.types[event.type]) out[n++] = event.at;
+    if (lane.visible && !lane.isInformerLane && filters.types[event.type] && !MARKER_STYLES[event.type].overlay) out[n++] = event.at;
   }
   return out.subarray(0, n);
 }

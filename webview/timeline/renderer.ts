@@ -46,7 +46,9 @@ export class LaneRenderer {
     for (let i = from; i < to; i++) {
       const e = lane.events[i] as TimelineEvent;
       if (!state.filters.types[e.type]) continue;
-      if (!best || Math.abs(e.at - at) < Math.abs(best.at - at)) best = e;
+      const d = Math.abs(e.at - at) - (best ? Math.abs(best.at - at) : 0);
+      // A miss rings the event it concerns, at the same place: on a tie it wins (it says why).
+      if (!best || d < 0 || (d === 0 && e.type === 'MISSED')) best = e;
     }
     return best;
   }
@@ -249,6 +251,17 @@ export class LaneRenderer {
         break;
       case 'bar':
         ctx.fillRect(x - 1, cy - 7, 3, 14);
+        break;
+      case 'slashedRing':
+        // An event that reached a controller and enqueued nothing: "no entry" over its marker
+        // (smaller than the selection's ring, which can enclose it).
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.arc(x, cy, 6.5, 0, Math.PI * 2);
+        ctx.moveTo(x - 4.6, cy + 4.6);
+        ctx.lineTo(x + 4.6, cy - 4.6);
+        ctx.stroke();
+        ctx.lineWidth = 1;
         break;
       case 'bolt':
         // A lightning bolt: something was done to the run.

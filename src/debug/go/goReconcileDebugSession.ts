@@ -16,6 +16,7 @@ import {
 import type { GoProgramOverrides } from '../goLaunch.ts';
 import { GoLineDebugging, isGoSource } from './goLineDebugging.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from '../reconcileDebugSession.ts';
+import { isWhyCommand } from '../whyCommand.ts';
 
 // The reconcile debugger with Go line debugging through Delve in the same DAP session: with
 // `"lineBreakpoints": true`, a Go controller is built for Delve and run under `dlv dap`;
@@ -147,7 +148,7 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   }
 
   protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
-    if (args.frameId === undefined || !this.go.ownsId(args.frameId)) return super.evaluateRequest(response, args);
+    if (args.frameId === undefined || !this.go.ownsId(args.frameId) || isWhyCommand(args.expression)) return super.evaluateRequest(response, args);
     await this.answer(response, () => this.go.evaluate(args));
   }
 

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { objectKey } from '../../shared/keys.ts';
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import { isTerminalError, type ControllerDefinition, type KindRef, type KindSelector } from '../../controllerProtocol/index.ts';
-import type { HostMessage, ControllerShape, CacheDelta, HeldKey, ReconcileOutcome, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord } from '../../controllerProtocol/index.ts';
+import type { HostMessage, ControllerShape, CacheDelta, EventFate, HeldKey, ReconcileOutcome, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord } from '../../controllerProtocol/index.ts';
 import { handleReconcileOutcome, outcomeFromReturn, outcomeFromThrow } from './reconcileHandler.ts';
 import type { ControllerQueue, InformerEvent, KindInformer, ObjectWriter } from './ports.ts';
 import { createCacheReader, createReconcileContext } from './reconcileContext.ts';
@@ -10,13 +10,16 @@ import { createEventWriter, type EventWriter } from './eventRecorder.ts';
 import { compareResourceVersions } from './resourceVersion.ts';
 import { splitKey } from '../../shared/keys.ts';
 import { WrittenVersions } from './writtenVersions.ts';
+import { fateOf, namedPredicates, rejectingPredicate, type EventSource, type NamedPredicate } from './eventSource.ts';
 
 /** Stale reads kept per reconcile (a loop over a stale list would otherwise report thousands). */
 const MAX_STALE_READS = 20;
 
-// The controller's engine inside the host process: informer events become keys in the workqueue
-// (for → the object itself, owns → its controlling owner, watches → the user's map), workers take
-// keys one at a time, ask the gate, call reconcile, and hand the outcome to the one requeue decision.
+// The controller's engine inside the host process: informer events that pass their source's
+// predicates become keys in the workqueue (for → the object itself, owns → its controlling owner,
+// watches → the user's map), and every event leaves its fate (enqueued, merged, waiting, filtered,
+// unmapped); workers take keys one at a time, ask the gate, call reconcile, and hand the outcome to
+// the one requeue decision.
 
 export interface LoopOptions {
   definition: ControllerDefinition;
@@ -44,6 +47,8 @@ export interface LoopOptions {
 export const QUEUE_REPORT_MS = 100;
 
 const kindId = (k: KindRef) => `${k.apiVersion}/${k.kind}`;
+/** A kind without what else its spec carries (predicates, map): records and messages are plain JSON. */
+const kindOnly = (k: KindRef): KindRef => ({ apiVersion: k.apiVersion, kind: k.kind });
 const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
 export class ControllerLoop {
@@ -78,19 +83,21 @@ export class ControllerLoop {
 
   get shape(): ControllerShape {
     const d = this.opts.definition;
-    return { name: d.name, forKind: { ...d.for }, owns: (d.owns ?? []).map((k) => ({ ...k })), watches: (d.watches ?? []).map((w) => ({ apiVersion: w.apiVersion, kind: w.kind })), workers: this.opts.workers };
+    return { name: d.name, forKind: kindOnly(d.for), owns: (d.owns ?? []).map(kindOnly), watches: (d.watches ?? []).map(kindOnly), workers: this.opts.workers };
   }
 
   /** Registers handlers and starts the informers; workers start once every cache has synced. */
   async start(): Promise<void> {
     const d = this.opts.definition;
-    this.handle(d.for, (obj) => [objectKey(obj)], 'for');
-    for (const owned of d.owns ?? []) this.handle(owned, (obj, old) => this.ownerKeys(obj, old), 'owns');
+    const global = namedPredicates(d.predicates);
+    const predicatesOf = (list: typeof d.predicates): NamedPredicate[] => [...global, ...namedPredicates(list)];
+    this.handle({ kind: kindOnly(d.for), via: 'for', predicates: predicatesOf(d.for.predicates), keysOf: (obj) => [objectKey(obj)] });
+    for (const owned of d.owns ?? []) this.handle({ kind: kindOnly(owned), via: 'owns', predicates: predicatesOf(owned.predicates), keysOf: (obj, old) => this.ownerKeys(obj, old) });
     for (const w of d.watches ?? []) {
       const cache = createCacheReader((k) => this.informerFor(k));
       const keysOf = (o: KubeObject) => w.map(o, cache).map((r) => (r.namespace ? `${r.namespace}/${r.name}` : r.name));
       // As controller-runtime's map handler: an update maps the old object too (it may have left a selector).
-      this.handle(w, (obj, old) => [...keysOf(obj), ...(old ? keysOf(old) : [])], 'watches');
+      this.handle({ kind: kindOnly(w), via: 'watches', predicates: predicatesOf(w.predicates), keysOf: (obj, old) => [...keysOf(obj), ...(old ? keysOf(old) : [])] });
     }
     this.opts.queue.onChange(() => this.queueChanged());
     for (const { key, delayMs, failures } of this.opts.holdBack ?? []) {
@@ -151,16 +158,17 @@ export class ControllerLoop {
     throw new Error(`the cache has no ${name}: add it to the controller's \`for\`, \`owns\` or \`watches\``);
   }
 
-  private handle(kind: KindRef, keysOf: (obj: KubeObject, old?: KubeObject) => string[], via: TriggerDelta['via']): void {
-    const inf = this.informersById.get(kindId(kind));
-    if (!inf) throw new Error(`no informer for ${kindId(kind)}`);
+  private handle(source: EventSource): void {
+    const inf = this.informersById.get(kindId(source.kind));
+    if (!inf) throw new Error(`no informer for ${kindId(source.kind)}`);
     // One informer may serve for, owns and watches; each registration maps events on its own.
-    inf.onEvent((event) => this.observe(kind, event, keysOf, via));
+    inf.onEvent((event) => this.observe(source, event));
   }
 
   private readonly lastSeqByEvent = new WeakMap<KubeObject, number>();
 
-  private observe(kind: KindRef, event: InformerEvent, keysOf: (obj: KubeObject, old?: KubeObject) => string[], via: TriggerDelta['via']): void {
+  private observe(source: EventSource, event: InformerEvent): void {
+    const { kind, via } = source;
     const rv = event.object.metadata.resourceVersion ?? '';
     // The same event reaches every registration on this informer; forward it to the parent once.
     let seq = this.lastSeqByEvent.get(event.object);
@@ -173,22 +181,38 @@ export class ControllerLoop {
       if (this.opts.mirrorCache) delta.object = event.object;
       this.opts.send({ type: 'delta', delta });
     }
+    const resync = event.type === 'MODIFIED' && event.old?.metadata.resourceVersion === rv;
+    const now = this.opts.clock.now();
+    const objectKeyOf = objectKey(event.object);
+    const fate = (f: Omit<EventFate, 'controller' | 'type' | 'apiVersion' | 'kind' | 'key' | 'resourceVersion' | 'via' | 'at'>): void =>
+      this.opts.send({ type: 'fate', fate: { controller: this.opts.definition.name, type: resync ? 'RESYNC' : event.type, apiVersion: kind.apiVersion, kind: kind.kind, key: objectKeyOf, resourceVersion: rv, via, ...f, at: now } });
+    if (source.predicates.length > 0) {
+      const rejected = rejectingPredicate(source.predicates, { type: event.type, object: event.object, old: event.old }, (name, err) =>
+        this.opts.send({ type: 'log', line: { level: 'error', message: `predicate ${name} for ${kind.kind} threw: ${(err as Error)?.message ?? String(err)}`, at: now } }),
+      );
+      if (rejected !== undefined) return fate({ fate: 'filtered', predicate: rejected });
+    }
     let keys: string[];
     try {
-      keys = keysOf(event.object, event.old);
+      keys = source.keysOf(event.object, event.old);
     } catch (err) {
-      this.opts.send({ type: 'log', line: { level: 'error', message: `watches map for ${kind.kind} threw: ${(err as Error).message}`, at: this.opts.clock.now() } });
-      return;
+      this.opts.send({ type: 'log', line: { level: 'error', message: `watches map for ${kind.kind} threw: ${(err as Error).message}`, at: now } });
+      return fate({ fate: 'unmapped' });
     }
-    const resync = event.type === 'MODIFIED' && event.old?.metadata.resourceVersion === rv;
+    if (keys.length === 0) return fate({ fate: 'unmapped' });
     for (const key of new Set(keys)) {
-      const trigger: TriggerDelta = { type: resync ? 'RESYNC' : event.type, kind: kind.kind, apiVersion: kind.apiVersion, key: objectKey(event.object), resourceVersion: rv, via, at: this.opts.clock.now() };
+      const trigger: TriggerDelta = { type: resync ? 'RESYNC' : event.type, kind: kind.kind, apiVersion: kind.apiVersion, key: objectKeyOf, resourceVersion: rv, via, at: now };
       const list = this.pendingTriggers.get(key) ?? [];
       list.push(trigger);
       this.pendingTriggers.set(key, list.slice(-50));
+      fate({ request: key, ...fateOf(this.opts.queue.stateOf(key), this.heldUntilOf(key), now) });
       if (this.isHeld(key)) continue;
       this.opts.queue.add(key);
     }
+  }
+
+  private heldUntilOf(key: string): number | undefined {
+    return this.heldUntil.size === 0 ? undefined : this.heldUntil.get(key);
   }
 
   private isHeld(key: string): boolean {
@@ -245,7 +269,7 @@ export class ControllerLoop {
       reconcileId: `${definition.name}-${seq}-${Math.random().toString(36).slice(2, 8)}`,
       controller: definition.name,
       worker,
-      forKind: { ...definition.for },
+      forKind: kindOnly(definition.for),
       key,
       request,
       trigger,

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { KindRef, QueueSnapshot } from '../../controllerProtocol/index.ts';
+import type { KindRef, QueueKeyState, QueueSnapshot } from '../../controllerProtocol/index.ts';
 import type { RequeueTarget } from './reconcileHandler.ts';
 
 // The narrow interfaces the controller loop needs from the informer, the workqueue and the API
@@ -33,6 +33,15 @@ export interface QueueCounts {
   waiting: number;
 }
 
+/** Where one key is in the queue right now. */
+export interface KeyState {
+  state: QueueKeyState;
+  /** waiting: when it becomes ready (ms since the epoch). */
+  readyAt?: number;
+  /** processing: added again meanwhile, so it runs once more after `done`. */
+  dirty?: boolean;
+}
+
 export interface ControllerQueue extends RequeueTarget {
   add(key: string): void;
   /** Resolves with the next ready key, or undefined once shut down. */
@@ -42,6 +51,8 @@ export interface ControllerQueue extends RequeueTarget {
   shutDown(): void;
   counts(): QueueCounts;
   snapshot(): QueueSnapshot;
+  /** One key's state, in O(1) (undefined: not in the queue). */
+  stateOf(key: string): KeyState | undefined;
   /** Called on every change of queue state (for snapshots and idle detection). */
   onChange(listener: () => void): void;
 }

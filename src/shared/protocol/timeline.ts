@@ -4,10 +4,11 @@
 // posts nothing until the webview sent `ready`. This file is plain data + guards: both sides import it.
 
 /**
- * Watch event types plus the informer's own markers (a relist, a 410 Expired) and what was done to
- * a controller's run from outside: a check finding's perturbation, replayed in the debugger.
+ * Watch event types plus the informer's own markers (a relist, a 410 Expired), what was done to
+ * a controller's run from outside (a check finding's perturbation, replayed in the debugger), and
+ * a controller's misses: an event that reached it and enqueued nothing (its note says why).
  */
-export const TIMELINE_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR', 'RELIST', 'EXPIRED', 'PERTURBATION'] as const;
+export const TIMELINE_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR', 'RELIST', 'EXPIRED', 'PERTURBATION', 'MISSED'] as const;
 export type TimelineEventType = (typeof TIMELINE_EVENT_TYPES)[number];
 
 /** One marker on the timeline. Objects are not sent; details are requested on selection. */
@@ -92,6 +93,8 @@ function type<K extends 'command' | 'notification', M extends string, P>(kind: K
 export const ReadyCommand = type<'command', 'timeline/ready', Record<string, never>>('command', 'timeline/ready');
 export const OpenObjectCommand = type<'command', 'timeline/openObject', { seq: number }>('command', 'timeline/openObject');
 export const CompareObjectCommand = type<'command', 'timeline/compareObject', { seq: number }>('command', 'timeline/compareObject');
+/** "Why (not)?" on an event: whether each running controller reconciled that change, and why not. */
+export const WhyCommand = type<'command', 'timeline/why', { seq: number }>('command', 'timeline/why');
 export const ClearCommand = type<'command', 'timeline/clear', Record<string, never>>('command', 'timeline/clear');
 export const EventDetailsRequest: RequestType<'timeline/eventDetails', { seq: number }, EventDetails> = {
   kind: 'request',

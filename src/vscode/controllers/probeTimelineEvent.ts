@@ -10,9 +10,10 @@ const DELTA_TYPES = { Added: 'ADDED', Replaced: 'ADDED', Updated: 'MODIFIED', De
  * What the controller's own informers see, as timeline events (so a reconcile's triggers and the
  * events its writes caused are on the timeline even when no informer of the lab watches that
  * cluster): every cache delta (lists included) as ADDED/MODIFIED/DELETED, relists and 410s as
- * markers (`markers`, one per controller session, decides them).
+ * markers (`markers`, one per controller session, decides them). A Go program reports each event
+ * its informers deliver once, as an `event` probe (`goProgram`): those are its cache's events.
  */
-export function probeTimelineEvent(controller: string, probe: Probe, markers: InformerMarkers, shape?: ControllerShape | ControllerShape[]): NewTimelineEvent | undefined {
+export function probeTimelineEvent(controller: string, probe: Probe, markers: InformerMarkers, shape?: ControllerShape | ControllerShape[], goProgram = false): NewTimelineEvent | undefined {
   const informer = `controller:${controller}/${probe.informer}`;
   const resource = probe.informer.replace(/@.*$/, '');
   // The controller's own cache is a view of its own cluster (often a sim of its debug session):
@@ -22,6 +23,9 @@ export function probeTimelineEvent(controller: string, probe: Probe, markers: In
   const base = { at: probe.at, informer, resource, cluster, ...(kind ? { kind } : {}) };
   const marker = markers.markerFor(probe);
   if (marker) return { ...base, namespace: '', name: '', ...marker };
+  if (goProgram && probe.kind === 'event' && probe.key && (probe.type === 'ADDED' || probe.type === 'MODIFIED' || probe.type === 'DELETED')) {
+    return { ...base, ...splitKey(probe.key), type: probe.type, resourceVersion: probe.resourceVersion };
+  }
   // Watch events arrive as deltas too: once is enough. A resync changes nothing.
   if (probe.kind !== 'delta' || probe.type === 'Sync') return undefined;
   return { ...base, ...splitKey(probe.key), type: DELTA_TYPES[probe.type], resourceVersion: probe.resourceVersion };

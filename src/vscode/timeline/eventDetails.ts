@@ -13,6 +13,7 @@ const INFORMER_EVENT_NOTES: Partial<Record<TimelineEvent['type'], string>> = {
   EXPIRED: '410 Gone/Expired: the resourceVersion the informer asked to resume from is older than the server keeps. It must relist.',
   ERROR: 'The watch stream carried an ERROR event (a Status).',
   PERTURBATION: 'A check finding replayed in the debugger: this was done to the run here, at this resourceVersion; the debugger stopped at the first reconcile after it.',
+  MISSED: 'This event reached the controller and enqueued nothing: every source that watches its kind filtered it out or mapped it to no request. Why (not)? goes through it step by step.',
 };
 
 export function objectKeyOfEvent(event: Pick<TimelineEvent, 'namespace' | 'name'>): string {
@@ -28,7 +29,7 @@ export function versionsForEvent(lab: Lab, event: TimelineEvent): { version?: Ob
 export function eventDetails(lab: Lab, seq: number, showSecretValues: boolean, context = 4): EventDetails {
   const event = lab.timeline.events.get(seq);
   if (!event) throw new Error(`event #${seq} is no longer kept (the timeline holds the newest ${lab.timeline.events.capacity.toLocaleString('en-US')})`);
-  if (!event.name) return { event, note: [event.note, INFORMER_EVENT_NOTES[event.type]].filter(Boolean).join('\n\n') };
+  if (!event.name || event.type === 'MISSED') return { event, note: [event.note, INFORMER_EVENT_NOTES[event.type]].filter(Boolean).join('\n\n') };
   const { version, previous } = versionsForEvent(lab, event);
   if (!version) {
     return { event, note: 'This version is no longer kept: the informer remembers the last few versions of each object, and only while it runs.' };

@@ -11,6 +11,7 @@ import {
   OpenObjectCommand,
   ReadyCommand,
   ResetNotification,
+  WhyCommand,
   errorResponse,
   hasSeq,
   isCommand,
@@ -184,6 +185,10 @@ export class TimelinePanel extends Disposable {
         ? this.host.openObject(event.informer, key)
         : this.host.compareObject(event.informer, key, event.resourceVersion);
       action.then(undefined, (err: unknown) => void vscode.window.showErrorMessage(`Controller Lab: ${err instanceof Error ? err.message : String(err)}`));
+    } else if (isCommand(message, WhyCommand)) {
+      if (!hasSeq(message.params)) return;
+      // The same command as the event's context menu, with what that menu passes.
+      void vscode.commands.executeCommand('controllerLab.whyNot', { webview: TimelinePanel.viewType, webviewSection: 'event', seq: message.params.seq });
     } else if (isCommand(message, ClearCommand)) {
       this.lab.timeline.clear();
       this.lastSentSeq = this.lab.timeline.events.lastSeq;

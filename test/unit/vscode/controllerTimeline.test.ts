@@ -75,6 +75,8 @@ describe("a controller session's timeline", () => {
     assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'delta', type: 'Sync', key: 'default/a', resourceVersion: '4' }, markers), undefined);
     assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'expired', via: 'http', resourceVersion: '2' }, markers)?.type, 'EXPIRED');
     assert.equal(probeTimelineEvent('rs', { at: 9, informer: 'pods', kind: 'event', type: 'MODIFIED', key: 'default/a', resourceVersion: '4' }, markers), undefined, 'watch events arrive as deltas too: once is enough');
+    // A Go program reports each delivered event once, as an event probe: those are its cache's events.
+    assert.deepEqual(probeTimelineEvent('mirror', { at: 9, informer: 'configmaps', kind: 'event', type: 'MODIFIED', key: 'default/a', resourceVersion: '4' }, markers, undefined, true), { at: 9, informer: 'controller:mirror/configmaps', resource: 'configmaps', cluster: 'mirror cache', namespace: 'default', name: 'a', type: 'MODIFIED', resourceVersion: '4' });
   });
 
   it('marks a relist of the controller\'s informer once, when its list completes; its first list is no relist', () => {

@@ -26,3 +26,8 @@ test("a controller's perturbations have a lane marked ⚡, not an informer's ⟳
   assert.deepEqual(laneLabel({ ...lane, resource: 'perturbations', informer: 'controller:c/perturbations' }, false), { prefix: '⚡ ', name: 'perturbations', suffix: '' });
   assert.deepEqual(laneLabel({ ...lane, resource: 'configmaps', informer: 'controller:c/configmaps' }, false), { prefix: '⟳ ', name: 'configmaps', suffix: '' });
 });
+
+test('a miss says which controller enqueued nothing, and why, above the event it rings', () => {
+  const miss = { seq: 2, at: 1, cluster: 'app-config cache', informer: 'controller:app-config/deployments.apps', resource: 'deployments.apps', kind: 'Deployment', namespace: 'default', name: 'web', type: 'MISSED' as const, resourceVersion: '149', note: 'app-config enqueued nothing: filtered by GenerationChangedPredicate (For)' };
+  assert.equal(eventHoverText(miss), 'app-config enqueued nothing: filtered by GenerationChangedPredicate (For)\nMISSED Deployment default/web · rv 149');
+});

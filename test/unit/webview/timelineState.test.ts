@@ -220,4 +220,10 @@ describe('timeline lanes say what they are', () => {
     assert.equal(s.view.count, 42, 'the markers are still shown and counted in their lanes');
     assert.deepEqual([...s.view.times], [T0 + 1000], 'only the object change is a rate sample');
   });
+
+  it('leaves a controller\'s miss, drawn over the event it concerns, out of the events/s plot', () => {
+    const s = loaded([ev(1, 'a', 'MODIFIED', T0 + 1000), ev(2, 'a', 'MISSED', T0 + 1000)]);
+    assert.equal(s.view.count, 2, 'the miss is shown on the object\'s lane');
+    assert.deepEqual([...s.view.times], [T0 + 1000], 'one change, one rate sample');
+  });
 });

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../../../src/shared/k8s.ts';
 import { objectKey } from '../../../../src/shared/keys.ts';
 import type { KindRef } from '../../../../src/controllerProtocol/api.ts';
-import type { ControllerQueue, InformerEvent, QueueCounts, KindInformer, ObjectWriter } from '../../../../src/host/engine/ports.ts';
+import type { ControllerQueue, InformerEvent, KeyState, QueueCounts, KindInformer, ObjectWriter } from '../../../../src/host/engine/ports.ts';
 import type { QueueSnapshot } from '../../../../src/controllerProtocol/records.ts';
 
 // Test doubles for the controller loop's ports: an informer fed by hand, a FIFO queue that records
@@ -99,6 +99,10 @@ export class FakeQueue implements ControllerQueue {
   }
   onChange(l: () => void): void {
     this.listener = l;
+  }
+  stateOf(key: string): KeyState | undefined {
+    if (this.processing.has(key)) return { state: 'processing', ...(this.dirty.has(key) ? { dirty: true } : {}) };
+    return this.ready.includes(key) ? { state: 'queued' } : undefined;
   }
 }
 

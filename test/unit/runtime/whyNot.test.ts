@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ControllerShape, EventFate, QueueSnapshot, ReconcileRecord } from '../../../src/controllerProtocol/index.ts';
+import { FateLog } from '../../../src/runtime/fateLog.ts';
+import { InformerRefusals } from '../../../src/runtime/informerRefusals.ts';
+import { formatWhy, parseWhyTarget, whyNot, type WhySource } from '../../../src/runtime/whyNot.ts';
+
+// "Why (not)?" over recorded fates, reconciles and queues: each answer one step per line, in the
+// words a controller author reads in the CLI, the Debug Console and VS Code.
+
+const SHAPE: ControllerShape = { name: 'web-config', forKind: { apiVersion: 'apps/v1', kind: 'Deployment' }, owns: [{ apiVersion: 'v1', kind: 'ConfigMap' }], watches: [{ apiVersion: 'v1', kind: 'Secret' }], workers: 1 };
+
+const fate = (f: Partial<EventFate>): EventFate => ({ controller: 'web-config', type: 'MODIFIED', apiVersion: 'v1', kind: 'Secret', key: 'default/token', resourceVersion: '10', via: 'watches', fate: 'enqueued', at: Date.UTC(2026, 0, 1, 12, 0, 0), ...f });
+
+function source(fates: EventFate[], records: ReconcileRecord[] = [], queue?: QueueSnapshot): WhySource {
+  const log = new FateLog();
+  for (const f of fates) log.add(f);
+  return { controllers: [SHAPE], fates: log, records, refusals: new InformerRefusals(), queueOf: () => queue };
+}
+
+test('parseWhyTarget reads Kind ns/name and an optional @resourceVersion', () => {
+  assert.deepEqual(parseWhyTarget('Secret default/token@12'), { kind: 'Secret', key: 'default/token', resourceVersion: '12' });
+  assert.deepEqual(parseWhyTarget(' Namespace prod '), { kind: 'Namespace', key: 'prod' });
+  assert.throws(() => parseWhyTarget('default/token'), /expected `Kind namespace\/name`/);
+});
+
+test('merged into a key already queued: deduplicated, pending while the key waits its turn', () => {
+  const queue: QueueSnapshot = { at: 0, depth: 1, processing: 0, waiting: 0, keys: [{ key: 'default/web', state: 'queued', retries: 0 }] };
+  const text = formatWhy(whyNot(source([fate({ fate: 'merged', request: 'default/web', keyState: 'queued' })], [], queue), { kind: 'Secret', key: 'default/token' }));
+  assert.equal(text, [
+    'Why (not)? Secret default/token',
+    'MODIFIED rv 10:',
+    '  web-config: not reconciled yet',
+    '    Watched? yes, Secret through Watches',
+    '    Received? yes, MODIFIED rv 10 at 12:00:00.000',
+    '    Filtered? no (Watches), it passed the predicates',
+    '    Mapped to? Deployment default/web (Watches)',
+    '    Queued? deduplicated: default/web was already queued, so its next reconcile serves this event too',
+    '    Reconciled? not yet, default/web is queued',
+  ].join('\n'));
+});
+
+test('held back in the rate limiter: says how long was left; a later reconcile whose triggers include it served it', () => {
+  const record = { seq: 7, controller: 'web-config', key: 'default/web', startedAt: Date.UTC(2026, 0, 1, 12, 0, 3), trigger: [{ type: 'MODIFIED', kind: 'Secret', apiVersion: 'v1', key: 'default/token', resourceVersion: '10', via: 'watches', at: 0 }] } as unknown as ReconcileRecord;
+  const answer = whyNot(source([fate({ fate: 'waiting', request: 'default/web', keyState: 'waiting', backoffMs: 2500 })], [record]), { kind: 'Secret', key: 'default/token', resourceVersion: '10' });
+  const lines = formatWhy(answer).split('\n');
+  assert.ok(lines.includes('    Queued? rate-limited: default/web waits in the rate limiter (or a delay), 2.5 s left when the event came'), lines.join('\n'));
+  assert.ok(lines.includes('    Reconciled? yes, reconcile #7 of default/web at 12:00:03.000'), lines.join('\n'));
+  assert.equal(answer.changes[0]?.controllers[0]?.verdict, 'reconciled');
+  assert.equal(answer.changes[0]?.controllers[0]?.reconcile, 7);
+});
+
+test('an informer refused by RBAC: the answer says so instead of "not received"', () => {
+  const s = source([]);
+  s.refusals.output('W1128 reflector.go:561] failed to list *v1.Secret: secrets is forbidden: User "system:serviceaccount:default:web" cannot list resource "secrets" in API group "" at the cluster scope');
+  const text = formatWhy(whyNot(s, { kind: 'Secret', key: 'default/token' }));
+  assert.match(text, /^ {4}Informer allowed\? no, forbidden by RBAC: .*cannot list resource "secrets" in API group ""/m);
+  assert.match(text, /^ {4}Received\? no, its informer may not list or watch them$/m);
+});
+
+test('a kind the controller does not watch, and one it watches but never heard about', () => {
+  const notWatched = formatWhy(whyNot(source([]), { kind: 'Pod', key: 'default/web-1' }));
+  assert.match(notWatched, /^ {4}Watched\? no, web-config does not watch Pod at all \(For Deployment; Owns ConfigMap; Watches Secret\)$/m);
+  const unheard = formatWhy(whyNot(source([]), { kind: 'ConfigMap', key: 'default/nobody' }));
+  assert.match(unheard, /^ {4}Received\? no, its informer has delivered no event about ConfigMap default\/nobody$/m);
+});
