@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
+import { BreakpointSet, idCounter, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
+import { DataBreakpointSet, type DataBreakpoint, type DataBreakpointOrigin, type DataBreakpointSpec } from './data/dataBreakpoints.ts';
+import { DataWatch, describeChange, type AttributedChange, type DataWatchStop } from './data/dataWatch.ts';
 import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
@@ -48,8 +50,11 @@ export interface DebugLaunchOptions extends GoLaunchOptions {
   checkPlan?: unknown;
 }
 
-/** `perturbation`: the first reconcile after a replayed finding's perturbation. */
-export type StopReason = 'entry' | 'breakpoint' | 'step' | 'pause' | 'exception' | 'perturbation';
+/**
+ * `perturbation`: the first reconcile after a replayed finding's perturbation. `data breakpoint`:
+ * a watched field changed (the reconcile that wrote it, or the first one an outside change triggered).
+ */
+export type StopReason = 'entry' | 'breakpoint' | 'step' | 'pause' | 'exception' | 'perturbation' | 'data breakpoint';
 
 export interface StopState {
   reason: StopReason;
@@ -75,7 +80,10 @@ interface Held {
 }
 
 export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
-  readonly breakpoints = new BreakpointSet();
+  private readonly breakpointIds = idCounter();
+  readonly breakpoints = new BreakpointSet(this.breakpointIds);
+  readonly dataBreakpoints = new DataBreakpointSet(this.breakpointIds);
+  private readonly dataWatch = new DataWatch(this.dataBreakpoints);
   private readonly factories: RuntimeFactories;
   private session: ControllerSession | undefined;
   private cluster: DebugCluster | undefined;
@@ -211,6 +219,15 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     return this.breakpoints.set(specs);
   }
 
+  setDataBreakpoints(origin: DataBreakpointOrigin, specs: DataBreakpointSpec[]): DataBreakpoint[] {
+    return this.dataBreakpoints.set(origin, specs);
+  }
+
+  /** The watched field changes a reconcile made (its writes) or was triggered by. */
+  dataChangesOf(record: ReconcileRecord): AttributedChange[] {
+    return this.dataWatch.changesOf(record);
+  }
+
   setExceptionFilters(filters: string[]): void {
     this.stopOnErrors = filters.includes('reconcileErrors');
   }
@@ -294,6 +311,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     let r = this.session?.recorder.previous(from.seq);
     let last = r;
     while (r) {
+      const [change] = this.dataWatch.changesOf(r);
+      if (change) return this.show({ reason: 'data breakpoint', record: r, live: false, breakpointId: change.breakpointId, description: describeChange(change) });
       const verdict = this.breakpoints.evaluate({ kind: r.forKind.kind, key: r.key, request: r.request, object: r.object, trigger: r.trigger });
       if (verdict.action === 'stop') return this.show({ reason: 'breakpoint', record: r, live: false, breakpointId: verdict.breakpoint.id });
       last = r;
@@ -357,6 +376,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   private stopReasonFor(record: ReconcileRecord): Pick<StopState, 'reason' | 'breakpointId' | 'description'> | undefined {
+    // Claimed whatever else stops here, so the reconcile shows the outside change it was triggered by.
+    const [change] = this.dataWatch.gate(record)?.changes ?? [];
     if (this.replayStop === 'before') return undefined;
     if (this.replayStop === 'next' && this.replay) {
       if (!this.replay.concerns(record)) return undefined;
@@ -366,6 +387,10 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     if (this.entryPending) {
       this.entryPending = false;
       return { reason: 'entry' };
+    }
+    if (change) {
+      this.stepping = false;
+      return { reason: 'data breakpoint', breakpointId: change.breakpointId, description: describeChange(change) };
     }
     if (this.stepping) {
       this.stepping = false;
@@ -410,9 +435,14 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     session.on('ready', ({ controller }) =>
       this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`),
     );
-    session.on('synced', () => this.cluster?.startScenario?.());
+    session.on('synced', () => {
+      this.dataWatch.synced();
+      this.cluster?.startScenario?.();
+    });
+    session.on('delta', ({ delta }) => this.stopOnData(this.dataWatch.delta(delta, session.cache.at(delta.seq - 1))));
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
+      this.stopOnData(this.dataWatch.reconcileEnded(record));
       for (const stale of record.staleReads ?? []) this.print('stderr', `#${record.seq} ${record.forKind.kind} ${record.key}: warning: ${describeStaleRead(stale)}\n`);
       const o = record.outcome;
       if (o?.kind !== 'error') return;
@@ -467,6 +497,14 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       void this.cluster?.stop();
       this.emit('ended', { exitCode: code ?? 1 });
     });
+  }
+
+  /** A watched field changed by a reconcile's write: stop on that (finished) reconcile, unless already stopped. */
+  private stopOnData(found: DataWatchStop | undefined): void {
+    const [change] = found?.changes ?? [];
+    if (!found || !change || this.stop || this.replayStop !== 'done') return;
+    this.stepping = false;
+    this.show({ reason: 'data breakpoint', record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change) });
   }
 
   /** The replayed finding's perturbation is applied now: the next reconcile stops. */

@@ -1,0 +1,24 @@
+import type { AttributedChange } from './dataWatch.ts';
+
+// The Data Breakpoint scope: per watched field that changed, its value before and after, and who
+// changed it — this reconcile's write (verb, object, the resourceVersion the server answered) or
+// someone outside the controller.
+
+export function dataChangeView(changes: readonly AttributedChange[]): Record<string, unknown> {
+  return Object.fromEntries(
+    changes.map((c) => [
+      `${c.kind} ${c.key} ${c.field}`,
+      {
+        before: c.before,
+        after: c.after,
+        resourceVersion: c.resourceVersion,
+        event: c.type,
+        changedBy: c.write
+          ? `this reconcile: ${c.write.record.verb} ${c.write.record.kind} ${c.write.record.namespace ? `${c.write.record.namespace}/` : ''}${c.write.record.name} (write ${c.write.index + 1})`
+          : 'outside the controller (a scenario, kubectl or another client); it triggered this reconcile',
+        ...(c.write ? { write: c.write.record } : {}),
+        breakpoint: c.watch,
+      },
+    ]),
+  );
+}

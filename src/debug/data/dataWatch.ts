@@ -1,0 +1,104 @@
+import type { CacheDelta, CacheView, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
+import { splitKey } from '../../shared/keys.ts';
+import type { DataBreakpointSet, FieldChange } from './dataBreakpoints.ts';
+
+// Follows the controller's cache for changes of watched fields and says which reconcile each
+// belongs to: the one whose write made it (its answer carried the change's resourceVersion), or,
+// for a change made by anyone else (a scenario, kubectl, another controller), the first reconcile
+// it triggered. The controller's informers are the eyes: a field of a kind it does not watch is
+// never seen. Changes are kept with their reconcile, so a recorded reconcile shows them too and
+// Reverse Continue finds the previous one.
+
+export interface AttributedChange extends FieldChange {
+  /** The reconcile's own write that made the change; absent: made outside this controller. */
+  write?: { index: number; record: WriteRecord };
+}
+
+/** What the runtime does with an attributed change: stop there, when nothing else holds the session. */
+export interface DataWatchStop {
+  record: ReconcileRecord;
+  changes: AttributedChange[];
+  /** The reconcile is held at the gate (an outside change's); false: it ran (its write made it). */
+  live: boolean;
+}
+
+const MAX_WRITES_KEPT = 20_000;
+
+export class DataWatch {
+  private readonly breakpoints: DataBreakpointSet;
+  /** Changes nobody has claimed yet: the writer's end or the triggered reconcile is still to come. */
+  private pending: FieldChange[] = [];
+  /** resourceVersion a write answered with → the reconcile and the write. */
+  private readonly writers = new Map<string, { record: ReconcileRecord; index: number }>();
+  private readonly byRecord = new Map<number, AttributedChange[]>();
+  /** The initial list is not a change: watching starts once the caches synced. */
+  private watching = false;
+
+  constructor(breakpoints: DataBreakpointSet) {
+    this.breakpoints = breakpoints;
+  }
+
+  synced(): void {
+    this.watching = true;
+  }
+
+  /** A cache delta arrived (`before`: the cache just before it). A write's change stops at once when its writer ended. */
+  delta(delta: CacheDelta, before: CacheView): DataWatchStop | undefined {
+    if (!this.watching || this.breakpoints.size === 0) return undefined;
+    const { namespace, name } = splitKey(delta.key);
+    const previous = before.get(delta.kind, namespace, name);
+    const changes = this.breakpoints.changes(delta, previous, delta.type === 'DELETED' ? undefined : delta.object);
+    if (changes.length === 0) return undefined;
+    const writer = this.writers.get(delta.resourceVersion);
+    if (writer) return this.attribute(writer.record, changes, writer.index, false);
+    this.pending.push(...changes);
+    return undefined;
+  }
+
+  /** A reconcile ended: its writes claim the pending changes they made. */
+  reconcileEnded(record: ReconcileRecord): DataWatchStop | undefined {
+    let stop: DataWatchStop | undefined;
+    record.writes.forEach((w, index) => {
+      if (!w.resourceVersion) return;
+      this.writers.set(w.resourceVersion, { record, index });
+      const mine = this.pending.filter((c) => c.resourceVersion === w.resourceVersion);
+      if (mine.length === 0) return;
+      this.pending = this.pending.filter((c) => !mine.includes(c));
+      stop ??= this.attribute(record, mine, index, false);
+    });
+    if (this.writers.size > MAX_WRITES_KEPT) for (const rv of [...this.writers.keys()].slice(0, this.writers.size - MAX_WRITES_KEPT)) this.writers.delete(rv);
+    return stop;
+  }
+
+  /** A reconcile waits at the gate: the outside changes among its triggers stop it. */
+  gate(record: ReconcileRecord): DataWatchStop | undefined {
+    const mine = this.pending.filter((c) => record.trigger.some((t) => t.kind.toLowerCase() === c.kind.toLowerCase() && t.key === c.key && t.resourceVersion === c.resourceVersion));
+    if (mine.length === 0) return undefined;
+    this.pending = this.pending.filter((c) => !mine.includes(c));
+    return this.attribute(record, mine, undefined, true);
+  }
+
+  /** The watched changes a reconcile made or was triggered by. */
+  changesOf(record: ReconcileRecord): AttributedChange[] {
+    return this.byRecord.get(record.seq) ?? [];
+  }
+
+  private attribute(record: ReconcileRecord, changes: FieldChange[], writeIndex: number | undefined, live: boolean): DataWatchStop {
+    const write = writeIndex === undefined ? undefined : { index: writeIndex, record: record.writes[writeIndex] as WriteRecord };
+    const attributed = changes.map((c) => ({ ...c, write }));
+    this.byRecord.set(record.seq, [...this.changesOf(record), ...attributed]);
+    return { record, changes: attributed, live };
+  }
+}
+
+/** The stop's one line: `ConfigMap default/app .data.mode: "on" → "off" (rv 42), by this reconcile's update #1`. */
+export function describeChange(c: AttributedChange): string {
+  const by = c.write
+    ? `by this reconcile's ${c.write.record.verb} (write ${c.write.index + 1})`
+    : 'outside the controller; this reconcile is the one it triggered';
+  return `${c.kind} ${c.key} ${c.field}: ${show(c.before)} → ${show(c.after)} (rv ${c.resourceVersion}), ${by}`;
+}
+
+function show(v: unknown): string {
+  return v === undefined ? 'unset' : JSON.stringify(v);
+}
