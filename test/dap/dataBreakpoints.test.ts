@@ -1,0 +1,129 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { DebugClient } from '@vscode/debugadapter-testsupport';
+import { RS_CONTROLLER, expand, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
+
+// Data breakpoints on cluster state, TypeScript: the replicaset example against the sim. The
+// controller writes `.status.replicas`; the scenario scales web (3 → 2 → 1) from outside.
+
+const DIR = mkdtempSync(join(tmpdir(), 'cl-databp-'));
+process.on('exit', () => rmSync(DIR, { recursive: true, force: true }));
+const SCALING = join(DIR, 'scaling.yaml');
+writeFileSync(SCALING, `# web is scaled from outside twice, so its replicas change 3 → 2 → 1.
+seed: 3
+objects:
+  - apiVersion: apps/v1
+    kind: ReplicaSet
+    metadata: { name: web, namespace: default, labels: { app: web } }
+    spec:
+      replicas: 3
+      selector: { matchLabels: { app: web } }
+      template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: web, image: "nginx:1.25" }] } }
+steps:
+  - at: 1s
+    patch: { target: { apiVersion: apps/v1, kind: ReplicaSet, namespace: default, name: web }, patch: { spec: { replicas: 2 } } }
+  - after: 1s
+    patch: { target: { apiVersion: apps/v1, kind: ReplicaSet, namespace: default, name: web }, patch: { spec: { replicas: 1 } } }
+`);
+
+async function stopped(dc: DebugClient, act: () => Promise<unknown>): Promise<DebugProtocol.StoppedEvent> {
+  const event = dc.waitForEvent('stopped');
+  await act();
+  return (await event) as DebugProtocol.StoppedEvent;
+}
+
+/** The Data Breakpoint scope's entry for one watched field: before, after, changedBy. */
+async function change(dc: DebugClient, frameId: number, field: string): Promise<DebugProtocol.Variable[]> {
+  return expand(dc, await scope(dc, frameId, 'Data Breakpoint'), field);
+}
+
+test('a data breakpoint on a field the controller writes stops at the reconcile whose write changed it; reverse continue goes back to the previous change', async () => {
+  const dc = await startClient();
+  try {
+    // The scenario creates web (the sim gives it status.replicas 0): a change from outside.
+    const created = await stopped(dc, () => launch(dc, { controller: RS_CONTROLLER, scenario: SCALING }, { functionBreakpoints: [{ name: 'ReplicaSet default/web .status.replicas' }] }));
+    assert.equal(created.body.reason, 'data breakpoint');
+    assert.match(created.body.description ?? '', /ReplicaSet default\/web \.status\.replicas: unset → 0 \(rv \d+\), outside the controller/);
+
+    // The reconcile it triggered runs, creates three Pods and writes status 0 → 3: a stop on that reconcile.
+    const first = await stopped(dc, () => dc.continueRequest({ threadId: 1 }));
+    assert.equal(first.body.reason, 'data breakpoint');
+    assert.match(first.body.description ?? '', /ReplicaSet default\/web \.status\.replicas: 0 → 3 \(rv \d+\), by this reconcile's updateStatus \(write 4\)/);
+    const frame1 = await topFrame(dc, 1);
+    assert.match(frame1.name, /^reconcile ReplicaSet default\/web #\d+/);
+    const c1 = await change(dc, frame1.id, 'ReplicaSet default/web .status.replicas');
+    assert.equal(valueOf(c1, 'before'), '0');
+    assert.equal(valueOf(c1, 'after'), '3');
+    assert.match(valueOf(c1, 'changedBy') ?? '', /^"this reconcile: updateStatus ReplicaSet default\/web \(write 4\)"$/);
+    const writes = await scope(dc, frame1.id, 'Writes');
+    assert.ok(writes.some((w) => w.name === '3: updateStatus ReplicaSet default/web'), 'the reconcile ran: its writes are there');
+
+    // The scenario scales web to 2: the controller deletes a Pod and writes status 3 → 2.
+    const second = await stopped(dc, () => dc.continueRequest({ threadId: 1 }));
+    assert.equal(second.body.reason, 'data breakpoint');
+    const frame2 = await topFrame(dc, 1);
+    assert.ok(frame2.id > frame1.id);
+    const c2 = await change(dc, frame2.id, 'ReplicaSet default/web .status.replicas');
+    assert.deepEqual([valueOf(c2, 'before'), valueOf(c2, 'after')], ['3', '2']);
+
+    // Reverse Continue: the previous change of the field, in the recorded reconcile that made it.
+    const back = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(back.body.reason, 'data breakpoint');
+    assert.equal((await topFrame(dc, 1)).id, frame1.id);
+    assert.equal(valueOf(await change(dc, frame1.id, 'ReplicaSet default/web .status.replicas'), 'after'), '3');
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('a data breakpoint on a field changed from outside stops at the reconcile the change triggered; a condition picks the change', async () => {
+  const dc = await startClient();
+  try {
+    const stop = await stopped(dc, () =>
+      launch(dc, { controller: RS_CONTROLLER, scenario: SCALING }, { functionBreakpoints: [{ name: 'ReplicaSet */w* .spec.replicas == 1' }] }),
+    );
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.match(stop.body.description ?? '', /ReplicaSet default\/web \.spec\.replicas: 2 → 1 \(rv \d+\), outside the controller/);
+    const frame = await topFrame(dc, 1);
+    assert.match(frame.name, /^reconcile ReplicaSet default\/web #\d+ · MODIFIED rv \d+$/, 'the reconcile the change triggered, held before it runs');
+    const c = await change(dc, frame.id, 'ReplicaSet default/web .spec.replicas');
+    assert.deepEqual([valueOf(c, 'before'), valueOf(c, 'after')], ['2', '1'], 'the condition skipped 3 → 2');
+    assert.match(valueOf(c, 'changedBy') ?? '', /outside the controller/);
+    assert.equal((await scope(dc, frame.id, 'Writes'))[0]?.name, '(not run yet)');
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('"Break on Value Change" on a field of the Object scope watches it (a DAP data breakpoint)', async () => {
+  const dc = await startClient();
+  try {
+    const entry = await stopped(dc, () => launch(dc, { controller: RS_CONTROLLER, scenario: SCALING, stopOnEntry: true }));
+    assert.equal(entry.body.reason, 'entry');
+    const frame = await topFrame(dc, 1);
+    const scopes = (await dc.scopesRequest({ frameId: frame.id })).body.scopes;
+    const object = scopes.find((s) => s.name === 'Object');
+    assert.ok(object);
+    const spec = (await dc.variablesRequest({ variablesReference: object.variablesReference })).body.variables.find((v) => v.name === 'spec');
+    assert.ok(spec);
+    const info = await dc.dataBreakpointInfoRequest({ variablesReference: spec.variablesReference, name: 'replicas' });
+    assert.equal(info.body.dataId, 'ReplicaSet default/web .spec.replicas');
+    assert.deepEqual(info.body.accessTypes, ['write']);
+    const notAField = await dc.dataBreakpointInfoRequest({ variablesReference: object.variablesReference + 1000, name: 'x' });
+    assert.equal(notAField.body.dataId, null);
+
+    const set = await dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: info.body.dataId ?? '', accessType: 'write' }] });
+    assert.equal(set.body.breakpoints[0]?.verified, true);
+    const stop = await stopped(dc, () => dc.continueRequest({ threadId: 1 }));
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.deepEqual(stop.body.hitBreakpointIds, [set.body.breakpoints[0]?.id]);
+    const c = await change(dc, (await topFrame(dc, 1)).id, 'ReplicaSet default/web .spec.replicas');
+    assert.deepEqual([valueOf(c, 'before'), valueOf(c, 'after')], ['3', '2']);
+  } finally {
+    await dc.stop();
+  }
+});
