@@ -14,7 +14,7 @@ import {
   Event,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { basename } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import type { ReconcileRecord } from '../runtime/index.ts';
 import { frameName, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
 import { productionRuntime } from './productionRuntime.ts';
@@ -165,8 +165,11 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     for (const r of this.runtime.heldFor(args.threadId)) if (r !== stop?.record) records.push(r);
     const { path, line } = this.runtime.source;
     const source = path ? new Source(basename(path), this.convertDebuggerPathToClient(path)) : undefined;
+    // A stop on a data breakpoint points at the client call that made the change, when known.
+    const at = stop?.location && isAbsolute(stop.location.file) ? stop.location : undefined;
     const frames = records.map((r) => {
-      const f = new StackFrame(r.seq, frameName(r), source, this.convertDebuggerLineToClient(line));
+      const here = at && r === stop?.record ? { source: new Source(basename(at.file), this.convertDebuggerPathToClient(at.file)), line: at.line } : { source, line };
+      const f = new StackFrame(r.seq, frameName(r), here.source, this.convertDebuggerLineToClient(here.line));
       if (stop && r === stop.record && !stop.live) f.presentationHint = 'subtle';
       return f;
     });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { BreakpointSet, idCounter, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
 import { DataBreakpointSet, type DataBreakpoint, type DataBreakpointOrigin, type DataBreakpointSpec } from './data/dataBreakpoints.ts';
 import { DataWatch, describeChange, type AttributedChange, type DataWatchStop } from './data/dataWatch.ts';
-import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
+import type { CacheView, CallSite, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
@@ -63,6 +63,8 @@ export interface StopState {
   live: boolean;
   breakpointId?: number;
   description?: string;
+  /** Where the stop points in the code instead of Reconcile: the client call whose write changed a watched field. */
+  location?: CallSite;
 }
 
 export type DebugRuntimeEvents = {
@@ -312,7 +314,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     let last = r;
     while (r) {
       const [change] = this.dataWatch.changesOf(r);
-      if (change) return this.show({ reason: 'data breakpoint', record: r, live: false, breakpointId: change.breakpointId, description: describeChange(change) });
+      if (change) return this.show({ reason: 'data breakpoint', record: r, live: false, breakpointId: change.breakpointId, description: describeChange(change), location: change.write?.record.caller });
       const verdict = this.breakpoints.evaluate({ kind: r.forKind.kind, key: r.key, request: r.request, object: r.object, trigger: r.trigger });
       if (verdict.action === 'stop') return this.show({ reason: 'breakpoint', record: r, live: false, breakpointId: verdict.breakpoint.id });
       last = r;
@@ -504,7 +506,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     const [change] = found?.changes ?? [];
     if (!found || !change || this.stop || this.replayStop !== 'done') return;
     this.stepping = false;
-    this.show({ reason: 'data breakpoint', record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change) });
+    this.show({ reason: 'data breakpoint', record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change), location: change.write?.record.caller });
   }
 
   /** The replayed finding's perturbation is applied now: the next reconcile stops. */

@@ -15,7 +15,7 @@ export type { ControllerSessionOptions, RuntimeEvents } from './controllerSessio
 export { controllerSessions } from './controllerSession.ts';
 export type { SessionList } from './sessionRegistry.ts';
 // What a session's events carry: the records and messages of the controller protocol.
-export type { ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
+export type { CallSite, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
 export type { ReconcileOutcome, RequeueDecision, CacheDelta, ControllerShape, HostInit, HostMessage, ParentMessage } from '../controllerProtocol/index.ts';
 export { defineController, TerminalError } from '../controllerProtocol/index.ts';
 export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from '../controllerProtocol/index.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -30,6 +30,8 @@ steps:
     patch: { target: { apiVersion: apps/v1, kind: ReplicaSet, namespace: default, name: web }, patch: { spec: { replicas: 1 } } }
 `);
 
+const STATUS_WRITE_LINE = readFileSync(RS_CONTROLLER, 'utf8').split('\n').findIndex((l) => l.includes('ctx.client.updateStatus(')) + 1;
+
 async function stopped(dc: DebugClient, act: () => Promise<unknown>): Promise<DebugProtocol.StoppedEvent> {
   const event = dc.waitForEvent('stopped');
   await act();
@@ -52,13 +54,16 @@ test('a data breakpoint on a field the controller writes stops at the reconcile 
     // The reconcile it triggered runs, creates three Pods and writes status 0 → 3: a stop on that reconcile.
     const first = await stopped(dc, () => dc.continueRequest({ threadId: 1 }));
     assert.equal(first.body.reason, 'data breakpoint');
-    assert.match(first.body.description ?? '', /ReplicaSet default\/web \.status\.replicas: 0 → 3 \(rv \d+\), by this reconcile's updateStatus \(write 4\)/);
+    assert.match(first.body.description ?? '', new RegExp(`ReplicaSet default/web \\.status\\.replicas: 0 → 3 \\(rv \\d+\\), by this reconcile's updateStatus at controller\\.ts:${STATUS_WRITE_LINE} \\(write 4\\)`));
     const frame1 = await topFrame(dc, 1);
+    // The frame points at the client call that made the change.
+    assert.equal(frame1.source?.path, RS_CONTROLLER);
+    assert.equal(frame1.line, STATUS_WRITE_LINE);
     assert.match(frame1.name, /^reconcile ReplicaSet default\/web #\d+/);
     const c1 = await change(dc, frame1.id, 'ReplicaSet default/web .status.replicas');
     assert.equal(valueOf(c1, 'before'), '0');
     assert.equal(valueOf(c1, 'after'), '3');
-    assert.match(valueOf(c1, 'changedBy') ?? '', /^"this reconcile: updateStatus ReplicaSet default\/web \(write 4\)"$/);
+    assert.equal(valueOf(c1, 'changedBy'), `"this reconcile: updateStatus ReplicaSet default/web at controller.ts:${STATUS_WRITE_LINE} (write 4)"`);
     const writes = await scope(dc, frame1.id, 'Writes');
     assert.ok(writes.some((w) => w.name === '3: updateStatus ReplicaSet default/web'), 'the reconcile ran: its writes are there');
 

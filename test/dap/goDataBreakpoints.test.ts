@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import { expand, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
@@ -8,6 +10,9 @@ import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goProgr
 // Data breakpoints on cluster state, Go: go/examples/configmap-mirror (controller-runtime through
 // controllerlab.Wrap) against the sim. The controller writes app-config-mirror's data; the
 // scenario changes app-config's greeting from hello to bonjour after a second.
+
+const MAIN_GO = join(GO_EXAMPLE, 'main.go');
+const WRITE_LINE = readFileSync(MAIN_GO, 'utf8').split('\n').findIndex((l) => l.includes('controllerutil.CreateOrUpdate(')) + 1;
 
 async function goClient(): Promise<DebugClient> {
   const dc = await startClient();
@@ -31,17 +36,20 @@ test('Go: a data breakpoint (glob name) on a field the controller writes stops a
   try {
     const created = await stopped(dc, () => launch(dc, { program: GO_EXAMPLE, scenario: GO_EXAMPLE_SCENARIO }, { functionBreakpoints: [{ name: 'ConfigMap */*-mirror .data.greeting' }] }));
     assert.equal(created.body.reason, 'data breakpoint');
-    assert.match(created.body.description ?? '', /ConfigMap default\/app-config-mirror \.data\.greeting: unset → "hello" \(rv \d+\), by this reconcile's create \(write 1\)/);
+    assert.match(created.body.description ?? '', new RegExp(`ConfigMap default/app-config-mirror \\.data\\.greeting: unset → "hello" \\(rv \\d+\\), by this reconcile's create at main\\.go:${WRITE_LINE} \\(write 1\\)`));
     const frame1 = await topFrame(dc, 1);
+    // The frame points at the line of Reconcile whose client call made the change (CreateOrUpdate's).
+    assert.equal(frame1.source?.path, MAIN_GO);
+    assert.equal(frame1.line, WRITE_LINE);
     assert.match(frame1.name, /^reconcile ConfigMap default\/app-config #\d+/);
     const c1 = await change(dc, frame1.id, 'ConfigMap default/app-config-mirror .data.greeting');
     assert.deepEqual([valueOf(c1, 'before'), valueOf(c1, 'after')], ['undefined', '"hello"']);
-    assert.equal(valueOf(c1, 'changedBy'), '"this reconcile: create ConfigMap default/app-config-mirror (write 1)"');
+    assert.equal(valueOf(c1, 'changedBy'), `"this reconcile: create ConfigMap default/app-config-mirror at main.go:${WRITE_LINE} (write 1)"`);
 
     // The scenario changes app-config; its reconcile updates the mirror: hello → bonjour.
     const updated = await stopped(dc, () => dc.continueRequest({ threadId: 1 }));
     assert.equal(updated.body.reason, 'data breakpoint');
-    assert.match(updated.body.description ?? '', /"hello" → "bonjour" \(rv \d+\), by this reconcile's update \(write 1\)/);
+    assert.match(updated.body.description ?? '', new RegExp(`"hello" → "bonjour" \\(rv \\d+\\), by this reconcile's update at main\\.go:${WRITE_LINE} \\(write 1\\)`));
     const frame2 = await topFrame(dc, 1);
     assert.match(frame2.name, /^reconcile ConfigMap default\/app-config #\d+ · MODIFIED rv \d+$/);
     assert.ok(frame2.id > frame1.id);

@@ -1,4 +1,4 @@
-import type { AttributedChange } from './dataWatch.ts';
+import { callSiteText, type AttributedChange } from './dataWatch.ts';
 
 // The Data Breakpoint scope: per watched field that changed, its value before and after, and who
 // changed it — this reconcile's write (verb, object, the resourceVersion the server answered) or
@@ -14,7 +14,7 @@ export function dataChangeView(changes: readonly AttributedChange[]): Record<str
         resourceVersion: c.resourceVersion,
         event: c.type,
         changedBy: c.write
-          ? `this reconcile: ${c.write.record.verb} ${c.write.record.kind} ${c.write.record.namespace ? `${c.write.record.namespace}/` : ''}${c.write.record.name} (write ${c.write.index + 1})`
+          ? `this reconcile: ${c.write.record.verb} ${c.write.record.kind} ${c.write.record.namespace ? `${c.write.record.namespace}/` : ''}${c.write.record.name}${c.write.record.caller ? ` at ${callSiteText(c.write.record.caller)}` : ''} (write ${c.write.index + 1})`
           : 'outside the controller (a scenario, kubectl or another client); it triggered this reconcile',
         ...(c.write ? { write: c.write.record } : {}),
         breakpoint: c.watch,

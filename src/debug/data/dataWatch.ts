@@ -1,4 +1,5 @@
-import type { CacheDelta, CacheView, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
+import { basename } from 'node:path';
+import type { CacheDelta, CacheView, CallSite, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
 import { splitKey } from '../../shared/keys.ts';
 import type { DataBreakpointSet, FieldChange } from './dataBreakpoints.ts';
 
@@ -93,10 +94,16 @@ export class DataWatch {
 
 /** The stop's one line: `ConfigMap default/app .data.mode: "on" → "off" (rv 42), by this reconcile's update #1`. */
 export function describeChange(c: AttributedChange): string {
+  const at = c.write?.record.caller ? ` at ${callSiteText(c.write.record.caller)}` : '';
   const by = c.write
-    ? `by this reconcile's ${c.write.record.verb} (write ${c.write.index + 1})`
+    ? `by this reconcile's ${c.write.record.verb}${at} (write ${c.write.index + 1})`
     : 'outside the controller; this reconcile is the one it triggered';
   return `${c.kind} ${c.key} ${c.field}: ${show(c.before)} → ${show(c.after)} (rv ${c.resourceVersion}), ${by}`;
+}
+
+/** `main.go:42`: the file's name and line (the full path is in the Data Breakpoint scope). */
+export function callSiteText(site: CallSite): string {
+  return `${basename(site.file)}:${site.line}`;
 }
 
 function show(v: unknown): string {
