@@ -76,6 +76,9 @@ export type DebugRuntimeEvents = {
   ended: { exitCode: number };
 };
 
+/** How long a quiet controller has to reconcile after an outside change of a watched field. */
+const UNTRIGGERED_AFTER_MS = 1000;
+
 interface Held {
   record: ReconcileRecord;
   release: (decision: GateDecision) => void;
@@ -107,6 +110,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private replay: FindingReplay | undefined;
   /** A replay runs unstopped until its perturbation, stops at the next reconcile, then runs as any session. */
   private replayStop: 'before' | 'next' | 'done' = 'done';
+  private untriggeredTimer: NodeJS.Timeout | undefined;
 
   constructor(factories: RuntimeFactories) {
     super();
@@ -345,6 +349,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   async shutdown(): Promise<void> {
+    clearTimeout(this.untriggeredTimer);
     this.jsAttach?.dispose();
     this.replay?.dispose();
     if (this.ended) return;
@@ -441,7 +446,10 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       this.dataWatch.synced();
       this.cluster?.startScenario?.();
     });
-    session.on('delta', ({ delta }) => this.stopOnData(this.dataWatch.delta(delta, session.cache.at(delta.seq - 1))));
+    session.on('delta', ({ delta }) => {
+      this.stopOnData(this.dataWatch.delta(delta, session.cache.at(delta.seq - 1)));
+      if (this.dataWatch.hasPending) this.awaitTrigger(session);
+    });
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
       this.stopOnData(this.dataWatch.reconcileEnded(record));
@@ -507,6 +515,22 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     if (!found || !change || this.stop || this.replayStop !== 'done') return;
     this.stepping = false;
     this.show({ reason: 'data breakpoint', record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change), location: change.write?.record.caller });
+  }
+
+  /**
+   * An outside change waits for the reconcile it triggers; if the controller is quiet a moment
+   * later (an event filter dropped it, or it only reads that kind), the session stops for it anyway.
+   */
+  private awaitTrigger(session: ControllerSession): void {
+    if (this.untriggeredTimer) return;
+    this.untriggeredTimer = setTimeout(() => {
+      this.untriggeredTimer = undefined;
+      if (this.ended || !this.dataWatch.hasPending) return;
+      const latest = session.recorder.latest();
+      if (this.stop || !session.idle || this.held.length > 0 || !latest) return this.awaitTrigger(session);
+      this.stopOnData(this.dataWatch.untriggered(latest));
+    }, UNTRIGGERED_AFTER_MS);
+    this.untriggeredTimer.unref();
   }
 
   /** The replayed finding's perturbation is applied now: the next reconcile stops. */

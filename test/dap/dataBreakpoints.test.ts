@@ -30,6 +30,27 @@ steps:
     patch: { target: { apiVersion: apps/v1, kind: ReplicaSet, namespace: default, name: web }, patch: { spec: { replicas: 1 } } }
 `);
 
+/** A Pod nobody owns: the replicaset controller watches Pods but maps this one to no ReplicaSet. */
+const LONER = join(DIR, 'loner.yaml');
+writeFileSync(LONER, `# A Pod no ReplicaSet owns, relabelled from outside: the change triggers no reconcile.
+seed: 3
+objects:
+  - apiVersion: apps/v1
+    kind: ReplicaSet
+    metadata: { name: web, namespace: default, labels: { app: web } }
+    spec:
+      replicas: 1
+      selector: { matchLabels: { app: web } }
+      template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: web, image: "nginx:1.25" }] } }
+  - apiVersion: v1
+    kind: Pod
+    metadata: { name: loner, namespace: default, labels: { tier: cache } }
+    spec: { containers: [{ name: redis, image: "redis:7" }] }
+steps:
+  - at: 1s
+    patch: { target: { apiVersion: v1, kind: Pod, namespace: default, name: loner }, patch: { metadata: { labels: { tier: db } } } }
+`);
+
 const STATUS_WRITE_LINE = readFileSync(RS_CONTROLLER, 'utf8').split('\n').findIndex((l) => l.includes('ctx.client.updateStatus(')) + 1;
 
 async function stopped(dc: DebugClient, act: () => Promise<unknown>): Promise<DebugProtocol.StoppedEvent> {
@@ -128,6 +149,21 @@ test('"Break on Value Change" on a field of the Object scope watches it (a DAP d
     assert.deepEqual(stop.body.hitBreakpointIds, [set.body.breakpoints[0]?.id]);
     const c = await change(dc, (await topFrame(dc, 1)).id, 'ReplicaSet default/web .spec.replicas');
     assert.deepEqual([valueOf(c, 'before'), valueOf(c, 'after')], ['3', '2']);
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('an outside change that triggers no reconcile still stops, once the controller is quiet, on the latest reconcile', async () => {
+  const dc = await startClient();
+  try {
+    const stop = await stopped(dc, () => launch(dc, { controller: RS_CONTROLLER, scenario: LONER }, { functionBreakpoints: [{ name: 'Pod default/loner .metadata.labels.tier == "db"' }] }));
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.match(stop.body.description ?? '', /Pod default\/loner \.metadata\.labels\.tier: "cache" → "db" \(rv \d+\), outside the controller; it triggered no reconcile/);
+    const frame = await topFrame(dc, 1);
+    assert.match(frame.name, /^reconcile ReplicaSet default\/web #\d+/);
+    const c = await change(dc, frame.id, 'Pod default/loner .metadata.labels.tier');
+    assert.match(valueOf(c, 'changedBy') ?? '', /it triggered no reconcile/);
   } finally {
     await dc.stop();
   }

@@ -15,7 +15,7 @@ export function dataChangeView(changes: readonly AttributedChange[]): Record<str
         event: c.type,
         changedBy: c.write
           ? `this reconcile: ${c.write.record.verb} ${c.write.record.kind} ${c.write.record.namespace ? `${c.write.record.namespace}/` : ''}${c.write.record.name}${c.write.record.caller ? ` at ${callSiteText(c.write.record.caller)}` : ''} (write ${c.write.index + 1})`
-          : 'outside the controller (a scenario, kubectl or another client); it triggered this reconcile',
+          : `outside the controller (a scenario, kubectl or another client); ${c.untriggered ? 'it triggered no reconcile: this is the latest one' : 'it triggered this reconcile'}`,
         ...(c.write ? { write: c.write.record } : {}),
         breakpoint: c.watch,
       },

@@ -13,6 +13,8 @@ import type { DataBreakpointSet, FieldChange } from './dataBreakpoints.ts';
 export interface AttributedChange extends FieldChange {
   /** The reconcile's own write that made the change; absent: made outside this controller. */
   write?: { index: number; record: WriteRecord };
+  /** Made outside and triggered no reconcile (an event filter, a kind only read): shown on the latest one. */
+  untriggered?: boolean;
 }
 
 /** What the runtime does with an attributed change: stop there, when nothing else holds the session. */
@@ -79,6 +81,22 @@ export class DataWatch {
     return this.attribute(record, mine, undefined, true);
   }
 
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /**
+   * The controller went quiet and outside changes triggered nothing: they are shown on the latest
+   * reconcile, so the session still stops for them.
+   */
+  untriggered(latest: ReconcileRecord): DataWatchStop | undefined {
+    if (this.pending.length === 0) return undefined;
+    const changes = this.pending.map((c) => ({ ...c, untriggered: true }));
+    this.pending = [];
+    this.byRecord.set(latest.seq, [...this.changesOf(latest), ...changes]);
+    return { record: latest, changes, live: false };
+  }
+
   /** The watched changes a reconcile made or was triggered by. */
   changesOf(record: ReconcileRecord): AttributedChange[] {
     return this.byRecord.get(record.seq) ?? [];
@@ -97,7 +115,9 @@ export function describeChange(c: AttributedChange): string {
   const at = c.write?.record.caller ? ` at ${callSiteText(c.write.record.caller)}` : '';
   const by = c.write
     ? `by this reconcile's ${c.write.record.verb}${at} (write ${c.write.index + 1})`
-    : 'outside the controller; this reconcile is the one it triggered';
+    : c.untriggered
+      ? 'outside the controller; it triggered no reconcile (this is the latest one)'
+      : 'outside the controller; this reconcile is the one it triggered';
   return `${c.kind} ${c.key} ${c.field}: ${show(c.before)} → ${show(c.after)} (rv ${c.resourceVersion}), ${by}`;
 }
 
