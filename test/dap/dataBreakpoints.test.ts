@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
-import { RS_CONTROLLER, expand, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
+import { RS_CONTROLLER, RS_SCENARIO, expand, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
+import { mergePatch } from './simHttpWrite.ts';
 
 // Data breakpoints on cluster state, TypeScript: the replicaset example against the sim. The
 // controller writes `.status.replicas`; the scenario scales web (3 → 2 → 1) from outside.
@@ -164,6 +165,31 @@ test('an outside change that triggers no reconcile still stops, once the control
     assert.match(frame.name, /^reconcile ReplicaSet default\/web #\d+/);
     const c = await change(dc, frame.id, 'Pod default/loner .metadata.labels.tier');
     assert.match(valueOf(c, 'changedBy') ?? '', /it triggered no reconcile/);
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('a change written through the simulated cluster\'s HTTP API (as kubectl would) stops at the reconcile it triggered', async () => {
+  const dc = await startClient();
+  try {
+    let kubeconfig = '';
+    dc.on('output', (e: DebugProtocol.OutputEvent) => (kubeconfig ||= /\(kubeconfig (\S+)\)/.exec(e.body.output)?.[1] ?? ''));
+    const entry = await stopped(dc, () =>
+      launch(dc, { controller: RS_CONTROLLER, scenario: RS_SCENARIO, stopOnEntry: true }, { functionBreakpoints: [{ name: 'ReplicaSet default/web .metadata.labels.tier' }] }),
+    );
+    assert.equal(entry.body.reason, 'entry');
+    assert.ok(kubeconfig, 'the Debug Console names the session cluster\'s kubeconfig');
+    assert.equal(await mergePatch(kubeconfig, '/apis/apps/v1/namespaces/default/replicasets/web', { metadata: { labels: { tier: 'gold' } } }), 200);
+
+    const stop = await stopped(dc, () => dc.continueRequest({ threadId: 1 }));
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.match(stop.body.description ?? '', /ReplicaSet default\/web \.metadata\.labels\.tier: unset → "gold" \(rv \d+\), outside the controller; this reconcile is the one it triggered/);
+    // web's first reconcile was still queued: the change joined its triggers.
+    const frame = await topFrame(dc, 1);
+    assert.match(frame.name, /^reconcile ReplicaSet default\/web #\d+ · /);
+    const trigger = await scope(dc, frame.id, 'Trigger');
+    assert.ok(trigger.some((t) => /^\d+: MODIFIED ReplicaSet default\/web$/.test(t.name)), trigger.map((t) => t.name).join(', '));
   } finally {
     await dc.stop();
   }
