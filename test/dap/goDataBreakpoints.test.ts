@@ -79,3 +79,20 @@ test('Go: a data breakpoint with a condition on a field the scenario changes sto
     await dc.stop();
   }
 });
+
+test('Go under Delve ("lineBreakpoints": true): a data breakpoint on the controller\'s write stops on its reconcile thread, the frame on the line of the client call', { timeout: 600_000 }, async () => {
+  const dc = await goClient();
+  try {
+    const stop = await stopped(dc, () =>
+      launch(dc, { program: GO_EXAMPLE, scenario: GO_EXAMPLE_SCENARIO, lineBreakpoints: true }, { functionBreakpoints: [{ name: 'ConfigMap default/app-config-mirror .data.greeting' }] }),
+    );
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.equal(stop.body.threadId, 1, 'the reconcile thread: the goroutine has gone on past the call');
+    assert.match(stop.body.description ?? '', new RegExp(`by this reconcile's create at main\\.go:${WRITE_LINE} \\(write 1\\)`));
+    const frame = await topFrame(dc, 1);
+    assert.equal(frame.source?.path, MAIN_GO);
+    assert.equal(frame.line, WRITE_LINE);
+  } finally {
+    await dc.stop();
+  }
+});
