@@ -384,7 +384,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
 
   private stopReasonFor(record: ReconcileRecord): Pick<StopState, 'reason' | 'breakpointId' | 'description'> | undefined {
     // Claimed whatever else stops here, so the reconcile shows the outside change it was triggered by.
-    const [change] = this.dataWatch.gate(record)?.changes ?? [];
+    const [change] = this.dataWatch.gate(record, this.othersRunning(record))?.changes ?? [];
     if (this.replayStop === 'before') return undefined;
     if (this.replayStop === 'next' && this.replay) {
       if (!this.replay.concerns(record)) return undefined;
@@ -452,7 +452,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     });
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
-      this.stopOnData(this.dataWatch.reconcileEnded(record));
+      this.stopOnData(this.dataWatch.reconcileEnded(record, this.othersRunning(record)));
       for (const stale of record.staleReads ?? []) this.print('stderr', `#${record.seq} ${record.forKind.kind} ${record.key}: warning: ${describeStaleRead(stale)}\n`);
       const o = record.outcome;
       if (o?.kind !== 'error') return;
@@ -515,6 +515,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     if (!found || !change || this.stop || this.replayStop !== 'done') return;
     this.stepping = false;
     this.show({ reason: 'data breakpoint', record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change), location: change.write?.record.caller });
+  }
+
+  /** Reconciles other than `record` that run now (those held at the gate do not). */
+  private othersRunning(record: ReconcileRecord): boolean {
+    return (this.session?.inFlight() ?? []).some((r) => r !== record && !this.held.some((h) => h.record === r));
   }
 
   /**

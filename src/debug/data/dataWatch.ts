@@ -31,6 +31,11 @@ export class DataWatch {
   private readonly breakpoints: DataBreakpointSet;
   /** Changes nobody has claimed yet: the writer's end or the triggered reconcile is still to come. */
   private pending: FieldChange[] = [];
+  /**
+   * Pending changes whose triggered reconcile went ahead while other reconciles ran: one of those
+   * may be the writer (its end will say), so the change is called outside only once none runs.
+   */
+  private readonly triggered = new Map<FieldChange, ReconcileRecord>();
   /** resourceVersion a write answered with → the reconcile and the write. */
   private readonly writers = new Map<string, { record: ReconcileRecord; index: number }>();
   private readonly byRecord = new Map<number, AttributedChange[]>();
@@ -58,26 +63,42 @@ export class DataWatch {
     return undefined;
   }
 
-  /** A reconcile ended: its writes claim the pending changes they made. */
-  reconcileEnded(record: ReconcileRecord): DataWatchStop | undefined {
+  /**
+   * A reconcile ended: its writes claim the pending changes they made. `othersRunning`: other
+   * reconciles still run (not counting those held at the gate).
+   */
+  reconcileEnded(record: ReconcileRecord, othersRunning: boolean): DataWatchStop | undefined {
     let stop: DataWatchStop | undefined;
     record.writes.forEach((w, index) => {
       if (!w.resourceVersion) return;
       this.writers.set(w.resourceVersion, { record, index });
-      const mine = this.pending.filter((c) => c.resourceVersion === w.resourceVersion);
-      if (mine.length === 0) return;
-      this.pending = this.pending.filter((c) => !mine.includes(c));
-      stop ??= this.attribute(record, mine, index, false);
+      const mine = this.claim((c) => c.resourceVersion === w.resourceVersion);
+      if (mine.length > 0) stop ??= this.attribute(record, mine, index, false);
     });
     if (this.writers.size > MAX_WRITES_KEPT) for (const rv of [...this.writers.keys()].slice(0, this.writers.size - MAX_WRITES_KEPT)) this.writers.delete(rv);
+    if (!othersRunning) {
+      // No writer is left to claim them: the deferred changes were outside, shown on the reconcile they triggered (it ran).
+      for (const triggered of new Set(this.triggered.values())) {
+        const mine = this.claim((c) => this.triggered.get(c) === triggered);
+        if (mine.length > 0) stop ??= this.attribute(triggered, mine, undefined, false);
+      }
+    }
     return stop;
   }
 
-  /** A reconcile waits at the gate: the outside changes among its triggers stop it. */
-  gate(record: ReconcileRecord): DataWatchStop | undefined {
-    const mine = this.pending.filter((c) => record.trigger.some((t) => t.kind.toLowerCase() === c.kind.toLowerCase() && t.key === c.key && t.resourceVersion === c.resourceVersion));
+  /**
+   * A reconcile waits at the gate: the outside changes among its triggers stop it. While other
+   * reconciles run, one of them may have written the change: the reconcile goes ahead, and the
+   * change waits for their ends (see reconcileEnded).
+   */
+  gate(record: ReconcileRecord, othersRunning: boolean): DataWatchStop | undefined {
+    const triggers = (c: FieldChange) => record.trigger.some((t) => t.kind.toLowerCase() === c.kind.toLowerCase() && t.key === c.key && t.resourceVersion === c.resourceVersion);
+    if (othersRunning) {
+      for (const c of this.pending) if (!this.triggered.has(c) && triggers(c)) this.triggered.set(c, record);
+      return undefined;
+    }
+    const mine = this.claim(triggers);
     if (mine.length === 0) return undefined;
-    this.pending = this.pending.filter((c) => !mine.includes(c));
     return this.attribute(record, mine, undefined, true);
   }
 
@@ -91,8 +112,7 @@ export class DataWatch {
    */
   untriggered(latest: ReconcileRecord): DataWatchStop | undefined {
     if (this.pending.length === 0) return undefined;
-    const changes = this.pending.map((c) => ({ ...c, untriggered: true }));
-    this.pending = [];
+    const changes = this.claim(() => true).map((c) => ({ ...c, untriggered: true }));
     this.byRecord.set(latest.seq, [...this.changesOf(latest), ...changes]);
     return { record: latest, changes, live: false };
   }
@@ -100,6 +120,14 @@ export class DataWatch {
   /** The watched changes a reconcile made or was triggered by. */
   changesOf(record: ReconcileRecord): AttributedChange[] {
     return this.byRecord.get(record.seq) ?? [];
+  }
+
+  /** Takes the pending changes that `which` picks off the list. */
+  private claim(which: (c: FieldChange) => boolean): FieldChange[] {
+    const mine = this.pending.filter(which);
+    this.pending = this.pending.filter((c) => !mine.includes(c));
+    for (const c of mine) this.triggered.delete(c);
+    return mine;
   }
 
   private attribute(record: ReconcileRecord, changes: FieldChange[], writeIndex: number | undefined, live: boolean): DataWatchStop {
