@@ -226,7 +226,19 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   setDataBreakpoints(origin: DataBreakpointOrigin, specs: DataBreakpointSpec[]): DataBreakpoint[] {
-    return this.dataBreakpoints.set(origin, specs);
+    const set = this.dataBreakpoints.set(origin, specs);
+    this.warnUnwatched();
+    return set;
+  }
+
+  /** A data breakpoint on a kind no informer of the controller watches never sees a change: say so. */
+  private warnUnwatched(): void {
+    const shapes = this.session?.controllers ?? [];
+    if (shapes.length === 0) return;
+    const kinds = shapes.flatMap((c) => [c.forKind, ...c.owns, ...c.watches].map((k) => k.kind));
+    for (const bp of this.dataBreakpoints.unwatched(kinds)) {
+      this.print('stderr', `Data breakpoint "${bp.spec.text}": the controller watches no such kind (${[...new Set(kinds)].join(', ')}), so it never sees this field change.\n`);
+    }
   }
 
   /** The watched field changes a reconcile made (its writes) or was triggered by. */
@@ -444,6 +456,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     );
     session.on('synced', () => {
       this.dataWatch.synced();
+      this.warnUnwatched();
       this.cluster?.startScenario?.();
     });
     session.on('delta', ({ delta }) => {

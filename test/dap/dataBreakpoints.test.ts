@@ -194,3 +194,20 @@ test('a change written through the simulated cluster\'s HTTP API (as kubectl wou
     await dc.stop();
   }
 });
+
+test('a data breakpoint on a kind the controller does not watch says it will never see a change', async () => {
+  const dc = await startClient();
+  try {
+    const outputs: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => outputs.push(e.body.output));
+    const warned = new Promise<void>((resolve) => dc.on('output', (e: DebugProtocol.OutputEvent) => e.body.output.includes('Data breakpoint') && resolve()));
+    await launch(dc, { controller: RS_CONTROLLER, scenario: RS_SCENARIO, stopOnEntry: true }, { functionBreakpoints: [{ name: 'Deployment default/web .spec.replicas' }] });
+    await warned;
+    assert.ok(
+      outputs.some((o) => o.includes('Data breakpoint "Deployment default/web .spec.replicas": the controller watches no such kind (ReplicaSet, Pod), so it never sees this field change.')),
+      outputs.join(''),
+    );
+  } finally {
+    await dc.stop();
+  }
+});

@@ -95,6 +95,11 @@ export class DataBreakpointSet {
     return compiled.map((c) => c.bp);
   }
 
+  /** Verified breakpoints whose kind pattern matches none of `kinds` (what the controller's informers watch). */
+  unwatched(kinds: readonly string[]): DataBreakpoint[] {
+    return [...this.byOrigin.values()].flat().filter((c) => c.bp.verified && !kinds.some((k) => c.pattern.kind.test(k))).map((c) => c.bp);
+  }
+
   get size(): number {
     let n = 0;
     for (const list of this.byOrigin.values()) n += list.filter((c) => c.bp.verified).length;

@@ -56,4 +56,10 @@ describe('data breakpoints', () => {
     assert.equal(dataBreakpointText(cm('app', {}), ['data', 'app.mode']), 'ConfigMap default/app .data["app.mode"]');
     assert.equal(dataBreakpointText(cm('app', {}), ['spec', 'containers', 0, 'image']), 'ConfigMap default/app .spec.containers[0].image');
   });
+
+  it('tells which breakpoints name a kind the controller does not watch', () => {
+    const set = new DataBreakpointSet();
+    set.set('function', [{ text: 'Deployment default/web .spec.replicas' }, { text: 'config* default/app .data.mode' }]);
+    assert.deepEqual(set.unwatched(['ReplicaSet', 'ConfigMap']).map((b) => b.spec.text), ['Deployment default/web .spec.replicas']);
+  });
 });
