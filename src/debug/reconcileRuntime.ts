@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BreakpointSet, idCounter, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
-import { DataBreakpointSet, type DataBreakpoint, type DataBreakpointOrigin, type DataBreakpointSpec } from './data/dataBreakpoints.ts';
-import { DataWatch, describeChange, type AttributedChange, type DataWatchStop } from './data/dataWatch.ts';
+import type { DataBreakpoint, DataBreakpointOrigin, DataBreakpointSpec } from './data/dataBreakpoints.ts';
+import type { AttributedChange } from './data/dataWatch.ts';
+import { DataStops, type DataStop } from './data/dataStops.ts';
 import type { CacheView, CallSite, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
@@ -76,9 +77,6 @@ export type DebugRuntimeEvents = {
   ended: { exitCode: number };
 };
 
-/** How long a quiet controller has to reconcile after an outside change of a watched field. */
-const UNTRIGGERED_AFTER_MS = 1000;
-
 interface Held {
   record: ReconcileRecord;
   release: (decision: GateDecision) => void;
@@ -87,8 +85,12 @@ interface Held {
 export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private readonly breakpointIds = idCounter();
   readonly breakpoints = new BreakpointSet(this.breakpointIds);
-  readonly dataBreakpoints = new DataBreakpointSet(this.breakpointIds);
-  private readonly dataWatch = new DataWatch(this.dataBreakpoints);
+  private readonly dataStops = new DataStops(this.breakpointIds, {
+    busy: () => this.stop !== undefined || this.replayStop !== 'done',
+    held: () => this.held.map((h) => h.record),
+    stopAt: (stop) => this.stopOnData(stop),
+    print: (text) => this.print('stderr', text),
+  });
   private readonly factories: RuntimeFactories;
   private session: ControllerSession | undefined;
   private cluster: DebugCluster | undefined;
@@ -110,7 +112,6 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private replay: FindingReplay | undefined;
   /** A replay runs unstopped until its perturbation, stops at the next reconcile, then runs as any session. */
   private replayStop: 'before' | 'next' | 'done' = 'done';
-  private untriggeredTimer: NodeJS.Timeout | undefined;
 
   constructor(factories: RuntimeFactories) {
     super();
@@ -208,6 +209,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     });
     this.session = session;
     this.replay?.follow(session);
+    this.dataStops.follow(session);
     this.wire(session);
     const target = session.target;
     if (target.language === 'go') this.print('console', `Building ${target.display} (go build in ${target.moduleDir})…\n`);
@@ -226,24 +228,12 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   setDataBreakpoints(origin: DataBreakpointOrigin, specs: DataBreakpointSpec[]): DataBreakpoint[] {
-    const set = this.dataBreakpoints.set(origin, specs);
-    this.warnUnwatched();
-    return set;
-  }
-
-  /** A data breakpoint on a kind no informer of the controller watches never sees a change: say so. */
-  private warnUnwatched(): void {
-    const shapes = this.session?.controllers ?? [];
-    if (shapes.length === 0) return;
-    const kinds = shapes.flatMap((c) => [c.forKind, ...c.owns, ...c.watches].map((k) => k.kind));
-    for (const bp of this.dataBreakpoints.unwatched(kinds)) {
-      this.print('stderr', `Data breakpoint "${bp.spec.text}": the controller watches no such kind (${[...new Set(kinds)].join(', ')}), so it never sees this field change.\n`);
-    }
+    return this.dataStops.set(origin, specs);
   }
 
   /** The watched field changes a reconcile made (its writes) or was triggered by. */
   dataChangesOf(record: ReconcileRecord): AttributedChange[] {
-    return this.dataWatch.changesOf(record);
+    return this.dataStops.changesOf(record);
   }
 
   setExceptionFilters(filters: string[]): void {
@@ -329,8 +319,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     let r = this.session?.recorder.previous(from.seq);
     let last = r;
     while (r) {
-      const [change] = this.dataWatch.changesOf(r);
-      if (change) return this.show({ reason: 'data breakpoint', record: r, live: false, breakpointId: change.breakpointId, description: describeChange(change), location: change.write?.record.caller });
+      const data = this.dataStops.recorded(r);
+      if (data) return this.stopOnData(data);
       const verdict = this.breakpoints.evaluate({ kind: r.forKind.kind, key: r.key, request: r.request, object: r.object, trigger: r.trigger });
       if (verdict.action === 'stop') return this.show({ reason: 'breakpoint', record: r, live: false, breakpointId: verdict.breakpoint.id });
       last = r;
@@ -361,7 +351,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   async shutdown(): Promise<void> {
-    clearTimeout(this.untriggeredTimer);
+    this.dataStops.dispose();
     this.jsAttach?.dispose();
     this.replay?.dispose();
     if (this.ended) return;
@@ -396,7 +386,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
 
   private stopReasonFor(record: ReconcileRecord): Pick<StopState, 'reason' | 'breakpointId' | 'description'> | undefined {
     // Claimed whatever else stops here, so the reconcile shows the outside change it was triggered by.
-    const [change] = this.dataWatch.gate(record, this.othersRunning(record))?.changes ?? [];
+    const data = this.dataStops.atGate(record);
     if (this.replayStop === 'before') return undefined;
     if (this.replayStop === 'next' && this.replay) {
       if (!this.replay.concerns(record)) return undefined;
@@ -407,9 +397,9 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       this.entryPending = false;
       return { reason: 'entry' };
     }
-    if (change) {
+    if (data) {
       this.stepping = false;
-      return { reason: 'data breakpoint', breakpointId: change.breakpointId, description: describeChange(change) };
+      return { reason: 'data breakpoint', breakpointId: data.breakpointId, description: data.description };
     }
     if (this.stepping) {
       this.stepping = false;
@@ -454,18 +444,9 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     session.on('ready', ({ controller }) =>
       this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`),
     );
-    session.on('synced', () => {
-      this.dataWatch.synced();
-      this.warnUnwatched();
-      this.cluster?.startScenario?.();
-    });
-    session.on('delta', ({ delta }) => {
-      this.stopOnData(this.dataWatch.delta(delta, session.cache.at(delta.seq - 1)));
-      if (this.dataWatch.hasPending) this.awaitTrigger(session);
-    });
+    session.on('synced', () => this.cluster?.startScenario?.());
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
-      this.stopOnData(this.dataWatch.reconcileEnded(record, this.othersRunning(record)));
       for (const stale of record.staleReads ?? []) this.print('stderr', `#${record.seq} ${record.forKind.kind} ${record.key}: warning: ${describeStaleRead(stale)}\n`);
       const o = record.outcome;
       if (o?.kind !== 'error') return;
@@ -517,38 +498,16 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       this.ended = true;
       this.jsAttach?.dispose();
       this.replay?.dispose();
+      this.dataStops.dispose();
       void this.cluster?.stop();
       this.emit('ended', { exitCode: code ?? 1 });
     });
   }
 
-  /** A watched field changed by a reconcile's write: stop on that (finished) reconcile, unless already stopped. */
-  private stopOnData(found: DataWatchStop | undefined): void {
-    const [change] = found?.changes ?? [];
-    if (!found || !change || this.stop || this.replayStop !== 'done') return;
+  /** A watched field changed: stop on the reconcile it belongs to, pointing at the client call that changed it. */
+  private stopOnData(data: DataStop): void {
     this.stepping = false;
-    this.show({ reason: 'data breakpoint', record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change), location: change.write?.record.caller });
-  }
-
-  /** Reconciles other than `record` that run now (those held at the gate do not). */
-  private othersRunning(record: ReconcileRecord): boolean {
-    return (this.session?.inFlight() ?? []).some((r) => r !== record && !this.held.some((h) => h.record === r));
-  }
-
-  /**
-   * An outside change waits for the reconcile it triggers; if the controller is quiet a moment
-   * later (an event filter dropped it, or it only reads that kind), the session stops for it anyway.
-   */
-  private awaitTrigger(session: ControllerSession): void {
-    if (this.untriggeredTimer) return;
-    this.untriggeredTimer = setTimeout(() => {
-      this.untriggeredTimer = undefined;
-      if (this.ended || !this.dataWatch.hasPending) return;
-      const latest = session.recorder.latest();
-      if (this.stop || !session.idle || this.held.length > 0 || !latest) return this.awaitTrigger(session);
-      this.stopOnData(this.dataWatch.untriggered(latest));
-    }, UNTRIGGERED_AFTER_MS);
-    this.untriggeredTimer.unref();
+    this.show({ reason: 'data breakpoint', record: data.record, live: data.live, breakpointId: data.breakpointId, description: data.description, location: data.change.write?.record.caller });
   }
 
   /** The replayed finding's perturbation is applied now: the next reconcile stops. */
