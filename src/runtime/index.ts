@@ -19,7 +19,7 @@ export type { CallSite, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, L
 export type { ReconcileOutcome, RequeueDecision, CacheDelta, ControllerShape, HostInit, HostMessage, ParentMessage } from '../controllerProtocol/index.ts';
 export { defineController, TerminalError } from '../controllerProtocol/index.ts';
 export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from '../controllerProtocol/index.ts';
-export type { CacheView } from './cacheHistory.ts';
+export type { CacheChange, CacheView } from './cacheHistory.ts';
 export { launchSim } from './simLauncher.ts';
 export type { LaunchedSim } from './simLauncher.ts';
 export { traceLine, describeRecord, describeStaleRead } from './traceFormat.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
-import { RS_CONTROLLER, RS_SCENARIO, expand, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
+import { RS_CONTROLLER, RS_SCENARIO, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
 import { mergePatch } from './simHttpWrite.ts';
 
 // Data breakpoints on cluster state, TypeScript: the replicaset example against the sim. The
@@ -60,9 +60,12 @@ async function stopped(dc: DebugClient, act: () => Promise<unknown>): Promise<De
   return (await event) as DebugProtocol.StoppedEvent;
 }
 
-/** The Data Breakpoint scope's entry for one watched field: before, after, changedBy. */
+/** The Data Breakpoint scope's (latest) entry for one watched field: before, after, changedBy. */
 async function change(dc: DebugClient, frameId: number, field: string): Promise<DebugProtocol.Variable[]> {
-  return expand(dc, await scope(dc, frameId, 'Data Breakpoint'), field);
+  const rows = (await scope(dc, frameId, 'Data Breakpoint')).filter((v) => v.name === field || v.name.startsWith(`${field} · rv `));
+  const row = rows.at(-1);
+  if (!row) throw new Error(`no change of ${field}`);
+  return (await dc.variablesRequest({ variablesReference: row.variablesReference })).body.variables;
 }
 
 test('a data breakpoint on a field the controller writes stops at the reconcile whose write changed it; reverse continue goes back to the previous change', async () => {
@@ -82,6 +85,10 @@ test('a data breakpoint on a field the controller writes stops at the reconcile 
     assert.equal(frame1.source?.path, RS_CONTROLLER);
     assert.equal(frame1.line, STATUS_WRITE_LINE);
     assert.match(frame1.name, /^reconcile ReplicaSet default\/web #\d+/);
+    // The same reconcile was triggered by the creation and wrote the status: a row for each change.
+    const rows = (await scope(dc, frame1.id, 'Data Breakpoint')).map((v) => v.name);
+    assert.equal(rows.length, 2, rows.join(', '));
+    assert.ok(rows.every((r) => /^ReplicaSet default\/web \.status\.replicas · rv \d+$/.test(r)), rows.join(', '));
     const c1 = await change(dc, frame1.id, 'ReplicaSet default/web .status.replicas');
     assert.equal(valueOf(c1, 'before'), '0');
     assert.equal(valueOf(c1, 'after'), '3');
@@ -207,6 +214,28 @@ test('a data breakpoint on a kind the controller does not watch says it will nev
       outputs.some((o) => o.includes('Data breakpoint "Deployment default/web .spec.replicas": the controller watches no such kind (ReplicaSet, Pod), so it never sees this field change.')),
       outputs.join(''),
     );
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('a data breakpoint set while stopped finds the earlier changes: Reverse Continue goes back to the writes before it was set', async () => {
+  const dc = await startClient();
+  try {
+    // A reconcile breakpoint stops once the scenario has scaled web to 1 (the controller wrote status 3, then 2, meanwhile).
+    const late = await stopped(dc, () => launch(dc, { controller: RS_CONTROLLER, scenario: SCALING }, { functionBreakpoints: [{ name: 'ReplicaSet default/web', condition: 'obj.spec.replicas === 1' }] }));
+    assert.equal(late.body.reason, 'breakpoint');
+    const at = await topFrame(dc, 1);
+
+    const set = await dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: 'ReplicaSet default/web .status.replicas', accessType: 'write' }] });
+    assert.equal(set.body.breakpoints[0]?.verified, true);
+    const back = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(back.body.reason, 'data breakpoint');
+    assert.match(back.body.description ?? '', new RegExp(`\\.status\\.replicas: 3 → 2 \\(rv \\d+\\), by this reconcile's updateStatus at controller\\.ts:${STATUS_WRITE_LINE}`));
+    const writer = await topFrame(dc, 1);
+    assert.ok(writer.id < at.id);
+    const earlier = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.match(earlier.body.description ?? '', /\.status\.replicas: 0 → 3 /);
   } finally {
     await dc.stop();
   }

@@ -5,9 +5,12 @@ import { callSiteText, type AttributedChange } from './dataWatch.ts';
 // someone outside the controller.
 
 export function dataChangeView(changes: readonly AttributedChange[]): Record<string, unknown> {
+  const base = (c: AttributedChange) => `${c.kind} ${c.key} ${c.field}`;
+  // A field that changed twice here (created by a scenario, then written) gets a row per change.
+  const twice = (c: AttributedChange) => changes.filter((o) => base(o) === base(c)).length > 1;
   return Object.fromEntries(
     changes.map((c) => [
-      `${c.kind} ${c.key} ${c.field}`,
+      twice(c) ? `${base(c)} · rv ${c.resourceVersion}` : base(c),
       {
         before: c.before,
         after: c.after,

@@ -43,6 +43,7 @@ export class DataStops {
 
   set(origin: DataBreakpointOrigin, specs: DataBreakpointSpec[]): DataBreakpoint[] {
     const set = this.breakpoints.set(origin, specs);
+    if (this.session) this.watch.rebuild(this.session.cache.changes(), this.session.recorder.all());
     this.warnUnwatched();
     return set;
   }
@@ -51,7 +52,7 @@ export class DataStops {
   follow(session: ControllerSession): void {
     this.session = session;
     session.on('synced', () => {
-      this.watch.synced();
+      this.watch.synced(session.cache.seq);
       this.warnUnwatched();
     });
     session.on('delta', ({ delta }) => {
@@ -67,9 +68,9 @@ export class DataStops {
     return change && { breakpointId: change.breakpointId, description: describeChange(change), change };
   }
 
-  /** Reverse Continue: a recorded reconcile that made or was triggered by a watched change. */
+  /** Reverse Continue: a recorded reconcile that made or was triggered by a watched change (its latest one). */
   recorded(record: ReconcileRecord): DataStop | undefined {
-    const [change] = this.watch.changesOf(record);
+    const change = this.watch.changesOf(record).at(-1);
     return change && { record, live: false, breakpointId: change.breakpointId, description: describeChange(change), change };
   }
 

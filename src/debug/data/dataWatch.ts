@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { CacheDelta, CacheView, CallSite, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
+import type { CacheChange, CacheDelta, CacheView, CallSite, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
 import { splitKey } from '../../shared/keys.ts';
 import type { DataBreakpointSet, FieldChange } from './dataBreakpoints.ts';
 
@@ -41,13 +41,40 @@ export class DataWatch {
   private readonly byRecord = new Map<number, AttributedChange[]>();
   /** The initial list is not a change: watching starts once the caches synced. */
   private watching = false;
+  /** The last delta of the initial list (rebuild skips up to it). */
+  private syncedSeq = 0;
 
   constructor(breakpoints: DataBreakpointSet) {
     this.breakpoints = breakpoints;
   }
 
-  synced(): void {
+  synced(cacheSeq = 0): void {
     this.watching = true;
+    this.syncedSeq = cacheSeq;
+  }
+
+  /**
+   * The breakpoints changed: what each reconcile made or was triggered by is worked out again from
+   * the cache's kept history, so Reverse Continue finds changes from before the breakpoint was set.
+   * A change no reconcile has seen yet waits for its writer or trigger, as a new one would.
+   */
+  rebuild(history: Iterable<CacheChange>, records: readonly ReconcileRecord[]): void {
+    this.byRecord.clear();
+    this.pending = [];
+    this.triggered.clear();
+    if (!this.watching || this.breakpoints.size === 0) return;
+    const seen = records.reduce((max, r) => Math.max(max, r.cacheSeq), 0);
+    for (const h of history) {
+      if (h.seq <= this.syncedSeq) continue;
+      const changes = this.breakpoints.changes(h, h.previous, h.type === 'DELETED' ? undefined : h.object, false);
+      if (changes.length === 0) continue;
+      const writer = this.writers.get(h.resourceVersion);
+      const triggered = writer ? undefined : records.find((r) => r.trigger.some((t) => t.kind.toLowerCase() === h.kind.toLowerCase() && t.key === h.key && t.resourceVersion === h.resourceVersion));
+      if (writer) this.attribute(writer.record, changes, writer.index, false);
+      else if (triggered) this.attribute(triggered, changes, undefined, false);
+      else if (h.seq > seen) this.pending.push(...changes);
+    }
+    for (const list of this.byRecord.values()) list.sort((a, b) => a.deltaSeq - b.deltaSeq);
   }
 
   /** A cache delta arrived (`before`: the cache just before it). A write's change stops at once when its writer ended. */

@@ -93,4 +93,25 @@ describe('data watch: who changed a watched field', () => {
     assert.equal(stop?.changes[0]?.untriggered, true);
     assert.equal(watch.hasPending, false);
   });
+
+  it('a breakpoint set late finds earlier changes in the kept history: its writer\'s and a triggered one\'s', () => {
+    const set = new DataBreakpointSet();
+    const watch = new DataWatch(set);
+    watch.synced(1);
+    const writer = record(2, { writes: [write('7')] });
+    watch.reconcileEnded(writer, false);
+    const triggered = record(3, { trigger: triggeredBy('8'), cacheSeq: 3 });
+    const history = [
+      { seq: 1, kind: 'ConfigMap', key: 'default/app', resourceVersion: '5', type: 'ADDED' as const, object: cm('on', '5'), previous: undefined },
+      { seq: 2, kind: 'ConfigMap', key: 'default/app', resourceVersion: '7', type: 'MODIFIED' as const, object: cm('off', '7'), previous: cm('on', '5') },
+      { seq: 3, kind: 'ConfigMap', key: 'default/app', resourceVersion: '8', type: 'MODIFIED' as const, object: cm('slow', '8'), previous: cm('off', '7') },
+    ];
+    set.set('data', [{ text: 'ConfigMap default/app .data.mode' }]);
+    watch.rebuild(history, [writer, triggered]);
+    assert.deepEqual(watch.changesOf(writer).map((c) => [c.before, c.after, c.write?.index]), [['on', 'off', 0]], 'the initial list (seq 1) is no change');
+    assert.deepEqual(watch.changesOf(triggered).map((c) => [c.before, c.after, c.write]), [['off', 'slow', undefined]]);
+    set.set('data', []);
+    watch.rebuild(history, [writer, triggered]);
+    assert.deepEqual(watch.changesOf(writer), [], 'a removed breakpoint leaves nothing behind');
+  });
 });
