@@ -66,7 +66,7 @@ export function globToRegExp(glob: string, caseInsensitive = false): RegExp {
 export function parseBreakpointName(name: string): NamePattern {
   const parts = name.trim().split(/\s+/);
   if (parts.length === 0 || parts[0] === '' || parts.length > 2) {
-    throw new Error('expected `Kind`, `Kind name` or `Kind namespace/name`');
+    throw new Error('expected `Kind`, `Kind name` or `Kind namespace/name` (a data breakpoint adds a field path: `Kind namespace/name .spec.replicas`)');
   }
   const pattern: NamePattern = { kind: globToRegExp(parts[0] as string, true) };
   const target = parts[1];
