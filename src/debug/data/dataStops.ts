@@ -12,7 +12,7 @@ export interface DataStopHost {
   busy(): boolean;
   /** Reconciles held at the gate (they do not run). */
   held(): ReconcileRecord[];
-  /** Stop at a finished reconcile for this change (its writer's, or the one it went to). */
+  /** Stop for this change: at the reconcile whose write made it, or the one it is shown on. */
   stopAt(stop: DataStop): void;
   print(text: string): void;
 }
