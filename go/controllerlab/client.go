@@ -164,7 +164,7 @@ func (c *labClient) finish(ctx context.Context, w writeCall, err error, dryRun b
 	if run == nil {
 		return
 	}
-	rec := WriteRecord{Verb: w.verb, Namespace: w.obj.GetNamespace(), Name: w.obj.GetName(), At: w.start.UnixMilli(), DurationMs: msOf(time.Since(w.start)), Subresource: w.subresource, PreviousResourceVersion: w.previous}
+	rec := WriteRecord{Verb: w.verb, Namespace: w.obj.GetNamespace(), Name: w.obj.GetName(), At: w.start.UnixMilli(), DurationMs: msOf(time.Since(w.start)), Subresource: w.subresource, PreviousResourceVersion: w.previous, Caller: callerOutside()}
 	if w.kindKnown {
 		rec.APIVersion, rec.Kind = w.gvk.GroupVersion().String(), w.gvk.Kind
 	}

@@ -97,6 +97,16 @@ type WriteRecord struct {
 	// failed writes (see error), deletes (controller-runtime does not decode their answer), other
 	// subresources, and writes with no previousResourceVersion.
 	Changed *bool `json:"changed,omitempty"`
+	// Caller is where the controller's code called the client: the first frame outside this
+	// package, controller-runtime and client-go (a data breakpoint names the call that changed a field).
+	Caller *CallSite `json:"caller,omitempty"`
+}
+
+// CallSite is a line of the controller's code.
+type CallSite struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Function string `json:"function,omitempty"`
 }
 
 // StaleRead is a read made during a reconcile, through the manager's client or cache, that

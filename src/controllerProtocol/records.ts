@@ -37,8 +37,17 @@ export interface WriteRecord {
   previousResourceVersion?: string;
   /** false: the server answered with the object unchanged (a no-op update); absent: unknown. */
   changed?: boolean;
+  /** Where the controller's code called the client (a data breakpoint names the call that changed a field). */
+  caller?: CallSite;
   at: number;
   durationMs: number;
+}
+
+/** A line of the controller's code: its file (absolute, or as the Go build recorded it) and line. */
+export interface CallSite {
+  file: string;
+  line: number;
+  function?: string;
 }
 
 /**

@@ -25,7 +25,7 @@ export interface BreakpointTarget {
   trigger: TriggerDelta[];
 }
 
-interface NamePattern {
+export interface NamePattern {
   kind: RegExp;
   namespace?: RegExp;
   name?: RegExp;
@@ -66,7 +66,7 @@ export function globToRegExp(glob: string, caseInsensitive = false): RegExp {
 export function parseBreakpointName(name: string): NamePattern {
   const parts = name.trim().split(/\s+/);
   if (parts.length === 0 || parts[0] === '' || parts.length > 2) {
-    throw new Error('expected `Kind`, `Kind name` or `Kind namespace/name`');
+    throw new Error('expected `Kind`, `Kind name` or `Kind namespace/name` (a data breakpoint adds a field path: `Kind namespace/name .spec.replicas`)');
   }
   const pattern: NamePattern = { kind: globToRegExp(parts[0] as string, true) };
   const target = parts[1];
@@ -99,17 +99,18 @@ export function parseHitCondition(text: string): (count: number) => boolean {
   }
 }
 
-function compileExpression(source: string): (scope: ConditionScope) => unknown {
+/** One condition language for every breakpoint: a JavaScript expression over the names given. */
+export function compileCondition<S extends object>(source: string, names: readonly (keyof S & string)[]): (scope: S) => unknown {
   // Breakpoint expressions are the user's own code, run only in a trusted workspace.
-  const fn = new Function('obj', 'req', 'trigger', `"use strict"; return (${source});`) as (
-    obj: unknown,
-    req: unknown,
-    trigger: unknown,
-  ) => unknown;
-  return (s) => fn(s.obj, s.req, s.trigger);
+  const fn = new Function(...names, `"use strict"; return (${source});`) as (...values: unknown[]) => unknown;
+  return (s) => fn(...names.map((n) => s[n]));
 }
 
-function matchKey(p: NamePattern, kind: string, key: string): boolean {
+function compileExpression(source: string): (scope: ConditionScope) => unknown {
+  return compileCondition<ConditionScope>(source, ['obj', 'req', 'trigger']);
+}
+
+export function matchKey(p: NamePattern, kind: string, key: string): boolean {
   if (!p.kind.test(kind)) return false;
   if (!p.name) return true;
   const { namespace, name } = splitKey(key);
@@ -129,9 +130,19 @@ export function interpolateLogMessage(template: string, scope: ConditionScope): 
   });
 }
 
+/** Breakpoint ids: reconcile and data breakpoints share one counter, so DAP never sees an id twice. */
+export function idCounter(): () => number {
+  let last = 0;
+  return () => ++last;
+}
+
 export class BreakpointSet {
   private compiled: Compiled[] = [];
-  private nextId = 1;
+  private readonly newId: () => number;
+
+  constructor(newId: () => number = idCounter()) {
+    this.newId = newId;
+  }
 
   /** Replaces all breakpoints (DAP sends the full list each time); hit counts restart. */
   set(specs: BreakpointSpec[]): ReconcileBreakpoint[] {
@@ -175,7 +186,7 @@ export class BreakpointSet {
   }
 
   private compile(spec: BreakpointSpec): Compiled {
-    const bp: ReconcileBreakpoint = { id: this.nextId++, spec, verified: true, hits: 0 };
+    const bp: ReconcileBreakpoint = { id: this.newId(), spec, verified: true, hits: 0 };
     try {
       const compiled: Compiled = { bp, pattern: parseBreakpointName(spec.name) };
       if (spec.condition?.trim()) compiled.condition = compileExpression(spec.condition);

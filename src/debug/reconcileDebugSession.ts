@@ -14,11 +14,12 @@ import {
   Event,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { basename } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import { formatWhy, type ReconcileRecord, type WhyTarget } from '../runtime/index.ts';
 import { frameName, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
 import { productionRuntime } from './productionRuntime.ts';
-import { childrenOf, toVariable, type Expandable } from './variables.ts';
+import { childOrigin, childrenOf, objectOrigin, toVariable, type Expandable } from './variables.ts';
+import { dataBreakpointText, isDataBreakpointText } from './data/dataBreakpoints.ts';
 import { evaluateInStop } from './evaluate.ts';
 import { parseWhyCommand } from './whyCommand.ts';
 import { RECONCILE_SCOPES } from './reconcileScopes.ts';
@@ -70,6 +71,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
       supportsHitConditionalBreakpoints: true,
       supportsLogPoints: true,
       supportsStepBack: true,
+      supportsDataBreakpoints: true,
       supportsEvaluateForHovers: true,
       supportsExceptionInfoRequest: true,
       supportsTerminateRequest: true,
@@ -106,9 +108,40 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     return {};
   }
 
+  /** A function breakpoint with a field path after the name is a data breakpoint (`Deployment default/web .spec.replicas`). */
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
-    const bps = this.runtime.setBreakpoints(
-      args.breakpoints.map((b) => ({ name: b.name, condition: b.condition, hitCondition: b.hitCondition, logMessage: (b as { logMessage?: string }).logMessage })),
+    const isData = args.breakpoints.map((b) => isDataBreakpointText(b.name));
+    const reconcile = this.runtime.setBreakpoints(
+      args.breakpoints
+        .filter((_b, i) => !isData[i])
+        .map((b) => ({ name: b.name, condition: b.condition, hitCondition: b.hitCondition, logMessage: (b as { logMessage?: string }).logMessage })),
+    );
+    const data = this.runtime.setDataBreakpoints(
+      'function',
+      args.breakpoints.filter((_b, i) => isData[i]).map((b) => ({ text: b.name, condition: b.condition, hitCondition: b.hitCondition })),
+    );
+    const bps = isData.map((d) => (d ? data.shift() : reconcile.shift()));
+    response.body = { breakpoints: bps.map((b) => ({ id: b?.id, verified: b?.verified ?? false, message: b?.message })) };
+    this.sendResponse(response);
+  }
+
+  /** A field of a Kubernetes object in the Variables view can be watched: its data id is the data breakpoint's text. */
+  protected override dataBreakpointInfoRequest(response: DebugProtocol.DataBreakpointInfoResponse, args: DebugProtocol.DataBreakpointInfoArguments): void {
+    const container = args.variablesReference !== undefined ? this.handles.get(args.variablesReference) : undefined;
+    const origin = container ? childOrigin(container, args.name) : undefined;
+    let dataId: string | null = null;
+    if (origin && origin.path.length > 0) dataId = dataBreakpointText({ kind: origin.kind, metadata: { name: origin.name, namespace: origin.namespace } }, origin.path);
+    else if (!container && isDataBreakpointText(args.name)) dataId = args.name;
+    response.body = dataId
+      ? { dataId, description: dataId, accessTypes: ['write'], canPersist: true }
+      : { dataId: null, description: 'Only a field of a Kubernetes object (such as the Object scope) can be watched' };
+    this.sendResponse(response);
+  }
+
+  protected override setDataBreakpointsRequest(response: DebugProtocol.SetDataBreakpointsResponse, args: DebugProtocol.SetDataBreakpointsArguments): void {
+    const bps = this.runtime.setDataBreakpoints(
+      'data',
+      args.breakpoints.map((b) => ({ text: b.dataId, condition: b.condition, hitCondition: b.hitCondition })),
     );
     response.body = { breakpoints: bps.map((b) => ({ id: b.id, verified: b.verified, message: b.message })) };
     this.sendResponse(response);
@@ -138,8 +171,11 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     for (const r of this.runtime.heldFor(args.threadId)) if (r !== stop?.record) records.push(r);
     const { path, line } = this.runtime.source;
     const source = path ? new Source(basename(path), this.convertDebuggerPathToClient(path)) : undefined;
+    // A stop on a data breakpoint points at the client call that made the change, when known.
+    const at = stop?.location && isAbsolute(stop.location.file) ? stop.location : undefined;
     const frames = records.map((r) => {
-      const f = new StackFrame(r.seq, frameName(r), source, this.convertDebuggerLineToClient(line));
+      const here = at && r === stop?.record ? { source: new Source(basename(at.file), this.convertDebuggerPathToClient(at.file)), line: at.line } : { source, line };
+      const f = new StackFrame(r.seq, frameName(r), here.source, this.convertDebuggerLineToClient(here.line));
       if (stop && r === stop.record && !stop.live) f.presentationHint = 'subtle';
       return f;
     });
@@ -153,14 +189,19 @@ export class ReconcileDebugSession extends LoggingDebugSession {
       response.body = { scopes: [] };
       return this.sendResponse(response);
     }
-    const scopes = RECONCILE_SCOPES.map((scope) => new Scope(scope.label(record), this.handles.create({ value: scope.value(record, this.runtime) }), scope.expensive));
+    const scopes = RECONCILE_SCOPES.filter((scope) => scope.shown?.(record, this.runtime) ?? true).map((scope) => {
+      const value = scope.value(record, this.runtime);
+      // The Object scope is the reconciled object: its fields can be watched (data breakpoints).
+      const origin = value === record.object ? objectOrigin(value, record.forKind.kind) : undefined;
+      return new Scope(scope.label(record), this.handles.create({ value, origin }), scope.expensive);
+    });
     response.body = { scopes };
     this.sendResponse(response);
   }
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
     const container = this.handles.get(args.variablesReference);
-    response.body = { variables: container ? childrenOf(container.value, (v) => this.handles.create(v)) : [] };
+    response.body = { variables: container ? childrenOf(container, (v) => this.handles.create(v)) : [] };
     this.sendResponse(response);
   }
 

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BreakpointSet, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
-import type { CacheView, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord, WhyAnswer, WhyTarget } from '../runtime/index.ts';
+import { BreakpointSet, idCounter, type BreakpointSpec, type ReconcileBreakpoint } from './breakpoints.ts';
+import type { DataBreakpoint, DataBreakpointOrigin, DataBreakpointSpec } from './data/dataBreakpoints.ts';
+import type { AttributedChange } from './data/dataWatch.ts';
+import { DataStops, type DataStop } from './data/dataStops.ts';
+import type { CacheView, CallSite, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord, WhyAnswer, WhyTarget } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
@@ -48,8 +51,11 @@ export interface DebugLaunchOptions extends GoLaunchOptions {
   checkPlan?: unknown;
 }
 
-/** `perturbation`: the first reconcile after a replayed finding's perturbation. */
-export type StopReason = 'entry' | 'breakpoint' | 'step' | 'pause' | 'exception' | 'perturbation';
+/**
+ * `perturbation`: the first reconcile after a replayed finding's perturbation. `data breakpoint`:
+ * a watched field changed (the reconcile that wrote it, or the first one an outside change triggered).
+ */
+export type StopReason = 'entry' | 'breakpoint' | 'step' | 'pause' | 'exception' | 'perturbation' | 'data breakpoint';
 
 export interface StopState {
   reason: StopReason;
@@ -58,6 +64,8 @@ export interface StopState {
   live: boolean;
   breakpointId?: number;
   description?: string;
+  /** Where the stop points in the code instead of Reconcile: the client call whose write changed a watched field. */
+  location?: CallSite;
 }
 
 export type DebugRuntimeEvents = {
@@ -75,7 +83,14 @@ interface Held {
 }
 
 export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
-  readonly breakpoints = new BreakpointSet();
+  private readonly breakpointIds = idCounter();
+  readonly breakpoints = new BreakpointSet(this.breakpointIds);
+  private readonly dataStops = new DataStops(this.breakpointIds, {
+    busy: () => this.stop !== undefined || this.replayStop !== 'done',
+    held: () => this.held.map((h) => h.record),
+    stopAt: (stop) => this.stopOnData(stop),
+    print: (text) => this.print('stderr', text),
+  });
   private readonly factories: RuntimeFactories;
   private session: ControllerSession | undefined;
   private cluster: DebugCluster | undefined;
@@ -202,6 +217,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     });
     this.session = session;
     this.replay?.follow(session);
+    this.dataStops.follow(session);
     this.wire(session);
     const target = session.target;
     if (target.language === 'go') this.print('console', `Building ${target.display} (go build in ${target.moduleDir})…\n`);
@@ -217,6 +233,15 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
 
   setBreakpoints(specs: BreakpointSpec[]): ReconcileBreakpoint[] {
     return this.breakpoints.set(specs);
+  }
+
+  setDataBreakpoints(origin: DataBreakpointOrigin, specs: DataBreakpointSpec[]): DataBreakpoint[] {
+    return this.dataStops.set(origin, specs);
+  }
+
+  /** The watched field changes a reconcile made (its writes) or was triggered by. */
+  dataChangesOf(record: ReconcileRecord): AttributedChange[] {
+    return this.dataStops.changesOf(record);
   }
 
   setExceptionFilters(filters: string[]): void {
@@ -302,6 +327,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     let r = this.session?.recorder.previous(from.seq);
     let last = r;
     while (r) {
+      const data = this.dataStops.recorded(r);
+      if (data) return this.stopOnData(data);
       const verdict = this.breakpoints.evaluate({ kind: r.forKind.kind, key: r.key, request: r.request, object: r.object, trigger: r.trigger });
       if (verdict.action === 'stop') return this.show({ reason: 'breakpoint', record: r, live: false, breakpointId: verdict.breakpoint.id });
       last = r;
@@ -332,6 +359,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   async shutdown(): Promise<void> {
+    this.dataStops.dispose();
     this.jsAttach?.dispose();
     this.replay?.dispose();
     if (this.ended) return;
@@ -365,6 +393,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   private stopReasonFor(record: ReconcileRecord): Pick<StopState, 'reason' | 'breakpointId' | 'description'> | undefined {
+    // Claimed whatever else stops here, so the reconcile shows the outside change it was triggered by.
+    const data = this.dataStops.atGate(record);
     if (this.replayStop === 'before') return undefined;
     if (this.replayStop === 'next' && this.replay) {
       if (!this.replay.concerns(record)) return undefined;
@@ -374,6 +404,10 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     if (this.entryPending) {
       this.entryPending = false;
       return { reason: 'entry' };
+    }
+    if (data) {
+      this.stepping = false;
+      return { reason: 'data breakpoint', breakpointId: data.breakpointId, description: data.description };
     }
     if (this.stepping) {
       this.stepping = false;
@@ -475,9 +509,16 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       this.ended = true;
       this.jsAttach?.dispose();
       this.replay?.dispose();
+      this.dataStops.dispose();
       void this.cluster?.stop();
       this.emit('ended', { exitCode: code ?? 1 });
     });
+  }
+
+  /** A watched field changed: stop on the reconcile it belongs to, pointing at the client call that changed it. */
+  private stopOnData(data: DataStop): void {
+    this.stepping = false;
+    this.show({ reason: 'data breakpoint', record: data.record, live: data.live, breakpointId: data.breakpointId, description: data.description, location: data.change.write?.record.caller });
   }
 
   /** The replayed finding's perturbation is applied now: the next reconcile stops. */

@@ -1,13 +1,17 @@
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { requestView } from './requestView.ts';
+import { dataChangeView } from './data/dataChangeView.ts';
+import type { AttributedChange } from './data/dataWatch.ts';
 
 // The variables of a reconcile's stack frame, one scope per entry: what it was asked (Request), what
 // the cache held (Object), why it ran (Trigger), the queue around it (Queue), what it wrote (Writes)
-// and how it ended (Result). Adding a scope is adding an entry here.
+// and how it ended (Result), and the watched fields that changed (Data Breakpoint). Adding a scope
+// is adding an entry here.
 
 /** What a scope may read besides the record: the runtime's queue as that reconcile saw it. */
 export interface ScopeContext {
   queueFor(record: ReconcileRecord): QueueSnapshot | undefined;
+  dataChangesOf(record: ReconcileRecord): AttributedChange[];
 }
 
 export interface ReconcileScope {
@@ -16,12 +20,20 @@ export interface ReconcileScope {
   /** Expensive scopes stay collapsed until the user opens them. */
   expensive: boolean;
   value(record: ReconcileRecord, context: ScopeContext): unknown;
+  /** Absent: always shown. */
+  shown?(record: ReconcileRecord, context: ScopeContext): boolean;
 }
 
 const ran = (record: ReconcileRecord) => record.outcome !== undefined;
 const named = (name: string) => () => name;
 
 export const RECONCILE_SCOPES: readonly ReconcileScope[] = [
+  {
+    label: named('Data Breakpoint'),
+    expensive: false,
+    shown: (record, context) => context.dataChangesOf(record).length > 0,
+    value: (record, context) => dataChangeView(context.dataChangesOf(record)),
+  },
   { label: named('Request'), expensive: false, value: (record) => requestView(record) },
   {
     label: named('Object'),

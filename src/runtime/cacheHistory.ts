@@ -8,9 +8,22 @@ import { toLabelSelector } from '../shared/labelSelector.ts';
 
 interface Version {
   seq: number;
+  /** As the delta spelled it (the map is keyed by its lower case). */
+  kind: string;
   resourceVersion: string;
   /** undefined: deleted at this seq. */
   object: KubeObject | undefined;
+}
+
+/** One kept change of one object: `object` after it (for DELETED, its last state), `previous` before. */
+export interface CacheChange {
+  seq: number;
+  kind: string;
+  key: string;
+  resourceVersion: string;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: KubeObject | undefined;
+  previous: KubeObject | undefined;
 }
 
 export interface CacheView {
@@ -40,9 +53,27 @@ export class CacheHistory {
     if (!byKey) this.kindsByName.set(kind, (byKey = new Map()));
     let versions = byKey.get(delta.key);
     if (!versions) byKey.set(delta.key, (versions = []));
-    versions.push({ seq: delta.seq, resourceVersion: delta.resourceVersion, object: delta.type === 'DELETED' ? undefined : delta.object });
+    versions.push({ seq: delta.seq, kind: delta.kind, resourceVersion: delta.resourceVersion, object: delta.type === 'DELETED' ? undefined : delta.object });
     // Old versions fall off: stepping back further than this shows the oldest kept version.
     if (versions.length > this.maxVersionsPerKey) versions.splice(0, versions.length - this.maxVersionsPerKey);
+  }
+
+  /**
+   * Every kept change of every key, each with the version before it (undefined: none kept, or it
+   * did not exist): a data breakpoint set late finds the earlier changes of its field here.
+   */
+  *changes(): Generator<CacheChange> {
+    for (const byKey of this.kindsByName.values()) {
+      for (const [key, versions] of byKey) {
+        // A key that lost old versions has no true "before" for its oldest kept one.
+        for (let i = versions.length >= this.maxVersionsPerKey ? 1 : 0; i < versions.length; i++) {
+          const v = versions[i] as Version;
+          const previous = versions[i - 1]?.object;
+          const type = v.object === undefined ? 'DELETED' : previous === undefined ? 'ADDED' : 'MODIFIED';
+          yield { seq: v.seq, kind: v.kind, key, resourceVersion: v.resourceVersion, type, object: v.object ?? previous, previous };
+        }
+      }
+    }
   }
 
   /** The cache as of `seq` (inclusive). */

@@ -15,11 +15,11 @@ export type { ControllerSessionOptions, RuntimeEvents } from './controllerSessio
 export { controllerSessions } from './controllerSession.ts';
 export type { SessionList } from './sessionRegistry.ts';
 // What a session's events carry: the records and messages of the controller protocol.
-export type { EventFate, EventFateKind, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
+export type { CallSite, EventFate, EventFateKind, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';
 export type { ReconcileOutcome, RequeueDecision, CacheDelta, ControllerShape, HostInit, HostMessage, ParentMessage } from '../controllerProtocol/index.ts';
 export { defineController, TerminalError } from '../controllerProtocol/index.ts';
 export type { ControllerSpec, ReconcileContext, ReconcileRequest, ReconcileResult } from '../controllerProtocol/index.ts';
-export type { CacheView } from './cacheHistory.ts';
+export type { CacheChange, CacheView } from './cacheHistory.ts';
 export { launchSim } from './simLauncher.ts';
 export type { LaunchedSim } from './simLauncher.ts';
 export { traceLine, describeRecord, describeStaleRead } from './traceFormat.ts';

@@ -1,11 +1,12 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { ApiError } from '../../shared/apiError.ts';
-import type { CacheListOptions, CacheReader, ControllerClient, EventRecorder, EventType, KindSelector, LogLine, ObjectRef, PatchType, ReconcileContext, StaleRead, WriteRecord, WriteVerb } from '../../controllerProtocol/index.ts';
+import type { CallSite, CacheListOptions, CacheReader, ControllerClient, EventRecorder, EventType, KindSelector, LogLine, ObjectRef, PatchType, ReconcileContext, StaleRead, WriteRecord, WriteVerb } from '../../controllerProtocol/index.ts';
 import type { WrittenVersions } from './writtenVersions.ts';
 import type { EventWriter } from './eventRecorder.ts';
 import type { KindInformer, ObjectWriter } from './ports.ts';
 import { toLabelSelector } from '../../shared/labelSelector.ts';
 import { plainFields, truncateText } from './truncate.ts';
+import { callerOf } from './callSite.ts';
 
 // The `ctx` a reconcile receives: cache readers over the controller's own informers, a client whose
 // every call is recorded (verb, object, the RV the server answered, or the error), a logger and an
@@ -72,9 +73,10 @@ export function createCacheReader(informerFor: (kind: KindSelector) => KindInfor
 }
 
 export function createReconcileContext(deps: ContextDeps): ReconcileContext {
-  const record = async <T>(verb: WriteVerb, ref: ObjectRef & { resourceVersion?: string }, call: () => Promise<KubeObject | undefined>): Promise<T> => {
+  // `caller`: the controller's line that called the client method (taken before the first await).
+  const record = async <T>(verb: WriteVerb, ref: ObjectRef & { resourceVersion?: string }, call: () => Promise<KubeObject | undefined>, caller: CallSite | undefined): Promise<T> => {
     const at = deps.now();
-    const base = { verb, apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace || undefined, name: ref.name, at };
+    const base = { verb, apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace || undefined, name: ref.name, at, ...(caller ? { caller } : {}) };
     // The version the write starts from, to tell a write that changed nothing (the same version back).
     const previous = verb === 'update' || verb === 'updateStatus' ? ref.resourceVersion : verb === 'patch' ? cachedVersion(deps, ref) : undefined;
     try {
@@ -96,13 +98,14 @@ export function createReconcileContext(deps: ContextDeps): ReconcileContext {
   };
 
   const client: ControllerClient = {
-    create: (obj) => record('create', refOf({ ...obj, metadata: { ...obj.metadata, name: obj.metadata.name ?? obj.metadata.generateName ?? '' } }), () => deps.writer.create(obj)),
-    update: (obj) => record('update', refOf(obj), () => deps.writer.update(obj)),
-    updateStatus: (obj) => record('updateStatus', refOf(obj), () => deps.writer.update(obj, 'status')),
-    patch: (ref, patch, type: PatchType = 'merge') => record('patch', ref, () => deps.writer.patch(ref, patch, type)),
+    create: (obj) => record('create', refOf({ ...obj, metadata: { ...obj.metadata, name: obj.metadata.name ?? obj.metadata.generateName ?? '' } }), () => deps.writer.create(obj), callerOf(client.create)),
+    update: (obj) => record('update', refOf(obj), () => deps.writer.update(obj), callerOf(client.update)),
+    updateStatus: (obj) => record('updateStatus', refOf(obj), () => deps.writer.update(obj, 'status'), callerOf(client.updateStatus)),
+    patch: (ref, patch, type: PatchType = 'merge') => record('patch', ref, () => deps.writer.patch(ref, patch, type), callerOf(client.patch)),
     delete: async (target) => {
+      const caller = callerOf(client.delete);
       const ref = refOf(target);
-      await record('delete', ref, () => deps.writer.delete(ref));
+      await record('delete', ref, () => deps.writer.delete(ref), caller);
     },
   };
 

@@ -26,13 +26,14 @@ function record(partial: Partial<ReconcileRecord> = {}): ReconcileRecord {
 }
 
 const QUEUE: QueueSnapshot = { at: 1, depth: 1, processing: 1, waiting: 0, keys: [{ key: 'default/b', state: 'queued', retries: 0 }] };
-const context: ScopeContext = { queueFor: () => QUEUE };
-const scopes = (r: ReconcileRecord) => Object.fromEntries(RECONCILE_SCOPES.map((s) => [s.label(r), s.value(r, context)]));
+const context: ScopeContext = { queueFor: () => QUEUE, dataChangesOf: () => [] };
+const shown = (r: ReconcileRecord, c = context) => RECONCILE_SCOPES.filter((s) => s.shown?.(r, c) ?? true);
+const scopes = (r: ReconcileRecord, c = context) => Object.fromEntries(shown(r, c).map((s) => [s.label(r), s.value(r, c)]));
 
 describe('reconcile scopes', () => {
   it('shows a held reconcile: request, cached object, trigger, queue; no writes or result yet', () => {
     const r = record();
-    assert.deepEqual(RECONCILE_SCOPES.map((s) => `${s.label(r)}${s.expensive ? ' (collapsed)' : ''}`), ['Request', 'Object', 'Trigger (collapsed)', 'Queue (collapsed)', 'Writes', 'Result']);
+    assert.deepEqual(shown(r).map((s) => `${s.label(r)}${s.expensive ? ' (collapsed)' : ''}`), ['Request', 'Object', 'Trigger (collapsed)', 'Queue (collapsed)', 'Writes', 'Result']);
     const v = scopes(r);
     assert.equal((v.Object as { metadata: { resourceVersion: string } }).metadata.resourceVersion, '12');
     assert.deepEqual(Object.keys(v.Trigger as object), ['0: MODIFIED ConfigMap default/a']);
@@ -53,5 +54,19 @@ describe('reconcile scopes', () => {
     assert.equal(v.Result, undefined, 'the Result scope is called Error');
     assert.deepEqual(v.Error, { name: 'Error', message: 'boom', terminal: false, requeue: { action: 'addRateLimited', reason: 'error' }, durationMs: 3 });
     assert.deepEqual(Object.keys(scopes(record({ object: undefined })).Object as object), ['(not in cache)']);
+  });
+
+  it('shows a watched field a reconcile wrote first: before, after and the write that made it', () => {
+    const write = { verb: 'update' as const, apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'a-mirror', resourceVersion: '14', at: 2, durationMs: 1 };
+    const r = record({ durationMs: 3, writes: [write], outcome: { kind: 'success', result: {} }, decision: { action: 'forget' } });
+    const change = { breakpointId: 1, watch: 'ConfigMap default/a-mirror .data.mode', kind: 'ConfigMap', key: 'default/a-mirror', field: '.data.mode', type: 'MODIFIED' as const, resourceVersion: '14', before: 'on', after: 'off', deltaSeq: 9, write: { index: 0, record: write } };
+    const withChange: ScopeContext = { ...context, dataChangesOf: () => [change] };
+    assert.equal(shown(r, withChange)[0]?.label(r), 'Data Breakpoint');
+    const v = scopes(r, withChange)['Data Breakpoint'] as Record<string, { before: unknown; after: unknown; changedBy: string }>;
+    assert.deepEqual(Object.keys(v), ['ConfigMap default/a-mirror .data.mode']);
+    const entry = v['ConfigMap default/a-mirror .data.mode'];
+    assert.equal(entry?.before, 'on');
+    assert.equal(entry?.after, 'off');
+    assert.equal(entry?.changedBy, 'this reconcile: update ConfigMap default/a-mirror (write 1)');
   });
 });

@@ -1,0 +1,123 @@
+import type { ControllerSession, ReconcileRecord } from '../../runtime/index.ts';
+import { DataBreakpointSet, type DataBreakpoint, type DataBreakpointOrigin, type DataBreakpointSpec } from './dataBreakpoints.ts';
+import { DataWatch, describeChange, type AttributedChange, type DataWatchStop } from './dataWatch.ts';
+
+// Data breakpoints in a debug session: follows the controller's session (sync, cache deltas,
+// reconcile ends), decides where a change of a watched field stops, and hands that to the
+// reconcile runtime, which owns stopping. The runtime asks it at the gate and on Reverse Continue.
+
+/** What it needs from the reconcile runtime. */
+export interface DataStopHost {
+  /** Stopped, or a replay that must not stop yet: a change is kept, not stopped at. */
+  busy(): boolean;
+  /** Reconciles held at the gate (they do not run). */
+  held(): ReconcileRecord[];
+  /** Stop for this change: at the reconcile whose write made it, or the one it is shown on. */
+  stopAt(stop: DataStop): void;
+  print(text: string): void;
+}
+
+export interface DataStop {
+  record: ReconcileRecord;
+  live: boolean;
+  breakpointId: number;
+  description: string;
+  change: AttributedChange;
+}
+
+/** How long a quiet controller has to reconcile after an outside change of a watched field. */
+const UNTRIGGERED_AFTER_MS = 1000;
+
+export class DataStops {
+  private readonly breakpoints: DataBreakpointSet;
+  private readonly watch: DataWatch;
+  private readonly host: DataStopHost;
+  private session: ControllerSession | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(newId: () => number, host: DataStopHost) {
+    this.breakpoints = new DataBreakpointSet(newId);
+    this.watch = new DataWatch(this.breakpoints);
+    this.host = host;
+  }
+
+  set(origin: DataBreakpointOrigin, specs: DataBreakpointSpec[]): DataBreakpoint[] {
+    const set = this.breakpoints.set(origin, specs);
+    if (this.session) this.watch.rebuild(this.session.cache.changes(), this.session.recorder.all());
+    this.warnUnwatched();
+    return set;
+  }
+
+  /** Subscribe before the runtime's own handlers: a write's stop comes before an error stop on the same reconcile. */
+  follow(session: ControllerSession): void {
+    this.session = session;
+    session.on('synced', () => {
+      this.watch.synced(session.cache.seq);
+      this.warnUnwatched();
+    });
+    session.on('delta', ({ delta }) => {
+      this.stop(this.watch.delta(delta, session.cache.at(delta.seq - 1)));
+      if (this.watch.hasPending) this.awaitTrigger(session);
+    });
+    session.on('reconcileEnd', ({ record }) => this.stop(this.watch.reconcileEnded(record, this.othersRunning(record))));
+  }
+
+  /** A reconcile at the gate: the outside change it was triggered by, if any (claimed whatever else stops there). */
+  atGate(record: ReconcileRecord): Omit<DataStop, 'record' | 'live'> | undefined {
+    const [change] = this.watch.gate(record, this.othersRunning(record))?.changes ?? [];
+    return change && { breakpointId: change.breakpointId, description: describeChange(change), change };
+  }
+
+  /** Reverse Continue: a recorded reconcile that made or was triggered by a watched change (its latest one). */
+  recorded(record: ReconcileRecord): DataStop | undefined {
+    const change = this.watch.changesOf(record).at(-1);
+    return change && { record, live: false, breakpointId: change.breakpointId, description: describeChange(change), change };
+  }
+
+  changesOf(record: ReconcileRecord): AttributedChange[] {
+    return this.watch.changesOf(record);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private stop(found: DataWatchStop | undefined): void {
+    const [change] = found?.changes ?? [];
+    if (!found || !change || this.host.busy()) return;
+    this.host.stopAt({ record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change), change });
+  }
+
+  /** Reconciles other than `record` that run now (those held at the gate do not). */
+  private othersRunning(record: ReconcileRecord): boolean {
+    const held = this.host.held();
+    return (this.session?.inFlight() ?? []).some((r) => r !== record && !held.includes(r));
+  }
+
+  /**
+   * An outside change waits for the reconcile it triggers; if the controller is quiet a moment
+   * later (an event filter dropped it, or it only reads that kind), the session stops for it anyway.
+   */
+  private awaitTrigger(session: ControllerSession): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.watch.hasPending) return;
+      const latest = session.recorder.latest();
+      if (this.host.busy() || !session.idle || this.host.held().length > 0 || !latest) return this.awaitTrigger(session);
+      this.stop(this.watch.untriggered(latest));
+    }, UNTRIGGERED_AFTER_MS);
+    this.timer.unref();
+  }
+
+  /** A data breakpoint on a kind no informer of the controller watches never sees a change: say so. */
+  private warnUnwatched(): void {
+    const shapes = this.session?.controllers ?? [];
+    if (shapes.length === 0) return;
+    const kinds = shapes.flatMap((c) => [c.forKind, ...c.owns, ...c.watches].map((k) => k.kind));
+    for (const bp of this.breakpoints.unwatched(kinds)) {
+      this.host.print(`Data breakpoint "${bp.spec.text}": the controller watches no such kind (${[...new Set(kinds)].join(', ')}), so it never sees this field change.\n`);
+    }
+  }
+}
