@@ -175,7 +175,7 @@ async function readObject(r: ResourceRequest, info: ResourceInfo): Promise<{ bod
 
 /** The write's context: the client's, with the query's write options and the body's duplicate fields. */
 function writeContextFor(r: ResourceRequest, duplicateFields: string[]): RequestContext {
-  const ctx = r.query.writeContext(r.ctx);
+  const ctx = r.query.writeContext(r.ctx, r.req.method === 'PUT' ? 'UpdateOptions' : 'CreateOptions');
   if (duplicateFields.length > 0) ctx.duplicateFields = duplicateFields;
   return ctx;
 }
@@ -297,9 +297,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     case 'PATCH': {
       requireVerb(info, 'patch', method);
       const type = patchTypeOf(req.headers['content-type']);
-      const ctx = query.writeContext(r.ctx);
-      if (type === 'apply' && !ctx.fieldManager) throw invalidPatchOptions('fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
-      if (type !== 'apply' && ctx.force !== undefined) throw invalidPatchOptions('force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
+      const ctx = query.writeContext(r.ctx, 'PatchOptions', type);
       const raw = await readBody(req);
       const patch = decodeBody(raw, type === 'apply' ? 'yaml' : 'json', { patch: type });
       requireShape(patch, raw, { patch: type });
@@ -343,10 +341,6 @@ function sendWarnings(res: ServerResponse, ctx: RequestContext): void {
 }
 
 /** A 422 about the PATCH's options, as the API server answers one (`PatchOptions.meta.k8s.io "" is invalid: …`). */
-function invalidPatchOptions(field: string, reason: string, message: string): Error {
-  return invalid('meta.k8s.io', 'PatchOptions', '', [{ field, reason, message }]);
-}
-
 function exists(cluster: SimClusterApi, gvr: GroupVersionResource, namespace: string, name: string): boolean {
   try {
     cluster.get(gvr, namespace, name);
