@@ -19,7 +19,7 @@ import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './reviews.ts';
 import { decodeBuiltin } from '../store/bodyDecoding.ts';
 import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
-import { invalid } from '../../shared/apiErrors.ts';
+import { tooLargeResourceVersion } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from '../vocabulary/tableCells.ts';
@@ -279,8 +279,10 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   switch (method) {
     case 'GET': {
       requireVerb(info, 'get', method);
-      // Served from the latest state whatever it asks, but read as the API server's storage reads it (a malformed one is its 500).
-      parseResourceVersion(query.get('resourceVersion'));
+      // Served from the latest state whatever it asks, but read as the API server's storage reads it
+      // (a malformed one is its 500), and one the cache has not reached is its 504.
+      const asked = parseResourceVersion(query.get('resourceVersion'));
+      if (asked !== undefined && asked > cluster.resourceVersion) throw tooLargeResourceVersion(asked, cluster.resourceVersion);
       const rendering = subresource ? 'object' : negotiateObjectRendering(req.headers.accept);
       sendObject(r, 200, cluster.get(gvr, target.namespace, target.name, subresource, r.ctx), rendering, info);
       return;

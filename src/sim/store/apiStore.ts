@@ -42,6 +42,7 @@ import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, RequestContext, Subresource } from './types.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
+import { parseUint64 } from '../vocabulary/goStrconv.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
@@ -487,6 +488,9 @@ export class ApiStore implements StoreOps {
   }
 
   private checkPrecondition(info: ResourceInfo, name: string, current: Stored, rv: string | undefined): void {
+    // The storage reads the written object's resourceVersion as a number first: not one is its 500.
+    const n = rv ? parseUint64(rv) : 0;
+    if (typeof n === 'string') throw unclassified(n);
     if (rv && rv !== current.object.metadata.resourceVersion) throw conflict(info.group, info.resource, name, STALE_OBJECT);
   }
 
