@@ -400,7 +400,8 @@ export class ApiStore implements StoreOps {
       const why = !servedVersion
         ? `no kind "${body.kind}" is registered for version "${body.apiVersion}" in scheme "pkg/runtime/scheme.go:100"`
         : `converting (${body.apiVersion.split('/').at(-1)}.${body.kind}) to (${internalGroupName(info.group)}.${info.kind}): unknown conversion`;
-      throw badRequest(`${body.kind} in version "${body.apiVersion}" cannot be handled as a ${info.kind}: ${why}`);
+      // The decoded kind's version alone (no group), as create.go's transformDecodeError words it.
+      throw badRequest(`${body.kind} in version "${body.apiVersion.split('/').at(-1)}" cannot be handled as a ${info.kind}: ${why}`);
     }
     if (!servedVersion) {
       throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${expected})`);
@@ -552,6 +553,7 @@ export class ApiStore implements StoreOps {
     }
     const m = next.metadata;
     const c = cur.metadata;
+    refuseUidChange(info, body.metadata?.uid ?? m.uid, c);
     m.name = c.name;
     if (c.namespace) m.namespace = c.namespace;
     m.uid = c.uid;
@@ -702,4 +704,14 @@ function checkName(obj: KubeObject, name: string): void {
 /** The Go package name of a group's internal types, as conversion errors name it (`core`, `apps`, `networking`). */
 function internalGroupName(group: string): string {
   return group === '' ? 'core' : group.split('.')[0]!;
+}
+
+/**
+ * An update may leave uid out (the stored one is kept) but not change it. kube-apiserver validates an
+ * update's metadata twice (the generic BeforeUpdate and the kind's strategy), so the cause is listed twice.
+ */
+function refuseUidChange(info: ResourceInfo, uid: string | undefined, current: Readonly<KubeObject['metadata']>): void {
+  if (!uid || uid === current.uid) return;
+  const cause = { reason: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` };
+  throw invalid(info.group, info.kind, current.name ?? '', [cause, { ...cause }]);
 }
