@@ -52,6 +52,9 @@ import { parseUint64 } from '../vocabulary/goStrconv.ts';
 // Every write takes its request's context as its last argument (writeContext.ts): nothing about the
 // running request is kept on the store.
 
+// What a custom resource's PATCH takes: no strategic merge patch (its lists have no merge keys).
+const CUSTOM_RESOURCE_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
+
 export interface ApiStoreOptions {
   clock: Clock;
   /** For generateName suffixes (scenarios seed it for determinism). */
@@ -597,7 +600,7 @@ export class ApiStore implements StoreOps {
         case 'json':
           return applyJsonPatch(base, patch);
         case 'strategic':
-          if (info.source === 'crd') throw unsupportedMediaType('application/strategic-merge-patch+json');
+          if (info.source === 'crd') throw unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES);
           return applyStrategicMergePatch(base, patch);
       }
     } catch (err) {

@@ -54,7 +54,8 @@ test('strategic merge patch on a custom resource is 415 like the real server', (
   const { cluster } = newCluster();
   cluster.create(CRD, '', widgetCrd());
   cluster.create(WIDGETS, 'default', { metadata: { name: 'w1' }, spec: {} });
-  assert.throws(() => cluster.patch(WIDGETS, 'default', 'w1', 'strategic', { spec: { a: 1 } }), (e: unknown) => e instanceof ApiError && e.code === 415);
+  assert.throws(() => cluster.patch(WIDGETS, 'default', 'w1', 'strategic', { spec: { a: 1 } }), (e: unknown) => e instanceof ApiError && e.code === 415 &&
+    e.message === 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
 });
 
 test('deleting the CRD deletes its objects, ends its watches and unserves it', async () => {
