@@ -303,11 +303,11 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       const raw = await readBody(req);
       const patch = decodeBody(raw, type === 'apply' ? 'yaml' : 'json', { patch: type });
       requireShape(patch, raw, { patch: type });
-      // An apply that creates its object answers 201, as the API server does.
+      // An apply that creates its object answers 201 (a dry run's too), as the API server does.
       const creates = type === 'apply' && !subresource && !exists(cluster, gvr, target.namespace, target.name);
       const patched = await admittedWrite(admitting(r, info, 'patch', ctx), (c) => recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, c)));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, creates && !ctx.dryRun ? 201 : 200, writtenJson(r, patched));
+      await sendWritten(r, creates ? 201 : 200, writtenJson(r, patched));
       return;
     }
     case 'DELETE': {

@@ -254,15 +254,18 @@ export class ApiStore implements StoreOps {
 
   patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource: Subresource | undefined, ctx: RequestContext): Stored {
     requireVerb(info, 'patch');
-    if (type === 'apply') checkAppliedFields(info, namespace, name, patch);
+    if (type === 'apply' && subresource !== 'scale') {
+      checkAppliedConfiguration(patch as KubeObject, info);
+      checkAppliedFields(info, namespace, name, patch);
+    }
     return this.write(() => {
       const table = this.table(info);
       const key = keyOf(info.namespaced ? namespace : '', name);
       const current = table.current.get(key);
-      if (type === 'apply') checkAppliedConfiguration(patch as KubeObject);
       if (!current) {
         if (type === 'apply' && !subresource) {
           const body = patch as KubeObject;
+          checkName(body, name);
           const config = { ...body, metadata: { ...body.metadata, name } };
           return this.create(info, namespace, config, ctx, config);
         }
