@@ -75,10 +75,17 @@ function requireVerb(info: ResourceInfo, verb: string, method: string): void {
 
 function resolve(cluster: SimClusterApi, target: ResourceTarget): ResourceInfo {
   const info = cluster.resources.lookup({ group: target.group, version: target.version, resource: target.resource });
-  if (!info) throw target.group === '' || cluster.resources.groups().some((g) => g.name === target.group) ? pathNotFound() : pageNotFound();
+  // A served group/version answers an unknown resource with a Status; a version nobody serves (even
+  // of a known group) is no route at all, the mux's plain-text 404.
+  if (!info) throw servesVersion(cluster, target.group, target.version) ? pathNotFound() : pageNotFound();
   // A namespace in the path of a cluster-scoped resource addresses nothing.
   if (target.namespace !== '' && !info.namespaced) throw pathNotFound();
   return info;
+}
+
+function servesVersion(cluster: SimClusterApi, group: string, version: string): boolean {
+  if (group === '') return version === 'v1';
+  return cluster.resources.groups().some((g) => g.name === group && g.versions.includes(version));
 }
 
 function subresourceOf(info: ResourceInfo, name: string): Subresource | undefined {

@@ -413,6 +413,11 @@ export class ApiStore implements StoreOps {
       throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${expected})`);
     }
     if (body.kind && body.kind !== info.kind) {
+      // A custom resource is decoded whatever its kind, then refused by its validator, which names
+      // the kind the body says.
+      if (info.source === 'crd') {
+        throw invalid(info.group, body.kind, body.metadata?.name ?? '', [{ reason: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(body.kind)}: must be ${info.kind}` }]);
+      }
       throw badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${info.kind})`);
     }
     // kind and apiVersion first, as the API server writes them.

@@ -27,7 +27,7 @@ export function parseFilters(info: ResourceInfo, namespace: string | undefined, 
   return {
     namespace: info.namespaced ? namespace ?? '' : '',
     label: parseLabelSelector(labelSelector),
-    field: parseFieldSelector(fieldSelector, info.kind),
+    field: parseFieldSelector(fieldSelector, info.kind, info.source === 'crd'),
   };
 }
 
