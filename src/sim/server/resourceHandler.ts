@@ -4,6 +4,9 @@
 // does the semantics and throws ApiErrors; this layer only decodes, negotiates and encodes.
 import type { ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
+import { managedFieldsOfRequest } from '../apply/unstoredAnswers.ts';
+import { writerOf } from '../store/writeContext.ts';
+import { timestamp } from '../vocabulary/objectMeta.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { parseResourceVersion } from '../store/resourceVersionParam.ts';
@@ -203,8 +206,12 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
   const { body } = await readObject(r, info);
   // Decoded as any built-in body: a wrong JSON type is a 400, unknown fields are warned about (or refused).
   const ctx = r.query.writeContext(r.ctx);
+  // The fields the request set, as sent: not the zero status decoding fills in, nor the answer.
+  const sent = structuredClone(body);
   decodeBuiltin(info, body, { mode: ctx.fieldValidation ?? 'Warn', warnings: ctx.warnings });
+  const managedFields = managedFieldsOfRequest(sent, info, writerOf(ctx), timestamp(r.cluster.clock.now()));
   const answer = answerReview(info, body, r);
+  if (managedFields) (answer['metadata'] as KubeObject['metadata']).managedFields = managedFields;
   sendWarnings(r.res, ctx);
   sendJson(r.res, 201, JSON.stringify(answer));
 }
