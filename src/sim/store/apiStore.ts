@@ -639,11 +639,14 @@ export class ApiStore implements StoreOps {
     else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;
     if (admit) ctx.admission?.validate(next, cur);
-    if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
-      if (ctx.dryRun) return current;
-      return this.commit(table, key, undefined, ctx).object;
-    }
     next.metadata.resourceVersion = cur.metadata.resourceVersion;
+    if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
+      // The last finalizer gone: the object is deleted, and the write is answered with the object it
+      // asked for (its fields recorded), as kube-apiserver's deleteWithoutFinalizers answers a PUT.
+      if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
+      if (!ctx.dryRun) this.commit(table, key, undefined, ctx);
+      return transientStored(next);
+    }
     if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
     // Semantically equal (key order aside, as the API server compares): nothing to write.
     if (ctx.dryRun) return new Stored(next, current.resourceVersion);
