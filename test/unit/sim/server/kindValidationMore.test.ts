@@ -4,8 +4,8 @@ import { call, type Answer } from './httpClient.ts';
 import { suiteServer } from './suiteServer.ts';
 
 // Validation kube-apiserver does that a controller's test meets: RBAC rules without verbs, a user
-// PriorityClass above a billion, an HPA scaling to zero on pod metrics, a nodePort out of range,
-// an update changing uid, a body of another group's version.
+// PriorityClass above a billion, an HPA scaling to zero on pod metrics, a nodePort out of range, a
+// negative quota, an update changing uid, a body of another group's version.
 
 const suite = suiteServer();
 
@@ -45,6 +45,11 @@ describe('per-kind validation', () => {
   it('a nodePort outside 30000-32767 is refused', async () => {
     const r = await call(suite.server, 'POST', '/api/v1/namespaces/default/services', { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'np' }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 80 }] } } });
     invalid(r, 'Service "np" is invalid: spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767', ['spec.ports[0].nodePort']);
+  });
+
+  it('a ResourceQuota may not set a hard limit below zero', async () => {
+    const r = await call(suite.server, 'POST', '/api/v1/namespaces/default/resourcequotas', { body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'negative' }, spec: { hard: { pods: '-1' } } } });
+    invalid(r, 'ResourceQuota "negative" is invalid: spec.hard[pods]: Invalid value: "-1": must be greater than or equal to 0', ['spec.hard[pods]']);
   });
 
   it('an update may not change uid (the cause twice, as the metadata is validated twice)', async () => {
