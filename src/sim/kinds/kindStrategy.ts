@@ -29,6 +29,11 @@ export interface KindStrategy {
   validateUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
   /** A /status write may carry more than status for some kinds: copy it from the request's body into `next`. */
   prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>, before: Readonly<KubeObject>): void;
+  /**
+   * CheckGracefulDelete: the grace period a delete of this object takes (a Pod's), or undefined for
+   * kinds deleted at once. A delete with a zero period still answers the object marked for deletion.
+   */
+  deletionGracePeriod?(obj: Readonly<KubeObject>, requested: number | undefined): number | undefined;
   /** Whether an update moves `metadata.generation` (default: anything but metadata and status changed). */
   generationChanged?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean;
 }

@@ -2,13 +2,14 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { obj, setDefault, type Obj } from './defaulting.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { forbidden, isRecord, records, sameValue } from './fieldErrors.ts';
-import type { KindStrategy } from './kindStrategy.ts';
+import type { KindStrategy, StoredObjects } from './kindStrategy.ts';
+import { mountServiceAccountToken, qosClassOf } from './podAdmission.ts';
 import { CREATE_ONLY, type KindModule } from './kindModule.ts';
 import { AGE_COLUMN, col, field, humanDuration, list, NAME_COLUMN, podStatusCell, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 import { defaultPodSpec, validatePodSpec } from './podSpec.ts';
 
-// Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account,
-// priority, and tolerations of not-ready and unreachable nodes for 300 s), and
+// Pods: the pod spec's defaults and checks, what admission adds to a new Pod (its service account
+// and its token's volume, priority, and tolerations of not-ready and unreachable nodes for 300 s), and
 // ValidatePodUpdate — once created, a pod's spec may
 // change only in its containers' images, activeDeadlineSeconds, added tolerations and a negative
 // terminationGracePeriodSeconds. The sim also lets spec.nodeName be set once: its scheduler binds
@@ -71,14 +72,24 @@ export const podStrategy: KindStrategy = {
     defaultPodOnly(spec);
   },
 
-  prepareForCreate(o: KubeObject): void {
-    admitPod(obj(o as Obj, 'spec'));
-    // The phase the server fills in; the kubelet moves it on.
-    o.status = { phase: 'Pending' };
+  prepareForCreate(o: KubeObject, stored: StoredObjects): void {
+    const spec = obj(o as Obj, 'spec');
+    admitPod(spec);
+    mountServiceAccountToken(o, stored);
+    // The phase the server fills in (the kubelet moves it on), and the pod's QoS class.
+    o.status = { phase: 'Pending', qosClass: qosClassOf(spec) };
   },
 
   validate(o: Readonly<KubeObject>): Cause[] {
     return validatePodSpec(o.spec, 'spec');
+  },
+
+  // A pod no node runs is deleted at once (period 0); a bound one gets the request's period or its own.
+  deletionGracePeriod(o: Readonly<KubeObject>, requested: number | undefined): number {
+    const spec = isRecord(o.spec) ? o.spec : {};
+    if (!spec.nodeName) return 0;
+    if (requested !== undefined) return requested;
+    return typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30;
   },
 
   validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {

@@ -194,6 +194,10 @@ export class ApiStore implements StoreOps {
       }
       strategyFor(info).normalize?.(decoded);
       defaultObject(info, decoded);
+      // The field manager records the request as decoded and defaulted, before admission and the
+      // kind's create preparation fill in more (a Pod's service account, a Service's cluster IP).
+      if (applied) recordApplyCreate(decoded, applied, this.fieldManagement(info, undefined, ctx));
+      else recordUpdate(undefined, decoded, this.fieldManagement(info, undefined, ctx));
       const obj = this.admitted(info, decoded, undefined, ctx);
       const meta = obj.metadata;
       const name = meta.name ?? '';
@@ -221,8 +225,6 @@ export class ApiStore implements StoreOps {
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj, now);
       strategyFor(info).prepareForCreate?.(obj, this.storedObjects, ctx.user ?? ADMIN_USER);
-      if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined, ctx));
-      else recordUpdate(undefined, obj, this.fieldManagement(info, undefined, ctx));
       encodeAsGo(obj);
       ctx.admission?.validate(obj, undefined);
       if (ctx.dryRun) return new Stored(obj, 0);
@@ -354,8 +356,22 @@ export class ApiStore implements StoreOps {
         const marked = this.commit(table, key, next, ctx).object;
         return { object: marked, deleted: false };
       }
-      return { object: this.commit(table, key, undefined, ctx).object, deleted: true };
+      const deleted = this.commit(table, key, undefined, ctx).object;
+      return { object: this.markedAsDeleted(info, deleted, options), deleted: true };
     });
+  }
+
+  /**
+   * A kind with graceful deletion (a Pod) answers its delete with the object marked for deletion, as
+   * kube-apiserver's BeforeDelete marks it; the sim deletes it at once, whatever the period.
+   */
+  private markedAsDeleted(info: ResourceInfo, deleted: Stored, options: DeleteOptions): Stored {
+    const grace = strategyFor(info).deletionGracePeriod?.(deleted.object, options.gracePeriodSeconds);
+    if (grace === undefined) return deleted;
+    const marked = mutableCopy(deleted.object) as KubeObject;
+    marked.metadata.deletionTimestamp ??= timestamp(this.opts.clock.now() + grace * 1000);
+    marked.metadata.deletionGracePeriodSeconds ??= grace;
+    return transientStored(marked);
   }
 
   deleteCollection(info: ResourceInfo, request: ListRequest & DeleteOptions, ctx: RequestContext): Stored[] {

@@ -124,10 +124,10 @@ test('/status writes change only status; main-resource writes cannot change stat
   assert.throws(() => cluster.update(CM, 'default', 'x', configMap('x'), 'status'), code(404));
 });
 
-test('pods start Pending; status on create is emptied for kinds with /status (Go prints the empty struct)', () => {
+test('pods start Pending (with their QoS class); status on create is emptied for kinds with /status (Go prints the empty struct)', () => {
   const { cluster } = newCluster();
   const p = cluster.create(PODS, 'default', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] }, status: { phase: 'Running' } });
-  assert.deepEqual(p.object.status, { phase: 'Pending' });
+  assert.deepEqual(p.object.status, { phase: 'Pending', qosClass: 'BestEffort' });
   const d = cluster.create(DEPLOY, 'default', { ...deployment('web'), status: { replicas: 5 } });
   assert.deepEqual(d.object.status, {}, 'an empty status, as the API server writes a built-in kind\'s');
 });
