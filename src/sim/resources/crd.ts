@@ -120,6 +120,15 @@ function trimDot(path: string): string {
 }
 
 /** The status the apiextensions controllers would set on an accepted CRD. */
+/**
+ * A CRD's status as its create stores it: only the stored version. kube-apiserver's naming and
+ * establishing controllers accept the names and set the conditions right after (crdLifecycle.ts).
+ */
+export function crdStatusOnCreate(crd: Readonly<KubeObject>): Record<string, unknown> {
+  const storage = (specOf(crd).versions ?? []).find((v) => v.storage)?.name;
+  return { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: storage ? [storage] : [] };
+}
+
 export function crdStatus(crd: Readonly<KubeObject>, now: string): Record<string, unknown> {
   const spec = specOf(crd);
   const names = spec.names ?? {};

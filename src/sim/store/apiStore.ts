@@ -5,13 +5,13 @@ import { ApiError } from '../../shared/apiError.ts';
 import { applyJsonPatch } from '../patch/jsonPatch.ts';
 import { applyMergePatch } from '../patch/mergePatch.ts';
 import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
-import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
+import { crdStatus, crdStatusOnCreate, validateCrdForWrite } from '../resources/crd.ts';
 import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
 import {
   applyConfiguration, checkAppliedConfiguration, committedFields, recordApplyCreate, recordUpdate, writeEnded, type FieldManagement,
 } from '../apply/fieldManager.ts';
 import { fieldManagementFor } from '../apply/forResource.ts';
-import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
+import { deleteCustomResources, establishCrd, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
 import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
@@ -223,7 +223,7 @@ export class ApiStore implements StoreOps {
       delete meta.resourceVersion;
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
-      this.defaultsOnCreate(info, obj, now);
+      this.defaultsOnCreate(info, obj);
       strategyFor(info).prepareForCreate?.(obj, this.storedObjects, ctx.user ?? ADMIN_USER);
       encodeAsGo(obj);
       ctx.admission?.validate(obj, undefined);
@@ -491,10 +491,10 @@ export class ApiStore implements StoreOps {
     if (ns.object.metadata.deletionTimestamp) throw forbiddenTerminating(info.group, info.resource, name, namespace);
   }
 
-  private defaultsOnCreate(info: ResourceInfo, obj: KubeObject, now: number): void {
+  private defaultsOnCreate(info: ResourceInfo, obj: KubeObject): void {
     const o = obj as Record<string, unknown>;
     if (isCrdTable(info)) {
-      o.status = crdStatus(obj, timestamp(now));
+      o.status = crdStatusOnCreate(obj);
     } else if (kindModuleFor(info)?.statusOnCreate === 'kept') {
       o.status = withZeroStatus(info, o.status);
     } else if (hasSubresource(info, 'status')) {
@@ -685,7 +685,11 @@ export class ApiStore implements StoreOps {
 
   private afterCommit(table: ResourceTable, event: HistoryEvent, ctx: RequestContext): void {
     const obj = event.object.object;
-    if (isCrdTable(table)) followCrd(this, event, this.opts.onUnserved);
+    if (isCrdTable(table)) {
+      followCrd(this, event, this.opts.onUnserved);
+      const key = keyOf('', obj.metadata.name ?? '');
+      if (event.type === 'ADDED') this.followUps.push(() => establishCrd(this, table, key, this.opts.clock.now(), ctx));
+    }
     if (!this.deletionControllers) {
       if (table.group === NAMESPACES.group && table.resource === NAMESPACES.resource && event.type === 'MODIFIED' && obj.metadata.deletionTimestamp) {
         const name = obj.metadata.name ?? '';

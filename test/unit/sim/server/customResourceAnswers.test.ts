@@ -6,7 +6,8 @@ import { suiteServer } from './suiteServer.ts';
 // Custom resources and their definitions answered as kube-apiserver answers them: a version nobody
 // serves is no route (plain-text 404), a body of another kind is refused by the CR validator, a
 // field selector by the CR's field label conversion, and a CRD without exactly one storage version
-// with the validator's words (Go's print of the versions) and the stored-versions rule.
+// with the validator's words (Go's print of the versions) and the stored-versions rule. A new CRD
+// is answered before its names are accepted, as the real controllers accept them just after.
 
 const suite = suiteServer();
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -40,6 +41,22 @@ describe('custom resources', () => {
     const r = await call(suite.server, 'GET', '/apis/cr.example.com/v1/namespaces/default/things?fieldSelector=spec.size%3D1');
     assert.equal(r.status, 400);
     assert.equal(r.json().message, 'field label not supported: spec.size');
+  });
+});
+
+describe('creating a CRD', () => {
+  it('answers it as stored, before its names are accepted, then establishes it', async () => {
+    const r = await call(suite.server, 'POST', CRDS, { body: crd('fresh.example.com', [version('v1', true)]) });
+    assert.equal(r.status, 201, r.body);
+    const created = r.json();
+    assert.deepEqual(created.spec.conversion, { strategy: 'None' }, 'no conversion named is no conversion');
+    assert.deepEqual(created.status, { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] });
+    const spec = created.metadata.managedFields[0].fieldsV1['f:spec'];
+    assert.equal('.' in spec['f:names'], false, 'names is in the zero value of a spec');
+    assert.ok('.' in spec['f:conversion'], 'conversion is not');
+    const read = (await call(suite.server, 'GET', `${CRDS}/things.fresh.example.com`)).json();
+    assert.deepEqual(read.status.conditions.map((c: { type: string; status: string }) => `${c.type}=${c.status}`), ['NamesAccepted=True', 'Established=True']);
+    assert.equal(read.status.acceptedNames.kind, 'Thing');
   });
 });
 
