@@ -12,9 +12,12 @@ const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 // k8s.io/apimachinery's utilrand alphabet: no vowels, no confusable digits.
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** The volume's `kube-api-access-xxxxx` suffix: random in kube-apiserver, derived from the pod's uid here so runs repeat. */
-function suffixOf(uid: string): string {
-  const digest = createHash('sha256').update(uid).digest();
+/**
+ * The volume's `kube-api-access-xxxxx` suffix: random in kube-apiserver; here derived from the
+ * service account, so the same pod gets the same volume in every run (what `check` compares).
+ */
+function suffixOf(serviceAccount: string): string {
+  const digest = createHash('sha256').update(serviceAccount).digest();
   return [...digest.subarray(0, 5)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
 }
 
@@ -40,7 +43,7 @@ export function mountServiceAccountToken(pod: KubeObject, stored: StoredObjects)
   const containers = [...records(spec.initContainers), ...records(spec.containers)];
   // A pod that mounts something at the token's path already brings its own.
   if (containers.some((c) => records(c.volumeMounts).some((m) => m.mountPath === TOKEN_MOUNT_PATH))) return;
-  const name = `kube-api-access-${suffixOf(pod.metadata.uid ?? pod.metadata.name ?? '')}`;
+  const name = `kube-api-access-${suffixOf(`${pod.metadata.namespace ?? ''}/${String(spec.serviceAccountName ?? '')}`)}`;
   spec.volumes = [...records(spec.volumes), tokenVolume(name)];
   for (const c of containers) c.volumeMounts = [...records(c.volumeMounts), { name, readOnly: true, mountPath: TOKEN_MOUNT_PATH }];
 }
