@@ -69,8 +69,9 @@ export function methodNotAllowed(message: string): ApiError {
   return failure(405, 'MethodNotAllowed', message);
 }
 
-export function unsupportedMediaType(contentType: string): ApiError {
-  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`);
+/** A patch type the resource does not take (a strategic merge patch to a custom resource), with the ones it does. */
+export function unsupportedMediaType(accepted: readonly string[]): ApiError {
+  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
 /** What a watch's ERROR event and an Exact list at a compacted RV carry. */

@@ -106,8 +106,15 @@ function configSetOf(config: KubeObject, fm: FieldManagement): FieldSet {
 }
 
 /** Refuses what an applied configuration may not carry. */
-export function checkAppliedConfiguration(config: KubeObject): void {
+export function checkAppliedConfiguration(config: KubeObject, expected: { group: string; version: string; kind: string }): void {
   if (config.metadata?.managedFields !== undefined) throw badRequest('metadata.managedFields must be nil');
+  // The configuration must be of the kind and version the URL names (a missing kind too), as the
+  // field manager's version check words it: a GroupVersionKind printed by Go.
+  const [group, version] = String(config.apiVersion ?? '').includes('/') ? String(config.apiVersion).split('/', 2) : ['', String(config.apiVersion ?? '')];
+  const kind = String(config.kind ?? '');
+  if (group !== expected.group || version !== expected.version || kind !== expected.kind) {
+    throw badRequest(`invalid object type: ${group}/${version}, Kind=${kind}`);
+  }
 }
 
 /** The object an apply creates: the configuration, owned by its applier. */

@@ -55,8 +55,19 @@ function encodeMessage(message: string, value: Json, root: boolean): void {
       delete value[key];
       continue;
     }
+    // An empty map or list with omitempty is left out too (`data: {}` after a patch removed its last key).
+    if (!flags.includes('e') && isEmptyCollection(flags, v)) {
+      delete value[key];
+      continue;
+    }
     encodeField(row, v);
   }
+}
+
+function isEmptyCollection(flags: string, v: unknown): boolean {
+  if (flags.includes('r')) return Array.isArray(v) && v.length === 0;
+  if (flags.includes('m')) return isObject(v) && Object.keys(v).length === 0;
+  return false;
 }
 
 /** What Go prints for an unset field that has no omitempty (or is a non-pointer struct). */

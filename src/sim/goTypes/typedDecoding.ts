@@ -31,7 +31,7 @@ const META = 'apimachinery.pkg.apis.meta.v1';
 /** Messages with a JSON form of their own (not an object of their fields). */
 const SPECIAL: Record<string, (v: unknown) => string | undefined> = {
   [`${META}.Time`]: (v) => (typeof v === 'string' ? timeProblem(v) : `cannot unmarshal ${jsonKind(v)} into Go value of type string`),
-  [`${META}.MicroTime`]: (v) => (typeof v === 'string' ? timeProblem(v) : `cannot unmarshal ${jsonKind(v)} into Go value of type string`),
+  [`${META}.MicroTime`]: (v) => (typeof v === 'string' ? microTimeProblem(v) : `cannot unmarshal ${jsonKind(v)} into Go value of type string`),
   [`${META}.Duration`]: (v) => (typeof v === 'string' ? undefined : `cannot unmarshal ${jsonKind(v)} into Go value of type string`),
   [`${META}.FieldsV1`]: () => undefined,
   'apimachinery.pkg.runtime.RawExtension': () => undefined,
@@ -92,6 +92,22 @@ function base64Problem(v: string): string | undefined {
 function timeProblem(v: string): string | undefined {
   if (v === '' || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(v)) return undefined;
   return `parsing time ${JSON.stringify(JSON.stringify(v))} as "\\"2006-01-02T15:04:05Z07:00\\"": cannot parse ${JSON.stringify(`${v}"`)} as "2006"`;
+}
+
+const RFC3339_MICRO = '2006-01-02T15:04:05.000000Z07:00';
+
+/**
+ * A MicroTime is parsed with Go's RFC3339Micro layout: exactly six fractional digits, then a zone.
+ * time.Parse names the rest of the value it could not match and the part of the layout it expected.
+ */
+function microTimeProblem(v: string): string | undefined {
+  const at = `parsing time ${JSON.stringify(v)} as "${RFC3339_MICRO}"`;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(v)) return `${at}: cannot parse ${JSON.stringify(v)} as "2006"`;
+  const rest = v.slice(19);
+  if (!/^\.\d{6}/.test(rest)) return `${at}: cannot parse ${JSON.stringify(rest)} as ".000000"`;
+  const zone = rest.slice(7);
+  if (!/^(Z|[+-]\d{2}:\d{2})$/.test(zone)) return `${at}: cannot parse ${JSON.stringify(zone)} as "Z07:00"`;
+  return undefined;
 }
 
 const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;

@@ -96,7 +96,12 @@ export function validateHorizontalPodAutoscaler(o: Readonly<KubeObject>): Cause[
   if (max < 1) causes.push(invalid('spec.maxReplicas', max, 'must be greater than 0'));
   if (min !== undefined && max < min) causes.push(invalid('spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
   causes.push(...validateTargetRef(isRecord(spec.scaleTargetRef) ? spec.scaleTargetRef : {}, 'spec.scaleTargetRef'));
-  records(spec.metrics).forEach((m, i) => causes.push(...validateMetric(m, `spec.metrics[${i}]`)));
+  const metrics = records(spec.metrics);
+  metrics.forEach((m, i) => causes.push(...validateMetric(m, `spec.metrics[${i}]`)));
+  // Scaling to zero needs a metric that does not come from the (then absent) pods.
+  if (min === 0 && !metrics.some((m) => m.type === 'Object' || m.type === 'External')) {
+    causes.push({ reason: 'FieldValueForbidden', field: 'spec.metrics', message: 'Forbidden: must specify at least one Object or External metric to support scaling to zero replicas' });
+  }
   const behavior = isRecord(spec.behavior) ? spec.behavior : {};
   causes.push(...validateRules(behavior.scaleUp, 'spec.behavior.scaleUp'), ...validateRules(behavior.scaleDown, 'spec.behavior.scaleDown'));
   return causes;

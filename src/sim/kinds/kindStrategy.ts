@@ -36,6 +36,11 @@ export interface KindStrategy {
   prepareForStatusUpdate?(next: KubeObject, body: Readonly<KubeObject>, before: Readonly<KubeObject>, now: string): void;
   /** Causes for a 422 of a /status write, which the main resource's rules do not check (a CSR's conditions and certificate). */
   validateStatusUpdate?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[];
+  /**
+   * CheckGracefulDelete: the grace period a delete of this object takes (a Pod's), or undefined for
+   * kinds deleted at once. A delete with a zero period still answers the object marked for deletion.
+   */
+  deletionGracePeriod?(obj: Readonly<KubeObject>, requested: number | undefined): number | undefined;
   /** Whether an update moves `metadata.generation` (default: anything but metadata and status changed). */
   generationChanged?(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean;
 }

@@ -1,5 +1,6 @@
 import { isObj, items, obj, type Obj } from './defaulting.ts';
 import type { KindModule } from './kindModule.ts';
+import { limitRangeCauses } from './limitRangeValidation.ts';
 import { CREATED_AT_COLUMN, NAME_COLUMN } from '../vocabulary/tableCells.ts';
 
 // LimitRanges (core v1). SetDefaults_LimitRangeItem: for a Container item, a missing default limit
@@ -26,6 +27,6 @@ function limitRangeDefaults(o: Obj): void {
 
 export const limitRangeKind: KindModule = {
   api: { group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', shortNames: ['limits'] },
-  strategy: { defaults: (o) => limitRangeDefaults(o as Obj) },
+  strategy: { defaults: (o) => limitRangeDefaults(o as Obj), validate: limitRangeCauses },
   columns: [NAME_COLUMN, CREATED_AT_COLUMN],
 };

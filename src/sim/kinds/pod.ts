@@ -91,6 +91,14 @@ export const podStrategy: KindStrategy = {
     return validatePodSpec(o.spec, 'spec');
   },
 
+  // A pod no node runs is deleted at once (period 0); a bound one gets the request's period or its own.
+  deletionGracePeriod(o: Readonly<KubeObject>, requested: number | undefined): number {
+    const spec = isRecord(o.spec) ? o.spec : {};
+    if (!spec.nodeName) return 0;
+    if (requested !== undefined) return requested;
+    return typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30;
+  },
+
   validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {
     const old = isRecord(before.spec) ? before.spec : {};
     const next = isRecord(after.spec) ? after.spec : {};

@@ -1,4 +1,5 @@
 import type { KindModule } from './kindModule.ts';
+import { resourceQuotaCauses } from './resourceQuotaValidation.ts';
 import { AGE_COLUMN, col, field, NAME_COLUMN, quantityText, type Obj } from '../vocabulary/tableCells.ts';
 
 // ResourceQuotas (core v1). Their cells come from the status, which the quota controller fills in
@@ -25,6 +26,7 @@ function usage(o: Obj, limits: boolean): string {
 export const resourceQuotaKind: KindModule = {
   api: { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', shortNames: ['quota'], status: true },
   zeroStatus: () => ({}),
+  strategy: { validate: resourceQuotaCauses },
   columns: [
     NAME_COLUMN,
     AGE_COLUMN,

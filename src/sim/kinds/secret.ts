@@ -4,6 +4,7 @@ import { immutableData, tooLong, validateDataKey } from './dataKeys.ts';
 import type { KindStrategy } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { countKeys } from './configMap.ts';
+import { goJsonSyntaxError } from '../vocabulary/goJsonSyntax.ts';
 import { AGE_COLUMN, col, NAME_COLUMN, str } from '../vocabulary/tableCells.ts';
 
 // Secrets: `stringData` is write-only — merged into `data` as base64 (its keys win) and never
@@ -16,6 +17,24 @@ const REQUIRED_KEYS: Record<string, string[]> = {
   'kubernetes.io/dockercfg': ['.dockercfg'],
   'kubernetes.io/ssh-auth': ['ssh-privatekey'],
 };
+
+/** The types whose config must be a JSON object, and its key. */
+const DOCKER_CONFIG_KEYS: Record<string, string> = {
+  'kubernetes.io/dockerconfigjson': '.dockerconfigjson',
+  'kubernetes.io/dockercfg': '.dockercfg',
+};
+
+/** The config is read as Go reads it into a map[string]interface{}: its error, with the contents redacted. */
+function dockerConfigCauses(base64: string, key: string): Cause[] {
+  const bytes = Buffer.from(base64, 'base64');
+  let why = goJsonSyntaxError(bytes);
+  if (!why) {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    const type = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+    if (value !== null && type !== 'object') why = `json: cannot unmarshal ${type} into Go value of type map[string]interface {}`;
+  }
+  return why ? [{ reason: 'FieldValueInvalid', field: `data[${key}]`, message: `Invalid value: "<secret contents redacted>": ${why}` }] : [];
+}
 
 export const secretStrategy: KindStrategy = {
   normalize(obj: KubeObject): void {
@@ -41,6 +60,8 @@ export const secretStrategy: KindStrategy = {
     for (const key of REQUIRED_KEYS[type] ?? []) {
       if (!Object.hasOwn(data, key)) causes.push({ reason: 'FieldValueRequired', field: `data[${key}]`, message: 'Required value' });
     }
+    const dockerKey = DOCKER_CONFIG_KEYS[type];
+    if (dockerKey && typeof data[dockerKey] === 'string') causes.push(...dockerConfigCauses(data[dockerKey], dockerKey));
     if (type === 'kubernetes.io/basic-auth' && !Object.hasOwn(data, 'username') && !Object.hasOwn(data, 'password')) {
       causes.push({ reason: 'FieldValueRequired', field: 'data[username]', message: 'Required value' });
     }

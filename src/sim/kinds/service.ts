@@ -6,7 +6,7 @@ import { duplicate, forbidden, invalid, isRecord, notSupported, records, require
 import type { KindStrategy, StoredObjects } from './kindStrategy.ts';
 import type { KindModule } from './kindModule.ts';
 import { allocateClusterIp } from './serviceClusterIp.ts';
-import { allocateNodePorts, keepNodePorts } from './serviceNodePorts.ts';
+import { allocateNodePorts, keepNodePorts, nodePortRangeCauses } from './serviceNodePorts.ts';
 import { AGE_COLUMN, col, field, labelsText, NAME_COLUMN, str, type Obj as Row } from '../vocabulary/tableCells.ts';
 
 // Services: SetDefaults_Service (type ClusterIP, sessionAffinity None, port protocol TCP,
@@ -80,7 +80,8 @@ export const serviceStrategy: KindStrategy = {
     else if (affinity !== 'ClientIP' && affinity !== 'None') causes.push(notSupported('spec.sessionAffinity', affinity, ['ClientIP', 'None']));
     else if (affinity === 'None' && spec.sessionAffinityConfig) causes.push(forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'));
     if (!TYPES.includes(String(spec.type ?? ''))) causes.push(notSupported('spec.type', spec.type ?? '', TYPES));
-    return causes;
+    // The allocator sees only what validation let through.
+    return causes.length > 0 ? causes : nodePortRangeCauses(o);
   },
 
   prepareForCreate(o: KubeObject, stored: StoredObjects): void {

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { StoredObjects } from './kindStrategy.ts';
+import type { Cause } from '../../shared/apiErrors.ts';
 
 // Node ports, as kube-apiserver's allocator hands them out: each port of a NodePort or
 // LoadBalancer Service (unless it turned node ports off) gets a free one in 30000–32767; a port
@@ -46,4 +47,19 @@ export function keepNodePorts(before: Readonly<KubeObject>, next: KubeObject): v
     const same = was.find((w) => w.port === p.port && (w.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
     if (same?.nodePort) p.nodePort = same.nodePort;
   }
+}
+
+/** A nodePort the request names outside the range is refused by the allocator, after validation. */
+export function nodePortRangeCauses(obj: Readonly<KubeObject>): Cause[] {
+  const spec = (obj as { spec?: ServiceSpec }).spec;
+  if (!spec || !Array.isArray(spec.ports)) return [];
+  const causes: Cause[] = [];
+  spec.ports.forEach((p, i) => {
+    if (typeof p?.nodePort !== 'number' || p.nodePort === 0 || (p.nodePort >= FIRST && p.nodePort < FIRST + RANGE)) return;
+    causes.push({
+      reason: 'FieldValueInvalid', field: `spec.ports[${i}].nodePort`,
+      message: `Invalid value: ${p.nodePort}: provided port is not in the valid range. The range of valid ports is ${FIRST}-${FIRST + RANGE - 1}`,
+    });
+  });
+  return causes;
 }

@@ -84,6 +84,19 @@ function remove(doc: unknown, path: string): unknown {
   return doc;
 }
 
+/**
+ * The json-patch library kube-apiserver v1.28 uses (evanphx/json-patch v4) replaces a missing key of
+ * an object as if it were there, so such a replace adds it; a missing array index still fails.
+ */
+function replace(doc: unknown, path: string, value: unknown): unknown {
+  const tokens = parsePointer(path);
+  if (tokens.length === 0) return value;
+  const { parent, key } = locate(doc, tokens, path);
+  if (Array.isArray(parent)) parent[arrayIndex(parent, key, path, false)] = value;
+  else parent[key] = value;
+  return doc;
+}
+
 /** Applies the operations to a copy of `target`. Throws ApiError 422 when one fails. */
 export function applyJsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw new ApiError(400, 'json patch must be an array of operations', 'BadRequest');
@@ -93,7 +106,7 @@ export function applyJsonPatch(target: unknown, ops: unknown): unknown {
     switch (raw.op) {
       case 'add': doc = add(doc, raw.path, structuredClone(raw.value)); break;
       case 'remove': doc = remove(doc, raw.path); break;
-      case 'replace': get(doc, raw.path); doc = add(remove(doc, raw.path), raw.path, structuredClone(raw.value)); break;
+      case 'replace': doc = replace(doc, raw.path, structuredClone(raw.value)); break;
       case 'move': {
         const v = get(doc, raw.from ?? '');
         doc = add(remove(doc, raw.from ?? ''), raw.path, v);

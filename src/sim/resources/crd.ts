@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { validateCrdSchemas } from '../crdSchema/structuralSchema.ts';
+import { goCrdVersions } from './crdVersionsGoValue.ts';
 import { ALL_VERBS, storageVersionHash } from './builtins.ts';
 import type { ResourceInfo, ScaleMapping, SubresourceInfo } from '../vocabulary/resourceInfo.ts';
 
@@ -38,14 +39,30 @@ export function validateCrd(crd: Readonly<KubeObject>): Cause[] {
     causes.push({ reason: 'FieldValueNotSupported', field: 'spec.scope', message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"` });
   }
   const versions = spec.versions ?? [];
-  need(versions.length > 0, 'spec.versions', 'Required value');
-  if (versions.length > 0 && versions.filter((v) => v.storage).length !== 1) {
-    causes.push({ reason: 'FieldValueInvalid', field: 'spec.versions', message: 'Invalid value: must have exactly one version marked as storage version' });
+  if (versions.filter((v) => v.storage).length !== 1) {
+    causes.push({ reason: 'FieldValueInvalid', field: 'spec.versions', message: `Invalid value: ${goCrdVersions(spec.versions)}: must have exactly one version marked as storage version` });
   }
   if (spec.group && spec.names?.plural && crd.metadata.name !== `${spec.names.plural}.${spec.group}`) {
     causes.push({ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${crd.metadata.name ?? ''}": must be spec.names.plural+"."+spec.group` });
   }
+  causes.push(...storedVersionCauses(crd, versions));
   return causes;
+}
+
+/**
+ * status.storedVersions must hold every storage version. A write adds the first storage version to
+ * them (a create starts from none: nil), so a CRD without one, or with two, is refused here too.
+ */
+function storedVersionCauses(crd: Readonly<KubeObject>, versions: CrdVersion[]): Cause[] {
+  const fromStatus = (crd.status as { storedVersions?: unknown } | undefined)?.storedVersions;
+  const firstStorage = versions.find((v) => v.storage)?.name;
+  // As the strategy's PrepareForCreate/PrepareForUpdate leave them: the first storage version added.
+  const kept = Array.isArray(fromStatus) ? fromStatus.map(String) : undefined;
+  const stored = firstStorage && !kept?.includes(firstStorage) ? [...(kept ?? []), firstStorage] : kept;
+  const value = stored ? `[]string{${stored.map((s) => JSON.stringify(s)).join(', ')}}` : '[]string(nil)';
+  const field = 'status.storedVersions';
+  if (!stored || stored.length === 0) return [{ reason: 'FieldValueInvalid', field, message: `Invalid value: ${value}: must have at least one stored version` }];
+  return versions.filter((v) => v.storage && !stored.includes(v.name ?? '')).map((v) => ({ reason: 'FieldValueInvalid', field, message: `Invalid value: ${value}: must have the storage version ${v.name ?? ''}` }));
 }
 
 /**
@@ -103,6 +120,15 @@ function trimDot(path: string): string {
 }
 
 /** The status the apiextensions controllers would set on an accepted CRD. */
+/**
+ * A CRD's status as its create stores it: only the stored version. kube-apiserver's naming and
+ * establishing controllers accept the names and set the conditions right after (crdLifecycle.ts).
+ */
+export function crdStatusOnCreate(crd: Readonly<KubeObject>): Record<string, unknown> {
+  const storage = (specOf(crd).versions ?? []).find((v) => v.storage)?.name;
+  return { conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: storage ? [storage] : [] };
+}
+
 export function crdStatus(crd: Readonly<KubeObject>, now: string): Record<string, unknown> {
   const spec = specOf(crd);
   const names = spec.names ?? {};

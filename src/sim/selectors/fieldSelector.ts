@@ -81,15 +81,18 @@ function parseRequirement(part: string, text: string): FieldRequirement {
   throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
 }
 
-/** Parses and checks a field selector for one kind; throws ApiError 400. */
-export function parseFieldSelector(text: string | undefined, kind: string): FieldSelector {
+/**
+ * Parses and checks a field selector for one kind; throws ApiError 400. A custom resource's
+ * selectable fields are checked by its own conversion function, as kinds with fields of their own are.
+ */
+export function parseFieldSelector(text: string | undefined, kind: string, customResource = false): FieldSelector {
   const trimmed = (text ?? '').trim();
   const requirements = trimmed === '' ? [] : splitEscaped(trimmed, ',').map((p) => parseRequirement(p, trimmed));
   const allowed = EXTRA_FIELDS[kind] ?? [];
   for (const r of requirements) {
     if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace' && !allowed.includes(r.field)) {
       // Kinds with fields of their own check through their conversion function; the others through the generic object fields.
-      throw badRequest(Object.hasOwn(EXTRA_FIELDS, kind) ? `field label not supported: ${r.field}` : `"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
+      throw badRequest(customResource || Object.hasOwn(EXTRA_FIELDS, kind) ? `field label not supported: ${r.field}` : `"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
     }
   }
   return {

@@ -122,14 +122,13 @@ async function item(r: ResourceRequest, v: ConvertedVersion, method: string, sub
     case 'GET':
       return send(r, v, 200, cluster.get(v.stored, namespace, name, undefined, r.ctx).object);
     case 'PUT': {
-      const ctx = query.writeContext(r.ctx);
+      const ctx = query.writeContext(r.ctx, 'UpdateOptions');
       const stored = v.toStored(await readActionBody(r, v.type, ctx));
       return send(r, v, 200, cluster.update(v.stored, namespace, name, stored, subresource, ctx).object, ctx);
     }
     case 'PATCH': {
       const type = patchTypeOf(req.headers['content-type']);
-      const ctx = query.writeContext(r.ctx);
-      if (type === 'apply' && !ctx.fieldManager) throw badRequest('PATCH, fieldManager is required for apply requests');
+      const ctx = query.writeContext(r.ctx, 'PatchOptions', type);
       const patch = decodeBody(await readBody(req), type === 'apply' ? 'yaml' : 'json');
       const current = currentOrNone(r, v);
       if (!current) {

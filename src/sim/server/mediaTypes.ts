@@ -101,11 +101,8 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
     case 'application/apply-patch+cbor':
       return 'apply';
     default:
-      throw apiError(
-        415,
-        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
-        'UnsupportedMediaType',
-      );
+      // Refused by the route (go-restful matches a PATCH's Content-Type first), in its words.
+      throw apiError(415, '415: Unsupported Media Type', 'UnsupportedMediaType', {});
   }
 }
 

@@ -1,7 +1,8 @@
 // Query parameters of resource requests, validated the way kube-apiserver does (a malformed number or
 // an unknown enum value is a 400 BadRequest, never silently ignored).
 import type { DeleteOptions, ListRequest, RequestContext, WatchRequest } from '../store/types.ts';
-import { invalid } from '../../shared/apiErrors.ts';
+import { invalid, unclassified, type Cause } from '../../shared/apiErrors.ts';
+import { dryRunCauses, fieldManagerCauses, fieldValidationCauses, listOptionsCauses, throwIfInvalid } from './optionsValidation.ts';
 import { badRequest } from './status.ts';
 import { parseInt64 } from '../vocabulary/goStrconv.ts';
 
@@ -63,8 +64,11 @@ export class QueryParameters {
     const request: ListRequest = { namespace };
     const rv = this.get('resourceVersion');
     if (rv !== undefined && rv !== '') request.resourceVersion = rv;
-    const match = this.oneOf('resourceVersionMatch', ['NotOlderThan', 'Exact'] as const);
-    if (match) request.resourceVersionMatch = match;
+    const match = this.get('resourceVersionMatch');
+    // sendInitialEvents is a bool like any other: a malformed one is a 400 before it is forbidden.
+    const sendInitialEvents = this.has('sendInitialEvents') ? String(this.bool('sendInitialEvents')) : undefined;
+    throwIfInvalid('ListOptions', listOptionsCauses({ resourceVersion: rv, resourceVersionMatch: match, continue: this.get('continue'), sendInitialEvents }));
+    if (match === 'NotOlderThan' || match === 'Exact') request.resourceVersionMatch = match;
     // kube-apiserver takes limit as an int64 and pages only when it is positive: limit=-5 lists everything.
     const limit = this.integer('limit');
     if (limit !== undefined && limit > 0) request.limit = limit;
@@ -97,34 +101,49 @@ export class QueryParameters {
     return request;
   }
 
-  /** dryRun / fieldManager / fieldValidation, added to the request's client context. */
-  writeContext(base: RequestContext): RequestContext {
+  /**
+   * dryRun / fieldManager / fieldValidation, added to the request's client context; refused together
+   * as one invalid `kind` (CreateOptions, UpdateOptions, PatchOptions), as kube-apiserver does. An
+   * apply needs a fieldManager; `force` is for apply alone.
+   */
+  writeContext(base: RequestContext, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' = 'CreateOptions', patchType?: string): RequestContext {
     const dryRun = this.params?.getAll('dryRun') ?? [];
-    for (const d of dryRun) if (d !== 'All') throw badRequest(`invalid dry run option: ${JSON.stringify(d)}: supported values: "All"`);
-    const fieldValidation = this.oneOf('fieldValidation', ['Ignore', 'Warn', 'Strict'] as const);
+    const fieldValidation = this.get('fieldValidation');
     const fieldManager = this.get('fieldManager');
-    if (fieldManager !== undefined && fieldManager.length > 128) throw badRequest('fieldManager: Too long: may not be longer than 128 characters');
+    const force = this.get('force');
+    const causes: Cause[] = [];
+    if (kind === 'PatchOptions') {
+      if (patchType !== 'apply' && force !== undefined) causes.push({ field: 'force', reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch' });
+      if (patchType === 'apply' && !fieldManager) causes.push({ field: 'fieldManager', reason: 'FieldValueRequired', message: 'Required value: is required for apply patch' });
+    }
+    causes.push(...fieldManagerCauses(fieldManager), ...dryRunCauses(dryRun), ...fieldValidationCauses(fieldValidation));
+    throwIfInvalid(kind, causes);
     const ctx: RequestContext = { ...base, warnings: [] };
-    if (fieldValidation !== undefined) ctx.fieldValidation = fieldValidation;
+    if (fieldValidation) ctx.fieldValidation = fieldValidation as 'Ignore' | 'Warn' | 'Strict';
     if (dryRun.length > 0) ctx.dryRun = true;
     if (fieldManager !== undefined) ctx.fieldManager = fieldManager;
-    const force = this.get('force');
     if (force !== undefined) ctx.force = this.bool('force');
     return ctx;
   }
 
   /**
    * A delete's write context: dryRun may come in the DeleteOptions body as well as the query
-   * (client-go's typed and controller-runtime's clients send it in the body).
+   * (client-go's typed and controller-runtime's clients send it in the body). The options are
+   * validated as ValidateDeleteOptions does: one 422 DeleteOptions with every cause.
    */
   deleteContext(base: RequestContext, body: Record<string, unknown> | undefined): RequestContext {
-    const ctx = this.writeContext(base);
-    const dryRun = body?.['dryRun'];
-    if (dryRun === undefined || dryRun === null) return ctx;
-    if (!Array.isArray(dryRun) || dryRun.some((d) => d !== 'All')) {
-      const values = Array.isArray(dryRun) ? `[]string{${dryRun.map((d) => JSON.stringify(String(d))).join(', ')}}` : JSON.stringify(dryRun);
-      throw invalid('meta.k8s.io', 'DeleteOptions', '', [{ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${values}: supported values: "All"` }]);
+    requireDeleteOptionsKind(body);
+    const ctx: RequestContext = { ...base, warnings: [] };
+    const fromBody = body?.['dryRun'];
+    const dryRun = Array.isArray(fromBody) ? fromBody.map(String) : (this.params?.getAll('dryRun') ?? []);
+    const causes: Cause[] = [];
+    const orphan = body?.['orphanDependents'] ?? this.get('orphanDependents');
+    const policy = body?.['propagationPolicy'] ?? this.get('propagationPolicy');
+    if (orphan !== undefined && orphan !== null && policy !== undefined && policy !== null && policy !== '') {
+      causes.push({ reason: 'FieldValueInvalid', field: 'propagationPolicy', message: `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set` });
     }
+    causes.push(...dryRunCauses(dryRun));
+    throwIfInvalid('DeleteOptions', causes);
     if (dryRun.length > 0) ctx.dryRun = true;
     return ctx;
   }
@@ -168,6 +187,16 @@ export class QueryParameters {
   includeObject(): IncludeObject {
     return this.oneOf('includeObject', ['None', 'Metadata', 'Object'] as const) ?? 'Metadata';
   }
+}
+
+/**
+ * A DELETE's body is decoded as DeleteOptions; another kind is not registered in the options'
+ * scheme, which kube-apiserver answers as an unclassified 500.
+ */
+function requireDeleteOptionsKind(body: Record<string, unknown> | undefined): void {
+  const kind = body?.['kind'];
+  if (typeof kind !== 'string' || kind === '' || kind === 'DeleteOptions') return;
+  throw unclassified(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(String(body?.['apiVersion'] ?? ''))} in scheme "pkg/runtime/scheme.go:100"`);
 }
 
 /** A DeleteOptions' propagationPolicy, refused as ValidateDeleteOptions refuses an unknown one. */

@@ -4,6 +4,9 @@
 // does the semantics and throws ApiErrors; this layer only decodes, negotiates and encodes.
 import type { ServerResponse } from 'node:http';
 import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
+import { managedFieldsOfRequest } from '../apply/unstoredAnswers.ts';
+import { writerOf } from '../store/writeContext.ts';
+import { timestamp } from '../vocabulary/objectMeta.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { FieldOrder } from '../vocabulary/fieldValidation.ts';
 import type { SimClusterApi } from '../simCluster.ts';
@@ -20,7 +23,7 @@ import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './reviews.ts';
 import { decodeBuiltin } from '../store/bodyDecoding.ts';
 import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
-import { invalid } from '../../shared/apiErrors.ts';
+import { tooLargeResourceVersion } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from '../vocabulary/tableCells.ts';
@@ -76,10 +79,17 @@ function requireVerb(info: ResourceInfo, verb: string, method: string): void {
 
 function resolve(cluster: SimClusterApi, target: ResourceTarget): ResourceInfo {
   const info = cluster.resources.lookup({ group: target.group, version: target.version, resource: target.resource });
-  if (!info) throw target.group === '' || cluster.resources.groups().some((g) => g.name === target.group) ? pathNotFound() : pageNotFound();
+  // A served group/version answers an unknown resource with a Status; a version nobody serves (even
+  // of a known group) is no route at all, the mux's plain-text 404.
+  if (!info) throw servesVersion(cluster, target.group, target.version) ? pathNotFound() : pageNotFound();
   // A namespace in the path of a cluster-scoped resource addresses nothing.
   if (target.namespace !== '' && !info.namespaced) throw pathNotFound();
   return info;
+}
+
+function servesVersion(cluster: SimClusterApi, group: string, version: string): boolean {
+  if (group === '') return version === 'v1';
+  return cluster.resources.groups().some((g) => g.name === group && g.versions.includes(version));
 }
 
 function subresourceOf(info: ResourceInfo, name: string): Subresource | undefined {
@@ -182,7 +192,7 @@ interface RepeatedFields {
 
 /** The write's context: the client's, with the query's write options and the body's duplicate fields. */
 function writeContextFor(r: ResourceRequest, { duplicateFields, fieldOrder }: RepeatedFields): RequestContext {
-  const ctx = r.query.writeContext(r.ctx);
+  const ctx = r.query.writeContext(r.ctx, r.req.method === 'PUT' ? 'UpdateOptions' : 'CreateOptions');
   if (duplicateFields.length > 0) ctx.duplicateFields = duplicateFields;
   if (fieldOrder) ctx.fieldOrder = fieldOrder;
   return ctx;
@@ -206,8 +216,12 @@ async function serveReview(r: ResourceRequest, info: ResourceInfo): Promise<void
   const { body } = await readObject(r, info);
   // Decoded as any built-in body: a wrong JSON type is a 400, unknown fields are warned about (or refused).
   const ctx = r.query.writeContext(r.ctx);
+  // The fields the request set, as sent: not the zero status decoding fills in, nor the answer.
+  const sent = structuredClone(body);
   decodeBuiltin(info, body, { mode: ctx.fieldValidation ?? 'Warn', warnings: ctx.warnings });
+  const managedFields = managedFieldsOfRequest(sent, info, writerOf(ctx), timestamp(r.cluster.clock.now()));
   const answer = answerReview(info, body, r);
+  if (managedFields) (answer['metadata'] as KubeObject['metadata']).managedFields = managedFields;
   sendWarnings(r.res, ctx);
   sendJson(r.res, 201, JSON.stringify(answer));
 }
@@ -289,8 +303,10 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   switch (method) {
     case 'GET': {
       requireVerb(info, 'get', method);
-      // Served from the latest state whatever it asks, but read as the API server's storage reads it (a malformed one is its 500).
-      parseResourceVersion(query.get('resourceVersion'));
+      // Served from the latest state whatever it asks, but read as the API server's storage reads it
+      // (a malformed one is its 500), and one the cache has not reached is its 504.
+      const asked = parseResourceVersion(query.get('resourceVersion'));
+      if (asked !== undefined && asked > cluster.resourceVersion) throw tooLargeResourceVersion(asked, cluster.resourceVersion);
       const rendering = subresource ? 'object' : negotiateObjectRendering(req.headers.accept);
       sendObject(r, 200, cluster.get(gvr, target.namespace, target.name, subresource, r.ctx), rendering, info);
       return;
@@ -307,18 +323,16 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     case 'PATCH': {
       requireVerb(info, 'patch', method);
       const type = patchTypeOf(req.headers['content-type']);
-      const ctx = query.writeContext(r.ctx);
-      if (type === 'apply' && !ctx.fieldManager) throw invalidPatchOptions('fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
-      if (type !== 'apply' && ctx.force !== undefined) throw invalidPatchOptions('force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
+      const ctx = query.writeContext(r.ctx, 'PatchOptions', type);
       const raw = await readBody(req);
       const { patch, repeatedKeys } = type === 'apply' ? decodeAppliedBody(raw) : { patch: decodeBody(raw, 'json', { patch: type }), repeatedKeys: [] };
       if (repeatedKeys.length) ctx.repeatedYamlKeys = repeatedKeys;
       requireShape(patch, raw, { patch: type });
-      // An apply that creates its object answers 201, as the API server does.
+      // An apply that creates its object answers 201 (a dry run's too), as the API server does.
       const creates = type === 'apply' && !subresource && !exists(cluster, gvr, target.namespace, target.name);
       const patched = await admittedWrite(admitting(r, info, 'patch', ctx), (c) => recording(() => cluster.patch(gvr, target.namespace, target.name, type, patch, subresource, c)));
       sendWarnings(r.res, ctx);
-      await sendWritten(r, creates && !ctx.dryRun ? 201 : 200, writtenJson(r, patched));
+      await sendWritten(r, creates ? 201 : 200, writtenJson(r, patched));
       return;
     }
     case 'DELETE': {
@@ -354,10 +368,6 @@ function sendWarnings(res: ServerResponse, ctx: RequestContext): void {
 }
 
 /** A 422 about the PATCH's options, as the API server answers one (`PatchOptions.meta.k8s.io "" is invalid: …`). */
-function invalidPatchOptions(field: string, reason: string, message: string): Error {
-  return invalid('meta.k8s.io', 'PatchOptions', '', [{ field, reason, message }]);
-}
-
 function exists(cluster: SimClusterApi, gvr: GroupVersionResource, namespace: string, name: string): boolean {
   try {
     cluster.get(gvr, namespace, name);

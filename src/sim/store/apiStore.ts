@@ -5,13 +5,13 @@ import { ApiError } from '../../shared/apiError.ts';
 import { applyJsonPatch } from '../patch/jsonPatch.ts';
 import { applyMergePatch } from '../patch/mergePatch.ts';
 import { StrategicPatchError, applyStrategicMergePatch } from '../patch/strategicMergePatch.ts';
-import { crdStatus, validateCrdForWrite } from '../resources/crd.ts';
+import { crdStatus, crdStatusOnCreate, validateCrdForWrite } from '../resources/crd.ts';
 import { customResourceSchema, decodeCustomResource, validateCustomResource } from '../crdSchema/customResources.ts';
 import {
   applyConfiguration, checkAppliedConfiguration, committedFields, recordApplyCreate, recordUpdate, writeEnded, type FieldManagement,
 } from '../apply/fieldManager.ts';
 import { fieldManagementFor } from '../apply/forResource.ts';
-import { deleteCustomResources, followCrd } from './crdLifecycle.ts';
+import { deleteCustomResources, establishCrd, followCrd } from './crdLifecycle.ts';
 import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
 import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
@@ -47,6 +47,7 @@ import type { DeleteOptions, ListRequest, PatchType, RequestContext, SimWatchEve
 import { eventWithDefaults, readWithDefaults } from './readDefaults.ts';
 import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
+import { parseUint64 } from '../vocabulary/goStrconv.ts';
 
 // The API semantics on top of the MVCC core: what create, update, patch and delete mean for
 // metadata (uid, generation, resourceVersion preconditions, finalizers), subresources (/status,
@@ -55,6 +56,9 @@ import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 // work runs right after the write that caused it, before the call returns, in commit order.
 // Every write takes its request's context as its last argument (writeContext.ts): nothing about the
 // running request is kept on the store.
+
+// What a custom resource's PATCH takes: no strategic merge patch (its lists have no merge keys).
+const CUSTOM_RESOURCE_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
 
 export interface ApiStoreOptions {
   clock: Clock;
@@ -205,6 +209,10 @@ export class ApiStore implements StoreOps {
       }
       strategyFor(info).normalize?.(decoded);
       defaultObject(info, decoded);
+      // The field manager records the request as decoded and defaulted, before admission and the
+      // kind's create preparation fill in more (a Pod's service account, a Service's cluster IP).
+      if (applied) recordApplyCreate(decoded, applied, this.fieldManagement(info, undefined, ctx));
+      else recordUpdate(undefined, decoded, this.fieldManagement(info, undefined, ctx));
       const obj = this.admitted(info, decoded, undefined, ctx);
       const meta = obj.metadata;
       const name = meta.name ?? '';
@@ -230,10 +238,8 @@ export class ApiStore implements StoreOps {
       delete meta.resourceVersion;
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
-      this.defaultsOnCreate(info, obj, now);
+      this.defaultsOnCreate(info, obj);
       strategyFor(info).prepareForCreate?.(obj, this.storedObjects, ctx.user ?? ADMIN_USER);
-      if (applied) recordApplyCreate(obj, applied, this.fieldManagement(info, undefined, ctx));
-      else recordUpdate(undefined, obj, this.fieldManagement(info, undefined, ctx));
       encodeAsGo(obj);
       ctx.admission?.validate(obj, undefined);
       admitQuota(this, info, 'CREATE', obj, undefined, now, ctx);
@@ -266,16 +272,19 @@ export class ApiStore implements StoreOps {
 
   patch(info: ResourceInfo, namespace: string, name: string, type: PatchType, patch: unknown, subresource: Subresource | undefined, ctx: RequestContext): Stored {
     requireVerb(info, 'patch');
-    if (type === 'apply') checkAppliedFields(info, namespace, name, patch, customResourceSchema(this.storedCrd(info), info));
+    if (type === 'apply' && subresource !== 'scale') {
+      checkAppliedConfiguration(patch as KubeObject, info);
+      checkAppliedFields(info, namespace, name, patch, customResourceSchema(this.storedCrd(info), info));
+    }
     return this.write(() => {
       const table = this.table(info);
       const key = keyOf(info.namespaced ? namespace : '', name);
       const current = table.current.get(key);
-      if (type === 'apply') checkAppliedConfiguration(patch as KubeObject);
       if (!current) {
         if (type === 'apply' && !subresource) {
           checkRepeatedYamlKeys(ctx);
           const body = patch as KubeObject;
+          checkName(body, name);
           const config = { ...body, metadata: { ...body.metadata, name } };
           return this.create(info, namespace, config, ctx, config);
         }
@@ -365,8 +374,22 @@ export class ApiStore implements StoreOps {
         const marked = this.commit(table, key, next, ctx).object;
         return { object: marked, deleted: false };
       }
-      return { object: this.commit(table, key, undefined, ctx).object, deleted: true };
+      const deleted = this.commit(table, key, undefined, ctx).object;
+      return { object: this.markedAsDeleted(info, deleted, options), deleted: true };
     });
+  }
+
+  /**
+   * A kind with graceful deletion (a Pod) answers its delete with the object marked for deletion, as
+   * kube-apiserver's BeforeDelete marks it; the sim deletes it at once, whatever the period.
+   */
+  private markedAsDeleted(info: ResourceInfo, deleted: Stored, options: DeleteOptions): Stored {
+    const grace = strategyFor(info).deletionGracePeriod?.(deleted.object, options.gracePeriodSeconds);
+    if (grace === undefined) return deleted;
+    const marked = mutableCopy(deleted.object) as KubeObject;
+    marked.metadata.deletionTimestamp ??= timestamp(this.opts.clock.now() + grace * 1000);
+    marked.metadata.deletionGracePeriodSeconds ??= grace;
+    return transientStored(marked);
   }
 
   deleteCollection(info: ResourceInfo, request: ListRequest & DeleteOptions, ctx: RequestContext): Stored[] {
@@ -417,12 +440,18 @@ export class ApiStore implements StoreOps {
       const why = !servedVersion
         ? `no kind "${body.kind}" is registered for version "${body.apiVersion}" in scheme "pkg/runtime/scheme.go:100"`
         : `converting (${body.apiVersion.split('/').at(-1)}.${body.kind}) to (${internalGroupName(info.group)}.${info.kind}): unknown conversion`;
-      throw badRequest(`${body.kind} in version "${body.apiVersion}" cannot be handled as a ${info.kind}: ${why}`);
+      // The decoded kind's version alone (no group), as create.go's transformDecodeError words it.
+      throw badRequest(`${body.kind} in version "${body.apiVersion.split('/').at(-1)}" cannot be handled as a ${info.kind}: ${why}`);
     }
     if (!servedVersion) {
       throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${expected})`);
     }
     if (body.kind && body.kind !== info.kind) {
+      // A custom resource is decoded whatever its kind, then refused by its validator, which names
+      // the kind the body says.
+      if (info.source === 'crd') {
+        throw invalid(info.group, body.kind, body.metadata?.name ?? '', [{ reason: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(body.kind)}: must be ${info.kind}` }]);
+      }
       throw badRequest(`the kind in the data (${body.kind}) does not match the expected kind (${info.kind})`);
     }
     // kind and apiVersion first, as the API server writes them.
@@ -480,10 +509,10 @@ export class ApiStore implements StoreOps {
     if (ns.object.metadata.deletionTimestamp) throw forbiddenTerminating(info.group, info.resource, name, namespace);
   }
 
-  private defaultsOnCreate(info: ResourceInfo, obj: KubeObject, now: number): void {
+  private defaultsOnCreate(info: ResourceInfo, obj: KubeObject): void {
     const o = obj as Record<string, unknown>;
     if (isCrdTable(info)) {
-      o.status = crdStatus(obj, timestamp(now));
+      o.status = crdStatusOnCreate(obj);
     } else if (kindModuleFor(info)?.statusOnCreate === 'kept') {
       o.status = withZeroStatus(info, o.status);
     } else if (hasSubresource(info, 'status')) {
@@ -505,6 +534,9 @@ export class ApiStore implements StoreOps {
   }
 
   private checkPrecondition(info: ResourceInfo, name: string, current: Stored, rv: string | undefined): void {
+    // The storage reads the written object's resourceVersion as a number first: not one is its 500.
+    const n = rv ? parseUint64(rv) : 0;
+    if (typeof n === 'string') throw unclassified(n);
     if (rv && rv !== current.object.metadata.resourceVersion) throw conflict(info.group, info.resource, name, STALE_OBJECT);
   }
 
@@ -564,6 +596,7 @@ export class ApiStore implements StoreOps {
         else (next as { status?: unknown }).status = mutableCopy(status);
       }
     }
+    refuseUidChange(info, body.metadata?.uid ?? next.metadata.uid, cur.metadata);
     keepImmutableMetadata(cur, next);
     if (isCrdTable(info) && subresource !== 'status') {
       const causes = validateCrdForWrite(next);
@@ -596,7 +629,7 @@ export class ApiStore implements StoreOps {
         case 'json':
           return applyJsonPatch(base, patch);
         case 'strategic':
-          if (info.source === 'crd') throw unsupportedMediaType('application/strategic-merge-patch+json');
+          if (info.source === 'crd') throw unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES);
           return applyStrategicMergePatch(base, patch);
       }
     } catch (err) {
@@ -628,11 +661,14 @@ export class ApiStore implements StoreOps {
     else next.metadata.generation = cur.metadata.generation;
     if (admit) ctx.admission?.validate(next, cur);
     if (admit && subresource === undefined) admitQuota(this, info, 'UPDATE', next, cur, this.opts.clock.now(), ctx);
-    if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
-      if (ctx.dryRun) return current;
-      return this.commit(table, key, undefined, ctx).object;
-    }
     next.metadata.resourceVersion = cur.metadata.resourceVersion;
+    if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
+      // The last finalizer gone: the object is deleted, and the write is answered with the object it
+      // asked for (its fields recorded), as kube-apiserver's deleteWithoutFinalizers answers a PUT.
+      if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
+      if (!ctx.dryRun) this.commit(table, key, undefined, ctx);
+      return transientStored(next);
+    }
     if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
     // Semantically equal (key order aside, as the API server compares): nothing to write.
     if (ctx.dryRun) return new Stored(next, current.resourceVersion);
@@ -655,7 +691,11 @@ export class ApiStore implements StoreOps {
 
   private afterCommit(table: ResourceTable, event: HistoryEvent, ctx: RequestContext): void {
     const obj = event.object.object;
-    if (isCrdTable(table)) followCrd(this, event, this.opts.onUnserved);
+    if (isCrdTable(table)) {
+      followCrd(this, event, this.opts.onUnserved);
+      const key = keyOf('', obj.metadata.name ?? '');
+      if (event.type === 'ADDED') this.followUps.push(() => establishCrd(this, table, key, this.opts.clock.now(), ctx));
+    }
     if (!this.deletionControllers) {
       if (table.group === NAMESPACES.group && table.resource === NAMESPACES.resource && event.type === 'MODIFIED' && obj.metadata.deletionTimestamp) {
         const name = obj.metadata.name ?? '';
@@ -704,4 +744,14 @@ function checkName(obj: KubeObject, name: string): void {
 /** The Go package name of a group's internal types, as conversion errors name it (`core`, `apps`, `networking`). */
 function internalGroupName(group: string): string {
   return group === '' ? 'core' : group.split('.')[0]!;
+}
+
+/**
+ * An update may leave uid out (the stored one is kept) but not change it. kube-apiserver validates an
+ * update's metadata twice (the generic BeforeUpdate and the kind's strategy), so the cause is listed twice.
+ */
+function refuseUidChange(info: ResourceInfo, uid: string | undefined, current: Readonly<KubeObject['metadata']>): void {
+  if (!uid || uid === current.uid) return;
+  const cause = { reason: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` };
+  throw invalid(info.group, info.kind, current.name ?? '', [cause, { ...cause }]);
 }

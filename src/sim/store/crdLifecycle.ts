@@ -1,5 +1,9 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { crdResources, validateCrd } from '../resources/crd.ts';
+import { crdResources, crdStatus, validateCrd } from '../resources/crd.ts';
+import { mutableCopy } from './storedObject.ts';
+import { jsonEqual } from '../vocabulary/jsonEqual.ts';
+import { timestamp } from '../vocabulary/objectMeta.ts';
+import { followUpContext } from './writeContext.ts';
 import type { HistoryEvent } from './history.ts';
 import type { ResourceTable } from './mvccStore.ts';
 import type { StoreOps } from './storeOps.ts';
@@ -27,7 +31,20 @@ export function followCrd(ops: StoreOps, event: HistoryEvent, onUnserved: (table
     ops.registry.unserve(first.group, first.resource);
     const table = ops.mvcc.dropTable(first.group, first.resource);
     if (table) onUnserved(table);
-  } else {
+  } else if (event.type === 'ADDED' || !jsonEqual(event.prev?.object.spec, crd.spec)) {
+    // A status write (the CRD established, its names accepted) serves nothing new.
     ops.registry.serve(served);
   }
+}
+
+/**
+ * A new CRD's names accepted and the CRD Established, as kube-apiserver's naming and establishing
+ * controllers write its status right after the create (whose answer has neither yet).
+ */
+export function establishCrd(ops: StoreOps, table: ResourceTable, key: string, now: number, ctx: RequestContext): void {
+  const current = table.current.get(key);
+  if (!current || current.object.metadata.deletionTimestamp) return;
+  const next = mutableCopy(current.object) as KubeObject;
+  (next as Record<string, unknown>).status = crdStatus(next, timestamp(now));
+  ops.commit(table, key, next, followUpContext(ctx));
 }

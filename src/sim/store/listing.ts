@@ -1,7 +1,7 @@
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { parseFieldSelector, type FieldSelector } from '../selectors/fieldSelector.ts';
 import { parseLabelSelector, type LabelSelector } from '../../shared/labelSelector.ts';
-import { CONTINUE_EXPIRED, badRequest, expired, invalid, tooLargeResourceVersion } from '../../shared/apiErrors.ts';
+import { CONTINUE_EXPIRED, badRequest, expired, invalid, tooLargeResourceVersion, unclassified } from '../../shared/apiErrors.ts';
 import { decodeContinue, encodeContinue } from './continueToken.ts';
 import type { MvccStore, ResourceTable, StateView } from './mvccStore.ts';
 import { parseResourceVersion } from './resourceVersionParam.ts';
@@ -27,7 +27,7 @@ export function parseFilters(info: ResourceInfo, namespace: string | undefined, 
   return {
     namespace: info.namespaced ? namespace ?? '' : '',
     label: parseLabelSelector(labelSelector),
-    field: parseFieldSelector(fieldSelector, info.kind),
+    field: parseFieldSelector(fieldSelector, info.kind, info.source === 'crd'),
   };
 }
 
@@ -90,7 +90,9 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
     if (match === 'Exact') {
       if (rv === 0) throw invalidListOptions('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
       const exact = rv ?? current;
-      if (exact > current) throw tooLargeResourceVersion(exact, current);
+      // kube-apiserver passes an Exact list to etcd, whose refusal of a revision it has not reached
+      // comes back as an unclassified 500 (no reason); clients see exactly that.
+      if (exact > current) throw unclassified('etcdserver: mvcc: required revision is a future revision');
       snapshot = exact;
       state = stateAt(store, table, exact, () => expired('The resourceVersion for the provided list is too old.'));
     } else {

@@ -6,6 +6,8 @@ import type { ResourceRequest } from '../resourceRequest.ts';
 import { DEFAULT_AUDIENCE, type TokenClaims } from '../serviceAccountTokens.ts';
 import { sendJson } from '../responses.ts';
 import { readActionBody } from './actionBody.ts';
+import { managedFieldsOfRequest } from '../../apply/unstoredAnswers.ts';
+import { writerOf } from '../../store/writeContext.ts';
 
 // POST /api/v1/namespaces/{ns}/serviceaccounts/{name}/token (`kubectl create token`): a TokenRequest
 // answered with a token for the ServiceAccount, as kube-apiserver's TokenREST does: spec defaulted
@@ -37,6 +39,8 @@ function boundObject(r: ResourceRequest, ref: BoundRef, serviceAccount: string):
   return { kind, name: ref.name ?? '', uid };
 }
 
+const TOKEN_REQUEST = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', resource: 'serviceaccounts', subresource: 'token' };
+
 export async function serveToken(r: ResourceRequest): Promise<void> {
   const { namespace, name } = r.target;
   const ctx = r.query.writeContext(r.ctx);
@@ -67,10 +71,11 @@ export async function serveToken(r: ResourceRequest): Promise<void> {
     expirationSeconds,
     ...(boundTo ? { boundTo } : {}),
   });
+  const managedFields = managedFieldsOfRequest(request as unknown as KubeObject, TOKEN_REQUEST, writerOf(ctx), timestamp(nowMs));
   const answer = {
     kind: 'TokenRequest',
     apiVersion: 'authentication.k8s.io/v1',
-    metadata: { ...request.metadata, name, namespace, creationTimestamp: timestamp(nowMs) },
+    metadata: { ...request.metadata, name, namespace, creationTimestamp: timestamp(nowMs), ...(managedFields ? { managedFields } : {}) },
     spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
     status: { token, expirationTimestamp: timestamp((issuedAt + expirationSeconds) * 1000) },
   };

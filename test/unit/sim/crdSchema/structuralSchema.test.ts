@@ -64,7 +64,9 @@ test('types inside anyOf are refused; x-kubernetes-int-or-string with its anyOf 
 
 test('an update that makes the schema non-structural is refused and the CRD stays as it was', () => {
   const { cluster } = newCluster();
-  const created = cluster.create(CRD, '', cronTabCrd()).object;
+  cluster.create(CRD, '', cronTabCrd());
+  // As established just after its create.
+  const created = cluster.get(CRD, '', 'crontabs.stable.example.com').object;
   const broken = withSchema({ type: 'object', properties: { spec: { description: 'no type' } } });
   assert.throws(() => cluster.update(CRD, '', 'crontabs.stable.example.com', { ...broken, metadata: created.metadata }), (e: unknown) => e instanceof ApiError && e.code === 422);
   assert.equal(cluster.get(CRD, '', 'crontabs.stable.example.com').object.metadata.resourceVersion, created.metadata.resourceVersion);

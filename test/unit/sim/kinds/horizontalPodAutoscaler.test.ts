@@ -17,6 +17,7 @@ describe('HorizontalPodAutoscaler validation', () => {
     assert.deepEqual(causes(await call(suite.server, 'POST', HPAS, { body: hpa('zero', { minReplicas: 0, maxReplicas: 0 }) })), [
       ['FieldValueInvalid', 'spec.minReplicas', 'Invalid value: 0: must be greater than or equal to 1'],
       ['FieldValueInvalid', 'spec.maxReplicas', 'Invalid value: 0: must be greater than 0'],
+      ['FieldValueForbidden', 'spec.metrics', 'Forbidden: must specify at least one Object or External metric to support scaling to zero replicas'],
     ]);
     assert.deepEqual(causes(await call(suite.server, 'POST', HPAS, { body: hpa('inverted', { minReplicas: 5, maxReplicas: 2 }) })), [
       ['FieldValueInvalid', 'spec.maxReplicas', 'Invalid value: 2: must be greater than or equal to `minReplicas`'],

@@ -4,12 +4,14 @@ import { ApiError } from '../../../../src/shared/apiError.ts';
 import { QueryParameters } from '../../../../src/sim/server/queryParameters.ts';
 
 const is400 = (e: unknown) => e instanceof ApiError && e.code === 400;
+const is422 = (e: unknown) => e instanceof ApiError && e.code === 422;
 
 test('list parameters', () => {
-  const q = new QueryParameters('resourceVersion=10&resourceVersionMatch=Exact&limit=500&continue=abc&labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dx');
+  const q = new QueryParameters('resourceVersion=10&resourceVersionMatch=Exact&limit=500&labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dx');
   assert.deepEqual(q.listRequest('ns'), {
-    namespace: 'ns', resourceVersion: '10', resourceVersionMatch: 'Exact', limit: 500, continue: 'abc', labelSelector: 'app=web', fieldSelector: 'metadata.name=x',
+    namespace: 'ns', resourceVersion: '10', resourceVersionMatch: 'Exact', limit: 500, labelSelector: 'app=web', fieldSelector: 'metadata.name=x',
   });
+  assert.deepEqual(new QueryParameters('limit=1&continue=abc').listRequest(''), { namespace: '', limit: 1, continue: 'abc' });
   assert.deepEqual(new QueryParameters('').listRequest(''), { namespace: '' });
 });
 
@@ -25,13 +27,13 @@ test('watch parameters', () => {
   assert.equal(new QueryParameters('watch=false').isWatch(), false);
 });
 
-test('malformed values are refused (400, or 422 for invalid DeleteOptions)', () => {
+test('malformed values are refused (400; 422 for invalid options)', () => {
   assert.throws(() => new QueryParameters('limit=abc').listRequest(''), is400);
   assert.throws(() => new QueryParameters('watch=maybe').isWatch(), is400);
-  assert.throws(() => new QueryParameters('resourceVersionMatch=Newest').listRequest(''), is400);
-  assert.throws(() => new QueryParameters('dryRun=Some').writeContext({}), is400);
+  assert.throws(() => new QueryParameters('resourceVersion=1&resourceVersionMatch=Newest').listRequest(''), is422);
+  assert.throws(() => new QueryParameters('dryRun=Some').writeContext({}), is422);
   assert.throws(() => new QueryParameters('propagationPolicy=Now').deleteOptions(undefined), (e: unknown) => e instanceof ApiError && e.code === 422 && e.message.startsWith('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Now"'));
-  assert.throws(() => new QueryParameters('fieldValidation=Loose').writeContext({}), is400);
+  assert.throws(() => new QueryParameters('fieldValidation=Loose').writeContext({}), is422);
 });
 
 test('a malformed number is answered with strconv\'s words, as the API server passes them on', () => {

@@ -21,7 +21,9 @@ test('a created CRD makes its resource served, with Established and NamesAccepte
   const { cluster } = newCluster();
   let changes = 0;
   cluster.resources.onDidChange(() => changes++);
-  const crd = cluster.create(CRD, '', widgetCrd('Namespaced', { status: true }));
+  cluster.create(CRD, '', widgetCrd('Namespaced', { status: true }));
+  // Established by the follow-up work of the create, before it returns (its answer is from before).
+  const crd = cluster.get(CRD, '', 'widgets.example.com');
   const conditions = (crd.object.status as { conditions: { type: string; status: string }[] }).conditions;
   assert.deepEqual(conditions.map((c) => `${c.type}=${c.status}`).sort(), ['Established=True', 'NamesAccepted=True']);
   assert.equal(changes, 1);
@@ -54,7 +56,8 @@ test('strategic merge patch on a custom resource is 415 like the real server', (
   const { cluster } = newCluster();
   cluster.create(CRD, '', widgetCrd());
   cluster.create(WIDGETS, 'default', { metadata: { name: 'w1' }, spec: {} });
-  assert.throws(() => cluster.patch(WIDGETS, 'default', 'w1', 'strategic', { spec: { a: 1 } }), (e: unknown) => e instanceof ApiError && e.code === 415);
+  assert.throws(() => cluster.patch(WIDGETS, 'default', 'w1', 'strategic', { spec: { a: 1 } }), (e: unknown) => e instanceof ApiError && e.code === 415 &&
+    e.message === 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
 });
 
 test('deleting the CRD deletes its objects, ends its watches and unserves it', async () => {

@@ -1,0 +1,38 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call } from './httpClient.ts';
+import { suiteServer } from './suiteServer.ts';
+
+// resourceVersions the store cannot serve are answered as kube-apiserver (with its watch cache and
+// etcd) answers them, since clients key on the status: a GET ahead of the cache is its 504, an
+// Exact list ahead of etcd and a non-numeric resourceVersion on a write are the storage's 500s.
+
+const suite = suiteServer();
+const CMS = '/api/v1/namespaces/default/configmaps';
+const cm = (name: string, resourceVersion?: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(resourceVersion ? { resourceVersion } : {}) }, data: { a: 'b' } });
+
+describe('resourceVersions the store has not reached or cannot read', () => {
+  it('a GET at a resourceVersion not reached yet is a 504 Too large resource version', async () => {
+    assert.equal((await call(suite.server, 'POST', CMS, { body: cm('ahead') })).status, 201);
+    const r = await call(suite.server, 'GET', `${CMS}/ahead?resourceVersion=99999999`);
+    assert.equal(r.status, 504, r.body);
+    assert.equal(r.json().reason, 'Timeout');
+    assert.match(r.json().message, /^Timeout: Too large resource version: 99999999, current: \d+$/);
+    assert.equal((await call(suite.server, 'GET', `${CMS}/ahead?resourceVersion=1`)).status, 200, 'an older one is served the latest');
+  });
+
+  it('an Exact list at a resourceVersion not reached yet is etcd\'s unclassified 500', async () => {
+    const r = await call(suite.server, 'GET', `${CMS}?resourceVersion=99999999&resourceVersionMatch=Exact`);
+    assert.equal(r.status, 500, r.body);
+    assert.equal(r.json().message, 'etcdserver: mvcc: required revision is a future revision');
+    assert.equal(r.json().reason, undefined);
+  });
+
+  it('an update whose resourceVersion is not a number is the storage\'s 500 with strconv\'s words', async () => {
+    assert.equal((await call(suite.server, 'POST', CMS, { body: cm('nan') })).status, 201);
+    const r = await call(suite.server, 'PUT', `${CMS}/nan`, { body: cm('nan', 'abc') });
+    assert.equal(r.status, 500, r.body);
+    assert.equal(r.json().message, 'strconv.ParseUint: parsing "abc": invalid syntax');
+    assert.equal(r.json().reason, undefined);
+  });
+});
