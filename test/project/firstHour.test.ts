@@ -106,6 +106,13 @@ test('the packed product, installed outside the checkout, wires a fresh kubebuil
   assert.match(ran.out, /^#1 Memcached default\/memcached-sample \(ADDED rv \d+\) → ok/m);
   assert.match(ran.out, /"name": "health probe", "addr": "127\.0\.0\.1:\d+"/, 'the health probe listens on loopback');
 
+  // check on the same program and starter scenario: kubebuilder's scaffolded Reconcile writes
+  // nothing, so there is nothing to find, and check says so.
+  const checked = await run('controller-lab', ['check', './cmd', '--scenario', 'controller-lab/scenario.yaml'], { cwd: project, env: runEnv, timeoutMs: 10 * MINUTES });
+  assert.equal(checked.code, 0, checked.out);
+  assert.match(checked.out, /^reference run 2: quiet after /m, checked.out);
+  assert.match(checked.out, /^check: 0 finding\(s\) in \d+ runs/m, checked.out);
+
   // The debugger, as another DAP client runs it: the package's adapter on the package's Node,
   // the first launch configuration init go wrote.
   const packageDir = join(prefix, 'lib', 'node_modules', 'controller-lab');
