@@ -95,3 +95,19 @@ test('generated names are compared as the objects they name: the same in both re
   ]);
   assert.equal(diffs[1]!.change === 'extra' && diffs[1]!.got.metadata.name, 'alpha-yy222');
 });
+
+test('where the cluster placed a Pod (node, host and Pod IPs) is not state: two Deployments whose Pods interleave otherwise are the same end state', () => {
+  const placed = (node: string, ip: string) => (objects: KubeObject[]) => {
+    for (const o of objects) if (o.kind === 'Pod') Object.assign(o, { spec: { nodeName: node }, status: { hostIP: `${node}-ip`, hostIPs: [{ ip: `${node}-ip` }], podIP: ip, podIPs: [{ ip }] } });
+  };
+  const oracle = Oracle.learn([run(1, ['web-abc12'], placed('n1', '10.244.0.2')), run(1, ['web-zz981'], placed('n1', '10.244.0.2'))]);
+  assert.deepEqual(oracle.judge(run(1, ['web-x1111'], placed('n2', '10.244.0.7'))), []);
+  // A controller's own fields under the same names are still compared.
+  const diffs = oracle.judge(
+    run(1, ['web-x1111'], (objects) => {
+      placed('n1', '10.244.0.2')(objects);
+      Object.assign(objects.find((o) => o.kind === 'ConfigMap')!, { spec: { nodeName: 'n2' } });
+    }),
+  );
+  assert.deepEqual(diffs.map((d) => d.id), ['ConfigMap default/web-config']);
+});
