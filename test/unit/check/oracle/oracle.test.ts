@@ -111,3 +111,23 @@ test('where the cluster placed a Pod (node, host and Pod IPs) is not state: two 
   );
   assert.deepEqual(diffs.map((d) => d.id), ['ConfigMap default/web-config']);
 });
+
+test("names made from a generated owner's name (a Deployment's ReplicaSet and its Pods) are matched through the owner, not by the random part", () => {
+  const chain = (deployment: string, pods: string[], extraDeployment?: string) => {
+    const owner = obj('Memcached', 'cache', { spec: { size: pods.length } });
+    const out: KubeObject[] = [owner];
+    for (const name of [deployment, ...(extraDeployment ? [extraDeployment] : [])]) {
+      const d = obj('Deployment', name, { generateName: 'cache-', owner, spec: { replicas: pods.length } });
+      const rs = { ...obj('ReplicaSet', `${name}-6b8f766d69`, { owner: d, labels: { 'pod-template-hash': '6b8f766d69' } }), apiVersion: 'apps/v1' };
+      out.push(d, rs, ...pods.map((p) => obj('Pod', `${rs.metadata.name}-${p}`, { generateName: `${rs.metadata.name}-`, owner: rs, labels: { 'pod-template-hash': '6b8f766d69' } })));
+      Object.assign(d, { status: { conditions: [{ type: 'Progressing', message: `ReplicaSet "${rs.metadata.name}" has successfully progressed.` }] } });
+    }
+    return out;
+  };
+  const oracle = Oracle.learn([chain('cache-abc12', ['x1', 'x2']), chain('cache-abc12', ['x1', 'x2'])]);
+  assert.deepEqual(oracle.judge(chain('cache-zzq81', ['p9', 'p8'])), [], renderDiff(oracle.judge(chain('cache-zzq81', ['p9', 'p8']))));
+  // A second Deployment (and what it brings) is still one too many.
+  const extra = oracle.judge(chain('cache-zzq81', ['p9', 'p8'], 'cache-mm2k4'));
+  assert.ok(extra.length > 0 && extra.every((d) => d.change === 'extra'), renderDiff(extra));
+  assert.ok(extra.some((d) => d.id.startsWith('apps/Deployment default/cache-* of Memcached default/cache') && d.id.endsWith('#2')), renderDiff(extra));
+});
