@@ -22,8 +22,9 @@ const HISTORY_FIELDS: readonly RegExp[] = [
 const PLACEMENT_FIELDS: readonly [kind: string, path: RegExp][] = [
   ['Pod', /^\.spec\.nodeName$/],
   ['Pod', /^\.status\.(hostIPs?|podIPs?)(\W|$)/],
-  ['discovery.k8s.io/EndpointSlice', /^\.endpoints\[\d+\]\.(addresses|nodeName|zone|hints)(\W|$)/],
-  ['Endpoints', /^\.subsets\[\d+\]\.(addresses|notReadyAddresses)\[\d+\]\.(ip|nodeName|hostname)$/],
+  // Which Pod is listed where follows their IPs' order: the Pods themselves are compared.
+  ['discovery.k8s.io/EndpointSlice', /^\.endpoints\[\d+\]\.(addresses|nodeName|zone|hints|targetRef)(\W|$)/],
+  ['Endpoints', /^\.subsets\[\d+\]\.(addresses|notReadyAddresses)\[\d+\]\.(ip|nodeName|hostname|targetRef)(\W|$)/],
 ];
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -131,3 +131,17 @@ test("names made from a generated owner's name (a Deployment's ReplicaSet and it
   assert.ok(extra.length > 0 && extra.every((d) => d.change === 'extra'), renderDiff(extra));
   assert.ok(extra.some((d) => d.id.startsWith('apps/Deployment default/cache-* of Memcached default/cache') && d.id.endsWith('#2')), renderDiff(extra));
 });
+
+test('the endpoints a Service lists, in the order of their Pods’ IPs, are where the Pods were placed, not state', () => {
+  const slice = (order: string[]) => (objects: KubeObject[]) => {
+    objects.push({
+      ...obj('EndpointSlice', 'web-svc'),
+      apiVersion: 'discovery.k8s.io/v1',
+      endpoints: order.map((pod, i) => ({ addresses: [`10.244.0.${i + 2}`], nodeName: `n${i}`, targetRef: { kind: 'Pod', name: pod }, conditions: { ready: true } })),
+    });
+  };
+  const oracle = Oracle.learn([run(2, ['web-abc12', 'web-def34'], slice(['web-abc12', 'web-def34'])), run(2, ['web-abc12', 'web-def34'], slice(['web-abc12', 'web-def34']))]);
+  assert.deepEqual(oracle.judge(run(2, ['web-x1111', 'web-y2222'], slice(['web-y2222', 'web-x1111']))), []);
+  // One endpoint fewer is still a difference.
+  assert.equal(oracle.judge(run(2, ['web-x1111', 'web-y2222'], slice(['web-y2222']))).length, 1);
+});
