@@ -145,3 +145,15 @@ test('the endpoints a Service lists, in the order of their Pods’ IPs, are wher
   // One endpoint fewer is still a difference.
   assert.equal(oracle.judge(run(2, ['web-x1111', 'web-y2222'], slice(['web-y2222']))).length, 1);
 });
+
+test('a Service’s allocated cluster IP and node ports are no difference; a headless Service made otherwise is', () => {
+  const service = (clusterIP: string, nodePort: number) => (objects: KubeObject[]) => {
+    objects.push({ ...obj('Service', 'web'), spec: { clusterIP, clusterIPs: [clusterIP], type: 'NodePort', ports: [{ name: 'http', port: 80, nodePort }] } });
+  };
+  const oracle = Oracle.learn([run(1, ['web-abc12'], service('10.96.0.10', 30001)), run(1, ['web-zz981'], service('10.96.0.10', 30001))]);
+  assert.deepEqual(oracle.judge(run(1, ['web-x1111'], service('10.96.0.11', 30002))), []);
+  assert.deepEqual(
+    oracle.judge(run(1, ['web-x1111'], service('None', 30001))).flatMap((d) => (d.change === 'changed' ? d.fields.map((f) => f.path) : [])),
+    ['.spec.clusterIP', '.spec.clusterIPs[0]'],
+  );
+});
