@@ -1,7 +1,7 @@
 import { Oracle } from './oracle/index.ts';
 import { endStateFinding, neverQuietFinding, resyncFinding } from './findings/judge.ts';
 import type { Finding } from './findings/finding.ts';
-import type { Plan } from './plans/plan.ts';
+import { writeLabel, type Plan } from './plans/plan.ts';
 import { planRuns } from './plans/planner.ts';
 import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
 import { byGenerateNamePrefix, renamePoints, type PointNamer } from './run/controllerWrites.ts';
@@ -110,6 +110,8 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const longest = Math.max(...references.map((r) => r.durationMs));
     const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));
     let done = 0;
+    // What killing the controller right after each write did (a finding or none), by the write.
+    const crashes = new Map<string, Finding | undefined>();
     // A run takes about as long as a reference run; one that may not end within the budget does not start.
     const mayStart = () => !options.signal?.aborted && left() >= longest * 1.5;
     const perturbed = (plan: Plan) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, resyncWhenQuiet: plan.kind === 'resync-when-quiet', ...(plan.kind === 'resync-when-quiet' ? {} : { plan }) });
@@ -126,11 +128,32 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       runs++;
       done++;
       let finding: Finding | undefined;
-      if (!run.planMissed && !run.planError) finding = run.quiet ? found(endStateFinding(plan, run, oracle, replay)) : found(neverQuietFinding(run, plan, replay));
+      if (!run.planMissed && !run.planError) {
+        const raw = run.quiet ? endStateFinding(plan, run, oracle, replay) : neverQuietFinding(run, plan, replay);
+        finding = found(restartedAlone(plan, raw, crashes) ?? raw);
+        if (plan.kind === 'crash-after-write') crashes.set(writeLabel(plan.write), finding);
+      }
       emit({ type: 'run', done, planned: plans.length, plan, finding, missed: run.planMissed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
     }
     return { findings, runs, planned: plans.length, skipped: plans.length - done, durationMs: performance.now() - started, ...(options.signal?.aborted ? { cancelled: true } : {}) };
   } finally {
     controller.dispose();
   }
+}
+
+/**
+ * A restart against an old cache is a crash and a stale cache at once. When the crash alone, at the
+ * same write, already ended the same way, the crash is the cause: the finding is the crash's
+ * (intermediate-state), not a stale-state one as well.
+ */
+export function restartedAlone(plan: Plan, finding: Finding | undefined, crashes: ReadonlyMap<string, Finding | undefined>): Finding | undefined {
+  if (!finding || plan.kind !== 'stale-restart-after-write') return undefined;
+  const crash = crashes.get(writeLabel(plan.write));
+  return crash && sameObjects(crash, finding) ? crash : undefined;
+}
+
+/** The same objects differ, the same way (the same fields), whatever the values. */
+function sameObjects(a: Finding, b: Finding): boolean {
+  const shape = (f: Finding) => JSON.stringify(f.objects.map((o) => [o.id, o.change, (o.fields ?? []).map((x) => x.path)]).sort());
+  return a.objects.length > 0 && shape(a) === shape(b);
 }

@@ -30,22 +30,45 @@ export function identify(objects: readonly KubeObject[], generated: GeneratedPre
   const memo = new Map<KubeObject, string>();
   const resolving = new Set<KubeObject>();
 
+  /** The object's controlling owner in this run, unless walking to it would loop. */
+  const ownerOf = (o: KubeObject) => {
+    const owners = o.metadata.ownerReferences ?? [];
+    const owner = owners.find((r) => r.controller) ?? owners[0];
+    const object = owner ? byUid.get(owner.uid) : undefined;
+    return { owner, object: object && !resolving.has(object) ? object : undefined };
+  };
+
+  /**
+   * A name made from a generated owner's name (a Deployment's ReplicaSet `<deployment>-<hash>`, its
+   * Pods `<replicaset>-<suffix>`) is as random as the owner's: the owner's name in it is replaced by
+   * the owner's identity, `<apps/Deployment default/web-* of …>-6b8f766d69`.
+   */
+  const derived = (o: KubeObject, name: string): string | undefined => {
+    resolving.add(o);
+    const { object } = ownerOf(o);
+    const ownerName = object?.metadata.name;
+    const ownerId = object && ownerName && name.startsWith(`${ownerName}-`) ? base(object) : undefined;
+    resolving.delete(o);
+    // Only an owner whose own name is not stable: its identity is not its kind, namespace and name.
+    if (!object || ownerId === undefined || ownerId === plainId(object)) return undefined;
+    return `<${ownerId}>${name.slice(ownerName!.length)}`;
+  };
+
   const base = (o: KubeObject): string => {
     const cached = memo.get(o);
     if (cached !== undefined) return cached;
     const where = `${kindOf(o)} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}`;
-    const prefix = generated(o);
-    if (prefix === undefined) {
-      const id = `${where}${o.metadata.name ?? ''}`;
+    const generatedPrefix = generated(o);
+    if (generatedPrefix === undefined) {
+      const id = `${where}${derived(o, o.metadata.name ?? '') ?? o.metadata.name ?? ''}`;
       memo.set(o, id);
       return id;
     }
+    const prefix = derived(o, generatedPrefix) ?? generatedPrefix;
     // An owner cycle (only a broken cluster has one) ends the walk instead of looping.
     resolving.add(o);
-    const owners = o.metadata.ownerReferences ?? [];
-    const owner = owners.find((r) => r.controller) ?? owners[0];
-    const ownerObject = owner ? byUid.get(owner.uid) : undefined;
-    const ownerId = ownerObject && !resolving.has(ownerObject) ? base(ownerObject) : owner ? `${owner.kind} ${owner.name}` : '';
+    const { owner, object: ownerObject } = ownerOf(o);
+    const ownerId = ownerObject ? base(ownerObject) : owner ? `${owner.kind} ${owner.name}` : '';
     resolving.delete(o);
     const labels = Object.entries(o.metadata.labels ?? {})
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -66,7 +89,7 @@ export function identify(objects: readonly KubeObject[], generated: GeneratedPre
   }
   const out: Identified = new Map();
   for (const [id, group] of groups) {
-    if (group.length === 1 && generated(group[0]!) === undefined) {
+    if (group.length === 1 && generated(group[0]!) === undefined && !id.includes('<')) {
       out.set(id, group[0]!);
       continue;
     }
@@ -74,6 +97,11 @@ export function identify(objects: readonly KubeObject[], generated: GeneratedPre
     group.forEach((o, i) => out.set(`${id} #${i + 1}`, o));
   }
   return out;
+}
+
+/** An object's identity when its name is its own: kind, namespace and name. */
+export function plainId(o: KubeObject): string {
+  return `${kindOf(o)} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name ?? ''}`;
 }
 
 /** Older first; within a second, by name (objects alike in every other way are interchangeable). */

@@ -95,3 +95,65 @@ test('generated names are compared as the objects they name: the same in both re
   ]);
   assert.equal(diffs[1]!.change === 'extra' && diffs[1]!.got.metadata.name, 'alpha-yy222');
 });
+
+test('where the cluster placed a Pod (node, host and Pod IPs) is not state: two Deployments whose Pods interleave otherwise are the same end state', () => {
+  const placed = (node: string, ip: string) => (objects: KubeObject[]) => {
+    for (const o of objects) if (o.kind === 'Pod') Object.assign(o, { spec: { nodeName: node }, status: { hostIP: `${node}-ip`, hostIPs: [{ ip: `${node}-ip` }], podIP: ip, podIPs: [{ ip }] } });
+  };
+  const oracle = Oracle.learn([run(1, ['web-abc12'], placed('n1', '10.244.0.2')), run(1, ['web-zz981'], placed('n1', '10.244.0.2'))]);
+  assert.deepEqual(oracle.judge(run(1, ['web-x1111'], placed('n2', '10.244.0.7'))), []);
+  // A controller's own fields under the same names are still compared.
+  const diffs = oracle.judge(
+    run(1, ['web-x1111'], (objects) => {
+      placed('n1', '10.244.0.2')(objects);
+      Object.assign(objects.find((o) => o.kind === 'ConfigMap')!, { spec: { nodeName: 'n2' } });
+    }),
+  );
+  assert.deepEqual(diffs.map((d) => d.id), ['ConfigMap default/web-config']);
+});
+
+test("names made from a generated owner's name (a Deployment's ReplicaSet and its Pods) are matched through the owner, not by the random part", () => {
+  const chain = (deployment: string, pods: string[], extraDeployment?: string) => {
+    const owner = obj('Memcached', 'cache', { spec: { size: pods.length } });
+    const out: KubeObject[] = [owner];
+    for (const name of [deployment, ...(extraDeployment ? [extraDeployment] : [])]) {
+      const d = obj('Deployment', name, { generateName: 'cache-', owner, spec: { replicas: pods.length } });
+      const rs = { ...obj('ReplicaSet', `${name}-6b8f766d69`, { owner: d, labels: { 'pod-template-hash': '6b8f766d69' } }), apiVersion: 'apps/v1' };
+      out.push(d, rs, ...pods.map((p) => obj('Pod', `${rs.metadata.name}-${p}`, { generateName: `${rs.metadata.name}-`, owner: rs, labels: { 'pod-template-hash': '6b8f766d69' } })));
+      Object.assign(d, { status: { conditions: [{ type: 'Progressing', message: `ReplicaSet "${rs.metadata.name}" has successfully progressed.` }] } });
+    }
+    return out;
+  };
+  const oracle = Oracle.learn([chain('cache-abc12', ['x1', 'x2']), chain('cache-abc12', ['x1', 'x2'])]);
+  assert.deepEqual(oracle.judge(chain('cache-zzq81', ['p9', 'p8'])), [], renderDiff(oracle.judge(chain('cache-zzq81', ['p9', 'p8']))));
+  // A second Deployment (and what it brings) is still one too many.
+  const extra = oracle.judge(chain('cache-zzq81', ['p9', 'p8'], 'cache-mm2k4'));
+  assert.ok(extra.length > 0 && extra.every((d) => d.change === 'extra'), renderDiff(extra));
+  assert.ok(extra.some((d) => d.id.startsWith('apps/Deployment default/cache-* of Memcached default/cache') && d.id.endsWith('#2')), renderDiff(extra));
+});
+
+test('the endpoints a Service lists, in the order of their Pods’ IPs, are where the Pods were placed, not state', () => {
+  const slice = (order: string[]) => (objects: KubeObject[]) => {
+    objects.push({
+      ...obj('EndpointSlice', 'web-svc'),
+      apiVersion: 'discovery.k8s.io/v1',
+      endpoints: order.map((pod, i) => ({ addresses: [`10.244.0.${i + 2}`], nodeName: `n${i}`, targetRef: { kind: 'Pod', name: pod }, conditions: { ready: true } })),
+    });
+  };
+  const oracle = Oracle.learn([run(2, ['web-abc12', 'web-def34'], slice(['web-abc12', 'web-def34'])), run(2, ['web-abc12', 'web-def34'], slice(['web-abc12', 'web-def34']))]);
+  assert.deepEqual(oracle.judge(run(2, ['web-x1111', 'web-y2222'], slice(['web-y2222', 'web-x1111']))), []);
+  // One endpoint fewer is still a difference.
+  assert.equal(oracle.judge(run(2, ['web-x1111', 'web-y2222'], slice(['web-y2222']))).length, 1);
+});
+
+test('a Service’s allocated cluster IP and node ports are no difference; a headless Service made otherwise is', () => {
+  const service = (clusterIP: string, nodePort: number) => (objects: KubeObject[]) => {
+    objects.push({ ...obj('Service', 'web'), spec: { clusterIP, clusterIPs: [clusterIP], type: 'NodePort', ports: [{ name: 'http', port: 80, nodePort }] } });
+  };
+  const oracle = Oracle.learn([run(1, ['web-abc12'], service('10.96.0.10', 30001)), run(1, ['web-zz981'], service('10.96.0.10', 30001))]);
+  assert.deepEqual(oracle.judge(run(1, ['web-x1111'], service('10.96.0.11', 30002))), []);
+  assert.deepEqual(
+    oracle.judge(run(1, ['web-x1111'], service('None', 30001))).flatMap((d) => (d.change === 'changed' ? d.fields.map((f) => f.path) : [])),
+    ['.spec.clusterIP', '.spec.clusterIPs[0]'],
+  );
+});

@@ -1,0 +1,32 @@
+// A controller written as its tutorial writes it, not as check's authors would: the kubebuilder
+// tutorial's memcached-operator in Go (a Deployment rolled out by the sim's workload controllers,
+// status conditions, a finalizer). The correct one raises nothing; a buggy one is found with its
+// bug's class. (Its other buggy variants, and the namespace provisioner in test/check/ts, are
+// checked by hand: the stage has no time for them.)
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { check, transcript } from './checkCli.ts';
+
+const MEMCACHED = ['test/check/scenarios/memcached.yaml', ['--workloads']] as const;
+
+// The memcached-operator's scenario plans about 140 runs (every Deployment and Pod change the
+// workload controllers make): its correct twin is held to the first minute's, which the planner
+// fills with every class and every kind of write.
+const CASES: [program: string, scenario: readonly [string, readonly string[]], expected: string | undefined, budget: string | undefined][] = [
+  ['./test/check/go/memcached/correct', MEMCACHED, undefined, '60s'],
+  ['./test/check/go/memcached/buggy-edge', MEMCACHED, 'unobserved-state', '60s'],
+];
+
+for (const [program, [scenario, args], expected, budget] of CASES) {
+  it(`${program}: ${expected ? `its bug is found as ${expected}` : `no finding${budget ? ` in ${budget}` : ', every plan run'}`}`, async () => {
+    const r = await check(program, scenario, [...args, ...(budget ? ['--budget', budget] : [])]);
+    if (!expected) {
+      assert.equal(r.findings.length, 0, `${r.findings.map((f) => f.summary).join('\n')}${transcript(r)}`);
+      assert.equal(r.code, 0, transcript(r));
+      if (!budget) assert.equal(r.skipped, 0, transcript(r));
+      return;
+    }
+    assert.equal(r.code, 1, `check exits 1 on a controller with a bug${transcript(r)}`);
+    assert.ok(r.findings.some((f) => f.class === expected), `a ${expected} finding, among ${r.findings.map((f) => f.class).join(', ') || 'none'}${transcript(r)}`);
+  });
+}
