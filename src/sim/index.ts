@@ -14,7 +14,7 @@ export { FaultArgumentError } from './faults/faultArguments.ts';
 export { faultArgsFrom, faultArgsFromFlags, faultHelp, faultUsage } from './faults/faultCalls.ts';
 export { adminRequest, endpointFromKubeconfig } from './server/adminClient.ts';
 export { parseScenario } from './scenario/scenarioParser.ts';
-export { checkScenario } from './scenario/scenarioRunner.ts';
+export { checkScenario, SCENARIO_USER_AGENT } from './scenario/scenarioRunner.ts';
 export { readScenarioFile, ScenarioFileNotFound } from './scenario/scenarioFile.ts';
 export type { ScenarioAction, ScheduledStep } from './scenario/scenarioTypes.ts';
 export { parseWorkloadsField } from './scenario/scenarioWorkloads.ts';

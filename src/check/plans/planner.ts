@@ -1,4 +1,6 @@
+import { SCENARIO_USER_AGENT } from '../../sim/index.ts';
 import type { CommittedWrite } from '../run/controllerWrites.ts';
+import { changeShape } from './changeShape.ts';
 import type { Plan } from './plan.ts';
 
 // Which perturbations are worth a run, read off the reference run, as Sieve prunes its test plans:
@@ -7,7 +9,11 @@ import type { Plan } from './plan.ts';
 // in between to miss (what it does not watch it cannot miss: a Pod's changes, to a controller of
 // Deployments, are no plan).
 // Writes alike (the same verb on the same kind) are tried in turn, kind by kind, so a short budget
-// still covers every kind of write and every class; the order is fixed, so a check repeats.
+// still covers every kind of write and every class; the order is fixed, so a check repeats. Of the
+// changes the simulated cluster's own controllers make (--workloads), one of each shape — the same
+// writer changing the same fields of the same kind — stands for the rest: a rollout moves every
+// Deployment's status alike, and hiding one such state tests what hiding another would. The
+// scenario's and the controller's own changes are all kept.
 
 /** How long a stale cache lags behind: long enough for reconciles on it to act. */
 export const STALE_LAG_MS = 1500;
@@ -23,13 +29,25 @@ export function planRuns(reference: { writes: readonly CommittedWrite[]; watched
 
   // Changes followed by another change of the same object (by anyone).
   const changes = reference.writes.filter((w) => w.change && reference.watched.has(w.group ? `${w.resource}.${w.group}` : w.resource));
-  const followed = changes.filter((w) => changes.some((later) => later.change!.occurrence === w.change!.occurrence + 1 && later.change!.kind === w.change!.kind && later.change!.namespace === w.change!.namespace && later.change!.name === w.change!.name));
+  const followed = onePerClusterShape(changes.filter((w) => changes.some((later) => later.change!.occurrence === w.change!.occurrence + 1 && later.change!.kind === w.change!.kind && later.change!.namespace === w.change!.namespace && later.change!.name === w.change!.name)));
   // Changes made by others first: the controller's own it mostly already knows about.
   const ordered = roundRobin([...followed.filter((w) => !w.byController), ...followed.filter((w) => w.byController)], (w) => `${w.kind} ${w.namespace}/${w.pointName}`);
   const coalesced: Plan[] = ordered.map((w) => ({ kind: 'coalesce-change', change: w.change! }));
   const relists: Plan[] = ordered.map((w) => ({ kind: 'relist-across-changes', change: w.change!, changes: 1 }));
 
   return interleave([crashes, stale, coalesced, staleRestarts, relists]);
+}
+
+/** The changes, with only the first of each shape among those the cluster's own controllers made. */
+function onePerClusterShape(changes: readonly CommittedWrite[]): CommittedWrite[] {
+  const seen = new Set<string>();
+  return changes.filter((w) => {
+    if (w.byController || w.writer === undefined || w.writer === SCENARIO_USER_AGENT) return true;
+    const shape = `${w.kind} ${w.writer} ${changeShape(w.previous, w.object)}`;
+    if (seen.has(shape)) return false;
+    seen.add(shape);
+    return true;
+  });
 }
 
 /** Items grouped by `key`, then taken one from each group in turn (groups in first-seen order). */

@@ -24,6 +24,8 @@ export interface CommittedWrite {
   object: KubeObject;
   previous?: KubeObject;
   byController: boolean;
+  /** Who wrote it: a user, or a client's user agent (the scenario's steps: SCENARIO_USER_AGENT). */
+  writer?: string;
   /** For the controller's writes: the write point, with its occurrence. */
   point?: WritePoint;
   /** For changes (not creates): the change point, with its occurrence. */
@@ -87,6 +89,7 @@ export class ControllerWrites {
         ...(previous ? { previousResourceVersion: previous.metadata.resourceVersion ?? '', previous } : {}),
         object,
         byController,
+        ...(record.client ? { writer: record.client.user ?? record.client.userAgent } : {}),
         atMs: performance.now() - this.started,
       };
       if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`) };

@@ -17,7 +17,9 @@ import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scena
 // missing), then each step when the cluster's clock reaches its time. A step that fails (a 404, a
 // conflict) is recorded and the run goes on, as a script of API calls against a live cluster would.
 
-const SCENARIO_CLIENT: RequestContext = { client: { userAgent: 'controller-lab/scenario', tokenId: '' } };
+/** Whom a scenario's steps are written as: clients watching the cluster (check) tell them apart by it. */
+export const SCENARIO_USER_AGENT = 'controller-lab/scenario';
+const SCENARIO_CLIENT: RequestContext = { client: { userAgent: SCENARIO_USER_AGENT, tokenId: '' } };
 
 export interface ScenarioRun extends ScenarioRunHandle {
   readonly scenario: Scenario;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../src/shared/k8s.ts';
 import { planRuns } from '../../../../src/check/plans/planner.ts';
+import { SCENARIO_USER_AGENT } from '../../../../src/sim/index.ts';
 import { encodePlan, parsePlan, PlanError } from '../../../../src/check/plans/planCodec.ts';
 import type { CommittedWrite } from '../../../../src/check/run/controllerWrites.ts';
 
@@ -74,4 +75,20 @@ test('a change followed by another of the same object is a coalesce and a relist
 test('each write of the controller is a crash, a stale cache and a stale restart', () => {
   const plans = planRuns({ writes: [changeOf('configmaps', '', 'ConfigMap', 'a', 1, true)], watched: new Set() });
   assert.deepEqual(plans.map((p) => p.kind), ['crash-after-write', 'stale-after-write', 'stale-restart-after-write']);
+});
+
+// Of the changes the simulated cluster's own controllers make, one per shape; the scenario's all.
+
+function statusChange(name: string, occurrence: number, writer: string, ready: number): CommittedWrite {
+  const object = (r: number) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'default', resourceVersion: String(r) }, status: { readyReplicas: r } }) as KubeObject;
+  return { verb: 'update', kind: 'apps/Deployment', group: 'apps', resource: 'deployments', namespace: 'default', name, pointName: name, resourceVersion: String(ready), object: object(ready), previous: object(ready - 1), byController: false, writer, change: { kind: 'apps/Deployment', namespace: 'default', name, occurrence }, atMs: occurrence };
+}
+
+test('changes alike by the cluster\'s own controllers are planned once; the scenario\'s each', () => {
+  const cluster = 'kube-controller-manager/v1.28.4 (linux/amd64) kubernetes/sim/system:serviceaccount:kube-system:deployment-controller';
+  const writes = ['a', 'b'].flatMap((name) => [1, 2, 3].map((n) => statusChange(name, n, cluster, n)));
+  const planned = planRuns({ writes, watched: new Set(['deployments.apps']) }).filter((p) => p.kind === 'coalesce-change');
+  assert.deepEqual(planned.map((p) => p.kind === 'coalesce-change' && `${p.change.name} #${p.change.occurrence}`), ['a #1']);
+  const byScenario = ['a', 'b'].flatMap((name) => [1, 2, 3].map((n) => statusChange(name, n, SCENARIO_USER_AGENT, n)));
+  assert.equal(planRuns({ writes: byScenario, watched: new Set(['deployments.apps']) }).filter((p) => p.kind === 'coalesce-change').length, 4);
 });
