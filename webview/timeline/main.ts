@@ -155,13 +155,17 @@ function syncDom(before: TimelineState): void {
   }
 }
 
+/** The latest details request: an answer to an earlier one (the same event selected again meanwhile) is not drawn over it. */
+let detailsRequest = 0;
+
 async function loadDetails(event: TimelineEvent): Promise<void> {
+  const request = ++detailsRequest;
   details.loading(event);
   try {
     const result: EventDetails = await host.request(EventDetailsRequest, { seq: event.seq });
-    if (detailsSeq === event.seq) details.show(result);
+    if (request === detailsRequest && detailsSeq === event.seq) details.show(result);
   } catch (err) {
-    if (detailsSeq === event.seq) details.error(event, err instanceof Error ? err.message : String(err));
+    if (request === detailsRequest && detailsSeq === event.seq) details.error(event, err instanceof Error ? err.message : String(err));
   }
 }
 

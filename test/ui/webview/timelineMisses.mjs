@@ -53,6 +53,10 @@ try {
     window.postMessage({ kind: 'notification', method: 'timeline/reset', params: { events: window.__events, maxEvents: 1000, now } }, '*');
   }, { now, WHY });
   await page.waitForFunction(() => window.timelineDebug.state().view.lanes.length === 1);
+  // Held still, as a user holds it to point at an event: following live, the events move left
+  // between measuring where the miss is and clicking it.
+  await page.locator('#follow').click();
+  await page.waitForFunction(() => window.timelineDebug.state().follow === false);
 
   // The miss is on the object's lane, where its event is.
   const at = await page.evaluate(() => {
@@ -79,7 +83,10 @@ try {
   await page.mouse.click(lanes.x + 300, y + ROW * 5, { button: 'right' });
   assert.deepEqual(JSON.parse((await page.locator('#lanes').getAttribute('data-vscode-context')) ?? '{}'), {});
 
-  // Selected, its details offer Why (not)?, which asks the host about that event.
+  // Selected, its details offer Why (not)?, which asks the host about that event. (A right-click
+  // may have selected it already, and a click on the selected event unselects it: start from none.)
+  await page.mouse.click(lanes.x + 300, y + ROW * 5);
+  await page.waitForFunction(() => window.timelineDebug.state().selectedSeq === undefined);
   await page.mouse.click(lanes.x + at.x, y);
   await page.waitForFunction(() => document.getElementById('details').innerText.includes('enqueued nothing'));
   await page.getByText('Why (not)?', { exact: true }).click();
