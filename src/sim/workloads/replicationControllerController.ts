@@ -7,7 +7,8 @@ import { eventRecorder } from './eventRecorder.ts';
 import { claimPods } from './podClaims.ts';
 import { controllerRef, isActive, isAvailable, isControlledBy, isReady, podFromTemplate, timeString } from './pods.ts';
 import { compareRank, deletionRank } from './replicaSetController.ts';
-import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
+import { replicaFailureConditions } from './replicaFailure.ts';
+import { writeStatusIfChanged, type Condition } from './status.ts';
 import { getObject, listObjects, PODS, REPLICATIONCONTROLLERS, type WorkloadCluster } from './workloadCluster.ts';
 
 // The ReplicationController controller (pkg/controller/replication, the ReplicaSet controller
@@ -93,27 +94,19 @@ export function replicationControllerController(cluster: WorkloadCluster): Contr
       const current = listObjects(cluster, PODS, namespace, ctx).filter((p) => isControlledBy(p, rc.metadata.uid) && matches(p.metadata.labels ?? {}) && isActive(p));
       const templateLabels = spec.template?.metadata?.labels ?? {};
       const minReady = spec.minReadySeconds ?? 0;
-      const conditions = failureConditions(rc, managed, timeString(now));
+      const failure = managed.error ? { reason: managed.creating ? ('FailedCreate' as const) : ('FailedDelete' as const), message: managed.error.message } : undefined;
+      const conditions = replicaFailureConditions((rc.status as { conditions?: Condition[] } | undefined)?.conditions, failure, timeString(now));
       const status: Record<string, unknown> = {
         replicas: current.length,
         fullyLabeledReplicas: current.filter((p) => Object.entries(templateLabels).every(([k, v]) => p.metadata.labels?.[k] === v)).length,
         readyReplicas: current.filter(isReady).length,
         availableReplicas: current.filter((p) => isAvailable(p, minReady, now)).length,
         observedGeneration: rc.metadata.generation ?? 1,
-        conditions: conditions.length > 0 ? conditions : undefined,
+        conditions,
       };
       writeStatusIfChanged(cluster, REPLICATIONCONTROLLERS, rc, status, ctx);
       if (managed.error) return RETRY_AFTER_FAILURE_MS;
       if (minReady > 0 && (status['availableReplicas'] as number) < (status['readyReplicas'] as number)) return minReady * 1000;
     },
   };
-}
-
-/** ReplicaFailure while creating or deleting Pods fails (FailedCreate / FailedDelete), gone once it works. */
-function failureConditions(rc: Readonly<KubeObject>, managed: { error?: Error; creating: boolean }, now: string): Condition[] {
-  const existing = ((rc.status ?? {}) as { conditions?: Condition[] }).conditions ?? [];
-  if (!managed.error) return existing.filter((c) => c.type !== 'ReplicaFailure');
-  if (existing.some((c) => c.type === 'ReplicaFailure')) return existing;
-  const reason = managed.creating ? 'FailedCreate' : 'FailedDelete';
-  return setCondition(existing, { type: 'ReplicaFailure', status: 'True', reason, message: managed.error.message }, now);
 }
