@@ -176,7 +176,10 @@ func (c *labClient) finish(ctx context.Context, w writeCall, err error, dryRun b
 			rec.Changed = changedBy(w.verb, w.previous, rec.ResourceVersion)
 		}
 	}
-	run.wrote(rec)
+	index := run.wrote(rec)
+	if err == nil && !dryRun {
+		c.lab.session.holdWrite(ctx, run, index, rec)
+	}
 }
 
 func writeErrorOf(err error) *WriteError {

@@ -313,10 +313,14 @@ type fatalMessage struct {
 // handler as an object of the initial list (so its predicates apply), and the requests it enqueues
 // carry a trigger of type "RESYNC" via "resync". Nothing answers a resync but those reconciles.
 // Unknown types are ignored, as the TypeScript host does.
+//
+// `writeSeen` releases a write held after it was acknowledged (EnvHoldWrites): the reconcile's
+// write number Index.
 type parentMessage struct {
 	Type        string `json:"type"`
 	ReconcileID string `json:"reconcileId"`
 	StepIn      bool   `json:"stepIn"`
+	Index       int    `json:"index"`
 }
 
 // KubeObject is a cached object as the API server would show it: with apiVersion and kind, which

@@ -27,10 +27,12 @@ type labReconciler struct {
 // inFlight is one running reconcile; writes made with its context, and its stale reads, land here.
 type inFlight struct {
 	// The reconcile's seq, which its writes are remembered by.
-	seq        int64
-	mu         sync.Mutex
-	writes     []WriteRecord
-	staleReads []StaleRead
+	seq int64
+	// Its reconcileID, which a held write is released by.
+	reconcileID string
+	mu          sync.Mutex
+	writes      []WriteRecord
+	staleReads  []StaleRead
 }
 
 // seqOf is the seq of the reconcile run belongs to, 0 outside any.
@@ -48,10 +50,12 @@ func inFlightFrom(ctx context.Context) *inFlight {
 	return r
 }
 
-func (r *inFlight) wrote(w WriteRecord) {
+// wrote records a write and answers its index among the reconcile's writes.
+func (r *inFlight) wrote(w WriteRecord) int {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.writes = append(r.writes, w)
-	r.mu.Unlock()
+	return len(r.writes) - 1
 }
 
 func (r *labReconciler) Reconcile(ctx context.Context, req reconcile.Request) (res reconcile.Result, err error) {
@@ -71,7 +75,7 @@ func (r *labReconciler) Reconcile(ctx context.Context, req reconcile.Request) (r
 		s.wait(ctx, record.ReconcileID, gate)
 	}
 
-	run := &inFlight{seq: record.Seq}
+	run := &inFlight{seq: record.Seq, reconcileID: record.ReconcileID}
 	ctx = context.WithValue(ctx, inFlightKey{}, run)
 	id := record.ReconcileID
 	ctx = logf.IntoContext(ctx, newLabLogger(logf.FromContext(ctx), func(line LogLine) {

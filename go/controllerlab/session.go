@@ -36,6 +36,9 @@ const (
 	// so the session's records stay unique.
 	EnvReconcileSeq = "CONTROLLER_LAB_RECONCILE_SEQ"
 	EnvDeltaSeq     = "CONTROLLER_LAB_DELTA_SEQ"
+	// EnvHoldWrites: "1" holds the goroutine of each successful write a reconcile makes until the
+	// parent sends `writeSeen` (see writehold.go). Set when the program runs under a line debugger.
+	EnvHoldWrites = "CONTROLLER_LAB_HOLD_WRITES"
 )
 
 const dialTimeout = 5 * time.Second
@@ -44,6 +47,8 @@ type session struct {
 	conn   net.Conn
 	gated  bool
 	mirror bool
+	// Successful writes in a reconcile wait for the parent's `writeSeen` (EnvHoldWrites).
+	holdWrites bool
 
 	mu      sync.Mutex
 	pending []any
@@ -112,6 +117,7 @@ func dialSession(addr, secret string) (*session, error) {
 		return nil, fmt.Errorf("cannot reach Controller Lab at %s: %w", addr, err)
 	}
 	s := newSession(conn, envFlag(EnvGated), envFlag(EnvMirrorCache))
+	s.holdWrites = envFlag(EnvHoldWrites)
 	hello := helloMessage{Type: "hello", Secret: secret, Protocol: ProtocolVersion, Language: "go", PID: os.Getpid(), ControllerRuntime: controllerRuntimeVersion()}
 	line, _ := json.Marshal(hello)
 	if _, err := conn.Write(append(line, '\n')); err != nil {
@@ -280,6 +286,8 @@ func (s *session) readLoop() {
 		switch m.Type {
 		case "proceed":
 			s.open(m.ReconcileID)
+		case "writeSeen":
+			s.open(writeHoldID(m.ReconcileID, m.Index))
 		case "resync":
 			s.onResync()
 		case "shutdown":
