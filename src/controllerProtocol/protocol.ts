@@ -66,7 +66,9 @@ export type ParentMessage =
   /** Stop the informers and workers, then exit. */
   | { type: 'shutdown' }
   /** Reconcile every object of each controller's For kind again, as a resync or a restart would. */
-  | { type: 'resync' };
+  | { type: 'resync' }
+  /** A Go program's held write (see `write`) goes on. */
+  | { type: 'writeSeen'; reconcileId: string; index: number };
 
 export interface ControllerShape {
   name: string;
@@ -107,6 +109,11 @@ export type HostMessage =
   | { type: 'fatal'; phase: 'load' | 'connect' | 'run'; message: string; stack?: string }
   | { type: 'synced' }
   | { type: 'delta'; delta: CacheDelta }
+  /**
+   * A Go program under a line debugger (CONTROLLER_LAB_HOLD_WRITES): a reconcile's write was
+   * acknowledged; `goroutine` waits in the client call until `writeSeen`.
+   */
+  | { type: 'write'; reconcileId: string; seq: number; index: number; write: WriteRecord; goroutine: number }
   /** Sent before the reconcile runs; when gated the worker waits for `proceed`. */
   | { type: 'reconcileStart'; record: ReconcileRecord; gated: boolean }
   | { type: 'reconcileEnd'; end: ReconcileEnd }
@@ -130,8 +137,8 @@ export type HostMessage =
    */
   | { type: 'idle'; idle: boolean; settled?: boolean };
 
-const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'inspector', 'idle', 'heartbeat', 'batch']);
-const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown', 'resync']);
+const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'inspector', 'idle', 'heartbeat', 'batch', 'write']);
+const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown', 'resync', 'writeSeen']);
 
 export function isHostMessage(m: unknown): m is HostMessage {
   return typeof m === 'object' && m !== null && HOST_TYPES.has((m as { type: HostMessage['type'] }).type);

@@ -9,7 +9,7 @@ import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
 import { kubeconfigFor } from './kubeconfigContext.ts';
 import { WRAP_HINT } from './goMessages.ts';
-import type { CacheDelta, ControllerShape, EventFate, HeldKey, LogLine, QueueSnapshot, ReconcileRecord } from '../controllerProtocol/index.ts';
+import type { CacheDelta, ControllerShape, EventFate, HeldKey, LogLine, QueueSnapshot, ReconcileRecord, WriteRecord } from '../controllerProtocol/index.ts';
 import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
 import { ReconcileRecorder } from './recorder.ts';
 import { CacheHistory } from './cacheHistory.ts';
@@ -90,6 +90,11 @@ export type RuntimeEvents = {
   reconcileStart: { record: ReconcileRecord };
   /** The record now carries writes, outcome, decision and duration. */
   reconcileEnd: { record: ReconcileRecord };
+  /**
+   * A Go program under a line debugger: write `index` of a running reconcile was acknowledged and
+   * its goroutine waits in the client call until writeSeen().
+   */
+  write: { record: ReconcileRecord; index: number; write: WriteRecord; goroutine: number };
   /** `snapshot`: every controller's queue (see `queue`); `controller`: whose queue changed. */
   queue: { snapshot: QueueSnapshot; controller?: string };
   probe: { probe: Probe };
@@ -374,6 +379,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     this.process.send({ type: 'resync' });
   }
 
+  /** A held write (the `write` event) goes on. */
+  writeSeen(record: ReconcileRecord, index: number): void {
+    this.process.send({ type: 'writeSeen', reconcileId: record.reconcileId, index });
+  }
+
   private wire(): void {
     const p = this.process;
     p.on('ready', (m) => {
@@ -428,6 +438,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
           p.proceed(record.reconcileId, d?.stepIn === true);
         });
       }
+    });
+    p.on('write', (m) => {
+      const record = this.recorder.get(m.reconcileId);
+      if (!record) return this.process.send({ type: 'writeSeen', reconcileId: m.reconcileId, index: m.index });
+      this.emit('write', { record, index: m.index, write: m.write, goroutine: m.goroutine });
     });
     p.on('reconcileEnd', (m) => {
       if (m.end.outcome.kind === 'success') this.failuresInARow = 0;
