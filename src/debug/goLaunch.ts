@@ -25,6 +25,8 @@ export interface GoLaunchOptions {
  */
 export interface GoProgramOverrides {
   buildFlags?: string[];
+  /** Added to the program's environment (after the launch configuration's `env`). */
+  env?: Record<string, string>;
   wrapCommand?: (binary: string, args: string[]) => { command: string; args: string[] };
 }
 

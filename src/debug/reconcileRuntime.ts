@@ -4,6 +4,7 @@ import { BreakpointSet, idCounter, type BreakpointSpec, type ReconcileBreakpoint
 import type { DataBreakpoint, DataBreakpointOrigin, DataBreakpointSpec } from './data/dataBreakpoints.ts';
 import type { AttributedChange } from './data/dataWatch.ts';
 import { DataStops, type DataStop } from './data/dataStops.ts';
+import type { HeldWrite } from './data/heldWrites.ts';
 import type { CacheView, CallSite, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord, WhyAnswer, WhyTarget } from '../runtime/index.ts';
 import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
@@ -66,6 +67,8 @@ export interface StopState {
   description?: string;
   /** Where the stop points in the code instead of Reconcile: the client call whose write changed a watched field. */
   location?: CallSite;
+  /** That write waits in its client call until the session leaves this stop (a Go program under a line debugger). */
+  heldWrite?: HeldWrite;
 }
 
 export type DebugRuntimeEvents = {
@@ -203,7 +206,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     const { kubeconfig, context } = this.cluster;
     const session = this.factories.startSession({
       file: options.program ?? this.controllerFile,
-      go: { ...goProgramOptions(options), ...go },
+      go: { ...goProgramOptions(options), ...go, env: { ...options.env, ...go.env } },
       kubeconfig,
       context,
       runAs: options.runAs ?? this.replay?.user,
@@ -315,7 +318,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     if (!from) return;
     const earlier = this.session?.recorder.previous(from.seq);
     if (!earlier) return this.show({ ...this.stop!, reason: 'step' });
-    if (this.stop?.live) this.liveStop = this.stop;
+    if (this.stop?.live || this.stop?.heldWrite) this.liveStop = this.stop;
     this.show({ reason: 'step', record: earlier, live: false });
   }
 
@@ -323,7 +326,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   reverseContinue(): void {
     const from = this.stop?.record;
     if (!from) return;
-    if (this.stop?.live) this.liveStop = this.stop;
+    if (this.stop?.live || this.stop?.heldWrite) this.liveStop = this.stop;
     let r = this.session?.recorder.previous(from.seq);
     let last = r;
     while (r) {
@@ -428,7 +431,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private show(state: StopState): void {
     this.scenarioClock.pause();
     this.stop = state;
-    if (state.live) this.liveStop = undefined;
+    if (state.live || state.heldWrite) this.liveStop = undefined;
     this.emit('stopped', state);
   }
 
@@ -437,6 +440,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     const stop = this.liveStop ?? this.stop;
     this.stop = undefined;
     this.liveStop = undefined;
+    stop?.heldWrite?.release();
     if (stop?.live) {
       const i = this.held.findIndex((h) => h.record === stop.record);
       const [h] = i >= 0 ? this.held.splice(i, 1) : [];
@@ -518,7 +522,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   /** A watched field changed: stop on the reconcile it belongs to, pointing at the client call that changed it. */
   private stopOnData(data: DataStop): void {
     this.stepping = false;
-    this.show({ reason: 'data breakpoint', record: data.record, live: data.live, breakpointId: data.breakpointId, description: data.description, location: data.change.write?.record.caller });
+    this.show({ reason: 'data breakpoint', record: data.record, live: data.live, breakpointId: data.breakpointId, description: data.description, location: data.change.write?.record.caller, heldWrite: data.heldWrite });
   }
 
   /** The replayed finding's perturbation is applied now: the next reconcile stops. */

@@ -100,6 +100,11 @@ export class DataBreakpointSet {
     return [...this.byOrigin.values()].flat().filter((c) => c.bp.verified && !kinds.some((k) => c.pattern.kind.test(k))).map((c) => c.bp);
   }
 
+  /** Whether a verified breakpoint watches a field of this object (the change itself is not known yet). */
+  watches(kind: string, key: string): boolean {
+    return [...this.byOrigin.values()].flat().some((c) => c.bp.verified && matchKey(c.pattern, kind, key));
+  }
+
   get size(): number {
     let n = 0;
     for (const list of this.byOrigin.values()) n += list.filter((c) => c.bp.verified).length;

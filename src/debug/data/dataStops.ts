@@ -1,6 +1,7 @@
 import type { ControllerSession, ReconcileRecord } from '../../runtime/index.ts';
 import { DataBreakpointSet, type DataBreakpoint, type DataBreakpointOrigin, type DataBreakpointSpec } from './dataBreakpoints.ts';
 import { DataWatch, describeChange, type AttributedChange, type DataWatchStop } from './dataWatch.ts';
+import { HeldWrites, type HeldWrite } from './heldWrites.ts';
 
 // Data breakpoints in a debug session: follows the controller's session (sync, cache deltas,
 // reconcile ends), decides where a change of a watched field stops, and hands that to the
@@ -23,6 +24,8 @@ export interface DataStop {
   breakpointId: number;
   description: string;
   change: AttributedChange;
+  /** The write that made the change waits in its client call (a Go program under a line debugger). */
+  heldWrite?: HeldWrite;
 }
 
 /** How long a quiet controller has to reconcile after an outside change of a watched field. */
@@ -34,6 +37,7 @@ export class DataStops {
   private readonly host: DataStopHost;
   private session: ControllerSession | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private readonly heldWrites = new HeldWrites();
 
   constructor(newId: () => number, host: DataStopHost) {
     this.breakpoints = new DataBreakpointSet(newId);
@@ -56,8 +60,18 @@ export class DataStops {
       this.warnUnwatched();
     });
     session.on('delta', ({ delta }) => {
-      this.stop(this.watch.delta(delta, session.cache.at(delta.seq - 1)));
+      this.heldWrites.sawEvent(delta.resourceVersion);
+      this.stop(this.watch.delta(delta, session.cache.at(delta.seq - 1)), this.heldWrites.take(delta.resourceVersion));
       if (this.watch.hasPending) this.awaitTrigger(session);
+    });
+    session.on('write', ({ record, index, write, goroutine }) => {
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        session.writeSeen(record, index);
+      };
+      this.written({ record, index, write, goroutine, release });
     });
     session.on('reconcileEnd', ({ record }) => this.stop(this.watch.reconcileEnded(record, this.othersRunning(record))));
   }
@@ -81,12 +95,32 @@ export class DataStops {
   dispose(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.heldWrites.releaseAll();
   }
 
-  private stop(found: DataWatchStop | undefined): void {
+  /**
+   * A write waits in its client call: it goes on at once unless it may have changed a watched
+   * field; then it stops there once its cache event shows it did, or goes on when it did not.
+   */
+  private written(held: HeldWrite): void {
+    const { write } = held;
+    const rv = write.resourceVersion;
+    const key = write.namespace ? `${write.namespace}/${write.name}` : write.name;
+    if (!rv || write.error || write.changed === false || !this.breakpoints.watches(write.kind, key)) return held.release();
+    const found = this.watch.written(held.record, held.index, write);
+    if (found) return this.stop(found, held);
+    // Its event came first and changed no watched field.
+    if (this.heldWrites.seen(rv)) return held.release();
+    this.heldWrites.wait(held);
+  }
+
+  /** `held`: a write waiting for this stop's change; it goes on unless the stop is its own. */
+  private stop(found: DataWatchStop | undefined, held?: HeldWrite): void {
     const [change] = found?.changes ?? [];
-    if (!found || !change || this.host.busy()) return;
-    this.host.stopAt({ record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change), change });
+    if (!found || !change || this.host.busy()) return held?.release();
+    const heldWrite = held && change.resourceVersion === held.write.resourceVersion ? held : undefined;
+    if (held && !heldWrite) held.release();
+    this.host.stopAt({ record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change), change, heldWrite });
   }
 
   /** Reconciles other than `record` that run now (those held at the gate do not). */

@@ -37,7 +37,7 @@ export class DataWatch {
    */
   private readonly triggered = new Map<FieldChange, ReconcileRecord>();
   /** resourceVersion a write answered with → the reconcile and the write. */
-  private readonly writers = new Map<string, { record: ReconcileRecord; index: number }>();
+  private readonly writers = new Map<string, { record: ReconcileRecord; index: number; write?: WriteRecord }>();
   private readonly byRecord = new Map<number, AttributedChange[]>();
   /** The initial list is not a change: watching starts once the caches synced. */
   private watching = false;
@@ -70,7 +70,7 @@ export class DataWatch {
       if (changes.length === 0) continue;
       const writer = this.writers.get(h.resourceVersion);
       const triggered = writer ? undefined : records.find((r) => r.trigger.some((t) => t.kind.toLowerCase() === h.kind.toLowerCase() && t.key === h.key && t.resourceVersion === h.resourceVersion));
-      if (writer) this.attribute(writer.record, changes, writer.index, false);
+      if (writer) this.attribute(writer.record, changes, writer.index, false, writer.write);
       else if (triggered) this.attribute(triggered, changes, undefined, false);
       else if (h.seq > seen) this.pending.push(...changes);
     }
@@ -85,9 +85,21 @@ export class DataWatch {
     const changes = this.breakpoints.changes(delta, previous, delta.type === 'DELETED' ? undefined : delta.object);
     if (changes.length === 0) return undefined;
     const writer = this.writers.get(delta.resourceVersion);
-    if (writer) return this.attribute(writer.record, changes, writer.index, false);
+    if (writer) return this.attribute(writer.record, changes, writer.index, false, writer.write);
     this.pending.push(...changes);
     return undefined;
+  }
+
+  /**
+   * A running reconcile's write was acknowledged (a Go program under a line debugger says so while
+   * the write waits): it claims the pending changes it made now, and the delta still to come stops
+   * at once (see delta).
+   */
+  written(record: ReconcileRecord, index: number, write: WriteRecord): DataWatchStop | undefined {
+    if (!write.resourceVersion) return undefined;
+    this.writers.set(write.resourceVersion, { record, index, write });
+    const mine = this.claim((c) => c.resourceVersion === write.resourceVersion);
+    return mine.length > 0 ? this.attribute(record, mine, index, false, write) : undefined;
   }
 
   /**
@@ -157,8 +169,9 @@ export class DataWatch {
     return mine;
   }
 
-  private attribute(record: ReconcileRecord, changes: FieldChange[], writeIndex: number | undefined, live: boolean): DataWatchStop {
-    const write = writeIndex === undefined ? undefined : { index: writeIndex, record: record.writes[writeIndex] as WriteRecord };
+  /** `written`: the write itself, while the reconcile runs (its record lists writes once it ended). */
+  private attribute(record: ReconcileRecord, changes: FieldChange[], writeIndex: number | undefined, live: boolean, written?: WriteRecord): DataWatchStop {
+    const write = writeIndex === undefined ? undefined : { index: writeIndex, record: written ?? (record.writes[writeIndex] as WriteRecord) };
     const attributed = changes.map((c) => ({ ...c, write }));
     this.byRecord.set(record.seq, [...this.changesOf(record), ...attributed]);
     return { record, changes: attributed, live };

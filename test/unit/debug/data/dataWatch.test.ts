@@ -49,6 +49,20 @@ describe('data watch: who changed a watched field', () => {
     assert.deepEqual(watch.changesOf(writer).map((c) => c.after), ['off']);
   });
 
+  it('a write held in its client call (still running) stops on its delta, whichever comes first, and its end stops nothing more', () => {
+    const watch = watching();
+    const running = record(1);
+    assert.equal(watch.written(running, 0, write('7')), undefined, 'no delta yet');
+    const stop = watch.delta(delta(2, cm('off', '7')), cacheWith(cm('on', '6')));
+    assert.equal(stop?.record, running);
+    assert.equal(stop?.changes[0]?.write?.record.resourceVersion, '7', 'the write from the held message');
+    assert.equal(watch.reconcileEnded({ ...running, writes: [write('7')] }, false), undefined);
+
+    const other = watching();
+    other.delta(delta(2, cm('off', '8')), cacheWith(cm('on', '7')));
+    assert.deepEqual(other.written(record(2), 0, write('8'))?.changes.map((c) => c.after), ['off']);
+  });
+
   it('an outside change stops the reconcile it triggered, held at the gate', () => {
     const watch = watching();
     watch.delta(delta(2, cm('off', '7')), cacheWith(cm('on', '6')));
