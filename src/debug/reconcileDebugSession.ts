@@ -314,8 +314,19 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  private onStopped(s: StopState): void {
+  /** The scope `label` of a reconcile's frame (Data Breakpoint, Writes, …), when shown for it. */
+  protected reconcileScope(record: ReconcileRecord, label: string): DebugProtocol.Scope | undefined {
+    const scope = RECONCILE_SCOPES.find((s) => s.label(record) === label && (s.shown?.(record, this.runtime) ?? true));
+    return scope && new Scope(label, this.handles.create({ value: scope.value(record, this.runtime) }), scope.expensive);
+  }
+
+  /** Variables handed out for the previous stop are gone. */
+  protected forgetVariables(): void {
     this.handles.reset();
+  }
+
+  protected onStopped(s: StopState): void {
+    this.forgetVariables();
     const text = s.reason === 'exception' ? s.description : s.live ? undefined : 'recorded';
     const event = new StoppedEvent(s.reason, this.runtime.threadOf(s.record), text) as DebugProtocol.StoppedEvent;
     event.body.allThreadsStopped = true;

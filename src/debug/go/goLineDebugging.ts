@@ -3,6 +3,8 @@ import { TypedEmitter } from '../../runtime/index.ts';
 import { goroutineCondition } from './goChildSession.ts';
 import type { GoProgramOverrides } from '../goLaunch.ts';
 import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort, type DelveBreakpointSpec } from './delveDebugger.ts';
+import { holdFrameCount, writerFrames } from './writerFrames.ts';
+import type { CallSite } from '../../runtime/index.ts';
 
 // Go line debugging inside the reconcile debugger's own DAP session (the standalone adapter, or
 // any client without VS Code's Go extension): breakpoints in `.go` files go to Delve, Delve's
@@ -50,6 +52,11 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   private recentOutput = '';
   /** Delve's id of the one-shot breakpoint a Step Into placed on Reconcile, until it hits. */
   private stepIntoBreakpoint: number | undefined;
+  /** The stop a pause for a held write shows, until Delve has paused. */
+  private pausingForWrite: DebugProtocol.StoppedEvent['body'] | undefined;
+  /** The goroutine stopped in a client call (its stack starts at the call), and the controller's line that made it. */
+  private writer: number | undefined;
+  private writerCall: CallSite | undefined;
 
   /** The launch asked for Delve: breakpoints set before the program is built wait for it, and say so. */
   expect(): void {
@@ -79,6 +86,9 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     this.port = port;
     return {
       buildFlags: [...userBuildFlags, ...DELVE_BUILD_FLAGS],
+      // Writes wait in their client call, so a data breakpoint can stop the program there; not
+      // when another debugger drives Delve (this one could not pause it).
+      env: handOver ? {} : { CONTROLLER_LAB_HOLD_WRITES: '1' },
       wrapCommand: (binary, args) => {
         if (handOver) this.handOver = () => handOver(port);
         else void this.attach(port);
@@ -115,6 +125,7 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   /** Lets a program stopped in Delve run on without breakpoints (so it can stop by itself). */
   async release(): Promise<void> {
     this.stoppedGoroutine = undefined;
+    this.writer = undefined;
     await this.delve?.release();
   }
 
@@ -154,8 +165,60 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   }
 
   async stackTrace(args: DebugProtocol.StackTraceArguments): Promise<DebugProtocol.StackTraceResponse['body']> {
-    const body = (await this.require().request<DebugProtocol.StackTraceResponse>('stackTrace', { ...args, threadId: args.threadId - GO_THREAD_BASE })).body;
+    const goroutine = args.threadId - GO_THREAD_BASE;
+    if (goroutine === this.writer) return this.writerStackTrace(goroutine, args);
+    const body = (await this.require().request<DebugProtocol.StackTraceResponse>('stackTrace', { ...args, threadId: goroutine })).body;
     return { ...body, stackFrames: body.stackFrames.map((f) => ({ ...f, id: GO_ID_BASE + f.id })) };
+  }
+
+  /** The writer's stack from the client call down (see writerFrames): pages are counted from there. */
+  private async writerStackTrace(goroutine: number, args: DebugProtocol.StackTraceArguments): Promise<DebugProtocol.StackTraceResponse['body']> {
+    const start = args.startFrame ?? 0;
+    const levels = args.levels || 50;
+    // The hold's frames are a handful: fetch enough to drop them and still fill the page.
+    const body = (await this.require().request<DebugProtocol.StackTraceResponse>('stackTrace', { threadId: goroutine, startFrame: 0, levels: start + levels + 16 })).body;
+    const dropped = holdFrameCount(body.stackFrames);
+    const frames = writerFrames(body.stackFrames, this.writerCall).slice(start, start + levels);
+    return { stackFrames: frames.map((f) => ({ ...f, id: GO_ID_BASE + f.id })), totalFrames: body.totalFrames === undefined ? undefined : body.totalFrames - dropped };
+  }
+
+  /**
+   * Pauses the program for a write held in its client call: once Delve has paused, `stop` is
+   * shown as the stop of the writing goroutine. False when Delve does not run.
+   */
+  async pauseForWrite(goroutine: number, stop: DebugProtocol.StoppedEvent['body'], call?: CallSite): Promise<boolean> {
+    if (!this.delve?.running) return false;
+    this.writer = goroutine;
+    this.writerCall = call;
+    const body = { ...stop, threadId: GO_THREAD_BASE + goroutine, allThreadsStopped: true };
+    if (this.stoppedGoroutine !== undefined) {
+      // Paused already (a line breakpoint): the writer is shown as it is.
+      this.stoppedGoroutine = goroutine;
+      this.emit('stopped', body);
+      return true;
+    }
+    this.pausingForWrite = body;
+    try {
+      await this.delve.request('pause', { threadId: goroutine });
+      return true;
+    } catch {
+      this.pausingForWrite = undefined;
+      this.writer = undefined;
+      return false;
+    }
+  }
+
+  /** Lets a program paused for a held write run on (the write goes on once the parent says so). */
+  async resumeAfterWrite(): Promise<void> {
+    const goroutine = this.writer;
+    this.writer = undefined;
+    if (goroutine === undefined || this.stoppedGoroutine === undefined) return;
+    await this.step('continue', GO_THREAD_BASE + goroutine).catch(() => undefined);
+  }
+
+  /** The program is paused at a held write. */
+  get atWrite(): boolean {
+    return this.writer !== undefined;
   }
 
   async scopes(frameId: number): Promise<DebugProtocol.Scope[]> {
@@ -196,6 +259,7 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   /** continue / next / stepIn / stepOut of a goroutine thread, done by Delve. */
   async step(command: 'continue' | 'next' | 'stepIn' | 'stepOut', threadId: number): Promise<void> {
     this.stoppedGoroutine = undefined;
+    this.writer = undefined;
     await this.require().request(command, { threadId: threadId - GO_THREAD_BASE });
     this.emit('continued', { threadId, allThreadsContinued: true });
   }
@@ -215,6 +279,13 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     }
     this.delve = delve;
     delve.on('stopped', (body) => {
+      const forWrite = this.pausingForWrite;
+      if (forWrite && body.reason === 'pause') {
+        this.pausingForWrite = undefined;
+        this.stoppedGoroutine = this.writer;
+        this.emit('stopped', forWrite);
+        return;
+      }
       this.stoppedGoroutine = body.threadId;
       const threadId = body.threadId === undefined ? undefined : GO_THREAD_BASE + body.threadId;
       const oneShot = this.stepIntoBreakpoint;
@@ -237,6 +308,7 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     });
     delve.on('continued', (body) => {
       this.stoppedGoroutine = undefined;
+      this.writer = undefined;
       this.emit('continued', { ...body, threadId: GO_THREAD_BASE + body.threadId });
     });
     delve.on('event', (e) => {

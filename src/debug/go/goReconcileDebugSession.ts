@@ -16,6 +16,7 @@ import {
 import type { GoProgramOverrides } from '../goLaunch.ts';
 import { GoLineDebugging, isGoSource } from './goLineDebugging.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from '../reconcileDebugSession.ts';
+import type { StopState } from '../reconcileRuntime.ts';
 import { isWhyCommand } from '../whyCommand.ts';
 
 // The reconcile debugger with Go line debugging through Delve in the same DAP session: with
@@ -57,8 +58,25 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
     this.runtime.on('output', ({ text }) => this.go.noticeOutput(text));
     this.go.on('steppedIn', () => this.runtime.stepAfterLineStop());
+    // Leaving a stop at a held write (continue, step, …) lets its write go on: Delve runs again too.
+    this.runtime.on('continued', () => {
+      if (this.go.atWrite) void this.go.resumeAfterWrite();
+    });
   }
 
+  /**
+   * A data breakpoint stop whose write waits in its client call: under Delve the program pauses
+   * there and the stop is the writing goroutine's, its stack from the client call down.
+   */
+  protected override onStopped(s: StopState): void {
+    const held = s.heldWrite;
+    if (!held || !this.go.active) return super.onStopped(s);
+    this.forgetVariables();
+    const body: DebugProtocol.StoppedEvent['body'] = { reason: s.reason, description: s.description, hitBreakpointIds: s.breakpointId === undefined ? undefined : [s.breakpointId] };
+    void this.go.pauseForWrite(held.goroutine, body, held.write.caller).then((paused) => {
+      if (!paused && this.runtime.current === s) super.onStopped(s);
+    });
+  }
   /** Breakpoints arrive before the build starts: they know at once whether Delve will place them. */
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: GoLaunchArguments): Promise<void> {
     // A replay may kill and restart the program; Delve's session would not follow it.
@@ -137,9 +155,12 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     await this.answer(response, () => this.go.stackTrace(args));
   }
 
+  /** At a held write, the writer's frames show the Data Breakpoint scope (before and after) above Delve's. */
   protected override async scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): Promise<void> {
     if (!this.go.ownsId(args.frameId)) return super.scopesRequest(response, args);
-    await this.answer(response, async () => ({ scopes: await this.go.scopes(args.frameId) }));
+    const stop = this.runtime.current;
+    const data = this.go.atWrite && stop?.heldWrite ? this.reconcileScope(stop.record, 'Data Breakpoint') : undefined;
+    await this.answer(response, async () => ({ scopes: [...(data ? [data] : []), ...(await this.go.scopes(args.frameId))] }));
   }
 
   protected override async variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): Promise<void> {
@@ -153,8 +174,9 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   }
 
   protected override async continueRequest(response: DebugProtocol.ContinueResponse, args?: DebugProtocol.ContinueArguments): Promise<void> {
-    // The base class's override takes no arguments; DAP always sends them.
-    if (!args || !this.go.ownsThread(args.threadId)) return super.continueRequest(response);
+    // The base class's override takes no arguments; DAP always sends them. At a held write the
+    // stop is the reconcile runtime's: leaving it resumes Delve too.
+    if (!args || !this.go.ownsThread(args.threadId) || this.go.atWrite) return super.continueRequest(response);
     await this.answer(response, async () => {
       await this.go.step('continue', args.threadId);
       return { allThreadsContinued: true };
@@ -162,7 +184,7 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   }
 
   protected override async nextRequest(response: DebugProtocol.NextResponse, args?: DebugProtocol.NextArguments): Promise<void> {
-    if (!args || !this.go.ownsThread(args.threadId)) return super.nextRequest(response);
+    if (!args || !this.go.ownsThread(args.threadId) || this.stepsFromWrite()) return super.nextRequest(response);
     await this.answer(response, () => this.go.step('next', args.threadId));
   }
 
@@ -172,6 +194,7 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
    * without Delve it says how to get that, once, and steps over.
    */
   protected override async stepInRequest(response: DebugProtocol.StepInResponse, args?: DebugProtocol.StepInArguments): Promise<void> {
+    if (args && this.go.ownsThread(args.threadId) && this.stepsFromWrite()) return super.nextRequest(response);
     if (args && this.go.ownsThread(args.threadId)) return this.answer(response, () => this.go.step('stepIn', args.threadId));
     const stop = this.runtime.current;
     if (!stop?.live || !this.runtime.isGo) return super.stepInRequest(response);
@@ -193,7 +216,17 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     else this.runtime.next();
   }
 
-  private stepIntoPlaced: ((placed: boolean) => void) | undefined;
+  /**
+   * At a held write the goroutine waits inside controllerlab, where Delve's line steps would not
+   * come back to the controller's code: a step there runs the reconcile on, as at a reconcile stop.
+   */
+  private stepsFromWrite(): boolean {
+    if (!this.go.atWrite) return false;
+    this.adviseOnce('At a data breakpoint on a write, a step lets the reconcile run on and stops at the next reconcile; set a line breakpoint after the client call to stop there.');
+    return true;
+  }
+
+    private stepIntoPlaced: ((placed: boolean) => void) | undefined;
 
   /** Asks the editor to put the one-shot breakpoint in the Go extension's session; false after 10 s without an answer. */
   private editorStepsInto(body: GoStepInto): Promise<boolean> {
@@ -219,7 +252,7 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   }
 
   protected override async stepOutRequest(response: DebugProtocol.StepOutResponse, args?: DebugProtocol.StepOutArguments): Promise<void> {
-    if (!args || !this.go.ownsThread(args.threadId)) return super.stepOutRequest(response);
+    if (!args || !this.go.ownsThread(args.threadId) || this.stepsFromWrite()) return super.stepOutRequest(response);
     await this.answer(response, () => this.go.step('stepOut', args.threadId));
   }
 
