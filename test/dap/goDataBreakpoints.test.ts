@@ -6,6 +6,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import { expand, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
 import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
+import { GO_THREAD_BASE } from '../../src/debug/go/goLineDebugging.ts';
 
 // Data breakpoints on cluster state, Go: go/examples/configmap-mirror (controller-runtime through
 // controllerlab.Wrap) against the sim. The controller writes app-config-mirror's data; the
@@ -80,18 +81,52 @@ test('Go: a data breakpoint with a condition on a field the scenario changes sto
   }
 });
 
-test('Go under Delve ("lineBreakpoints": true): a data breakpoint on the controller\'s write stops on its reconcile thread, the frame on the line of the client call', { timeout: 600_000 }, async () => {
+test('Go under Delve ("lineBreakpoints": true): a data breakpoint on the controller\'s write pauses the program with the writing goroutine in the client call; continue lets the reconcile finish', { timeout: 600_000 }, async () => {
   const dc = await goClient();
   try {
     const stop = await stopped(dc, () =>
       launch(dc, { program: GO_EXAMPLE, scenario: GO_EXAMPLE_SCENARIO, lineBreakpoints: true }, { functionBreakpoints: [{ name: 'ConfigMap default/app-config-mirror .data.greeting' }] }),
     );
     assert.equal(stop.body.reason, 'data breakpoint');
-    assert.equal(stop.body.threadId, 1, 'the reconcile thread: the goroutine has gone on past the call');
-    assert.match(stop.body.description ?? '', new RegExp(`by this reconcile's create at main\\.go:${WRITE_LINE} \\(write 1\\)`));
-    const frame = await topFrame(dc, 1);
-    assert.equal(frame.source?.path, MAIN_GO);
-    assert.equal(frame.line, WRITE_LINE);
+    assert.match(stop.body.description ?? '', new RegExp(`unset → "hello" \\(rv \\d+\\), by this reconcile's create at main\\.go:${WRITE_LINE} \\(write 1\\)`));
+    // The writer's goroutine, as Delve numbers it, is the stopped thread.
+    const writer = stop.body.threadId ?? 0;
+    assert.ok(writer > GO_THREAD_BASE, `a goroutine thread: ${writer}`);
+    const threads = (await dc.threadsRequest()).body.threads;
+    assert.ok(threads.some((t) => t.id === writer && t.name === `goroutine ${writer - GO_THREAD_BASE} (Go)`), JSON.stringify(threads));
+
+    // Its stack starts in the client call (CreateOrUpdate's, de-emphasised); the controller's own top frame is the call's line.
+    const frames = (await dc.stackTraceRequest({ threadId: writer })).body.stackFrames;
+    assert.match(frames[0]?.name ?? '', /controllerutil\.CreateOrUpdate$/);
+    const own = frames.find((f) => f.presentationHint !== 'subtle');
+    assert.match(own?.name ?? '', /mirrorReconciler\)\.Reconcile$/);
+    assert.equal(own?.source?.path, MAIN_GO);
+    assert.equal(own?.line, WRITE_LINE);
+    assert.ok(!frames.slice(0, own ? frames.indexOf(own) : 0).some((f) => /^controllerlab\./.test(f.name)), `no frames of the hold: ${frames.map((f) => f.name).join(', ')}`);
+
+    // The frame is Delve's (its locals), with the change above them.
+    const frameId = own?.id ?? 0;
+    assert.equal((await dc.evaluateRequest({ expression: 'mirror.Name', frameId, context: 'watch' })).body.result, '"app-config-mirror"');
+    const scopes = (await dc.scopesRequest({ frameId })).body.scopes.map((s) => s.name);
+    assert.equal(scopes[0], 'Data Breakpoint');
+    assert.ok(scopes.includes('Locals'), scopes.join(', '));
+    const c = await change(dc, frameId, 'ConfigMap default/app-config-mirror .data.greeting');
+    assert.deepEqual([valueOf(c, 'before'), valueOf(c, 'after')], ['undefined', '"hello"']);
+    assert.equal(valueOf(c, 'changedBy'), `"this reconcile: create ConfigMap default/app-config-mirror at main.go:${WRITE_LINE} (write 1)"`);
+
+    // Continue: the write goes on and the reconcile finishes; the scenario's change then makes the update's stop, on a goroutine again.
+    const updated = await stopped(dc, () => dc.continueRequest({ threadId: writer }));
+    assert.equal(updated.body.reason, 'data breakpoint');
+    assert.match(updated.body.description ?? '', /"hello" → "bonjour" \(rv \d+\), by this reconcile's update/);
+    assert.ok((updated.body.threadId ?? 0) > GO_THREAD_BASE);
+
+    // Back to the first reconcile, recorded: it ended normally, its create among its writes.
+    const back = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(back.body.threadId, 1);
+    const first = await topFrame(dc, 1);
+    assert.equal((await scope(dc, first.id, 'Writes'))[0]?.name, '0: create ConfigMap default/app-config-mirror');
+    const result = await scope(dc, first.id, 'Result');
+    assert.ok(result.some((v) => v.name === 'requeue') && !result.some((v) => v.name === '(not run yet)'), JSON.stringify(result));
   } finally {
     await dc.stop();
   }
