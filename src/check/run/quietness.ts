@@ -25,7 +25,7 @@ const WRITE_LOOP = 40;
 const JUMP_QUIET_MS = 100;
 const END_QUIET_MS = 400;
 const QUIET_WAIT_MS = 2000;
-const POLL_MS = 50;
+const POLL_MS = 20;
 
 export interface QuietSubject {
   /** The controller's session, once it has synced (undefined while it starts or restarts). */
