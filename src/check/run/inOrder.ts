@@ -1,7 +1,7 @@
 import { Turns } from './turns.ts';
 
 // Runs of a check, a few at a time: each run is mostly waiting (for a process to start, for the
-// controller to go quiet), so two at once take little longer than one. Their results are handed
+// controller to go quiet), so a few at once take little longer than one. Their results are handed
 // back in the order the runs were planned, so a check's progress and findings read the same
 // however the runs interleave.
 //
