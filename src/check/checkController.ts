@@ -55,10 +55,10 @@ export class CheckInputError extends Error {}
 
 const REFERENCE_RUNS = 2;
 /**
- * Three runs at once: a run mostly waits (for the controller to go quiet), so three take little
- * longer than one; the whole check keeps about a third of one core busy.
+ * Four runs at once: a run mostly waits (for the controller to go quiet), so four take little
+ * longer than one; the whole check, sim and controllers, keeps about a third of one core busy.
  */
-export const RUNS_AT_ONCE = 3;
+export const RUNS_AT_ONCE = 4;
 /**
  * Runs getting ready meanwhile (inOrder's warm pool): the next run's cluster and controller start,
  * and its caches sync, while the current runs wait out their end. A run cannot take over the last
