@@ -21,8 +21,10 @@ export type Task<T> = (index: number, turn: () => Promise<void>) => Promise<T>;
  */
 export async function* inOrder<T>(count: number, atOnce: number, mayStart: () => boolean, task: Task<T>, ahead = 0): AsyncGenerator<T> {
   const turns = new Turns(atOnce);
-  const running: Promise<T>[] = [];
-  let started = 0;
+  const results: Promise<T>[] = [];
+  // Tasks not yet ended: a task that ended waits only to be handed back, and takes no place (a slow
+  // run early in the plan does not hold back the runs after it).
+  let unfinished = 0;
   let stopped = false;
   const launch = (index: number): Promise<T> => {
     let held = false;
@@ -31,30 +33,32 @@ export async function* inOrder<T>(count: number, atOnce: number, mayStart: () =>
       await turns.take(index);
       held = true;
     };
+    unfinished++;
     // A task that ends without calling turn() (it failed to start) had no turn to give back.
     return task(index, turn).finally(() => {
       if (held) turns.give();
+      unfinished--;
+      fill();
     });
   };
-  const fill = () => {
-    while (!stopped && started < count && running.length < atOnce + ahead) {
+  function fill(): void {
+    while (!stopped && results.length < count && unfinished < atOnce + ahead) {
       if (!mayStart()) {
         stopped = true;
         return;
       }
-      running.push(launch(started++));
+      const result = launch(results.length);
+      // Handed back in order below; a failure meanwhile is not an unhandled rejection.
+      result.catch(() => {});
+      results.push(result);
     }
-  };
+  }
   try {
     fill();
-    while (running.length > 0) {
-      const result = await running.shift()!;
-      fill();
-      yield result;
-    }
+    for (let next = 0; next < results.length; next++) yield await results[next]!;
   } finally {
     // A caller that stops early (a failed reference run) still waits for what it started.
     stopped = true;
-    await Promise.allSettled(running);
+    await Promise.allSettled(results);
   }
 }

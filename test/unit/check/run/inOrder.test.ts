@@ -66,3 +66,22 @@ test('runs ahead get ready while atOnce have their turn; of those waiting, the e
   assert.equal(mostReady, 4, 'ahead more than atOnce get ready');
   assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
 });
+
+test('a slow task early in the plan does not hold back the tasks after it (only atOnce run at a time)', async () => {
+  let running = 0;
+  let most = 0;
+  let startedWhileFirstRan = 0;
+  let firstDone = false;
+  const got: number[] = [];
+  for await (const i of inOrder(8, 2, () => true, async (i) => {
+    if (!firstDone && i > 0) startedWhileFirstRan++;
+    most = Math.max(most, ++running);
+    await sleep(i === 0 ? 60 : 5);
+    if (i === 0) firstDone = true;
+    running--;
+    return i;
+  })) got.push(i);
+  assert.deepEqual(got, [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.equal(most, 2);
+  assert.equal(startedWhileFirstRan, 7);
+});
