@@ -32,6 +32,8 @@ export interface LaunchSimOptions {
   workloads?: unknown;
   /** Times the scenario's steps (default: the cluster's clock); the debugger's stops while it is stopped. */
   scenarioClock?: Clock;
+  /** Times the workload simulation's waits, e.g. a Pod's start delay (default: the cluster's clock). */
+  workloadClock?: Clock;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
   const scenarioOptions = options.scenario ? { fileName: options.scenario, baseDir: dirname(resolve(options.scenario)) } : {};
   const workloads = parseWorkloadsField(options.workloads ?? false);
   if (workloads.problems.length) throw new Error(`workloads: ${workloads.problems.map(([field, message]) => (field ? `${field}: ${message}` : message)).join('; ')}`);
-  const cluster = createSimCluster();
+  const cluster = createSimCluster(options.workloadClock ? { workloadClock: options.workloadClock } : {});
   let parsed: ReturnType<typeof checkScenario> | undefined;
   try {
     parsed = scenarioText === undefined ? undefined : checkScenario(cluster, scenarioText, scenarioOptions);

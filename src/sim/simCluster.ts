@@ -31,7 +31,7 @@ import type { InProcessCluster, ScenarioRunHandle, ScenarioTarget } from './simO
 import { startScenario, type ScenarioOptions, type ScenarioRun } from './scenario/scenarioRunner.ts';
 import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
 import { replayTrace, type TraceReplay } from './scenario/traceReplay.ts';
-import { startWorkloads, type RunningWorkloads, type WorkloadOptions } from './workloads/index.ts';
+import { onClock, startWorkloads, type RunningWorkloads, type WorkloadOptions } from './workloads/index.ts';
 import { randomUUID } from 'node:crypto';
 import type {
   ClientInsight,
@@ -59,6 +59,12 @@ import type {
 
 export interface SimClusterOptions {
   clock?: Clock;
+  /**
+   * What the workload simulation's loops time their waits by (a Pod's start delay, a Job's run,
+   * backoff); default `clock`. A check gives its scenario clock, which jumps over such a wait
+   * while nothing else is going on.
+   */
+  workloadClock?: Clock;
   /** Events kept per resource for watch resumes (the watch cache's ring buffer). Default 1000. */
   watchCacheSize?: number;
   /** The bytes (of JSON) the watch cache of every resource keeps together; the oldest events go first. Default 128 MiB, or an eighth of the heap's limit when less. */
@@ -184,11 +190,13 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   private readonly heapQuota: HeapQuota | undefined;
   private nextWatchId = 1;
   private workloads: RunningWorkloads | undefined;
+  private readonly workloadClock: Clock;
   private random: () => number = Math.random;
   private seeded = false;
 
   constructor(options: SimClusterOptions = {}) {
     this.clock = options.clock ?? realClock;
+    this.workloadClock = options.workloadClock ?? this.clock;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     this.resources = new KindRegistry();
     this.watchCacheSize = options.watchCacheSize ?? 1000;
@@ -409,7 +417,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   }
 
   enableWorkloads(options: Partial<WorkloadOptions> = {}): WorkloadOptions {
-    this.workloads ??= startWorkloads(this, options, (message) => process.stderr.write(`controller-lab sim: ${message}\n`));
+    const cluster = this.workloadClock === this.clock ? this : onClock(this, this.workloadClock);
+    this.workloads ??= startWorkloads(cluster, options, (message) => process.stderr.write(`controller-lab sim: ${message}\n`));
     return this.workloads.options;
   }
 

@@ -25,6 +25,11 @@ export interface RunSpec {
   plan?: Plan;
   /** Reconcile every key again once quiet (reference runs). */
   resyncWhenQuiet: boolean;
+  /**
+   * Resolves when the run may go on once its controller has synced (inOrder's turn): until then it
+   * waits, ready, before its scenario starts. Default: at once.
+   */
+  turn?: () => Promise<void>;
 }
 
 /** A reconcile, with which start of the controller ran it (a crash plan restarts it: 1, 2…). */
@@ -55,9 +60,11 @@ export interface RunResult {
 }
 
 export async function runOnce(spec: RunSpec): Promise<RunResult> {
-  const started = performance.now();
+  let started = performance.now();
   const clock = new JumpingClock();
-  const sim = await launchSim({ scenario: spec.scenario, workloads: spec.workloads, scenarioClock: clock });
+  // The workload controllers' waits (a Pod's start delay) are on the scenario's clock too: the
+  // clock jumps over them while the controller is quiet, as it does between the scenario's steps.
+  const sim = await launchSim({ scenario: spec.scenario, workloads: spec.workloads, scenarioClock: clock, workloadClock: clock });
   spec.controller.admit(sim.cluster);
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
   const run = new RunningController(spec, sim, writes);
@@ -74,10 +81,17 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   });
   run.onActivity = () => quietness.touch();
   const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch() }) : undefined;
-  const deadline = started + spec.budgetMs;
   let resyncWrites: CommittedWrite[] = [];
   try {
     if (!(await run.start())) return run.failedResult(started);
+    // Ready: the time waited for a turn is not the run's (its budget, its duration).
+    const ready = performance.now();
+    await spec.turn?.();
+    started += performance.now() - ready;
+    const deadline = started + spec.budgetMs;
+    // The scenario's steps count from a running controller, not from however long start-up took.
+    sim.startScenario();
+    quietness.touch();
     let quiet = await quietness.settle(deadline);
     // A perturbation that arms itself late (a resync once quiet) may leave more to settle.
     if (quiet && perturbation?.onQuiet()) quiet = await quietness.settle(deadline);
@@ -157,7 +171,6 @@ class RunningController {
       }, SYNC_TIMEOUT_MS);
       session.on('synced', () => {
         if (this.current === session) this.synced = session;
-        this.sim.startScenario();
         resolve(true);
       });
       session.on('fatal', ({ phase, message }) => {

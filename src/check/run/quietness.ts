@@ -2,16 +2,19 @@ import type { ControllerSession } from '../../runtime/index.ts';
 import type { ControllerWrites } from './controllerWrites.ts';
 
 // When a run is over: the controller is quiet — nothing queued or running, no key due within
-// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), nor in the simulated cluster's
-// own controllers (--workloads: a Pod about to start), no reconcile ended and nothing
-// written for END_QUIET_MS — it has caught up with the cluster (every watch it had is open and has
-// sent everything: nothing withheld, held for coalescing or still to relist), and the scenario has
-// nothing left. While the controller is quiet for JUMP_QUIET_MS and caught up, the scenario's clock
-// jumps to its next step: an early jump only reorders the scenario's steps against the controller's
-// work, which a correct controller does not mind, but an early end would read an end state the
-// controller had not finished, so the end waits longer. A jump waits for the controller to catch up
-// (a lag to end) so that a lag does not also fold the scenario's changes into one, except where
-// the perturbation itself waits for the next change (a relist across changes, a coalesced change).
+// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), nothing queued in the simulated
+// cluster's own controllers (--workloads), no reconcile ended and nothing written for END_QUIET_MS
+// — it has caught up with the cluster (every watch it had is open and has sent everything: nothing
+// withheld, held for coalescing or still to relist), the scenario has nothing left, and neither
+// have the cluster's own controllers within QUIET_WAIT_MS (a Pod about to start). While the
+// controller is quiet for JUMP_QUIET_MS and caught up, the scenario's clock jumps to what it has
+// next: a step of the scenario, or the end of a wait of the cluster's own controllers (they run on
+// the same clock), whichever comes first, so the order of events stays as real time would have
+// it. An early jump only shortens a wait the controller was not part of, which a correct
+// controller does not mind, but an early end would read an end state the controller had not
+// finished, so the end waits longer. A jump waits for the controller to catch up (a lag to end)
+// so that a lag does not also fold the scenario's changes into one, except where the perturbation
+// itself waits for the next change (a relist across changes, a coalesced change).
 
 // A controller that wrote one object WRITE_LOOP times in a row, nobody else writing it between,
 // is in a write loop (it answers its own writes): the run ends there, not quiet, rather than at its
@@ -22,7 +25,7 @@ const WRITE_LOOP = 40;
 const JUMP_QUIET_MS = 100;
 const END_QUIET_MS = 400;
 const QUIET_WAIT_MS = 2000;
-const POLL_MS = 50;
+const POLL_MS = 20;
 
 export interface QuietSubject {
   /** The controller's session, once it has synced (undefined while it starts or restarts). */
@@ -30,7 +33,10 @@ export interface QuietSubject {
   writes: ControllerWrites;
   /** Every watch the controller had is open and has sent everything it holds. */
   caughtUp(): boolean;
-  /** The simulated cluster's own controllers (--workloads) have work queued or due within `withinMs`. */
+  /**
+   * The simulated cluster's own controllers (--workloads) have work queued, or (withinMs > 0) a
+   * wait on the scenario's clock ending within `withinMs` (a Pod about to start).
+   */
   clusterBusy(withinMs: number): boolean;
   /** A perturbation holds a change back until the next one comes: the scenario goes on meanwhile. */
   awaitingChange(): boolean;
@@ -42,7 +48,7 @@ export interface QuietSubject {
   letGo(scenarioDone: boolean): boolean;
   /** The scenario has run its last step. */
   scenarioDone(): boolean;
-  /** Moves the scenario on to its next step (when it has one). */
+  /** Moves the scenario's clock on to what it has next: a step, or a wait of the cluster's own controllers ending. */
   jumpScenario(): void;
 }
 
@@ -79,8 +85,8 @@ export class Quietness {
     if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
     const now = Date.now();
     if (q.keys.some((k) => k.state !== 'waiting' || (k.readyAt ?? 0) - now < QUIET_WAIT_MS)) return false;
-    // A Pod about to start is the cluster's work on the way, as a key due soon is the controller's.
-    if (this.subject.clusterBusy(QUIET_WAIT_MS)) return false;
+    // The cluster's own work under way; what it waits for (a Pod about to start) is jumped to.
+    if (this.subject.clusterBusy(0)) return false;
     return performance.now() - this.lastActivity >= forMs && this.subject.writes.sinceLastControllerWrite() >= forMs;
   }
 
@@ -100,7 +106,7 @@ export class Quietness {
         if (!this.subject.caughtUp()) {
           if (this.subject.letGo(done)) this.touch();
           else if (!done && this.subject.awaitingChange()) this.jump();
-        } else if (!done) this.jump();
+        } else if (!done || this.subject.clusterBusy(QUIET_WAIT_MS)) this.jump();
         else if (this.controllerQuiet(END_QUIET_MS)) return true;
       }
       if (performance.now() >= deadline) return false;

@@ -28,6 +28,7 @@ import { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
 // in the Clients view.
 
 export { workloadOptions, type WorkloadOptions } from './workloadOptions.ts';
+export { onClock } from './workloadCluster.ts';
 
 export interface RunningWorkloads {
   readonly options: WorkloadOptions;

@@ -38,6 +38,20 @@ export const STATEFULSETS: GroupVersionResource = { group: 'apps', version: 'v1'
 export const DAEMONSETS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'daemonsets' };
 export const JOBS: GroupVersionResource = { group: 'batch', version: 'v1', resource: 'jobs' };
 
+/** The same cluster, its workload loops timed by `clock` instead of the cluster's own. */
+export function onClock(cluster: WorkloadCluster, clock: Clock): WorkloadCluster {
+  return {
+    clock,
+    list: (...a) => cluster.list(...a),
+    get: (...a) => cluster.get(...a),
+    create: (...a) => cluster.create(...a),
+    update: (...a) => cluster.update(...a),
+    delete: (...a) => cluster.delete(...a),
+    watch: (...a) => cluster.watch(...a),
+    servedVersion: (...a) => cluster.servedVersion(...a),
+  };
+}
+
 /** A user agent like the one each kube-controller-manager loop sends (its service account at the end). */
 export function controllerManagerAgent(controller: string): string {
   return `kube-controller-manager/v1.28.4 (linux/amd64) kubernetes/sim/system:serviceaccount:kube-system:${controller}`;
