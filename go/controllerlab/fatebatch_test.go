@@ -66,3 +66,26 @@ func TestFateBatchRoundTrip(t *testing.T) {
 		t.Fatalf("got %d fates, want %d", len(got), len(fates))
 	}
 }
+
+// The batch both languages write for the same fates (test/unit/controllerProtocol/fateBatch.test.ts
+// holds the same string).
+const sharedBatch = "C\tapp-config\tMODIFIED\tapps/v1\tDeployment\tfor\ne\tdefault/web\t12\t\t\t\t1700000000000\nm\tdefault/web\t13\t\tq\t\t2\nC\tapp-config\tMODIFIED\tv1\tConfigMap\twatches\nw\tdefault/ñ\\tb\t14\t+default/web\tw\t12.5\t0\nC\tapp-config\tRESYNC\tv1\tConfigMap\towns\nf\tdefault/x\t15\t+a\\\\b\\nc\t\t\t38\nu\tdefault/y\t16\t\t\t\t1\n"
+
+func TestFateBatchIsTheOneTheTypeScriptHostWrites(t *testing.T) {
+	const at = 1_700_000_000_000
+	backoff := 12.5
+	fates := []EventFate{
+		{Controller: "app-config", Type: "MODIFIED", APIVersion: "apps/v1", Kind: "Deployment", Via: "for", Key: "default/web", ResourceVersion: "12", Fate: "enqueued", Request: "default/web", At: at},
+		{Controller: "app-config", Type: "MODIFIED", APIVersion: "apps/v1", Kind: "Deployment", Via: "for", Key: "default/web", ResourceVersion: "13", Fate: "merged", Request: "default/web", KeyState: "queued", At: at + 2},
+		{Controller: "app-config", Type: "MODIFIED", APIVersion: "v1", Kind: "ConfigMap", Via: "watches", Key: "default/ñ\tb", ResourceVersion: "14", Fate: "waiting", Request: "default/web", KeyState: "waiting", BackoffMs: &backoff, At: at + 2},
+		{Controller: "app-config", Type: "RESYNC", APIVersion: "v1", Kind: "ConfigMap", Via: "owns", Key: "default/x", ResourceVersion: "15", Fate: "filtered", Predicate: "a\\b\nc", At: at + 40},
+		{Controller: "app-config", Type: "RESYNC", APIVersion: "v1", Kind: "ConfigMap", Via: "owns", Key: "default/y", ResourceVersion: "16", Fate: "unmapped", At: at + 41},
+	}
+	var b fateBatch
+	for i := range fates {
+		b.add(&fates[i])
+	}
+	if got := string(b.buf); got != sharedBatch {
+		t.Fatalf("wrote\n%q\nwant\n%q", got, sharedBatch)
+	}
+}

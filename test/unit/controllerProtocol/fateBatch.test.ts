@@ -85,3 +85,23 @@ test('the host sends fates as one batch string; the log decodes it only when ask
 function structuredCloneLikeIpc(m: HostMessage): HostMessage {
   return deserialize(serialize(m)) as HostMessage;
 }
+
+/** The batch both languages write for the same fates (go/controllerlab/fatebatch_test.go holds the same string). */
+const SHARED_BATCH =
+  'C\tapp-config\tMODIFIED\tapps/v1\tDeployment\tfor\ne\tdefault/web\t12\t\t\t\t1700000000000\nm\tdefault/web\t13\t\tq\t\t2\nC\tapp-config\tMODIFIED\tv1\tConfigMap\twatches\nw\tdefault/ñ\\tb\t14\t+default/web\tw\t12.5\t0\nC\tapp-config\tRESYNC\tv1\tConfigMap\towns\nf\tdefault/x\t15\t+a\\\\b\\nc\t\t\t38\nu\tdefault/y\t16\t\t\t\t1\n';
+
+test('the batch is the one the Go module writes for the same fates', () => {
+  const at = 1_700_000_000_000;
+  const ctx = { controller: 'app-config', type: 'MODIFIED', apiVersion: 'apps/v1', kind: 'Deployment', via: 'for' } as const;
+  const fates: EventFate[] = [
+    { ...ctx, key: 'default/web', resourceVersion: '12', fate: 'enqueued', request: 'default/web', at },
+    { ...ctx, key: 'default/web', resourceVersion: '13', fate: 'merged', request: 'default/web', keyState: 'queued', at: at + 2 },
+    { ...ctx, apiVersion: 'v1', kind: 'ConfigMap', via: 'watches', key: 'default/ñ\tb', resourceVersion: '14', fate: 'waiting', request: 'default/web', keyState: 'waiting', backoffMs: 12.5, at: at + 2 },
+    { ...ctx, type: 'RESYNC', apiVersion: 'v1', kind: 'ConfigMap', via: 'owns', key: 'default/x', resourceVersion: '15', fate: 'filtered', predicate: 'a\\b\nc', at: at + 40 },
+    { ...ctx, type: 'RESYNC', apiVersion: 'v1', kind: 'ConfigMap', via: 'owns', key: 'default/y', resourceVersion: '16', fate: 'unmapped', at: at + 41 },
+  ];
+  const w = new FateBatchWriter();
+  for (const f of fates) w.add(f);
+  assert.equal(w.finish(), SHARED_BATCH);
+  assert.deepEqual(decodeFateBatch(SHARED_BATCH), fates);
+});
