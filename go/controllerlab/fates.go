@@ -30,11 +30,6 @@ type EventFate struct {
 	At        int64    `json:"at"`
 }
 
-type fateMessage struct {
-	Type string    `json:"type"`
-	Fate EventFate `json:"fate"`
-}
-
 // keyFate is what adding a key does, read from the key's state before the add.
 type keyFate struct {
 	fate, keyState string
@@ -75,7 +70,7 @@ func (q *queueState) fateOfAdd(k string, delay time.Duration) keyFate {
 func (n *eventNote) fate(f EventFate) {
 	t := n.trigger
 	f.Controller, f.Type, f.APIVersion, f.Kind, f.Key, f.ResourceVersion, f.Via, f.At = n.controller.name, t.Type, t.APIVersion, t.Kind, t.Key, t.ResourceVersion, n.via, t.At
-	n.controller.lab.session.send(fateMessage{Type: "fate", Fate: f})
+	n.controller.lab.session.sendFate(&f)
 }
 
 // added: the event's handler adds request, with what that does to the queue.

@@ -1,8 +1,14 @@
 package controllerlab
 
 import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,7 +35,8 @@ func BenchmarkEventFateFiltered(b *testing.B) {
 }
 
 func benchmarkEventFate(b *testing.B, filtered bool) {
-	s, err := dialSession(drainingParent(b), "secret")
+	addr, lines := countingParent(b)
+	s, err := dialSession(addr, "secret")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,4 +74,43 @@ func benchmarkEventFate(b *testing.B, filtered bool) {
 	if cpuAfter, ok := processCPU(); ok && cpuKnown && b.N > 0 {
 		b.ReportMetric(float64(cpuAfter-cpuBefore)/float64(b.N), "cpu-ns/op")
 	}
+	// How many fates each line carried: what the parent parses per fate (bench/eventFates.bench.ts).
+	// The last lines written may still be on their way to the reader.
+	time.Sleep(50 * time.Millisecond)
+	if n := lines(); n > 0 {
+		b.ReportMetric(float64(b.N)/float64(n), "fates/line")
+	}
+}
+
+// countingParent accepts one connection and counts the lines after the hello.
+func countingParent(b *testing.B) (string, func() int64) {
+	dir, err := os.MkdirTemp("", "cl-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = os.RemoveAll(dir) })
+	path := filepath.Join(dir, "lab.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = ln.Close() })
+	var lines atomic.Int64
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer func() { _ = conn.Close() }()
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := conn.Read(buf)
+			lines.Add(int64(bytes.Count(buf[:n], []byte{'\n'})))
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// The hello is no fate line.
+	return path, func() int64 { return lines.Load() - 1 }
 }

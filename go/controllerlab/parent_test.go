@@ -45,6 +45,8 @@ type message struct {
 	Idle     *bool           `json:"idle"`
 	Line     map[string]any  `json:"line"`
 	Fate     *fate           `json:"fate"`
+	// fates: a batch of them (fatebatch.go), which the parent reads as one fate message each.
+	Data string `json:"data"`
 	// ready: the controller's shape; queue: the controller's name.
 	Controller json.RawMessage `json:"controller"`
 }
@@ -140,6 +142,15 @@ func (s *queueSnapshot) key(k string) *queueKey {
 	return nil
 }
 
+// fateMessages is a batch of fates as one message each.
+func fateMessages(data string) []message {
+	var out []message
+	for _, f := range controllerlab.DecodeFateBatch(data) {
+		out = append(out, message{Type: "fate", Fate: &fate{Controller: f.Controller, Type: f.Type, Kind: f.Kind, Key: f.Key, ResourceVersion: f.ResourceVersion, Via: f.Via, Fate: f.Fate, Request: f.Request, Predicate: f.Predicate, KeyState: f.KeyState, BackoffMs: f.BackoffMs}})
+	}
+	return out
+}
+
 // newFakeParent listens and sets the environment Wrap reads (restored when the test ends).
 func newFakeParent(t *testing.T, env map[string]string) *fakeParent {
 	t.Helper()
@@ -201,7 +212,11 @@ func (p *fakeParent) accept() {
 		}
 		m.Raw = line
 		p.mu.Lock()
-		p.msgs = append(p.msgs, m)
+		if m.Type == "fates" {
+			p.msgs = append(p.msgs, fateMessages(m.Data)...)
+		} else {
+			p.msgs = append(p.msgs, m)
+		}
 		p.cond.Broadcast()
 		p.mu.Unlock()
 	}

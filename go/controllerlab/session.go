@@ -52,6 +52,9 @@ type session struct {
 
 	mu      sync.Mutex
 	pending []any
+	// The batch fates join until the writer takes it. Fates keep their order among themselves; a
+	// fate may reach the parent before a message sent just ahead of it, which no reader minds.
+	openFates *fateBatch
 	// Controllers whose queue changed since their last snapshot; the writer sends one each.
 	dirtyQueues map[*labController]struct{}
 	wake        chan struct{}
@@ -169,6 +172,30 @@ func (s *session) send(message any) {
 	s.signal()
 }
 
+// sendFate adds a fate to the open batch (see fatebatch.go), queued where its first fate came.
+func (s *session) sendFate(f *EventFate) {
+	s.mu.Lock()
+	b := s.openFates
+	if b == nil {
+		b = &fateBatch{}
+		s.openFates = b
+		s.pending = append(s.pending, b)
+	}
+	b.add(f)
+	s.mu.Unlock()
+	s.signal()
+}
+
+// takeFates closes a batch for writing: later fates start another.
+func (s *session) takeFates(b *fateBatch) fatesMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.openFates == b {
+		s.openFates = nil
+	}
+	return b.message()
+}
+
 // queueChanged asks for a snapshot of this controller's queue with the next write.
 func (s *session) queueChanged(c *labController) {
 	s.mu.Lock()
@@ -201,6 +228,9 @@ func (s *session) writeLoop() {
 	enc.SetEscapeHTML(false)
 	broken := false
 	write := func(m any) {
+		if b, ok := m.(*fateBatch); ok {
+			m = s.takeFates(b)
+		}
 		if marker, ok := m.(flushMarker); ok {
 			if !broken {
 				broken = w.Flush() != nil

@@ -32,6 +32,7 @@ export { ControllerLoadError } from './controllerLoadError.ts';
 export { isHostMessage, isParentMessage } from './protocol.ts';
 export type { CacheDelta, CacheDeltaType, ControllerLoader, ControllerShape, HeldKey, HostInit, HostMessage, ParentMessage, ReconcileEnd } from './protocol.ts';
 export { QUEUE_SNAPSHOT_KEYS } from './records.ts';
+export { FateBatchWriter, decodeFateBatch } from './fateBatch.ts';
 export type { CallSite, EventFate, EventFateKind, LogLine, QueueKeySnapshot, QueueKeyState, QueueSnapshot, ReconcileRecord, StaleRead, TriggerDelta, TriggerEventType, WriteRecord, WriteVerb } from './records.ts';
 export type { ReconcileErrorInfo, ReconcileOutcome, RequeueDecision } from './reconcileOutcome.ts';
 export { INSTALL_CRD_HINT } from './unservedKind.ts';

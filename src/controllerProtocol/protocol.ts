@@ -124,6 +124,8 @@ export type HostMessage =
   | { type: 'probe'; probe: Probe }
   /** What became of a watch event at one of the controller's sources (one per source and request). */
   | { type: 'fate'; fate: EventFate }
+  /** Many fates in one string (fateBatch.ts), as the hosts send them: `count` fates. */
+  | { type: 'fates'; data: string; count: number }
   /** The inspector opened on request (step in): a JavaScript debugger may attach at `url`. */
   | { type: 'inspector'; url: string }
   /** Every HostInit.heartbeatMs while the host's event loop runs. */
@@ -137,7 +139,7 @@ export type HostMessage =
    */
   | { type: 'idle'; idle: boolean; settled?: boolean };
 
-const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'inspector', 'idle', 'heartbeat', 'batch', 'write']);
+const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'fates', 'inspector', 'idle', 'heartbeat', 'batch', 'write']);
 const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown', 'resync', 'writeSeen']);
 
 export function isHostMessage(m: unknown): m is HostMessage {

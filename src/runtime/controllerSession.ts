@@ -9,7 +9,7 @@ import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
 import { kubeconfigFor } from './kubeconfigContext.ts';
 import { WRAP_HINT } from './goMessages.ts';
-import type { CacheDelta, ControllerShape, EventFate, HeldKey, LogLine, QueueSnapshot, ReconcileRecord, WriteRecord } from '../controllerProtocol/index.ts';
+import { decodeFateBatch, type CacheDelta, type ControllerShape, type EventFate, type HeldKey, type LogLine, type QueueSnapshot, type ReconcileRecord, type WriteRecord } from '../controllerProtocol/index.ts';
 import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
 import { ReconcileRecorder } from './recorder.ts';
 import { CacheHistory } from './cacheHistory.ts';
@@ -99,8 +99,8 @@ export type RuntimeEvents = {
   queue: { snapshot: QueueSnapshot; controller?: string };
   probe: { probe: Probe };
   delta: { delta: CacheDelta };
-  /** What became of a watch event at one of a controller's sources. */
-  fate: { fate: EventFate };
+  /** What became of watch events at a controller's sources, `count` of them, decoded on demand. */
+  fates: { count: number; decode(): EventFate[] };
   /** `uncaught`: the host caught an exception or rejection no user code handled. */
   log: { line: LogLine; record?: ReconcileRecord; uncaught?: boolean };
   /** `settled`: nothing left to do but retries of failing keys (see the host's idle message). */
@@ -415,9 +415,16 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.refusals.probe(m.probe);
       this.emit('probe', { probe: m.probe });
     });
+    p.on('fates', (m) => {
+      if (typeof m.data !== 'string') return;
+      const count = Number(m.count) || 0;
+      this.fates.addBatch(m.data, count);
+      this.emit('fates', { count, decode: () => decodeFateBatch(m.data) });
+    });
+    // One fate per message: a host built before fates were batched.
     p.on('fate', (m) => {
       this.fates.add(m.fate);
-      this.emit('fate', { fate: m.fate });
+      this.emit('fates', { count: 1, decode: () => [m.fate] });
     });
     p.on('log', (m) => {
       if (m.reconcileId) this.recorder.log(m.reconcileId, m.line);

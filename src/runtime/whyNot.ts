@@ -94,6 +94,21 @@ function servedBy(records: readonly ReconcileRecord[], controller: string, reque
   return undefined;
 }
 
+/** Other events a reconcile served, listed at most. */
+const ALONG_LISTED = 3;
+
+/**
+ * For an event merged into a queued key: the other events the one reconcile served with it, so
+ * the answer shows what deduplication did (`, one reconcile for this event and MODIFIED rv 12`).
+ */
+function servedAlong(record: ReconcileRecord, fate: EventFate): string {
+  const others = record.trigger.filter((t) => !(t.resourceVersion === fate.resourceVersion && t.key === fate.key && sameKind(t.kind, fate.kind)));
+  if (others.length === 0) return '';
+  const named = others.slice(0, ALONG_LISTED).map((t) => (t.key === fate.key && sameKind(t.kind, fate.kind) ? `${t.type} rv ${t.resourceVersion}` : `${t.type} ${t.kind} ${t.key} rv ${t.resourceVersion}`));
+  const more = others.length > ALONG_LISTED ? ` and ${others.length - ALONG_LISTED} more` : '';
+  return `, one reconcile for this event and ${named.join(', ')}${more}`;
+}
+
 /** Deduplicated or held back? */
 function queueStep(fate: EventFate): string {
   const request = fate.request ?? '';
@@ -153,7 +168,8 @@ function answerFor(source: WhySource, shape: ControllerShape, target: WhyTarget,
     steps.push({ step: 'Queued', answer: queueStep(fate) });
     const served = servedBy(source.records, controller, request, fate);
     if (served) {
-      steps.push({ step: 'Reconciled', answer: `yes, reconcile #${served.seq} of ${request} at ${clock(served.startedAt)}` });
+      const along = fate.fate === 'merged' ? servedAlong(served, fate) : '';
+      steps.push({ step: 'Reconciled', answer: `yes, reconcile #${served.seq} of ${request} at ${clock(served.startedAt)}${along}` });
       verdict = 'reconciled';
       reconcile ??= served.seq;
       continue;

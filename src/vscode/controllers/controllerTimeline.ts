@@ -30,7 +30,9 @@ export function publishToTimeline(session: SessionLike, feed: TimelineFeed, name
       if (event?.kind && event.name && !informerOfKind.has(event.kind)) informerOfKind.set(event.kind, probe.informer);
       if (event) feed.events.push(event);
     }),
-    session.on('fate', ({ fate }) => misses.add(fate)),
+    session.on('fates', (batch) => {
+      for (const fate of batch.decode()) misses.add(fate);
+    }),
     session.on('perturbed', ({ what, resourceVersion, at }) => {
       const controller = name();
       feed.events.push({ at, informer: `controller:${controller}/${PERTURBATIONS}`, resource: PERTURBATIONS, namespace: '', name: '', type: 'PERTURBATION', resourceVersion, note: what, cluster: controllerCacheLabel(controller) });

@@ -11,7 +11,7 @@ export interface SessionLike {
   on(event: 'idle', l: (p: { idle: boolean }) => void): { dispose(): void };
   on(event: 'fatal', l: (p: { phase: string; message: string }) => void): { dispose(): void };
   on(event: 'exit', l: (p: { code: number | null; signal: string | null }) => void): { dispose(): void };
-  on(event: 'fate', l: (p: { fate: EventFate }) => void): { dispose(): void };
+  on(event: 'fates', l: (p: { count: number; decode(): EventFate[] }) => void): { dispose(): void };
   on(event: 'perturbed', l: (p: { what: string; resourceVersion: string; at: number }) => void): { dispose(): void };
   readonly controller?: ControllerShape | undefined;
   /** What runs the controller: a Go program reports its cache's events differently (see probeTimelineEvent). */

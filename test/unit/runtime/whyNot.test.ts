@@ -40,6 +40,16 @@ test('merged into a key already queued: deduplicated, pending while the key wait
   ].join('\n'));
 });
 
+test('merged, then served: the one reconcile names the events it served with this one', () => {
+  const trigger = (kind: string, key: string, rv: string) => ({ type: 'MODIFIED', kind, apiVersion: 'v1', key, resourceVersion: rv, via: 'watches', at: 0 });
+  const record = { seq: 9, controller: 'web-config', key: 'default/web', startedAt: Date.UTC(2026, 0, 1, 12, 0, 4), trigger: [trigger('Secret', 'default/token', '9'), trigger('Secret', 'default/token', '10'), trigger('Secret', 'default/other', '8')] } as unknown as ReconcileRecord;
+  const answer = whyNot(source([fate({ fate: 'merged', request: 'default/web', keyState: 'queued' })], [record]), { kind: 'Secret', key: 'default/token', resourceVersion: '10' });
+  const lines = formatWhy(answer).split('\n');
+  assert.ok(lines.includes('    Queued? deduplicated: default/web was already queued, so its next reconcile serves this event too'), lines.join('\n'));
+  assert.ok(lines.includes('    Reconciled? yes, reconcile #9 of default/web at 12:00:04.000, one reconcile for this event and MODIFIED rv 9, MODIFIED Secret default/other rv 8'), lines.join('\n'));
+  assert.equal(answer.changes[0]?.controllers[0]?.verdict, 'reconciled');
+});
+
 test('held back in the rate limiter: says how long was left; a later reconcile whose triggers include it served it', () => {
   const record = { seq: 7, controller: 'web-config', key: 'default/web', startedAt: Date.UTC(2026, 0, 1, 12, 0, 3), trigger: [{ type: 'MODIFIED', kind: 'Secret', apiVersion: 'v1', key: 'default/token', resourceVersion: '10', via: 'watches', at: 0 }] } as unknown as ReconcileRecord;
   const answer = whyNot(source([fate({ fate: 'waiting', request: 'default/web', keyState: 'waiting', backoffMs: 2500 })], [record]), { kind: 'Secret', key: 'default/token', resourceVersion: '10' });

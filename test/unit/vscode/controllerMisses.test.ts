@@ -6,6 +6,7 @@ import { publishToTimeline } from '../../../src/vscode/controllers/controllerTim
 import { MissedEvents, type MissedEvent } from '../../../src/vscode/controllers/missedEvents.ts';
 import type { SessionLike } from '../../../src/vscode/controllers/sessionLike.ts';
 import type { EventFate } from '../../../src/controllerProtocol/records.ts';
+import { decodeFateBatch, FateBatchWriter } from '../../../src/controllerProtocol/fateBatch.ts';
 import { laneKeyOf } from '../../../src/shared/protocol/timeline.ts';
 import { TimelineFeed } from '../../../src/vscode/model/timelineFeed.ts';
 
@@ -35,9 +36,13 @@ describe("a controller's misses", () => {
     session.controller = SHAPE;
     const stop = publishToTimeline(session as unknown as SessionLike, feed, () => 'replicaset-controller');
     session.send('probe', { probe: { at: 49, informer: 'pods@default', kind: 'delta', type: 'Updated', key: 'default/web-x1', resourceVersion: '11' } });
-    session.send('fate', { fate: fate({}) });
-    session.send('fate', { fate: fate({ kind: 'ReplicaSet', apiVersion: 'apps/v1', key: 'default/web', via: 'for', fate: 'filtered', predicate: 'GenerationChangedPredicate' }) });
-    session.send('fate', { fate: fate({ resourceVersion: '14', fate: 'enqueued', request: 'default/web' }) });
+    // As the host sends them: one batch string, decoded when the timeline takes it.
+    const batch = new FateBatchWriter();
+    batch.add(fate({}));
+    batch.add(fate({ kind: 'ReplicaSet', apiVersion: 'apps/v1', key: 'default/web', via: 'for', fate: 'filtered', predicate: 'GenerationChangedPredicate' }));
+    batch.add(fate({ resourceVersion: '14', fate: 'enqueued', request: 'default/web' }));
+    const data = batch.finish();
+    session.send('fates', { count: 3, decode: () => decodeFateBatch(data) });
     await sleep(600);
     stop();
     const [delta, ...drawn] = feed.events.all();
