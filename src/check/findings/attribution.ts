@@ -21,6 +21,11 @@ const SIMPLICITY: Record<Plan['kind'], number> = {
   'relist-across-changes': 5,
 };
 
+/** Whether `a` is a simpler perturbation than `b`: it explains what both reproduce. */
+export function simpler(a: Plan, b: Plan): boolean {
+  return SIMPLICITY[a.kind] < SIMPLICITY[b.kind];
+}
+
 interface Group {
   finding: Finding;
   symptoms: Set<string>;
