@@ -1,3 +1,4 @@
+import type { FieldDifference } from '../oracle/index.ts';
 import type { Finding } from './finding.ts';
 
 // What a finding shows, as symptoms that can be compared between runs whatever the values:
@@ -15,7 +16,7 @@ export function symptomsOf(f: Finding): Set<string> {
       out.add(`${o.change} ${object}`);
       continue;
     }
-    for (const field of o.fields ?? []) if (!onlyRenumbered(field.expected, field.got)) out.add(`changed ${object} ${field.path}`);
+    for (const path of changedPaths(o.fields ?? [])) out.add(`changed ${object} ${path}`);
   }
   return out;
 }
@@ -35,8 +36,26 @@ function objectOf(id: string): string {
   return id;
 }
 
-/** A value that names another of several alike objects (`<… #1>` against `<… #2>`) and is otherwise the same. */
-function onlyRenumbered(expected: unknown, got: unknown): boolean {
-  const plain = (v: unknown) => JSON.stringify(v ?? null).replace(/ #\d+>/g, ' #>');
-  return expected !== undefined && got !== undefined && plain(expected) !== JSON.stringify(expected ?? null) && plain(expected) === plain(got);
+/**
+ * The fields that differ for more than which of several alike objects they name: a parent that
+ * records child `<… #2>` where the reference's records `<… #1>`, a Pod owned by ReplicaSet `#2`
+ * (its ownerReference under `[name=<… #1>]` gone, one under `[name=<… #2>]` come) is the same
+ * state told in another order.
+ */
+function changedPaths(fields: readonly FieldDifference[]): string[] {
+  const sides = new Map<string, { expected: string[]; got: string[] }>();
+  for (const f of fields) {
+    const path = unnumbered(f.path);
+    const side = sides.get(path) ?? { expected: [], got: [] };
+    sides.set(path, side);
+    if (f.expected !== undefined) side.expected.push(unnumbered(JSON.stringify(f.expected)));
+    if (f.got !== undefined) side.got.push(unnumbered(JSON.stringify(f.got)));
+  }
+  const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+  return [...sides].filter(([, { expected, got }]) => !same(expected, got)).map(([path]) => path);
+}
+
+/** Without the numbers of alike objects (`<… #2>`) and uids (each run has its own). */
+function unnumbered(s: string): string {
+  return s.replace(/ #\d+>/g, ' #>').replace(/"uid":"[^"]*"/g, '"uid":""');
 }

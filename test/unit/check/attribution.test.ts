@@ -38,6 +38,21 @@ test("symptoms name objects without their number among alike ones, and leave out
   assert.deepEqual([...symptomsOf(finding(coalesce, [history]))], ['changed ConfigMap default/release .data.history']);
 });
 
+test('a Pod owned by the second of two alike ReplicaSets rather than the first shows no symptom of its own', () => {
+  const rs = (n: number) => `<apps/ReplicaSet default/<apps/Deployment default/web-* of cache.example.com/Memcached default/web>-6b8f #${n}>`;
+  const ref = (n: number, uid: string) => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs(n), uid, controller: true });
+  const pod = {
+    id: 'Pod default/<apps/ReplicaSet default/<apps/Deployment default/web-* of cache.example.com/Memcached default/web>-6b8f>-* #2',
+    change: 'changed' as const,
+    fields: [
+      { path: '.metadata.generateName', expected: `${rs(1)}-`, got: `${rs(3)}-` },
+      { path: `.metadata.ownerReferences[name=${rs(1)}]`, expected: ref(1, 'a1'), got: undefined },
+      { path: `.metadata.ownerReferences[name=${rs(3)}]`, expected: undefined, got: ref(3, 'b2') },
+    ],
+  };
+  assert.deepEqual([...symptomsOf(finding(crash(), [pod, { id: 'apps/Deployment default/web-* of cache.example.com/Memcached default/web #2', change: 'extra' }]))], ['extra apps/Deployment default/web-*']);
+});
+
 test('a stale cache that ends as a crash did (more children, the parent naming another) is the crash finding, listing the stale runs', () => {
   const runs = [
     finding(crash(), [child('alpha', 2)]),
