@@ -2,6 +2,7 @@ import { Oracle } from './oracle/index.ts';
 import { endStateFinding, neverQuietFinding, resyncFinding } from './findings/judge.ts';
 import type { Finding } from './findings/finding.ts';
 import { attribute } from './findings/attribution.ts';
+import { createsByObject } from './findings/oneStart.ts';
 import type { Plan } from './plans/plan.ts';
 import { planRuns } from './plans/planner.ts';
 import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
@@ -121,7 +122,9 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const namer: PointNamer = (o) => oracle.pointName(o);
     const varying = oracle.masks.unstableObjects.size + [...oracle.masks.unstablePaths.values()].reduce((n, s) => n + s.size, 0);
 
-    const plans = options.plan ? [options.plan] : planRuns({ writes: renamePoints(references[0]!.writes, namer), watched: references[0]!.watched });
+    const referenceWrites = renamePoints(references[0]!.writes, namer);
+    const referenceCreates = createsByObject(referenceWrites);
+    const plans = options.plan ? [options.plan] : planRuns({ writes: referenceWrites, watched: references[0]!.watched });
     emit({ type: 'planned', plans: plans.length, varying });
     const longest = Math.max(...references.map((r) => r.durationMs));
     const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));
@@ -143,7 +146,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       done++;
       let finding: Finding | undefined;
       if (!run.planMissed && !run.planError) {
-        finding = found(run.quiet ? endStateFinding(plan, run, oracle, replay) : neverQuietFinding(run, plan, replay));
+        finding = found(run.quiet ? endStateFinding(plan, run, oracle, replay, referenceCreates) : neverQuietFinding(run, plan, replay));
       }
       emit({ type: 'run', done, planned: plans.length, plan, finding, missed: run.planMissed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
     }

@@ -26,6 +26,11 @@ export function simpler(a: Plan, b: Plan): boolean {
   return SIMPLICITY[a.kind] < SIMPLICITY[b.kind];
 }
 
+/** A crash run whose unexpected objects one start of the controller made alone explains them no better than a stale cache. */
+function simplicity(f: Finding): number {
+  return f.madeByOneStart ? SIMPLICITY['stale-after-write'] + 0.5 : SIMPLICITY[f.plan.kind];
+}
+
 interface Group {
   finding: Finding;
   symptoms: Set<string>;
@@ -55,7 +60,7 @@ export function attribute(runs: readonly Finding[]): Attribution {
 }
 
 function groupsOf(runs: readonly Finding[]): Group[] {
-  const simplestFirst = runs.map((finding, at) => ({ finding, at })).sort((a, b) => SIMPLICITY[a.finding.plan.kind] - SIMPLICITY[b.finding.plan.kind] || a.at - b.at);
+  const simplestFirst = runs.map((finding, at) => ({ finding, at })).sort((a, b) => simplicity(a.finding) - simplicity(b.finding) || a.at - b.at);
   const groups: Group[] = [];
   for (const { finding, at } of simplestFirst) {
     const symptoms = symptomsOf(finding);

@@ -40,6 +40,8 @@ export interface Finding {
   replay: string;
   /** Other perturbations whose runs ended with the same symptoms: the same bug, explained more simply by this one's. */
   alsoReproducedBy?: Reproduction[];
+  /** Its unexpected objects were each made by one start of the controller alone (findings/oneStart.ts); not in the report. */
+  madeByOneStart?: boolean;
 }
 
 /** Another run that reproduced a finding: what was done to it, the class that alone would give, its replay. */

@@ -3,6 +3,7 @@ import { isHistoryPath } from '../oracle/masks.ts';
 import { CLASS_OF, describePlan, type Plan } from '../plans/plan.ts';
 import type { CommittedWrite } from '../run/controllerWrites.ts';
 import type { RunResult, TracedReconcile } from '../run/checkRun.ts';
+import { madeByOneStart } from './oneStart.ts';
 import { findingReconcile, reconcileOf, type Finding, type FindingObject, type FindingReconcile } from './finding.ts';
 
 // From a run to a finding, or to none: the end state against the oracle's, a write the controller
@@ -10,8 +11,8 @@ import { findingReconcile, reconcileOf, type Finding, type FindingObject, type F
 
 const MAX_RECONCILES = 6;
 
-/** A perturbed run whose end state is not the reference's. */
-export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, replay: string): Finding | undefined {
+/** A perturbed run whose end state is not the reference's; `referenceCreates`: what the reference run created (findings/oneStart.ts). */
+export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, replay: string, referenceCreates: ReadonlyMap<string, number> = new Map()): Finding | undefined {
   const diffs = oracle.judge(run.endState);
   if (diffs.length === 0) return undefined;
   const reconciles = diverging(run, diffs);
@@ -24,6 +25,7 @@ export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, repl
     objects: diffs.map((d) => ({ id: d.id, change: d.change, ...(d.change === 'changed' ? { fields: d.fields } : {}) })),
     reconciles,
     replay,
+    ...(plan.kind === 'crash-after-write' && madeByOneStart(run, diffs, referenceCreates) ? { madeByOneStart: true } : {}),
   };
 }
 

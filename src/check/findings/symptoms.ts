@@ -10,12 +10,16 @@ import type { Finding } from './finding.ts';
 
 export function symptomsOf(f: Finding): Set<string> {
   const out = new Set<string>();
+  const more = new Set(f.objects.filter((o) => o.change !== 'changed').map((o) => objectOf(o.id)));
   for (const o of f.objects) {
     const object = objectOf(o.id);
     if (o.change !== 'changed') {
       out.add(`${o.change} ${object}`);
       continue;
     }
+    // With more (or fewer) alike objects than a correct run has, which of them has which values
+    // depends on which was made first: their values are no symptom of their own.
+    if (more.has(object)) continue;
     for (const path of changedPaths(o.fields ?? [])) out.add(`changed ${object} ${path}`);
   }
   return out;

@@ -83,6 +83,17 @@ test('a run whose symptoms simpler findings show between them is one of them: th
   assert.deepEqual(findings.map((f) => [f.class, f.alsoReproducedBy?.length ?? 0]), [['intermediate-state', 1], ['intermediate-state', 0]]);
 });
 
+test('a crash run whose extra objects one start of the controller made alone explains them no better than a stale cache', () => {
+  const twice = [{ id: 'apps/Deployment default/web-* of cache.example.com/Memcached default/web #2', change: 'extra' as const }];
+  const crashed = { ...finding(crash(update), twice), madeByOneStart: true };
+  const { findings } = attribute([crashed, finding(stale(), twice), finding(crash(), twice)]);
+  assert.deepEqual(findings.map((f) => [f.class, f.alsoReproducedBy?.map((r) => r.class)]), [['intermediate-state', ['stale-state', 'intermediate-state']]]);
+  assert.equal(findings[0]!.plan.kind, 'crash-after-write');
+  assert.equal(findings[0]!.madeByOneStart, undefined, 'the crash that made them in two starts explains them');
+  const { findings: staleFirst } = attribute([crashed, finding(stale(), twice)]);
+  assert.deepEqual(staleFirst.map((f) => [f.class, f.alsoReproducedBy?.map((r) => r.class)]), [['stale-state', ['intermediate-state']]]);
+});
+
 test('a symptom no simpler perturbation showed is a finding of its own: two bugs are never one', () => {
   const count = { id: 'ConfigMap default/alpha', change: 'changed' as const, fields: [{ path: '.data.count', expected: '2', got: '3' }] };
   const label = { id: 'ConfigMap default/beta', change: 'changed' as const, fields: [{ path: '.metadata.labels.seen', expected: 'true', got: undefined }] };
