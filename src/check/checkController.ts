@@ -38,7 +38,8 @@ export type CheckEvent =
   | { type: 'reference'; run: number; quiet: boolean; durationMs: number; reconciles: number; writes: number }
   | { type: 'planned'; plans: number; varying: number }
   /** `finding`: what the run found, which may be an earlier run's finding again (the same end state). */
-  | { type: 'run'; done: number; planned: number; plan: Plan; finding?: Finding; missed: boolean; error?: string; durationMs: number }
+  /** `own`: the run's own finding, when `finding` is an earlier one it reproduces. */
+  | { type: 'run'; done: number; planned: number; plan: Plan; finding?: Finding; own?: Finding; missed: boolean; error?: string; durationMs: number }
   | { type: 'finding'; finding: Finding }
   /**
    * At the end: the check's findings, each bug once with the perturbation that explains it most
@@ -135,20 +136,14 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     for await (const run of inOrder(plans.length, atOnce, mayStart, (n) => perturbed(plans[n]!))) {
       const plan = plans[done]!;
       const replay = options.replayCommand(plan);
-      if (plan.kind === 'resync-when-quiet') {
-        runs++;
-        done++;
-        const finding = run.quiet ? found(resyncFinding(run, replay)) : found(neverQuietFinding(run, undefined, replay));
-        emit({ type: 'run', done, planned: plans.length, plan, finding, missed: false, durationMs: run.durationMs });
-        continue;
-      }
       runs++;
       done++;
-      let finding: Finding | undefined;
-      if (!run.planMissed && !run.planError) {
-        finding = found(run.quiet ? endStateFinding(plan, run, oracle, replay, referenceCreates) : neverQuietFinding(run, plan, replay));
-      }
-      emit({ type: 'run', done, planned: plans.length, plan, finding, missed: run.planMissed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
+      let own: Finding | undefined;
+      if (plan.kind === 'resync-when-quiet') own = run.quiet ? resyncFinding(run, replay) : neverQuietFinding(run, undefined, replay);
+      else if (!run.planMissed && !run.planError) own = run.quiet ? endStateFinding(plan, run, oracle, replay, referenceCreates) : neverQuietFinding(run, plan, replay);
+      const finding = found(own);
+      const missed = plan.kind !== 'resync-when-quiet' && run.planMissed;
+      emit({ type: 'run', done, planned: plans.length, plan, finding, ...(own && own !== finding ? { own } : {}), missed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
     }
     return report({ runs, planned: plans.length, skipped: plans.length - done, durationMs: performance.now() - started, ...(options.signal?.aborted ? { cancelled: true } : {}) });
   } finally {

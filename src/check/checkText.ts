@@ -1,7 +1,7 @@
 import type { CheckEvent, CheckReport } from './checkController.ts';
 import type { Finding } from './findings/finding.ts';
 import { simpler } from './findings/attribution.ts';
-import { CLASS_OF, describePlan, type Plan } from './plans/plan.ts';
+import { describePlan, type Plan } from './plans/plan.ts';
 import { encodePlan } from './plans/planCodec.ts';
 
 // How a check speaks to a person, wherever it runs (the CLI prints these lines, VS Code writes them
@@ -39,7 +39,7 @@ export function checkProgress(): (e: CheckEvent) => string | undefined {
         return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`;
       case 'run': {
         const n = e.finding ? numbered.indexOf(e.finding) + 1 : 0;
-        const verdict = e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING ${n} (${e.finding.class})${again(e.finding, e.plan)}` : 'same end state';
+        const verdict = e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING ${n} (${e.finding.class})${again(e.finding, e.own)}` : 'same end state';
         return `[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${verdict} (${s(e.durationMs)})`;
       }
       case 'attributed':
@@ -49,10 +49,10 @@ export function checkProgress(): (e: CheckEvent) => string | undefined {
 }
 
 /** What a run that ends as an announced finding did adds to it: nothing, if it is that finding's own run. */
-function again(f: Finding, plan: Plan): string {
-  if (f.plan === plan) return '';
-  if (CLASS_OF[plan.kind] === f.class) return ', as an earlier run';
-  return simpler(f.plan, plan) ? ', as an earlier run: the same bug, which that simpler perturbation explains' : ', as an earlier run: the same bug, which this simpler perturbation explains (the end says so)';
+function again(f: Finding, own: Finding | undefined): string {
+  if (!own || own === f) return '';
+  if (own.class === f.class) return ', as an earlier run';
+  return simpler(f, own) ? ', as an earlier run: the same bug, which that simpler perturbation explains' : ', as an earlier run: the same bug, which this simpler perturbation explains (the end says so)';
 }
 
 /**

@@ -21,9 +21,9 @@ const SIMPLICITY: Record<Plan['kind'], number> = {
   'relist-across-changes': 5,
 };
 
-/** Whether `a` is a simpler perturbation than `b`: it explains what both reproduce. */
-export function simpler(a: Plan, b: Plan): boolean {
-  return SIMPLICITY[a.kind] < SIMPLICITY[b.kind];
+/** Whether `a`'s perturbation is simpler than `b`'s: it explains what both reproduce. */
+export function simpler(a: Finding, b: Finding): boolean {
+  return simplicity(a) < simplicity(b);
 }
 
 /** A crash run whose unexpected objects one start of the controller made alone explains them no better than a stale cache. */
