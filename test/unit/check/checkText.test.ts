@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkController, checkProgress, describePlan, describeReport, replayCommand, type Finding, type Plan } from '../../../src/check/index.ts';
+import { checkController, checkProgress, describePlan, describeReport, replayCommand, reportJson, type Finding, type Plan } from '../../../src/check/index.ts';
 import { namerForPlan } from '../../../src/check/run/controllerWrites.ts';
 
 // What check says to a person, the names a replay gives objects, and a cancelled check.
@@ -55,4 +55,14 @@ test('a finding a later, simpler run explains is named at the end as the finding
   const unmoved = checkProgress();
   unmoved({ type: 'finding', finding: stale });
   assert.equal(unmoved({ type: 'attributed', announced: [stale], findings: [stale] }), undefined);
+});
+
+test('the JSON report lists the other runs that reproduced a finding, and only when there are some', () => {
+  const plan: Plan = { kind: 'crash-after-write', write: { verb: 'create', kind: 'ConfigMap', namespace: 'default', name: 'web-*', occurrence: 1 } };
+  const f: Finding = { class: 'intermediate-state', summary: 's', plan, perturbation: 'p', diff: 'd', objects: [], reconciles: [], replay: 'r' };
+  const also = { class: 'stale-state' as const, perturbation: 'q', plan: { kind: 'stale-after-write' as const, write: plan.write, lagMs: 1500 }, replay: 'r2' };
+  const report = JSON.parse(reportJson({ findings: [f, { ...f, alsoReproducedBy: [also], madeByOneStart: true }], runs: 3, planned: 2, skipped: 0, durationMs: 1 })) as { findings: Record<string, unknown>[] };
+  assert.equal('alsoReproducedBy' in report.findings[0]!, false);
+  assert.deepEqual(report.findings[1]!['alsoReproducedBy'], [also]);
+  assert.equal('madeByOneStart' in report.findings[1]!, false);
 });
