@@ -35,6 +35,11 @@ test('one Deployment before the crash and one after it: the crash', () => {
   assert.equal(madeByOneStart(run([['web-a', '10', 1], ['web-b', '11', 2]]), extra, reference), false);
 });
 
+test('one Deployment before the crash and two after it (two unexpected): the crash is needed too', () => {
+  const two = [...extra, { id: 'apps/Deployment default/web-* of cache.example.com/Memcached default/web #3', change: 'extra', got: deployment('web-c') } as ObjectDiff];
+  assert.equal(madeByOneStart(run([['web-a', '10', 1], ['web-b', '11', 2], ['web-c', '12', 2]]), two, reference), false);
+});
+
 test('nothing unexpected the controller made: nothing to say', () => {
   assert.equal(madeByOneStart(run([['web-a', '10', 1]]), [], reference), false);
 });
