@@ -8,8 +8,8 @@ import { symptomsOf } from './symptoms.ts';
 // simplest perturbation that reproduces it, as Sieve reasons. So runs are taken simplest first; a
 // run whose every symptom (an object missing, unexpected, or a field of it with other values) an
 // earlier, simpler one already showed is that finding again, listed in it as reproduced by this
-// perturbation too. A run with a symptom nothing simpler showed stays a finding of its own: two
-// bugs are never one finding.
+// perturbation too. A run with a symptom nothing simpler showed stays a finding of its own, so a
+// second bug with symptoms of its own is a second finding.
 
 /** The simplest first: reconciling again changes nothing of what the controller sees; a crash loses only its memory; the rest show it an old, or an incomplete, history. */
 const SIMPLICITY: Record<Plan['kind'], number> = {
