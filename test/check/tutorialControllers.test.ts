@@ -1,8 +1,9 @@
 // A controller written as its tutorial writes it, not as check's authors would: the kubebuilder
 // tutorial's memcached-operator in Go (a Deployment rolled out by the sim's workload controllers,
 // status conditions, a finalizer). The correct one raises nothing; a buggy one is found with its
-// bug's class. (Its other buggy variants, and the namespace provisioner in test/check/ts, are
-// checked by hand: the stage has no time for them.)
+// bug's class and no other. (Its other buggy variants, which need every plan — four to five
+// minutes each — for their findings to be attributed, and the namespace provisioner in
+// test/check/ts, are checked by hand: the stage has no time for them.)
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { check, transcript } from './checkCli.ts';
