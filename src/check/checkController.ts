@@ -1,7 +1,9 @@
 import { Oracle } from './oracle/index.ts';
 import { endStateFinding, neverQuietFinding, resyncFinding } from './findings/judge.ts';
 import type { Finding } from './findings/finding.ts';
-import { writeLabel, type Plan } from './plans/plan.ts';
+import { attribute } from './findings/attribution.ts';
+import { createsByObject } from './findings/oneStart.ts';
+import type { Plan } from './plans/plan.ts';
 import { planRuns } from './plans/planner.ts';
 import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
 import { byGenerateNamePrefix, renamePoints, type PointNamer } from './run/controllerWrites.ts';
@@ -36,8 +38,14 @@ export type CheckEvent =
   | { type: 'reference'; run: number; quiet: boolean; durationMs: number; reconciles: number; writes: number }
   | { type: 'planned'; plans: number; varying: number }
   /** `finding`: what the run found, which may be an earlier run's finding again (the same end state). */
-  | { type: 'run'; done: number; planned: number; plan: Plan; finding?: Finding; missed: boolean; error?: string; durationMs: number }
-  | { type: 'finding'; finding: Finding };
+  /** `own`: the run's own finding, when `finding` is an earlier one it reproduces. */
+  | { type: 'run'; done: number; planned: number; plan: Plan; finding?: Finding; own?: Finding; missed: boolean; error?: string; durationMs: number }
+  | { type: 'finding'; finding: Finding }
+  /**
+   * At the end: the check's findings, each bug once with the perturbation that explains it most
+   * simply; `announced[i]` is the finding the i-th announced one (a `finding` event) is now reported within.
+   */
+  | { type: 'attributed'; announced: Finding[]; findings: Finding[] };
 
 export interface CheckReport {
   findings: Finding[];
@@ -75,16 +83,26 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
   const started = performance.now();
   const left = () => options.budgetMs - (performance.now() - started);
   const controller = new ControllerUnderCheck({ program: options.program, args: options.args, as: options.as, cwd: options.cwd });
-  const findings: Finding[] = [];
+  // Every run's finding, then each bug once (findings/attribution.ts). What progress lines said as
+  // runs finished is said again at the end if a later, simpler run explains an earlier finding.
+  const raw: Finding[] = [];
+  const announced: Finding[] = [];
   let runs = 0;
-  // A run that ends as an earlier one did is the same finding, not a new one; its progress line says so.
+  // The finding a run's progress line names: a new one, or one announced already that it reproduces.
   const found = (f: Finding | undefined): Finding | undefined => {
     if (!f) return undefined;
-    const earlier = findings.find((g) => g.class === f.class && g.diff === f.diff && f.diff !== '');
+    raw.push(f);
+    const { within } = attribute(raw);
+    const earlier = announced.find((a) => within(a) === within(f));
     if (earlier) return earlier;
-    findings.push(f);
+    announced.push(f);
     emit({ type: 'finding', finding: f });
     return f;
+  };
+  const report = (rest: Omit<CheckReport, 'findings'>): CheckReport => {
+    const { findings, within } = attribute(raw);
+    emit({ type: 'attributed', announced: announced.map((a) => within(a) ?? a), findings });
+    return { findings, ...rest };
   };
   try {
     const failure = await controller.prepare();
@@ -108,7 +126,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       if (run.failures.length && run.endState.length === 0) throw new Error(`the controller failed in an unperturbed run: ${run.failures.join('; ')}`);
       if (!run.quiet) {
         found(neverQuietFinding(run, undefined, options.replayCommand({ kind: 'resync-when-quiet' })));
-        return { findings, runs, planned: 0, skipped: 0, durationMs: performance.now() - started };
+        return report({ runs, planned: 0, skipped: 0, durationMs: performance.now() - started });
       }
       found(resyncFinding(run, options.replayCommand({ kind: 'resync-when-quiet' })));
       references.push(run);
@@ -117,55 +135,30 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const namer: PointNamer = (o) => oracle.pointName(o);
     const varying = oracle.masks.unstableObjects.size + [...oracle.masks.unstablePaths.values()].reduce((n, s) => n + s.size, 0);
 
-    const plans = options.plan ? [options.plan] : planRuns({ writes: renamePoints(references[0]!.writes, namer), watched: references[0]!.watched });
+    const referenceWrites = renamePoints(references[0]!.writes, namer);
+    const referenceCreates = createsByObject(referenceWrites);
+    const plans = options.plan ? [options.plan] : planRuns({ writes: referenceWrites, watched: references[0]!.watched });
     emit({ type: 'planned', plans: plans.length, varying });
     const longest = Math.max(...references.map((r) => r.durationMs));
     const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));
     let done = 0;
-    // What killing the controller right after each write did (a finding or none), by the write.
-    const crashes = new Map<string, Finding | undefined>();
     // A run takes about as long as a reference run; one that may not end within the budget does not start.
     const mayStart = () => !options.signal?.aborted && left() >= longest * 1.5;
     const perturbed = (plan: Plan, turn: () => Promise<void>) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, resyncWhenQuiet: plan.kind === 'resync-when-quiet', turn, ...(plan.kind === 'resync-when-quiet' ? {} : { plan }) });
     for await (const run of inOrder(plans.length, atOnce, mayStart, (n, turn) => perturbed(plans[n]!, turn), RUNS_AHEAD)) {
       const plan = plans[done]!;
       const replay = options.replayCommand(plan);
-      if (plan.kind === 'resync-when-quiet') {
-        runs++;
-        done++;
-        const finding = run.quiet ? found(resyncFinding(run, replay)) : found(neverQuietFinding(run, undefined, replay));
-        emit({ type: 'run', done, planned: plans.length, plan, finding, missed: false, durationMs: run.durationMs });
-        continue;
-      }
       runs++;
       done++;
-      let finding: Finding | undefined;
-      if (!run.planMissed && !run.planError) {
-        const raw = run.quiet ? endStateFinding(plan, run, oracle, replay) : neverQuietFinding(run, plan, replay);
-        finding = found(restartedAlone(plan, raw, crashes) ?? raw);
-        if (plan.kind === 'crash-after-write') crashes.set(writeLabel(plan.write), finding);
-      }
-      emit({ type: 'run', done, planned: plans.length, plan, finding, missed: run.planMissed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
+      let own: Finding | undefined;
+      if (plan.kind === 'resync-when-quiet') own = run.quiet ? resyncFinding(run, replay) : neverQuietFinding(run, undefined, replay);
+      else if (!run.planMissed && !run.planError) own = run.quiet ? endStateFinding(plan, run, oracle, replay, referenceCreates) : neverQuietFinding(run, plan, replay);
+      const finding = found(own);
+      const missed = plan.kind !== 'resync-when-quiet' && run.planMissed;
+      emit({ type: 'run', done, planned: plans.length, plan, finding, ...(own && own !== finding ? { own } : {}), missed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
     }
-    return { findings, runs, planned: plans.length, skipped: plans.length - done, durationMs: performance.now() - started, ...(options.signal?.aborted ? { cancelled: true } : {}) };
+    return report({ runs, planned: plans.length, skipped: plans.length - done, durationMs: performance.now() - started, ...(options.signal?.aborted ? { cancelled: true } : {}) });
   } finally {
     controller.dispose();
   }
-}
-
-/**
- * A restart against an old cache is a crash and a stale cache at once. When the crash alone, at the
- * same write, already ended the same way, the crash is the cause: the finding is the crash's
- * (intermediate-state), not a stale-state one as well.
- */
-export function restartedAlone(plan: Plan, finding: Finding | undefined, crashes: ReadonlyMap<string, Finding | undefined>): Finding | undefined {
-  if (!finding || plan.kind !== 'stale-restart-after-write') return undefined;
-  const crash = crashes.get(writeLabel(plan.write));
-  return crash && sameObjects(crash, finding) ? crash : undefined;
-}
-
-/** The same objects differ, the same way (the same fields), whatever the values. */
-function sameObjects(a: Finding, b: Finding): boolean {
-  const shape = (f: Finding) => JSON.stringify(f.objects.map((o) => [o.id, o.change, (o.fields ?? []).map((x) => x.path)]).sort());
-  return a.objects.length > 0 && shape(a) === shape(b);
 }

@@ -1,5 +1,6 @@
 import type { CheckEvent, CheckReport } from './checkController.ts';
 import type { Finding } from './findings/finding.ts';
+import { simpler } from './findings/attribution.ts';
 import { describePlan, type Plan } from './plans/plan.ts';
 import { encodePlan } from './plans/planCodec.ts';
 
@@ -19,7 +20,8 @@ export interface CheckCommandLine {
 
 /**
  * A check's progress, a line per event (undefined for events nobody needs to read), findings
- * numbered as the report numbers them: a run that ends as an earlier finding did says which.
+ * numbered as they are announced: a run that ends as an earlier finding did says which, and the
+ * end says which announced finding is which of the report's.
  */
 export function checkProgress(): (e: CheckEvent) => string | undefined {
   const numbered: Finding[] = [];
@@ -37,11 +39,36 @@ export function checkProgress(): (e: CheckEvent) => string | undefined {
         return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`;
       case 'run': {
         const n = e.finding ? numbered.indexOf(e.finding) + 1 : 0;
-        const verdict = e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING ${n} (${e.finding.class})${e.finding.plan === e.plan ? '' : ', as an earlier run'}` : 'same end state';
+        const verdict = e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING ${n} (${e.finding.class})${again(e.finding, e.own)}` : 'same end state';
         return `[${e.done}/${e.planned}] ${describePlan(e.plan)}: ${verdict} (${s(e.durationMs)})`;
       }
+      case 'attributed':
+        return renumbered(numbered, e.announced, e.findings);
     }
   };
+}
+
+/** What a run that ends as an announced finding did adds to it: nothing, if it is that finding's own run. */
+function again(f: Finding, own: Finding | undefined): string {
+  if (!own || own === f) return '';
+  if (own.class === f.class) return ', as an earlier run';
+  return simpler(f, own) ? ', as an earlier run: the same bug, which that simpler perturbation explains' : ', as an earlier run: the same bug, which this simpler perturbation explains (the end says so)';
+}
+
+/**
+ * Runs finish in their own order, so a finding announced early may be reproduced later by a
+ * simpler perturbation, which explains it: the report numbers the findings as they are in the end,
+ * and says which announced finding is which. Undefined when nothing moved.
+ */
+function renumbered(numbered: readonly Finding[], announced: readonly Finding[], findings: readonly Finding[]): string | undefined {
+  const moves = numbered.flatMap((f, i) => {
+    const now = announced[i] ?? f;
+    const n = findings.indexOf(now) + 1;
+    if (n === i + 1 && now.class === f.class && now.plan === f.plan) return [];
+    const how = now.plan === f.plan ? '' : ` (${describePlan(now.plan)} reproduces it: the simplest perturbation that does)`;
+    return [`  FINDING ${i + 1} (${f.class}) above is FINDING ${n} (${now.class}) below${how}`];
+  });
+  return moves.length ? ['the same bug reproduced by several perturbations is one finding:', ...moves].join('\n') : undefined;
 }
 
 /** `check: 2 finding(s) (stale-state 1, intermediate-state 1) in 16 runs, 48.2 s`. */

@@ -18,6 +18,7 @@ export function reportJson(report: CheckReport): string {
         objects: f.objects,
         reconciles: f.reconciles,
         replay: f.replay,
+        ...(f.alsoReproducedBy ? { alsoReproducedBy: f.alsoReproducedBy } : {}),
       })),
       runs: report.runs,
       planned: report.planned,

@@ -38,6 +38,18 @@ export interface Finding {
   reconciles: FindingReconcile[];
   /** The command that replays this run. */
   replay: string;
+  /** Other perturbations whose runs ended with the same symptoms: the same bug, explained more simply by this one's. */
+  alsoReproducedBy?: Reproduction[];
+  /** Its unexpected objects were each made by one start of the controller alone (findings/oneStart.ts); not in the report. */
+  madeByOneStart?: boolean;
+}
+
+/** Another run that reproduced a finding: what was done to it, the class that alone would give, its replay. */
+export interface Reproduction {
+  class: FindingClass;
+  perturbation: string;
+  plan: Plan;
+  replay: string;
 }
 
 export function findingReconcile({ incarnation, record: r }: TracedReconcile): FindingReconcile {
@@ -58,6 +70,8 @@ export function reconcileOf(write: CommittedWrite, reconciles: readonly TracedRe
   return reconciles.find(({ record }) => record.writes.some((w) => w.name === write.name && (w.namespace ?? '') === write.namespace && w.resourceVersion === write.resourceVersion));
 }
 
+const MAX_REPRODUCTIONS_SHOWN = 5;
+
 /** One paragraph for the terminal. */
 export function describeFinding(f: Finding, n: number): string {
   const lines = [`FINDING ${n} (${f.class}): ${f.summary}`, `  perturbation: ${f.perturbation}`];
@@ -71,5 +85,11 @@ export function describeFinding(f: Finding, n: number): string {
     }
   }
   lines.push(`  replay: ${f.replay}`);
+  const also = f.alsoReproducedBy ?? [];
+  if (also.length) {
+    lines.push(`  also reproduced by ${also.length} other run(s):`);
+    for (const r of also.slice(0, MAX_REPRODUCTIONS_SHOWN)) lines.push(`    ${r.perturbation} (${r.class})`);
+    if (also.length > MAX_REPRODUCTIONS_SHOWN) lines.push(`    and ${also.length - MAX_REPRODUCTIONS_SHOWN} more (the JSON report lists them all, with their replays)`);
+  }
   return lines.join('\n');
 }

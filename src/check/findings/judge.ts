@@ -3,15 +3,16 @@ import { isHistoryPath } from '../oracle/masks.ts';
 import { CLASS_OF, describePlan, type Plan } from '../plans/plan.ts';
 import type { CommittedWrite } from '../run/controllerWrites.ts';
 import type { RunResult, TracedReconcile } from '../run/checkRun.ts';
-import { findingReconcile, reconcileOf, type Finding, type FindingReconcile } from './finding.ts';
+import { madeByOneStart } from './oneStart.ts';
+import { findingReconcile, reconcileOf, type Finding, type FindingObject, type FindingReconcile } from './finding.ts';
 
 // From a run to a finding, or to none: the end state against the oracle's, a write the controller
 // made with nothing to do, a controller that never went quiet.
 
 const MAX_RECONCILES = 6;
 
-/** A perturbed run whose end state is not the reference's. */
-export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, replay: string): Finding | undefined {
+/** A perturbed run whose end state is not the reference's; `referenceCreates`: what the reference run created (findings/oneStart.ts). */
+export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, replay: string, referenceCreates: ReadonlyMap<string, number> = new Map()): Finding | undefined {
   const diffs = oracle.judge(run.endState);
   if (diffs.length === 0) return undefined;
   const reconciles = diverging(run, diffs);
@@ -24,6 +25,7 @@ export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, repl
     objects: diffs.map((d) => ({ id: d.id, change: d.change, ...(d.change === 'changed' ? { fields: d.fields } : {}) })),
     reconciles,
     replay,
+    ...(plan.kind === 'crash-after-write' && madeByOneStart(run, diffs, referenceCreates) ? { madeByOneStart: true } : {}),
   };
 }
 
@@ -39,7 +41,7 @@ export function resyncFinding(run: RunResult, replay: string): Finding | undefin
     plan,
     perturbation: describePlan(plan),
     diff: described.join('\n'),
-    objects: [],
+    objects: writtenObjects(writes),
     reconciles: unique(writes.map((w) => reconcileOf(w, run.reconciles))).slice(0, MAX_RECONCILES).map(findingReconcile),
     replay,
   };
@@ -60,7 +62,7 @@ export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay
     plan: p,
     perturbation: plan ? describePlan(plan) : 'none (an unperturbed run)',
     diff: [...new Set(described)].join('\n'),
-    objects: [],
+    objects: writtenObjects(recent),
     reconciles: unique(recent.map((w) => reconcileOf(w, run.reconciles))).slice(-MAX_RECONCILES).map(findingReconcile),
     replay,
   };
@@ -76,6 +78,27 @@ function describeWrites(writes: readonly CommittedWrite[]): string[] {
     const fields = w.previous ? fieldDifferences(w.previous, w.object).filter((d) => !isHistoryPath(d.path)).map((d) => d.path) : [];
     return `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}${fields.length ? ` (${fields.slice(0, 4).join(', ')}${fields.length > 4 ? ', …' : ''})` : ''}`;
   });
+}
+
+/**
+ * The objects the writes changed, as an end state's differences name them (created: `extra`,
+ * deleted: `missing`), each once, with every field its writes changed (`expected`: before them).
+ */
+function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
+  const objects = new Map<string, FindingObject>();
+  for (const w of writes) {
+    const id = `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.pointName}`;
+    const change = w.verb === 'create' ? 'extra' : w.verb === 'delete' ? 'missing' : 'changed';
+    const o = objects.get(id) ?? { id, change, ...(change === 'changed' ? { fields: [] } : {}) };
+    objects.set(id, o);
+    if (o.change !== 'changed' || !w.previous) continue;
+    for (const d of fieldDifferences(w.previous, w.object).filter((d) => !isHistoryPath(d.path))) {
+      const known = o.fields!.find((f) => f.path === d.path);
+      if (known) known.got = d.got;
+      else o.fields!.push(d);
+    }
+  }
+  return [...objects.values()];
 }
 
 /** The reconciles that last wrote each differing object, and the first ones after a restart. */

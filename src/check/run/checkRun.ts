@@ -96,6 +96,9 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     // A perturbation that arms itself late (a resync once quiet) may leave more to settle.
     if (quiet && perturbation?.onQuiet()) quiet = await quietness.settle(deadline);
     if (quiet && spec.resyncWhenQuiet) {
+      // A controller that stamps the time at a second's precision (metav1.Time) writes the same
+      // stamp again within the second it last wrote it: the resync waits for the next second.
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
       const before = writes.byController.length;
       run.current?.resync();
       quietness.touch();

@@ -18,7 +18,7 @@ export interface FindingRef {
 
 export interface FindingsNode {
   id: string;
-  kind: 'finding' | 'replayAction' | 'perturbation' | 'endState' | 'diffLine' | 'reconciles' | 'reconcile' | 'write' | 'replayCommand';
+  kind: 'finding' | 'replayAction' | 'perturbation' | 'endState' | 'diffLine' | 'reconciles' | 'reconcile' | 'write' | 'replayCommand' | 'alsoReproduced';
   item: ItemSpec;
   children: FindingsNode[];
   ref: FindingRef;
@@ -77,8 +77,13 @@ export class FindingsModel {
     this.changed();
   }
 
+  /** The report's findings replace those that came in: a later run may have explained an earlier finding more simply. */
   finish(report: CheckReport): void {
     this.phase = { kind: 'done', report };
+    if (this.target) {
+      const target = this.target;
+      this.findings = report.findings.map((finding, i) => findingNode({ target, finding, n: i + 1 }, `c${this.check}`));
+    }
     this.changed();
   }
 
@@ -153,6 +158,11 @@ function findingNode(ref: FindingRef, check: string): FindingsNode {
       command: { command: 'controllerLab.copyReplayCommand', title: 'Copy Replay Command', arguments: [] },
     }),
   );
+  const also = f.alsoReproducedBy ?? [];
+  if (also.length) {
+    const rows = also.map((r, i) => node(ref, 'perturbation', `${id}:also${i}`, { label: r.perturbation, description: r.class, icon: icon('zap'), tooltip: `**Also reproduced by** (${r.class} alone)\n\n${r.perturbation}\n\n\`\`\`sh\n${r.replay}\n\`\`\`` }));
+    children.push(node(ref, 'alsoReproduced', `${id}:also`, { label: 'Also reproduced by', description: `${also.length} other perturbation(s): the same bug, explained more simply by this one`, icon: icon('layers') }, rows));
+  }
   return node(ref, 'finding', id, {
     label: `${n}. ${f.summary}`,
     description: f.class,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkController, describeReport, replayCommand } from '../../../src/check/index.ts';
+import { checkController, checkProgress, describePlan, describeReport, replayCommand, reportJson, type Finding, type Plan } from '../../../src/check/index.ts';
 import { namerForPlan } from '../../../src/check/run/controllerWrites.ts';
 
 // What check says to a person, the names a replay gives objects, and a cancelled check.
@@ -32,4 +32,37 @@ test('a check cancelled before its reference runs has nothing to report', async 
     checkController({ program: 'nowhere.ts', scenario: 'nowhere.yaml', workloads: false, budgetMs: 1000, replayCommand: () => '', signal: controller.signal }),
     { name: 'AbortError' },
   );
+});
+
+test('a finding a later, simpler run explains is named at the end as the finding the report gives it', () => {
+  const write = { verb: 'create' as const, kind: 'ConfigMap', namespace: 'default', name: 'web-*', occurrence: 1 };
+  const at = (plan: Plan, cls: Finding['class']): Finding => ({ class: cls, summary: '', plan, perturbation: describePlan(plan), diff: '+ x', objects: [], reconciles: [], replay: '' });
+  const stale = at({ kind: 'stale-after-write', write, lagMs: 1500 }, 'stale-state');
+  const crash = at({ kind: 'crash-after-write', write }, 'intermediate-state');
+  const reported = { ...crash, alsoReproducedBy: [{ class: stale.class, perturbation: stale.perturbation, plan: stale.plan, replay: '' }] };
+  const progress = checkProgress();
+  progress({ type: 'finding', finding: stale });
+  assert.match(progress({ type: 'run', done: 1, planned: 2, plan: stale.plan, finding: stale, missed: false, durationMs: 1000 }) ?? '', /FINDING 1 \(stale-state\)/);
+  progress({ type: 'finding', finding: crash });
+  assert.equal(
+    progress({ type: 'attributed', announced: [reported, reported], findings: [reported] }),
+    [
+      'the same bug reproduced by several perturbations is one finding:',
+      '  FINDING 1 (stale-state) above is FINDING 1 (intermediate-state) below (killed right after `create ConfigMap default/web-*`, then restarted reproduces it: the simplest perturbation that does)',
+      '  FINDING 2 (intermediate-state) above is FINDING 1 (intermediate-state) below',
+    ].join('\n'),
+  );
+  const unmoved = checkProgress();
+  unmoved({ type: 'finding', finding: stale });
+  assert.equal(unmoved({ type: 'attributed', announced: [stale], findings: [stale] }), undefined);
+});
+
+test('the JSON report lists the other runs that reproduced a finding, and only when there are some', () => {
+  const plan: Plan = { kind: 'crash-after-write', write: { verb: 'create', kind: 'ConfigMap', namespace: 'default', name: 'web-*', occurrence: 1 } };
+  const f: Finding = { class: 'intermediate-state', summary: 's', plan, perturbation: 'p', diff: 'd', objects: [], reconciles: [], replay: 'r' };
+  const also = { class: 'stale-state' as const, perturbation: 'q', plan: { kind: 'stale-after-write' as const, write: plan.write, lagMs: 1500 }, replay: 'r2' };
+  const report = JSON.parse(reportJson({ findings: [f, { ...f, alsoReproducedBy: [also], madeByOneStart: true }], runs: 3, planned: 2, skipped: 0, durationMs: 1 })) as { findings: Record<string, unknown>[] };
+  assert.equal('alsoReproducedBy' in report.findings[0]!, false);
+  assert.deepEqual(report.findings[1]!['alsoReproducedBy'], [also]);
+  assert.equal('madeByOneStart' in report.findings[1]!, false);
 });
