@@ -1,8 +1,7 @@
 import { Oracle } from './oracle/index.ts';
-import { endStateFinding, neverQuietFinding, resyncFinding } from './findings/judge.ts';
+import { endStateFinding, neverQuietFinding, referenceCourse, resyncFinding } from './findings/judge.ts';
 import type { Finding } from './findings/finding.ts';
 import { attribute } from './findings/attribution.ts';
-import { createsByObject } from './findings/oneStart.ts';
 import type { Plan } from './plans/plan.ts';
 import { planRuns } from './plans/planner.ts';
 import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
@@ -136,7 +135,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const varying = oracle.masks.unstableObjects.size + [...oracle.masks.unstablePaths.values()].reduce((n, s) => n + s.size, 0);
 
     const referenceWrites = renamePoints(references[0]!.writes, namer);
-    const referenceCreates = createsByObject(referenceWrites);
+    const reference = referenceCourse(references[0]!, referenceWrites);
     const plans = options.plan ? [options.plan] : planRuns({ writes: referenceWrites, watched: references[0]!.watched });
     emit({ type: 'planned', plans: plans.length, varying });
     const longest = Math.max(...references.map((r) => r.durationMs));
@@ -152,7 +151,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       done++;
       let own: Finding | undefined;
       if (plan.kind === 'resync-when-quiet') own = run.quiet ? resyncFinding(run, replay) : neverQuietFinding(run, undefined, replay);
-      else if (!run.planMissed && !run.planError) own = run.quiet ? endStateFinding(plan, run, oracle, replay, referenceCreates) : neverQuietFinding(run, plan, replay);
+      else if (!run.planMissed && !run.planError) own = run.quiet ? endStateFinding(plan, run, oracle, replay, reference) : neverQuietFinding(run, plan, replay);
       const finding = found(own);
       const missed = plan.kind !== 'resync-when-quiet' && run.planMissed;
       emit({ type: 'run', done, planned: plans.length, plan, finding, ...(own && own !== finding ? { own } : {}), missed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });

@@ -3,7 +3,7 @@ import { isHistoryPath } from '../oracle/masks.ts';
 import { CLASS_OF, describePlan, type Plan } from '../plans/plan.ts';
 import type { CommittedWrite } from '../run/controllerWrites.ts';
 import type { RunResult, TracedReconcile } from '../run/checkRun.ts';
-import { madeByOneStart } from './oneStart.ts';
+import { createsByObject, madeByOneStart } from './oneStart.ts';
 import { findingReconcile, reconcileOf, type Finding, type FindingObject, type FindingReconcile } from './finding.ts';
 
 // From a run to a finding, or to none: the end state against the oracle's, a write the controller
@@ -11,11 +11,31 @@ import { findingReconcile, reconcileOf, type Finding, type FindingObject, type F
 
 const MAX_RECONCILES = 6;
 
-/** A perturbed run whose end state is not the reference's; `referenceCreates`: what the reference run created (findings/oneStart.ts). */
-export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, replay: string, referenceCreates: ReadonlyMap<string, number> = new Map()): Finding | undefined {
+/** What a perturbed run is judged against besides the oracle: the reference run's own course. */
+export interface ReferenceCourse {
+  /** How many alike objects the reference run created (findings/oneStart.ts). */
+  creates: ReadonlyMap<string, number>;
+  /** Which request's reconcile last wrote each object (`kind namespace/name`) in the reference run. */
+  writers: ReadonlyMap<string, string>;
+}
+
+const NO_COURSE: ReferenceCourse = { creates: new Map(), writers: new Map() };
+
+/** The reference run's course, from its writes and reconciles. */
+export function referenceCourse(run: RunResult, writes: readonly CommittedWrite[]): ReferenceCourse {
+  const writers = new Map<string, string>();
+  for (const w of writes) {
+    const r = w.byController ? reconcileOf(w, run.reconciles) : undefined;
+    if (r) writers.set(objectKey(w.kind, w.namespace, w.name), r.record.key);
+  }
+  return { creates: createsByObject(writes), writers };
+}
+
+/** A perturbed run whose end state is not the reference's. */
+export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, replay: string, reference: ReferenceCourse = NO_COURSE): Finding | undefined {
   const diffs = oracle.judge(run.endState);
   if (diffs.length === 0) return undefined;
-  const reconciles = diverging(run, diffs);
+  const reconciles = diverging(run, diffs, reference);
   return {
     class: CLASS_OF[plan.kind],
     summary: `${describePlan(plan)}: the end state differs from every reference run — ${countDiffs(diffs)}`,
@@ -25,7 +45,7 @@ export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, repl
     objects: diffs.map((d) => ({ id: d.id, change: d.change, ...(d.change === 'changed' ? { fields: d.fields } : {}) })),
     reconciles,
     replay,
-    ...(plan.kind === 'crash-after-write' && madeByOneStart(run, diffs, referenceCreates) ? { madeByOneStart: true } : {}),
+    ...(plan.kind === 'crash-after-write' && madeByOneStart(run, diffs, reference.creates) ? { madeByOneStart: true } : {}),
   };
 }
 
@@ -101,23 +121,32 @@ function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
   return [...objects.values()];
 }
 
-/** The reconciles that last wrote each differing object, and the first ones after a restart. */
-function diverging(run: RunResult, diffs: readonly ObjectDiff[]): FindingReconcile[] {
+/**
+ * The reconciles that last wrote each differing object; for an object this run never wrote (a
+ * missing one), the last reconciles of the request whose reconcile wrote it in the reference run;
+ * failing both, the first ones after a restart.
+ */
+function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: ReferenceCourse): FindingReconcile[] {
   const found: TracedReconcile[] = [];
   for (const d of diffs) {
     const object = d.change === 'missing' ? d.expected : d.got;
-    const name = object.metadata.name ?? '';
-    const namespace = object.metadata.namespace ?? '';
-    const lastWrite = run.writes.findLast((w) => w.byController && w.name === name && w.namespace === namespace && w.kind === kindOfId(d.id));
+    const id = objectKey(kindOfId(d.id), object.metadata.namespace ?? '', object.metadata.name ?? '');
+    const lastWrite = run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id);
     const r = lastWrite ? reconcileOf(lastWrite, run.reconciles) : undefined;
     if (r) found.push(r);
+    const writer = r ? undefined : reference.writers.get(id);
+    if (writer !== undefined) found.push(...run.reconciles.filter((t) => t.record.key === writer).slice(-2));
   }
   if (found.length === 0) {
-    // Nothing of the controller's wrote them (a missing object it never created): show the reconciles after the perturbation.
+    // Nothing tells which reconciles should have written them: show the reconciles after the perturbation.
     const restarted = run.reconciles.filter((r) => r.incarnation > 1);
     found.push(...(restarted.length ? restarted : run.reconciles).slice(0, 3));
   }
   return unique(found).slice(0, MAX_RECONCILES).map(findingReconcile);
+}
+
+function objectKey(kind: string, namespace: string, name: string): string {
+  return `${kind} ${namespace}/${name}`;
 }
 
 /** `apps/Deployment default/web` → `apps/Deployment`. */
