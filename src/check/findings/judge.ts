@@ -1,4 +1,4 @@
-import { fieldDifferences, renderDiff, type ObjectDiff, type Oracle } from '../oracle/index.ts';
+import { fieldDifferences, objectTitle, renderDiff, type ObjectDiff, type Oracle } from '../oracle/index.ts';
 import { isHistoryPath } from '../oracle/masks.ts';
 import { CLASS_OF, describePlan, type Plan } from '../plans/plan.ts';
 import type { CommittedWrite } from '../run/controllerWrites.ts';
@@ -41,7 +41,7 @@ export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, repl
     summary: `${describePlan(plan)}: the end state differs from every reference run — ${countDiffs(diffs)}`,
     plan,
     perturbation: describePlan(plan),
-    diff: renderDiff(diffs),
+    diff: renderDiff(diffs, oracle.names(run.endState)),
     objects: diffs.map((d) => ({ id: d.id, change: d.change, ...(d.change === 'changed' ? { fields: d.fields } : {}) })),
     reconciles,
     replay,
@@ -161,8 +161,10 @@ function countDiffs(diffs: readonly ObjectDiff[]): string {
     n('extra') && `${n('extra')} unexpected object(s)`,
     n('changed') && `${n('changed')} object(s) with other values`,
   ].filter(Boolean);
-  const first = diffs[0]!;
-  const example = first.change === 'changed' ? `${first.id} ${first.fields[0]?.path}` : first.id;
+  // The example: the object highest up its owners (the shortest identity), as the run named it.
+  const first = diffs.reduce((a, b) => (b.id.length < a.id.length ? b : a));
+  const path = first.change === 'changed' ? first.fields[0]?.path : undefined;
+  const example = first.change === 'missing' ? objectTitle(first.expected) : `${objectTitle(first.got)}${path && !path.includes('<') ? ` ${path}` : ''}`;
   return `${parts.join(', ')} (${example})`;
 }
 

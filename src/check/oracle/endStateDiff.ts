@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { fieldDifferences, type FieldDifference } from './fieldDiff.ts';
-import type { Identified } from './identity.ts';
+import { kindOf, type Identified } from './identity.ts';
 import { isMasked, type Masks } from './masks.ts';
 
 // The oracle's verdict on one perturbed run: the objects whose end state is not the reference's,
@@ -27,19 +27,49 @@ export function diffEndStates(expected: Identified, got: Identified, masks: Mask
   return diffs;
 }
 
+/**
+ * The real names behind identities, in the reference run (`expected`) and in the judged run
+ * (`got`): a diff is computed on identities (`<apps/Deployment default/web-* of …>`) but read with
+ * the names the objects had.
+ */
+export interface DiffNames {
+  expected: ReadonlyMap<string, string>;
+  got: ReadonlyMap<string, string>;
+}
+
+const NO_NAMES: DiffNames = { expected: new Map(), got: new Map() };
+
 /** A diff as lines a person reads (`- ` expected, `+ ` got), for a finding's paragraph and its report. */
-export function renderDiff(diffs: readonly ObjectDiff[]): string {
+export function renderDiff(diffs: readonly ObjectDiff[], names: DiffNames = NO_NAMES): string {
   const lines: string[] = [];
-  const value = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
+  const expectedNames = nameReplacer(names.expected);
+  const gotNames = nameReplacer(names.got);
+  const value = (v: unknown, named: (s: string) => string) => (v === undefined ? '(absent)' : named(JSON.stringify(v)));
   for (const d of diffs) {
-    if (d.change === 'missing') lines.push(`- ${d.id} (expected, missing)`);
-    else if (d.change === 'extra') lines.push(`+ ${d.id} (not expected)`);
+    if (d.change === 'missing') lines.push(`- ${objectTitle(d.expected)} (expected, missing)`);
+    else if (d.change === 'extra') lines.push(`+ ${objectTitle(d.got)} (not expected)`);
     else {
-      lines.push(`~ ${d.id}`);
+      lines.push(`~ ${objectTitle(d.got)}`);
       for (const f of d.fields) {
-        lines.push(`    ${f.path}`, `      - ${value(f.expected)}`, `      + ${value(f.got)}`);
+        lines.push(`    ${gotNames(expectedNames(f.path))}`, `      - ${value(f.expected, expectedNames)}`, `      + ${value(f.got, gotNames)}`);
       }
     }
   }
   return lines.join('\n');
+}
+
+/** `apps/Deployment default/web-x7k2p`: the object as the run had it. */
+export function objectTitle(o: KubeObject): string {
+  return `${kindOf(o)} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name ?? ''}`;
+}
+
+/** Replaces each `<identity>` in a string by the name it stands for (the longest first: identities nest). */
+function nameReplacer(names: ReadonlyMap<string, string>): (s: string) => string {
+  const tokens = [...names].filter(([id, name]) => name !== '' && id !== name).map(([id, name]) => [`<${id}>`, name] as const);
+  tokens.sort((a, b) => b[0].length - a[0].length);
+  return (s) => {
+    if (!s.includes('<')) return s;
+    for (const [token, name] of tokens) if (s.includes(token)) s = s.replaceAll(token, name);
+    return s;
+  };
 }

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { diffEndStates, type ObjectDiff } from './endStateDiff.ts';
+import { diffEndStates, type DiffNames, type ObjectDiff } from './endStateDiff.ts';
 import { byGenerateName, identify, kindOf, type GeneratedPrefix, type Identified } from './identity.ts';
 import { learnMasks, type Masks } from './masks.ts';
 import { canonicalNames } from './canonicalNames.ts';
@@ -40,6 +40,12 @@ export class Oracle {
       if (d.change === 'extra') return { ...d, got: got.get(d.id)! };
       return { ...d, expected: this.expected.get(d.id)!, got: got.get(d.id)! };
     });
+  }
+
+  /** For a person reading a diff of `endState`: the name each identity had in the reference run and in `endState`. */
+  names(endState: readonly KubeObject[]): DiffNames {
+    const named = (objects: Identified) => new Map([...objects].map(([id, o]) => [id, o.metadata.name ?? '']));
+    return { expected: named(this.expected), got: named(identify(endState, this.generated)) };
   }
 
   /** The name plans give an object: its name, or its generated name's prefix and `*`. */

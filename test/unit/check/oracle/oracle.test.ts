@@ -157,3 +157,20 @@ test('a Service’s allocated cluster IP and node ports are no difference; a hea
     ['.spec.clusterIP', '.spec.clusterIPs[0]'],
   );
 });
+
+test('a diff reads with the names the objects had: the run\'s own for what it got, the reference\'s for what was expected', () => {
+  const withChild = (child: string) =>
+    run(2, ['web-a1', 'web-b2'], (objects) => {
+      const config = objects.at(-1) as KubeObject;
+      objects.push(obj('ConfigMap', child, { generateName: 'web-child-', owner: config, labels: { role: 'child' } }));
+      config.metadata.annotations = { 'example.com/child': child };
+    });
+  const oracle = Oracle.learn([withChild('web-child-k1'), withChild('web-child-k2')]);
+  const perturbed = withChild('web-child-z9');
+  (perturbed.at(-2) as KubeObject).metadata.annotations = { 'example.com/child': 'web-child-z8' };
+  perturbed.push(obj('ConfigMap', 'web-child-z8', { generateName: 'web-child-', owner: perturbed.at(-2), labels: { role: 'child' } }));
+  const diff = renderDiff(oracle.judge(perturbed), oracle.names(perturbed));
+  assert.doesNotMatch(diff, /</, diff);
+  assert.match(diff, /^\+ ConfigMap default\/web-child-z\d \(not expected\)$/m, diff);
+  assert.match(diff, /- "web-child-k1"\n {6}\+ "web-child-z8"/, diff);
+});
