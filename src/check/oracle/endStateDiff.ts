@@ -45,7 +45,7 @@ export function renderDiff(diffs: readonly ObjectDiff[], names: DiffNames = NO_N
   const expectedNames = nameReplacer(names.expected);
   const gotNames = nameReplacer(names.got);
   const value = (v: unknown, named: (s: string) => string) => (v === undefined ? '(absent)' : named(JSON.stringify(v)));
-  for (const d of diffs) {
+  for (const d of byOwnerDepth(diffs)) {
     if (d.change === 'missing') lines.push(`- ${objectTitle(d.expected)} (expected, missing)`);
     else if (d.change === 'extra') lines.push(`+ ${objectTitle(d.got)} (not expected)`);
     else {
@@ -56,6 +56,12 @@ export function renderDiff(diffs: readonly ObjectDiff[], names: DiffNames = NO_N
     }
   }
   return lines.join('\n');
+}
+
+/** Owners before what they own (a Deployment before its ReplicaSets and Pods): an identity names its owners. */
+function byOwnerDepth(diffs: readonly ObjectDiff[]): ObjectDiff[] {
+  const depth = (d: ObjectDiff) => d.id.split(' of ').length;
+  return [...diffs].sort((a, b) => depth(a) - depth(b));
 }
 
 /** `apps/Deployment default/web-x7k2p`: the object as the run had it. */
