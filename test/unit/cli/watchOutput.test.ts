@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { age, padded, timestampMs } from '../../../src/cli/output.ts';
+import { Writable } from 'node:stream';
+import { age, timestampMs } from '../../../src/cli/age.ts';
+import { BatchedWriter } from '../../../src/cli/output.ts';
 
 // The pieces of `watch`'s event lines: read fast, they must read exactly as Date.parse and padEnd do.
 
@@ -13,18 +15,60 @@ test('timestampMs reads Kubernetes timestamps as Date.parse does, odd ones inclu
   for (const text of cases) assert.deepEqual(timestampMs(text), Date.parse(text), text);
 });
 
-test('ages and padding as kubectl prints them', () => {
+test('ages as kubectl prints them', () => {
   const now = Date.parse('2026-01-02T00:00:00Z');
   assert.equal(age('2026-01-01T23:59:18Z', now), '42s');
+  assert.equal(age('2026-01-01T23:58:01Z', now), '119s');
+  assert.equal(age('2026-01-01T23:58:00Z', now), '2m');
+  assert.equal(age('2026-01-01T22:00:01Z', now), '119m');
+  assert.equal(age('2026-01-01T22:00:00Z', now), '2h');
   assert.equal(age('2026-01-01T00:00:00Z', now), '24h');
+  assert.equal(age('2025-12-31T00:00:01Z', now), '47h');
+  assert.equal(age('2025-12-31T00:00:00Z', now), '2d');
+  assert.equal(age('2026-01-03T00:00:00Z', now), '0s');
   assert.equal(age(undefined, now), '<unknown>');
-  assert.equal(padded('ADDED', 8), 'ADDED   ');
-  assert.equal(padded('a-much-longer-name', 8), 'a-much-longer-name');
+  assert.equal(age('yesterday', now), '<unknown>');
+});
+
+/** What a BatchedWriter writes to a stream, once flushed. */
+async function written(write: (out: BatchedWriter) => void): Promise<string> {
+  const chunks: Buffer[] = [];
+  const out = new BatchedWriter(new Writable({ write: (chunk: Buffer, _enc, cb) => (chunks.push(Buffer.from(chunk)), cb()) }));
+  write(out);
+  await new Promise<void>((r) => out.flush(r));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+test('columns pad as padEnd does, by characters, and a longer value pushes the rest right', async () => {
+  const values = ['ADDED', 'a-much-longer-name', '', 'é-ünïcode', '😀x', 'x'.repeat(100), `${'ß'.repeat(70)}!`, '\ud800'];
+  const text = await written((out) => {
+    for (const v of values) {
+      out.column(v, 8, 3);
+      out.integer(42);
+      out.text('s');
+      out.endLine();
+    }
+    for (const n of [0, 7, 10, 99, 100, 123456789, 2 ** 53, -1, 1.5, NaN]) {
+      out.integer(n);
+      out.endLine();
+    }
+    // Past the first batch's room: a line may be split between two writes.
+    for (let i = 0; i < 3000; i++) {
+      out.column(`name-${i}`, 40, 3);
+      out.integer(i);
+      out.endLine();
+    }
+  });
+  const expected = [
+    ...values.map((v) => `${v.padEnd(8)}   42s`),
+    ...['0', '7', '10', '99', '100', '123456789', String(2 ** 53), '-1', '1.5', 'NaN'],
+    ...Array.from({ length: 3000 }, (_, i) => `${`name-${i}`.padEnd(40)}   ${i}`),
+  ];
+  // As one string per line encoded whole would read (a lone surrogate becomes U+FFFD either way).
+  assert.equal(text, Buffer.from(`${expected.join('\n')}\n`).toString('utf8'));
 });
 
 test('BatchedWriter writes every line once, in order, across batches and with long lines', async () => {
-  const { BatchedWriter } = await import('../../../src/cli/output.ts');
-  const { Writable } = await import('node:stream');
   const chunks: Buffer[] = [];
   const sink = new Writable({ write: (chunk: Buffer, _enc, cb) => (chunks.push(Buffer.from(chunk)), cb()) });
   const out = new BatchedWriter(sink);
