@@ -18,7 +18,7 @@ export class BatchedWriter {
    * end of the turn, a burst's lines were copied by every scavenge meanwhile and joined once more:
    * printing cost `watch` a fifth more CPU than not printing.
    */
-  private batch = Buffer.allocUnsafe(BATCH_BYTES);
+  private batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
   private used = 0;
   /** A written batch, free to fill again. */
   private spare: Buffer | undefined;
