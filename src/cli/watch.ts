@@ -301,7 +301,7 @@ function eventPrinter(out: BatchedWriter, namespaced: boolean): EventPrinter {
   const print = ((type: string, obj: KubeObject) => {
     const m = obj.metadata;
     columns(type, m.namespace ?? '', m.name ?? '', m.resourceVersion ?? '');
-    const seconds = ageSeconds(m.creationTimestamp, Date.now());
+    const seconds = ageSeconds(m.creationTimestamp, out.now());
     if (Number.isNaN(seconds)) out.text(UNKNOWN_AGE);
     else {
       out.integer(ageCount(seconds));

@@ -79,3 +79,15 @@ test('BatchedWriter writes every line once, in order, across batches and with lo
   await new Promise<void>((r) => out.flush(r));
   assert.equal(Buffer.concat(chunks).toString('utf8'), `${lines.join('\n')}\n`);
 });
+
+test("BatchedWriter's clock is read once per batch: the lines of one turn share it", async () => {
+  const out = new BatchedWriter(new Writable({ write: (_chunk, _enc, cb) => cb() }));
+  const first = out.now();
+  out.line('a');
+  while (Date.now() < first + 5) {
+    // the same turn, later
+  }
+  assert.equal(out.now(), first, 'the batch is still gathering');
+  await new Promise((r) => setImmediate(r));
+  assert.ok(out.now() >= first + 5, 'a new batch reads the clock again');
+});
