@@ -13,6 +13,15 @@ test('timestampMs reads Kubernetes timestamps as Date.parse does, odd ones inclu
     '2026-01-01T24:00:00Z', '2026-01-01X00:00:00Z', '2026-01-01T00:00:0aZ', 'not a time', '',
   ];
   for (const text of cases) assert.deepEqual(timestampMs(text), Date.parse(text), text);
+  // Every day of the year under each leap rule, before 1970 too.
+  for (const year of [100, 1600, 1700, 1899, 1900, 1969, 1970, 2000, 2024, 2025, 2100, 2400, 9999]) {
+    for (let day = Date.UTC(2001, 0, 1); day < Date.UTC(2002, 0, 1); day += 86_400_000) {
+      const d = new Date(day);
+      const text = `${String(year).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}T23:59:58Z`;
+      assert.equal(timestampMs(text), Date.parse(text), text);
+    }
+    for (const text of [`${String(year).padStart(4, '0')}-02-29T00:00:00Z`, `${String(year).padStart(4, '0')}-02-31T12:00:00Z`]) assert.deepEqual(timestampMs(text), Date.parse(text), text);
+  }
 });
 
 test('ages as kubectl prints them', () => {
