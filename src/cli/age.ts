@@ -32,7 +32,8 @@ export const UNKNOWN_AGE = '<unknown>';
 /**
  * A Kubernetes timestamp in ms since the epoch. Its usual form, RFC 3339 in UTC to the second
  * (2026-01-01T00:00:00Z), is read digit by digit: `watch` prints an age per event, and Date.parse
- * cost as much as the rest of the line. Anything else goes to Date.parse.
+ * cost as much as the rest of the line; the date becomes days by arithmetic (Date.UTC, a call into
+ * the runtime, cost half of reading it). Anything else goes to Date.parse.
  */
 export function timestampMs(text: string): number {
   if (text.length !== 20 || text.charCodeAt(19) !== Z) return Date.parse(text);
@@ -43,7 +44,7 @@ export function timestampMs(text: string): number {
   const minute = digits(text, 14, 2, COLON);
   const second = digits(text, 17, 2, Z);
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59)) return Date.parse(text);
-  return Date.UTC(year, month - 1, day, hour, minute, second);
+  return daysSinceEpoch(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000;
 }
 
 const DASH = 0x2d;
@@ -61,4 +62,17 @@ function digits(text: string, at: number, count: number, then: number): number {
     n = n * 10 + d;
   }
   return n;
+}
+
+/**
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's
+ * days_from_civil): years counted from March, so that the leap day ends each 400-year era.
+ */
+function daysSinceEpoch(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
