@@ -155,6 +155,12 @@ function writeChunked(res: http.ServerResponse, body: Buffer): void {
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
+const SERVED_RESOURCES = [
+  { name: 'configmaps', singularName: 'configmap', kind: 'ConfigMap', shortNames: ['cm'] },
+  { name: 'pods', singularName: 'pod', kind: 'Pod', shortNames: ['po'] },
+];
+const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+
 /** Legacy discovery, enough for a client to resolve `configmaps` or `pods` as kubectl does. */
 const DISCOVERY: Record<string, string> = {
   '/api': JSON.stringify({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] }),
@@ -162,22 +168,61 @@ const DISCOVERY: Record<string, string> = {
   '/api/v1': JSON.stringify({
     kind: 'APIResourceList',
     groupVersion: 'v1',
-    resources: [
-      { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['cm'] },
-      { name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['po'] },
-    ],
+    resources: SERVED_RESOURCES.map((r) => ({ ...r, namespaced: true, verbs: VERBS })),
   }),
 };
+
+/**
+ * Aggregated discovery as kube-apiserver v1.28 answers it (apidiscovery.k8s.io/v2beta1, to a client
+ * that lists it in its Accept header, as kubectl and client-go do): every group's resources in the
+ * answer to /api and /apis, one round trip where the legacy walk takes two.
+ */
+const AGGREGATED_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
+const AGGREGATED_DISCOVERY: Record<string, string> = {
+  '/api': JSON.stringify({
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: 'apidiscovery.k8s.io/v2beta1',
+    metadata: {},
+    items: [
+      {
+        metadata: { creationTimestamp: null },
+        versions: [
+          {
+            version: 'v1',
+            resources: SERVED_RESOURCES.map((r) => ({
+              resource: r.name,
+              responseKind: { group: '', version: 'v1', kind: r.kind },
+              scope: 'Namespaced',
+              singularResource: r.singularName,
+              verbs: VERBS,
+              shortNames: r.shortNames,
+            })),
+            freshness: 'Current',
+          },
+        ],
+      },
+    ],
+  }),
+  '/apis': JSON.stringify({ kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2beta1', metadata: {}, items: [] }),
+};
+
+/** The discovery answer for `pathname`, in the form the client's Accept header asks for first. */
+function discoveryAnswer(pathname: string, accept: string): { type: string; body: string } | undefined {
+  const aggregated = AGGREGATED_DISCOVERY[pathname];
+  if (aggregated && accept.includes(AGGREGATED_TYPE)) return { type: AGGREGATED_TYPE, body: aggregated };
+  const legacy = DISCOVERY[pathname];
+  return legacy ? { type: 'application/json', body: legacy } : undefined;
+}
 
 export async function startStreamServer(): Promise<StreamServer> {
   let current: RenderedStream | undefined;
   let watchServed = false;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const discovery = DISCOVERY[url.pathname];
+    const discovery = discoveryAnswer(url.pathname, req.headers.accept ?? '');
     if (discovery) {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      return void res.end(discovery);
+      res.writeHead(200, { 'Content-Type': discovery.type });
+      return void res.end(discovery.body);
     }
     const workload = current?.spec.workload;
     // The namespace's collection, or every namespace's (`-A`): the same objects either way.

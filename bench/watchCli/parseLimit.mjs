@@ -3,7 +3,11 @@
 // client, JSON.parse and a Map, nothing else: no informer could do less and still hold the objects.
 //
 //   node parseLimit.mjs SERVER_URL COLLECTION_PATH NAMESPACE/NAME
-import http from 'node:http';
+
+// Not `import http from 'node:http'`: an ES module's import of a built-in reads all its exports,
+// and node:http's WebSocket getters load undici, crypto and TLS — ~30 ms of CPU at start-up that
+// no client needs, and that controller-lab's CommonJS bundle, which requires node:http, never paid.
+const http = process.getBuiltinModule('node:http');
 
 const [server, path, wanted] = process.argv.slice(2);
 const agent = new http.Agent({ keepAlive: true });

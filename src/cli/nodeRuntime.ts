@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import type * as childProcess from 'node:child_process';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 
@@ -37,6 +37,8 @@ export function tooOldMessage(version: string): string {
  */
 export function rerunOn(node: string): Promise<number> {
   const script = process.argv[1] ?? '';
+  // Required here, not imported: every other start of the command would load it for nothing.
+  const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof childProcess;
   const child = spawn(node, [...process.execArgv, script, ...process.argv.slice(2)], { stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

@@ -19,9 +19,11 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_B
 export function dropManagedFieldsText(json: string, inEvent = false): string {
   // Objects without any (from a client that never set them, or a server that drops them): a
   // native search says so at once, where the walk through metadata's members would cost more than
-  // parsing them. The needle leaves out the quote: V8 skips ahead on its first character, and JSON
-  // is full of quotes (0.06 against 0.47 µs over a 1 KB ConfigMap).
-  if (!json.includes('managedFields')) return json;
+  // parsing them. V8's search skips ahead on the needle's first character, so the needle starts
+  // where JSON's text seldom has it: not at a quote (0.06 against 0.47 µs over a 1 KB ConfigMap),
+  // nor at `m`, which every object's metadata, name and namespace have (19 against 54 ns). Any
+  // other `Fields` only costs the walk, which then finds nothing to cut.
+  if (!json.includes('Fields')) return json;
   let at = skipSpace(json, 0);
   if (inEvent) {
     at = memberValue(json, at, 'object');

@@ -142,13 +142,29 @@ function loadFiles(files: string[], explicit: boolean): Loaded {
 function parseFile(file: string): Record<string, unknown> {
   let doc: unknown;
   try {
-    doc = parseYaml(readFileSync(file, 'utf8'));
+    doc = parseText(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new KubeconfigError(`kubeconfig ${file} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new KubeconfigError(`kubeconfig ${file} is not a YAML mapping`);
   return doc as Record<string, unknown>;
+}
+
+/**
+ * JSON is YAML: a kubeconfig written as JSON (as tools and tests write them) is read by JSON.parse,
+ * which costs a fraction of running the YAML parser's code for the first time at start-up. As
+ * client-go, which turns YAML into JSON before decoding, a repeated key keeps its last value.
+ */
+function parseText(text: string): unknown {
+  if (text.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Not JSON after all (YAML's flow style, comments): the YAML parser reads it.
+    }
+  }
+  return parseYaml(text);
 }
 
 function addNew<T extends { name: string }>(into: T[], item: T): void {

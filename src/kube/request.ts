@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { constants as bufferConstants } from 'node:buffer';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createGunzip } from 'node:zlib';
 import { ApiError } from '../shared/apiError.ts';
 import { isStatus } from '../shared/k8s.ts';
 import { honouredRetryAfterMs } from '../shared/retryAfter.ts';
@@ -120,7 +119,8 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
   });
 
   const statusCode = res.statusCode ?? 0;
-  const body: Readable = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+  // node:zlib is loaded with the first gzipped answer (a large list), not with every command.
+  const body: Readable = res.headers['content-encoding'] === 'gzip' ? res.pipe(process.getBuiltinModule('node:zlib').createGunzip()) : res;
   if (body !== res) {
     res.on('error', (err) => body.destroy(err));
     // A gunzip stream given up on (stalled, stopped) must let go of the connection under it too.

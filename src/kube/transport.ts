@@ -1,5 +1,5 @@
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { ClusterEntry as Cluster, ResolvedContext, UserEntry as User } from './kubeconfig.ts';
 import { environmentProxy } from './environmentProxy.ts';
@@ -106,7 +106,7 @@ export class Transport {
 
   /** The request function for this server's protocol. */
   get requestFn(): typeof https.request {
-    return this.secure ? https.request : (http.request as unknown as typeof https.request);
+    return this.secure ? httpsModule().request : (http.request as unknown as typeof https.request);
   }
 
   /**
@@ -160,10 +160,18 @@ export class Transport {
     if (this.proxy) {
       this.agent = await proxyAgent(this.proxy, cluster, this.secure, { ...base, ...tlsOf(opts) });
     } else {
-      this.agent = this.secure ? new https.Agent(base) : new http.Agent(base);
+      this.agent = this.secure ? new (httpsModule().Agent)(base) : new http.Agent(base);
     }
     return this.agent;
   }
+}
+
+/**
+ * node:https, loaded with the first request to an https server: TLS and crypto are ~9 ms of a
+ * command's start-up, which a server spoken to over plain http (kubectl proxy) never needs.
+ */
+function httpsModule(): typeof https {
+  return process.getBuiltinModule('node:https');
 }
 
 function applyTls(cluster: Cluster, user: User, opts: https.RequestOptions): void {

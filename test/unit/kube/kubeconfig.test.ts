@@ -110,3 +110,24 @@ test('listContexts shows every context with its server and namespace, and the cu
     files: [file],
   });
 });
+
+test('a kubeconfig in JSON reads as its YAML form does; flow-style YAML that opens with a brace still reads', (t) => {
+  const { dir, cleanup } = scratchDir();
+  t.after(cleanup);
+  const json = path.join(dir, 'kc.json');
+  writeFileSync(json, JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'dev',
+    clusters: [{ name: 'dev', cluster: { server: 'https://dev.example:6443/', 'certificate-authority': 'certs/ca.crt' } }],
+    contexts: [{ name: 'dev', context: { cluster: 'dev', user: 'alice', namespace: 'team-a' } }],
+    users: [{ name: 'alice', user: { token: 'abc' } }],
+  }));
+  const yaml = path.join(dir, 'kc.yaml');
+  writeFileSync(yaml, yamlConfig('dev'));
+  assert.deepEqual(resolveContext({ kubeconfig: json }, {}), { ...resolveContext({ kubeconfig: yaml }, {}), files: [json] });
+  const flow = path.join(dir, 'flow.yaml');
+  writeFileSync(flow, `{current-context: dev, clusters: [{name: dev, cluster: {server: 'https://flow.example'}}], # not JSON
+  contexts: [{name: dev, context: {cluster: dev, user: u}}], users: [{name: u, user: {token: t}}]}`);
+  assert.equal(resolveContext({ kubeconfig: flow }, {}).cluster.server, 'https://flow.example');
+});
