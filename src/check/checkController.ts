@@ -62,6 +62,13 @@ export class CheckInputError extends Error {}
 
 const REFERENCE_RUNS = 2;
 /**
+ * How far apart the reference runs' resourceVersions start: a value a controller derived from a
+ * resourceVersion (the version of a Secret it last synced, kept in an annotation) depends on how
+ * many writes came first, so it must vary between the references, or a perturbed run that wrote
+ * more or less would differ in it.
+ */
+const REFERENCE_VERSIONS_APART = 100_000;
+/**
  * Four runs at once: a run mostly waits (for the controller to go quiet), so four take little
  * longer than one; the whole check, sim and controllers, keeps about a third of one core busy.
  */
@@ -118,7 +125,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       return true;
     };
     let i = 0;
-    for await (const run of inOrder(REFERENCE_RUNS, atOnce, referenceMayStart, (_, turn) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: referenceBudget, resyncWhenQuiet: true, turn }), RUNS_AHEAD)) {
+    for await (const run of inOrder(REFERENCE_RUNS, atOnce, referenceMayStart, (n, turn) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: referenceBudget, resyncWhenQuiet: true, turn, resourceVersionsAfter: n * REFERENCE_VERSIONS_APART }), RUNS_AHEAD)) {
       i++;
       runs++;
       emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length });

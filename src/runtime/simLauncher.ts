@@ -34,6 +34,8 @@ export interface LaunchSimOptions {
   scenarioClock?: Clock;
   /** Times the workload simulation's waits, e.g. a Pod's start delay (default: the cluster's clock). */
   workloadClock?: Clock;
+  /** The resourceVersion the cluster's first write comes after (default 0). */
+  resourceVersionsAfter?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
   const scenarioOptions = options.scenario ? { fileName: options.scenario, baseDir: dirname(resolve(options.scenario)) } : {};
   const workloads = parseWorkloadsField(options.workloads ?? false);
   if (workloads.problems.length) throw new Error(`workloads: ${workloads.problems.map(([field, message]) => (field ? `${field}: ${message}` : message)).join('; ')}`);
-  const cluster = createSimCluster(options.workloadClock ? { workloadClock: options.workloadClock } : {});
+  const cluster = createSimCluster({ ...(options.workloadClock ? { workloadClock: options.workloadClock } : {}), ...(options.resourceVersionsAfter ? { resourceVersionsAfter: options.resourceVersionsAfter } : {}) });
   let parsed: ReturnType<typeof checkScenario> | undefined;
   try {
     parsed = scenarioText === undefined ? undefined : checkScenario(cluster, scenarioText, scenarioOptions);

@@ -76,6 +76,12 @@ export interface SimClusterOptions {
   heap?: HeapReading | false;
   /** Told when puts start being refused for the heap (why) and when they are taken again (undefined). */
   onHeapQuota?: (problem: string | undefined) => void;
+  /**
+   * The resourceVersion a fresh cluster's first write comes after (default 0). A check starts one
+   * reference run elsewhere, so that a value a controller derived from a resourceVersion shows as
+   * varying between runs rather than as state.
+   */
+  resourceVersionsAfter?: number;
   /** Interval between bookmarks on watches that allow them. Default 60 000 ms. */
   bookmarkIntervalMs?: number;
   /**
@@ -202,7 +208,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     this.watchCacheSize = options.watchCacheSize ?? 1000;
     const heap = options.heap === false ? undefined : options.heap ?? processHeap;
     // Deleted objects stay in the watch cache: it may hold an eighth of the heap, so deletes make room.
-    this.mvcc = new MvccStore(this.watchCacheSize, 0, options.watchCacheBytes ?? Math.min(DEFAULT_HISTORY_BYTES, heap ? heap.limit / 8 : Infinity));
+    this.mvcc = new MvccStore(this.watchCacheSize, options.resourceVersionsAfter ?? 0, options.watchCacheBytes ?? Math.min(DEFAULT_HISTORY_BYTES, heap ? heap.limit / 8 : Infinity));
     if (heap) this.heapQuota = this.mvcc.quota = new HeapQuota(heap, options.onHeapQuota);
     this.faults = new FaultController({
       dropWatches: (scope) => this.eachWatcher((w) => w.end('dropped', true), scope),

@@ -30,6 +30,8 @@ export interface RunSpec {
    * waits, ready, before its scenario starts. Default: at once.
    */
   turn?: () => Promise<void>;
+  /** The resourceVersion the run's cluster starts after (default 0). */
+  resourceVersionsAfter?: number;
 }
 
 /** A reconcile, with which start of the controller ran it (a crash plan restarts it: 1, 2…). */
@@ -64,7 +66,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   const clock = new JumpingClock();
   // The workload controllers' waits (a Pod's start delay) are on the scenario's clock too: the
   // clock jumps over them while the controller is quiet, as it does between the scenario's steps.
-  const sim = await launchSim({ scenario: spec.scenario, workloads: spec.workloads, scenarioClock: clock, workloadClock: clock });
+  const sim = await launchSim({ scenario: spec.scenario, workloads: spec.workloads, scenarioClock: clock, workloadClock: clock, resourceVersionsAfter: spec.resourceVersionsAfter ?? 0 });
   spec.controller.admit(sim.cluster);
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
   const run = new RunningController(spec, sim, writes);

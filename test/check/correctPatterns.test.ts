@@ -1,0 +1,23 @@
+// Correct controllers written in patterns common in the wild, each of which once made check raise
+// a false alarm or could: a resourceVersion recorded in an annotation (its number depends on how
+// many writes came first), children with generated names whose surplus is removed once the cache
+// shows it (eventually right), copies made again after a restart (AlreadyExists is fine). Each
+// must raise nothing with every plan run.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { check, transcript } from './checkCli.ts';
+
+const CASES: [program: string, scenario: string][] = [
+  ['./test/check/go/patterns/versionrecorder', 'test/check/scenarios/versionrecorder.yaml'],
+  ['./test/check/go/patterns/selfhealing', 'test/check/scenarios/selfhealing.yaml'],
+  ['test/check/ts/patterns/copier.ts', 'test/check/scenarios/copier.yaml'],
+];
+
+for (const [program, scenario] of CASES) {
+  it(`${program}: no finding, every plan run`, async () => {
+    const r = await check(program, scenario);
+    assert.equal(r.findings.length, 0, `${r.findings.map((f) => f.summary).join('\n')}${transcript(r)}`);
+    assert.equal(r.code, 0, transcript(r));
+    assert.equal(r.skipped, 0, transcript(r));
+  });
+}
