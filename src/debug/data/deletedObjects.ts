@@ -1,0 +1,24 @@
+import type { WriteRecord } from '../../runtime/index.ts';
+
+// A delete's answer carries no resourceVersion, so it is matched to its DELETED cache event by the
+// object it names. Kinds are compared without case (the cache and the client may spell them apart).
+
+/** `configmap default/app`: the object a delete or a DELETED event is about. */
+export function objectIdentity(kind: string, key: string): string {
+  return `${kind.toLowerCase()} ${key}`;
+}
+
+/** The object a write names, as a key (`namespace/name` or `name`). */
+export function writeKey(write: Pick<WriteRecord, 'namespace' | 'name'>): string {
+  return write.namespace ? `${write.namespace}/${write.name}` : write.name;
+}
+
+/** A successful delete of one named object, answered without a resourceVersion: its event is found by the object. */
+export function isObjectDelete(write: WriteRecord): boolean {
+  return write.verb === 'delete' && !write.resourceVersion && !write.error && write.name !== '';
+}
+
+/** The identity of a delete's object (see isObjectDelete). */
+export function deleteIdentity(write: WriteRecord): string {
+  return objectIdentity(write.kind, writeKey(write));
+}
