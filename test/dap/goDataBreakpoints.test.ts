@@ -2,17 +2,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import { expand, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
-import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
+import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 import { GO_THREAD_BASE } from '../../src/debug/go/goLineDebugging.ts';
 
 // Data breakpoints on cluster state, Go: go/examples/configmap-mirror (controller-runtime through
 // controllerlab.Wrap) against the sim. The controller writes app-config-mirror's data; the
-// scenario changes app-config's greeting from hello to bonjour after a second.
+// scenario changes app-config's greeting from hello to bonjour after a second. Deletes: test/fixtures/goDelete.
 
 const MAIN_GO = join(GO_EXAMPLE, 'main.go');
+/** A controller that deletes the ConfigMap a scenario step labels expired. */
+const DELETE_FIXTURE = (name: string) => fileURLToPath(new URL(`../fixtures/goDelete/${name}`, import.meta.url));
 const WRITE_LINE = readFileSync(MAIN_GO, 'utf8').split('\n').findIndex((l) => l.includes('controllerutil.CreateOrUpdate(')) + 1;
 
 async function goClient(): Promise<DebugClient> {
@@ -129,5 +132,40 @@ test('Go under Delve ("lineBreakpoints": true): a data breakpoint on the control
     assert.ok(result.some((v) => v.name === 'requeue') && !result.some((v) => v.name === '(not run yet)'), JSON.stringify(result));
   } finally {
     await dc.stop();
+  }
+});
+
+test('Go under Delve: a data breakpoint on a field of an object the controller deletes pauses the writing goroutine in the Delete call (the field goes to unset)', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(readFileSync(DELETE_FIXTURE('main.go'), 'utf8'));
+  const deleteLine = readFileSync(program.mainFile, 'utf8').split('\n').findIndex((l) => l.includes('r.Delete(ctx, &cm)')) + 1;
+  // The scenario seeds the ConfigMap (unset → "hello"): only its going away is of interest.
+  const GONE = { name: 'ConfigMap default/session .data.greeting', condition: 'value === undefined' };
+  const dc = await goClient();
+  try {
+    const stop = await stopped(dc, () =>
+      launch(dc, { program: program.dir, scenario: DELETE_FIXTURE('scenario.yaml'), lineBreakpoints: true }, { functionBreakpoints: [GONE] }),
+    );
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.match(stop.body.description ?? '', new RegExp(`ConfigMap default/session \\.data\\.greeting: "hello" → unset \\(rv \\d+\\), by this reconcile's delete at main\\.go:${deleteLine} \\(write 1\\)`));
+    const writer = stop.body.threadId ?? 0;
+    assert.ok(writer > GO_THREAD_BASE, `the writing goroutine: ${writer}`);
+    const frames = (await dc.stackTraceRequest({ threadId: writer })).body.stackFrames;
+    const own = frames.find((f) => f.presentationHint !== 'subtle');
+    assert.match(own?.name ?? '', /expiryReconciler\)\.Reconcile$/);
+    assert.deepEqual([own?.source?.path, own?.line], [program.mainFile, deleteLine]);
+    const c = await change(dc, own?.id ?? 0, 'ConfigMap default/session .data.greeting');
+    assert.deepEqual([valueOf(c, 'before'), valueOf(c, 'after')], ['"hello"', 'undefined']);
+
+    // Continue: the delete goes on, its reconcile ends, and the one its DELETED event triggers finds nothing.
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [GONE, { name: 'ConfigMap default/session', condition: 'obj === undefined' }] });
+    const gone = await stopped(dc, () => dc.continueRequest({ threadId: writer }));
+    assert.deepEqual([gone.body.reason, gone.body.threadId], ['breakpoint', 1]);
+    const back = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(back.body.reason, 'data breakpoint');
+    const deleter = await topFrame(dc, 1);
+    assert.equal((await scope(dc, deleter.id, 'Writes'))[0]?.name, '0: delete ConfigMap default/session');
+  } finally {
+    await dc.stop();
+    program.dispose();
   }
 });
