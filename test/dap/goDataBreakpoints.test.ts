@@ -16,7 +16,10 @@ import { GO_THREAD_BASE } from '../../src/debug/go/goLineDebugging.ts';
 const MAIN_GO = join(GO_EXAMPLE, 'main.go');
 /** A controller that deletes the ConfigMap a scenario step labels expired. */
 const DELETE_FIXTURE = (name: string) => fileURLToPath(new URL(`../fixtures/goDelete/${name}`, import.meta.url));
-const WRITE_LINE = readFileSync(MAIN_GO, 'utf8').split('\n').findIndex((l) => l.includes('controllerutil.CreateOrUpdate(')) + 1;
+const MAIN_LINES = readFileSync(MAIN_GO, 'utf8').split('\n');
+const WRITE_LINE = MAIN_LINES.findIndex((l) => l.includes('controllerutil.CreateOrUpdate(')) + 1;
+/** Reconcile's line after the client call. */
+const RETURN_LINE = MAIN_LINES.findIndex((l, i) => i >= WRITE_LINE && l.includes('return reconcile.Result{}, err')) + 1;
 
 async function goClient(): Promise<DebugClient> {
   const dc = await startClient();
@@ -167,5 +170,49 @@ test('Go under Delve: a data breakpoint on a field of an object the controller d
   } finally {
     await dc.stop();
     program.dispose();
+  }
+});
+
+test('Go under Delve: Step Over from a held write stops at the next line of the controller\'s function on the writer goroutine; Step Out from the next one stops in its caller; continue finishes', { timeout: 600_000 }, async () => {
+  const dc = await goClient();
+  try {
+    const stop = await stopped(dc, () =>
+      launch(dc, { program: GO_EXAMPLE, scenario: GO_EXAMPLE_SCENARIO, lineBreakpoints: true }, { functionBreakpoints: [{ name: 'ConfigMap default/app-config-mirror .data.greeting' }] }),
+    );
+    assert.equal(stop.body.reason, 'data breakpoint');
+    const writer = stop.body.threadId ?? 0;
+    assert.ok(writer > GO_THREAD_BASE, `the writing goroutine: ${writer}`);
+
+    const stepped = await stopped(dc, () => dc.nextRequest({ threadId: writer }));
+    assert.deepEqual([stepped.body.reason, stepped.body.threadId], ['step', writer]);
+    const [top] = (await dc.stackTraceRequest({ threadId: writer })).body.stackFrames;
+    assert.match(top?.name ?? '', /mirrorReconciler\)\.Reconcile$/);
+    assert.equal(top?.source?.path, MAIN_GO);
+    assert.equal(top?.line, RETURN_LINE, `the line after the call (${top?.line})`);
+    // The write went on: the created mirror is in the controller's hands.
+    assert.equal((await dc.evaluateRequest({ expression: 'mirror.ResourceVersion != ""', frameId: top?.id ?? 0, context: 'watch' })).body.result, 'true');
+
+    // Continue: the reconcile finishes; the scenario's change makes the update's stop, held again.
+    const updated = await stopped(dc, () => dc.continueRequest({ threadId: writer }));
+    assert.equal(updated.body.reason, 'data breakpoint');
+    const updater = updated.body.threadId ?? 0;
+    assert.ok(updater > GO_THREAD_BASE);
+    const out = await stopped(dc, () => dc.stepOutRequest({ threadId: updater }));
+    assert.deepEqual([out.body.reason, out.body.threadId], ['step', updater]);
+    const [caller] = (await dc.stackTraceRequest({ threadId: updater })).body.stackFrames;
+    assert.doesNotMatch(caller?.name ?? '', /mirrorReconciler\)\.Reconcile$|CreateOrUpdate/, 'Reconcile returned');
+
+    // Continue: the scenario then deletes db-config's mirror, whose reconcile stops; back in history, the update's reconcile ended normally.
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'ConfigMap default/app-config-mirror .data.greeting' }, { name: 'ConfigMap default/db-config' }] });
+    const later = await stopped(dc, () => dc.continueRequest({ threadId: updater }));
+    assert.deepEqual([later.body.reason, later.body.threadId], ['breakpoint', 1]);
+    const back = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(back.body.reason, 'data breakpoint');
+    const update = await topFrame(dc, 1);
+    assert.equal((await scope(dc, update.id, 'Writes'))[0]?.name, '0: update ConfigMap default/app-config-mirror');
+    const result = await scope(dc, update.id, 'Result');
+    assert.ok(result.some((v) => v.name === 'requeue') && !result.some((v) => v.name === '(not run yet)'), JSON.stringify(result));
+  } finally {
+    await dc.stop();
   }
 });
