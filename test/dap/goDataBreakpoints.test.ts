@@ -138,7 +138,7 @@ test('Go under Delve ("lineBreakpoints": true): a data breakpoint on the control
   }
 });
 
-test('Go under Delve: a data breakpoint on a field of an object the controller deletes pauses the writing goroutine in the Delete call (the field goes to unset)', { timeout: 600_000 }, async () => {
+test('Go under Delve: a data breakpoint on a field of an object the controller deletes pauses the writing goroutine in the Delete call (the field goes to unset); Step Into goes on to the next line', { timeout: 600_000 }, async () => {
   const program = writeGoProgram(readFileSync(DELETE_FIXTURE('main.go'), 'utf8'));
   const deleteLine = readFileSync(program.mainFile, 'utf8').split('\n').findIndex((l) => l.includes('r.Delete(ctx, &cm)')) + 1;
   // The scenario seeds the ConfigMap (unset → "hello"): only its going away is of interest.
@@ -159,7 +159,13 @@ test('Go under Delve: a data breakpoint on a field of an object the controller d
     const c = await change(dc, own?.id ?? 0, 'ConfigMap default/session .data.greeting');
     assert.deepEqual([valueOf(c, 'before'), valueOf(c, 'after')], ['"hello"', 'undefined']);
 
-    // Continue: the delete goes on, its reconcile ends, and the one its DELETED event triggers finds nothing.
+    // Step Into: the delete goes on and the writer stops on the next line (it calls nothing).
+    const stepped = await stopped(dc, () => dc.stepInRequest({ threadId: writer }));
+    assert.deepEqual([stepped.body.reason, stepped.body.threadId], ['step', writer]);
+    const [top] = (await dc.stackTraceRequest({ threadId: writer })).body.stackFrames;
+    assert.deepEqual([top?.source?.path, top?.line], [program.mainFile, deleteLine + 1]);
+
+    // Continue: its reconcile ends, and the one its DELETED event triggers finds nothing.
     await dc.setFunctionBreakpointsRequest({ breakpoints: [GONE, { name: 'ConfigMap default/session', condition: 'obj === undefined' }] });
     const gone = await stopped(dc, () => dc.continueRequest({ threadId: writer }));
     assert.deepEqual([gone.body.reason, gone.body.threadId], ['breakpoint', 1]);
