@@ -129,6 +129,9 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   async release(): Promise<void> {
     this.stoppedGoroutine = undefined;
     this.writer = undefined;
+    // A step from a held write still on its way back would stop the program with nobody to see it.
+    if (this.returning && this.delve?.running) await this.clearReturnBreakpoint(this.delve);
+    this.returning = undefined;
     await this.delve?.release();
   }
 
@@ -357,7 +360,10 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
       if (id !== undefined) this.emit('breakpoint', { ...body, breakpoint: { ...body.breakpoint, id } });
     });
     delve.on('output', (o) => this.emit('output', o));
-    delve.on('ended', () => (this.stoppedGoroutine = undefined));
+    delve.on('ended', () => {
+      this.stoppedGoroutine = undefined;
+      this.returning = undefined;
+    });
     try {
       for (const [path, file] of this.files) {
         for (const bp of await this.place(path, file)) this.emit('breakpoint', { reason: 'changed', breakpoint: bp });
