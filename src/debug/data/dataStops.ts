@@ -156,8 +156,8 @@ export class DataStops {
   }
 }
 
-/** The change is the write's: its answer's resourceVersion, or for a delete the deletion of its object. */
+/** The change is the write's: its answer's resourceVersion, or for a delete a change of its object (its deletion event's, see HeldWrites). */
 function madeBy(change: AttributedChange, write: HeldWrite['write']): boolean {
-  if (isObjectDelete(write)) return change.type === 'DELETED' && objectIdentity(change.kind, change.key) === deleteIdentity(write);
+  if (isObjectDelete(write)) return objectIdentity(change.kind, change.key) === deleteIdentity(write);
   return change.resourceVersion === write.resourceVersion;
 }

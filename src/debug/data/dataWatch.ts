@@ -2,11 +2,11 @@ import { basename } from 'node:path';
 import type { CacheChange, CacheDelta, CacheView, CallSite, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
 import { splitKey } from '../../shared/keys.ts';
 import type { DataBreakpointSet, FieldChange } from './dataBreakpoints.ts';
-import { deleteIdentity, isObjectDelete, objectIdentity } from './deletedObjects.ts';
+import { deleteIdentity, isDeletionEvent, isObjectDelete, objectIdentity } from './deletedObjects.ts';
 
 // Follows the controller's cache for changes of watched fields and says which reconcile each
 // belongs to: the one whose write made it (its answer carried the change's resourceVersion; a
-// delete, answered without one, made the DELETED event of the object it named), or,
+// delete, answered without one, made the deletion event of the object it named), or,
 // for a change made by anyone else (a scenario, kubectl, another controller), the first reconcile
 // it triggered. The controller's informers are the eyes: a field of a kind it does not watch is
 // never seen. Changes are kept with their reconcile, so a recorded reconcile shows them too and
@@ -47,8 +47,10 @@ export class DataWatch {
   private readonly triggered = new Map<FieldChange, ReconcileRecord>();
   /** resourceVersion a write answered with → the reconcile and the write. */
   private readonly writers = new Map<string, Writer>();
-  /** Deletes whose DELETED event is still to come, by the object (see objectIdentity). */
+  /** Deletes whose deletion event is still to come, by the object (see objectIdentity). */
   private readonly deleters = new Map<string, Writer>();
+  /** resourceVersions of recent deletion events (see isDeletionEvent): a delete's may come before the delete's message. */
+  private readonly deletions = new Set<string>();
   /** Deletes matched to their event already (`seq#index`): a reconcile's end does not wait for it again. */
   private readonly matchedDeletes = new Set<string>();
   private readonly byRecord = new Map<number, AttributedChange[]>();
@@ -179,12 +181,12 @@ export class DataWatch {
 
   /**
    * A delete of one object (no resourceVersion in its answer): it claims the pending deletion of
-   * that object, or waits for its DELETED event (see deleteEvent).
+   * that object, or waits for its deletion event (see deleteEvent).
    */
   private deleted(writer: Writer): DataWatchStop | undefined {
     const write = writer.write ?? (writer.record.writes[writer.index] as WriteRecord);
     const identity = deleteIdentity(write);
-    const mine = this.claim((c) => c.type === 'DELETED' && objectIdentity(c.kind, c.key) === identity);
+    const mine = this.claim((c) => this.deletions.has(c.resourceVersion) && objectIdentity(c.kind, c.key) === identity);
     if (mine.length === 0) {
       this.deleters.set(identity, writer);
       return undefined;
@@ -193,14 +195,19 @@ export class DataWatch {
     return this.attribute(writer.record, mine, writer.index, false, writer.write);
   }
 
-  /** An event of an object a delete waits for: its DELETED event is the delete's (by resourceVersion from now on, for rebuild). */
+  /** An event of an object a delete may wait for: its deletion event is the delete's (by resourceVersion from now on, for rebuild). */
   private deleteEvent(delta: CacheDelta): void {
+    const deletion = isDeletionEvent(delta);
+    if (deletion) {
+      this.deletions.add(delta.resourceVersion);
+      if (this.deletions.size > MAX_WRITES_KEPT) this.deletions.delete(this.deletions.values().next().value as string);
+    }
     const identity = objectIdentity(delta.kind, delta.key);
     const writer = this.deleters.get(identity);
     if (!writer) return;
     // Another event first (the object is back): the delete's event never came; this one is not it.
     this.deleters.delete(identity);
-    if (delta.type === 'DELETED') this.matched(writer, delta.resourceVersion);
+    if (deletion) this.matched(writer, delta.resourceVersion);
   }
 
   private matched(writer: Writer, resourceVersion: string): void {

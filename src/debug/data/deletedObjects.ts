@@ -1,7 +1,8 @@
-import type { WriteRecord } from '../../runtime/index.ts';
+import type { CacheDelta, WriteRecord } from '../../runtime/index.ts';
 
-// A delete's answer carries no resourceVersion, so it is matched to its DELETED cache event by the
-// object it names. Kinds are compared without case (the cache and the client may spell them apart).
+// A delete's answer carries no resourceVersion, so it is matched to its cache event by the object
+// it names: DELETED, or for an object with finalizers the MODIFIED that marks it deleted. Kinds
+// are compared without case (the cache and the client may spell them apart).
 
 /** `configmap default/app`: the object a delete or a DELETED event is about. */
 export function objectIdentity(kind: string, key: string): string {
@@ -21,4 +22,9 @@ export function isObjectDelete(write: WriteRecord): boolean {
 /** The identity of a delete's object (see isObjectDelete). */
 export function deleteIdentity(write: WriteRecord): string {
   return objectIdentity(write.kind, writeKey(write));
+}
+
+/** An event a delete can make: the object went, or is marked for deletion (its finalizers hold it). */
+export function isDeletionEvent(delta: Pick<CacheDelta, 'type' | 'object'>): boolean {
+  return delta.type === 'DELETED' || Boolean(delta.object?.metadata.deletionTimestamp);
 }

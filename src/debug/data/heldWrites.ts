@@ -1,5 +1,5 @@
 import type { CacheDelta, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
-import { deleteIdentity, isObjectDelete, objectIdentity } from './deletedObjects.ts';
+import { deleteIdentity, isDeletionEvent, isObjectDelete, objectIdentity } from './deletedObjects.ts';
 
 // A Go program under a line debugger holds each acknowledged write of a reconcile in its client
 // call until the session has seen it. Only the write's cache event says whether it changed a
@@ -17,12 +17,14 @@ export interface HeldWrite {
   release: () => void;
 }
 
+type DeltaSeen = Pick<CacheDelta, 'type' | 'kind' | 'key' | 'resourceVersion' | 'object'>;
+
 /** How long a write that may change a watched field waits for its cache event. */
 export const WRITE_EVENT_WAIT_MS = 2000;
 
 /**
  * Held writes until their cache event arrives: by the resourceVersion their answer carried, a
- * delete (answered without one) by the object it deleted, whose DELETED event it waits for.
+ * delete (answered without one) by the object it deleted, whose deletion event it waits for.
  */
 export class HeldWrites {
   private readonly waiting = new Map<string, { held: HeldWrite; timer: NodeJS.Timeout }>();
@@ -30,10 +32,10 @@ export class HeldWrites {
   private readonly recent = new Set<string>();
 
   /** A cache event arrived (before the data watch looks at it). */
-  sawEvent(delta: Pick<CacheDelta, 'type' | 'kind' | 'key' | 'resourceVersion'>): void {
+  sawEvent(delta: DeltaSeen): void {
     const deleted = deletedKey(objectIdentity(delta.kind, delta.key));
-    // The object is back: an older DELETED of it is no longer the event of a delete to come.
-    if (delta.type === 'DELETED') this.remember(deleted);
+    // The object is back: an older deletion of it is no longer the event of a delete to come.
+    if (isDeletionEvent(delta)) this.remember(deleted);
     else this.recent.delete(deleted);
     this.remember(delta.resourceVersion);
   }
@@ -53,8 +55,8 @@ export class HeldWrites {
   }
 
   /** The write waiting for this event, no longer waiting. */
-  takeFor(delta: Pick<CacheDelta, 'type' | 'kind' | 'key' | 'resourceVersion'>): HeldWrite | undefined {
-    return this.take(delta.resourceVersion) ?? (delta.type === 'DELETED' ? this.take(deletedKey(objectIdentity(delta.kind, delta.key))) : undefined);
+  takeFor(delta: DeltaSeen): HeldWrite | undefined {
+    return this.take(delta.resourceVersion) ?? (isDeletionEvent(delta) ? this.take(deletedKey(objectIdentity(delta.kind, delta.key))) : undefined);
   }
 
   /** Every waiting write goes on (the session ends). */

@@ -150,4 +150,19 @@ describe('data watch: who changed a watched field', () => {
     outside.delta(delta(2, cm('on', '8')), cacheWith(undefined));
     assert.equal(outside.delta(deletedDelta(3, '9'), cacheWith(cm('on', '8'))), undefined, 'the object came back first: a later deletion is not that delete\'s');
   });
+
+  it('a delete of an object its finalizers hold claims the event that marks it deleted', () => {
+    const set = new DataBreakpointSet();
+    set.set('function', [{ text: 'ConfigMap default/app .metadata.deletionTimestamp' }]);
+    const watch = new DataWatch(set);
+    watch.synced();
+    const deleteOf: WriteRecord = { verb: 'delete', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'app', at: 1, durationMs: 1 };
+    const running = record(1);
+    assert.equal(watch.written(running, 0, deleteOf), undefined);
+    const held = cm('on', '6');
+    const marked: KubeObject = { ...held, metadata: { ...held.metadata, resourceVersion: '7', finalizers: ['keep'], deletionTimestamp: '2026-01-01T00:00:00Z' } };
+    const stop = watch.delta(delta(2, marked), cacheWith(held));
+    assert.equal(stop?.record, running);
+    assert.deepEqual([stop?.changes[0]?.after, stop?.changes[0]?.write?.record.verb], ['2026-01-01T00:00:00Z', 'delete']);
+  });
 });
