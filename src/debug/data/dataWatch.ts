@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { CacheChange, CacheDelta, CacheView, CallSite, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
 import { splitKey } from '../../shared/keys.ts';
 import type { DataBreakpointSet, FieldChange } from './dataBreakpoints.ts';
-import { deleteIdentity, isDeletionEvent, isObjectDelete, objectIdentity } from './deletedObjects.ts';
+import { deleteIdentity, isDeletionEvent, isObjectDelete, objectIdentity, sameObject, uidOf } from './deletedObjects.ts';
 
 // Follows the controller's cache for changes of watched fields and says which reconcile each
 // belongs to: the one whose write made it (its answer carried the change's resourceVersion; a
@@ -49,8 +49,8 @@ export class DataWatch {
   private readonly writers = new Map<string, Writer>();
   /** Deletes whose deletion event is still to come, by the object (see objectIdentity). */
   private readonly deleters = new Map<string, Writer>();
-  /** resourceVersions of recent deletion events (see isDeletionEvent): a delete's may come before the delete's message. */
-  private readonly deletions = new Set<string>();
+  /** Recent deletion events (see isDeletionEvent), resourceVersion → the object's uid: a delete's may come before the delete's message. */
+  private readonly deletions = new Map<string, string | undefined>();
   /** Deletes matched to their event already (`seq#index`): a reconcile's end does not wait for it again. */
   private readonly matchedDeletes = new Set<string>();
   private readonly byRecord = new Map<number, AttributedChange[]>();
@@ -186,7 +186,7 @@ export class DataWatch {
   private deleted(writer: Writer): DataWatchStop | undefined {
     const write = writer.write ?? (writer.record.writes[writer.index] as WriteRecord);
     const identity = deleteIdentity(write);
-    const mine = this.claim((c) => this.deletions.has(c.resourceVersion) && objectIdentity(c.kind, c.key) === identity);
+    const mine = this.claim((c) => this.deletions.has(c.resourceVersion) && objectIdentity(c.kind, c.key) === identity && sameObject(write, this.deletions.get(c.resourceVersion)));
     if (mine.length === 0) {
       this.deleters.set(identity, writer);
       return undefined;
@@ -199,15 +199,16 @@ export class DataWatch {
   private deleteEvent(delta: CacheDelta): void {
     const deletion = isDeletionEvent(delta);
     if (deletion) {
-      this.deletions.add(delta.resourceVersion);
-      if (this.deletions.size > MAX_WRITES_KEPT) this.deletions.delete(this.deletions.values().next().value as string);
+      this.deletions.set(delta.resourceVersion, uidOf(delta.object));
+      if (this.deletions.size > MAX_WRITES_KEPT) this.deletions.delete(this.deletions.keys().next().value as string);
     }
     const identity = objectIdentity(delta.kind, delta.key);
     const writer = this.deleters.get(identity);
     if (!writer) return;
-    // Another event first (the object is back): the delete's event never came; this one is not it.
+    // Another event first (the object is back), or another object's: the delete's event never came; this one is not it.
     this.deleters.delete(identity);
-    if (deletion) this.matched(writer, delta.resourceVersion);
+    const write = writer.write ?? (writer.record.writes[writer.index] as WriteRecord);
+    if (deletion && sameObject(write, uidOf(delta.object))) this.matched(writer, delta.resourceVersion);
   }
 
   private matched(writer: Writer, resourceVersion: string): void {

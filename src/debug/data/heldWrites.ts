@@ -1,5 +1,5 @@
 import type { CacheDelta, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
-import { deleteIdentity, isDeletionEvent, isObjectDelete, objectIdentity } from './deletedObjects.ts';
+import { deleteIdentity, isDeletionEvent, isObjectDelete, objectIdentity, sameObject, uidOf } from './deletedObjects.ts';
 
 // A Go program under a line debugger holds each acknowledged write of a reconcile in its client
 // call until the session has seen it. Only the write's cache event says whether it changed a
@@ -56,7 +56,12 @@ export class HeldWrites {
 
   /** The write waiting for this event, no longer waiting. */
   takeFor(delta: DeltaSeen): HeldWrite | undefined {
-    return this.take(delta.resourceVersion) ?? (isDeletionEvent(delta) ? this.take(deletedKey(objectIdentity(delta.kind, delta.key))) : undefined);
+    const byVersion = this.take(delta.resourceVersion);
+    if (byVersion || !isDeletionEvent(delta)) return byVersion;
+    const key = deletedKey(objectIdentity(delta.kind, delta.key));
+    // Another object of that name (another uid): the delete waits on for its own.
+    const waiting = this.waiting.get(key);
+    return waiting && sameObject(waiting.held.write, uidOf(delta.object)) ? this.take(key) : undefined;
   }
 
   /** Every waiting write goes on (the session ends). */

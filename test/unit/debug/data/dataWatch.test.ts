@@ -129,7 +129,7 @@ describe('data watch: who changed a watched field', () => {
     assert.deepEqual(watch.changesOf(writer), [], 'a removed breakpoint leaves nothing behind');
   });
 
-  it('a delete (its answer has no resourceVersion) claims its object\'s DELETED event, whichever comes first: the field goes to unset', () => {
+  it('a delete (its answer has no resourceVersion) claims its object\'s DELETED event (the same uid, when known), whichever comes first: the field goes to unset', () => {
     const deleteOf: WriteRecord = { verb: 'delete', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'app', at: 1, durationMs: 1 };
     const deletedDelta = (seq: number, rv: string): CacheDelta => ({ ...delta(seq, cm('on', rv)), type: 'DELETED' });
     const watch = watching();
@@ -149,6 +149,14 @@ describe('data watch: who changed a watched field', () => {
     outside.written(record(4), 0, deleteOf);
     outside.delta(delta(2, cm('on', '8')), cacheWith(undefined));
     assert.equal(outside.delta(deletedDelta(3, '9'), cacheWith(cm('on', '8'))), undefined, 'the object came back first: a later deletion is not that delete\'s');
+
+    const withUid = (uid: string, rv: string): KubeObject => ({ ...cm('on', rv), metadata: { ...cm('on', rv).metadata, uid } });
+    const other = watching();
+    other.written(record(5), 0, { ...deleteOf, uid: 'a' });
+    assert.equal(other.delta({ ...delta(2, withUid('b', '10')), type: 'DELETED' }, cacheWith(withUid('b', '9'))), undefined, 'another object of that name (another uid)');
+    const same = watching();
+    same.written(record(6), 0, { ...deleteOf, uid: 'a' });
+    assert.equal(same.delta({ ...delta(2, withUid('a', '10')), type: 'DELETED' }, cacheWith(withUid('a', '9')))?.record.seq, 6, 'its own (the same uid)');
   });
 
   it('a delete of an object its finalizers hold claims the event that marks it deleted', () => {
