@@ -168,6 +168,9 @@ func (c *labClient) finish(ctx context.Context, w writeCall, err error, dryRun b
 	if w.kindKnown {
 		rec.APIVersion, rec.Kind = w.gvk.GroupVersion().String(), w.gvk.Kind
 	}
+	if w.verb == "delete" && w.ofObject() {
+		rec.UID = string(w.obj.GetUID())
+	}
 	if err != nil {
 		rec.Error = writeErrorOf(err)
 	} else if w.verb != "delete" {

@@ -100,6 +100,10 @@ type WriteRecord struct {
 	// Caller is where the controller's code called the client: the first frame outside this
 	// package, controller-runtime and client-go (a data breakpoint names the call that changed a field).
 	Caller *CallSite `json:"caller,omitempty"`
+	// UID is the deleted object's uid, for a delete of an object that carried one: the answer has
+	// no resourceVersion, so the delete's cache event is found by the object, and a new object of
+	// the same name has another uid.
+	UID string `json:"uid,omitempty"`
 }
 
 // CallSite is a line of the controller's code.

@@ -9,7 +9,7 @@ import (
 // watched field (a data breakpoint). It can only tell once the write's cache event has arrived, so
 // after each successful write a reconcile makes, its goroutine tells the parent (`write`) and
 // waits in the client call for `writeSeen`: at once when the write concerns no data breakpoint,
-// or, when it does, after the parent has paused the program here and the user continued.
+// or, when it does, after the parent has paused the program here and the user continued or stepped.
 
 // writeMessage is sent before the writing goroutine waits.
 type writeMessage struct {

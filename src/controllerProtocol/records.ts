@@ -39,6 +39,8 @@ export interface WriteRecord {
   changed?: boolean;
   /** Where the controller's code called the client (a data breakpoint names the call that changed a field). */
   caller?: CallSite;
+  /** A delete's object's uid, when it carried one (a delete's cache event is found by its object). */
+  uid?: string;
   at: number;
   durationMs: number;
 }

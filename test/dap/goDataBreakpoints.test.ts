@@ -2,18 +2,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import { expand, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
-import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO } from '../unit/runtime/support/goPrograms.ts';
+import { GO_EXAMPLE, GO_EXAMPLE_SCENARIO, writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 import { GO_THREAD_BASE } from '../../src/debug/go/goLineDebugging.ts';
 
 // Data breakpoints on cluster state, Go: go/examples/configmap-mirror (controller-runtime through
 // controllerlab.Wrap) against the sim. The controller writes app-config-mirror's data; the
-// scenario changes app-config's greeting from hello to bonjour after a second.
+// scenario changes app-config's greeting from hello to bonjour after a second. Deletes: test/fixtures/goDelete.
 
 const MAIN_GO = join(GO_EXAMPLE, 'main.go');
-const WRITE_LINE = readFileSync(MAIN_GO, 'utf8').split('\n').findIndex((l) => l.includes('controllerutil.CreateOrUpdate(')) + 1;
+/** A controller that deletes the ConfigMap a scenario step labels expired. */
+const DELETE_FIXTURE = (name: string) => fileURLToPath(new URL(`../fixtures/goDelete/${name}`, import.meta.url));
+const MAIN_LINES = readFileSync(MAIN_GO, 'utf8').split('\n');
+const WRITE_LINE = MAIN_LINES.findIndex((l) => l.includes('controllerutil.CreateOrUpdate(')) + 1;
+/** Reconcile's line after the client call. */
+const RETURN_LINE = MAIN_LINES.findIndex((l, i) => i >= WRITE_LINE && l.includes('return reconcile.Result{}, err')) + 1;
 
 async function goClient(): Promise<DebugClient> {
   const dc = await startClient();
@@ -126,6 +132,91 @@ test('Go under Delve ("lineBreakpoints": true): a data breakpoint on the control
     const first = await topFrame(dc, 1);
     assert.equal((await scope(dc, first.id, 'Writes'))[0]?.name, '0: create ConfigMap default/app-config-mirror');
     const result = await scope(dc, first.id, 'Result');
+    assert.ok(result.some((v) => v.name === 'requeue') && !result.some((v) => v.name === '(not run yet)'), JSON.stringify(result));
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('Go under Delve: a data breakpoint on a field of an object the controller deletes pauses the writing goroutine in the Delete call (the field goes to unset); Step Into goes on to the next line', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(readFileSync(DELETE_FIXTURE('main.go'), 'utf8'));
+  const deleteLine = readFileSync(program.mainFile, 'utf8').split('\n').findIndex((l) => l.includes('r.Delete(ctx, &cm)')) + 1;
+  // The scenario seeds the ConfigMap (unset → "hello"): only its going away is of interest.
+  const GONE = { name: 'ConfigMap default/session .data.greeting', condition: 'value === undefined' };
+  const dc = await goClient();
+  try {
+    const stop = await stopped(dc, () =>
+      launch(dc, { program: program.dir, scenario: DELETE_FIXTURE('scenario.yaml'), lineBreakpoints: true }, { functionBreakpoints: [GONE] }),
+    );
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.match(stop.body.description ?? '', new RegExp(`ConfigMap default/session \\.data\\.greeting: "hello" → unset \\(rv \\d+\\), by this reconcile's delete at main\\.go:${deleteLine} \\(write 1\\)`));
+    const writer = stop.body.threadId ?? 0;
+    assert.ok(writer > GO_THREAD_BASE, `the writing goroutine: ${writer}`);
+    const frames = (await dc.stackTraceRequest({ threadId: writer })).body.stackFrames;
+    const own = frames.find((f) => f.presentationHint !== 'subtle');
+    assert.match(own?.name ?? '', /expiryReconciler\)\.Reconcile$/);
+    assert.deepEqual([own?.source?.path, own?.line], [program.mainFile, deleteLine]);
+    const c = await change(dc, own?.id ?? 0, 'ConfigMap default/session .data.greeting');
+    assert.deepEqual([valueOf(c, 'before'), valueOf(c, 'after')], ['"hello"', 'undefined']);
+
+    // Step Into: the delete goes on and the writer stops on the next line (it calls nothing).
+    const stepped = await stopped(dc, () => dc.stepInRequest({ threadId: writer }));
+    assert.deepEqual([stepped.body.reason, stepped.body.threadId], ['step', writer]);
+    const [top] = (await dc.stackTraceRequest({ threadId: writer })).body.stackFrames;
+    assert.deepEqual([top?.source?.path, top?.line], [program.mainFile, deleteLine + 1]);
+
+    // Continue: its reconcile ends, and the one its DELETED event triggers finds nothing.
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [GONE, { name: 'ConfigMap default/session', condition: 'obj === undefined' }] });
+    const gone = await stopped(dc, () => dc.continueRequest({ threadId: writer }));
+    assert.deepEqual([gone.body.reason, gone.body.threadId], ['breakpoint', 1]);
+    const back = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(back.body.reason, 'data breakpoint');
+    const deleter = await topFrame(dc, 1);
+    assert.equal((await scope(dc, deleter.id, 'Writes'))[0]?.name, '0: delete ConfigMap default/session');
+  } finally {
+    await dc.stop();
+    program.dispose();
+  }
+});
+
+test('Go under Delve: Step Over from a held write stops at the next line of the controller\'s function on the writer goroutine; Step Out from the next one stops in its caller; continue finishes', { timeout: 600_000 }, async () => {
+  const dc = await goClient();
+  try {
+    const stop = await stopped(dc, () =>
+      launch(dc, { program: GO_EXAMPLE, scenario: GO_EXAMPLE_SCENARIO, lineBreakpoints: true }, { functionBreakpoints: [{ name: 'ConfigMap default/app-config-mirror .data.greeting' }] }),
+    );
+    assert.equal(stop.body.reason, 'data breakpoint');
+    const writer = stop.body.threadId ?? 0;
+    assert.ok(writer > GO_THREAD_BASE, `the writing goroutine: ${writer}`);
+
+    const stepped = await stopped(dc, () => dc.nextRequest({ threadId: writer }));
+    assert.deepEqual([stepped.body.reason, stepped.body.threadId], ['step', writer]);
+    const [top] = (await dc.stackTraceRequest({ threadId: writer })).body.stackFrames;
+    assert.match(top?.name ?? '', /mirrorReconciler\)\.Reconcile$/);
+    assert.equal(top?.source?.path, MAIN_GO);
+    assert.equal(top?.line, RETURN_LINE, `the line after the call (${top?.line})`);
+    // The write went on: the created mirror is in the controller's hands.
+    assert.equal((await dc.evaluateRequest({ expression: 'mirror.ResourceVersion != ""', frameId: top?.id ?? 0, context: 'watch' })).body.result, 'true');
+
+    // Continue: the reconcile finishes; the scenario's change makes the update's stop, held again.
+    const updated = await stopped(dc, () => dc.continueRequest({ threadId: writer }));
+    assert.equal(updated.body.reason, 'data breakpoint');
+    const updater = updated.body.threadId ?? 0;
+    assert.ok(updater > GO_THREAD_BASE);
+    const out = await stopped(dc, () => dc.stepOutRequest({ threadId: updater }));
+    assert.deepEqual([out.body.reason, out.body.threadId], ['step', updater]);
+    const [caller] = (await dc.stackTraceRequest({ threadId: updater })).body.stackFrames;
+    assert.doesNotMatch(caller?.name ?? '', /mirrorReconciler\)\.Reconcile$|CreateOrUpdate/, 'Reconcile returned');
+
+    // Continue: the scenario then deletes db-config's mirror, whose reconcile stops; back in history, the update's reconcile ended normally.
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'ConfigMap default/app-config-mirror .data.greeting' }, { name: 'ConfigMap default/db-config' }] });
+    const later = await stopped(dc, () => dc.continueRequest({ threadId: updater }));
+    assert.deepEqual([later.body.reason, later.body.threadId], ['breakpoint', 1]);
+    const back = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(back.body.reason, 'data breakpoint');
+    const update = await topFrame(dc, 1);
+    assert.equal((await scope(dc, update.id, 'Writes'))[0]?.name, '0: update ConfigMap default/app-config-mirror');
+    const result = await scope(dc, update.id, 'Result');
     assert.ok(result.some((v) => v.name === 'requeue') && !result.some((v) => v.name === '(not run yet)'), JSON.stringify(result));
   } finally {
     await dc.stop();

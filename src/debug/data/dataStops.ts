@@ -2,6 +2,7 @@ import type { ControllerSession, ReconcileRecord } from '../../runtime/index.ts'
 import { DataBreakpointSet, type DataBreakpoint, type DataBreakpointOrigin, type DataBreakpointSpec } from './dataBreakpoints.ts';
 import { DataWatch, describeChange, type AttributedChange, type DataWatchStop } from './dataWatch.ts';
 import { HeldWrites, type HeldWrite } from './heldWrites.ts';
+import { deleteIdentity, isObjectDelete, objectIdentity, writeKey } from './deletedObjects.ts';
 
 // Data breakpoints in a debug session: follows the controller's session (sync, cache deltas,
 // reconcile ends), decides where a change of a watched field stops, and hands that to the
@@ -60,8 +61,8 @@ export class DataStops {
       this.warnUnwatched();
     });
     session.on('delta', ({ delta }) => {
-      this.heldWrites.sawEvent(delta.resourceVersion);
-      this.stop(this.watch.delta(delta, session.cache.at(delta.seq - 1)), this.heldWrites.take(delta.resourceVersion));
+      this.heldWrites.sawEvent(delta);
+      this.stop(this.watch.delta(delta, session.cache.at(delta.seq - 1)), this.heldWrites.takeFor(delta));
       if (this.watch.hasPending) this.awaitTrigger(session);
     });
     session.on('write', ({ record, index, write, goroutine }) => {
@@ -104,13 +105,12 @@ export class DataStops {
    */
   private written(held: HeldWrite): void {
     const { write } = held;
-    const rv = write.resourceVersion;
-    const key = write.namespace ? `${write.namespace}/${write.name}` : write.name;
-    if (!rv || write.error || write.changed === false || !this.breakpoints.watches(write.kind, key)) return held.release();
+    const answered = write.resourceVersion !== undefined || isObjectDelete(write);
+    if (!answered || write.error || write.changed === false || !this.breakpoints.watches(write.kind, writeKey(write))) return held.release();
     const found = this.watch.written(held.record, held.index, write);
     if (found) return this.stop(found, held);
     // Its event came first and changed no watched field.
-    if (this.heldWrites.seen(rv)) return held.release();
+    if (this.heldWrites.seen(write)) return held.release();
     this.heldWrites.wait(held);
   }
 
@@ -118,7 +118,7 @@ export class DataStops {
   private stop(found: DataWatchStop | undefined, held?: HeldWrite): void {
     const [change] = found?.changes ?? [];
     if (!found || !change || this.host.busy()) return held?.release();
-    const heldWrite = held && change.resourceVersion === held.write.resourceVersion ? held : undefined;
+    const heldWrite = held && madeBy(change, held.write) ? held : undefined;
     if (held && !heldWrite) held.release();
     this.host.stopAt({ record: found.record, live: found.live, breakpointId: change.breakpointId, description: describeChange(change), change, heldWrite });
   }
@@ -154,4 +154,10 @@ export class DataStops {
       this.host.print(`Data breakpoint "${bp.spec.text}": the controller watches no such kind (${[...new Set(kinds)].join(', ')}), so it never sees this field change.\n`);
     }
   }
+}
+
+/** The change is the write's: its answer's resourceVersion, or for a delete a change of its object (its deletion event's, see HeldWrites). */
+function madeBy(change: AttributedChange, write: HeldWrite['write']): boolean {
+  if (isObjectDelete(write)) return objectIdentity(change.kind, change.key) === deleteIdentity(write);
+  return change.resourceVersion === write.resourceVersion;
 }

@@ -2,9 +2,11 @@ import { basename } from 'node:path';
 import type { CacheChange, CacheDelta, CacheView, CallSite, ReconcileRecord, WriteRecord } from '../../runtime/index.ts';
 import { splitKey } from '../../shared/keys.ts';
 import type { DataBreakpointSet, FieldChange } from './dataBreakpoints.ts';
+import { deleteIdentity, isDeletionEvent, isObjectDelete, objectIdentity, sameObject, uidOf } from './deletedObjects.ts';
 
 // Follows the controller's cache for changes of watched fields and says which reconcile each
-// belongs to: the one whose write made it (its answer carried the change's resourceVersion), or,
+// belongs to: the one whose write made it (its answer carried the change's resourceVersion; a
+// delete, answered without one, made the deletion event of the object it named), or,
 // for a change made by anyone else (a scenario, kubectl, another controller), the first reconcile
 // it triggered. The controller's informers are the eyes: a field of a kind it does not watch is
 // never seen. Changes are kept with their reconcile, so a recorded reconcile shows them too and
@@ -27,6 +29,13 @@ export interface DataWatchStop {
 
 const MAX_WRITES_KEPT = 20_000;
 
+/** A reconcile's write (`write`: from its held message, while the reconcile still runs). */
+interface Writer {
+  record: ReconcileRecord;
+  index: number;
+  write?: WriteRecord;
+}
+
 export class DataWatch {
   private readonly breakpoints: DataBreakpointSet;
   /** Changes nobody has claimed yet: the writer's end or the triggered reconcile is still to come. */
@@ -37,7 +46,13 @@ export class DataWatch {
    */
   private readonly triggered = new Map<FieldChange, ReconcileRecord>();
   /** resourceVersion a write answered with → the reconcile and the write. */
-  private readonly writers = new Map<string, { record: ReconcileRecord; index: number; write?: WriteRecord }>();
+  private readonly writers = new Map<string, Writer>();
+  /** Deletes whose deletion event is still to come, by the object (see objectIdentity). */
+  private readonly deleters = new Map<string, Writer>();
+  /** Recent deletion events (see isDeletionEvent), resourceVersion → the object's uid: a delete's may come before the delete's message. */
+  private readonly deletions = new Map<string, string | undefined>();
+  /** Deletes matched to their event already (`seq#index`): a reconcile's end does not wait for it again. */
+  private readonly matchedDeletes = new Set<string>();
   private readonly byRecord = new Map<number, AttributedChange[]>();
   /** The initial list is not a change: watching starts once the caches synced. */
   private watching = false;
@@ -80,6 +95,7 @@ export class DataWatch {
   /** A cache delta arrived (`before`: the cache just before it). A write's change stops at once when its writer ended. */
   delta(delta: CacheDelta, before: CacheView): DataWatchStop | undefined {
     if (!this.watching || this.breakpoints.size === 0) return undefined;
+    this.deleteEvent(delta);
     const { namespace, name } = splitKey(delta.key);
     const previous = before.get(delta.kind, namespace, name);
     const changes = this.breakpoints.changes(delta, previous, delta.type === 'DELETED' ? undefined : delta.object);
@@ -96,6 +112,7 @@ export class DataWatch {
    * at once (see delta).
    */
   written(record: ReconcileRecord, index: number, write: WriteRecord): DataWatchStop | undefined {
+    if (isObjectDelete(write)) return this.deleted({ record, index, write });
     if (!write.resourceVersion) return undefined;
     this.writers.set(write.resourceVersion, { record, index, write });
     const mine = this.claim((c) => c.resourceVersion === write.resourceVersion);
@@ -109,6 +126,7 @@ export class DataWatch {
   reconcileEnded(record: ReconcileRecord, othersRunning: boolean): DataWatchStop | undefined {
     let stop: DataWatchStop | undefined;
     record.writes.forEach((w, index) => {
+      if (isObjectDelete(w) && !this.matchedDeletes.has(`${record.seq}#${index}`)) stop ??= this.deleted({ record, index });
       if (!w.resourceVersion) return;
       this.writers.set(w.resourceVersion, { record, index });
       const mine = this.claim((c) => c.resourceVersion === w.resourceVersion);
@@ -159,6 +177,44 @@ export class DataWatch {
   /** The watched changes a reconcile made or was triggered by. */
   changesOf(record: ReconcileRecord): AttributedChange[] {
     return this.byRecord.get(record.seq) ?? [];
+  }
+
+  /**
+   * A delete of one object (no resourceVersion in its answer): it claims the pending deletion of
+   * that object, or waits for its deletion event (see deleteEvent).
+   */
+  private deleted(writer: Writer): DataWatchStop | undefined {
+    const write = writer.write ?? (writer.record.writes[writer.index] as WriteRecord);
+    const identity = deleteIdentity(write);
+    const mine = this.claim((c) => this.deletions.has(c.resourceVersion) && objectIdentity(c.kind, c.key) === identity && sameObject(write, this.deletions.get(c.resourceVersion)));
+    if (mine.length === 0) {
+      this.deleters.set(identity, writer);
+      return undefined;
+    }
+    this.matched(writer, mine[0]?.resourceVersion as string);
+    return this.attribute(writer.record, mine, writer.index, false, writer.write);
+  }
+
+  /** An event of an object a delete may wait for: its deletion event is the delete's (by resourceVersion from now on, for rebuild). */
+  private deleteEvent(delta: CacheDelta): void {
+    const deletion = isDeletionEvent(delta);
+    if (deletion) {
+      this.deletions.set(delta.resourceVersion, uidOf(delta.object));
+      if (this.deletions.size > MAX_WRITES_KEPT) this.deletions.delete(this.deletions.keys().next().value as string);
+    }
+    const identity = objectIdentity(delta.kind, delta.key);
+    const writer = this.deleters.get(identity);
+    if (!writer) return;
+    // Another event first (the object is back), or another object's: the delete's event never came; this one is not it.
+    this.deleters.delete(identity);
+    const write = writer.write ?? (writer.record.writes[writer.index] as WriteRecord);
+    if (deletion && sameObject(write, uidOf(delta.object))) this.matched(writer, delta.resourceVersion);
+  }
+
+  private matched(writer: Writer, resourceVersion: string): void {
+    this.writers.set(resourceVersion, writer);
+    this.matchedDeletes.add(`${writer.record.seq}#${writer.index}`);
+    if (this.matchedDeletes.size > MAX_WRITES_KEPT) this.matchedDeletes.delete(this.matchedDeletes.values().next().value as string);
   }
 
   /** Takes the pending changes that `which` picks off the list. */

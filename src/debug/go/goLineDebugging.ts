@@ -1,6 +1,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { TypedEmitter } from '../../runtime/index.ts';
 import { goroutineCondition } from './goChildSession.ts';
+import { returnTarget, type WriteStep } from './stepFromWrite.ts';
 import type { GoProgramOverrides } from '../goLaunch.ts';
 import { DELVE_BUILD_FLAGS, DelveDebugger, delveExecCommand, freeLoopbackPort, type DelveBreakpointSpec } from './delveDebugger.ts';
 import { holdFrameCount, writerFrames } from './writerFrames.ts';
@@ -57,6 +58,8 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   /** The goroutine stopped in a client call (its stack starts at the call), and the controller's line that made it. */
   private writer: number | undefined;
   private writerCall: CallSite | undefined;
+  /** A step from a held write, until its return breakpoint (Delve's id) hits (see stepFromWrite.ts). */
+  private returning: { goroutine: number; breakpointId: number; then?: 'next' | 'stepIn' } | undefined;
 
   /** The launch asked for Delve: breakpoints set before the program is built wait for it, and say so. */
   expect(): void {
@@ -126,6 +129,9 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
   async release(): Promise<void> {
     this.stoppedGoroutine = undefined;
     this.writer = undefined;
+    // A step from a held write still on its way back would stop the program with nobody to see it.
+    if (this.returning && this.delve?.running) await this.clearReturnBreakpoint(this.delve);
+    this.returning = undefined;
     await this.delve?.release();
   }
 
@@ -216,6 +222,34 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     await this.step('continue', GO_THREAD_BASE + goroutine).catch(() => undefined);
   }
 
+  /**
+   * Prepares a step from a held write (see stepFromWrite.ts): places the return breakpoint for the
+   * writer's goroutine. False when it cannot; the caller then steps as a reconcile stop would.
+   * The program runs on once the caller leaves the stop (resumeAfterWrite).
+   */
+  async prepareStepFromWrite(step: WriteStep): Promise<boolean> {
+    const goroutine = this.writer;
+    if (goroutine === undefined || !this.delve?.running) return false;
+    const delve = this.delve;
+    try {
+      const frames = (await delve.request<DebugProtocol.StackTraceResponse>('stackTrace', { threadId: goroutine, startFrame: 0, levels: 64 })).body.stackFrames;
+      const target = returnTarget(frames, this.writerCall, step);
+      if (!target) return false;
+      const placed = await delve.request<DebugProtocol.SetInstructionBreakpointsResponse>('setInstructionBreakpoints', {
+        breakpoints: [{ instructionReference: target.address, condition: goroutineCondition(goroutine) }],
+      });
+      const bp = placed.body.breakpoints[0];
+      if (!bp?.verified || bp.id === undefined) {
+        await this.clearReturnBreakpoint(delve);
+        return false;
+      }
+      this.returning = { goroutine, breakpointId: bp.id, then: target.then };
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The program is paused at a held write. */
   get atWrite(): boolean {
     return this.writer !== undefined;
@@ -288,6 +322,14 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
       }
       this.stoppedGoroutine = body.threadId;
       const threadId = body.threadId === undefined ? undefined : GO_THREAD_BASE + body.threadId;
+      const returning = this.returning;
+      if (returning) {
+        // Its return breakpoint, or a stop that ends the step first (as a breakpoint ends Delve's own steps).
+        this.returning = undefined;
+        const back = body.threadId === returning.goroutine && body.hitBreakpointIds?.includes(returning.breakpointId);
+        if (back) return void this.arrivedBack(delve, returning.goroutine, returning.then);
+        void this.clearReturnBreakpoint(delve);
+      }
       const oneShot = this.stepIntoBreakpoint;
       if (oneShot !== undefined && (body.hitBreakpointIds?.includes(oneShot) || body.reason === 'function breakpoint')) {
         // Step Into arrived in Reconcile: the breakpoint goes before the user sees the stop.
@@ -318,7 +360,10 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
       if (id !== undefined) this.emit('breakpoint', { ...body, breakpoint: { ...body.breakpoint, id } });
     });
     delve.on('output', (o) => this.emit('output', o));
-    delve.on('ended', () => (this.stoppedGoroutine = undefined));
+    delve.on('ended', () => {
+      this.stoppedGoroutine = undefined;
+      this.returning = undefined;
+    });
     try {
       for (const [path, file] of this.files) {
         for (const bp of await this.place(path, file)) this.emit('breakpoint', { reason: 'changed', breakpoint: bp });
@@ -327,6 +372,26 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     } catch (err) {
       this.emit('output', { category: 'stderr', text: `Delve: ${(err as Error).message}\n` });
     }
+  }
+
+  /** A step from a held write is back in the controller's code: it goes on as Delve's step, or stops here. */
+  private async arrivedBack(delve: DelveDebugger, goroutine: number, then: 'next' | 'stepIn' | undefined): Promise<void> {
+    const threadId = GO_THREAD_BASE + goroutine;
+    await this.clearReturnBreakpoint(delve);
+    if (then) {
+      try {
+        // Delve's step stops (and says so) by itself.
+        await delve.request(then, { threadId: goroutine });
+        return;
+      } catch {
+        // Stop where it is.
+      }
+    }
+    this.emit('stopped', { reason: 'step', threadId, allThreadsStopped: true });
+  }
+
+  private async clearReturnBreakpoint(delve: DelveDebugger): Promise<void> {
+    await delve.request('setInstructionBreakpoints', { breakpoints: [] }).catch(() => undefined);
   }
 
   private async place(path: string, file: FileBreakpoints): Promise<DebugProtocol.Breakpoint[]> {

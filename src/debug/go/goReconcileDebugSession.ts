@@ -15,6 +15,7 @@ import {
 } from './goChildSession.ts';
 import type { GoProgramOverrides } from '../goLaunch.ts';
 import { GoLineDebugging, isGoSource } from './goLineDebugging.ts';
+import type { WriteStep } from './stepFromWrite.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from '../reconcileDebugSession.ts';
 import type { StopState } from '../reconcileRuntime.ts';
 import { isWhyCommand } from '../whyCommand.ts';
@@ -184,7 +185,8 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   }
 
   protected override async nextRequest(response: DebugProtocol.NextResponse, args?: DebugProtocol.NextArguments): Promise<void> {
-    if (!args || !this.go.ownsThread(args.threadId) || this.stepsFromWrite()) return super.nextRequest(response);
+    if (args && this.go.ownsThread(args.threadId) && this.go.atWrite) return this.stepFromWrite(response, 'next');
+    if (!args || !this.go.ownsThread(args.threadId)) return super.nextRequest(response);
     await this.answer(response, () => this.go.step('next', args.threadId));
   }
 
@@ -194,7 +196,7 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
    * without Delve it says how to get that, once, and steps over.
    */
   protected override async stepInRequest(response: DebugProtocol.StepInResponse, args?: DebugProtocol.StepInArguments): Promise<void> {
-    if (args && this.go.ownsThread(args.threadId) && this.stepsFromWrite()) return super.nextRequest(response);
+    if (args && this.go.ownsThread(args.threadId) && this.go.atWrite) return this.stepFromWrite(response, 'stepIn');
     if (args && this.go.ownsThread(args.threadId)) return this.answer(response, () => this.go.step('stepIn', args.threadId));
     const stop = this.runtime.current;
     if (!stop?.live || !this.runtime.isGo) return super.stepInRequest(response);
@@ -217,16 +219,21 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   }
 
   /**
-   * At a held write the goroutine waits inside controllerlab, where Delve's line steps would not
-   * come back to the controller's code: a step there runs the reconcile on, as at a reconcile stop.
+   * A step at a held write: the write goes on and the writer stops back in the controller's code
+   * (see stepFromWrite.ts); the reconcile debugger runs on as after Continue. When the way back is
+   * not known, the step runs the reconcile on and stops at the next reconcile, and says so once.
    */
-  private stepsFromWrite(): boolean {
-    if (!this.go.atWrite) return false;
-    this.adviseOnce('At a data breakpoint on a write, a step lets the reconcile run on and stops at the next reconcile; set a line breakpoint after the client call to stop there.');
-    return true;
+  private async stepFromWrite(response: DebugProtocol.Response, step: WriteStep): Promise<void> {
+    if (await this.go.prepareStepFromWrite(step)) {
+      this.sendResponse(response);
+      this.runtime.continue();
+      return;
+    }
+    this.adviseOnce('At this data breakpoint the way back to the controller\'s code is not known: the step lets the reconcile run on and stops at the next reconcile; set a line breakpoint after the client call to stop there.');
+    super.nextRequest(response);
   }
 
-    private stepIntoPlaced: ((placed: boolean) => void) | undefined;
+  private stepIntoPlaced: ((placed: boolean) => void) | undefined;
 
   /** Asks the editor to put the one-shot breakpoint in the Go extension's session; false after 10 s without an answer. */
   private editorStepsInto(body: GoStepInto): Promise<boolean> {
@@ -252,7 +259,8 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   }
 
   protected override async stepOutRequest(response: DebugProtocol.StepOutResponse, args?: DebugProtocol.StepOutArguments): Promise<void> {
-    if (!args || !this.go.ownsThread(args.threadId) || this.stepsFromWrite()) return super.stepOutRequest(response);
+    if (args && this.go.ownsThread(args.threadId) && this.go.atWrite) return this.stepFromWrite(response, 'stepOut');
+    if (!args || !this.go.ownsThread(args.threadId)) return super.stepOutRequest(response);
     await this.answer(response, () => this.go.step('stepOut', args.threadId));
   }
 

@@ -24,7 +24,18 @@ export function holdFrameCount(frames: readonly DebugProtocol.StackFrame[]): num
  */
 export function writerFrames(frames: readonly DebugProtocol.StackFrame[], caller?: CallSite): DebugProtocol.StackFrame[] {
   const shown = frames.slice(holdFrameCount(frames));
-  const atCall = caller ? shown.findIndex((f) => f.source?.path === caller.file && f.line === caller.line) : -1;
-  const firstOwn = atCall >= 0 ? atCall : shown.findIndex((f) => !LIBRARY_PATH.test(f.source?.path ?? ''));
+  const firstOwn = firstOwnFrame(shown, caller);
   return shown.map((f, i) => (i < firstOwn ? { ...f, presentationHint: 'subtle', ...(f.source ? { source: { ...f.source, presentationHint: 'deemphasize' } } : {}) } : f));
+}
+
+/** Where in Delve's whole stack (the hold's frames included) the controller's frame that made the call is; -1: none. */
+export function ownFrameIndex(frames: readonly DebugProtocol.StackFrame[], caller?: CallSite): number {
+  const dropped = holdFrameCount(frames);
+  const i = firstOwnFrame(frames.slice(dropped), caller);
+  return i < 0 ? -1 : dropped + i;
+}
+
+function firstOwnFrame(shown: readonly DebugProtocol.StackFrame[], caller?: CallSite): number {
+  const atCall = caller ? shown.findIndex((f) => f.source?.path === caller.file && f.line === caller.line) : -1;
+  return atCall >= 0 ? atCall : shown.findIndex((f) => !LIBRARY_PATH.test(f.source?.path ?? ''));
 }

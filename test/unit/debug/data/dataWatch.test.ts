@@ -128,4 +128,49 @@ describe('data watch: who changed a watched field', () => {
     watch.rebuild(history, [writer, triggered]);
     assert.deepEqual(watch.changesOf(writer), [], 'a removed breakpoint leaves nothing behind');
   });
+
+  it('a delete (its answer has no resourceVersion) claims its object\'s DELETED event (the same uid, when known), whichever comes first: the field goes to unset', () => {
+    const deleteOf: WriteRecord = { verb: 'delete', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'app', at: 1, durationMs: 1 };
+    const deletedDelta = (seq: number, rv: string): CacheDelta => ({ ...delta(seq, cm('on', rv)), type: 'DELETED' });
+    const watch = watching();
+    const running = record(1);
+    assert.equal(watch.written(running, 0, deleteOf), undefined, 'no event yet');
+    const stop = watch.delta(deletedDelta(2, '7'), cacheWith(cm('on', '6')));
+    assert.equal(stop?.record, running);
+    assert.deepEqual([stop?.changes[0]?.before, stop?.changes[0]?.after, stop?.changes[0]?.write?.record.verb], ['on', undefined, 'delete']);
+    assert.equal(watch.reconcileEnded({ ...running, writes: [deleteOf] }, false), undefined, 'its end stops nothing more');
+
+    const eventFirst = watching();
+    assert.equal(eventFirst.delta(deletedDelta(2, '7'), cacheWith(cm('on', '6'))), undefined);
+    const ended = record(3, { writes: [deleteOf] });
+    assert.equal(eventFirst.reconcileEnded(ended, false)?.record, ended);
+
+    const outside = watching();
+    outside.written(record(4), 0, deleteOf);
+    outside.delta(delta(2, cm('on', '8')), cacheWith(undefined));
+    assert.equal(outside.delta(deletedDelta(3, '9'), cacheWith(cm('on', '8'))), undefined, 'the object came back first: a later deletion is not that delete\'s');
+
+    const withUid = (uid: string, rv: string): KubeObject => ({ ...cm('on', rv), metadata: { ...cm('on', rv).metadata, uid } });
+    const other = watching();
+    other.written(record(5), 0, { ...deleteOf, uid: 'a' });
+    assert.equal(other.delta({ ...delta(2, withUid('b', '10')), type: 'DELETED' }, cacheWith(withUid('b', '9'))), undefined, 'another object of that name (another uid)');
+    const same = watching();
+    same.written(record(6), 0, { ...deleteOf, uid: 'a' });
+    assert.equal(same.delta({ ...delta(2, withUid('a', '10')), type: 'DELETED' }, cacheWith(withUid('a', '9')))?.record.seq, 6, 'its own (the same uid)');
+  });
+
+  it('a delete of an object its finalizers hold claims the event that marks it deleted', () => {
+    const set = new DataBreakpointSet();
+    set.set('function', [{ text: 'ConfigMap default/app .metadata.deletionTimestamp' }]);
+    const watch = new DataWatch(set);
+    watch.synced();
+    const deleteOf: WriteRecord = { verb: 'delete', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'app', at: 1, durationMs: 1 };
+    const running = record(1);
+    assert.equal(watch.written(running, 0, deleteOf), undefined);
+    const held = cm('on', '6');
+    const marked: KubeObject = { ...held, metadata: { ...held.metadata, resourceVersion: '7', finalizers: ['keep'], deletionTimestamp: '2026-01-01T00:00:00Z' } };
+    const stop = watch.delta(delta(2, marked), cacheWith(held));
+    assert.equal(stop?.record, running);
+    assert.deepEqual([stop?.changes[0]?.after, stop?.changes[0]?.write?.record.verb], ['2026-01-01T00:00:00Z', 'delete']);
+  });
 });
