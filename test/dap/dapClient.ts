@@ -109,3 +109,18 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** A line typed in the Debug Console; its answer. */
+export async function ask(dc: DebugClient, line: string): Promise<string> {
+  return (await dc.evaluateRequest({ expression: line, context: 'repl' })).body.result;
+}
+
+/** Asks until the answer matches `pattern` (what a scenario's step causes comes later), for at most 90 s; the last answer. */
+export async function askUntil(dc: DebugClient, line: string, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const text = await ask(dc, line);
+    if (pattern.test(text) || Date.now() > deadline) return text;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
-import { launch, startClient } from './dapClient.ts';
+import { askUntil, launch, startClient } from './dapClient.ts';
 import { writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
 // "Why (not)?" over DAP for an event merged into a key already queued (deduplicated), for a
@@ -12,20 +12,6 @@ import { writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
 const FIXTURE = (name: string) => fileURLToPath(new URL(`../fixtures/whyDedup/${name}`, import.meta.url));
 const SCENARIO = FIXTURE('scenario.yaml');
-
-async function ask(dc: DebugClient, line: string): Promise<string> {
-  return (await dc.evaluateRequest({ expression: line, context: 'repl' })).body.result;
-}
-
-/** Asks until the answer has a change whose steps match `pattern` (the scenario runs for ~5 s). */
-async function askUntil(dc: DebugClient, line: string, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const text = await ask(dc, line);
-    if (pattern.test(text) || Date.now() > deadline) return text;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** The answer's change blocks: a heading (`MODIFIED rv 12:`) and its lines. */
 function changes(text: string): string[] {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { launch, startClient } from './dapClient.ts';
+import { ask, askUntil, launch, startClient } from './dapClient.ts';
 import { writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
 // "Why (not)?" over DAP with the real adapter: `why …` typed in the Debug Console, and the custom
@@ -14,20 +14,6 @@ import { writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
 const FIXTURE = (name: string) => fileURLToPath(new URL(`../fixtures/whyNot/${name}`, import.meta.url));
 const SCENARIO = FIXTURE('scenario.yaml');
-
-async function ask(dc: DebugClient, line: string): Promise<string> {
-  return (await dc.evaluateRequest({ expression: line, context: 'repl' })).body.result;
-}
-
-/** Asks until the answer shows what the scenario's last step causes (it runs for ~6 s). */
-async function askUntil(dc: DebugClient, line: string, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const text = await ask(dc, line);
-    if (pattern.test(text) || Date.now() > deadline) return text;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function answersWhy(dc: DebugClient, predicates: { generation: string; paused: string }): Promise<void> {
   // The paused Deployment's scale-up: the second predicate said no.
