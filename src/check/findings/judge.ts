@@ -142,7 +142,8 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
     const restarted = run.reconciles.filter((r) => r.incarnation > 1);
     found.push(...(restarted.length ? restarted : run.reconciles).slice(0, 3));
   }
-  return unique(found).slice(0, MAX_RECONCILES).map(findingReconcile);
+  const inOrder = unique(found).sort((a, b) => a.incarnation - b.incarnation || a.record.seq - b.record.seq);
+  return inOrder.slice(0, MAX_RECONCILES).map(findingReconcile);
 }
 
 function objectKey(kind: string, namespace: string, name: string): string {
