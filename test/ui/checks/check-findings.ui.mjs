@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openFile } from '../files.mjs';
 import { repoRoot, runCommand } from '../workbench.mjs';
 import { callStackRows, expandVariable, variableRow, waitFor, widenSidebar } from '../debugView.mjs';
 
@@ -83,13 +84,7 @@ export async function run(workbench) {
     await waitFor('the walkthrough to close', async () => (await welcome.count()) === 0, 10_000).catch(() => {});
   }
   // The controller beside the view, as a person checking it would have it open.
-  await page.keyboard.press('Control+P');
-  const quickOpen = page.locator('.quick-input-widget input');
-  await quickOpen.waitFor({ state: 'visible' });
-  await quickOpen.fill('controller.ts');
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.tab', { hasText: 'controller.ts' }).first().waitFor();
+  await openFile(page, join(dir, 'controller.ts'));
 
   // 1. The launch configuration runs the check: a progress notification, no debug session.
   await runCommand(page, 'Debug: Select and Start Debugging');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../workbench.mjs';
+import { chooseFile } from '../files.mjs';
 
 export const name = 'tree and timeline show a scenario live';
 
@@ -182,19 +183,6 @@ async function waitFor(what, probe, timeoutMs = 30_000) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** Types a path into VS Code's own file dialog (its input settles after it opens) and accepts it. */
-async function chooseFile(page, title, path) {
-  await page.locator('.quick-input-widget', { hasText: title }).first().waitFor({ state: 'visible' });
-  const input = page.locator('.quick-input-widget input').first();
-  await waitFor(`the ${title} dialog to show a path`, async () => ((await input.inputValue()) ?? '').startsWith('/'));
-  await waitFor(`the path typed into ${title}`, async () => {
-    await input.fill(path);
-    await page.waitForTimeout(200);
-    return (await input.inputValue()) === path;
-  });
-  await page.keyboard.press('Enter');
 }
 
 /** Drags the sidebar's sash so descriptions (RVs, health) are not cut off in the screenshot. */

@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openFile } from '../files.mjs';
 import { runCommand } from '../workbench.mjs';
 
 export const name = 'why (not)? on a timeline event answers in the output channel, step by step';
@@ -45,19 +46,6 @@ async function tryCommand(page, title) {
   }
 }
 
-/** Types a path into VS Code's own file dialog (its input settles after it opens) and accepts it. */
-async function chooseFile(page, title, path) {
-  await page.locator('.quick-input-widget', { hasText: title }).first().waitFor({ state: 'visible' });
-  const input = page.locator('.quick-input-widget input').first();
-  await waitFor(`the ${title} dialog to show a path`, async () => ((await input.inputValue()) ?? '').startsWith('/'));
-  await waitFor(`the path typed into ${title}`, async () => {
-    await input.fill(path);
-    await page.waitForTimeout(200);
-    return (await input.inputValue()) === path;
-  });
-  await page.keyboard.press('Enter');
-}
-
 /** The timeline webview's inner frame (VS Code nests it: iframe.webview → #active-frame). */
 async function timelineFrame(page) {
   return waitFor('the timeline webview', async () => {
@@ -88,20 +76,7 @@ export async function run(workbench) {
   const examplesConfig = JSON.parse(readFileSync(join(root, 'examples/tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, ''));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...examplesConfig, include: ['*.ts', join(root, 'types/controller-lab.d.ts')] }, null, 2));
 
-  // VS Code's own file dialog (code-server has no native one): type the absolute path. A fresh
-  // workbench opens its Welcome page on its own schedule, which may take the dialog's focus: try
-  // again then, as a person would.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await runCommand(page, 'File: Open File...');
-      await chooseFile(page, 'Open File', controller);
-      await page.locator('.tab', { hasText: 'controller.ts' }).first().waitFor({ timeout: 15_000 });
-      break;
-    } catch (err) {
-      if (attempt === 3) throw err;
-      await page.keyboard.press('Escape');
-    }
-  }
+  await openFile(page, controller);
   await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
   await runCommand(page, 'Controller Lab: Run Controller on Simulated Cluster');
 
