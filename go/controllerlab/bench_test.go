@@ -118,17 +118,7 @@ func (i storeInformer) HasSynced() bool            { return true }
 
 // drainingParent accepts one connection, checks nothing, and reads everything.
 func drainingParent(b *testing.B) string {
-	dir, err := os.MkdirTemp("", "cl-bench-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = os.RemoveAll(dir) })
-	path := filepath.Join(dir, "lab.sock")
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = ln.Close() })
+	path, ln := benchSocket(b)
 	go func() {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -261,4 +251,20 @@ func benchmarkCachedGet(b *testing.B, c client.Client, ctx context.Context) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchSocket listens on a Unix socket in a directory of its own, both gone when the benchmark ends.
+func benchSocket(b *testing.B) (string, net.Listener) {
+	dir, err := os.MkdirTemp("", "cl-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = os.RemoveAll(dir) })
+	path := filepath.Join(dir, "lab.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = ln.Close() })
+	return path, ln
 }

@@ -2,9 +2,6 @@ package controllerlab
 
 import (
 	"bytes"
-	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -84,17 +81,7 @@ func benchmarkEventFate(b *testing.B, filtered bool) {
 
 // countingParent accepts one connection and counts the lines after the hello.
 func countingParent(b *testing.B) (string, func() int64) {
-	dir, err := os.MkdirTemp("", "cl-bench-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = os.RemoveAll(dir) })
-	path := filepath.Join(dir, "lab.sock")
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = ln.Close() })
+	path, ln := benchSocket(b)
 	var lines atomic.Int64
 	go func() {
 		conn, err := ln.Accept()

@@ -31,6 +31,25 @@ export async function runCommand(page, title) {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Runs a command if the palette knows its title; otherwise closes the palette.
+ * @param {import('playwright-core').Page} page
+ * @param {string} title
+ */
+export async function tryCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  try {
+    await row.waitFor({ timeout: 3000 });
+    await page.keyboard.press('Enter');
+  } catch {
+    await page.keyboard.press('Escape');
+  }
+}
+
 /** @param {import('playwright-core').Page} page */
 export function workbench(page) {
   mkdirSync(screenshotsDir, { recursive: true });

@@ -8,8 +8,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from '../workbench.mjs';
+import { runCommand, tryCommand } from '../workbench.mjs';
 import { chooseFile } from '../files.mjs';
+import { timelineFrame } from '../timelineView.mjs';
 
 export const name = 'tree and timeline show a scenario live';
 
@@ -144,21 +145,6 @@ function pageOf(workbench) {
 }
 
 
-/** Runs a command if the palette knows its title; otherwise closes the palette. */
-async function tryCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  try {
-    await row.waitFor({ timeout: 3000 });
-    await page.keyboard.press('Enter');
-  } catch {
-    await page.keyboard.press('Escape');
-  }
-}
-
 async function pickQuickItem(page, text) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
   await row.waitFor({ state: 'visible' });
@@ -197,19 +183,6 @@ async function widenSidebar(page, width, narrowing = false) {
   await page.mouse.up();
 }
 
-/** The timeline webview's inner frame (VS Code nests it: iframe.webview → #active-frame). */
-async function timelineFrame(page) {
-  return waitFor('the timeline webview', async () => {
-    for (const frame of page.frames()) {
-      try {
-        if (await frame.locator('#event-count').count()) return frame;
-      } catch {
-        // frames come and go while the webview loads
-      }
-    }
-    return undefined;
-  });
-}
 
 export async function run(workbench) {
   const page = pageOf(workbench);

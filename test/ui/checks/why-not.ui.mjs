@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openFile } from '../files.mjs';
-import { runCommand } from '../workbench.mjs';
+import { waitFor } from '../debugView.mjs';
+import { timelineFrame } from '../timelineView.mjs';
+import { runCommand, tryCommand } from '../workbench.mjs';
 
 export const name = 'why (not)? on a timeline event answers in the output channel, step by step';
 
@@ -20,39 +22,6 @@ const FIXTURE = join(root, 'test/fixtures/whyNot');
 const LABELS = 240;
 const AXIS = 22;
 const ROW = 20;
-
-async function waitFor(what, probe, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-/** Runs a command if the palette knows its title; otherwise closes the palette. */
-async function tryCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  try {
-    await row.waitFor({ timeout: 3000 });
-    await page.keyboard.press('Enter');
-  } catch {
-    await page.keyboard.press('Escape');
-  }
-}
-
-/** The timeline webview's inner frame (VS Code nests it: iframe.webview → #active-frame). */
-async function timelineFrame(page) {
-  return waitFor('the timeline webview', async () => {
-    for (const frame of page.frames()) if (await frame.locator('#event-count').count().catch(() => 0)) return frame;
-    return undefined;
-  });
-}
 
 /** The output panel's text, as its editor shows it (the visible lines). */
 async function outputText(page) {
