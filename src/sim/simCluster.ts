@@ -157,6 +157,8 @@ export interface SimClusterApi extends InProcessCluster {
   persistenceProblem(): string | undefined;
   /** Why puts are refused now, the heap being past its quota (the server's /readyz reports it), or undefined. */
   heapProblem(): string | undefined;
+  /** Says a loss a start accepted (acceptStateLoss) as the state dir's own are said: the server says its CA's. */
+  stateLossAccepted(loss: string): void;
   /** Writes what is pending and a final snapshot (when persisting) and ends every watch and timer. */
   close(): Promise<void>;
 }
@@ -194,6 +196,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   private readonly writes = new WriteListeners();
   private readonly persistence: Persistence | undefined;
   private readonly heapQuota: HeapQuota | undefined;
+  private readonly log: (line: string) => void;
   private nextWatchId = 1;
   private workloads: RunningWorkloads | undefined;
   private readonly workloadClock: Clock;
@@ -233,8 +236,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
     if (options.seed !== undefined) this.seed(options.seed);
     const loaded = options.stateDir ? loadStateDir(options.stateDir, { acceptLoss: options.acceptStateLoss === true }) : undefined;
-    const log = options.persistence?.log ?? ((line: string) => process.stderr.write(`controller-lab sim: ${line}\n`));
-    for (const loss of loaded?.losses ?? []) log(`state loss accepted: ${loss}`);
+    this.log = options.persistence?.log ?? ((line: string) => process.stderr.write(`controller-lab sim: ${line}\n`));
+    for (const loss of loaded?.losses ?? []) this.stateLossAccepted(loss);
     if (loaded && !loaded.fresh) this.restore(loaded);
     if (options.defaultNamespaces !== false) {
       // As kube-apiserver's bootstrap controller, at every start: the system namespaces are there.
@@ -458,6 +461,10 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   heapProblem(): string | undefined {
     return this.heapQuota?.problem();
+  }
+
+  stateLossAccepted(loss: string): void {
+    this.log(`state loss accepted: ${loss}`);
   }
 
   // ---- internals ----

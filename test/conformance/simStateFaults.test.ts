@@ -146,6 +146,9 @@ it('acknowledged writes in a damaged journal or a damaged CA stop the start with
   const badKey = await runSimToExit(['--port', String(port), '--state-dir', dir]);
   assert.equal(badKey.code, 1, badKey.stderr);
   assert.match(badKey.stderr.trim(), new RegExp(`^controller-lab sim: ${join(dir, 'ca.key')}: not a PEM private key, damaged: the kubeconfigs written before would no longer trust the sim; to start without it: .*--accept-state-loss$`));
+  sim = await startCrashableSim(dir, port, { args: ['--accept-state-loss'] });
+  assert.match(sim.output(), new RegExp(`^controller-lab sim: state loss accepted: ${join(dir, 'ca.key')}: not a PEM private key, damaged: the kubeconfigs written before would no longer trust the sim$`, 'm'));
+  assert.equal(await sim.stop(), 0, sim.output());
 });
 
 it('a damaged or unreadable state file stops the start with one line naming it, no stack trace', { timeout: 60_000 }, async () => {

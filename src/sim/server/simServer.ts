@@ -44,7 +44,7 @@ export interface SimServerOptions {
   kubeconfigOut?: string;
   /** Keeps the CA (so kubeconfigs stay valid across restarts) and, by default, the kubeconfig. */
   stateDir?: string;
-  /** A damaged CA or token in `stateDir` is replaced instead of stopping the start. */
+  /** A damaged CA or token in `stateDir` is replaced instead of stopping the start (the CA's loss said as the cluster says its own). */
   acceptStateLoss?: boolean;
   /** Run a full garbage collection when the server goes quiet with a grown heap (a process of its own: the CLI's sim). */
   collectGarbageWhenIdle?: boolean;
@@ -77,6 +77,7 @@ export interface SimServerHandle {
 export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
   const credentials = await serverCredentials(cluster, options);
   const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir, new Date(), options.acceptStateLoss, options.stateDir ? acceptLossHint(options.stateDir) : '');
+  if (pki?.loss) cluster.stateLossAccepted(pki.loss);
   const serverVersion = versionInfo(options.serverVersion);
   const httpFaults = new HttpFaults(cluster.faults);
   const contexts = new ClientContexts(credentials.auth.tokenId);

@@ -15,6 +15,8 @@ export interface KeyPairPem {
 export interface ServingPki {
   ca: KeyPairPem;
   serving: KeyPairPem;
+  /** Why a kept CA was replaced (its loss accepted), for the start to say; undefined when none was. */
+  loss?: string;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -107,14 +109,15 @@ function caProblem(dir: string, certPem: string | undefined, keyPem: string | un
  * The CA from `stateDir` when one is there and still valid, else a new one (saved there when a
  * state dir is given); the serving cert is minted fresh each start (cheap, never stale). A kept CA
  * that is damaged or half there stops the start (its line ends with `refusalEnd`: how to go on),
- * unless `acceptLoss`.
+ * unless `acceptLoss`: then it is replaced and `loss` says what was lost.
  */
 export async function loadOrCreatePki(stateDir?: string, now = new Date(), acceptLoss = false, refusalEnd = ''): Promise<ServingPki> {
   let ca: KeyPairPem | undefined;
+  let problem: string | undefined;
   if (stateDir) {
     const certPem = await readIfPresent(join(stateDir, CA_FILE));
     const keyPem = await readIfPresent(join(stateDir, CA_KEY_FILE));
-    const problem = certPem === undefined && keyPem === undefined ? undefined : caProblem(stateDir, certPem, keyPem);
+    problem = certPem === undefined && keyPem === undefined ? undefined : caProblem(stateDir, certPem, keyPem);
     if (problem && !acceptLoss) throw new Error(`${problem}${refusalEnd}`);
     if (!problem && certPem && keyPem && stillValid(certPem, now)) {
       ca = { certPem, keyPem };
@@ -132,5 +135,5 @@ export async function loadOrCreatePki(stateDir?: string, now = new Date(), accep
       await writePrivateFile(join(stateDir, CA_KEY_FILE), ca.keyPem);
     }
   }
-  return { ca, serving: await generateServingCert(ca, now) };
+  return { ca, serving: await generateServingCert(ca, now), ...(problem ? { loss: problem } : {}) };
 }

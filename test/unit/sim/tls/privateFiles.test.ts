@@ -56,8 +56,11 @@ test('a damaged or half CA, or a damaged token, stops the start naming the file,
     await rm(join(dir, 'ca.crt'));
     await assert.rejects(loadOrCreatePki(dir), /ca\.crt: missing while .*ca\.key is there/);
     const fresh = await loadOrCreatePki(dir, new Date(), true);
+    assert.match(fresh.loss ?? '', /ca\.crt: missing while .*ca\.key is there: the kubeconfigs written before would no longer trust the sim$/);
     assert.notEqual(fresh.ca.keyPem, kept.keyPem);
-    assert.equal((await loadOrCreatePki(dir)).ca.keyPem, fresh.ca.keyPem, 'the new CA is kept');
+    const again = await loadOrCreatePki(dir);
+    assert.equal(again.ca.keyPem, fresh.ca.keyPem, 'the new CA is kept');
+    assert.equal(again.loss, undefined);
 
     await writeFile(join(dir, 'token'), 'not a token!\n');
     await assert.rejects(loadOrCreateToken(dir, false, '; HINT'), { message: `${join(dir, 'token')}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in; HINT` });
