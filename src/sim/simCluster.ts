@@ -157,7 +157,7 @@ export interface SimClusterApi extends InProcessCluster {
   persistenceProblem(): string | undefined;
   /** Why puts are refused now, the heap being past its quota (the server's /readyz reports it), or undefined. */
   heapProblem(): string | undefined;
-  /** Says a loss a start accepted (acceptStateLoss) as the state dir's own are said: the server says its CA's. */
+  /** Says a loss a start accepted (acceptStateLoss) as the state dir's own are said: the server says its CA's and token's. */
   stateLossAccepted(loss: string): void;
   /** Writes what is pending and a final snapshot (when persisting) and ends every watch and timer. */
   close(): Promise<void>;

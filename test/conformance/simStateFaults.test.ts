@@ -121,7 +121,7 @@ it('a snapshot path taken by a directory makes /readyz say so while writes stay 
   }
 });
 
-it('acknowledged writes in a damaged journal or a damaged CA stop the start with one line naming the file, the offset and the loss', { timeout: 90_000 }, async () => {
+it('acknowledged writes in a damaged journal, a damaged CA or a damaged token stop the start with one line naming the file, the offset and the loss', { timeout: 90_000 }, async () => {
   const dir = await newDir();
   const port = await freePort();
   let sim = await startCrashableSim(dir, port);
@@ -148,6 +148,14 @@ it('acknowledged writes in a damaged journal or a damaged CA stop the start with
   assert.match(badKey.stderr.trim(), new RegExp(`^controller-lab sim: ${join(dir, 'ca.key')}: not a PEM private key, damaged: the kubeconfigs written before would no longer trust the sim; to start without it: .*--accept-state-loss$`));
   sim = await startCrashableSim(dir, port, { args: ['--accept-state-loss'] });
   assert.match(sim.output(), new RegExp(`^controller-lab sim: state loss accepted: ${join(dir, 'ca.key')}: not a PEM private key, damaged: the kubeconfigs written before would no longer trust the sim$`, 'm'));
+  assert.equal(await sim.stop(), 0, sim.output());
+
+  await writeFile(join(dir, 'token'), 'not a token!\n');
+  const badToken = await runSimToExit(['--port', String(port), '--state-dir', dir]);
+  assert.equal(badToken.code, 1, badToken.stderr);
+  assert.match(badToken.stderr.trim(), new RegExp(`^controller-lab sim: ${join(dir, 'token')}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in; to start without it: .*--accept-state-loss$`));
+  sim = await startCrashableSim(dir, port, { args: ['--accept-state-loss'] });
+  assert.match(sim.output(), new RegExp(`^controller-lab sim: state loss accepted: ${join(dir, 'token')}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in$`, 'm'));
   assert.equal(await sim.stop(), 0, sim.output());
 });
 

@@ -22,9 +22,14 @@ export interface ServerCredentials {
   readonly reviews: ReviewServices;
 }
 
-/** The token is `token`, else the one kept in `stateDir` (made there on first start), else a new one. */
+/**
+ * The token is `token`, else the one kept in `stateDir` (made there on first start; a damaged one
+ * replaced when the loss is accepted, the cluster saying it), else a new one.
+ */
 export async function serverCredentials(cluster: SimClusterApi, options: { token?: string; stateDir?: string; acceptStateLoss?: boolean }): Promise<ServerCredentials> {
-  const serverToken = options.token ?? (options.stateDir ? await loadOrCreateToken(options.stateDir, options.acceptStateLoss, acceptLossHint(options.stateDir)) : newToken());
+  const kept = options.token === undefined && options.stateDir ? await loadOrCreateToken(options.stateDir, options.acceptStateLoss, acceptLossHint(options.stateDir)) : undefined;
+  if (kept?.loss) cluster.stateLossAccepted(kept.loss);
+  const serverToken = options.token ?? kept?.token ?? newToken();
   const tokens = new ServiceAccountTokens(serverToken, cluster.clock);
   const auth = new BearerAuth(serverToken, (presented) => {
     const found = authenticateServiceAccountToken(cluster, tokens, presented);

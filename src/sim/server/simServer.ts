@@ -44,7 +44,7 @@ export interface SimServerOptions {
   kubeconfigOut?: string;
   /** Keeps the CA (so kubeconfigs stay valid across restarts) and, by default, the kubeconfig. */
   stateDir?: string;
-  /** A damaged CA or token in `stateDir` is replaced instead of stopping the start (the CA's loss said as the cluster says its own). */
+  /** A damaged CA or token in `stateDir` is replaced instead of stopping the start (the loss said as the cluster says its own). */
   acceptStateLoss?: boolean;
   /** Run a full garbage collection when the server goes quiet with a grown heap (a process of its own: the CLI's sim). */
   collectGarbageWhenIdle?: boolean;

@@ -12,11 +12,18 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+export interface KeptToken {
+  token: string;
+  /** Why a kept token was replaced (its loss accepted), for the start to say; undefined when none was. */
+  loss?: string;
+}
+
 /**
  * A kept token that is not one stops the start (a new one would lock out every kubeconfig written
- * before; the line ends with `refusalEnd`), unless `acceptLoss`.
+ * before; the line ends with `refusalEnd`), unless `acceptLoss`: then it is replaced and `loss`
+ * says what was lost.
  */
-export async function loadOrCreateToken(stateDir: string, acceptLoss = false, refusalEnd = ''): Promise<string> {
+export async function loadOrCreateToken(stateDir: string, acceptLoss = false, refusalEnd = ''): Promise<KeptToken> {
   const file = join(stateDir, TOKEN_FILE);
   let kept: string | undefined;
   try {
@@ -26,15 +33,14 @@ export async function loadOrCreateToken(stateDir: string, acceptLoss = false, re
   }
   if (kept !== undefined && /^[A-Za-z0-9_-]{16,}$/.test(kept)) {
     await chmod(file, 0o600);
-    return kept;
+    return { token: kept };
   }
-  if (kept !== undefined && !acceptLoss) {
-    throw new Error(`${file}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in${refusalEnd}`);
-  }
+  const problem = kept === undefined ? undefined : `${file}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in`;
+  if (problem && !acceptLoss) throw new Error(`${problem}${refusalEnd}`);
   const token = newToken();
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   // Whole or not at all: a crash never leaves a half-written token to refuse the next start.
   await writePrivateFile(`${file}.tmp`, `${token}\n`);
   await rename(`${file}.tmp`, file);
-  return token;
+  return { token, ...(problem ? { loss: problem } : {}) };
 }

@@ -28,11 +28,11 @@ test('the token and the CA key kept in a state dir are 0600, and the token is th
   const dir = await mkdtemp(join(tmpdir(), 'private-files-'));
   try {
     await writeFile(join(dir, 'token'), 'x'.repeat(43), { mode: 0o644 });
-    assert.equal(await loadOrCreateToken(dir), 'x'.repeat(43));
+    assert.deepEqual(await loadOrCreateToken(dir), { token: 'x'.repeat(43) });
     assert.equal(await mode(join(dir, 'token')), '600');
     await rm(join(dir, 'token'));
-    const made = await loadOrCreateToken(dir);
-    assert.equal(await loadOrCreateToken(dir), made);
+    const made = (await loadOrCreateToken(dir)).token;
+    assert.deepEqual(await loadOrCreateToken(dir), { token: made });
     const kept = await generateCa();
     await writeFile(join(dir, 'ca.crt'), kept.certPem, { mode: 0o644 });
     await writeFile(join(dir, 'ca.key'), kept.keyPem, { mode: 0o644 });
@@ -64,7 +64,10 @@ test('a damaged or half CA, or a damaged token, stops the start naming the file,
 
     await writeFile(join(dir, 'token'), 'not a token!\n');
     await assert.rejects(loadOrCreateToken(dir, false, '; HINT'), { message: `${join(dir, 'token')}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in; HINT` });
-    assert.match(await loadOrCreateToken(dir, true), /^[A-Za-z0-9_-]{43}$/);
+    const replaced = await loadOrCreateToken(dir, true);
+    assert.match(replaced.token, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(replaced.loss, `${join(dir, 'token')}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in`);
+    assert.deepEqual(await loadOrCreateToken(dir), { token: replaced.token }, 'the new token is kept');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
