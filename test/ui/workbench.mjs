@@ -27,8 +27,17 @@ export async function runCommand(page, title) {
       await page.keyboard.press('Escape');
     }
   }
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor();
+  // Enter runs the focused row, which the palette moves as it filters: under load it may still be
+  // on another command when the one asked for shows. Enter once it is that one; else click it.
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused').first();
+  for (let waited = 0; waited < 3000; waited += 100) {
+    const label = await focused.innerText({ timeout: 500 }).catch(() => '');
+    if (label.split('\n')[0].trim() === title) return page.keyboard.press('Enter');
+    await page.waitForTimeout(100);
+  }
+  await row.click();
 }
 
 /**
