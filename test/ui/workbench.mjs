@@ -14,21 +14,21 @@ export const screenshotsDir = join(repoRoot, 'test-output', 'screenshots');
  */
 export async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget input');
-  // An editor that has just opened may still take focus and close the palette as it opens: open it
-  // again then, as a person would.
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  // An editor that has just opened may still take focus and close the palette as it opens, or the
+  // keys may reach another picker still open: close it and open the palette again, as a person would.
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible' });
     try {
       await input.fill(`>${title}`, { timeout: 5000 });
+      await row.waitFor({ timeout: 10_000 });
       break;
     } catch (err) {
       if (attempt === 3) throw err;
       await page.keyboard.press('Escape');
     }
   }
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor();
   // Enter runs the focused row, which the palette moves as it filters: under load it may still be
   // on another command when the one asked for shows. Enter once it is that one; else click it.
   const focused = page.locator('.quick-input-list .monaco-list-row.focused').first();
