@@ -29,15 +29,7 @@ export async function runCommand(page, title) {
       await page.keyboard.press('Escape');
     }
   }
-  // Enter runs the focused row, which the palette moves as it filters: under load it may still be
-  // on another command when the one asked for shows. Enter once it is that one; else click it.
-  const focused = page.locator('.quick-input-list .monaco-list-row.focused').first();
-  for (let waited = 0; waited < 3000; waited += 100) {
-    const label = await focused.innerText({ timeout: 500 }).catch(() => '');
-    if (label.split('\n')[0].trim() === title) return page.keyboard.press('Enter');
-    await page.waitForTimeout(100);
-  }
-  await row.click();
+  await runShownRow(page, row, title);
 }
 
 /**
@@ -53,10 +45,29 @@ export async function tryCommand(page, title) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   try {
     await row.waitFor({ timeout: 3000 });
-    await page.keyboard.press('Enter');
   } catch {
     await page.keyboard.press('Escape');
+    return;
   }
+  await runShownRow(page, row, title);
+}
+
+/**
+ * Runs the palette's row for `title`, which it shows. Enter runs the focused row, which the palette
+ * moves as it filters: under load it may still be on another command when this one shows. Enter
+ * once it is this one; else click it.
+ * @param {import('playwright-core').Page} page
+ * @param {import('playwright-core').Locator} row
+ * @param {string} title
+ */
+async function runShownRow(page, row, title) {
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused').first();
+  for (let waited = 0; waited < 3000; waited += 100) {
+    const label = await focused.innerText({ timeout: 500 }).catch(() => '');
+    if (label.split('\n')[0].trim() === title) return page.keyboard.press('Enter');
+    await page.waitForTimeout(100);
+  }
+  await row.click();
 }
 
 /** @param {import('playwright-core').Page} page */
@@ -69,7 +80,6 @@ export function workbench(page) {
     async ready() {
       await page.locator('.monaco-workbench .activitybar').waitFor({ timeout: 90_000 });
     },
-    /** Clicks an activity-bar item by the start of its accessible label ("Controller Lab"). */
     /** Shows a view container from the activity bar (a click on the one shown would hide the side bar). */
     async clickActivity(/** @type {string} */ label) {
       const item = page.locator(`.activitybar [aria-label^="${label}"]`).first();
