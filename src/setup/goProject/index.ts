@@ -104,7 +104,9 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     checkSamples(project);
     addLaunchConfigurationsTo(project, { projectName: basename(mod.module) || basename(dir), program, scenario: STARTER_SCENARIO, env: runEnv });
 
-    const next = [hasMakeTest ? 'make test' : 'go test ./...', runCommand];
+    // check runs the manager as run does, so it needs the same environment.
+    const checkCommand = `${envPrefix(runEnv)}controller-lab check ${program} --scenario ${STARTER_SCENARIO}`;
+    const next = [hasMakeTest ? 'make test' : 'go test ./...', runCommand, checkCommand];
     return { changes: project.changes, next, starterScenario: project.path(STARTER_SCENARIO), program };
   } catch (err) {
     if (err instanceof GoNotFound || err instanceof GoCommandFailed || err instanceof ShippedModuleMissing) throw new GoProjectSetupError(err.message, false);

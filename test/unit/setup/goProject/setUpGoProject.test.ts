@@ -96,7 +96,11 @@ test('init go on a kubebuilder scaffold: every edit, once; a second run changes 
   const ran: string[] = [];
   const first = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
   assert.deepEqual(setupLines(first.changes), FIRST_RUN);
-  assert.deepEqual(first.next, ['make test', 'ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle']);
+  assert.deepEqual(first.next, [
+    'make test',
+    'ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle',
+    'ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml',
+  ]);
   assert.equal(first.program, './cmd');
   assert.deepEqual(ran, [
     'go mod edit -json',
