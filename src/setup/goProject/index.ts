@@ -4,7 +4,7 @@ import { letDockerBuildSeeCopy } from './dockerfile.ts';
 import { readGoMod, requireShippedModule, tidy } from './goMod.ts';
 import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from './goTool.ts';
 import { addLaunchConfigurationsTo } from './launchConfig.ts';
-import { envPrefix, localRunEnv, localRunNote } from './localRunEnv.ts';
+import { envPrefix, localRunEnv, localRunNote, MANAGER_MANIFEST } from './localRunEnv.ts';
 import { wrapMains } from './mainWrap.ts';
 import { simulateMakeTest } from './makefileTest.ts';
 import { refreshModuleCopy } from './moduleCopy.ts';
@@ -84,7 +84,7 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     step('Adding controllerlab.Wrap and switching test suites to simtest');
     const main = wrapMains(project);
     const program = main?.program ?? (project.exists('cmd/main.go') ? './cmd' : '.');
-    const runEnv = localRunEnv(project.read(main?.mainFile ?? 'cmd/main.go') ?? '');
+    const runEnv = localRunEnv(project.read(main?.mainFile ?? 'cmd/main.go') ?? '', project.read(MANAGER_MANIFEST));
     switchSuites(project);
     if (project.editedGoFiles.length) await go.gofmt(project.editedGoFiles, dir);
 

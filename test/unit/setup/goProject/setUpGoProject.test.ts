@@ -165,3 +165,43 @@ test('without controller-lab on the PATH or $CONTROLLER_LAB, it says how the tes
   const r = await setUpGoProject({ dir, go: offlineGo([]), dryRun: true, env: { PATH: '/nonexistent' } });
   assert.ok(setupLines(r.changes).includes('by hand: PATH: controller-lab is not on it, and the test suites (simtest) run `controller-lab sim`: npm install -g controller-lab, or set CONTROLLER_LAB to the command (CONTROLLER_LAB="npx controller-lab")'));
 });
+
+// kubebuilder's deploy-image plugin: the manager's Deployment sets the operand's image, which the
+// controller reads from its environment (every reconcile fails without it).
+const MANAGER_WITH_ENV = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: controller-manager
+  namespace: system
+spec:
+  template:
+    spec:
+      containers:
+      - command:
+        - /manager
+        name: manager
+        env:
+        - name: BUSYBOX_IMAGE
+          value: busybox:1.36.1
+        - name: POD_NAMESPACE
+          valueFrom:
+            fieldRef:
+              fieldPath: metadata.namespace
+`;
+
+test('the manager Deployment\'s env with values: the run and check commands, the launch configurations and the scenario\'s comment set it', async (t) => {
+  const dir = project(t);
+  mkdirSync(join(dir, 'config/manager'), { recursive: true });
+  writeFileSync(join(dir, 'config/manager/manager.yaml'), MANAGER_WITH_ENV);
+  const setup = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
+  assert.deepEqual(setup.next.slice(1), [
+    'BUSYBOX_IMAGE=busybox:1.36.1 ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle',
+    'BUSYBOX_IMAGE=busybox:1.36.1 ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml',
+  ]);
+  const launch = JSON.parse(readFileSync(join(dir, '.vscode/launch.json'), 'utf8')) as { configurations: { env?: Record<string, string> }[] };
+  assert.deepEqual(launch.configurations.map((c) => c.env), [
+    { BUSYBOX_IMAGE: 'busybox:1.36.1', ENABLE_WEBHOOKS: 'false' },
+    { BUSYBOX_IMAGE: 'busybox:1.36.1', ENABLE_WEBHOOKS: 'false' },
+  ]);
+  assert.match(readFileSync(setup.starterScenario, 'utf8'), /^# {3}\(BUSYBOX_IMAGE: as config\/manager\/manager\.yaml sets it for the manager; ENABLE_WEBHOOKS=false: /m);
+});
