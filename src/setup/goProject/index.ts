@@ -5,6 +5,7 @@ import { readGoMod, requireShippedModule, tidy } from './goMod.ts';
 import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from './goTool.ts';
 import { addLaunchConfigurationsTo } from './launchConfig.ts';
 import { envPrefix, localRunEnv, localRunNote, MANAGER_MANIFEST } from './localRunEnv.ts';
+import { noteConversion } from './conversionNote.ts';
 import { wrapMains } from './mainWrap.ts';
 import { simulateMakeTest } from './makefileTest.ts';
 import { refreshModuleCopy } from './moduleCopy.ts';
@@ -86,6 +87,7 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     const program = main?.program ?? (project.exists('cmd/main.go') ? './cmd' : '.');
     const runEnv = localRunEnv(project.read(main?.mainFile ?? 'cmd/main.go') ?? '', project.read(MANAGER_MANIFEST));
     switchSuites(project);
+    noteConversion(project);
     if (project.editedGoFiles.length) await go.gofmt(project.editedGoFiles, dir);
 
     const moduleTouched = project.changes.some((c) => c.status === 'changed' && (c.file === 'controller-lab/go' || c.file.endsWith('.go')));

@@ -205,3 +205,17 @@ test('the manager Deployment\'s env with values: the run and check commands, the
   ]);
   assert.match(readFileSync(setup.starterScenario, 'utf8'), /^# {3}\(BUSYBOX_IMAGE: as config\/manager\/manager\.yaml sets it for the manager; ENABLE_WEBHOOKS=false: /m);
 });
+
+test('a project with a conversion webhook is told the simulated cluster does not convert between versions', async (t) => {
+  const dir = project(t);
+  mkdirSync(join(dir, 'api/v2'), { recursive: true });
+  // As kubebuilder's `create webhook --conversion --spoke v2` writes it.
+  writeFileSync(
+    join(dir, 'api/v2/memcached_conversion.go'),
+    'package v2\n\nimport (\n\t"sigs.k8s.io/controller-runtime/pkg/conversion"\n)\n\n// ConvertTo converts this Memcached (v2) to the Hub version (v1alpha1).\nfunc (src *Memcached) ConvertTo(dstRaw conversion.Hub) error {\n\treturn nil\n}\n',
+  );
+  const setup = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI, dryRun: true });
+  const lines = setupLines(setup.changes).filter((l) => l.startsWith('by hand: '));
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(lines[0] ?? '', /^by hand: api\/v2\/memcached_conversion\.go: the simulated cluster calls no conversion webhook .*test ConvertTo and ConvertFrom by calling them/);
+});
