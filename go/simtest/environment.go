@@ -158,7 +158,22 @@ func (e *Environment) installCRDs() error {
 		return fmt.Errorf("unable to install CRDs onto the simulated cluster: %w", err)
 	}
 	e.CRDs = crds
+	for _, name := range unconvertedCRDs(crds) {
+		log.Info("the simulated cluster calls no conversion webhook: it serves every version of this CRD from the stored object, unconverted (test ConvertTo and ConvertFrom by calling them)", "crd", name)
+	}
 	return nil
+}
+
+// unconvertedCRDs names the CRDs whose conversion is a webhook: envtest points it at the suite's
+// webhook server and kube-apiserver converts through it, the sim does not.
+func unconvertedCRDs(crds []*apiextensionsv1.CustomResourceDefinition) []string {
+	var names []string
+	for _, crd := range crds {
+		if c := crd.Spec.Conversion; c != nil && c.Strategy == apiextensionsv1.WebhookConverter {
+			names = append(names, crd.Name)
+		}
+	}
+	return names
 }
 
 // failed stops what Start began and answers err.

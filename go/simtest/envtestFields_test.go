@@ -43,3 +43,24 @@ func TestEnvtestFieldsAsKubebuilderSetsThem(t *testing.T) {
 		t.Fatalf("WebhookInstallOptions were not prepared as envtest prepares them: %+v", testEnv.WebhookInstallOptions)
 	}
 }
+
+// A CRD whose conversion envtest makes a webhook (its type convertible in the scheme, or
+// IgnoreSchemeConvertible) is installed, and named as one the sim serves unconverted.
+func TestConversionWebhookCRDsAreNamed(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "widgets.yaml"), []byte(widgetCRD), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	testEnv := &Environment{CRDDirectoryPaths: []string{dir}}
+	testEnv.WebhookInstallOptions.IgnoreSchemeConvertible = true
+	Start(t, testEnv)
+	if got := unconvertedCRDs(testEnv.CRDs); len(got) != 1 || got[0] != "widgets.example.com" {
+		t.Fatalf("CRDs with a conversion webhook: %v, want [widgets.example.com]", got)
+	}
+
+	plain := &Environment{CRDDirectoryPaths: []string{dir}}
+	Start(t, plain)
+	if got := unconvertedCRDs(plain.CRDs); len(got) != 0 {
+		t.Fatalf("CRDs with a conversion webhook: %v, want none", got)
+	}
+}

@@ -8,6 +8,7 @@ import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
 import { byGenerateNamePrefix, renamePoints, type PointNamer } from './run/controllerWrites.ts';
 import { runOnce, type RunResult } from './run/checkRun.ts';
 import { inOrder } from './run/inOrder.ts';
+import { goExitHint } from '../runtime/index.ts';
 
 // `controller-lab check`: reference runs of the scenario learn what a correct run ends with and
 // what varies between runs; then runs with one perturbation each, chosen from the reference's
@@ -129,7 +130,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       i++;
       runs++;
       emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length });
-      if (run.failures.length && run.endState.length === 0) throw new Error(`the controller failed in an unperturbed run: ${run.failures.join('; ')}`);
+      if (run.failures.length && run.endState.length === 0) throw new Error(unperturbedFailure(run));
       if (!run.quiet) {
         found(neverQuietFinding(run, undefined, options.replayCommand({ kind: 'resync-when-quiet' })));
         return report({ runs, planned: 0, skipped: 0, durationMs: performance.now() - started });
@@ -167,4 +168,16 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
   } finally {
     controller.dispose();
   }
+}
+
+/**
+ * Why a reference run failed. A check shows none of the controller's output, so its last lines
+ * come along (a kubebuilder main's `Failed to run manager` error, a panic), read once the run is
+ * over and the process's output is all in.
+ */
+function unperturbedFailure(run: RunResult): string {
+  const said = run.failedOutput?.lines() ?? [];
+  const failures = run.failures.join('; ');
+  const hint = goExitHint(said.join('\n'));
+  return [`the controller failed in an unperturbed run: ${failures}${hint && !failures.includes(hint) ? `; ${hint}` : ''}`, ...(said.length ? ['its last output:', ...said.map((l) => `  ${l}`)] : [])].join('\n');
 }

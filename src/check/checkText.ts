@@ -16,6 +16,8 @@ export interface CheckCommandLine {
   as?: string | undefined;
   /** A Go program's own arguments (after `--`). */
   programArgs: string[];
+  /** Variables the program was checked with that a replay needs too (a kubebuilder main's ENABLE_WEBHOOKS=false). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -88,5 +90,6 @@ export function replayCommand(given: CheckCommandLine, plan: Plan): string {
   if (given.as) words.push('--as', given.as);
   words.push('--plan', encodePlan(plan));
   if (given.programArgs.length) words.push('--', ...given.programArgs);
-  return words.map(q).join(' ');
+  const env = Object.entries(given.env ?? {}).map(([k, v]) => `${k}=${q(v)} `);
+  return env.join('') + words.map(q).join(' ');
 }

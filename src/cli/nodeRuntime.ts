@@ -26,7 +26,9 @@ export function bundledNode(): string | undefined {
 export function tooOldMessage(version: string): string {
   return (
     `controller-lab needs Node.js ${MINIMUM.join('.')} or newer, and this is ${version}.\n` +
-    'Install Node 24 (e.g. `nvm install 24`), or install controller-lab with npm (`npm install -g controller-lab-*.tgz`), which brings Node 24 along.\n'
+    'Install Node 24 (e.g. `nvm install 24`), or install controller-lab with npm (`npm install -g controller-lab-*.tgz`), which brings Node 24 along.\n' +
+    // The `node` dependency fetches Node 24 in an install script, which npm may be set to skip.
+    'Installed with npm already? Its `node` dependency fetches Node 24 in an install script: install again with `--allow-scripts=esbuild,node` where npm blocks install scripts (not with --ignore-scripts).\n'
   );
 }
 

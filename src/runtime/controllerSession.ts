@@ -8,7 +8,7 @@ import type { HostProcess, TypeScriptHost } from './hostProcess.ts';
 import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
 import { kubeconfigFor } from './kubeconfigContext.ts';
-import { WRAP_HINT } from './goMessages.ts';
+import { goExitHint, OutputTail, WRAP_HINT } from './goMessages.ts';
 import { decodeFateBatch, type CacheDelta, type ControllerShape, type EventFate, type HeldKey, type LogLine, type QueueSnapshot, type ReconcileRecord, type WriteRecord } from '../controllerProtocol/index.ts';
 import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
 import { ReconcileRecorder } from './recorder.ts';
@@ -142,6 +142,8 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   readonly fates = new FateLog();
   /** Informers the cluster refuses (RBAC). */
   readonly refusals = new InformerRefusals();
+  /** The program's last lines of output: why it stopped, where its output is not shown (check). */
+  readonly outputTail = new OutputTail();
   readonly target: ControllerTarget;
   private readonly options: ControllerSessionOptions;
   private readonly process: HostProcess;
@@ -465,6 +467,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     });
     p.on('output', (m) => {
       this.refusals.output(m.text);
+      this.outputTail.add(m.text);
       this.emit('output', m);
     });
     p.on('inspector', (m) => this.emit('inspector', m));
@@ -519,6 +522,8 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     if (this.process instanceof GoControllerProcess && !this.process.connected) {
       message += ` before it connected to Controller Lab (its output above says why; ${WRAP_HINT})`;
     }
+    const hint = this.target.language === 'go' ? goExitHint(this.outputTail.lines().join('\n')) : undefined;
+    if (hint) message += `; ${hint}`;
     if (giveUp && this.options.restartOnFailure) message += `; it failed ${this.failuresInARow} times in a row without a successful reconcile: not restarting it again`;
     for (const r of interrupted) {
       if (r.runningMs !== undefined) {

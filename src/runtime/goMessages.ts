@@ -30,3 +30,35 @@ export function neverConnectedMessage(timeoutMs: number): string {
     '(a program that needs longer to start: raise the connect timeout, --connect-timeout SECONDS or "connectTimeoutMs")'
   );
 }
+
+/**
+ * A kubebuilder main with webhooks stops at once outside a cluster: its webhook server wants the
+ * serving certificate cert-manager makes there (`open /tmp/k8s-webhook-server/serving-certs/tls.crt:
+ * no such file or directory`). Its main leaves the webhooks out with ENABLE_WEBHOOKS=false.
+ */
+export function goExitHint(output: string): string | undefined {
+  if (!/tls\.crt: no such file or directory/.test(output)) return undefined;
+  return 'its webhook server found no serving certificate (cert-manager makes it in a cluster): run it with ENABLE_WEBHOOKS=false, which a kubebuilder main reads to leave its webhooks out';
+}
+
+/** The last lines a program printed, for a failure said where its output is not shown (check's runs). */
+export class OutputTail {
+  private readonly kept: string[] = [];
+  private partial = '';
+  private readonly max: number;
+
+  constructor(max = 10) {
+    this.max = max;
+  }
+
+  add(text: string): void {
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) this.kept.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
+    this.kept.splice(0, Math.max(0, this.kept.length - this.max));
+  }
+
+  lines(): string[] {
+    return this.partial.trim() ? [...this.kept, this.partial].slice(-this.max) : [...this.kept];
+  }
+}

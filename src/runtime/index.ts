@@ -38,3 +38,4 @@ export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from '
 export { controllerTarget, looksLikeGoPackagePath } from './controllerTarget.ts';
 export type { ControllerTarget } from './controllerTarget.ts';
 export { buildGoProgram } from './goControllerProcess.ts';
+export { goExitHint, OutputTail } from './goMessages.ts';

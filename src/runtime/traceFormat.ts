@@ -42,7 +42,7 @@ export function describeRecord(r: ReconcileRecord): string {
   const writes = r.writes.map((w) => `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name} → ${w.error ? `${w.error.code ?? ''} ${w.error.message}` : `rv ${w.resourceVersion ?? '-'}`}`);
   const stale = (r.staleReads ?? []).map((s) => `warning: ${describeStaleRead(s)}`);
   const details = [...writes, ...stale];
-  return `#${r.seq} ${r.forKind.kind} ${r.key} (${describeTrigger(r)}) → ${result} [${r.durationMs ?? '?'} ms]${details.length ? `\n    ${details.join('\n    ')}` : ''}`;
+  return `#${r.seq} ${r.forKind.kind} ${r.key} (${describeTrigger(r)}) → ${result} [${durationWords(r.durationMs)} ms]${details.length ? `\n    ${details.join('\n    ')}` : ''}`;
 }
 
 /** `stale read: ConfigMap default/web at rv 11, older than rv 12 this controller wrote (update in #7)`. */
@@ -52,4 +52,13 @@ export function describeStaleRead(s: StaleRead): string {
   if (s.notFound) return `stale read: ${object} not in the cache, though this controller's ${s.verb}${by} wrote it at rv ${s.wroteResourceVersion ?? '?'}`;
   if (!s.wroteResourceVersion) return `stale read: ${object} at rv ${s.readResourceVersion ?? '?'} still in the cache after this controller's ${s.verb}${by} deleted it`;
   return `stale read: ${object} at rv ${s.readResourceVersion ?? '?'}, older than rv ${s.wroteResourceVersion} this controller wrote (${s.verb}${by})`;
+}
+
+/**
+ * A Go program times its reconciles to the nanosecond (`0.001913`, `10.925343`), the TypeScript host
+ * to the millisecond: two significant digits below 100 ms, whole milliseconds above.
+ */
+function durationWords(ms: number | undefined): string {
+  if (ms === undefined) return '?';
+  return String(ms >= 100 ? Math.round(ms) : Number(ms.toPrecision(2)));
 }

@@ -47,9 +47,11 @@ export async function check(program: string, scenario: string, extra: string[] =
 
 /** Runs a finding's replay command (`controller-lab check … --plan '…'`) as a shell would. */
 export async function replay(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  if (!command.startsWith('controller-lab ')) throw new Error(`not a controller-lab command: ${command}`);
+  // A Go program's replay may set variables first (`ENABLE_WEBHOOKS=false controller-lab check …`).
+  const env = /^(?:[A-Za-z_]\w*=(?:'[^']*'|\S)* )*/.exec(command)?.[0] ?? '';
+  if (!command.startsWith('controller-lab ', env.length)) throw new Error(`not a controller-lab command: ${command}`);
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  return run('sh', ['-c', `${quote(process.execPath)} ${quote(CLI)} ${command.slice('controller-lab '.length)}`]);
+  return run('sh', ['-c', `${env}${quote(process.execPath)} ${quote(CLI)} ${command.slice(env.length + 'controller-lab '.length)}`]);
 }
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

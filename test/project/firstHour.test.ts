@@ -92,23 +92,31 @@ test('the packed product, installed outside the checkout, wires a fresh kubebuil
 
   // The run command init go printed, as a user copies it.
   const next = /^next:\n((?: {2}.*\n?)+)/m.exec(init.out)?.[1]?.split('\n').map((l) => l.trim()).filter(Boolean) ?? [];
-  const runLine = next.find((l) => l.includes('controller-lab run'));
-  assert.ok(runLine, init.out);
-  const runEnv: NodeJS.ProcessEnv = { ...env };
-  const words = runLine.split(/\s+/);
-  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
-    const [name, value] = (words.shift() as string).split('=');
-    runEnv[name as string] = value;
-  }
-  const ran = await run(words[0] as string, [...words.slice(1), '--timeout', '300'], { cwd: project, env: runEnv, timeoutMs: 15 * MINUTES });
+  /** A printed command line as a shell runs it: its leading NAME=value words go to the environment. */
+  const typed = (line: string | undefined) => {
+    assert.ok(line, init.out);
+    const lineEnv: NodeJS.ProcessEnv = { ...env };
+    const words = line.split(/\s+/);
+    while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+      const [name, value] = (words.shift() as string).split('=');
+      lineEnv[name as string] = value;
+    }
+    return { command: words[0] as string, args: words.slice(1), env: lineEnv };
+  };
+  const runLine = typed(next.find((l) => l.includes('controller-lab run')));
+  const runEnv = runLine.env;
+  const ran = await run(runLine.command, [...runLine.args, '--timeout', '300'], { cwd: project, env: runEnv, timeoutMs: 15 * MINUTES });
   assert.equal(ran.code, 0, ran.out);
   assert.match(ran.out, /^controller memcached: for Memcached, 1 worker\(s\)$/m);
   assert.match(ran.out, /^#1 Memcached default\/memcached-sample \(ADDED rv \d+\) → ok/m);
   assert.match(ran.out, /"name": "health probe", "addr": "127\.0\.0\.1:\d+"/, 'the health probe listens on loopback');
 
-  // check on the same program and starter scenario: kubebuilder's scaffolded Reconcile writes
-  // nothing, so there is nothing to find, and check says so.
-  const checked = await run('controller-lab', ['check', './cmd', '--scenario', 'controller-lab/scenario.yaml'], { cwd: project, env: runEnv, timeoutMs: 10 * MINUTES });
+  // The check command init go printed (with the run's environment: the webhooks left out), on the
+  // same program and starter scenario: kubebuilder's scaffolded Reconcile writes nothing, so there
+  // is nothing to find, and check says so.
+  const checkLine = typed(next.find((l) => l.includes('controller-lab check')));
+  assert.deepEqual(checkLine.args.slice(0, 3), ['check', './cmd', '--scenario']);
+  const checked = await run(checkLine.command, checkLine.args, { cwd: project, env: checkLine.env, timeoutMs: 10 * MINUTES });
   assert.equal(checked.code, 0, checked.out);
   assert.match(checked.out, /^reference run 2: quiet after /m, checked.out);
   assert.match(checked.out, /^check: 0 finding\(s\) in \d+ runs/m, checked.out);

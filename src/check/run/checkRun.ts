@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { launchSim, type ControllerSession, type LaunchedSim, type ReconcileRecord } from '../../runtime/index.ts';
+import { launchSim, type ControllerSession, type LaunchedSim, type OutputTail, type ReconcileRecord } from '../../runtime/index.ts';
 import type { Plan } from '../plans/plan.ts';
 import type { ControllerUnderCheck } from './controllerUnderCheck.ts';
 import { ControllerWrites, type CommittedWrite, type PointNamer } from './controllerWrites.ts';
@@ -58,6 +58,8 @@ export interface RunResult {
   planError?: string;
   /** Failures of the controller's process that were not the plan's doing. */
   failures: string[];
+  /** The last lines the failed process printed (check shows no controller output otherwise). */
+  failedOutput?: OutputTail;
   durationMs: number;
 }
 
@@ -118,6 +120,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       planMissed: perturbation ? !perturbation.reached : false,
       ...(perturbation?.error ? { planError: perturbation.error } : {}),
       failures: run.failures,
+      ...(run.failedOutput ? { failedOutput: run.failedOutput } : {}),
       durationMs: performance.now() - started,
     };
   } finally {
@@ -140,6 +143,7 @@ class RunningController {
   synced: ControllerSession | undefined;
   readonly reconciles: TracedReconcile[] = [];
   readonly failures: string[] = [];
+  failedOutput: OutputTail | undefined;
   onActivity: () => void = () => {};
   private incarnation = 0;
   private readonly spec: RunSpec;
@@ -179,11 +183,17 @@ class RunningController {
         resolve(true);
       });
       session.on('fatal', ({ phase, message }) => {
-        if (this.current === session) this.failures.push(`${phase}: ${message}`);
+        if (this.current === session) {
+          this.failures.push(`${phase}: ${message}`);
+          this.failedOutput = session.outputTail;
+        }
         resolve(false);
       });
       session.on('exit', ({ code, signal }) => {
-        if (this.current === session && code !== 0) this.failures.push(`the controller exited (${signal ?? `code ${code}`})`);
+        if (this.current === session && code !== 0) {
+          this.failures.push(`the controller exited (${signal ?? `code ${code}`})`);
+          this.failedOutput = session.outputTail;
+        }
         resolve(false);
       });
     });
@@ -217,7 +227,7 @@ class RunningController {
   }
 
   failedResult(started: number): RunResult {
-    return { endState: [], reconciles: this.reconciles, writes: this.writes.all, watched: new Set(), resyncWrites: [], quiet: false, applied: [], planMissed: false, failures: this.failures.length ? this.failures : ['the controller did not start'], durationMs: performance.now() - started };
+    return { endState: [], reconciles: this.reconciles, writes: this.writes.all, watched: new Set(), resyncWrites: [], quiet: false, applied: [], planMissed: false, failures: this.failures.length ? this.failures : ['the controller did not start'], ...(this.failedOutput ? { failedOutput: this.failedOutput } : {}), durationMs: performance.now() - started };
   }
 
   async stop(): Promise<void> {

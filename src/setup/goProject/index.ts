@@ -4,7 +4,8 @@ import { letDockerBuildSeeCopy } from './dockerfile.ts';
 import { readGoMod, requireShippedModule, tidy } from './goMod.ts';
 import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from './goTool.ts';
 import { addLaunchConfigurationsTo } from './launchConfig.ts';
-import { envPrefix, localRunEnv, localRunNote } from './localRunEnv.ts';
+import { envPrefix, localRunEnv, localRunNote, MANAGER_MANIFEST } from './localRunEnv.ts';
+import { noteConversion } from './conversionNote.ts';
 import { wrapMains } from './mainWrap.ts';
 import { simulateMakeTest } from './makefileTest.ts';
 import { refreshModuleCopy } from './moduleCopy.ts';
@@ -84,8 +85,9 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     step('Adding controllerlab.Wrap and switching test suites to simtest');
     const main = wrapMains(project);
     const program = main?.program ?? (project.exists('cmd/main.go') ? './cmd' : '.');
-    const runEnv = localRunEnv(project.read(main?.mainFile ?? 'cmd/main.go') ?? '');
+    const runEnv = localRunEnv(project.read(main?.mainFile ?? 'cmd/main.go') ?? '', project.read(MANAGER_MANIFEST));
     switchSuites(project);
+    noteConversion(project);
     if (project.editedGoFiles.length) await go.gofmt(project.editedGoFiles, dir);
 
     const moduleTouched = project.changes.some((c) => c.status === 'changed' && (c.file === 'controller-lab/go' || c.file.endsWith('.go')));
@@ -104,7 +106,9 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     checkSamples(project);
     addLaunchConfigurationsTo(project, { projectName: basename(mod.module) || basename(dir), program, scenario: STARTER_SCENARIO, env: runEnv });
 
-    const next = [hasMakeTest ? 'make test' : 'go test ./...', runCommand];
+    // check runs the manager as run does, so it needs the same environment.
+    const checkCommand = `${envPrefix(runEnv)}controller-lab check ${program} --scenario ${STARTER_SCENARIO}`;
+    const next = [hasMakeTest ? 'make test' : 'go test ./...', runCommand, checkCommand];
     return { changes: project.changes, next, starterScenario: project.path(STARTER_SCENARIO), program };
   } catch (err) {
     if (err instanceof GoNotFound || err instanceof GoCommandFailed || err instanceof ShippedModuleMissing) throw new GoProjectSetupError(err.message, false);

@@ -139,7 +139,9 @@ export function readIncludes(value: unknown, where: IncludeWhere, fieldProblem: 
     }
     const absolute = resolve(where.baseDir ?? '/', entry);
     const shown = isAbsolute(entry) ? entry : normalize(join(dirname(where.fileName), entry));
-    reader.read(shown, absolute, () => fieldProblem(i, `${entry}: no such file or directory`));
+    // kubebuilder's CRDs are generated: a fresh scaffold has none until `make manifests`.
+    const generated = /(^|\/)config\/crd\/bases\/?$/.test(entry) ? ' (kubebuilder writes it: make manifests)' : '';
+    reader.read(shown, absolute, () => fieldProblem(i, `${entry}: no such file or directory${generated}`));
   });
   return { documents: reader.documents, problems: reader.problems };
 }

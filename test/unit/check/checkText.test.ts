@@ -16,6 +16,11 @@ test('a replay command quotes what the shell would split', () => {
   assert.equal(line, `controller-lab check '/w/my controller.ts' --scenario s.yaml --workloads --plan '{"kind":"resync-when-quiet"}'`);
 });
 
+test('a replay command sets the variables the program was checked with first, as a shell takes them', () => {
+  const given = { program: './cmd', scenario: 'controller-lab/scenario.yaml', workloads: false, programArgs: [], env: { IMAGE: 'busybox:1.36.1', ARGS: '-m 64', ENABLE_WEBHOOKS: 'false' } };
+  assert.equal(replayCommand(given, { kind: 'resync-when-quiet' }), `IMAGE=busybox:1.36.1 ARGS='-m 64' ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml --plan '{"kind":"resync-when-quiet"}'`);
+});
+
 test("a replay names objects by its plan's point: a made-up name by the prefix the plan gives", () => {
   const namer = namerForPlan({ kind: 'crash-after-write', write: { verb: 'create', kind: 'ConfigMap', namespace: 'default', name: 'web-*', occurrence: 1 } });
   const cm = (name: string, extra: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...extra } });

@@ -50,6 +50,11 @@ test('the packaged command (dist/ beside go/) finds the shipped module; --dry-ru
   assert.equal(lines[0], 'dry run: nothing was written; this is what would change');
   assert.ok(lines.includes("controller-lab/go: a copy of Controller Lab's Go module v7.7.7 (packages controllerlab, simtest)"), r.stdout);
   assert.ok(lines.includes('go.mod: require github.com/controller-lab/controller-lab/go v7.7.7 (replace => ./controller-lab/go)'), r.stdout);
-  assert.ok(r.stdout.endsWith('\nnext:\n  make test\n  ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle\n'), r.stdout);
+  assert.ok(
+    r.stdout.endsWith(
+      '\nnext:\n  make test\n  ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle\n  ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml\n',
+    ),
+    r.stdout,
+  );
   assert.equal(readFileSync(path.join(dir, 'go.mod'), 'utf8'), goMod);
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_NODE_FLAGS } from '../../../scripts/cliBuild.mjs';
 import { bundleCli } from './support/bundleCli.ts';
+import { tooOldMessage } from '../../../src/cli/nodeRuntime.ts';
 
 // bin/controller-lab, the command npm links: it starts dist/cli.cjs on the package's own Node 24
 // (so Debian's Node 20 on the PATH is never asked to run it), through npm's symlink, with the V8
@@ -42,4 +43,10 @@ test('through a symlink, with an old node first on the PATH, the command runs on
   const r = spawnSync(join(bin, 'controller-lab'), ['--version'], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:/usr/bin:/bin` } });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^controller-lab 1\.2\.3 \(node v24\./);
+});
+
+test('on too old a Node, the command says how to get Node 24, also when npm skipped the install script that fetches it', () => {
+  const message = tooOldMessage('v20.20.2');
+  assert.match(message, /^controller-lab needs Node\.js 22\.19 or newer, and this is v20\.20\.2\.\n/);
+  assert.match(message, /--allow-scripts=esbuild,node/);
 });

@@ -221,3 +221,57 @@ func main() {
 	}
 }
 `;
+
+/**
+ * kubebuilder's main with a webhook, as it runs outside a cluster: the webhook server finds no
+ * serving certificate (cert-manager makes it in a cluster), so the manager stops at once after it
+ * connected, logging `Failed to run manager` as kubebuilder's main does.
+ */
+export const WEBHOOK_WITHOUT_CERTS_PROGRAM = `package main
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	corev1 "k8s.io/api/core/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/controller-lab/controller-lab/go/controllerlab"
+)
+
+type noop struct{}
+
+func (noop) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	return reconcile.Result{}, nil
+}
+
+func main() {
+	ctrl.SetLogger(zap.New())
+	setupLog := ctrl.Log.WithName("setup")
+	certDir := filepath.Join(os.TempDir(), "controller-lab-no-such-dir", "serving-certs")
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+		Scheme:        clientgoscheme.Scheme,
+		Metrics:       metricsserver.Options{BindAddress: "0"},
+		WebhookServer: webhook.NewServer(webhook.Options{CertDir: certDir}),
+	})
+	if err != nil {
+		os.Exit(1)
+	}
+	mgr = controllerlab.Wrap(mgr)
+	mgr.GetWebhookServer().Register("/validate-configmap", http.NotFoundHandler())
+	if err := ctrl.NewControllerManagedBy(mgr).Named("configs").For(&corev1.ConfigMap{}).Complete(noop{}); err != nil {
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		setupLog.Error(err, "Failed to run manager")
+		os.Exit(1)
+	}
+}
+`;

@@ -96,7 +96,11 @@ test('init go on a kubebuilder scaffold: every edit, once; a second run changes 
   const ran: string[] = [];
   const first = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
   assert.deepEqual(setupLines(first.changes), FIRST_RUN);
-  assert.deepEqual(first.next, ['make test', 'ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle']);
+  assert.deepEqual(first.next, [
+    'make test',
+    'ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle',
+    'ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml',
+  ]);
   assert.equal(first.program, './cmd');
   assert.deepEqual(ran, [
     'go mod edit -json',
@@ -160,4 +164,58 @@ test('without controller-lab on the PATH or $CONTROLLER_LAB, it says how the tes
   const dir = project(t);
   const r = await setUpGoProject({ dir, go: offlineGo([]), dryRun: true, env: { PATH: '/nonexistent' } });
   assert.ok(setupLines(r.changes).includes('by hand: PATH: controller-lab is not on it, and the test suites (simtest) run `controller-lab sim`: npm install -g controller-lab, or set CONTROLLER_LAB to the command (CONTROLLER_LAB="npx controller-lab")'));
+});
+
+// kubebuilder's deploy-image plugin: the manager's Deployment sets the operand's image, which the
+// controller reads from its environment (every reconcile fails without it).
+const MANAGER_WITH_ENV = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: controller-manager
+  namespace: system
+spec:
+  template:
+    spec:
+      containers:
+      - command:
+        - /manager
+        name: manager
+        env:
+        - name: BUSYBOX_IMAGE
+          value: busybox:1.36.1
+        - name: POD_NAMESPACE
+          valueFrom:
+            fieldRef:
+              fieldPath: metadata.namespace
+`;
+
+test('the manager Deployment\'s env with values: the run and check commands, the launch configurations and the scenario\'s comment set it', async (t) => {
+  const dir = project(t);
+  mkdirSync(join(dir, 'config/manager'), { recursive: true });
+  writeFileSync(join(dir, 'config/manager/manager.yaml'), MANAGER_WITH_ENV);
+  const setup = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
+  assert.deepEqual(setup.next.slice(1), [
+    'BUSYBOX_IMAGE=busybox:1.36.1 ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle',
+    'BUSYBOX_IMAGE=busybox:1.36.1 ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml',
+  ]);
+  const launch = JSON.parse(readFileSync(join(dir, '.vscode/launch.json'), 'utf8')) as { configurations: { env?: Record<string, string> }[] };
+  assert.deepEqual(launch.configurations.map((c) => c.env), [
+    { BUSYBOX_IMAGE: 'busybox:1.36.1', ENABLE_WEBHOOKS: 'false' },
+    { BUSYBOX_IMAGE: 'busybox:1.36.1', ENABLE_WEBHOOKS: 'false' },
+  ]);
+  assert.match(readFileSync(setup.starterScenario, 'utf8'), /^# {3}\(BUSYBOX_IMAGE: as config\/manager\/manager\.yaml sets it for the manager; ENABLE_WEBHOOKS=false: /m);
+});
+
+test('a project with a conversion webhook is told the simulated cluster does not convert between versions', async (t) => {
+  const dir = project(t);
+  mkdirSync(join(dir, 'api/v2'), { recursive: true });
+  // As kubebuilder's `create webhook --conversion --spoke v2` writes it.
+  writeFileSync(
+    join(dir, 'api/v2/memcached_conversion.go'),
+    'package v2\n\nimport (\n\t"sigs.k8s.io/controller-runtime/pkg/conversion"\n)\n\n// ConvertTo converts this Memcached (v2) to the Hub version (v1alpha1).\nfunc (src *Memcached) ConvertTo(dstRaw conversion.Hub) error {\n\treturn nil\n}\n',
+  );
+  const setup = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI, dryRun: true });
+  const lines = setupLines(setup.changes).filter((l) => l.startsWith('by hand: '));
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(lines[0] ?? '', /^by hand: api\/v2\/memcached_conversion\.go: the simulated cluster calls no conversion webhook .*test ConvertTo and ConvertFrom by calling them/);
 });

@@ -142,6 +142,12 @@ test('every problem is reported in one pass, with the file and line it is in, in
   assert.equal(c.resourceVersion, rv, 'nothing was applied');
 });
 
+test('a missing config/crd/bases says make manifests writes it (a fresh kubebuilder scaffold has none)', (t) => {
+  const dir = project(t, { 'config/samples/memcached.yaml': SAMPLE });
+  const e = problemsOf(() => load(cluster(), dir, 'include:\n  - ../config/crd/bases\n  - ../config/samples\n'));
+  assert.ok(e.message.split('\n').includes('controller-lab/scenario.yaml:2:5: include[0]: ../config/crd/bases: no such file or directory (kubebuilder writes it: make manifests)'), e.message);
+});
+
 test('a kind is known when a CRD the scenario includes defines it, and unknown when none does', (t) => {
   const dir = project(t, { 'config/crd/bases/memcached.yaml': CRD, 'config/samples/memcached.yaml': SAMPLE });
   const withCrd = checkScenario(cluster(), 'include: [../config/samples, ../config/crd/bases]\n', { fileName: 'controller-lab/scenario.yaml', baseDir: join(dir, 'controller-lab') });
