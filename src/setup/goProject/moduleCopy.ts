@@ -26,7 +26,8 @@ export function moduleFiles(dir: string): Map<string, Buffer> {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const path = join(at, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(path);
+        // As the go command does, directories starting with `.` or `_` are no part of the module.
+        if (!SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.') && !entry.name.startsWith('_')) walk(path);
       } else if (entry.isFile() && isModuleFile(relative(dir, path))) {
         files.set(relative(dir, path).split(sep).join('/'), readFileSync(path));
       }

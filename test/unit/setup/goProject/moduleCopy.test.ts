@@ -38,6 +38,16 @@ test('a copy holds go.mod, go.sum and the non-test sources: no tests, testdata o
   assert.deepEqual(files.filter((f) => f.endsWith('_test.go') || f.startsWith('examples/') || f.includes('/testdata/')), []);
 });
 
+test('directories the go command ignores (`_name`, `.name`) are no part of a copy', (t) => {
+  const dir = scratch(t);
+  writeFileSync(join(dir, 'go.mod'), 'module example.com/m\n\ngo 1.26.0\n');
+  for (const sub of ['lib', '_scratch', '.hidden']) {
+    mkdirSync(join(dir, sub));
+    writeFileSync(join(dir, sub, 'a.go'), `package ${sub.replace(/^[._]/, '')}\n`);
+  }
+  assert.deepEqual([...moduleFiles(dir).keys()].sort(), ['go.mod', 'lib/a.go']);
+});
+
 test('a refresh makes the copy the shipped module: changed files rewritten, stale ones removed', (t) => {
   const target = join(scratch(t), 'controller-lab', 'go');
   const wanted = moduleFiles(join(repo, 'go'));
