@@ -112,6 +112,8 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     return { findings, ...rest };
   };
   try {
+    // Cancelled already: nothing is prepared, not even a look at the controller's path.
+    options.signal?.throwIfAborted();
     const failure = await controller.prepare();
     if (failure !== undefined) throw new CheckInputError(failure);
     emit({ type: 'built' });
