@@ -2,10 +2,13 @@ package controllerlab
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -57,6 +60,30 @@ func (c *labClient) Patch(ctx context.Context, obj client.Object, patch client.P
 	err := c.Client.Patch(ctx, obj, patch, opts...)
 	c.finish(ctx, w, err, patchIsDryRun(opts))
 	return err
+}
+
+// Apply (server-side apply) is recorded as the PATCH it is sent as. An apply configuration is no
+// client.Object: the write is described by the object it names, read from its JSON before the
+// request and again after, once controller-runtime has decoded the answer into it.
+func (c *labClient) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+	target := appliedObject(obj)
+	w := c.begin("patch", "", target)
+	err := c.Client.Apply(ctx, obj, opts...)
+	if err == nil {
+		target.SetResourceVersion(appliedObject(obj).GetResourceVersion())
+	}
+	c.finish(ctx, w, err, applyIsDryRun(opts))
+	return err
+}
+
+// appliedObject is the object an apply configuration names (kind, namespace, name,
+// resourceVersion); empty when it does not encode as one, and then recorded without its kind.
+func appliedObject(obj runtime.ApplyConfiguration) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{}}
+	if data, err := json.Marshal(obj); err == nil {
+		_ = json.Unmarshal(data, &u.Object)
+	}
+	return u
 }
 
 func (c *labClient) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
@@ -120,6 +147,17 @@ func (w *labSubResourceWriter) Patch(ctx context.Context, obj client.Object, pat
 	call := w.client.begin("patch", w.subresource, obj)
 	err := w.SubResourceWriter.Patch(ctx, obj, patch, opts...)
 	w.client.finish(ctx, call, err, subResourcePatchIsDryRun(opts))
+	return err
+}
+
+func (w *labSubResourceWriter) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.SubResourceApplyOption) error {
+	target := appliedObject(obj)
+	call := w.client.begin("patch", w.subresource, target)
+	err := w.SubResourceWriter.Apply(ctx, obj, opts...)
+	if err == nil {
+		target.SetResourceVersion(appliedObject(obj).GetResourceVersion())
+	}
+	w.client.finish(ctx, call, err, subResourceApplyIsDryRun(opts))
 	return err
 }
 

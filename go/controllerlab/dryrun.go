@@ -33,3 +33,11 @@ func subResourceUpdateIsDryRun(opts []client.SubResourceUpdateOption) bool {
 func subResourcePatchIsDryRun(opts []client.SubResourcePatchOption) bool {
 	return len(opts) > 0 && len((&client.SubResourcePatchOptions{}).ApplyOptions(opts).DryRun) > 0
 }
+
+func applyIsDryRun(opts []client.ApplyOption) bool {
+	return len(opts) > 0 && len((&client.ApplyOptions{}).ApplyOptions(opts).DryRun) > 0
+}
+
+func subResourceApplyIsDryRun(opts []client.SubResourceApplyOption) bool {
+	return len(opts) > 0 && len((&client.SubResourceApplyOptions{}).ApplyOpts(opts).DryRun) > 0
+}

@@ -7,6 +7,7 @@ import { planRuns } from './plans/planner.ts';
 import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
 import { byGenerateNamePrefix, renamePoints, type PointNamer } from './run/controllerWrites.ts';
 import { runOnce, type RunResult } from './run/checkRun.ts';
+import { failingKeys, type FailingKey } from './run/failingKeys.ts';
 import { inOrder } from './run/inOrder.ts';
 import { goExitHint } from '../runtime/index.ts';
 
@@ -35,7 +36,7 @@ export interface CheckOptions {
 
 export type CheckEvent =
   | { type: 'built' }
-  | { type: 'reference'; run: number; quiet: boolean; durationMs: number; reconciles: number; writes: number }
+  | { type: 'reference'; run: number; quiet: boolean; durationMs: number; reconciles: number; writes: number; failing: FailingKey[] }
   | { type: 'planned'; plans: number; varying: number }
   /** `finding`: what the run found, which may be an earlier run's finding again (the same end state). */
   /** `own`: the run's own finding, when `finding` is an earlier one it reproduces. */
@@ -112,6 +113,8 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     return { findings, ...rest };
   };
   try {
+    // Cancelled already: nothing is prepared, not even a look at the controller's path.
+    options.signal?.throwIfAborted();
     const failure = await controller.prepare();
     if (failure !== undefined) throw new CheckInputError(failure);
     emit({ type: 'built' });
@@ -129,7 +132,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     for await (const run of inOrder(REFERENCE_RUNS, atOnce, referenceMayStart, (n, turn) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: referenceBudget, resyncWhenQuiet: true, turn, resourceVersionsAfter: n * REFERENCE_VERSIONS_APART }), RUNS_AHEAD)) {
       i++;
       runs++;
-      emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length });
+      emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length, failing: failingKeys(run.reconciles) });
       if (run.failures.length && run.endState.length === 0) throw new Error(unperturbedFailure(run));
       if (!run.quiet) {
         found(neverQuietFinding(run, undefined, options.replayCommand({ kind: 'resync-when-quiet' })));

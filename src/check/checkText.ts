@@ -3,6 +3,7 @@ import type { Finding } from './findings/finding.ts';
 import { simpler } from './findings/attribution.ts';
 import { describePlan, type Plan } from './plans/plan.ts';
 import { encodePlan } from './plans/planCodec.ts';
+import type { FailingKey } from './run/failingKeys.ts';
 
 // How a check speaks to a person, wherever it runs (the CLI prints these lines, VS Code writes them
 // to its output channel): a line per run as it finishes, the summary, and the command that replays
@@ -36,7 +37,7 @@ export function checkProgress(): (e: CheckEvent) => string | undefined {
         numbered.push(e.finding);
         return undefined;
       case 'reference':
-        return `reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes`;
+        return `reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes${stillFailing(e.failing)}`;
       case 'planned':
         return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`;
       case 'run': {
@@ -48,6 +49,17 @@ export function checkProgress(): (e: CheckEvent) => string | undefined {
         return renumbered(numbered, e.announced, e.findings);
     }
   };
+}
+
+/**
+ * Keys left failing at the end of a reference run: no finding can come of them (every run ends the
+ * same), so without this line a controller whose every reconcile fails would pass in silence.
+ */
+function stillFailing(failing: readonly FailingKey[]): string {
+  if (failing.length === 0) return '';
+  const shown = failing.slice(0, 3).map((f) => `\n  ${f.request}: ${f.error}`);
+  const more = failing.length > shown.length ? `\n  … and ${failing.length - shown.length} more` : '';
+  return `\nwarning: ${failing.length} key(s) still failing when the run went quiet (their last reconcile returned an error; the end state compared is what they left):${shown.join('')}${more}`;
 }
 
 /** What a run that ends as an announced finding did adds to it: nothing, if it is that finding's own run. */

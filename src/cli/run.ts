@@ -1,6 +1,6 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { ControllerSession, formatWhy, looksLikeGoPackagePath, launchSim, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
+import { ControllerSession, controllerTarget, formatWhy, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { RunEnding } from './runEnding.ts';
 import { reportSession, showBuildProgress, type RunOutput } from './runReport.ts';
@@ -122,6 +122,12 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
   // Before a cluster starts for nothing.
   if (!existsSync(run.file) && !looksLikeGoPackagePath(run.file)) {
     process.stderr.write(`controller-lab run: controller file not found: ${run.file}\n`);
+    return 1;
+  }
+  const target = controllerTarget(run.file);
+  const notAFile = target.language === 'typescript' ? notAControllerFile(target.file) : undefined;
+  if (notAFile) {
+    process.stderr.write(`controller-lab run: ${notAFile}\n`);
     return 1;
   }
   return runController(run);

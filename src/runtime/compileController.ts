@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type * as esbuild from 'esbuild';
 import { API_MODULE_SOURCE, ControllerLoadError, type ControllerLoader } from '../controllerProtocol/index.ts';
+import { notAControllerFile } from './controllerTarget.ts';
 
 // Prepares the user's controller (TS or JS, one file or many) for the controller host. With esbuild
 // (a checkout, the CLI from the repo) it is bundled into one ESM file whose source map points back
@@ -48,7 +49,7 @@ async function loadEsbuild(): Promise<typeof esbuild | undefined> {
 export async function compileController(file: string, options: CompileOptions = {}): Promise<CompiledController> {
   const sourceFile = resolve(file);
   const info = await stat(sourceFile).catch(() => undefined);
-  if (!info?.isFile()) throw new ControllerLoadError(`controller file not found: ${sourceFile}`);
+  if (!info?.isFile()) throw new ControllerLoadError(notAControllerFile(sourceFile) ?? `controller file not found: ${sourceFile}`);
   const bundler = options.bundler === 'none' ? undefined : await loadEsbuild();
   if (!bundler) {
     if (options.bundler === 'esbuild') throw new ControllerLoadError('esbuild is not installed');

@@ -31,6 +31,45 @@ export function controllerTarget(spec: string, cwd: string = process.cwd()): Con
   return { language: 'typescript', file: path };
 }
 
+/**
+ * Why a TypeScript target's path is no controller file, said before anything starts (undefined: it
+ * is a file). A directory of Go files that is not a main package (a kubebuilder project's
+ * internal/controller) is named as the Go package it is, not as a missing file.
+ */
+export function notAControllerFile(file: string): string | undefined {
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return `controller file not found: ${file}`;
+  }
+  if (stats.isFile()) return undefined;
+  if (!stats.isDirectory()) return `not a controller file: ${file}`;
+  const goPackage = goPackageName(file);
+  return goPackage
+    ? `${file} is Go package ${goPackage}, not a program: give the directory of the program's main package (package main, func main; ./cmd in kubebuilder's layout)`
+    : `${file} is a directory: give a controller's .ts file, or a Go program's directory`;
+}
+
+/** The package the directory's Go files declare (the first one that says), if any. */
+function goPackageName(dir: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go'));
+  } catch {
+    return undefined;
+  }
+  for (const n of names) {
+    try {
+      const name = /^\s*package\s+(\w+)/m.exec(readFileSync(join(dir, n), 'utf8'))?.[1];
+      if (name) return name;
+    } catch {
+      // unreadable: the next file may say
+    }
+  }
+  return undefined;
+}
+
 function isGoMainDirectory(dir: string): boolean {
   return existsSync(join(dir, 'go.mod')) || hasMainPackage(dir);
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildGoProgram, controllerTarget, ControllerSession, type ControllerTarget } from '../../runtime/index.ts';
+import { buildGoProgram, controllerTarget, ControllerSession, notAControllerFile, type ControllerTarget } from '../../runtime/index.ts';
 import type { SimClusterApi } from '../../sim/index.ts';
 
 // The controller a check runs again and again: a Go program is built once, and each run (and each
@@ -40,9 +40,13 @@ export class ControllerUnderCheck {
     if (!this.options.as) admitCheckedUser(cluster);
   }
 
-  /** Builds a Go program once (resolves undefined when built, else go's message); nothing for TypeScript. */
+  /**
+   * Builds a Go program once (resolves undefined when built, else go's message); for TypeScript,
+   * says what is wrong with a path that is no file, so that is bad input before any run starts.
+   */
   async prepare(): Promise<string | undefined> {
-    if (this.target.language !== 'go' || this.binary) return undefined;
+    if (this.target.language !== 'go') return notAControllerFile(this.target.file);
+    if (this.binary) return undefined;
     this.binaryDir = mkdtempSync(join(tmpdir(), 'controller-lab-check-'));
     const binary = join(this.binaryDir, 'controller');
     // Without DWARF and the symbol table (-s -w) the link takes half the time; nobody debugs the

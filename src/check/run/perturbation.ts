@@ -88,7 +88,7 @@ export class Perturbation {
   }
 
   /**
-   * Called when the controller is quiet but has not been told everything: what the plan holds is
+   * Called when the controller is idle but has not been told everything: what the plan holds is
    * let go once it has served its purpose. A lag (a stale cache, a stale view after a restart) ends
    * once the controller has acted on it — it reconciled on the stale cache and went quiet — rather
    * than only after lagMs, which is the most it lasts. Once the scenario is done, a relist waiting

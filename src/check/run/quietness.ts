@@ -41,8 +41,8 @@ export interface QuietSubject {
   /** A perturbation holds a change back until the next one comes: the scenario goes on meanwhile. */
   awaitingChange(): boolean;
   /**
-   * Called when the controller is quiet but has not caught up: the perturbation lets go of what
-   * it holds once that has served its purpose (a lag the controller acted on; once the scenario is
+   * Called when the controller is idle (keys may wait on a timer) but has not caught up: the
+   * perturbation lets go of what it holds once that has served its purpose (a lag the controller acted on; once the scenario is
    * done, a change that is not coming). Answers true when it did.
    */
   letGo(scenarioDone: boolean): boolean;
@@ -99,8 +99,10 @@ export class Quietness {
     for (;;) {
       if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) return false;
       // A lag ends once the controller has acted on it, even with keys waiting to retry (on a cache
-      // that has caught up by then).
-      if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.subject.letGo(false)) this.touch();
+      // that has caught up by then); so, once the scenario is done, does a change held for one that
+      // is not coming: a controller that polls (requeueAfter within QUIET_WAIT_MS) for what it is
+      // not shown would never be quiet, and the change would stay withheld until the deadline.
+      if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.subject.letGo(this.subject.scenarioDone())) this.touch();
       else if (this.controllerQuiet(JUMP_QUIET_MS)) {
         const done = this.subject.scenarioDone();
         if (!this.subject.caughtUp()) {

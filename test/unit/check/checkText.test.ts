@@ -71,3 +71,21 @@ test('the JSON report lists the other runs that reproduced a finding, and only w
   assert.deepEqual(report.findings[1]!['alsoReproducedBy'], [also]);
   assert.equal('madeByOneStart' in report.findings[1]!, false);
 });
+
+test('a reference run that went quiet with keys still failing says which, and why', () => {
+  const line = checkProgress();
+  const reference = { type: 'reference' as const, run: 1, quiet: true, durationMs: 6900, reconciles: 25, writes: 0 };
+  assert.equal(line({ ...reference, failing: [] }), 'reference run 1: quiet after 6.9 s, 25 reconciles, 0 writes');
+  const failing = ['deploy', 'launch', 'a', 'b'].map((name) => ({ request: `Gate default/${name}`, error: 'the cache has no ConfigMap' }));
+  assert.equal(
+    line({ ...reference, failing }),
+    [
+      'reference run 1: quiet after 6.9 s, 25 reconciles, 0 writes',
+      'warning: 4 key(s) still failing when the run went quiet (their last reconcile returned an error; the end state compared is what they left):',
+      '  Gate default/deploy: the cache has no ConfigMap',
+      '  Gate default/launch: the cache has no ConfigMap',
+      '  Gate default/a: the cache has no ConfigMap',
+      '  … and 1 more',
+    ].join('\n'),
+  );
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { controllerTarget } from '../../../src/runtime/controllerTarget.ts';
+import { controllerTarget, notAControllerFile } from '../../../src/runtime/controllerTarget.ts';
 
 // Which controllers are Go programs: what `controller-lab run X` and the debugger's `program` accept.
 
@@ -30,6 +30,23 @@ test('a .go file, a directory with go.mod or a package main, and a package path 
     assert.equal(controllerTarget('internal', root).language, 'typescript');
     assert.equal(controllerTarget('missing.ts', root).language, 'typescript');
     assert.equal(controllerTarget('my.dir/missing.ts', root).language, 'typescript');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a path that is no controller file says what it is: missing, a Go package that is no program, a directory', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cl-target-'));
+  try {
+    mkdirSync(join(root, 'internal', 'controller'), { recursive: true });
+    writeFileSync(join(root, 'internal', 'controller', 'doc.go'), '// Package controller reconciles.\npackage controller\n');
+    mkdirSync(join(root, 'empty'));
+    writeFileSync(join(root, 'controller.ts'), 'export default {};\n');
+
+    assert.equal(notAControllerFile(join(root, 'controller.ts')), undefined);
+    assert.equal(notAControllerFile(join(root, 'missing.ts')), `controller file not found: ${join(root, 'missing.ts')}`);
+    assert.match(notAControllerFile(join(root, 'internal', 'controller')) ?? '', /internal\/controller is Go package controller, not a program: give the directory of the program's main package/);
+    assert.match(notAControllerFile(join(root, 'empty')) ?? '', /empty is a directory: give a controller's \.ts file, or a Go program's directory/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

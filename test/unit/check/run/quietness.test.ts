@@ -74,3 +74,14 @@ test('once the scenario is done, a wait of the cluster about to end is jumped to
   assert.equal(await q.settle(started + 5000), true);
   assert.equal(jumps, 1);
 });
+
+test('a polling controller (its key due again within the quiet wait) is let go of a withheld change once the scenario is done', async () => {
+  // It polls for what it has not been shown, so it is never quiet until it is shown it: waiting for
+  // it to be quiet first would keep the change withheld until the deadline.
+  let caughtUp = false;
+  const polling = () => ({ ...idleSession, queue: { depth: 0, processing: 0, omitted: 0, keys: caughtUp ? [] : [{ key: 'default/a', state: 'waiting', readyAt: Date.now() + 500 }] } }) as unknown as ControllerSession;
+  const asked: boolean[] = [];
+  const q = new Quietness(subject({ session: polling, caughtUp: () => caughtUp, letGo: (done) => (asked.push(done), done && (caughtUp = true)) }));
+  assert.equal(await q.settle(performance.now() + 3000), true);
+  assert.deepEqual(asked.at(-1), true);
+});
