@@ -1,8 +1,8 @@
 // Correct controllers written in patterns common in the wild, each of which once made check raise
 // a false alarm or could: a resourceVersion recorded in an annotation (its number depends on how
 // many writes came first), children with generated names whose surplus is removed once the cache
-// shows it (eventually right), copies made again after a restart (AlreadyExists is fine). Each
-// must raise nothing with every plan run.
+// shows it (eventually right), copies made again after a restart (AlreadyExists is fine); and
+// more below. Each must raise nothing with every plan run.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { check, transcript } from './checkCli.ts';
@@ -11,6 +11,13 @@ const CASES: [program: string, scenario: string][] = [
   ['./test/check/go/patterns/versionrecorder', 'test/check/scenarios/versionrecorder.yaml'],
   ['./test/check/go/patterns/selfhealing', 'test/check/scenarios/selfhealing.yaml'],
   ['test/check/ts/patterns/copier.ts', 'test/check/scenarios/copier.yaml'],
+  // Written by someone who had not seen check: a finalizer cleaning up in another namespace with
+  // CreateOrPatch and status conditions, a field index behind a map func, server-side apply (whose
+  // writes went unrecorded), a TypeScript finalizer with records mapped back by label.
+  ['./test/check/go/patterns/tenant', 'test/check/scenarios/tenant.yaml'],
+  ['./test/check/go/patterns/reloader', 'test/check/scenarios/reloader.yaml'],
+  ['./test/check/go/patterns/bundler', 'test/check/scenarios/bundler.yaml'],
+  ['test/check/ts/patterns/registrar.ts', 'test/check/scenarios/registrar.yaml'],
 ];
 
 for (const [program, scenario] of CASES) {
