@@ -11,7 +11,7 @@ import { symptomsOf } from './symptoms.ts';
 // perturbation too. A run with a symptom nothing simpler showed stays a finding of its own, so a
 // second bug with symptoms of its own is a second finding.
 
-/** The simplest first: reconciling again changes nothing of what the controller sees; a crash loses only its memory; the rest show it an old, or an incomplete, history. */
+/** The simplest first: reconciling again changes nothing of what the controller sees; a crash loses only its memory; the rest show it an old, or an incomplete, history; a crash at another's change comes last. */
 const SIMPLICITY: Record<Plan['kind'], number> = {
   'resync-when-quiet': 0,
   'crash-after-write': 1,
@@ -19,6 +19,9 @@ const SIMPLICITY: Record<Plan['kind'], number> = {
   'stale-restart-after-write': 3,
   'coalesce-change': 4,
   'relist-across-changes': 5,
+  // Last: a restart at someone else's change also loses what a crash, a stale cache or a missed
+  // state loses, so it keeps only what none of them explains (memory the cluster does not hold).
+  'crash-after-change': 6,
 };
 
 /** Whether `a`'s perturbation is simpler than `b`'s: it explains what both reproduce. */

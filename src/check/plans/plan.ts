@@ -43,7 +43,9 @@ export type Plan =
   /** From the change on, the controller's watch events are withheld until `changes` more changes happened; then its watches expire (410) and it relists, having missed the changes in between. */
   | { kind: 'relist-across-changes'; change: ChangePoint; changes: number }
   /** Once the controller is quiet, every key is reconciled again (as a resync or a restart would): nothing may be written. */
-  | { kind: 'resync-when-quiet' };
+  | { kind: 'resync-when-quiet' }
+  /** Killed right after someone else's change commits, before it reconciles it, then started again: what it kept in memory of the object before the change is lost. */
+  | { kind: 'crash-after-change'; change: ChangePoint };
 
 export const CLASS_OF: Record<Plan['kind'], FindingClass> = {
   'crash-after-write': 'intermediate-state',
@@ -52,6 +54,7 @@ export const CLASS_OF: Record<Plan['kind'], FindingClass> = {
   'coalesce-change': 'unobserved-state',
   'relist-across-changes': 'unobserved-state',
   'resync-when-quiet': 'not-idempotent',
+  'crash-after-change': 'intermediate-state',
 };
 
 export function writeLabel(w: WritePoint): string {
@@ -78,5 +81,7 @@ export function describePlan(p: Plan): string {
       return `watch events withheld from ${changeLabel(p.change)} across ${p.changes} more change(s), then its watches expired (410) and it relisted`;
     case 'resync-when-quiet':
       return 'once quiet, every key reconciled again';
+    case 'crash-after-change':
+      return `killed right after ${changeLabel(p.change)}, before it reconciled it, then restarted`;
   }
 }

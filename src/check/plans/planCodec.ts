@@ -34,6 +34,8 @@ export function parsePlan(text: string): Plan {
       return { kind: 'relist-across-changes', change: changePoint(o.change), changes: count(o.changes, 'changes', 1) };
     case 'resync-when-quiet':
       return { kind: 'resync-when-quiet' };
+    case 'crash-after-change':
+      return { kind: 'crash-after-change', change: changePoint(o.change) };
   }
 }
 

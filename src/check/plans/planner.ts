@@ -7,7 +7,7 @@ import type { Plan } from './plan.ts';
 // a crash or a stale cache matters right after a write the controller made; a coalesced change or
 // a relist matters where an object the controller watches changed again later, so there is a state
 // in between to miss (what it does not watch it cannot miss: a Pod's changes, to a controller of
-// Deployments, are no plan).
+// Deployments, are no plan); a restart matters at any change someone else made of what it watches.
 // Writes alike (the same verb on the same kind) are tried in turn, kind by kind, so a short budget
 // still covers every kind of write and every class; the order is fixed, so a check repeats. Of the
 // changes the simulated cluster's own controllers make (--workloads), one of each shape — the same
@@ -35,7 +35,12 @@ export function planRuns(reference: { writes: readonly CommittedWrite[]; watched
   const coalesced: Plan[] = ordered.map((w) => ({ kind: 'coalesce-change', change: w.change! }));
   const relists: Plan[] = ordered.map((w) => ({ kind: 'relist-across-changes', change: w.change!, changes: 1 }));
 
-  return interleave([crashes, stale, coalesced, staleRestarts, relists]);
+  // A restart between another's change and its reconcile loses what the controller remembered of
+  // the object before it: every change by others counts, the last one of an object too.
+  const othersChanges = roundRobin(onePerClusterShape(changes.filter((w) => !w.byController)), (w) => `${w.kind} ${w.namespace}/${w.pointName}`);
+  const changeCrashes: Plan[] = othersChanges.map((w) => ({ kind: 'crash-after-change', change: w.change! }));
+
+  return interleave([crashes, stale, coalesced, staleRestarts, relists, changeCrashes]);
 }
 
 /** The changes, with only the first of each shape among those the cluster's own controllers made. */

@@ -6,9 +6,10 @@ import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWr
 
 // A plan carried out on a running run. It waits for its point — the controller's write, a change
 // of an object — in the commit listener, so it acts before anyone hears of the write (a crash plan
-// kills the controller before the write's answer reaches it). What it does to what the controller
-// sees goes through the simulated cluster's fault table, scoped to the controller's user, so every
-// other client (the scenario, the sim's own controllers) sees the cluster as it is.
+// kills the controller before the write's answer, or the change's event, reaches it). What it does
+// to what the controller sees goes through the simulated cluster's fault table, scoped to the
+// controller's user, so every other client (the scenario, the sim's own controllers) sees the
+// cluster as it is.
 
 /** A stale view holds while the restarted controller starts (its lag counts from its sync). */
 const STALE_VIEW_HOLD_MS = 120_000;
@@ -177,6 +178,12 @@ export class Perturbation {
         if (this.reached && this.changesLeft > 0 && w.change && !w.byController && sameObject(w.change, p.change)) {
           if (--this.changesLeft === 0) this.relist();
         }
+        return;
+      case 'crash-after-change':
+        // Inside the change's commit: killed before its watch event can reach the controller.
+        if (this.reached || !w.change || !sameChangePoint(w.change, p.change)) return;
+        this.reach(describePlan(p));
+        this.hooks.restart();
         return;
       case 'resync-when-quiet':
         return;

@@ -19,6 +19,7 @@ const staleRestart = (write = create): Plan => ({ kind: 'stale-restart-after-wri
 const relist: Plan = { kind: 'relist-across-changes', change, changes: 1 };
 const coalesce: Plan = { kind: 'coalesce-change', change };
 const resync: Plan = { kind: 'resync-when-quiet' };
+const changeCrash: Plan = { kind: 'crash-after-change', change };
 
 function finding(plan: Plan, objects: Finding['objects'], diff = JSON.stringify(objects)): Finding {
   return { class: CLASS_OF[plan.kind], summary: '', plan, perturbation: plan.kind, diff, objects, reconciles: [], replay: `replay ${plan.kind}` };
@@ -121,4 +122,15 @@ test('findings without symptoms to compare (a controller that never went quiet) 
   const loop = (plan: Plan) => finding(plan, [], 'its queue never emptied');
   const { findings } = attribute([loop(crash()), loop(crash(update)), loop(stale())]);
   assert.deepEqual(findings.map((f) => f.class), ['intermediate-state', 'stale-state']);
+});
+
+test('a crash at a change comes after every other perturbation: it keeps only what none of them explains', () => {
+  const leaked = { id: 'ConfigMap dns/api.example.com', change: 'extra' as const };
+  const runs = [finding(changeCrash, [child('alpha', 2)]), finding(relist, [child('alpha', 2)]), finding(changeCrash, [leaked])];
+  const { findings, within } = attribute(runs);
+  assert.deepEqual(findings.map((f) => [f.plan.kind, f.class, f.alsoReproducedBy?.map((r) => r.plan.kind) ?? []]), [
+    ['relist-across-changes', 'unobserved-state', ['crash-after-change']],
+    ['crash-after-change', 'intermediate-state', []],
+  ]);
+  assert.equal(within(runs[0]!), findings[0]);
 });

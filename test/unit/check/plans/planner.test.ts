@@ -4,11 +4,13 @@ import type { KubeObject } from '../../../../src/shared/k8s.ts';
 import { planRuns } from '../../../../src/check/plans/planner.ts';
 import { SCENARIO_USER_AGENT } from '../../../../src/sim/index.ts';
 import { encodePlan, parsePlan, PlanError } from '../../../../src/check/plans/planCodec.ts';
+import { CLASS_OF, describePlan, type Plan } from '../../../../src/check/plans/plan.ts';
 import type { CommittedWrite } from '../../../../src/check/run/controllerWrites.ts';
 
 // The plans a reference run yields: a crash and two stale caches after each write of the
-// controller's, a coalesced change and a relist at each change that another follows; writes alike
-// taken in turn so a short budget still covers every kind of write, and every class early on.
+// controller's, a coalesced change and a relist at each change that another follows, a crash at
+// each change by someone else; writes alike taken in turn so a short budget still covers every
+// kind of write, and every class early on.
 
 const object = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
 
@@ -69,7 +71,27 @@ test('a change followed by another of the same object is a coalesce and a relist
   assert.deepEqual(plans.map((p) => `${p.kind} ${'change' in p ? `${p.change.kind} ${p.change.name} #${p.change.occurrence}` : ''}`), [
     'coalesce-change apps/Deployment web #1',
     'relist-across-changes apps/Deployment web #1',
+    'crash-after-change apps/Deployment web #1',
+    'crash-after-change apps/Deployment web #2',
   ]);
+});
+
+test("every change by someone else of what the controller watches, the last one too, is a crash before it reconciles it; its own changes are not", () => {
+  const writes = [changeOf('configmaps', '', 'ConfigMap', 'a', 1), changeOf('configmaps', '', 'ConfigMap', 'a', 2, true), changeOf('configmaps', '', 'ConfigMap', 'a', 3), changeOf('pods', '', 'Pod', 'p', 1)];
+  const crashes = planRuns({ writes, watched: new Set(['configmaps']) }).filter((p) => p.kind === 'crash-after-change');
+  assert.deepEqual(crashes.map((p) => `${p.change.kind} ${p.change.name} #${p.change.occurrence}`), ['ConfigMap a #1', 'ConfigMap a #3']);
+  // Last of all, so every simpler class runs first on a short budget.
+  assert.equal(planRuns({ writes, watched: new Set(['configmaps']) }).at(-1)!.kind, 'crash-after-change');
+});
+
+test('a crash at a change goes through the command line as JSON and back, and says what was done', () => {
+  const plan: Plan = { kind: 'crash-after-change', change: { kind: 'Service', namespace: 'default', name: 'api', occurrence: 4 } };
+  assert.deepEqual(parsePlan(encodePlan(plan)), plan);
+  assert.deepEqual(parsePlan('{"kind":"crash-after-change","change":{"kind":"Service","name":"api","occurrence":2}}'), { kind: 'crash-after-change', change: { kind: 'Service', namespace: '', name: 'api', occurrence: 2 } });
+  assert.throws(() => parsePlan('{"kind":"crash-after-change"}'), (err: Error) => err instanceof PlanError && err.message === 'change must be an object');
+  assert.throws(() => parsePlan('{"kind":"crash-after-change","change":{"kind":"Service","name":"api","occurrence":0}}'), /change.occurrence must be an integer of at least 1/);
+  assert.equal(describePlan(plan), 'killed right after change #4 of Service default/api, before it reconciled it, then restarted');
+  assert.equal(CLASS_OF[plan.kind], 'intermediate-state');
 });
 
 test('each write of the controller is a crash, a stale cache and a stale restart', () => {
@@ -89,6 +111,8 @@ test('changes alike by the cluster\'s own controllers are planned once; the scen
   const writes = ['a', 'b'].flatMap((name) => [1, 2, 3].map((n) => statusChange(name, n, cluster, n)));
   const planned = planRuns({ writes, watched: new Set(['deployments.apps']) }).filter((p) => p.kind === 'coalesce-change');
   assert.deepEqual(planned.map((p) => p.kind === 'coalesce-change' && `${p.change.name} #${p.change.occurrence}`), ['a #1']);
+  const crashes = planRuns({ writes, watched: new Set(['deployments.apps']) }).filter((p) => p.kind === 'crash-after-change');
+  assert.deepEqual(crashes.map((p) => p.kind === 'crash-after-change' && `${p.change.name} #${p.change.occurrence}`), ['a #1']);
   const byScenario = ['a', 'b'].flatMap((name) => [1, 2, 3].map((n) => statusChange(name, n, SCENARIO_USER_AGENT, n)));
   assert.equal(planRuns({ writes: byScenario, watched: new Set(['deployments.apps']) }).filter((p) => p.kind === 'coalesce-change').length, 4);
 });
