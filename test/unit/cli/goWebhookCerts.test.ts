@@ -1,34 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { OutputTail, goExitHint } from '../../../src/runtime/goMessages.ts';
 import { WEBHOOK_WITHOUT_CERTS_PROGRAM, writeGoProgram } from '../runtime/support/goPrograms.ts';
+import { runCli } from './support/runCli.ts';
 
 // A kubebuilder project with webhooks, run or checked without ENABLE_WEBHOOKS=false: its manager
 // stops at once for want of the webhook server's certificate. `run` shows the program's output,
 // `check` shows none of it: both say what stopped it and what to do.
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = join(ROOT, 'src/cli/main.ts');
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+// Go keeps its build cache under HOME, which runCli points elsewhere by default.
+const cli = (args: string[]) => runCli(args, { env: { HOME: process.env.HOME } });
 
 const SCENARIO = 'seed: 1\nobjects:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: app, namespace: default }\n';
 
