@@ -23,6 +23,8 @@ export interface BreakpointTarget {
   request: ReconcileRequest;
   object: KubeObject | undefined;
   trigger: TriggerDelta[];
+  /** The reconcile's sequence number: what each breakpoint's hit count was there is remembered. */
+  seq?: number;
 }
 
 export interface NamePattern {
@@ -50,6 +52,8 @@ interface Compiled {
   pattern: NamePattern;
   condition?: (scope: ConditionScope) => unknown;
   hit?: (count: number) => boolean;
+  /** The hit count each reconcile gave it (by seq), for looking back without counting again. */
+  hitAt: Map<number, number>;
 }
 
 interface ConditionScope {
@@ -156,6 +160,19 @@ export class BreakpointSet {
 
   /** Decides for one reconcile: the first stopping breakpoint wins; logpoints report but never stop. */
   evaluate(target: BreakpointTarget, onLog?: (bp: ReconcileBreakpoint, message: string) => void): BreakpointVerdict {
+    return this.decide(target, onLog);
+  }
+
+  /**
+   * Decides for a recorded reconcile (Reverse Continue): nothing is counted again, and a hit
+   * condition is checked against the count that reconcile had. One that ran before the breakpoint
+   * was set was never counted: there, as for data breakpoints, the hit condition is left out.
+   */
+  recall(target: BreakpointTarget & { seq: number }): BreakpointVerdict {
+    return this.decide(target, undefined, target.seq);
+  }
+
+  private decide(target: BreakpointTarget, onLog?: (bp: ReconcileBreakpoint, message: string) => void, recalled?: number): BreakpointVerdict {
     const scope: ConditionScope = { obj: target.object, req: target.request, trigger: target.trigger };
     let verdict: BreakpointVerdict = { action: 'none' };
     for (const c of this.compiled) {
@@ -172,9 +189,17 @@ export class BreakpointSet {
         }
         if (!ok) continue;
       }
-      c.bp.hits++;
-      if (c.hit && !c.hit(c.bp.hits)) continue;
+      if (recalled !== undefined) {
+        const hits = c.hitAt.get(recalled);
+        if (c.hit && hits !== undefined && !c.hit(hits)) continue;
+      } else {
+        c.bp.hits++;
+        if (target.seq !== undefined) c.hitAt.set(target.seq, c.bp.hits);
+        if (c.hit && !c.hit(c.bp.hits)) continue;
+      }
       if (c.bp.spec.logMessage !== undefined) {
+        // Looking back, a logpoint has nothing to say: it logged when the reconcile ran.
+        if (recalled !== undefined) continue;
         const message = interpolateLogMessage(c.bp.spec.logMessage, scope);
         onLog?.(c.bp, message);
         if (verdict.action === 'none') verdict = { action: 'log', breakpoint: c.bp, message };
@@ -188,14 +213,14 @@ export class BreakpointSet {
   private compile(spec: BreakpointSpec): Compiled {
     const bp: ReconcileBreakpoint = { id: this.newId(), spec, verified: true, hits: 0 };
     try {
-      const compiled: Compiled = { bp, pattern: parseBreakpointName(spec.name) };
+      const compiled: Compiled = { bp, pattern: parseBreakpointName(spec.name), hitAt: new Map() };
       if (spec.condition?.trim()) compiled.condition = compileExpression(spec.condition);
       if (spec.hitCondition?.trim()) compiled.hit = parseHitCondition(spec.hitCondition);
       return compiled;
     } catch (err) {
       bp.verified = false;
       bp.message = (err as Error).message;
-      return { bp, pattern: { kind: /$^/ } };
+      return { bp, pattern: { kind: /$^/ }, hitAt: new Map() };
     }
   }
 }

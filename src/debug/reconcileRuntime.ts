@@ -332,7 +332,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     while (r) {
       const data = this.dataStops.recorded(r);
       if (data) return this.stopOnData(data);
-      const verdict = this.breakpoints.evaluate({ kind: r.forKind.kind, key: r.key, request: r.request, object: r.object, trigger: r.trigger });
+      const verdict = this.breakpoints.recall({ kind: r.forKind.kind, key: r.key, request: r.request, object: r.object, trigger: r.trigger, seq: r.seq });
       if (verdict.action === 'stop') return this.show({ reason: 'breakpoint', record: r, live: false, breakpointId: verdict.breakpoint.id });
       last = r;
       r = this.session?.recorder.previous(r.seq);
@@ -421,7 +421,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       return { reason: 'pause' };
     }
     const verdict = this.breakpoints.evaluate(
-      { kind: record.forKind.kind, key: record.key, request: record.request, object: record.object, trigger: record.trigger },
+      { kind: record.forKind.kind, key: record.key, request: record.request, object: record.object, trigger: record.trigger, seq: record.seq },
       (_bp, message) => this.print('console', `${message}\n`),
     );
     if (verdict.action === 'stop') return { reason: 'breakpoint', breakpointId: verdict.breakpoint.id };

@@ -103,3 +103,18 @@ test('a data breakpoint on an unseen controller\'s Service ports stops before th
     await dc.stop();
   }
 });
+
+test('Reverse Continue honours a hit condition: the reconcile counted first, where it did not stop, is passed over', { timeout: 60_000 }, async () => {
+  const dc = await startClient();
+  try {
+    const second = await stopped(dc, () => launch(dc, { controller: CONTROLLER, scenario: SCENARIO }, { functionBreakpoints: [{ name: 'Service default/front', hitCondition: '2' }] }));
+    assert.equal(second.body.reason, 'breakpoint');
+    assert.match((await topFrame(dc, 1)).name, /^reconcile Service default\/front #5 /);
+    // front's first reconcile (#2) was hit 1: the breakpoint did not stop there going forward.
+    const back = await stopped(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
+    assert.equal(back.body.reason, 'step');
+    assert.match((await topFrame(dc, 1)).name, /^reconcile Service default\/kubernetes #1 /);
+  } finally {
+    await dc.stop();
+  }
+});

@@ -79,3 +79,16 @@ test('a malformed breakpoint is reported unverified with a reason', () => {
   const [bad] = s.set([{ name: 'Deployment', condition: 'obj.(' }]);
   assert.equal(bad?.verified, false);
 });
+
+test('looking back, a hit condition is checked against the count each reconcile had, and nothing is counted again', () => {
+  const s = new BreakpointSet();
+  s.set([{ name: 'Deployment', hitCondition: '2' }]);
+  const at = (seq: number) => ({ ...target('Deployment', 'default/web'), seq });
+  assert.deepEqual([1, 2, 3].map((seq) => s.evaluate(at(seq)).action), ['none', 'stop', 'stop']);
+  // The first hit never stopped, however often one looks back at it.
+  assert.deepEqual([2, 1, 1].map((seq) => s.recall(at(seq)).action), ['stop', 'none', 'none']);
+  assert.equal(s.list()[0]?.hits, 3);
+  // Reconciles from before the breakpoint was set were never counted: the hit condition is left out.
+  s.set([{ name: 'Deployment', hitCondition: '==5' }]);
+  assert.equal(s.recall(at(1)).action, 'stop');
+});
