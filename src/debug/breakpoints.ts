@@ -184,7 +184,10 @@ export class BreakpointSet {
         try {
           ok = c.condition(scope);
         } catch (err) {
-          onLog?.(c.bp, `breakpoint condition failed: ${(err as Error).message}`);
+          // Name the breakpoint and the reconcile: with several breakpoints the bare error says neither.
+          const at = `${target.kind} ${target.key}${target.seq !== undefined ? ` #${target.seq}` : ''}`;
+          const gone = target.object ? '' : ' (obj is undefined: the object is gone)';
+          onLog?.(c.bp, `breakpoint "${c.bp.spec.name}" condition failed on reconcile ${at}${gone}: ${(err as Error).message}`);
           ok = false;
         }
         if (!ok) continue;

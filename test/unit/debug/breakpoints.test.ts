@@ -50,6 +50,13 @@ test('conditions see obj and req; a failing condition does not stop and is repor
   const logs: string[] = [];
   assert.equal(s.evaluate(target('Deployment', 'default/web'), (_bp, m) => logs.push(m)).action, 'none');
   assert.match(logs[0] ?? '', /condition failed/);
+  // Which breakpoint, which reconcile, and that the object is gone when obj is undefined.
+  s.set([{ name: 'Deployment default/web', condition: 'obj.spec.replicas > 2' }]);
+  s.evaluate(target('Deployment', 'default/web', { object: undefined, seq: 7 }), (_bp, m) => logs.push(m));
+  assert.equal(
+    logs[1],
+    'breakpoint "Deployment default/web" condition failed on reconcile Deployment default/web #7 (obj is undefined: the object is gone): Cannot read properties of undefined (reading \'spec\')',
+  );
 });
 
 test('hit counts count matching reconciles', () => {
