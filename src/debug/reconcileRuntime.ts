@@ -89,9 +89,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private readonly breakpointIds = idCounter();
   readonly breakpoints = new BreakpointSet(this.breakpointIds);
   private readonly dataStops = new DataStops(this.breakpointIds, {
-    busy: () => this.stop !== undefined || this.replayStop !== 'done',
+    busy: () => this.replayStop !== 'done',
     held: () => this.held.map((h) => h.record),
-    stopAt: (stop) => this.stopOnData(stop),
+    // A reconcile that got past the gate before a stop can still write while stopped: its change
+    // is shown once the user goes on, not lost.
+    stopAt: (stop) => (this.stop ? this.deferredData.push(stop) : this.stopOnData(stop)),
     print: (text) => this.print('stderr', text),
   });
   private readonly factories: RuntimeFactories;
@@ -101,6 +103,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private stop: StopState | undefined;
   /** The live stop that history browsing started from (stepBack keeps it held). */
   private liveStop: StopState | undefined;
+  /** Data breakpoint stops found while stopped, shown in turn as the user goes on. */
+  private readonly deferredData: DataStop[] = [];
   private entryPending = false;
   private stepping = false;
   private pauseRequested = false;
@@ -362,6 +366,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   async shutdown(): Promise<void> {
+    for (const d of this.deferredData.splice(0)) d.heldWrite?.release();
     this.dataStops.dispose();
     this.jsAttach?.dispose();
     this.replay?.dispose();
@@ -448,6 +453,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     }
     this.scenarioClock.resume();
     this.emit('continued', {});
+    const deferred = this.deferredData.shift();
+    if (deferred) return this.stopOnData({ ...deferred, live: deferred.live && this.held.some((h) => h.record === deferred.record) });
     this.dispatch();
   }
 

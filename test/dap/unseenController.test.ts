@@ -118,3 +118,19 @@ test('Reverse Continue honours a hit condition: the reconcile counted first, whe
     await dc.stop();
   }
 });
+
+test('a write that lands while stopped at another worker\'s data breakpoint stops next, not lost', { timeout: 60_000 }, async () => {
+  const dc = await startClient();
+  try {
+    const bps = [{ name: 'ConfigMap default/front-ports .data.service' }, { name: 'ConfigMap default/back-ports .data.service' }];
+    const first = await stopped(dc, () => launch(dc, { controller: FIXTURE('twoWorkers.ts'), scenario: SCENARIO }, { functionBreakpoints: bps }));
+    assert.match(first.body.description ?? "", /^ConfigMap default\/front-ports \.data\.service: unset → "front"/);
+    // back's reconcile got past the gate before that stop; its write came while stopped.
+    await new Promise((r) => setTimeout(r, 1200));
+    const second = await stopped(dc, () => dc.continueRequest({ threadId: first.body.threadId ?? 1 }));
+    assert.equal(second.body.reason, 'data breakpoint');
+    assert.match(second.body.description ?? '', /^ConfigMap default\/back-ports \.data\.service: unset → "back" \(rv \d+\), by this reconcile's create/);
+  } finally {
+    await dc.stop();
+  }
+});
