@@ -4,7 +4,7 @@ import { MODULE_PATH } from './shippedModule.ts';
 
 // go.mod, read and changed through `go mod edit` (never by hand): the require of Controller Lab's
 // module at the product's version, the replace to the project's copy, and what `go mod tidy` then
-// moved (controller-runtime v0.25.0 → v0.25.2: the module needs at least the versions it was built with).
+// moved (only a project below the copy's minimum.mod versions, controller-runtime v0.22 → v0.23.0).
 
 export const REPLACE_PATH = './controller-lab/go';
 
