@@ -39,3 +39,18 @@ test('init go in a project on controller-runtime v0.23 and k8s.io v0.35 (go 1.25
   assert.deepEqual(versions(dir), before, `go.mod after init go:\n${readFileSync(join(dir, 'go.mod'), 'utf8')}\n${tidy}`);
   assert.doesNotMatch(readFileSync(join(dir, 'go.mod'), 'utf8'), /^toolchain /m);
 });
+
+test('init go in a project on controller-runtime v0.22 (below what the module needs) names the versions it raised and why', { timeout: 10 * 60_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-older-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(FIXTURE, dir, { recursive: true });
+  execFileSync('go', ['get', 'sigs.k8s.io/controller-runtime@v0.22.4', 'k8s.io/api@v0.34.1', 'k8s.io/apimachinery@v0.34.1', 'k8s.io/client-go@v0.34.1', 'k8s.io/apiextensions-apiserver@v0.34.1'], { cwd: dir, stdio: 'ignore' });
+  execFileSync('go', ['mod', 'tidy'], { cwd: dir, stdio: 'ignore' });
+
+  const r = await setUpGoProject({ dir, go: systemGo(), env: { CONTROLLER_LAB: 'npx controller-lab' } });
+  const tidy = setupLines(r.changes).find((l) => l.startsWith('go.mod: go mod tidy')) ?? '';
+  assert.match(tidy, /sigs\.k8s\.io\/controller-runtime v0\.22\.4 → v0\.23\.0/);
+  assert.match(tidy, /k8s\.io\/client-go v0\.34\.1 → v0\.35\.0/);
+  assert.match(tidy, /\(Controller Lab's Go module needs at least [^)]*k8s\.io\/client-go v0\.35\.0, sigs\.k8s\.io\/controller-runtime v0\.23\.0\)$/);
+  assert.equal(versions(dir)['sigs.k8s.io/controller-runtime'], 'v0.23.0');
+});

@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { GoTool } from './goTool.ts';
 import type { Project } from './project.ts';
+import { NEEDS_WHY, needsText, raisesFor, raisesText } from './moduleNeeds.ts';
 import { MODULE_PATH } from './shippedModule.ts';
 
 // go.mod, read and changed through `go mod edit` (never by hand): the require of Controller Lab's
@@ -24,14 +27,20 @@ interface GoModJson {
   Replace?: { Old: { Path: string; Version?: string }; New: { Path: string; Version?: string } }[] | null;
 }
 
-export async function readGoMod(go: GoTool, dir: string): Promise<GoMod> {
-  const json = JSON.parse(await go.go(['mod', 'edit', '-json'], dir)) as GoModJson;
+/** The project's go.mod in `dir`, or another go.mod-format `file` there. */
+export async function readGoMod(go: GoTool, dir: string, file?: string): Promise<GoMod> {
+  const json = JSON.parse(await go.go(['mod', 'edit', '-json', ...(file ? [file] : [])], dir)) as GoModJson;
   return {
     module: json.Module?.Path ?? '',
     ...(json.Go ? { go: json.Go } : {}),
     requires: new Map((json.Require ?? []).map((r) => [r.Path, { version: r.Version, indirect: r.Indirect === true }])),
     replaces: new Map((json.Replace ?? []).map((r) => [r.Old.Path, r.New.Version ? `${r.New.Path}@${r.New.Version}` : r.New.Path])),
   };
+}
+
+/** What the module asks of a project: the go.mod a copy of it gets (minimum.mod, see shippedModuleFiles). */
+export async function readModuleNeeds(go: GoTool, shippedDir: string): Promise<GoMod> {
+  return readGoMod(go, shippedDir, existsSync(join(shippedDir, 'minimum.mod')) ? 'minimum.mod' : 'go.mod');
 }
 
 /** Whether go.mod already requires the module at `version` and replaces it with the project's copy. */
@@ -81,18 +90,22 @@ export async function requireShippedModule(project: Project, mod: GoMod, version
 
 /**
  * `go mod tidy`, so go.sum is complete and the module is required, then the require set to the
- * product's version (tidy gives a replaced module it adds a placeholder version); records what tidy moved.
+ * product's version (tidy gives a replaced module it adds a placeholder version); records what tidy
+ * moved, and why when the module needed higher versions than the project had. A dry run names
+ * those versions before anything moves.
  */
-export async function tidy(project: Project, version: string): Promise<void> {
+export async function tidy(project: Project, version: string, needs: GoMod): Promise<void> {
+  const before = await readGoMod(project.go, project.dir);
+  const raises = raisesFor(before, needs);
   if (project.dryRun) {
-    project.changed('go.mod', 'go mod tidy (go.sum completed; versions raised to what the module needs)');
+    project.changed('go.mod', raises.length ? `go mod tidy will raise ${raisesText(raises)} (${NEEDS_WHY}), and modules they need` : 'go mod tidy (go.sum completed)');
     return;
   }
-  const before = await readGoMod(project.go, project.dir);
   await project.go.go(['mod', 'tidy'], project.dir);
   const after = await readGoMod(project.go, project.dir);
   const moved = tidyChanges(before, after);
-  project.changed('go.mod', `go mod tidy${moved.length ? `: ${moved.join(', ')}` : ' (go.sum completed)'}`);
+  const why = raises.length ? ` (Controller Lab's Go module needs at least ${needsText(raises)})` : '';
+  project.changed('go.mod', `go mod tidy${moved.length ? `: ${moved.join(', ')}${why}` : ' (go.sum completed)'}`);
   const required = after.requires.get(MODULE_PATH);
   // Tidy drops a require nothing imports: the wrap line (or a suite) must come first.
   if (!required) project.manual('go.mod', `nothing imports ${MODULE_PATH} yet, so go mod tidy did not require it: add controllerlab.Wrap to your main and run this again`);

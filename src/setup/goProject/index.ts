@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { letDockerBuildSeeCopy } from './dockerfile.ts';
-import { readGoMod, requireShippedModule, tidy } from './goMod.ts';
+import { readGoMod, readModuleNeeds, requireShippedModule, tidy } from './goMod.ts';
 import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from './goTool.ts';
 import { addLaunchConfigurationsTo } from './launchConfig.ts';
 import { envPrefix, localRunEnv, localRunNote, MANAGER_MANIFEST } from './localRunEnv.ts';
@@ -93,7 +93,7 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     const moduleTouched = project.changes.some((c) => c.status === 'changed' && (c.file === 'controller-lab/go' || c.file.endsWith('.go')));
     if (goModChanged || moduleTouched) {
       step('go mod tidy (downloads the modules it needs)');
-      await tidy(project, shipped.version);
+      await tidy(project, shipped.version, await readModuleNeeds(go, shipped.dir));
     }
 
     step('Makefile, Dockerfile, starter scenario, launch configurations');

@@ -106,6 +106,7 @@ test('init go on a kubebuilder scaffold: every edit, once; a second run changes 
     'go mod edit -json',
     `go mod edit -replace=${MODULE_PATH}=./controller-lab/go`,
     'gofmt -w cmd/main.go internal/controller/suite_test.go internal/webhook/v1alpha1/webhook_suite_test.go',
+    'go mod edit -json minimum.mod',
     'go mod edit -json',
     'go mod tidy',
     'go mod edit -json',
@@ -134,8 +135,19 @@ test('a dry run says what would change and writes nothing', async (t) => {
   const ran: string[] = [];
   const r = await setUpGoProject({ dir, go: offlineGo(ran), dryRun: true, env: WITH_CLI });
   assert.deepEqual(snapshot(dir), before);
-  assert.deepEqual(ran, ['go mod edit -json']);
-  assert.deepEqual(setupLines(r.changes), FIRST_RUN.map((l) => (l.startsWith('go.mod: go mod tidy') ? 'go.mod: go mod tidy (go.sum completed; versions raised to what the module needs)' : l)));
+  // Reads only: the project's go.mod, and what the module asks of it (the copy's go.mod-to-be).
+  assert.deepEqual(ran, ['go mod edit -json', 'go mod edit -json minimum.mod', 'go mod edit -json']);
+  assert.deepEqual(setupLines(r.changes), FIRST_RUN);
+});
+
+test('a dry run on a project below the versions the module needs names each version go mod tidy will raise, and why', async (t) => {
+  const dir = project(t);
+  spawnSync('go', ['mod', 'edit', '-go=1.24.0', '-require=sigs.k8s.io/controller-runtime@v0.22.4', '-require=k8s.io/client-go@v0.34.1', '-require=k8s.io/apimachinery@v0.34.1', '-require=k8s.io/api@v0.34.1'], { cwd: dir });
+  const r = await setUpGoProject({ dir, go: offlineGo([]), dryRun: true, env: WITH_CLI });
+  const tidy = setupLines(r.changes).filter((l) => l.startsWith('go.mod: go mod tidy'));
+  assert.deepEqual(tidy, [
+    'go.mod: go mod tidy will raise go 1.24.0 → 1.25.0, k8s.io/api v0.34.1 → v0.35.0, k8s.io/apimachinery v0.34.1 → v0.35.0, k8s.io/client-go v0.34.1 → v0.35.0, sigs.k8s.io/controller-runtime v0.22.4 → v0.23.0 (the lowest versions Controller Lab\'s Go module works with), and modules they need',
+  ]);
 });
 
 test('a refresh: a copy from another version (or edited) is made the shipped one again, and says from what', async (t) => {
