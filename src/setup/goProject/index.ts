@@ -15,6 +15,7 @@ import { checkSimtestCommand } from './simtestCommand.ts';
 import { findShippedModule, MODULE_PATH, ShippedModuleMissing, type ShippedModule } from './shippedModule.ts';
 import { STARTER_SCENARIO, writeStarterScenario } from './starterScenario.ts';
 import { switchSuites } from './suiteSwap.ts';
+import { syncVendor } from './vendorSync.ts';
 
 // `controller-lab init go [DIR]` and "Controller Lab: Set Up This Go Project": wires a Go project
 // (kubebuilder's layout, or any main that creates a controller-runtime manager) to Controller Lab,
@@ -94,6 +95,7 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     if (goModChanged || moduleTouched) {
       step('go mod tidy (downloads the modules it needs)');
       await tidy(project, shipped.version, await readModuleNeeds(go, shipped.dir));
+      await syncVendor(project);
     }
 
     step('Makefile, Dockerfile, starter scenario, launch configurations');

@@ -25,6 +25,8 @@ function offlineGo(ran: string[]): GoTool {
     async go(args, cwd) {
       ran.push(`go ${args.join(' ')}`);
       if (args[0] === 'mod' && args[1] === 'tidy') return real.go(['mod', 'edit', `-require=${MODULE_PATH}@${PLACEHOLDER}`], cwd);
+      // It downloads every module the project needs: recorded only.
+      if (args[0] === 'mod' && args[1] === 'vendor') return '';
       return real.go(args, cwd);
     },
     async gofmt(files, cwd) {
@@ -230,4 +232,16 @@ test('a project with a conversion webhook is told the simulated cluster does not
   const lines = setupLines(setup.changes).filter((l) => l.startsWith('by hand: '));
   assert.equal(lines.length, 1, lines.join('\n'));
   assert.match(lines[0] ?? '', /^by hand: api\/v2\/memcached_conversion\.go: the simulated cluster calls no conversion webhook .*test ConvertTo and ConvertFrom by calling them/);
+});
+
+test('a project that vendors its modules gets vendor/ synced after go mod tidy, or every go build fails on inconsistent vendoring', async (t) => {
+  const dir = project(t);
+  mkdirSync(join(dir, 'vendor'));
+  writeFileSync(join(dir, 'vendor/modules.txt'), '# sigs.k8s.io/controller-runtime v0.25.0\n## explicit; go 1.26.0\n');
+  const ran: string[] = [];
+  const r = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
+  assert.deepEqual(ran.slice(ran.indexOf('go mod tidy')), ['go mod tidy', 'go mod edit -json', `go mod edit -require=${MODULE_PATH}@v0.1.0`, 'go mod vendor']);
+  assert.ok(setupLines(r.changes).includes('vendor/modules.txt: go mod vendor (the project vendors its modules: Controller Lab\'s copy and what go mod tidy changed)'), setupLines(r.changes).join('\n'));
+  const dry = await setUpGoProject({ dir: project(t), go: offlineGo([]), dryRun: true, env: WITH_CLI });
+  assert.ok(!setupLines(dry.changes).some((l) => l.startsWith('vendor/')), 'no vendor/ in that project');
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { systemGo } from '../../src/setup/goProject/goTool.ts';
 // A kubebuilder project that is not on the newest versions (controller-runtime v0.23, k8s.io v0.35,
 // go 1.25): `init go` with the real `go mod tidy` (it downloads modules, builds nothing) leaves its
 // versions where the team put them. Controller Lab's module asks for no more than it was verified on.
+// And a project that vendors its modules keeps a vendor/ that go accepts.
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/memcached-operator', import.meta.url));
 
@@ -53,4 +54,17 @@ test('init go in a project on controller-runtime v0.22 (below what the module ne
   assert.match(tidy, /k8s\.io\/client-go v0\.34\.1 → v0\.35\.0/);
   assert.match(tidy, /\(Controller Lab's Go module needs at least [^)]*k8s\.io\/client-go v0\.35\.0, sigs\.k8s\.io\/controller-runtime v0\.23\.0\)$/);
   assert.equal(versions(dir)['sigs.k8s.io/controller-runtime'], 'v0.23.0');
+});
+
+test('init go in a project that vendors its modules leaves vendor/ consistent: go list (and so go build) works', { timeout: 10 * 60_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-vendored-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(FIXTURE, dir, { recursive: true });
+  execFileSync('go', ['mod', 'vendor'], { cwd: dir, stdio: 'ignore' });
+
+  const r = await setUpGoProject({ dir, go: systemGo(), env: { CONTROLLER_LAB: 'npx controller-lab' } });
+  assert.ok(setupLines(r.changes).some((l) => l.startsWith('vendor/modules.txt: go mod vendor')));
+  const listed = spawnSync('go', ['list', './...'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(listed.status, 0, listed.stderr);
+  assert.match(readFileSync(join(dir, 'vendor/modules.txt'), 'utf8'), /^# github\.com\/controller-lab\/controller-lab\/go v0\.1\.0 => \.\/controller-lab\/go$/m);
 });
