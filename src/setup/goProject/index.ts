@@ -16,6 +16,7 @@ import { findShippedModule, MODULE_PATH, ShippedModuleMissing, type ShippedModul
 import { STARTER_SCENARIO, writeStarterScenario } from './starterScenario.ts';
 import { switchSuites } from './suiteSwap.ts';
 import { syncVendor } from './vendorSync.ts';
+import { replaceOnceInWorkspace } from './workspace.ts';
 
 // `controller-lab init go [DIR]` and "Controller Lab: Set Up This Go Project": wires a Go project
 // (kubebuilder's layout, or any main that creates a controller-runtime manager) to Controller Lab,
@@ -97,6 +98,8 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
       await tidy(project, shipped.version, await readModuleNeeds(go, shipped.dir));
       await syncVendor(project);
     }
+    // Also when go.mod was already set up: the workspace may have gained a second copy since.
+    await replaceOnceInWorkspace(project, options.env ?? process.env);
 
     step('Makefile, Dockerfile, starter scenario, launch configurations');
     const hasMakeTest = simulateMakeTest(project);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { GoProjectSetupError, setUpGoProject, setupLines } from '../../../../src/setup/index.ts';
 import { GoNotFound, systemGo, type GoTool } from '../../../../src/setup/goProject/goTool.ts';
@@ -244,4 +245,22 @@ test('a project that vendors its modules gets vendor/ synced after go mod tidy, 
   assert.ok(setupLines(r.changes).includes('vendor/modules.txt: go mod vendor (the project vendors its modules: Controller Lab\'s copy and what go mod tidy changed)'), setupLines(r.changes).join('\n'));
   const dry = await setUpGoProject({ dir: project(t), go: offlineGo([]), dryRun: true, env: WITH_CLI });
   assert.ok(!setupLines(dry.changes).some((l) => l.startsWith('vendor/')), 'no vendor/ in that project');
+});
+
+test('two modules of one go.work workspace set up: go.work replaces the module once, or every build there fails on conflicting replacements', async (t) => {
+  const ws = mkdtempSync(join(tmpdir(), 'init-go-ws-'));
+  t.after(() => rmSync(ws, { recursive: true, force: true }));
+  for (const [name, module] of [['op', 'example.com/op'], ['op2', 'example.com/op2']]) {
+    cpSync(project(t), join(ws, name!), { recursive: true });
+    spawnSync('go', ['mod', 'edit', `-module=${module}`], { cwd: join(ws, name!) });
+  }
+  writeFileSync(join(ws, 'go.work'), 'go 1.26.0\n\nuse (\n\t./op\n\t./op2\n)\n');
+  const first = await setUpGoProject({ dir: join(ws, 'op'), go: offlineGo([]), env: WITH_CLI });
+  assert.ok(!setupLines(first.changes).some((l) => l.includes('go.work')), 'one copy in the workspace: nothing to do');
+  const second = await setUpGoProject({ dir: join(ws, 'op2'), go: offlineGo([]), env: WITH_CLI });
+  assert.ok(setupLines(second.changes).includes(`../go.work: replace ${MODULE_PATH} => ./op2/controller-lab/go (2 modules of the workspace replace it with copies of their own, which go refuses in a workspace)`), setupLines(second.changes).join('\n'));
+  const work = JSON.parse(spawnSync('go', ['work', 'edit', '-json'], { cwd: ws, encoding: 'utf8' }).stdout) as { Replace: { Old: { Path: string }; New: { Path: string } }[] };
+  assert.deepEqual(work.Replace.map((r) => `${r.Old.Path} => ${r.New.Path}`), [`${MODULE_PATH} => ./op2/controller-lab/go`]);
+  const again = await setUpGoProject({ dir: join(ws, 'op'), go: offlineGo([]), env: WITH_CLI });
+  assert.ok(!setupLines(again.changes).some((l) => l.includes('go.work')));
 });
