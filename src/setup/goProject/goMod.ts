@@ -48,6 +48,12 @@ export function requiresShipped(mod: GoMod, version: string): boolean {
   return mod.requires.get(MODULE_PATH)?.version === `v${version}` && mod.replaces.get(MODULE_PATH) === REPLACE_PATH;
 }
 
+/** A replace of the module the project chose itself (a clone of Controller Lab), which init go keeps. */
+function ownReplace(mod: GoMod): string | undefined {
+  const to = mod.replaces.get(MODULE_PATH);
+  return to && to !== REPLACE_PATH ? to : undefined;
+}
+
 /**
  * What `go mod tidy` changed in go.mod, for people: the go directive and the versions of modules
  * required before and after (direct ones by name, indirect ones counted).
@@ -77,6 +83,15 @@ const REQUIRE_TEXT = (version: string) => `require ${MODULE_PATH} v${version} (r
  * module, so tidy writes it among the direct requirements where a person would.
  */
 export async function requireShippedModule(project: Project, mod: GoMod, version: string): Promise<boolean> {
+  const theirs = ownReplace(mod);
+  if (theirs) {
+    if (mod.requires.get(MODULE_PATH)?.version === `v${version}`) {
+      project.unchanged('go.mod', `requires ${MODULE_PATH} v${version}, replace => ${theirs}: yours, kept`);
+      return false;
+    }
+    project.changed('go.mod', `require ${MODULE_PATH} v${version} (replace => ${theirs} kept: yours; the copy in ${REPLACE_PATH} is used once that replace goes)`);
+    return true;
+  }
   if (requiresShipped(mod, version)) {
     project.unchanged('go.mod', `requires ${MODULE_PATH} v${version}, replace => ${REPLACE_PATH}`);
     return false;

@@ -31,7 +31,10 @@ export async function replaceOnceInWorkspace(project: Project, env: NodeJS.Proce
   const workDir = dirname(work);
   const json = JSON.parse(await project.go.go(['work', 'edit', '-json', work], workDir)) as GoWorkJson;
   if ((json.Replace ?? []).some((r) => r.Old.Path === MODULE_PATH)) return;
-  const own = resolve(project.dir, REPLACE_PATH);
+  // The project's own replace (a clone it chose, kept), else the copy's (not yet written in a dry run).
+  const ownReplace = (await readGoMod(project.go, project.dir)).replaces.get(MODULE_PATH);
+  if (ownReplace?.includes('@')) return;
+  const own = resolve(project.dir, ownReplace ?? REPLACE_PATH);
   const copies = new Set<string>([own]);
   for (const use of json.Use ?? []) {
     const member = resolve(workDir, use.DiskPath);

@@ -264,3 +264,14 @@ test('two modules of one go.work workspace set up: go.work replaces the module o
   const again = await setUpGoProject({ dir: join(ws, 'op'), go: offlineGo([]), env: WITH_CLI });
   assert.ok(!setupLines(again.changes).some((l) => l.includes('go.work')));
 });
+
+test('a project that already replaces the module with its own clone keeps that replace, and is told the copy goes unused', async (t) => {
+  const dir = project(t);
+  spawnSync('go', ['mod', 'edit', `-replace=${MODULE_PATH}=../controller-lab-clone/go`], { cwd: dir });
+  const first = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
+  assert.ok(setupLines(first.changes).includes(`go.mod: require ${MODULE_PATH} v0.1.0 (replace => ../controller-lab-clone/go kept: yours; the copy in ./controller-lab/go is used once that replace goes)`), setupLines(first.changes).join('\n'));
+  const replaces = (JSON.parse(spawnSync('go', ['mod', 'edit', '-json'], { cwd: dir, encoding: 'utf8' }).stdout) as { Replace: { New: { Path: string } }[] }).Replace;
+  assert.deepEqual(replaces.map((r) => r.New.Path), ['../controller-lab-clone/go']);
+  const second = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
+  assert.ok(setupLines(second.changes).includes(`unchanged: go.mod (requires ${MODULE_PATH} v0.1.0, replace => ../controller-lab-clone/go: yours, kept)`), setupLines(second.changes).join('\n'));
+});
