@@ -116,9 +116,16 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     const next = [hasMakeTest ? 'make test' : 'go test ./...', runCommand, checkCommand];
     return { changes: project.changes, next, starterScenario: project.path(STARTER_SCENARIO), program };
   } catch (err) {
-    if (err instanceof GoNotFound || err instanceof GoCommandFailed || err instanceof ShippedModuleMissing) throw new GoProjectSetupError(err.message, false);
+    if (err instanceof GoNotFound || err instanceof GoCommandFailed || err instanceof ShippedModuleMissing) throw new GoProjectSetupError(err.message + editsSoFar(project), false);
     throw err;
   }
+}
+
+/** What a setup that stopped part way had already written, so the project's state is no surprise. */
+function editsSoFar(project: Project): string {
+  const files = [...new Set(project.changes.filter((c) => c.status === 'changed').map((c) => c.file))];
+  if (project.dryRun || files.length === 0) return '';
+  return `\nit had changed ${files.join(', ')} before it stopped; run init go again once that works: it keeps what is done and finishes the rest`;
 }
 
 /** The report as lines: `file: what changed`, `unchanged: file (why)`, `by hand: file: what to do`. */

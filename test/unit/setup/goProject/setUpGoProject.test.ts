@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { GoProjectSetupError, setUpGoProject, setupLines } from '../../../../src/setup/index.ts';
-import { GoNotFound, systemGo, type GoTool } from '../../../../src/setup/goProject/goTool.ts';
+import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from '../../../../src/setup/goProject/goTool.ts';
 import { MODULE_PATH } from '../../../../src/setup/goProject/shippedModule.ts';
 import { checkScenario } from '../../../../src/sim/scenario/scenarioRunner.ts';
 import { SimCluster } from '../../../../src/sim/simCluster.ts';
@@ -274,4 +274,18 @@ test('a project that already replaces the module with its own clone keeps that r
   assert.deepEqual(replaces.map((r) => r.New.Path), ['../controller-lab-clone/go']);
   const second = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
   assert.ok(setupLines(second.changes).includes(`unchanged: go.mod (requires ${MODULE_PATH} v0.1.0, replace => ../controller-lab-clone/go: yours, kept)`), setupLines(second.changes).join('\n'));
+});
+
+test('a go mod tidy that fails (a go too old for the project) says what init go had changed before it stopped', async (t) => {
+  const dir = project(t);
+  const real = systemGo();
+  const tooOld: GoTool = {
+    go: (args, cwd) => (args[1] === 'tidy' ? Promise.reject(new GoCommandFailed('go mod tidy', 'go: go.mod requires go >= 1.27.0 (running go 1.26.8; GOTOOLCHAIN=local)')) : real.go(args, cwd)),
+    gofmt: (files, cwd) => real.gofmt(files, cwd),
+  };
+  await assert.rejects(setUpGoProject({ dir, go: tooOld, env: WITH_CLI }), (err: unknown) => err instanceof GoProjectSetupError && !err.usage && err.message === [
+    'go mod tidy failed:',
+    'go: go.mod requires go >= 1.27.0 (running go 1.26.8; GOTOOLCHAIN=local)',
+    'it had changed controller-lab/go, controller-lab/README.md, go.mod, cmd/main.go, internal/controller/suite_test.go, internal/webhook/v1alpha1/webhook_suite_test.go before it stopped; run init go again once that works: it keeps what is done and finishes the rest',
+  ].join('\n'));
 });
