@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { GoTool } from './goTool.ts';
 import type { Project } from './project.ts';
+import { NEEDS_WHY, needsText, raisesFor, raisesText } from './moduleNeeds.ts';
 import { MODULE_PATH } from './shippedModule.ts';
 
 // go.mod, read and changed through `go mod edit` (never by hand): the require of Controller Lab's
 // module at the product's version, the replace to the project's copy, and what `go mod tidy` then
-// moved (controller-runtime v0.25.0 → v0.25.2: the module needs at least the versions it was built with).
+// moved (only a project below the copy's minimum.mod versions, controller-runtime v0.22 → v0.23.0).
 
 export const REPLACE_PATH = './controller-lab/go';
 
@@ -24,8 +27,9 @@ interface GoModJson {
   Replace?: { Old: { Path: string; Version?: string }; New: { Path: string; Version?: string } }[] | null;
 }
 
-export async function readGoMod(go: GoTool, dir: string): Promise<GoMod> {
-  const json = JSON.parse(await go.go(['mod', 'edit', '-json'], dir)) as GoModJson;
+/** The project's go.mod in `dir`, or another go.mod-format `file` there. */
+export async function readGoMod(go: GoTool, dir: string, file?: string): Promise<GoMod> {
+  const json = JSON.parse(await go.go(['mod', 'edit', '-json', ...(file ? [file] : [])], dir)) as GoModJson;
   return {
     module: json.Module?.Path ?? '',
     ...(json.Go ? { go: json.Go } : {}),
@@ -34,9 +38,20 @@ export async function readGoMod(go: GoTool, dir: string): Promise<GoMod> {
   };
 }
 
+/** What the module asks of a project: the go.mod a copy of it gets (minimum.mod, see shippedModuleFiles). */
+export async function readModuleNeeds(go: GoTool, shippedDir: string): Promise<GoMod> {
+  return readGoMod(go, shippedDir, existsSync(join(shippedDir, 'minimum.mod')) ? 'minimum.mod' : 'go.mod');
+}
+
 /** Whether go.mod already requires the module at `version` and replaces it with the project's copy. */
 export function requiresShipped(mod: GoMod, version: string): boolean {
   return mod.requires.get(MODULE_PATH)?.version === `v${version}` && mod.replaces.get(MODULE_PATH) === REPLACE_PATH;
+}
+
+/** A replace of the module the project chose itself (a clone of Controller Lab), which init go keeps. */
+function ownReplace(mod: GoMod): string | undefined {
+  const to = mod.replaces.get(MODULE_PATH);
+  return to && to !== REPLACE_PATH ? to : undefined;
 }
 
 /**
@@ -68,6 +83,15 @@ const REQUIRE_TEXT = (version: string) => `require ${MODULE_PATH} v${version} (r
  * module, so tidy writes it among the direct requirements where a person would.
  */
 export async function requireShippedModule(project: Project, mod: GoMod, version: string): Promise<boolean> {
+  const theirs = ownReplace(mod);
+  if (theirs) {
+    if (mod.requires.get(MODULE_PATH)?.version === `v${version}`) {
+      project.unchanged('go.mod', `requires ${MODULE_PATH} v${version}, replace => ${theirs}: yours, kept`);
+      return false;
+    }
+    project.changed('go.mod', `require ${MODULE_PATH} v${version} (replace => ${theirs} kept: yours; the copy in ${REPLACE_PATH} is used once that replace goes)`);
+    return true;
+  }
   if (requiresShipped(mod, version)) {
     project.unchanged('go.mod', `requires ${MODULE_PATH} v${version}, replace => ${REPLACE_PATH}`);
     return false;
@@ -81,18 +105,22 @@ export async function requireShippedModule(project: Project, mod: GoMod, version
 
 /**
  * `go mod tidy`, so go.sum is complete and the module is required, then the require set to the
- * product's version (tidy gives a replaced module it adds a placeholder version); records what tidy moved.
+ * product's version (tidy gives a replaced module it adds a placeholder version); records what tidy
+ * moved, and why when the module needed higher versions than the project had. A dry run names
+ * those versions before anything moves.
  */
-export async function tidy(project: Project, version: string): Promise<void> {
+export async function tidy(project: Project, version: string, needs: GoMod): Promise<void> {
+  const before = await readGoMod(project.go, project.dir);
+  const raises = raisesFor(before, needs);
   if (project.dryRun) {
-    project.changed('go.mod', 'go mod tidy (go.sum completed; versions raised to what the module needs)');
+    project.changed('go.mod', raises.length ? `go mod tidy will raise ${raisesText(raises)} (${NEEDS_WHY}), and modules they need` : 'go mod tidy (go.sum completed)');
     return;
   }
-  const before = await readGoMod(project.go, project.dir);
   await project.go.go(['mod', 'tidy'], project.dir);
   const after = await readGoMod(project.go, project.dir);
   const moved = tidyChanges(before, after);
-  project.changed('go.mod', `go mod tidy${moved.length ? `: ${moved.join(', ')}` : ' (go.sum completed)'}`);
+  const why = raises.length ? ` (Controller Lab's Go module needs at least ${needsText(raises)})` : '';
+  project.changed('go.mod', `go mod tidy${moved.length ? `: ${moved.join(', ')}${why}` : ' (go.sum completed)'}`);
   const required = after.requires.get(MODULE_PATH);
   // Tidy drops a require nothing imports: the wrap line (or a suite) must come first.
   if (!required) project.manual('go.mod', `nothing imports ${MODULE_PATH} yet, so go mod tidy did not require it: add controllerlab.Wrap to your main and run this again`);

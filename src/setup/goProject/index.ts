@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { letDockerBuildSeeCopy } from './dockerfile.ts';
-import { readGoMod, requireShippedModule, tidy } from './goMod.ts';
+import { readGoMod, readModuleNeeds, requireShippedModule, tidy } from './goMod.ts';
 import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from './goTool.ts';
 import { addLaunchConfigurationsTo } from './launchConfig.ts';
 import { envPrefix, localRunEnv, localRunNote, MANAGER_MANIFEST } from './localRunEnv.ts';
@@ -15,6 +15,8 @@ import { checkSimtestCommand } from './simtestCommand.ts';
 import { findShippedModule, MODULE_PATH, ShippedModuleMissing, type ShippedModule } from './shippedModule.ts';
 import { STARTER_SCENARIO, writeStarterScenario } from './starterScenario.ts';
 import { switchSuites } from './suiteSwap.ts';
+import { syncVendor } from './vendorSync.ts';
+import { replaceOnceInWorkspace } from './workspace.ts';
 
 // `controller-lab init go [DIR]` and "Controller Lab: Set Up This Go Project": wires a Go project
 // (kubebuilder's layout, or any main that creates a controller-runtime manager) to Controller Lab,
@@ -93,8 +95,11 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     const moduleTouched = project.changes.some((c) => c.status === 'changed' && (c.file === 'controller-lab/go' || c.file.endsWith('.go')));
     if (goModChanged || moduleTouched) {
       step('go mod tidy (downloads the modules it needs)');
-      await tidy(project, shipped.version);
+      await tidy(project, shipped.version, await readModuleNeeds(go, shipped.dir));
+      await syncVendor(project);
     }
+    // Also when go.mod was already set up: the workspace may have gained a second copy since.
+    await replaceOnceInWorkspace(project, options.env ?? process.env);
 
     step('Makefile, Dockerfile, starter scenario, launch configurations');
     const hasMakeTest = simulateMakeTest(project);
@@ -111,9 +116,16 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     const next = [hasMakeTest ? 'make test' : 'go test ./...', runCommand, checkCommand];
     return { changes: project.changes, next, starterScenario: project.path(STARTER_SCENARIO), program };
   } catch (err) {
-    if (err instanceof GoNotFound || err instanceof GoCommandFailed || err instanceof ShippedModuleMissing) throw new GoProjectSetupError(err.message, false);
+    if (err instanceof GoNotFound || err instanceof GoCommandFailed || err instanceof ShippedModuleMissing) throw new GoProjectSetupError(err.message + editsSoFar(project), false);
     throw err;
   }
+}
+
+/** What a setup that stopped part way had already written, so the project's state is no surprise. */
+function editsSoFar(project: Project): string {
+  const files = [...new Set(project.changes.filter((c) => c.status === 'changed').map((c) => c.file))];
+  if (project.dryRun || files.length === 0) return '';
+  return `\nit had changed ${files.join(', ')} before it stopped; run init go again once that works: it keeps what is done and finishes the rest`;
 }
 
 /** The report as lines: `file: what changed`, `unchanged: file (why)`, `by hand: file: what to do`. */

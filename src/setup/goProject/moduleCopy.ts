@@ -6,7 +6,9 @@ import type { ShippedModule } from './shippedModule.ts';
 // The project's own copy of Controller Lab's Go module, in controller-lab/go, which go.mod's replace
 // points at. Project-local on purpose: a replace to an absolute path would break the build on every
 // other machine (a teammate's, CI, a docker build). A copy is what the module needs to build: its
-// go.mod, go.sum and non-test sources; tests, testdata and examples stay behind.
+// go.mod, go.sum and non-test sources; tests, testdata and examples stay behind. The copy's go.mod
+// is the module's minimum.mod: the lowest versions it was verified on, so that the project's
+// controller-runtime, k8s.io and go directive stay where they are (go picks the highest required).
 
 export const COPY_DIR = 'controller-lab/go';
 export const COPY_README = 'controller-lab/README.md';
@@ -34,6 +36,18 @@ export function moduleFiles(dir: string): Map<string, Buffer> {
     }
   };
   if (existsSync(dir)) walk(dir);
+  return files;
+}
+
+/**
+ * The files a copy of the shipped module holds: minimum.mod and minimum.sum (the module's
+ * requirements lowered to what it was verified on) as its go.mod and go.sum, when present.
+ */
+export function shippedModuleFiles(dir: string): Map<string, Buffer> {
+  const files = moduleFiles(dir);
+  for (const [lowest, as] of [['minimum.mod', 'go.mod'], ['minimum.sum', 'go.sum']] as const) {
+    if (existsSync(join(dir, lowest))) files.set(as, readFileSync(join(dir, lowest)));
+  }
   return files;
 }
 
@@ -98,7 +112,7 @@ function count(n: number, what: string): string {
  * requires now (`v0.1.0`), if any.
  */
 export function refreshModuleCopy(project: Project, shipped: ShippedModule, copyVersion: string | undefined): void {
-  const wanted = moduleFiles(shipped.dir);
+  const wanted = shippedModuleFiles(shipped.dir);
   const target = project.path(COPY_DIR);
   const first = !project.exists(COPY_DIR);
   const d = copyDifference(wanted, target);

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { copyDifference, isSame, moduleFiles, writeCopy } from '../../../../src/setup/goProject/moduleCopy.ts';
+import { copyDifference, isSame, moduleFiles, shippedModuleFiles, writeCopy } from '../../../../src/setup/goProject/moduleCopy.ts';
 import { findShippedModule } from '../../../../src/setup/goProject/shippedModule.ts';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -63,4 +63,24 @@ test('a refresh makes the copy the shipped module: changed files rewritten, stal
   writeCopy(wanted, target, d);
   assert.ok(isSame(copyDifference(wanted, target)));
   assert.equal(existsSync(join(target, 'gone')), false);
+});
+
+/** The direct requirements of a go.mod text: module path → version. */
+function directRequires(goMod: string): Map<string, string> {
+  const block = /^require \(\n([\s\S]*?)^\)/m.exec(goMod)?.[1] ?? '';
+  return new Map(block.split('\n').filter((l) => l.trim() && !l.includes('// indirect')).map((l) => l.trim().split(/\s+/) as [string, string]));
+}
+
+test('a copy\'s go.mod is minimum.mod: the lowest versions the module was verified on, so a project on controller-runtime v0.23 keeps it', () => {
+  const copy = shippedModuleFiles(join(repo, 'go'));
+  const goMod = copy.get('go.mod')!.toString();
+  assert.equal(goMod, readFileSync(join(repo, 'go', 'minimum.mod'), 'utf8'));
+  assert.equal(copy.get('go.sum')!.toString(), readFileSync(join(repo, 'go', 'minimum.sum'), 'utf8'));
+  assert.match(goMod, /^go 1\.25\.0$/m);
+  assert.equal(directRequires(goMod).get('sigs.k8s.io/controller-runtime'), 'v0.23.0');
+  assert.equal(directRequires(goMod).get('k8s.io/client-go'), 'v0.35.0');
+  // What the module imports directly it requires in both files (a dependency added to go.mod only would be missing from copies).
+  const developed = readFileSync(join(repo, 'go', 'go.mod'), 'utf8');
+  assert.deepEqual([...directRequires(goMod).keys()].sort(), [...directRequires(developed).keys()].sort());
+  assert.equal(goMod.split('\n')[0], developed.split('\n')[0]);
 });

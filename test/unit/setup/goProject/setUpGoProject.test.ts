@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { GoProjectSetupError, setUpGoProject, setupLines } from '../../../../src/setup/index.ts';
-import { GoNotFound, systemGo, type GoTool } from '../../../../src/setup/goProject/goTool.ts';
+import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from '../../../../src/setup/goProject/goTool.ts';
 import { MODULE_PATH } from '../../../../src/setup/goProject/shippedModule.ts';
 import { checkScenario } from '../../../../src/sim/scenario/scenarioRunner.ts';
 import { SimCluster } from '../../../../src/sim/simCluster.ts';
@@ -25,6 +26,8 @@ function offlineGo(ran: string[]): GoTool {
     async go(args, cwd) {
       ran.push(`go ${args.join(' ')}`);
       if (args[0] === 'mod' && args[1] === 'tidy') return real.go(['mod', 'edit', `-require=${MODULE_PATH}@${PLACEHOLDER}`], cwd);
+      // It downloads every module the project needs: recorded only.
+      if (args[0] === 'mod' && args[1] === 'vendor') return '';
       return real.go(args, cwd);
     },
     async gofmt(files, cwd) {
@@ -106,6 +109,7 @@ test('init go on a kubebuilder scaffold: every edit, once; a second run changes 
     'go mod edit -json',
     `go mod edit -replace=${MODULE_PATH}=./controller-lab/go`,
     'gofmt -w cmd/main.go internal/controller/suite_test.go internal/webhook/v1alpha1/webhook_suite_test.go',
+    'go mod edit -json minimum.mod',
     'go mod edit -json',
     'go mod tidy',
     'go mod edit -json',
@@ -134,8 +138,19 @@ test('a dry run says what would change and writes nothing', async (t) => {
   const ran: string[] = [];
   const r = await setUpGoProject({ dir, go: offlineGo(ran), dryRun: true, env: WITH_CLI });
   assert.deepEqual(snapshot(dir), before);
-  assert.deepEqual(ran, ['go mod edit -json']);
-  assert.deepEqual(setupLines(r.changes), FIRST_RUN.map((l) => (l.startsWith('go.mod: go mod tidy') ? 'go.mod: go mod tidy (go.sum completed; versions raised to what the module needs)' : l)));
+  // Reads only: the project's go.mod, and what the module asks of it (the copy's go.mod-to-be).
+  assert.deepEqual(ran, ['go mod edit -json', 'go mod edit -json minimum.mod', 'go mod edit -json']);
+  assert.deepEqual(setupLines(r.changes), FIRST_RUN);
+});
+
+test('a dry run on a project below the versions the module needs names each version go mod tidy will raise, and why', async (t) => {
+  const dir = project(t);
+  spawnSync('go', ['mod', 'edit', '-go=1.24.0', '-require=sigs.k8s.io/controller-runtime@v0.22.4', '-require=k8s.io/client-go@v0.34.1', '-require=k8s.io/apimachinery@v0.34.1', '-require=k8s.io/api@v0.34.1'], { cwd: dir });
+  const r = await setUpGoProject({ dir, go: offlineGo([]), dryRun: true, env: WITH_CLI });
+  const tidy = setupLines(r.changes).filter((l) => l.startsWith('go.mod: go mod tidy'));
+  assert.deepEqual(tidy, [
+    'go.mod: go mod tidy will raise go 1.24.0 → 1.25.0, k8s.io/api v0.34.1 → v0.35.0, k8s.io/apimachinery v0.34.1 → v0.35.0, k8s.io/client-go v0.34.1 → v0.35.0, sigs.k8s.io/controller-runtime v0.22.4 → v0.23.0 (the lowest versions Controller Lab\'s Go module works with), and modules they need',
+  ]);
 });
 
 test('a refresh: a copy from another version (or edited) is made the shipped one again, and says from what', async (t) => {
@@ -218,4 +233,59 @@ test('a project with a conversion webhook is told the simulated cluster does not
   const lines = setupLines(setup.changes).filter((l) => l.startsWith('by hand: '));
   assert.equal(lines.length, 1, lines.join('\n'));
   assert.match(lines[0] ?? '', /^by hand: api\/v2\/memcached_conversion\.go: the simulated cluster calls no conversion webhook .*test ConvertTo and ConvertFrom by calling them/);
+});
+
+test('a project that vendors its modules gets vendor/ synced after go mod tidy, or every go build fails on inconsistent vendoring', async (t) => {
+  const dir = project(t);
+  mkdirSync(join(dir, 'vendor'));
+  writeFileSync(join(dir, 'vendor/modules.txt'), '# sigs.k8s.io/controller-runtime v0.25.0\n## explicit; go 1.26.0\n');
+  const ran: string[] = [];
+  const r = await setUpGoProject({ dir, go: offlineGo(ran), env: WITH_CLI });
+  assert.deepEqual(ran.slice(ran.indexOf('go mod tidy')), ['go mod tidy', 'go mod edit -json', `go mod edit -require=${MODULE_PATH}@v0.1.0`, 'go mod vendor']);
+  assert.ok(setupLines(r.changes).includes('vendor/modules.txt: go mod vendor (the project vendors its modules: Controller Lab\'s copy and what go mod tidy changed)'), setupLines(r.changes).join('\n'));
+  const dry = await setUpGoProject({ dir: project(t), go: offlineGo([]), dryRun: true, env: WITH_CLI });
+  assert.ok(!setupLines(dry.changes).some((l) => l.startsWith('vendor/')), 'no vendor/ in that project');
+});
+
+test('two modules of one go.work workspace set up: go.work replaces the module once, or every build there fails on conflicting replacements', async (t) => {
+  const ws = mkdtempSync(join(tmpdir(), 'init-go-ws-'));
+  t.after(() => rmSync(ws, { recursive: true, force: true }));
+  for (const [name, module] of [['op', 'example.com/op'], ['op2', 'example.com/op2']]) {
+    cpSync(project(t), join(ws, name!), { recursive: true });
+    spawnSync('go', ['mod', 'edit', `-module=${module}`], { cwd: join(ws, name!) });
+  }
+  writeFileSync(join(ws, 'go.work'), 'go 1.26.0\n\nuse (\n\t./op\n\t./op2\n)\n');
+  const first = await setUpGoProject({ dir: join(ws, 'op'), go: offlineGo([]), env: WITH_CLI });
+  assert.ok(!setupLines(first.changes).some((l) => l.includes('go.work')), 'one copy in the workspace: nothing to do');
+  const second = await setUpGoProject({ dir: join(ws, 'op2'), go: offlineGo([]), env: WITH_CLI });
+  assert.ok(setupLines(second.changes).includes(`../go.work: replace ${MODULE_PATH} => ./op2/controller-lab/go (2 modules of the workspace replace it with copies of their own, which go refuses in a workspace)`), setupLines(second.changes).join('\n'));
+  const work = JSON.parse(spawnSync('go', ['work', 'edit', '-json'], { cwd: ws, encoding: 'utf8' }).stdout) as { Replace: { Old: { Path: string }; New: { Path: string } }[] };
+  assert.deepEqual(work.Replace.map((r) => `${r.Old.Path} => ${r.New.Path}`), [`${MODULE_PATH} => ./op2/controller-lab/go`]);
+  const again = await setUpGoProject({ dir: join(ws, 'op'), go: offlineGo([]), env: WITH_CLI });
+  assert.ok(!setupLines(again.changes).some((l) => l.includes('go.work')));
+});
+
+test('a project that already replaces the module with its own clone keeps that replace, and is told the copy goes unused', async (t) => {
+  const dir = project(t);
+  spawnSync('go', ['mod', 'edit', `-replace=${MODULE_PATH}=../controller-lab-clone/go`], { cwd: dir });
+  const first = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
+  assert.ok(setupLines(first.changes).includes(`go.mod: require ${MODULE_PATH} v0.1.0 (replace => ../controller-lab-clone/go kept: yours; the copy in ./controller-lab/go is used once that replace goes)`), setupLines(first.changes).join('\n'));
+  const replaces = (JSON.parse(spawnSync('go', ['mod', 'edit', '-json'], { cwd: dir, encoding: 'utf8' }).stdout) as { Replace: { New: { Path: string } }[] }).Replace;
+  assert.deepEqual(replaces.map((r) => r.New.Path), ['../controller-lab-clone/go']);
+  const second = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
+  assert.ok(setupLines(second.changes).includes(`unchanged: go.mod (requires ${MODULE_PATH} v0.1.0, replace => ../controller-lab-clone/go: yours, kept)`), setupLines(second.changes).join('\n'));
+});
+
+test('a go mod tidy that fails (a go too old for the project) says what init go had changed before it stopped', async (t) => {
+  const dir = project(t);
+  const real = systemGo();
+  const tooOld: GoTool = {
+    go: (args, cwd) => (args[1] === 'tidy' ? Promise.reject(new GoCommandFailed('go mod tidy', 'go: go.mod requires go >= 1.27.0 (running go 1.26.8; GOTOOLCHAIN=local)')) : real.go(args, cwd)),
+    gofmt: (files, cwd) => real.gofmt(files, cwd),
+  };
+  await assert.rejects(setUpGoProject({ dir, go: tooOld, env: WITH_CLI }), (err: unknown) => err instanceof GoProjectSetupError && !err.usage && err.message === [
+    'go mod tidy failed:',
+    'go: go.mod requires go >= 1.27.0 (running go 1.26.8; GOTOOLCHAIN=local)',
+    'it had changed controller-lab/go, controller-lab/README.md, go.mod, cmd/main.go, internal/controller/suite_test.go, internal/webhook/v1alpha1/webhook_suite_test.go before it stopped; run init go again once that works: it keeps what is done and finishes the rest',
+  ].join('\n'));
 });
