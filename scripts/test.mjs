@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
+import { MINIMUM_MODFILE } from './testSetup.mjs';
 
 process.chdir(join(dirname(fileURLToPath(import.meta.url)), '..'));
 
@@ -113,6 +114,11 @@ async function goTests() {
     return { passed: 0, failed: 1 };
   }
   const module = await goTestCounts(['test', '-C', 'go', '-race', '-count=1', '-v', './...']);
+  // What a user's project builds: the module's copy asks for its minimum versions (go/minimum.mod).
+  const minimum = await run('go', ['vet', '-C', 'go', `-modfile=${MINIMUM_MODFILE}`, './...']);
+  if (minimum.code === 0) console.log(`go vet on ${MINIMUM_MODFILE}: ok`);
+  else module.failures.push(`go vet -modfile=${MINIMUM_MODFILE}: the Go module no longer builds on its minimum versions`);
+  module[minimum.code === 0 ? 'passed' : 'failed'] += 1;
   // The kubebuilder-layout example: its Ginkgo suite against the simulated cluster (simtest).
   const example = await goTestCounts(['test', '-C', 'examples/go-guestbook', '-count=1', '-v', './...']);
   return {
