@@ -262,13 +262,28 @@ export class ReconcileDebugSession extends LoggingDebugSession {
   }
 
   protected override stepBackRequest(response: DebugProtocol.StepBackResponse): void {
+    if (!this.runtime.current) return this.refuseBackwards(response, 'Step Back');
     this.sendResponse(response);
     this.runtime.stepBack();
   }
 
   protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
+    if (!this.runtime.current) return this.refuseBackwards(response, 'Reverse Continue');
     this.sendResponse(response);
     this.runtime.reverseContinue();
+  }
+
+  /**
+   * Going back starts from a reconcile stop; stopped inside the program's own code (a Go line
+   * breakpoint under Delve) there is none. An error keeps the thread shown stopped: a success
+   * would have the editor wait, showing it running, for a stop that never comes.
+   */
+  private refuseBackwards(response: DebugProtocol.Response, what: string): void {
+    this.sendErrorResponse(response, {
+      id: 2004,
+      format: `${what} moves between reconciles, from a stop before one; the program is stopped inside your code. Continue (or Step Over to the end of Reconcile): the next reconcile stops, and ${what} goes back from there.`,
+      showUser: true,
+    });
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {

@@ -12,6 +12,7 @@ import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
 import { goProgramOptions, reconcileSource, type GoLaunchOptions } from './goLaunch.ts';
 import { FindingReplay } from './findingReplay.ts';
+import { stderrRuns } from './stderrLines.ts';
 
 // The reconcile debugger's engine, with no DAP and no VS Code in it (vscode-mock-debug's runtime
 // layer). It owns the gate: every reconcile asks it before running, and it decides to let it run
@@ -486,7 +487,10 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       const fields = line.fields ? ` ${JSON.stringify(line.fields)}` : '';
       this.print(line.level === 'error' ? 'stderr' : 'stdout', `${where}${line.message}${fields}\n`);
     });
-    session.on('output', ({ stream, text }) => this.print(stream, text));
+    session.on('output', ({ stream, text }) => {
+      if (stream !== 'stderr') return this.print(stream, text);
+      for (const run of stderrRuns(text)) this.print(run.category, run.text);
+    });
     const informerErrors = new InformerErrors();
     session.on('probe', ({ probe }) => {
       const line = informerErrors.lineFor(probe);

@@ -74,7 +74,7 @@ function isGoMainDirectory(dir: string): boolean {
   return existsSync(join(dir, 'go.mod')) || hasMainPackage(dir);
 }
 
-function hasMainPackage(dir: string): boolean {
+export function hasMainPackage(dir: string): boolean {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.go') && !n.endsWith('_test.go'));

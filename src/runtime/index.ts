@@ -39,3 +39,5 @@ export { controllerTarget, looksLikeGoPackagePath, notAControllerFile } from './
 export type { ControllerTarget } from './controllerTarget.ts';
 export { buildGoProgram } from './goControllerProcess.ts';
 export { goExitHint, OutputTail } from './goMessages.ts';
+export { goProgramsFor } from './goProgramFor.ts';
+export type { GoProgram, GoProgramChoice } from './goProgramFor.ts';

@@ -73,9 +73,11 @@ test('Go: a reconcile breakpoint on a named object stops there with the scenario
 test('Go: stop on entry, then disconnect leaves no Go process behind', { timeout: 600_000 }, async () => {
   const dc = await goClient();
   let pid = 0;
+  const infoLines: { category?: string; output: string }[] = [];
   dc.on('output', (e: DebugProtocol.OutputEvent) => {
     const m = /Go process pid (\d+)/.exec(e.body.output);
     if (m) pid = Number(m[1]);
+    if (e.body.output.includes('"level":"info"')) infoLines.push({ category: e.body.category, output: e.body.output });
   });
   const stopped = dc.waitForEvent('stopped');
   await launch(dc, { program: join(GO_EXAMPLE, 'main.go'), scenario: GO_EXAMPLE_SCENARIO, stopOnEntry: true });
@@ -85,6 +87,9 @@ test('Go: stop on entry, then disconnect leaves no Go process behind', { timeout
   await dc.stop();
   for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
   assert.equal(isAlive(pid), false, `Go controller ${pid} is gone`);
+  // controller-runtime logs its start-up to stderr at info level: ordinary output, not errors in red.
+  assert.ok(infoLines.some((l) => l.output.includes('Starting EventSource')), `info lines: ${JSON.stringify(infoLines)}`);
+  assert.deepEqual(infoLines.filter((l) => l.category !== 'stdout'), []);
 });
 
 test('Go: a Go process killed while stopped ends the debug session, saying so', { timeout: 600_000 }, async () => {

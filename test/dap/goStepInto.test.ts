@@ -37,6 +37,12 @@ test('Go: Step Into at a reconcile stop lands on the first line of Reconcile und
     // Go's locals of this reconcile: req is app-config's request.
     assert.equal((await dc.evaluateRequest({ expression: 'req.Name', frameId: frame.id, context: 'watch' })).body.result, '"app-config"');
 
+    // Step Back inside Go code has no recorded reconcile to go back from: it says so and the
+    // goroutine stays stopped where it is (a success would leave the editor showing it running).
+    await assert.rejects(dc.stepBackRequest({ threadId: goThread }), /Step Back.*inside your code.*Continue/s);
+    await assert.rejects(dc.reverseContinueRequest({ threadId: goThread }), /Reverse Continue.*inside your code/s);
+    assert.equal((await topFrame(dc, goThread)).line, RECONCILE_LINE);
+
     // Step Over is Delve's: the next line of Reconcile, same goroutine.
     const stepped = dc.waitForEvent('stopped');
     await dc.nextRequest({ threadId: goThread });

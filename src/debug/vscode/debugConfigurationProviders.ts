@@ -2,6 +2,7 @@ import { resolve as resolvePath } from 'node:path';
 import * as vscode from 'vscode';
 import { explainUntrusted, isTrusted } from '../../vscode/workspaceTrust.ts';
 import { exists, isControllerEditor } from '../../vscode/controllers/controllerFiles.ts';
+import { chooseController } from '../../vscode/controllers/chooseController.ts';
 import { DEBUG_TYPE, launchTarget } from './debugType.ts';
 import { withGoDebugger } from './goExtensionSession.ts';
 
@@ -53,7 +54,10 @@ export const configurationProvider: vscode.DebugConfigurationProvider = {
         await vscode.window.showInformationMessage('Open your controller file (TypeScript, JavaScript, or a Go main.go that calls controllerlab.Wrap) to debug it with Controller Lab.');
         return undefined;
       }
-      Object.assign(config, { type: DEBUG_TYPE, request: 'launch', name: 'Debug controller', ...launchTarget(editor.document.uri.fsPath), cluster: 'sim', stopOnEntry: true });
+      // A Go file runs as its module's program (internal/controller is no main package).
+      const target = editor.document.languageId === 'go' ? await chooseController(editor.document.uri, 'debug') : launchTarget(editor.document.uri.fsPath);
+      if (!target) return undefined;
+      Object.assign(config, { type: DEBUG_TYPE, request: 'launch', name: 'Debug controller', ...target, cluster: 'sim', stopOnEntry: true });
     }
     if (!config.controller && !config.program) {
       await vscode.window.showErrorMessage('Controller Lab: set "controller" to your controller file (or "program" to your Go main package) in the launch configuration.');

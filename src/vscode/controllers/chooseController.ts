@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { goProgramsFor, type GoProgram } from '../../runtime/index.ts';
+import { controllerFileFor, scenarioNextTo } from './controllerFiles.ts';
+
+// What "Debug/Run Controller on Simulated Cluster" starts. A TypeScript file runs as it is; a Go file
+// outside package main (a kubebuilder project's internal/controller) or a Go project with nothing
+// open runs the module's program that calls controllerlab.Wrap(mgr), with the project's scenario.
+
+export type ChosenController = { controller: string; scenario?: string } | { program: string; scenario?: string };
+
+/** Undefined after telling the user what is missing (or when they cancelled a choice). */
+export async function chooseController(uri: vscode.Uri | undefined, verb: 'debug' | 'run'): Promise<ChosenController | undefined> {
+  const file = controllerFileFor(uri) ?? goWorkspaceFolder();
+  if (!file) {
+    void vscode.window.showInformationMessage(`Open your controller file to ${verb} it with Controller Lab.`);
+    return undefined;
+  }
+  if (!file.endsWith('.go') && !existsSync(join(file, 'go.mod'))) {
+    const scenario = await scenarioNextTo(file);
+    return scenario ? { controller: file, scenario } : { controller: file };
+  }
+  const choice = goProgramsFor(file);
+  if ('problem' in choice) {
+    const setUp = 'Set Up This Go Project';
+    const action = await vscode.window.showWarningMessage(`Controller Lab cannot ${verb} this: ${choice.problem}.`, ...(choice.problem.includes(setUp) ? [setUp] : []));
+    if (action === setUp) await vscode.commands.executeCommand('controllerLab.setUpGoProject');
+    return undefined;
+  }
+  const program = choice.programs.length === 1 ? choice.programs[0] : await pickProgram(choice.programs, verb);
+  return program;
+}
+
+/** The first workspace folder that is a Go module, for the commands run with no editor open. */
+function goWorkspaceFolder(): string | undefined {
+  return vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath).find((dir) => existsSync(join(dir, 'go.mod')));
+}
+
+async function pickProgram(programs: GoProgram[], verb: string): Promise<GoProgram | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    programs.map((p) => ({ label: vscode.workspace.asRelativePath(p.program, false), description: p.scenario ? `scenario ${vscode.workspace.asRelativePath(p.scenario, false)}` : undefined, program: p })),
+    { title: `Controller Lab: which Go program to ${verb}?`, placeHolder: 'Main packages that call controllerlab.Wrap(mgr)' },
+  );
+  return picked?.program;
+}
