@@ -1,6 +1,7 @@
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { checkController, CheckInputError, checkProgress, describeFinding, describeReport, replayCommand, type CheckEvent, type CheckReport } from '../../check/index.ts';
+import { chooseController, goWorkspaceFolder, type ChosenController } from '../controllers/chooseController.ts';
 import { exists, isControllerEditor } from '../controllers/controllerFiles.ts';
 import type { Log } from '../guard.ts';
 import { explainUntrusted, isTrusted } from '../workspaceTrust.ts';
@@ -12,6 +13,16 @@ import type { FindingsModel } from './findingsModel.ts';
 // output, and the findings in the Check Findings view as they come. What the command is not given
 // (a launch configuration with "check": true gives it all) comes from the active editor or a picker.
 
+/** The running check's, so that Stop Check (the view's toolbar) can end it as the notification can. */
+let running: AbortController | undefined;
+
+/** Stops the running check between runs; false when none runs. */
+export function stopCheckCommand(): boolean {
+  if (!running) return false;
+  running.abort();
+  return true;
+}
+
 /** As `controller-lab check` by default. */
 const BUDGET_MS = 5 * 60_000;
 const REFERENCE_RUNS = 2;
@@ -22,7 +33,7 @@ export async function checkControllerCommand(model: FindingsModel, log: Log, arg
     return undefined;
   }
   if (model.running) {
-    void vscode.window.showInformationMessage('Controller Lab: a check is running; its progress notification can cancel it.');
+    void vscode.window.showInformationMessage('Controller Lab: a check is running; Stop Check (the Check Findings view’s toolbar) or its progress notification can cancel it.');
     return undefined;
   }
   const target = await targetFor(arg);
@@ -40,6 +51,7 @@ async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Pr
   try {
     report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking ${name}`, cancellable: true }, async (progress, token) => {
       const abort = new AbortController();
+      running = abort;
       token.onCancellationRequested(() => abort.abort());
       let planned = 0;
       const describe = checkProgress();
@@ -74,6 +86,7 @@ async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Pr
       );
     });
   } catch (err) {
+    running = undefined;
     const cancelled = err instanceof Error && err.name === 'AbortError';
     const message = cancelled ? 'cancelled during its reference runs' : err instanceof Error ? err.message : String(err);
     log.error(`check: ${message}`);
@@ -81,6 +94,7 @@ async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Pr
     if (!cancelled) void vscode.window.showErrorMessage(`Controller Lab could not check ${name}: ${message}${err instanceof CheckInputError ? '' : ' (the Controller Lab output has the details)'}`);
     return undefined;
   }
+  running = undefined;
   report.findings.forEach((f, i) => log.info(`\n${describeFinding(f, i + 1)}`));
   log.info(describeReport(report));
   model.finish(report);
@@ -92,23 +106,17 @@ async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Pr
 /** What to check: given, or the active editor's controller and a scenario picked for it. */
 async function targetFor(arg: vscode.Uri | Partial<CheckTarget> | undefined): Promise<CheckTarget | undefined> {
   const given: Partial<CheckTarget> = arg instanceof vscode.Uri ? { program: arg.fsPath } : (arg ?? {});
-  const editor = vscode.window.activeTextEditor;
-  let program = given.program ?? (isControllerEditor(editor) ? editor.document.uri.fsPath : undefined);
-  if (!program) {
-    const picked = await vscode.window.showOpenDialog({
-      title: 'Check Controller: the controller (a TypeScript file, or a Go program\'s directory)',
-      canSelectFiles: true,
-      canSelectFolders: true,
-      canSelectMany: false,
-      openLabel: 'Check',
-      ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
-    });
-    program = picked?.[0]?.fsPath;
-    if (!program) return undefined;
-  }
-  // A Go file stands for its package: the program is built from its directory.
-  if (program.endsWith('.go')) program = dirname(program);
+  let program = given.program;
   let scenario = given.scenario;
+  if (program && scenario) {
+    // A launch configuration's: a Go file stands for its package, built from its directory.
+    if (program.endsWith('.go')) program = dirname(program);
+  } else {
+    const chosen = await controllerToCheck(program);
+    if (!chosen) return undefined;
+    program = 'program' in chosen ? chosen.program : chosen.controller;
+    scenario ??= chosen.scenario;
+  }
   if (!scenario) {
     const near = vscode.Uri.file(program.endsWith('.ts') || program.endsWith('.js') ? dirname(program) : program);
     const beside = vscode.Uri.joinPath(near, 'scenario.yaml');
@@ -124,4 +132,26 @@ async function targetFor(arg: vscode.Uri | Partial<CheckTarget> | undefined): Pr
   }
   const cwd = given.cwd ?? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(program))?.uri.fsPath;
   return { ...given, program, scenario, ...(cwd ? { cwd } : {}) };
+}
+
+/**
+ * The controller the user points at (an explorer item, the editor, or a file picked here when there
+ * is neither and no Go project is open), resolved as Debug Controller resolves it: a kubebuilder
+ * controller's file checks the module's program that calls controllerlab.Wrap, with its scenario.
+ */
+async function controllerToCheck(pointed: string | undefined): Promise<ChosenController | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (!pointed && !isControllerEditor(editor) && !goWorkspaceFolder()) {
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Check Controller: the controller (a TypeScript file, or a Go program\'s directory)',
+      canSelectFiles: true,
+      canSelectFolders: true,
+      canSelectMany: false,
+      openLabel: 'Check',
+      ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
+    });
+    pointed = picked?.[0]?.fsPath;
+    if (!pointed) return undefined;
+  }
+  return chooseController(pointed ? vscode.Uri.file(pointed) : undefined, 'check');
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { registerGuarded, type Log } from '../guard.ts';
-import { checkControllerCommand } from './checkCommand.ts';
+import { checkControllerCommand, stopCheckCommand } from './checkCommand.ts';
 import { replayLaunchConfiguration, type CheckTarget } from './checkTarget.ts';
 import { FindingsModel, type FindingsNode } from './findingsModel.ts';
 import { FindingsTreeProvider } from './findingsTreeProvider.ts';
@@ -21,6 +21,7 @@ export function registerCheckView(log: Log): CheckView {
   const unsubscribe = model.onDidChange(() => {
     view.message = model.message();
     void vscode.commands.executeCommand('setContext', 'controllerLab.hasFindings', model.roots().length > 0);
+    void vscode.commands.executeCommand('setContext', 'controllerLab.checkRunning', model.running);
   });
   const reveal = () => void vscode.commands.executeCommand(`${FINDINGS_VIEW}.focus`);
 
@@ -40,6 +41,7 @@ export function registerCheckView(log: Log): CheckView {
     provider,
     view,
     registerGuarded(log, 'controllerLab.checkController', (arg?: vscode.Uri | Partial<CheckTarget>) => checkControllerCommand(model, log, arg, reveal), 'Check controller'),
+    registerGuarded(log, 'controllerLab.stopCheck', () => stopCheckCommand(), 'Stop check'),
     registerGuarded(log, 'controllerLab.replayFinding', async (row?: FindingsNode) => {
       const node = await findingFor(row);
       if (!node) {

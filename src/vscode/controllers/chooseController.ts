@@ -1,23 +1,24 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { goProgramsFor, type GoProgram } from '../../runtime/index.ts';
 import { controllerFileFor, scenarioNextTo } from './controllerFiles.ts';
 
-// What "Debug/Run Controller on Simulated Cluster" starts. A TypeScript file runs as it is; a Go file
-// outside package main (a kubebuilder project's internal/controller) or a Go project with nothing
-// open runs the module's program that calls controllerlab.Wrap(mgr), with the project's scenario.
+// What "Debug/Run Controller on Simulated Cluster" and "Check Controller…" start. A TypeScript file
+// runs as it is; a Go file or folder outside package main (a kubebuilder project's
+// internal/controller) or a Go project with nothing open runs the module's program that calls
+// controllerlab.Wrap(mgr), with the project's scenario.
 
 export type ChosenController = { controller: string; scenario?: string } | { program: string; scenario?: string };
 
 /** Undefined after telling the user what is missing (or when they cancelled a choice). */
-export async function chooseController(uri: vscode.Uri | undefined, verb: 'debug' | 'run'): Promise<ChosenController | undefined> {
+export async function chooseController(uri: vscode.Uri | undefined, verb: 'debug' | 'run' | 'check'): Promise<ChosenController | undefined> {
   const file = controllerFileFor(uri) ?? goWorkspaceFolder();
   if (!file) {
     void vscode.window.showInformationMessage(`Open your controller file to ${verb} it with Controller Lab.`);
     return undefined;
   }
-  if (!file.endsWith('.go') && !existsSync(join(file, 'go.mod'))) {
+  if (!file.endsWith('.go') && !isDirectory(file)) {
     const scenario = await scenarioNextTo(file);
     return scenario ? { controller: file, scenario } : { controller: file };
   }
@@ -33,7 +34,7 @@ export async function chooseController(uri: vscode.Uri | undefined, verb: 'debug
 }
 
 /** The first workspace folder that is a Go module, for the commands run with no editor open. */
-function goWorkspaceFolder(): string | undefined {
+export function goWorkspaceFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath).find((dir) => existsSync(join(dir, 'go.mod')));
 }
 
@@ -43,4 +44,12 @@ async function pickProgram(programs: GoProgram[], verb: string): Promise<GoProgr
     { title: `Controller Lab: which Go program to ${verb}?`, placeHolder: 'Main packages that call controllerlab.Wrap(mgr)' },
   );
   return picked?.program;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
