@@ -2,12 +2,15 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { SimClusterApi } from '../../sim/index.ts';
 import { kindOf } from '../oracle/index.ts';
 import type { ChangePoint, Plan, WritePoint } from '../plans/plan.ts';
+import { isNotState } from './notState.ts';
 
 // The writes of a run as the simulated cluster committed them: the controller's own (requests
 // authenticated as its user) numbered as plans name them, and every change of every object, by
 // anyone, for the plans that perturb what the controller sees of a change. Listeners run
 // synchronously right after the commit, before the writer gets its answer, so a plan can act at
-// exactly that point (kill the controller before it does anything else).
+// exactly that point (kill the controller before it does anything else). Writes of what is not
+// state (a leader's Lease renewals, Events) are kept but count as no one's: no plan's point, no
+// sign of a busy controller, no write made with nothing to do.
 
 export interface CommittedWrite {
   verb: WritePoint['verb'];
@@ -76,7 +79,8 @@ export class ControllerWrites {
       const [namespace, name] = record.key.includes('/') ? (record.key.split('/', 2) as [string, string]) : ['', record.key];
       const kind = kindOf(object);
       const pointName = namer(object);
-      const byController = record.client?.user === user;
+      const state = !isNotState(record.group, record.resource);
+      const byController = state && record.client?.user === user;
       const write: CommittedWrite = {
         verb,
         kind,
@@ -93,7 +97,7 @@ export class ControllerWrites {
         atMs: performance.now() - this.started,
       };
       if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`) };
-      if (verb !== 'create') write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
+      if (verb !== 'create' && state) write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
       this.all.push(write);
       this.countInARow(`${kind} ${record.key}`, byController);
       for (const l of this.listeners) l(write);
