@@ -82,6 +82,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     letGo: (scenarioDone) => perturbation?.letGo(scenarioDone) ?? false,
     scenarioDone: () => sim.scenarioFinished(),
     jumpScenario: () => clock.jump(),
+    scenarioClock: () => clock.now(),
   });
   run.onActivity = () => quietness.touch();
   const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch() }) : undefined;

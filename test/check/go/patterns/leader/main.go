@@ -24,7 +24,7 @@ import (
 
 	"github.com/controller-lab/controller-lab/go/controllerlab"
 
-	labv1 "github.com/controller-lab/controller-lab/test/check/go/patterns/leader/api"
+	labv1 "github.com/controller-lab/controller-lab/test/check/go/patterns/widgetapi"
 )
 
 type reconciler struct {

@@ -1,4 +1,5 @@
-// Package api is the Widget kind (lab.example.com/v1): a message to keep in a ConfigMap.
+// Package api is the Widget kind (lab.example.com/v1) of the leader and jobrunner patterns: a
+// message, and status conditions.
 package api
 
 import (
