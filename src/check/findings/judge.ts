@@ -123,7 +123,7 @@ function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
 
 /**
  * The reconciles that last wrote each differing object; for an object this run never wrote (a
- * missing one), the last reconciles of the request whose reconcile wrote it in the reference run;
+ * missing one, or one made again under the name of one it wrote), the last reconciles of the request whose reconcile wrote it in the reference run;
  * failing both, the first ones after a restart.
  */
 function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: ReferenceCourse): FindingReconcile[] {
@@ -131,7 +131,9 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
   for (const d of diffs) {
     const object = d.change === 'missing' ? d.expected : d.got;
     const id = objectKey(kindOfId(d.id), object.metadata.namespace ?? '', object.metadata.name ?? '');
-    const lastWrite = run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id);
+    // A write of an object of that name that was since deleted and made again is not a write of this one.
+    const uid = d.change === 'missing' ? undefined : object.metadata.uid;
+    const lastWrite = run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id && (uid === undefined || w.object.metadata.uid === uid));
     const r = lastWrite ? reconcileOf(lastWrite, run.reconciles) : undefined;
     if (r) found.push(r);
     const writer = r ? undefined : reference.writers.get(id);

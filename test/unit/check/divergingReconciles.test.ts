@@ -57,3 +57,22 @@ test('a copy the perturbed run never made: the reconciles of the request that ma
     ],
   );
 });
+
+test('an object someone deleted and made again under its name: not the reconcile that wrote the old one, but the latest of the request that writes it', () => {
+  // The binder labelled Secret default/db; the Secret was deleted and made again, and the run never labelled the new one.
+  const secret = (uid: string, labels?: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default', name: 'db', uid, ...(labels ? { labels } : {}) } });
+  const label = (uid: string, rv: string): CommittedWrite => ({ verb: 'update', kind: 'Secret', group: '', resource: 'secrets', namespace: 'default', name: 'db', resourceVersion: rv, object: secret(uid, { 'bound-to': 'app' }), byController: true, atMs: 0 }) as CommittedWrite;
+  const labelled = (seq: number, rv: string): TracedReconcile => {
+    const r = reconcile(seq, 'default/app', 1);
+    r.record.writes.push({ verb: 'update', kind: 'Secret', namespace: 'default', name: 'db', resourceVersion: rv } as (typeof r.record.writes)[number]);
+    return r;
+  };
+  const bound = [source, secret('new', { 'bound-to': 'app' })];
+  const reference = { endState: bound, writes: [label('old', '10'), label('new', '14')], reconciles: [labelled(1, '10'), labelled(4, '14')] } as unknown as RunResult;
+  const oracle = Oracle.learn([bound, bound]);
+  const missed = { endState: [source, secret('new')], writes: [label('old', '10')], reconciles: [labelled(1, '10'), reconcile(2, 'default/app', 1), reconcile(3, 'default/app', 1)] } as unknown as RunResult;
+  const plan = { kind: 'coalesce-change', change: { kind: 'Secret', namespace: 'default', name: 'db', occurrence: 2 } } as const;
+  const finding = endStateFinding(plan, missed, oracle, 'replay', referenceCourse(reference, reference.writes));
+  assert.ok(finding);
+  assert.deepEqual(finding.reconciles.map((r) => r.seq), [2, 3]);
+});
