@@ -83,6 +83,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     scenarioDone: () => sim.scenarioFinished(),
     jumpScenario: () => clock.jump(),
     scenarioClock: () => clock.now(),
+    polledSinceLastChange: (key) => run.polledSinceLastChange(key, writes.sinceLastStateWrite()),
   });
   run.onActivity = () => quietness.touch();
   const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch() }) : undefined;
@@ -144,6 +145,8 @@ class RunningController {
   synced: ControllerSession | undefined;
   readonly reconciles: TracedReconcile[] = [];
   readonly failures: string[] = [];
+  /** Per key, its last finished reconcile and when (performance.now()) it started. */
+  private readonly lastOfKey = new Map<string, { record: ReconcileRecord; startedAt: number }>();
   failedOutput: OutputTail | undefined;
   onActivity: () => void = () => {};
   private incarnation = 0;
@@ -201,6 +204,7 @@ class RunningController {
     session.on('reconcileStart', () => this.onActivity());
     session.on('reconcileEnd', ({ record }) => {
       this.reconciles.push({ incarnation, record });
+      this.lastOfKey.set(record.key, { record, startedAt: performance.now() - (record.durationMs ?? 0) });
       this.onActivity();
     });
     if (!(await session.start())) return false;
@@ -225,6 +229,13 @@ class RunningController {
       if (ok) options.afterSync?.();
       else if (this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
     });
+  }
+
+  /** The key's last reconcile asked for a delay, wrote nothing, and started `sinceChangeMs` or less ago. */
+  polledSinceLastChange(key: string, sinceChangeMs: number): boolean {
+    const last = this.lastOfKey.get(key);
+    if (!last || last.record.decision?.action !== 'addAfter' || last.record.writes.length > 0) return false;
+    return performance.now() - last.startedAt < sinceChangeMs;
   }
 
   failedResult(started: number): RunResult {

@@ -70,6 +70,8 @@ export class ControllerWrites {
   private readonly inARow = new Map<string, number>();
   /** The most writes the controller made to one object with nobody else writing it between (a write loop keeps counting). */
   longestWriteRun = { object: '', writes: 0 };
+  /** When (performance.now()) the cluster's state last changed, by anyone. */
+  private lastStateWriteAt = -Infinity;
 
   constructor(cluster: SimClusterApi, user: string, namer: PointNamer) {
     this.unsubscribe = cluster.onWrite((record) => {
@@ -99,6 +101,7 @@ export class ControllerWrites {
       if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`) };
       if (verb !== 'create' && state) write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
       this.all.push(write);
+      if (state) this.lastStateWriteAt = performance.now();
       this.countInARow(`${kind} ${record.key}`, byController);
       for (const l of this.listeners) l(write);
     });
@@ -117,6 +120,11 @@ export class ControllerWrites {
   sinceLastControllerWrite(): number {
     const last = this.all.findLast((w) => w.byController);
     return last ? performance.now() - this.started - last.atMs : Infinity;
+  }
+
+  /** Milliseconds since anyone last changed the cluster's state (Infinity when nobody did). */
+  sinceLastStateWrite(): number {
+    return performance.now() - this.lastStateWriteAt;
   }
 
   close(): void {

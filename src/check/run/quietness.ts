@@ -2,7 +2,9 @@ import type { ControllerSession } from '../../runtime/index.ts';
 import type { ControllerWrites } from './controllerWrites.ts';
 
 // When a run is over: the controller is quiet — nothing queued or running, no key due within
-// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), nothing queued in the simulated
+// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work) unless its last reconcile
+// started after the cluster last changed and wrote nothing (a controller that polls every second
+// has then polled everything there is), nothing queued in the simulated
 // cluster's own controllers (--workloads), no reconcile ended and nothing written for END_QUIET_MS
 // — it has caught up with the cluster (every watch it had is open and has sent everything: nothing
 // withheld, held for coalescing or still to relist), the scenario has nothing left, and neither
@@ -52,6 +54,11 @@ export interface QuietSubject {
   letGo(scenarioDone: boolean): boolean;
   /** The scenario has run its last step. */
   scenarioDone(): boolean;
+  /**
+   * The key's last reconcile asked to be run again after a delay, wrote nothing, and started after
+   * anyone last changed the cluster: polling it again soon is a timer, not work left to do.
+   */
+  polledSinceLastChange(key: string): boolean;
   /** Moves the scenario's clock on to what it has next: a step, or a wait of the cluster's own controllers ending. */
   jumpScenario(): void;
   /** The scenario's clock (ms): real time plus its jumps. */
@@ -92,7 +99,7 @@ export class Quietness {
     const q = s.queue;
     if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
     const now = Date.now();
-    if (q.keys.some((k) => k.state !== 'waiting' || (k.readyAt ?? 0) - now < QUIET_WAIT_MS)) return false;
+    if (q.keys.some((k) => k.state !== 'waiting' || ((k.readyAt ?? 0) - now < QUIET_WAIT_MS && !(k.reason === 'after' && this.subject.polledSinceLastChange(k.key))))) return false;
     // The cluster's own work under way; what it waits for (a Pod about to start) is jumped to.
     if (this.subject.clusterBusy(0)) return false;
     return performance.now() - this.lastActivity >= forMs && this.subject.writes.sinceLastControllerWrite() >= forMs;

@@ -12,7 +12,7 @@ const idleSession = { running: true, inFlight: () => [], queue: { depth: 0, proc
 const noWrites = { sinceLastControllerWrite: () => Infinity, longestWriteRun: { object: '', writes: 0 } } as unknown as ControllerWrites;
 
 function subject(over: Partial<QuietSubject>): QuietSubject {
-  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, scenarioClock: () => Date.now(), ...over };
+  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, scenarioClock: () => Date.now(), polledSinceLastChange: () => false, ...over };
 }
 
 test('a quiet controller that has not caught up does not end the run; the perturbation is asked to let go', async () => {
@@ -98,4 +98,13 @@ test("once the scenario is done, the cluster's own waits within a minute of its 
   assert.equal(await q.settle(performance.now() + 5000), true);
   assert.equal(offset, 5_000);
   assert.deepEqual(waits, [120_000]);
+});
+
+test('a controller that polls every second (requeueAfter) is quiet once each key it polls was last reconciled after the cluster last changed, writing nothing', async () => {
+  const polling = { running: true, inFlight: () => [], queue: { depth: 0, processing: 0, omitted: 0, keys: [{ key: 'default/mirror', state: 'waiting', retries: 0, reason: 'after', readyAt: Date.now() + 1000 }] } } as unknown as ControllerSession;
+  let polled = false;
+  const q = new Quietness(subject({ session: () => polling, polledSinceLastChange: (key) => key === 'default/mirror' && polled }));
+  assert.equal(await q.settle(performance.now() + 600), false);
+  polled = true;
+  assert.equal(await q.settle(performance.now() + 2000), true);
 });
