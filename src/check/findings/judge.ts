@@ -70,11 +70,12 @@ export function resyncFinding(run: RunResult, replay: string): Finding | undefin
 /** A run that did not go quiet within its budget: the writes it kept making. */
 export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay: string): Finding {
   const controllerWrites = run.writes.filter((w) => w.byController);
-  const last = controllerWrites.at(-1)?.atMs ?? 0;
-  // The loop: what it wrote in the last seconds of the run.
-  const recent = controllerWrites.filter((w) => w.atMs >= last - 3000);
+  // The loop: what it wrote in the last seconds of the run (a write long before its end is no loop).
+  const end = run.endedAtMs ?? controllerWrites.at(-1)?.atMs ?? 0;
+  const recent = controllerWrites.filter((w) => w.atMs >= end - 3000);
   const described = describeWrites(recent);
-  const loop = described.length ? `it kept writing ${[...new Set(described)].slice(0, 4).join('; ')}` : 'its queue never emptied (reconciles without end)';
+  const busy = [...new Set(run.reconciles.slice(-5).map((r) => r.record.key))];
+  const loop = described.length ? `it kept writing ${[...new Set(described)].slice(0, 4).join('; ')}` : `its queue never emptied (reconciles without end${busy.length ? `, the last of ${busy.join(', ')}, writing nothing` : ''})`;
   const p: Plan = plan ?? { kind: 'resync-when-quiet' };
   return {
     class: plan ? CLASS_OF[plan.kind] : 'not-idempotent',

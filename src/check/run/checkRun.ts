@@ -50,6 +50,8 @@ export interface RunResult {
   resyncWrites: CommittedWrite[];
   /** The controller and the scenario settled within the budget. */
   quiet: boolean;
+  /** When the run ended, on the clock of its writes' `atMs`. */
+  endedAtMs?: number;
   /** What the plan did, step by step, and when (empty without one). */
   applied: AppliedStep[];
   /** A plan whose point never came (the write or change did not happen in this run). */
@@ -118,6 +120,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       watched: coverage.watchedResources(),
       resyncWrites,
       quiet,
+      endedAtMs: writes.elapsedMs(),
       applied: perturbation?.applied ?? [],
       planMissed: perturbation ? !perturbation.reached : false,
       ...(perturbation?.error ? { planError: perturbation.error } : {}),

@@ -122,6 +122,11 @@ export class ControllerWrites {
     return last ? performance.now() - this.started - last.atMs : Infinity;
   }
 
+  /** Now, on the clock writes' `atMs` are on. */
+  elapsedMs(): number {
+    return performance.now() - this.started;
+  }
+
   /** Milliseconds since anyone last changed the cluster's state (Infinity when nobody did). */
   sinceLastStateWrite(): number {
     return performance.now() - this.lastStateWriteAt;
