@@ -123,7 +123,8 @@ function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
 }
 
 /**
- * The reconciles that last wrote each differing object; for an object this run never wrote (a
+ * The reconciles that last wrote each differing object, and the last ones after them of the
+ * request that wrote it last in the reference run; for an object this run never wrote (a
  * missing one, or one made again under the name of one it wrote), the last reconciles of the request whose reconcile wrote it in the reference run;
  * failing both, the first ones after a restart.
  */
@@ -137,8 +138,10 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
     const lastWrite = run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id && (uid === undefined || w.object.metadata.uid === uid));
     const r = lastWrite ? reconcileOf(lastWrite, run.reconciles) : undefined;
     if (r) found.push(r);
-    const writer = r ? undefined : reference.writers.get(id);
-    if (writer !== undefined) found.push(...run.reconciles.filter((t) => t.record.key === writer).slice(-2));
+    // The request that wrote it last in the reference run, reconciled here after that without
+    // writing it: where this run left it as it was (a restart that skipped the step).
+    const writer = reference.writers.get(id);
+    if (writer !== undefined) found.push(...run.reconciles.filter((t) => t.record.key === writer && (!r || later(t, r))).slice(-2));
   }
   if (found.length === 0) {
     // Nothing tells which reconciles should have written them: show the reconciles after the perturbation.
@@ -147,6 +150,10 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
   }
   const inOrder = unique(found).sort((a, b) => a.incarnation - b.incarnation || a.record.seq - b.record.seq);
   return inOrder.slice(0, MAX_RECONCILES).map(findingReconcile);
+}
+
+function later(a: TracedReconcile, b: TracedReconcile): boolean {
+  return a.incarnation > b.incarnation || (a.incarnation === b.incarnation && a.record.seq > b.record.seq);
 }
 
 function objectKey(kind: string, namespace: string, name: string): string {

@@ -76,3 +76,21 @@ test('an object someone deleted and made again under its name: not the reconcile
   assert.ok(finding);
   assert.deepEqual(finding.reconciles.map((r) => r.seq), [2, 3]);
 });
+
+test('an object the run last wrote before a restart that then skipped changing it: that write, and the reconciles of its request after the restart', () => {
+  // The resizer made its volume at 10Gi, was killed while resizing, and its restart left the volume at 10Gi.
+  const volume = (size: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'vol' }, data: { size } });
+  const write = (verb: 'create' | 'update', size: string, rv: string): CommittedWrite => ({ verb, kind: 'ConfigMap', group: '', resource: 'configmaps', namespace: 'default', name: 'vol', resourceVersion: rv, object: volume(size), byController: true, atMs: 0 }) as CommittedWrite;
+  const wrote = (seq: number, incarnation: number, verb: 'create' | 'update', rv: string): TracedReconcile => {
+    const r = reconcile(seq, 'default/rabbit', incarnation);
+    r.record.writes.push({ verb, kind: 'ConfigMap', namespace: 'default', name: 'vol', resourceVersion: rv } as (typeof r.record.writes)[number]);
+    return r;
+  };
+  const reference = { endState: [volume('15Gi')], writes: [write('create', '10Gi', '10'), write('update', '15Gi', '20')], reconciles: [wrote(1, 1, 'create', '10'), wrote(4, 1, 'update', '20')] } as unknown as RunResult;
+  const oracle = Oracle.learn([[volume('15Gi')], [volume('15Gi')]]);
+  const cutShort = { endState: [volume('10Gi')], writes: [write('create', '10Gi', '10')], reconciles: [wrote(1, 1, 'create', '10'), reconcile(1, 'default/rabbit', 2), reconcile(2, 'default/rabbit', 2)] } as unknown as RunResult;
+  const plan = { kind: 'crash-after-write', write: { verb: 'delete', kind: 'ConfigMap', namespace: 'default', name: 'set', occurrence: 1 } } as const;
+  const finding = endStateFinding(plan, cutShort, oracle, 'replay', referenceCourse(reference, reference.writes));
+  assert.ok(finding);
+  assert.deepEqual(finding.reconciles.map((r) => [r.incarnation, r.seq]), [[1, 1], [2, 1], [2, 2]]);
+});
