@@ -32,8 +32,8 @@ const CASES: [program: string, scenario: string, options?: Options][] = [
   // and the controller's condition then differed from run to run), and a Job's controller-uid
   // label, which holds its uid, made the same Job and its Pods other objects in another run.
   ['./test/check/go/patterns/jobrunner', 'test/check/scenarios/jobrunner.yaml', { args: ['--workloads'] }],
-  // Polling every second (RequeueAfter) without a write: a reference run waited out its 120 s and
-  // called the controller one that never went quiet.
+  // Polling every 250 ms (RequeueAfter) without a write: a reference run waited out its 120 s and
+  // called the controller one that never went quiet (a key always due, a reconcile always ending).
   ['./test/check/go/patterns/poller', 'test/check/scenarios/poller.yaml', { slowestRunSeconds: 15 }],
 ];
 

@@ -138,6 +138,11 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   }
 }
 
+/** A reconcile that only its own requeue brought about (no watch event). */
+function isPoll(record: ReconcileRecord): boolean {
+  return record.trigger.length > 0 && record.trigger.every((t) => t.via === 'requeue');
+}
+
 /** How long a started controller may take to sync its caches before the run fails. */
 const SYNC_TIMEOUT_MS = 60_000;
 
@@ -204,11 +209,14 @@ class RunningController {
         resolve(false);
       });
     });
-    session.on('reconcileStart', () => this.onActivity());
+    // A poll (its own timer brought the key back) is activity only once it writes or stops polling.
+    session.on('reconcileStart', ({ record }) => {
+      if (!isPoll(record)) this.onActivity();
+    });
     session.on('reconcileEnd', ({ record }) => {
       this.reconciles.push({ incarnation, record });
       this.lastOfKey.set(record.key, { record, startedAt: performance.now() - (record.durationMs ?? 0) });
-      this.onActivity();
+      if (!isPoll(record) || record.writes.length > 0 || record.decision?.action !== 'addAfter') this.onActivity();
     });
     if (!(await session.start())) return false;
     return synced;

@@ -1,5 +1,5 @@
 // A poller: each ConfigMap labelled lab.example.com/poll mirrors, in its annotation
-// lab.example.com/remote, a value it polls for every second (RequeueAfter) from outside the
+// lab.example.com/remote, a value it polls for every 250 ms (RequeueAfter) from outside the
 // cluster's events — here, a Secret read uncached through the API reader, as a controller polls an
 // external API. It writes only when the value changed.
 package main
@@ -51,7 +51,7 @@ func (r *poller) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, 
 			return ctrl.Result{}, err
 		}
 	}
-	return ctrl.Result{RequeueAfter: time.Second}, nil
+	return ctrl.Result{RequeueAfter: 250 * time.Millisecond}, nil
 }
 
 func main() {
