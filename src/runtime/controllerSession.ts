@@ -519,10 +519,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     const restarting = this.options.restartOnFailure === true && this.target.language !== 'go' && interrupted.some((r) => r.runningMs !== undefined) && !giveUp;
     const host = this.target.language === 'go' ? `Go controller process${this.pid ? ` (pid ${this.pid})` : ''}` : undefined;
     let message = describeHostFailure(this.controller?.name ?? this.options.file, cause, interrupted, host);
-    if (this.process instanceof GoControllerProcess && !this.process.connected) {
-      message += ` before it connected to Controller Lab (its output above says why; ${WRAP_HINT})`;
-    }
+    // What stopped it, when its output says: asking whether it calls Wrap would only mislead.
     const hint = this.target.language === 'go' ? goExitHint(this.outputTail.lines().join('\n')) : undefined;
+    if (this.process instanceof GoControllerProcess && !this.process.connected) {
+      message += ` before it connected to Controller Lab${hint ? '' : ` (its output above says why; ${WRAP_HINT})`}`;
+    }
     if (hint) message += `; ${hint}`;
     if (giveUp && this.options.restartOnFailure) message += `; it failed ${this.failuresInARow} times in a row without a successful reconcile: not restarting it again`;
     for (const r of interrupted) {

@@ -32,13 +32,23 @@ export function neverConnectedMessage(timeoutMs: number): string {
 }
 
 /**
- * A kubebuilder main with webhooks stops at once outside a cluster: its webhook server wants the
- * serving certificate cert-manager makes there (`open /tmp/k8s-webhook-server/serving-certs/tls.crt:
- * no such file or directory`). Its main leaves the webhooks out with ENABLE_WEBHOOKS=false.
+ * Why a controller-runtime main stops at once outside a cluster, read off its output, and what to
+ * do. A kubebuilder main with webhooks: its webhook server wants the serving certificate
+ * cert-manager makes there (`open /tmp/k8s-webhook-server/serving-certs/tls.crt: no such file or
+ * directory`), and leaves the webhooks out with ENABLE_WEBHOOKS=false. A manager with leader
+ * election on (`--leader-elect`) and no LeaderElectionNamespace: controller-runtime reads the
+ * namespace for its Lease from a Pod's service account, and NewManager fails without one.
  */
+const EXIT_HINTS: readonly [RegExp, string][] = [
+  [/tls\.crt: no such file or directory/, 'its webhook server found no serving certificate (cert-manager makes it in a cluster): run it with ENABLE_WEBHOOKS=false, which a kubebuilder main reads to leave its webhooks out'],
+  [
+    /unable to find leader election namespace: not running in-cluster/,
+    "its leader election (--leader-elect) has no namespace for its Lease: controller-runtime reads it from a Pod's service account, and outside a cluster there is none. Run it without --leader-elect, or set LeaderElectionNamespace in its ctrl.Options (the namespace it is deployed to)",
+  ],
+];
+
 export function goExitHint(output: string): string | undefined {
-  if (!/tls\.crt: no such file or directory/.test(output)) return undefined;
-  return 'its webhook server found no serving certificate (cert-manager makes it in a cluster): run it with ENABLE_WEBHOOKS=false, which a kubebuilder main reads to leave its webhooks out';
+  return EXIT_HINTS.find(([pattern]) => pattern.test(output))?.[1];
 }
 
 /** The last lines a program printed, for a failure said where its output is not shown (check's runs). */

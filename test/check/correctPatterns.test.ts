@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { check, transcript } from './checkCli.ts';
 
-const CASES: [program: string, scenario: string][] = [
+interface Options {
+  /** More arguments to check (`--workloads`). */
+  args?: string[];
+  /** No run may take this long: a wait check should have spared the run. */
+  slowestRunSeconds?: number;
+}
+
+const CASES: [program: string, scenario: string, options?: Options][] = [
   ['./test/check/go/patterns/versionrecorder', 'test/check/scenarios/versionrecorder.yaml'],
   ['./test/check/go/patterns/selfhealing', 'test/check/scenarios/selfhealing.yaml'],
   ['test/check/ts/patterns/copier.ts', 'test/check/scenarios/copier.yaml'],
@@ -18,13 +25,28 @@ const CASES: [program: string, scenario: string][] = [
   ['./test/check/go/patterns/reloader', 'test/check/scenarios/reloader.yaml'],
   ['./test/check/go/patterns/bundler', 'test/check/scenarios/bundler.yaml'],
   ['test/check/ts/patterns/registrar.ts', 'test/check/scenarios/registrar.yaml'],
+  // Leader election on: every restart waited out the killed leader's Lease (15 s), and a crash
+  // right after a Lease write was a run that never went quiet.
+  ['./test/check/go/patterns/leader', 'test/check/scenarios/leader.yaml', { slowestRunSeconds: 10 }],
+  // Jobs under --workloads: a run ended while a Job's Pod happened to be still running (its status
+  // and the controller's condition then differed from run to run), and a Job's controller-uid
+  // label, which holds its uid, made the same Job and its Pods other objects in another run.
+  ['./test/check/go/patterns/jobrunner', 'test/check/scenarios/jobrunner.yaml', { args: ['--workloads'] }],
+  // Polling every 250 ms (RequeueAfter) without a write: a reference run waited out its 120 s and
+  // called the controller one that never went quiet (a key always due, a reconcile always ending).
+  ['./test/check/go/patterns/poller', 'test/check/scenarios/poller.yaml', { slowestRunSeconds: 15 }],
 ];
 
-for (const [program, scenario] of CASES) {
-  it(`${program}: no finding, every plan run`, async () => {
-    const r = await check(program, scenario);
+for (const [program, scenario, { args = [], slowestRunSeconds } = {}] of CASES) {
+  it(`${program}${args.length ? ` ${args.join(' ')}` : ''}: no finding, every plan run${slowestRunSeconds ? `, none slower than ${slowestRunSeconds} s` : ''}`, async () => {
+    const r = await check(program, scenario, args);
     assert.equal(r.findings.length, 0, `${r.findings.map((f) => f.summary).join('\n')}${transcript(r)}`);
     assert.equal(r.code, 0, transcript(r));
     assert.equal(r.skipped, 0, transcript(r));
+    if (slowestRunSeconds) {
+      // Progress lines end with the run's time: `[3/29] killed right after …: same end state (1.4 s)`.
+      const times = [...r.stdout.matchAll(/^\[\d+\/\d+\] .*\((\d+(?:\.\d+)?) s\)$/gm)].map((m) => Number(m[1]));
+      assert.ok(times.length > 0 && Math.max(...times) < slowestRunSeconds, `slowest run ${Math.max(...times)} s${transcript(r)}`);
+    }
   });
 }

@@ -11,7 +11,7 @@ import { check, replay, transcript } from './checkCli.ts';
 // perturbation that reproduces it only once every perturbation has run.
 
 export interface Planted {
-  /** linker, replicator, historian, stamper, looper, registrar: the folder and the scenario's name. */
+  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer: the folder and the scenario's name. */
   name: string;
   class: 'intermediate-state' | 'stale-state' | 'unobserved-state' | 'not-idempotent';
   /** Run the replay of its finding too (a few are enough: replays are the same code for all). */
@@ -31,6 +31,10 @@ export const PLANTED: readonly Planted[] = [
   { name: 'stamper', class: 'not-idempotent' },
   { name: 'looper', class: 'not-idempotent' },
   { name: 'registrar', class: 'intermediate-state', plan: 'crash-after-change', only: 'TypeScript', twin: 'test/check/ts/patterns/registrar.ts' },
+  // A Secret deleted and made again under the same name: an object with another uid.
+  { name: 'binder', class: 'unobserved-state', only: 'Go' },
+  // A resize decided from the set it remakes first: a restart between the two loses the expansion.
+  { name: 'resizer', class: 'intermediate-state', only: 'Go' },
 ];
 
 /** Checks of a correct twin, each of every plan: a false alarm that comes and goes must show. */

@@ -70,11 +70,12 @@ export function resyncFinding(run: RunResult, replay: string): Finding | undefin
 /** A run that did not go quiet within its budget: the writes it kept making. */
 export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay: string): Finding {
   const controllerWrites = run.writes.filter((w) => w.byController);
-  const last = controllerWrites.at(-1)?.atMs ?? 0;
-  // The loop: what it wrote in the last seconds of the run.
-  const recent = controllerWrites.filter((w) => w.atMs >= last - 3000);
+  // The loop: what it wrote in the last seconds of the run (a write long before its end is no loop).
+  const end = run.endedAtMs ?? controllerWrites.at(-1)?.atMs ?? 0;
+  const recent = controllerWrites.filter((w) => w.atMs >= end - 3000);
   const described = describeWrites(recent);
-  const loop = described.length ? `it kept writing ${[...new Set(described)].slice(0, 4).join('; ')}` : 'its queue never emptied (reconciles without end)';
+  const busy = [...new Set(run.reconciles.slice(-5).map((r) => r.record.key))];
+  const loop = described.length ? `it kept writing ${[...new Set(described)].slice(0, 4).join('; ')}` : `its queue never emptied (reconciles without end${busy.length ? `, the last of ${busy.join(', ')}, writing nothing` : ''})`;
   const p: Plan = plan ?? { kind: 'resync-when-quiet' };
   return {
     class: plan ? CLASS_OF[plan.kind] : 'not-idempotent',
@@ -122,8 +123,9 @@ function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
 }
 
 /**
- * The reconciles that last wrote each differing object; for an object this run never wrote (a
- * missing one), the last reconciles of the request whose reconcile wrote it in the reference run;
+ * The reconciles that last wrote each differing object, and the last ones after them of the
+ * request that wrote it last in the reference run; for an object this run never wrote (a
+ * missing one, or one made again under the name of one it wrote), the last reconciles of the request whose reconcile wrote it in the reference run;
  * failing both, the first ones after a restart.
  */
 function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: ReferenceCourse): FindingReconcile[] {
@@ -131,11 +133,15 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
   for (const d of diffs) {
     const object = d.change === 'missing' ? d.expected : d.got;
     const id = objectKey(kindOfId(d.id), object.metadata.namespace ?? '', object.metadata.name ?? '');
-    const lastWrite = run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id);
+    // A write of an object of that name that was since deleted and made again is not a write of this one.
+    const uid = d.change === 'missing' ? undefined : object.metadata.uid;
+    const lastWrite = run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id && (uid === undefined || w.object.metadata.uid === uid));
     const r = lastWrite ? reconcileOf(lastWrite, run.reconciles) : undefined;
     if (r) found.push(r);
-    const writer = r ? undefined : reference.writers.get(id);
-    if (writer !== undefined) found.push(...run.reconciles.filter((t) => t.record.key === writer).slice(-2));
+    // The request that wrote it last in the reference run, reconciled here after that without
+    // writing it: where this run left it as it was (a restart that skipped the step).
+    const writer = reference.writers.get(id);
+    if (writer !== undefined) found.push(...run.reconciles.filter((t) => t.record.key === writer && (!r || later(t, r))).slice(-2));
   }
   if (found.length === 0) {
     // Nothing tells which reconciles should have written them: show the reconciles after the perturbation.
@@ -144,6 +150,10 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
   }
   const inOrder = unique(found).sort((a, b) => a.incarnation - b.incarnation || a.record.seq - b.record.seq);
   return inOrder.slice(0, MAX_RECONCILES).map(findingReconcile);
+}
+
+function later(a: TracedReconcile, b: TracedReconcile): boolean {
+  return a.incarnation > b.incarnation || (a.incarnation === b.incarnation && a.record.seq > b.record.seq);
 }
 
 function objectKey(kind: string, namespace: string, name: string): string {

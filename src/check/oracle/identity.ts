@@ -3,8 +3,9 @@ import type { KubeObject } from '../../shared/k8s.ts';
 // Which object of one run is which object of another. Names and uids do not say: a controller that
 // creates with generateName gets other names each run, and every object gets another uid. An
 // object is known by its kind, namespace and name, or, when its name was generated, by the name's
-// prefix, its controlling owner (itself known this way) and its labels; objects alike in all of
-// that are told apart by the order they were created in.
+// prefix, its controlling owner (itself known this way) and its labels (a label that holds a uid
+// by the object it is the uid of); objects alike in all of that are told apart by the order they
+// were created in.
 
 /** A run's objects by identity. */
 export type Identified = Map<string, KubeObject>;
@@ -72,7 +73,7 @@ export function identify(objects: readonly KubeObject[], generated: GeneratedPre
     resolving.delete(o);
     const labels = Object.entries(o.metadata.labels ?? {})
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${k}=${v}`)
+      .map(([k, v]) => `${k}=${uidLabel(v, byUid, generated)}`)
       .join(',');
     const id = `${where}${prefix}*${ownerId ? ` of ${ownerId}` : ''}${labels ? ` {${labels}}` : ''}`;
     memo.set(o, id);
@@ -97,6 +98,14 @@ export function identify(objects: readonly KubeObject[], generated: GeneratedPre
     group.forEach((o, i) => out.set(`${id} #${i + 1}`, o));
   }
   return out;
+}
+
+/** What a uid stands for in an object's identity (its labels): its object's kind, namespace and name, a generated name by its prefix. */
+function uidLabel(value: string, byUid: ReadonlyMap<string, KubeObject>, generated: GeneratedPrefix): string {
+  const o = byUid.get(value);
+  if (!o) return value;
+  const prefix = generated(o);
+  return `<uid of ${kindOf(o)} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${prefix === undefined ? (o.metadata.name ?? '') : `${prefix}*`}>`;
 }
 
 /** An object's identity when its name is its own: kind, namespace and name. */

@@ -3,6 +3,7 @@ import { diffEndStates, type DiffNames, type ObjectDiff } from './endStateDiff.t
 import { byGenerateName, identify, kindOf, type GeneratedPrefix, type Identified } from './identity.ts';
 import { learnMasks, type Masks } from './masks.ts';
 import { canonicalNames } from './canonicalNames.ts';
+import { canonicalUids } from './canonicalUids.ts';
 
 // The oracle: learns from the reference runs what a correct run of this controller and scenario
 // ends with and what varies between such runs, then judges each perturbed run's end state.
@@ -21,7 +22,7 @@ export class Oracle {
     this.expected = expected;
     this.masks = masks;
     this.generated = generated;
-    this.comparable = canonicalNames(expected, generated);
+    this.comparable = comparable(expected, generated);
   }
 
   /** From the end states of one or more reference runs (the first is what a run is held to). */
@@ -29,13 +30,13 @@ export class Oracle {
     if (references.length === 0) throw new Error('the oracle needs a reference run');
     const generated = learnGeneratedNames(references);
     const identified = references.map((r) => identify(r, generated));
-    return new Oracle(identified[0]!, learnMasks(identified.map((i) => canonicalNames(i, generated))), generated);
+    return new Oracle(identified[0]!, learnMasks(identified.map((i) => comparable(i, generated))), generated);
   }
 
   /** How the end state differs from the reference's; the objects in the answer are as the runs had them. */
   judge(endState: readonly KubeObject[]): ObjectDiff[] {
     const got = identify(endState, this.generated);
-    return diffEndStates(this.comparable, canonicalNames(got, this.generated), this.masks).map((d) => {
+    return diffEndStates(this.comparable, comparable(got, this.generated), this.masks).map((d) => {
       if (d.change === 'missing') return { ...d, expected: this.expected.get(d.id)! };
       if (d.change === 'extra') return { ...d, got: got.get(d.id)! };
       return { ...d, expected: this.expected.get(d.id)!, got: got.get(d.id)! };
@@ -59,6 +60,11 @@ export class Oracle {
     for (const [id, o] of identify(endState, this.generated)) if (o === object) return id;
     return undefined;
   }
+}
+
+/** What runs are compared on: generated names and uids replaced by the identities of what they name. */
+function comparable(objects: Identified, generated: GeneratedPrefix): Identified {
+  return canonicalUids(canonicalNames(objects, generated));
 }
 
 /** `web-7xk2q` → `web-`: the name without its last dash-separated part. */

@@ -50,6 +50,8 @@ export interface RunResult {
   resyncWrites: CommittedWrite[];
   /** The controller and the scenario settled within the budget. */
   quiet: boolean;
+  /** When the run ended, on the clock of its writes' `atMs`. */
+  endedAtMs?: number;
   /** What the plan did, step by step, and when (empty without one). */
   applied: AppliedStep[];
   /** A plan whose point never came (the write or change did not happen in this run). */
@@ -82,6 +84,8 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     letGo: (scenarioDone) => perturbation?.letGo(scenarioDone) ?? false,
     scenarioDone: () => sim.scenarioFinished(),
     jumpScenario: () => clock.jump(),
+    scenarioClock: () => clock.now(),
+    polledSinceLastChange: (key) => run.polledSinceLastChange(key, writes.sinceLastStateWrite()),
   });
   run.onActivity = () => quietness.touch();
   const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch() }) : undefined;
@@ -116,6 +120,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       watched: coverage.watchedResources(),
       resyncWrites,
       quiet,
+      endedAtMs: writes.elapsedMs(),
       applied: perturbation?.applied ?? [],
       planMissed: perturbation ? !perturbation.reached : false,
       ...(perturbation?.error ? { planError: perturbation.error } : {}),
@@ -133,6 +138,11 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   }
 }
 
+/** A reconcile that only its own requeue brought about (no watch event). */
+function isPoll(record: ReconcileRecord): boolean {
+  return record.trigger.length > 0 && record.trigger.every((t) => t.via === 'requeue');
+}
+
 /** How long a started controller may take to sync its caches before the run fails. */
 const SYNC_TIMEOUT_MS = 60_000;
 
@@ -143,6 +153,8 @@ class RunningController {
   synced: ControllerSession | undefined;
   readonly reconciles: TracedReconcile[] = [];
   readonly failures: string[] = [];
+  /** Per key, its last finished reconcile and when (performance.now()) it started. */
+  private readonly lastOfKey = new Map<string, { record: ReconcileRecord; startedAt: number }>();
   failedOutput: OutputTail | undefined;
   onActivity: () => void = () => {};
   private incarnation = 0;
@@ -197,10 +209,14 @@ class RunningController {
         resolve(false);
       });
     });
-    session.on('reconcileStart', () => this.onActivity());
+    // A poll (its own timer brought the key back) is activity only once it writes or stops polling.
+    session.on('reconcileStart', ({ record }) => {
+      if (!isPoll(record)) this.onActivity();
+    });
     session.on('reconcileEnd', ({ record }) => {
       this.reconciles.push({ incarnation, record });
-      this.onActivity();
+      this.lastOfKey.set(record.key, { record, startedAt: performance.now() - (record.durationMs ?? 0) });
+      if (!isPoll(record) || record.writes.length > 0 || record.decision?.action !== 'addAfter') this.onActivity();
     });
     if (!(await session.start())) return false;
     return synced;
@@ -224,6 +240,13 @@ class RunningController {
       if (ok) options.afterSync?.();
       else if (this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
     });
+  }
+
+  /** The key's last reconcile asked for a delay, wrote nothing, and started `sinceChangeMs` or less ago. */
+  polledSinceLastChange(key: string, sinceChangeMs: number): boolean {
+    const last = this.lastOfKey.get(key);
+    if (!last || last.record.decision?.action !== 'addAfter' || last.record.writes.length > 0) return false;
+    return performance.now() - last.startedAt < sinceChangeMs;
   }
 
   failedResult(started: number): RunResult {

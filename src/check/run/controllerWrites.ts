@@ -2,12 +2,15 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import type { SimClusterApi } from '../../sim/index.ts';
 import { kindOf } from '../oracle/index.ts';
 import type { ChangePoint, Plan, WritePoint } from '../plans/plan.ts';
+import { isNotState } from './notState.ts';
 
 // The writes of a run as the simulated cluster committed them: the controller's own (requests
 // authenticated as its user) numbered as plans name them, and every change of every object, by
 // anyone, for the plans that perturb what the controller sees of a change. Listeners run
 // synchronously right after the commit, before the writer gets its answer, so a plan can act at
-// exactly that point (kill the controller before it does anything else).
+// exactly that point (kill the controller before it does anything else). Writes of what is not
+// state (a leader's Lease renewals, Events) are kept but count as no one's: no plan's point, no
+// sign of a busy controller, no write made with nothing to do.
 
 export interface CommittedWrite {
   verb: WritePoint['verb'];
@@ -67,6 +70,8 @@ export class ControllerWrites {
   private readonly inARow = new Map<string, number>();
   /** The most writes the controller made to one object with nobody else writing it between (a write loop keeps counting). */
   longestWriteRun = { object: '', writes: 0 };
+  /** When (performance.now()) the cluster's state last changed, by anyone. */
+  private lastStateWriteAt = -Infinity;
 
   constructor(cluster: SimClusterApi, user: string, namer: PointNamer) {
     this.unsubscribe = cluster.onWrite((record) => {
@@ -76,7 +81,8 @@ export class ControllerWrites {
       const [namespace, name] = record.key.includes('/') ? (record.key.split('/', 2) as [string, string]) : ['', record.key];
       const kind = kindOf(object);
       const pointName = namer(object);
-      const byController = record.client?.user === user;
+      const state = !isNotState(record.group, record.resource);
+      const byController = state && record.client?.user === user;
       const write: CommittedWrite = {
         verb,
         kind,
@@ -93,8 +99,9 @@ export class ControllerWrites {
         atMs: performance.now() - this.started,
       };
       if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`) };
-      if (verb !== 'create') write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
+      if (verb !== 'create' && state) write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
       this.all.push(write);
+      if (state) this.lastStateWriteAt = performance.now();
       this.countInARow(`${kind} ${record.key}`, byController);
       for (const l of this.listeners) l(write);
     });
@@ -113,6 +120,16 @@ export class ControllerWrites {
   sinceLastControllerWrite(): number {
     const last = this.all.findLast((w) => w.byController);
     return last ? performance.now() - this.started - last.atMs : Infinity;
+  }
+
+  /** Now, on the clock writes' `atMs` are on. */
+  elapsedMs(): number {
+    return performance.now() - this.started;
+  }
+
+  /** Milliseconds since anyone last changed the cluster's state (Infinity when nobody did). */
+  sinceLastStateWrite(): number {
+    return performance.now() - this.lastStateWriteAt;
   }
 
   close(): void {

@@ -3,6 +3,7 @@ import type { Clock, TimerHandle } from '../../shared/clock.ts';
 import type { LaunchedSim } from '../../runtime/index.ts';
 import { describePlan, type ChangePoint, type Plan } from '../plans/plan.ts';
 import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWrites } from './controllerWrites.ts';
+import { releaseLeases } from './leaseRelease.ts';
 
 // A plan carried out on a running run. It waits for its point — the controller's write, a change
 // of an object — in the commit listener, so it acts before anyone hears of the write (a crash plan
@@ -140,7 +141,7 @@ export class Perturbation {
       case 'crash-after-write':
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
         this.reach(describePlan(p));
-        this.hooks.restart();
+        this.restart();
         return;
       case 'stale-restart-after-write': {
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
@@ -148,7 +149,7 @@ export class Perturbation {
         // The restarted controller lists the cluster as it was before this write, however long it
         // takes to start, and for at most lagMs once it has synced.
         const before = Number(w.object.metadata.resourceVersion ?? 0) - 1;
-        this.hooks.restart({
+        this.restart({
           beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: STALE_VIEW_HOLD_MS }),
           afterSync: () => this.later(p.lagMs, () => this.endLag()),
         });
@@ -183,11 +184,26 @@ export class Perturbation {
         // Inside the change's commit: killed before its watch event can reach the controller.
         if (this.reached || !w.change || !sameChangePoint(w.change, p.change)) return;
         this.reach(describePlan(p));
-        this.hooks.restart();
+        this.restart();
         return;
       case 'resync-when-quiet':
         return;
     }
+  }
+
+  /**
+   * Kills the controller and starts it again. The killed process's Leases are let go once the
+   * write or change being committed is done (not inside its commit): a leader-elected manager
+   * restarted leads at once, as it would once its lease expired.
+   */
+  private restart(options: { beforeStart?: () => void; afterSync?: () => void } = {}): void {
+    this.hooks.restart({
+      ...options,
+      beforeStart: () => {
+        options.beforeStart?.();
+        queueMicrotask(() => releaseLeases(this.cluster(), this.hooks.writes.all, this.hooks.controllerUser));
+      },
+    });
   }
 
   /** The stale cache or view catches up: what was withheld is delivered, in order. */

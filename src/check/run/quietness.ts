@@ -2,7 +2,9 @@ import type { ControllerSession } from '../../runtime/index.ts';
 import type { ControllerWrites } from './controllerWrites.ts';
 
 // When a run is over: the controller is quiet — nothing queued or running, no key due within
-// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work), nothing queued in the simulated
+// QUIET_WAIT_MS (a requeueAfter further off is a timer, not work) unless its last reconcile
+// started after the cluster last changed and wrote nothing (a controller that polls every second
+// has then polled everything there is), nothing queued in the simulated
 // cluster's own controllers (--workloads), no reconcile ended and nothing written for END_QUIET_MS
 // — it has caught up with the cluster (every watch it had is open and has sent everything: nothing
 // withheld, held for coalescing or still to relist), the scenario has nothing left, and neither
@@ -10,7 +12,9 @@ import type { ControllerWrites } from './controllerWrites.ts';
 // controller is quiet for JUMP_QUIET_MS and caught up, the scenario's clock jumps to what it has
 // next: a step of the scenario, or the end of a wait of the cluster's own controllers (they run on
 // the same clock), whichever comes first, so the order of events stays as real time would have
-// it. An early jump only shortens a wait the controller was not part of, which a correct
+// it. Once the scenario is done, the cluster's waits are still jumped to until AFTER_SCENARIO_MS
+// of its clock have passed: a run does not end on a Job whose Pod happens to be still running —
+// real time moves the clock on too, and a run slowed by a restart would have seen it complete. An early jump only shortens a wait the controller was not part of, which a correct
 // controller does not mind, but an early end would read an end state the controller had not
 // finished, so the end waits longer. A jump waits for the controller to catch up (a lag to end)
 // so that a lag does not also fold the scenario's changes into one, except where the perturbation
@@ -22,6 +26,8 @@ import type { ControllerWrites } from './controllerWrites.ts';
 // that writes a time or a counter on every reconcile of what it watches does it within a second.
 const WRITE_LOOP = 40;
 
+/** How much of the scenario's clock after its last step the cluster's own waits are jumped over. */
+const AFTER_SCENARIO_MS = 60_000;
 const JUMP_QUIET_MS = 100;
 const END_QUIET_MS = 400;
 const QUIET_WAIT_MS = 2000;
@@ -48,12 +54,21 @@ export interface QuietSubject {
   letGo(scenarioDone: boolean): boolean;
   /** The scenario has run its last step. */
   scenarioDone(): boolean;
+  /**
+   * The key's last reconcile asked to be run again after a delay, wrote nothing, and started after
+   * anyone last changed the cluster: polling it again soon is a timer, not work left to do.
+   */
+  polledSinceLastChange(key: string): boolean;
   /** Moves the scenario's clock on to what it has next: a step, or a wait of the cluster's own controllers ending. */
   jumpScenario(): void;
+  /** The scenario's clock (ms): real time plus its jumps. */
+  scenarioClock(): number;
 }
 
 export class Quietness {
   private lastActivity = performance.now();
+  /** The scenario's clock when its last step was seen done. */
+  private scenarioDoneAt: number | undefined;
   private readonly subject: QuietSubject;
 
   constructor(subject: QuietSubject) {
@@ -84,7 +99,7 @@ export class Quietness {
     const q = s.queue;
     if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
     const now = Date.now();
-    if (q.keys.some((k) => k.state !== 'waiting' || (k.readyAt ?? 0) - now < QUIET_WAIT_MS)) return false;
+    if (q.keys.some((k) => k.state !== 'waiting' || ((k.readyAt ?? 0) - now < QUIET_WAIT_MS && !(k.reason === 'after' && this.subject.polledSinceLastChange(k.key))))) return false;
     // The cluster's own work under way; what it waits for (a Pod about to start) is jumped to.
     if (this.subject.clusterBusy(0)) return false;
     return performance.now() - this.lastActivity >= forMs && this.subject.writes.sinceLastControllerWrite() >= forMs;
@@ -102,18 +117,30 @@ export class Quietness {
       // that has caught up by then); so, once the scenario is done, does a change held for one that
       // is not coming: a controller that polls (requeueAfter within QUIET_WAIT_MS) for what it is
       // not shown would never be quiet, and the change would stay withheld until the deadline.
-      if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.subject.letGo(this.subject.scenarioDone())) this.touch();
+      if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.subject.letGo(this.scenarioDone())) this.touch();
       else if (this.controllerQuiet(JUMP_QUIET_MS)) {
-        const done = this.subject.scenarioDone();
+        const done = this.scenarioDone();
         if (!this.subject.caughtUp()) {
           if (this.subject.letGo(done)) this.touch();
           else if (!done && this.subject.awaitingChange()) this.jump();
-        } else if (!done || this.subject.clusterBusy(QUIET_WAIT_MS)) this.jump();
+        } else if (!done || this.subject.clusterBusy(this.clusterHorizon())) this.jump();
         else if (this.controllerQuiet(END_QUIET_MS)) return true;
       }
       if (performance.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+  }
+
+  private scenarioDone(): boolean {
+    const done = this.subject.scenarioDone();
+    if (done) this.scenarioDoneAt ??= this.subject.scenarioClock();
+    return done;
+  }
+
+  /** How far ahead (ms) a wait of the cluster's own controllers is jumped to rather than left. */
+  private clusterHorizon(): number {
+    const now = this.subject.scenarioClock();
+    return Math.max(QUIET_WAIT_MS, (this.scenarioDoneAt ?? now) + AFTER_SCENARIO_MS - now);
   }
 
   private jump(): void {

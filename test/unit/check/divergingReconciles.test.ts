@@ -57,3 +57,40 @@ test('a copy the perturbed run never made: the reconciles of the request that ma
     ],
   );
 });
+
+test('an object someone deleted and made again under its name: not the reconcile that wrote the old one, but the latest of the request that writes it', () => {
+  // The binder labelled Secret default/db; the Secret was deleted and made again, and the run never labelled the new one.
+  const secret = (uid: string, labels?: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default', name: 'db', uid, ...(labels ? { labels } : {}) } });
+  const label = (uid: string, rv: string): CommittedWrite => ({ verb: 'update', kind: 'Secret', group: '', resource: 'secrets', namespace: 'default', name: 'db', resourceVersion: rv, object: secret(uid, { 'bound-to': 'app' }), byController: true, atMs: 0 }) as CommittedWrite;
+  const labelled = (seq: number, rv: string): TracedReconcile => {
+    const r = reconcile(seq, 'default/app', 1);
+    r.record.writes.push({ verb: 'update', kind: 'Secret', namespace: 'default', name: 'db', resourceVersion: rv } as (typeof r.record.writes)[number]);
+    return r;
+  };
+  const bound = [source, secret('new', { 'bound-to': 'app' })];
+  const reference = { endState: bound, writes: [label('old', '10'), label('new', '14')], reconciles: [labelled(1, '10'), labelled(4, '14')] } as unknown as RunResult;
+  const oracle = Oracle.learn([bound, bound]);
+  const missed = { endState: [source, secret('new')], writes: [label('old', '10')], reconciles: [labelled(1, '10'), reconcile(2, 'default/app', 1), reconcile(3, 'default/app', 1)] } as unknown as RunResult;
+  const plan = { kind: 'coalesce-change', change: { kind: 'Secret', namespace: 'default', name: 'db', occurrence: 2 } } as const;
+  const finding = endStateFinding(plan, missed, oracle, 'replay', referenceCourse(reference, reference.writes));
+  assert.ok(finding);
+  assert.deepEqual(finding.reconciles.map((r) => r.seq), [2, 3]);
+});
+
+test('an object the run last wrote before a restart that then skipped changing it: that write, and the reconciles of its request after the restart', () => {
+  // The resizer made its volume at 10Gi, was killed while resizing, and its restart left the volume at 10Gi.
+  const volume = (size: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'vol' }, data: { size } });
+  const write = (verb: 'create' | 'update', size: string, rv: string): CommittedWrite => ({ verb, kind: 'ConfigMap', group: '', resource: 'configmaps', namespace: 'default', name: 'vol', resourceVersion: rv, object: volume(size), byController: true, atMs: 0 }) as CommittedWrite;
+  const wrote = (seq: number, incarnation: number, verb: 'create' | 'update', rv: string): TracedReconcile => {
+    const r = reconcile(seq, 'default/rabbit', incarnation);
+    r.record.writes.push({ verb, kind: 'ConfigMap', namespace: 'default', name: 'vol', resourceVersion: rv } as (typeof r.record.writes)[number]);
+    return r;
+  };
+  const reference = { endState: [volume('15Gi')], writes: [write('create', '10Gi', '10'), write('update', '15Gi', '20')], reconciles: [wrote(1, 1, 'create', '10'), wrote(4, 1, 'update', '20')] } as unknown as RunResult;
+  const oracle = Oracle.learn([[volume('15Gi')], [volume('15Gi')]]);
+  const cutShort = { endState: [volume('10Gi')], writes: [write('create', '10Gi', '10')], reconciles: [wrote(1, 1, 'create', '10'), reconcile(1, 'default/rabbit', 2), reconcile(2, 'default/rabbit', 2)] } as unknown as RunResult;
+  const plan = { kind: 'crash-after-write', write: { verb: 'delete', kind: 'ConfigMap', namespace: 'default', name: 'set', occurrence: 1 } } as const;
+  const finding = endStateFinding(plan, cutShort, oracle, 'replay', referenceCourse(reference, reference.writes));
+  assert.ok(finding);
+  assert.deepEqual(finding.reconciles.map((r) => [r.incarnation, r.seq]), [[1, 1], [2, 1], [2, 2]]);
+});

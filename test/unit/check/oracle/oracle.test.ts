@@ -174,3 +174,19 @@ test('a diff reads with the names the objects had: the run\'s own for what it go
   assert.match(diff, /^\+ ConfigMap default\/web-child-z\d \(not expected\)$/m, diff);
   assert.match(diff, /- "web-child-k1"\n {6}\+ "web-child-z8"/, diff);
 });
+
+test("a value that is the uid of an object of the same run (a Job's controller-uid label, selector and Pods) is that object, not a difference; a uid of an object that is gone is one", () => {
+  // The Job controller labels a Job's Pods with its uid; a run whose creates interleaved otherwise gave the Job another uid.
+  const jobRun = (podName: string, bound?: string): KubeObject[] => {
+    const job = obj('Job', 'migrate', { apiVersion: 'batch/v1' });
+    const jobUid = job.metadata.uid!;
+    job.spec = { selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': jobUid } }, template: { metadata: { labels: { 'controller-uid': jobUid } } } };
+    const pod = obj('Pod', podName, { generateName: 'migrate-', owner: job, labels: { 'batch.kubernetes.io/controller-uid': jobUid, 'job-name': 'migrate' } });
+    const binding = obj('ConfigMap', 'binding', { data: { boundUID: bound ?? jobUid } });
+    return [job, pod, binding];
+  };
+  const oracle = Oracle.learn([jobRun('migrate-abc12'), jobRun('migrate-def34')]);
+  assert.deepEqual(oracle.judge(jobRun('migrate-x1111')), []);
+  const stale = oracle.judge(jobRun('migrate-x2222', 'uid-of-a-job-that-is-gone'));
+  assert.deepEqual(stale.map((d) => [d.id, d.change === 'changed' && d.fields.map((f) => f.path)]), [['ConfigMap default/binding', ['.data.boundUID']]]);
+});

@@ -12,7 +12,7 @@ const idleSession = { running: true, inFlight: () => [], queue: { depth: 0, proc
 const noWrites = { sinceLastControllerWrite: () => Infinity, longestWriteRun: { object: '', writes: 0 } } as unknown as ControllerWrites;
 
 function subject(over: Partial<QuietSubject>): QuietSubject {
-  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, ...over };
+  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, scenarioClock: () => Date.now(), polledSinceLastChange: () => false, ...over };
 }
 
 test('a quiet controller that has not caught up does not end the run; the perturbation is asked to let go', async () => {
@@ -84,4 +84,27 @@ test('a polling controller (its key due again within the quiet wait) is let go o
   const q = new Quietness(subject({ session: polling, caughtUp: () => caughtUp, letGo: (done) => (asked.push(done), done && (caughtUp = true)) }));
   assert.equal(await q.settle(performance.now() + 3000), true);
   assert.deepEqual(asked.at(-1), true);
+});
+
+test("once the scenario is done, the cluster's own waits within a minute of its clock are jumped to (a Job's Pod running to completion), later ones left", async () => {
+  // A Pod finishing 5 s on, then (a CronJob's next schedule) 2 minutes on: the first is jumped to, the second is not.
+  let offset = 0;
+  const waits = [5_000, 120_000];
+  const q = new Quietness(subject({
+    scenarioClock: () => 1_000_000 + offset,
+    clusterBusy: (withinMs) => waits.length > 0 && waits[0]! - offset <= withinMs,
+    jumpScenario: () => void (offset = waits.shift() ?? offset),
+  }));
+  assert.equal(await q.settle(performance.now() + 5000), true);
+  assert.equal(offset, 5_000);
+  assert.deepEqual(waits, [120_000]);
+});
+
+test('a controller that polls every second (requeueAfter) is quiet once each key it polls was last reconciled after the cluster last changed, writing nothing', async () => {
+  const polling = { running: true, inFlight: () => [], queue: { depth: 0, processing: 0, omitted: 0, keys: [{ key: 'default/mirror', state: 'waiting', retries: 0, reason: 'after', readyAt: Date.now() + 1000 }] } } as unknown as ControllerSession;
+  let polled = false;
+  const q = new Quietness(subject({ session: () => polling, polledSinceLastChange: (key) => key === 'default/mirror' && polled }));
+  assert.equal(await q.settle(performance.now() + 600), false);
+  polled = true;
+  assert.equal(await q.settle(performance.now() + 2000), true);
 });

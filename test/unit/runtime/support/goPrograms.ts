@@ -275,3 +275,54 @@ func main() {
 	}
 }
 `;
+
+/**
+ * A manager with leader election on and no LeaderElectionNamespace, as a kubebuilder main is with
+ * --leader-elect: outside a cluster NewManager fails (the namespace comes from a Pod's service
+ * account), before controllerlab.Wrap is reached.
+ */
+export const LEADER_ELECTION_WITHOUT_NAMESPACE_PROGRAM = `package main
+
+import (
+	"context"
+	"os"
+
+	corev1 "k8s.io/api/core/v1"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/controller-lab/controller-lab/go/controllerlab"
+)
+
+type noop struct{}
+
+func (noop) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	return reconcile.Result{}, nil
+}
+
+func main() {
+	ctrl.SetLogger(zap.New())
+	setupLog := ctrl.Log.WithName("setup")
+	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+		Scheme:           clientgoscheme.Scheme,
+		Metrics:          metricsserver.Options{BindAddress: "0"},
+		LeaderElection:   true,
+		LeaderElectionID: "noop.example.com",
+	})
+	if err != nil {
+		setupLog.Error(err, "Failed to start manager")
+		os.Exit(1)
+	}
+	mgr = controllerlab.Wrap(mgr)
+	if err := ctrl.NewControllerManagedBy(mgr).Named("configs").For(&corev1.ConfigMap{}).Complete(noop{}); err != nil {
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		setupLog.Error(err, "Failed to run manager")
+		os.Exit(1)
+	}
+}
+`;
