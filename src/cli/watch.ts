@@ -140,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
       stallTimeoutMs: args.stallTimeoutMs,
       maxEventLength: args.maxEventLength,
       onRetry: (r) => process.stderr.write(`controller-lab watch: warning: ${retryWarning(r)}\n`),
+      onWarning: (w) => process.stderr.write(`controller-lab watch: warning: ${w}\n`),
     });
     const resource = await cluster.resolve(args.resource);
     if (resource.verbs.length > 0 && !(resource.verbs.includes('list') && resource.verbs.includes('watch'))) {
