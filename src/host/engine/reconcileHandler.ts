@@ -58,13 +58,18 @@ export function outcomeFromReturn(value: unknown): ReconcileOutcome {
   return { kind: 'success', result: { requeue: result.requeue === true || undefined, requeueAfter: numberOrUndefined(result.requeueAfter) } };
 }
 
+/** A returned value as the user wrote it: a string in quotes, so `"soon"` reads as the string it is. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : describeThrown(value);
+}
+
 function resultProblem(result: ReconcileResult): string | undefined {
   const { requeueAfter, requeue } = result as { requeueAfter?: unknown; requeue?: unknown };
   if (requeueAfter !== undefined && requeueAfter !== null && (typeof requeueAfter !== 'number' || Number.isNaN(requeueAfter))) {
-    return `requeueAfter ${describeThrown(requeueAfter)}: not a number of milliseconds (return { requeueAfter: 5000 } to run again in 5 s)`;
+    return `requeueAfter ${shown(requeueAfter)}: not a number of milliseconds (return { requeueAfter: 5000 } to run again in 5 s)`;
   }
   if (requeue !== undefined && requeue !== null && typeof requeue !== 'boolean') {
-    return `requeue ${describeThrown(requeue)}: not true or false (return { requeue: true } to run again with backoff)`;
+    return `requeue ${shown(requeue)}: not true or false (return { requeue: true } to run again with backoff)`;
   }
   return undefined;
 }

@@ -66,11 +66,11 @@ test('a thrown non-Error shows no stack of the host\'s own frames, but says why 
 test('a result whose requeueAfter or requeue has the wrong type is an error naming it, not a silent forget', () => {
   const late = outcomeFromReturn({ requeueAfter: 'soon' });
   assert.ok(late.kind === 'error');
-  assert.equal(late.error.message, 'reconcile returned requeueAfter soon: not a number of milliseconds (return { requeueAfter: 5000 } to run again in 5 s)');
+  assert.equal(late.error.message, 'reconcile returned requeueAfter "soon": not a number of milliseconds (return { requeueAfter: 5000 } to run again in 5 s)');
   assert.deepEqual(decideRequeue(late), { action: 'addRateLimited', reason: 'error' });
   const odd = outcomeFromReturn({ requeue: 'yes' });
   assert.ok(odd.kind === 'error');
-  assert.match(odd.error.message, /^reconcile returned requeue yes: not true or false/);
+  assert.match(odd.error.message, /^reconcile returned requeue "yes": not true or false/);
   // What a reconcile returning the object it wrote, or nothing, gives is no requeue.
   assert.deepEqual(decideRequeue(outcomeFromReturn({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } })), { action: 'forget' });
   assert.deepEqual(decideRequeue(outcomeFromReturn(42)), { action: 'forget' });
