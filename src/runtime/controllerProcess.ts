@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { processCpuMs } from './processCpu.ts';
+import { endLeftovers, OWN_PROCESS_GROUP } from './processGroup.ts';
 import { isHostMessage, type HostInit, type ParentMessage } from '../controllerProtocol/index.ts';
 import type { ControllerProcessEvents, HostSpawnOptions, TypeScriptHost } from './hostProcess.ts';
 
@@ -42,30 +43,6 @@ const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit/;
 /** Where V8's report of a full heap starts: the rest of what the dying process prints is that report. */
 const OUT_OF_MEMORY_REPORT = /<--- Last few GCs --->|FATAL ERROR: .*(?:heap limit|heap out of memory)/;
 
-/** POSIX only: on Windows a detached child gets a console window of its own. */
-const OWN_PROCESS_GROUP = process.platform !== 'win32';
-/** How long output still arriving after the host exited is read (what its last writes left in the pipe). */
-const OUTPUT_DRAIN_MS = 200;
-
-/**
- * Once the host has exited: the processes its controller started (its process group) are killed,
- * and its output pipes are closed after a moment, since one that escaped the group and shares them
- * would otherwise keep them, and with them this process, open.
- */
-function endLeftovers(child: ChildProcess): void {
-  if (OWN_PROCESS_GROUP && child.pid !== undefined) {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // ESRCH: nothing of the group is left.
-    }
-  }
-  setTimeout(() => {
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-  }, OUTPUT_DRAIN_MS).unref();
-}
-
 export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> implements TypeScriptHost {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
@@ -95,7 +72,6 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
       env: { ...process.env, ...options.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
-      // A process group of its own, so the processes a controller starts end with its host.
       detached: OWN_PROCESS_GROUP,
     });
     this.child = child;
