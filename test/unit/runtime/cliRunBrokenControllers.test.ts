@@ -238,3 +238,14 @@ export default defineController({
     assert.deepEqual(started.filter(running), [], 'still running after the run ended');
   });
 });
+
+test('--workers 0 (nothing would ever reconcile) or a billion (the host dies making them) is refused as a usage error', () => {
+  withTempDir((dir) => {
+    for (const workers of ['0', '1000000000', '2.5']) {
+      const r = runController(dir, failsOnce(dir, ''), ['--sim', '--until-idle', '--workers', workers], { limitMs: 20_000 });
+      assert.equal(r.code, 2, `--workers ${workers}: ${r.stderr}`);
+      assert.match(r.stderr, /^controller-lab run: --workers must be a whole number from 1 to 1000/m);
+      assert.doesNotMatch(r.stdout, /simulated cluster at/);
+    }
+  });
+});
