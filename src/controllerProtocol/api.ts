@@ -191,6 +191,9 @@ function checkPredicates(where: string, list: unknown): void {
 }
 
 /** Validates a controller spec early, so a typo fails at load with a clear message, not mid-reconcile. */
+/** More concurrent reconciles than any controller needs, and few enough for the host to make. */
+export const MAX_CONCURRENT_RECONCILES = 1000;
+
 export function defineController(spec: ControllerSpec): ControllerDefinition {
   if (!spec || typeof spec !== 'object') throw new TypeError('defineController: expected an object');
   if (typeof spec.name !== 'string' || spec.name === '') throw new TypeError('defineController: `name` is required');
@@ -203,8 +206,9 @@ export function defineController(spec: ControllerSpec): ControllerDefinition {
   checkPredicates('predicates', spec.predicates);
   if (typeof spec.reconcile !== 'function') throw new TypeError('defineController: `reconcile` must be a function');
   const workers = spec.maxConcurrentReconciles;
-  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) {
-    throw new TypeError('defineController: maxConcurrentReconciles must be a positive integer');
+  // A billion workers exhaust the host's heap before the first reconcile runs.
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1 || workers > MAX_CONCURRENT_RECONCILES)) {
+    throw new TypeError(`defineController: maxConcurrentReconciles must be a positive integer, at most ${MAX_CONCURRENT_RECONCILES}`);
   }
   return Object.assign(Object.create(null) as object, spec, { [CONTROLLER_BRAND]: true as const }) as ControllerDefinition;
 }

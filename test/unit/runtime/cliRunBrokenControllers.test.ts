@@ -249,3 +249,13 @@ test('--workers 0 (nothing would ever reconcile) or a billion (the host dies mak
     }
   });
 });
+
+test('a controller whose maxConcurrentReconciles is a billion fails to load, saying so, instead of crashing the host', () => {
+  withTempDir((dir) => {
+    const source = failsOnce(dir, '').replace("name: 'fragile',", "name: 'fragile',\n  maxConcurrentReconciles: 1e9,");
+    const r = runController(dir, source, SIM, { limitMs: 30_000 });
+    assert.notEqual(r.code, null, `the run hung:\n${r.stdout}\n${r.stderr}`);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /load failed: defineController: maxConcurrentReconciles must be a positive integer, at most 1000/);
+  });
+});
