@@ -49,7 +49,7 @@ listed again with backoff, 0.8s doubling to 30s. Every retry, stall and reconnec
 server, is a "warning:" line on stderr.
 On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
 Exit codes: 0 done (Ctrl-C, --exit-when-seen), 2 usage, kubeconfig, connection, auth or
-unknown-resource errors.
+unknown-resource errors, or a first list the server refuses (400, 422: a selector it cannot parse).
 `;
 
 const OPTIONS = {
@@ -272,7 +272,8 @@ function duration(ms: number): string {
 }
 
 function isFatalBeforeSync(err: unknown): boolean {
-  if (err instanceof ApiError) return err.code === 401 || err.code === 403 || err.code === 404;
+  // 400 and 422: the request itself is refused (a selector the server cannot parse), every time.
+  if (err instanceof ApiError) return err.code === 400 || err.code === 401 || err.code === 403 || err.code === 404 || err.code === 422;
   return err instanceof ConnectionError || err instanceof CredentialError;
 }
 
