@@ -125,6 +125,7 @@ export interface ControllerSpec {
   watches?: WatchSpec[];
   /** Predicates every event passes before its source's own (controller-runtime's WithEventFilter). */
   predicates?: PredicateLike[];
+  /** Reconciles running at once, 1 to 1000 (default 1). */
   maxConcurrentReconciles?: number;
   /** Return nothing (done), `{ requeueAfter }`, `{ requeue: true }`, or throw (retried with backoff). */
   reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;
@@ -190,10 +191,10 @@ function checkPredicates(where: string, list: unknown): void {
   });
 }
 
-/** Validates a controller spec early, so a typo fails at load with a clear message, not mid-reconcile. */
 /** More concurrent reconciles than any controller needs, and few enough for the host to make. */
-export const MAX_CONCURRENT_RECONCILES = 1000;
+const MAX_CONCURRENT_RECONCILES = 1000;
 
+/** Validates a controller spec early, so a typo fails at load with a clear message, not mid-reconcile. */
 export function defineController(spec: ControllerSpec): ControllerDefinition {
   if (!spec || typeof spec !== 'object') throw new TypeError('defineController: expected an object');
   if (typeof spec.name !== 'string' || spec.name === '') throw new TypeError('defineController: `name` is required');
