@@ -158,6 +158,7 @@ declare module 'controller-lab' {
     watches?: WatchSpec[];
     /** Predicates every event passes before its source's own (controller-runtime's WithEventFilter). */
     predicates?: PredicateLike[];
+    /** Reconciles running at once, 1 to 1000 (default 1). */
     maxConcurrentReconciles?: number;
     /** Return nothing (done), `{ requeueAfter }`, `{ requeue: true }`, or throw (retried with backoff). */
     reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;

@@ -81,7 +81,18 @@ function parseRunArgs(argv: string[]) {
   if (args.values.sim && args.values.kubeconfig) throw new UsageError('--sim and --kubeconfig exclude each other');
   if (args.values.scenario && !args.values.sim) throw new UsageError('--scenario needs --sim');
   if (args.values.workloads && !args.values.sim) throw new UsageError('--workloads needs --sim');
+  if (args.values.workers !== undefined) workersOption(args.values.workers);
   return args;
+}
+
+/** More concurrent reconciles than any controller needs, and few enough for the host to make. */
+const MAX_WORKERS = 1000;
+
+/** 0 workers would never reconcile (and --until-idle never end); a billion exhaust the host's heap. */
+function workersOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS) throw new UsageError(`--workers must be a whole number from 1 to ${MAX_WORKERS} (got ${value})`);
+  return n;
 }
 
 function numberOption(name: string, value: string | undefined): number | undefined {
@@ -144,7 +155,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
   let trace: WriteStream | undefined;
   let session: ControllerSession | undefined;
   try {
-    const workers = numberOption('workers', v.workers);
+    const workers = v.workers === undefined ? undefined : workersOption(v.workers);
     const reconcileTimeoutMs = numberOption('reconcile-timeout', v['reconcile-timeout']);
     const maxHeapMb = numberOption('max-heap', v['max-heap']);
     const timeoutS = numberOption('timeout', v.timeout);

@@ -49,7 +49,7 @@ listed again with backoff, 0.8s doubling to 30s. Every retry, stall and reconnec
 server, is a "warning:" line on stderr.
 On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
 Exit codes: 0 done (Ctrl-C, --exit-when-seen), 2 usage, kubeconfig, connection, auth or
-unknown-resource errors.
+unknown-resource errors, or a first list the server refuses (400, 422: a selector it cannot parse).
 `;
 
 const OPTIONS = {
@@ -140,6 +140,7 @@ export async function main(argv: string[]): Promise<number> {
       stallTimeoutMs: args.stallTimeoutMs,
       maxEventLength: args.maxEventLength,
       onRetry: (r) => process.stderr.write(`controller-lab watch: warning: ${retryWarning(r)}\n`),
+      onWarning: (w) => process.stderr.write(`controller-lab watch: warning: ${w}\n`),
     });
     const resource = await cluster.resolve(args.resource);
     if (resource.verbs.length > 0 && !(resource.verbs.includes('list') && resource.verbs.includes('watch'))) {
@@ -271,7 +272,8 @@ function duration(ms: number): string {
 }
 
 function isFatalBeforeSync(err: unknown): boolean {
-  if (err instanceof ApiError) return err.code === 401 || err.code === 403 || err.code === 404;
+  // 400 and 422: the request itself is refused (a selector the server cannot parse), every time.
+  if (err instanceof ApiError) return err.code === 400 || err.code === 401 || err.code === 403 || err.code === 404 || err.code === 422;
   return err instanceof ConnectionError || err instanceof CredentialError;
 }
 

@@ -125,6 +125,7 @@ export interface ControllerSpec {
   watches?: WatchSpec[];
   /** Predicates every event passes before its source's own (controller-runtime's WithEventFilter). */
   predicates?: PredicateLike[];
+  /** Reconciles running at once, 1 to 1000 (default 1). */
   maxConcurrentReconciles?: number;
   /** Return nothing (done), `{ requeueAfter }`, `{ requeue: true }`, or throw (retried with backoff). */
   reconcile(request: ReconcileRequest, ctx: ReconcileContext): Promise<ReconcileResult | void> | ReconcileResult | void;
@@ -190,6 +191,9 @@ function checkPredicates(where: string, list: unknown): void {
   });
 }
 
+/** More concurrent reconciles than any controller needs, and few enough for the host to make. */
+const MAX_CONCURRENT_RECONCILES = 1000;
+
 /** Validates a controller spec early, so a typo fails at load with a clear message, not mid-reconcile. */
 export function defineController(spec: ControllerSpec): ControllerDefinition {
   if (!spec || typeof spec !== 'object') throw new TypeError('defineController: expected an object');
@@ -203,8 +207,9 @@ export function defineController(spec: ControllerSpec): ControllerDefinition {
   checkPredicates('predicates', spec.predicates);
   if (typeof spec.reconcile !== 'function') throw new TypeError('defineController: `reconcile` must be a function');
   const workers = spec.maxConcurrentReconciles;
-  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) {
-    throw new TypeError('defineController: maxConcurrentReconciles must be a positive integer');
+  // A billion workers exhaust the host's heap before the first reconcile runs.
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1 || workers > MAX_CONCURRENT_RECONCILES)) {
+    throw new TypeError(`defineController: maxConcurrentReconciles must be a positive integer, at most ${MAX_CONCURRENT_RECONCILES}`);
   }
   return Object.assign(Object.create(null) as object, spec, { [CONTROLLER_BRAND]: true as const }) as ControllerDefinition;
 }

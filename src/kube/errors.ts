@@ -95,6 +95,9 @@ export interface Failure {
   message: string;
 }
 
+/** The server's chain does not lead to a CA the client trusts. */
+const UNTRUSTED_CODES = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
+
 const TLS_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -119,7 +122,10 @@ function connectionMessage(server: string, cause: NodeJS.ErrnoException): string
   if (code === 'ETIMEDOUT' || code === 'ECONNTIMEOUT') return `cannot reach ${server}: timed out connecting`;
   if (code === 'ECONNRESET') return `connection to ${server} was reset`;
   if (isTlsFailure(cause)) {
-    return `TLS handshake with ${server} failed: ${cause.message}`;
+    // Node's advice to use the system's CAs does not apply: a kubeconfig names the CA it trusts.
+    const why = cause.message.replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca$/, '');
+    const hint = UNTRUSTED_CODES.has(code) ? ": the server's certificate is not signed by the cluster's certificate-authority in the kubeconfig (is the kubeconfig from another run of the server?)" : '';
+    return `TLS handshake with ${server} failed: ${why}${hint}`;
   }
   return `cannot reach ${server}: ${cause.message}`;
 }

@@ -36,6 +36,13 @@ export interface TransportOptions {
   /** Told of each such wait before it starts (the CLI prints a warning). */
   onRetry?: (retry: RetryNotice) => void;
   /**
+   * An exec credential plugin that has not answered after this long is named through onWarning
+   * (the request keeps waiting, as client-go's does: a login may take a while). Default 10 s.
+   */
+  credentialWarnAfterMs?: number;
+  /** Told of what keeps a request waiting without failing it (the CLI prints a warning). */
+  onWarning?: (message: string) => void;
+  /**
    * The longest watch event line accepted, in characters; a longer one closes the watch with
    * EventTooLargeError. Default 16 MiB, client-go's limit (its streaming decoder's maxBytes): over
    * five times kube-apiserver's 3 MiB request limit and ten times etcd's 1.5 MiB value limit, so no
@@ -68,6 +75,7 @@ export interface RetryNotice {
 export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 10;
 export const DEFAULT_MAX_EVENT_LENGTH = 16 * 1024 * 1024;
+export const DEFAULT_CREDENTIAL_WARN_AFTER_MS = 10_000;
 
 export class Transport {
   readonly server: URL;
@@ -77,6 +85,8 @@ export class Transport {
   readonly maxRetries: number;
   readonly maxEventLength: number;
   readonly onRetry: ((retry: RetryNotice) => void) | undefined;
+  private readonly onWarning: ((message: string) => void) | undefined;
+  private readonly credentialWarnAfterMs: number;
   private readonly userAgent: string;
   /** The proxy every request goes through, or undefined for direct connections. */
   private readonly proxy: string | undefined;
@@ -94,6 +104,8 @@ export class Transport {
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.maxEventLength = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
     this.onRetry = options.onRetry;
+    this.onWarning = options.onWarning;
+    this.credentialWarnAfterMs = options.credentialWarnAfterMs ?? DEFAULT_CREDENTIAL_WARN_AFTER_MS;
     this.userAgent = options.userAgent ?? 'controller-lab';
     // client-go's order: the kubeconfig's proxy-url, else the environment. Decided here, so that a
     // malformed proxy variable fails loading the cluster rather than every request.
@@ -143,12 +155,18 @@ export class Transport {
     if (user.username) opts.auth = `${user.username}:${user.password ?? ''}`;
     const authenticator = await (this.authenticator ??= pickAuthenticator(user));
     if (authenticator) {
+      const what = user.exec ? `exec credential plugin "${String(user.exec.command)}"` : `auth provider "${String(user.authProvider?.name)}"`;
+      // A plugin that hangs would otherwise leave the user looking at nothing at all.
+      const slow = setTimeout(() => {
+        this.onWarning?.(`${what} for user "${user.name}" has not given a credential after ${this.credentialWarnAfterMs / 1000} s: still waiting (a plugin that logs in interactively needs a terminal); run it alone to see what it waits for`);
+      }, this.credentialWarnAfterMs);
       try {
         await authenticator.applyAuthentication(user, opts);
       } catch (err) {
-        const what = user.exec ? `exec credential plugin "${String(user.exec.command)}"` : `auth provider "${String(user.authProvider?.name)}"`;
         const why = err instanceof Error ? err.message.trim().split('\n', 1)[0] : String(err);
         throw new CredentialError(`${what} for user "${user.name}" failed: ${why || 'no output'}`, err);
+      } finally {
+        clearTimeout(slow);
       }
     }
     if (user.token) headers.Authorization = `Bearer ${user.token.trim()}`;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { processCpuMs } from './processCpu.ts';
+import { endLeftovers, OWN_PROCESS_GROUP } from './processGroup.ts';
 import { isHostMessage, type HostInit, type ParentMessage } from '../controllerProtocol/index.ts';
 import type { ControllerProcessEvents, HostSpawnOptions, TypeScriptHost } from './hostProcess.ts';
 
@@ -71,6 +72,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
       env: { ...process.env, ...options.env, ELECTRON_RUN_AS_NODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
+      detached: OWN_PROCESS_GROUP,
     });
     this.child = child;
     this.alive = true;
@@ -90,6 +92,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         watchdog?.stop();
+        endLeftovers(child);
         this.alive = false;
         this.emit('exit', { code, signal, expected: this.expectingExit, ...(outOfMemory ? { heapLimitMb: maxHeapMb } : {}) });
         resolve();

@@ -5,6 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TypedEmitter } from './typedEmitter.ts';
+import { endLeftovers, OWN_PROCESS_GROUP } from './processGroup.ts';
 import type { ControllerProcessEvents } from './hostProcess.ts';
 import type { HostProcess } from './hostProcess.ts';
 import { isHostMessage, type ParentMessage } from '../controllerProtocol/index.ts';
@@ -146,6 +147,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
         ...(options.seqsFrom ? { CONTROLLER_LAB_RECONCILE_SEQ: String(options.seqsFrom.reconcile), CONTROLLER_LAB_DELTA_SEQ: String(options.seqsFrom.delta) } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: OWN_PROCESS_GROUP,
     });
     this.child = child;
     this.alive = true;
@@ -156,6 +158,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
         if (ended) return;
         ended = true;
         this.alive = false;
+        endLeftovers(child);
         clearTimeout(this.helloTimer);
         this.closeConnection();
         this.emit('exit', { code, signal, expected: this.expectingExit });

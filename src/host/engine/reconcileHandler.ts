@@ -46,15 +46,43 @@ export function handleReconcileOutcome(queue: RequeueTarget, key: string, outcom
   return decision;
 }
 
-/** Normalises whatever user code returned or threw. Non-Error throws still become errors. */
+/**
+ * Normalises whatever user code returned or threw. Non-Error throws still become errors. A result
+ * whose requeueAfter is not a number of milliseconds, or whose requeue is not a boolean, is an
+ * error too: ignored, the requeue it meant would silently never happen.
+ */
 export function outcomeFromReturn(value: unknown): ReconcileOutcome {
   const result = (value && typeof value === 'object' ? value : {}) as ReconcileResult;
+  const wrong = resultProblem(result);
+  if (wrong) return { kind: 'error', error: { name: 'Error', message: `reconcile returned ${wrong}`, terminal: false } };
   return { kind: 'success', result: { requeue: result.requeue === true || undefined, requeueAfter: numberOrUndefined(result.requeueAfter) } };
 }
 
+/** A returned value as the user wrote it: a string in quotes, so `"soon"` reads as the string it is. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : describeThrown(value);
+}
+
+function resultProblem(result: ReconcileResult): string | undefined {
+  const { requeueAfter, requeue } = result as { requeueAfter?: unknown; requeue?: unknown };
+  if (requeueAfter !== undefined && requeueAfter !== null && (typeof requeueAfter !== 'number' || Number.isNaN(requeueAfter))) {
+    return `requeueAfter ${shown(requeueAfter)}: not a number of milliseconds (return { requeueAfter: 5000 } to run again in 5 s)`;
+  }
+  if (requeue !== undefined && requeue !== null && typeof requeue !== 'boolean') {
+    return `requeue ${shown(requeue)}: not true or false (return { requeue: true } to run again with backoff)`;
+  }
+  return undefined;
+}
+
 export function outcomeFromThrow(err: unknown, terminal: boolean): ReconcileOutcome {
-  const e = err instanceof Error ? err : new Error(describeThrown(err));
-  return { kind: 'error', error: { name: e.name, message: truncateText(String(e.message)), stack: e.stack === undefined ? undefined : truncateText(String(e.stack)), terminal } };
+  if (!(err instanceof Error)) {
+    // An Error made here would carry the host's frames, which say nothing of where it was thrown.
+    const type = typeof err;
+    const kind = err === null || err === undefined ? String(err) : Array.isArray(err) ? 'an array' : `${type === 'object' ? 'an' : 'a'} ${type}`;
+    const stack = `${kind} was thrown, not an Error, so there is no stack trace (throw new Error(…) to have one)`;
+    return { kind: 'error', error: { name: 'Error', message: truncateText(describeThrown(err)), stack, terminal } };
+  }
+  return { kind: 'error', error: { name: err.name, message: truncateText(String(err.message)), stack: err.stack === undefined ? undefined : truncateText(String(err.stack)), terminal } };
 }
 
 /** Whatever was thrown, as text; a value that cannot be shown (a cycle, a throwing toString) still says what it was. */

@@ -15,6 +15,11 @@ export interface JsonPatchOp {
 
 const REJECTED = 'the server rejected our request due to an error in our request';
 
+// kube-apiserver's bounds on one JSON patch (without them, 40 copies of a value into itself make
+// 2^40 nodes): at most 10000 operations, and copies adding at most 3 MiB (JSONPatchMaxCopyBytes).
+export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024;
+
 /** `why` is what went wrong, kept on the error for in-process callers; the answer is the server's generic one. */
 function fail(why: string): ApiError {
   const error = new ApiError(422, REJECTED, 'Invalid', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message: REJECTED, reason: 'Invalid', details: {}, code: 422 });
@@ -100,6 +105,17 @@ function replace(doc: unknown, path: string, value: unknown): unknown {
 /** Applies the operations to a copy of `target`. Throws ApiError 422 when one fails. */
 export function applyJsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw new ApiError(400, 'json patch must be an array of operations', 'BadRequest');
+  if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
+    const message = `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`;
+    throw new ApiError(413, message, 'RequestEntityTooLarge', { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message, reason: 'RequestEntityTooLarge', code: 413 });
+  }
+  let copied = 0;
+  const copyOf = (value: unknown): unknown => {
+    // Measured before it is made: the size of what the copy adds, as Go's library counts it.
+    copied += value === undefined ? 0 : JSON.stringify(value).length;
+    if (copied > MAX_JSON_PATCH_COPY_BYTES) throw fail(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`);
+    return structuredClone(value);
+  };
   let doc = structuredClone(target);
   for (const raw of ops as JsonPatchOp[]) {
     if (typeof raw !== 'object' || raw === null || typeof raw.path !== 'string') throw fail('invalid JSON patch operation');
@@ -112,7 +128,7 @@ export function applyJsonPatch(target: unknown, ops: unknown): unknown {
         doc = add(remove(doc, raw.from ?? ''), raw.path, v);
         break;
       }
-      case 'copy': doc = add(doc, raw.path, structuredClone(get(doc, raw.from ?? ''))); break;
+      case 'copy': doc = add(doc, raw.path, copyOf(get(doc, raw.from ?? ''))); break;
       case 'test':
         if (!jsonEqual(get(doc, raw.path), raw.value)) throw fail(`testing value ${raw.path} failed: test failed`);
         break;

@@ -33,6 +33,16 @@ export function endpointFromKubeconfig(text: string): SimEndpoint {
   return endpoint;
 }
 
+/** How long an admin request may go unanswered: every action answers at once, so silence means a stopped sim. */
+const ADMIN_TIMEOUT_MS = 15_000;
+
+/** Why the sim could not be reached, in words, for the errors a connection gets. */
+function unreachable(server: string, err: NodeJS.ErrnoException): Error {
+  const why: Record<string, string> = { ECONNREFUSED: 'connection refused', ECONNRESET: 'connection reset', ENOTFOUND: 'host not found', EHOSTUNREACH: 'host unreachable' };
+  const what = err.code && why[err.code] ? why[err.code] : err.message;
+  return new Error(`no simulated cluster answers at ${server} (${what}): is controller-lab sim running, and did it write this kubeconfig?`);
+}
+
 /** GET (no body) or POST (JSON body; a string is sent as YAML) to `/controller-lab/admin/<action>`. */
 export function adminRequest(endpoint: SimEndpoint, action: string, body?: unknown): Promise<unknown> {
   const url = new URL(`${endpoint.server}/${ADMIN_PREFIX}/admin/${action}`);
@@ -63,7 +73,10 @@ export function adminRequest(endpoint: SimEndpoint, action: string, body?: unkno
         }
       });
     });
-    req.on('error', reject);
+    req.setTimeout(ADMIN_TIMEOUT_MS, () => {
+      req.destroy(new Error(`the simulated cluster at ${endpoint.server} has not answered in ${ADMIN_TIMEOUT_MS / 1000} s: is it stopped (Ctrl+Z) or overloaded?`));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => reject(err.code ? unreachable(endpoint.server, err) : err));
     req.end(payload);
   });
 }

@@ -91,9 +91,10 @@ export class QueryParameters {
     if (match) request.resourceVersionMatch = match;
     if (this.bool('allowWatchBookmarks')) request.allowWatchBookmarks = true;
     if (this.has('sendInitialEvents')) request.sendInitialEvents = this.bool('sendInitialEvents');
-    const timeoutSeconds = this.count('timeoutSeconds');
-    // Like kube-apiserver (minRequestTimeout 1800 s): a watch without a timeout ends after 30–60 min.
-    request.timeoutSeconds = timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds : Math.round(1800 * (1 + Math.random()));
+    const timeoutSeconds = this.integer('timeoutSeconds');
+    // Like kube-apiserver (minRequestTimeout 1800 s): a watch without a timeout ends after 30–60 min,
+    // and a negative one at once (its timer has already run out).
+    request.timeoutSeconds = timeoutSeconds !== undefined && timeoutSeconds !== 0 ? timeoutSeconds : Math.round(1800 * (1 + Math.random()));
     const labelSelector = this.get('labelSelector');
     if (labelSelector) request.labelSelector = labelSelector;
     const fieldSelector = this.get('fieldSelector');

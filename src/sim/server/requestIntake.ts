@@ -63,6 +63,8 @@ export function requestIntake(parts: IntakeParts): (req: IncomingMessage, res: S
     }
     setRequestTimeout(req, parts.requestTimeoutMs);
     parts.route(req, res, path, query, client, user, seat).catch((err: unknown) => {
+      // The client hung up before its body was whole: no one is left to answer, and nothing went wrong here.
+      if (req.destroyed && (err as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET') return;
       const status = statusFromError(err);
       if (!(err instanceof ApiError)) {
         parts.reportInternalError(`${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

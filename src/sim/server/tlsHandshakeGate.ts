@@ -2,9 +2,11 @@
 // handshake is synchronous CPU on the event loop (key exchange and signature, ~0.5 ms), and Node
 // runs every handshake whose ClientHello arrived in the same poll of the loop back to back: 250
 // clients reconnecting together stalled the loop (health checks included) for 50–75 ms of CPU.
-// Connections beyond the bound wait, accepted but unread, and are admitted as handshakes finish;
-// connections already open (keep-alive clients, a health prober) are not held up at all. A client
-// that connects and then says nothing holds its place for a moment only, so it cannot stop the others.
+// Connections beyond the bound wait, their first bytes read but not decrypted, and are admitted as
+// handshakes finish; connections already open (keep-alive clients, a health prober) are not held up
+// at all. A connection joins the queue only once its ClientHello starts to arrive: a thousand that
+// connect and say nothing take no place in it (each waiting would otherwise hold up every newcomer),
+// and one that stalls mid-handshake holds its place for a moment only.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Server as HttpsServer } from 'node:https';
 import { createSecureContext, TLSSocket } from 'node:tls';
@@ -81,11 +83,20 @@ export function gateHandshakes(https: HttpsServer, options: GateOptions): Handsh
     }
   };
 
-  // Paused on accept: nothing is read (so nothing is decrypted) until the connection is admitted.
+  // The first chunk (the ClientHello, or its start) is read and put back for the TLS socket, which
+  // takes buffered bytes first; nothing is decrypted until the connection is admitted.
   const listener = createServer({ pauseOnConnect: true, noDelay: true }, (raw) => {
     raw.on('error', () => raw.destroy());
-    waiting.push(raw);
-    admitNext();
+    const silent = setTimeout(() => raw.destroy(), HANDSHAKE_TIMEOUT_MS);
+    raw.once('close', () => clearTimeout(silent));
+    raw.once('data', (first: Buffer) => {
+      clearTimeout(silent);
+      raw.pause();
+      raw.unshift(first);
+      waiting.push(raw);
+      admitNext();
+    });
+    raw.resume();
   });
   return {
     listener,

@@ -19,6 +19,8 @@ import { readSegmentText, type DamagedRun, type SegmentReading } from './journal
 
 export const SNAPSHOT_FILE = 'state.json';
 export const RESERVATION_FILE = 'rv-reservation';
+/** How far past the last write resourceVersions carry on when rv-reservation was damaged. */
+const RESERVATION_LOST_MARGIN = 1_000_000;
 const SEGMENT = /^journal-(\d+)\.log$/;
 
 export function segmentFile(n: number): string {
@@ -105,7 +107,11 @@ function readSnapshot(file: string): Snapshot | undefined {
   try {
     parsed = JSON.parse(text) as Partial<Snapshot>;
   } catch (err) {
-    throw damaged(`${file}: not valid JSON, truncated or damaged (${(err as Error).message.split('\n')[0]})`);
+    const why = (err as Error).message.split('\n')[0]!;
+    // JSON.parse counts characters; the line names bytes, as the journal's damage does.
+    const at = /at position (\d+)/.exec(why);
+    const where = at ? `truncated or damaged at byte ${Buffer.byteLength(text.slice(0, Number(at[1])))}` : 'truncated or damaged';
+    throw damaged(`${file}: not valid JSON, ${where} (${why})`);
   }
   if (typeof parsed !== 'object' || parsed === null || parsed.version !== 1 || !Number.isSafeInteger(parsed.resourceVersion) || !Array.isArray(parsed.objects)) {
     throw damaged(`${file}: not a Controller Lab state file (expected {"version":1,"resourceVersion":…,"objects":[…]})`);
@@ -148,8 +154,23 @@ function readReservation(file: string): number {
   const text = readText(file);
   if (text === undefined) return 0;
   const n = Number(text.trim());
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) throw new StateFileError(`${file}: not a resourceVersion (${JSON.stringify(text.slice(0, 40))})`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) {
+    const what = `${file}: not a resourceVersion (${JSON.stringify(text.slice(0, 40))})`;
+    throw new StateFileError(what, `${what}: the resourceVersions handed out past the last write would be lost, so a client resuming from one could miss events`);
+  }
   return n;
+}
+
+/** Reads one part of the state dir; damage whose loss can be accepted is noted in `losses` (accepted) or refused with the flag. */
+function readAccepting<T>(dir: string, read: () => T, fallback: T, losses: string[], acceptLoss: boolean | undefined): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof StateFileError && err.loss)) throw err;
+    if (!acceptLoss) throw lossRefused(dir, [err.loss]);
+    losses.push(err.loss);
+    return fallback;
+  }
 }
 
 function keyOf(object: KubeObject): string {
@@ -168,16 +189,11 @@ export function loadStateDir(dir: string, options: LoadOptions = {}): LoadedStat
   }
   const losses: string[] = [];
   const snapshotFile = join(dir, SNAPSHOT_FILE);
-  let snapshot: Snapshot | undefined;
-  try {
-    snapshot = readSnapshot(snapshotFile);
-  } catch (err) {
-    if (!(err instanceof StateFileError && err.loss && options.acceptLoss)) throw err;
-    losses.push(err.loss);
-  }
+  const snapshot = readAccepting(dir, () => readSnapshot(snapshotFile), undefined, losses, options.acceptLoss);
   const segments = files.map(segmentNumber).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
   const reservationFile = join(dir, RESERVATION_FILE);
-  let reserved = Math.max(readReservation(reservationFile), snapshot?.reservedResourceVersion ?? 0);
+  const reservation = readAccepting(dir, () => readReservation(reservationFile), undefined, losses, options.acceptLoss);
+  let reserved = Math.max(reservation ?? 0, snapshot?.reservedResourceVersion ?? 0);
   // state.json is written before any journal or reservation: without it, they are not the whole state.
   const dependents = [...segments.map(segmentFile), ...(files.includes(RESERVATION_FILE) ? [RESERVATION_FILE] : [])];
   if (!snapshot && losses.length === 0 && dependents.length > 0) {
@@ -228,7 +244,9 @@ export function loadStateDir(dir: string, options: LoadOptions = {}): LoadedStat
   // Versions up to reserved-1 may have been seen by clients yet never made durable (a crash between
   // a commit and its fsync): carry on past them, so no client ever sees one reused. Resumes from
   // anything older then get 410 and relist.
-  const resourceVersion = rv >= reserved - 1 ? rv : reserved;
+  let resourceVersion = rv >= reserved - 1 ? rv : reserved;
+  // A damaged reservation no longer says how far clients may have seen: jump well past what was read.
+  if (files.includes(RESERVATION_FILE) && reservation === undefined) resourceVersion += RESERVATION_LOST_MARGIN;
   return { resourceVersion, objects: [...objects.values()], fresh, segments, losses };
 }
 

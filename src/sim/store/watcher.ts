@@ -50,6 +50,7 @@ export interface WatcherConfig {
   kind: string;
   bookmarks: boolean;
   bookmarkIntervalMs: number;
+  /** Ends the watch after this long; negative: at once, as kube-apiserver's timer that has already run out. */
   timeoutSeconds?: number;
   /** The global RV now (bookmarks carry it). */
   currentRv: () => number;
@@ -169,6 +170,7 @@ export class Watcher implements SimWatch {
     const { clock } = this.cfg;
     if (this.cfg.bookmarks && this.cfg.bookmarkIntervalMs > 0) this.scheduleBookmarks();
     const timeoutMs = (this.cfg.timeoutSeconds ?? 0) * 1000;
+    if (timeoutMs < 0) this.timers.push(clock.setTimer(0, () => this.end('timeout')));
     if (timeoutMs > 0) {
       if (this.cfg.bookmarks && timeoutMs > BOOKMARK_BEFORE_TIMEOUT_MS) {
         this.timers.push(clock.setTimer(timeoutMs - BOOKMARK_BEFORE_TIMEOUT_MS, () => this.bookmark()));

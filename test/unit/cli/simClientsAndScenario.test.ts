@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { loadCluster } from '../../../src/kube/cluster.ts';
 import { scratchDir } from '../kube/support/loopbackApi.ts';
@@ -97,4 +98,31 @@ test('sim clients: a table of 150,000 watches prints, and a reader that goes ear
   const code = await new Promise((resolve) => cli.on('close', resolve));
   assert.equal(stderr, '', 'nothing on stderr');
   assert.equal(code, 0);
+});
+
+test('sim clients against a kubeconfig whose sim is gone, or does not answer, says so in one line', { timeout: 60_000 }, async (t) => {
+  const { dir, cleanup } = scratchDir();
+  t.after(cleanup);
+  // A port nothing listens on, and a server that takes the connection and never answers.
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const closedPort = (closed.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const silent = net.createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  t.after(() => silent.close());
+  const silentPort = (silent.address() as net.AddressInfo).port;
+  const kubeconfigFor = (port: number) => {
+    const file = path.join(dir, `kubeconfig-${port}`);
+    writeFileSync(file, `apiVersion: v1\nkind: Config\nclusters:\n- name: sim\n  cluster:\n    server: http://127.0.0.1:${port}\nusers:\n- name: sim\n  user:\n    token: t\ncontexts:\n- name: sim\n  context: {cluster: sim, user: sim}\ncurrent-context: sim\n`);
+    return file;
+  };
+  const refused = await runCli(['sim', 'clients', '--kubeconfig', kubeconfigFor(closedPort)]);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, `controller-lab sim: no simulated cluster answers at http://127.0.0.1:${closedPort} (connection refused): is controller-lab sim running, and did it write this kubeconfig?\n`);
+  const started = Date.now();
+  const hung = await runCli(['sim', 'clients', '--kubeconfig', kubeconfigFor(silentPort)]);
+  assert.equal(hung.code, 1);
+  assert.equal(hung.stderr, `controller-lab sim: the simulated cluster at http://127.0.0.1:${silentPort} has not answered in 15 s: is it stopped (Ctrl+Z) or overloaded?\n`);
+  assert.ok(Date.now() - started < 30_000);
 });

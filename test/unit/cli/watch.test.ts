@@ -128,6 +128,9 @@ test('failures print one line naming the cause and exit 2, without a stack', asy
   denied.api.route('/api', (req, res) => sendStatus(res, 401, 'Unauthorized', 'Unauthorized'));
   const forbidden = await cluster(t, {});
   forbidden.api.route('/api/v1/namespaces/default/configmaps', (req, res) => sendStatus(res, 403, 'Forbidden', 'configmaps is forbidden: User "bob" cannot list resource "configmaps"'));
+  // A selector the server cannot parse: retried, it would be refused forever.
+  const badSelector = await cluster(t, {});
+  badSelector.api.route('/api/v1/namespaces/default/configmaps', (req, res) => sendStatus(res, 400, 'BadRequest', "unable to parse requirement: found '(', expected: identifier"));
 
   // Independent processes: run them side by side.
   const cases: [string[], RegExp][] = [
@@ -137,6 +140,7 @@ test('failures print one line naming the cause and exit 2, without a stack', asy
     [['watch', 'cm', '--kubeconfig', closed.kubeconfig], new RegExp(`cannot reach ${deadUrl}: connection refused`)],
     [['watch', 'cm', '--kubeconfig', denied.kubeconfig], /unauthorized \(401\)/],
     [['watch', 'cm', '--kubeconfig', forbidden.kubeconfig], /forbidden \(403\): configmaps is forbidden: User "bob"/],
+    [['watch', 'cm', '--kubeconfig', badSelector.kubeconfig, '-l', 'a=('], /the server answered 400 BadRequest: unable to parse requirement: found '\(', expected: identifier/],
   ];
   const results = await Promise.all(cases.map(([args]) => runCli(args)));
   results.forEach((r, i) => {

@@ -152,3 +152,26 @@ test('a server that accepts but never completes the TLS handshake times out with
     return f.kind === 'timeout' && /timed out connecting/.test(f.message);
   });
 });
+
+test('an exec credential plugin that keeps the request waiting is named in a warning while it is awaited', async (t) => {
+  const api = await tlsApi(t);
+  const { dir, cleanup } = scratchDir();
+  t.after(cleanup);
+  const plugin = path.join(dir, 'slow-plugin.mjs');
+  writeFileSync(
+    plugin,
+    `setTimeout(() => process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: 'late' } })), 1500);`,
+  );
+  const warnings: string[] = [];
+  const kubeconfig = writeKubeconfig(dir, {
+    server: api.url,
+    cluster: { 'insecure-skip-tls-verify': true },
+    user: { token: undefined, exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [plugin], interactiveMode: 'Never' } },
+  });
+  const cluster = loadCluster({ kubeconfig, connectTimeoutMs: 5000, credentialWarnAfterMs: 300, onWarning: (w) => warnings.push(w) });
+  t.after(() => cluster.close());
+  const answer = await cluster.request<{ authorization: string }>('/version');
+  assert.equal(answer.authorization, 'Bearer late');
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0]!, new RegExp(`^exec credential plugin "${process.execPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" for user "loopback" has not given a credential after 0\\.3 s: still waiting \\(a plugin that logs in interactively needs a terminal\\); run it alone to see what it waits for`));
+});

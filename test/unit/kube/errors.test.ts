@@ -15,6 +15,8 @@ test('each failure kind gets a one-line message naming its cause', () => {
     [new ConnectionError(server, errno('ENOTFOUND', 'getaddrinfo ENOTFOUND')), 'unreachable', `cannot reach ${server}: host not found`],
     [new ConnectionError(server, errno('ETIMEDOUT', 'no connection after 15000 ms')), 'timeout', `cannot reach ${server}: timed out connecting`],
     [new ConnectionError(server, errno('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate')), 'tls', `TLS handshake with ${server} failed: self-signed certificate`],
+    [new ConnectionError(server, errno('UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate; if the root CA is installed locally, try running Node.js with --use-system-ca')), 'tls',
+      `TLS handshake with ${server} failed: unable to verify the first certificate: the server's certificate is not signed by the cluster's certificate-authority in the kubeconfig (is the kubeconfig from another run of the server?)`],
     [new ApiError(401, 'Unauthorized', 'Unauthorized'), 'unauthorized', 'unauthorized (401): the server rejected the credentials: Unauthorized'],
     [new ApiError(403, 'pods is forbidden: User "x" cannot list\nresource', 'Forbidden'), 'forbidden', 'forbidden (403): pods is forbidden: User "x" cannot list'],
     [new ApiError(500, 'etcdserver: timeout', 'InternalError'), 'api', 'the server answered 500 InternalError: etcdserver: timeout'],

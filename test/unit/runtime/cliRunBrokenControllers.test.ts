@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPLICASET_SCENARIO, runController, withTempDir } from './support/runController.ts';
 
@@ -199,5 +200,62 @@ test('a reconcile that leaks memory past --max-heap is reported out of memory wi
     assert.match(r.stderr, /the controller host of controller fragile ran out of memory \(heap limit 64 MB\) during reconcile #1 ReplicaSet default\/web \(running \d+\.\d s\); restarting it/);
     assert.doesNotMatch(`${r.stdout}${r.stderr}`, /Last few GCs|Native stack trace/);
     assert.match(r.stdout, /#1 ReplicaSet default\/web .*error: the controller host ran out of memory \(heap limit 64 MB\) during this reconcile/);
+  });
+});
+
+/** True while `pid` runs (a zombie, ended but not yet reaped by init, does not count). */
+function running(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+test('a controller that starts processes of its own does not keep the run from ending, and they end with it', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  withTempDir((dir) => {
+    const pids = join(dir, 'pids');
+    const source = `import { defineController } from 'controller-lab';
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+export default defineController({
+  name: 'spawner',
+  for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  reconcile(req) {
+    if (req.name !== 'web') return;
+    // One sharing the host's output, one on its own: neither may outlive the run.
+    const shared = spawn('sh', ['-c', 'sleep 300 & echo $! >> ${pids}; wait'], { stdio: 'inherit' });
+    const alone = spawn('sleep', ['301'], { stdio: 'ignore' });
+    appendFileSync(${JSON.stringify(pids)}, shared.pid + '\\n' + alone.pid + '\\n');
+  },
+});
+`;
+    const r = runController(dir, source, SIM, { limitMs: 30_000 });
+    assert.notEqual(r.code, null, `the run hung:\n${r.stdout}\n${r.stderr}`);
+    assert.equal(r.code, 0, r.stderr);
+    const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    assert.ok(started.length >= 3, `pids: ${started.join(' ')}`);
+    assert.deepEqual(started.filter(running), [], 'still running after the run ended');
+  });
+});
+
+test('--workers 0 (nothing would ever reconcile) or a billion (the host dies making them) is refused as a usage error', () => {
+  withTempDir((dir) => {
+    for (const workers of ['0', '1000000000', '2.5']) {
+      const r = runController(dir, failsOnce(dir, ''), ['--sim', '--until-idle', '--workers', workers], { limitMs: 20_000 });
+      assert.equal(r.code, 2, `--workers ${workers}: ${r.stderr}`);
+      assert.match(r.stderr, /^controller-lab run: --workers must be a whole number from 1 to 1000/m);
+      assert.doesNotMatch(r.stdout, /simulated cluster at/);
+    }
+  });
+});
+
+test('a controller whose maxConcurrentReconciles is a billion fails to load, saying so, instead of crashing the host', () => {
+  withTempDir((dir) => {
+    const source = failsOnce(dir, '').replace("name: 'fragile',", "name: 'fragile',\n  maxConcurrentReconciles: 1e9,");
+    const r = runController(dir, source, SIM, { limitMs: 30_000 });
+    assert.notEqual(r.code, null, `the run hung:\n${r.stdout}\n${r.stderr}`);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /load failed: defineController: maxConcurrentReconciles must be a positive integer, at most 1000/);
   });
 });

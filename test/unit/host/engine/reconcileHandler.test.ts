@@ -55,6 +55,27 @@ test('a thrown non-Error still becomes an error outcome', () => {
   assert.equal(o.kind === 'error' && o.error.message, 'just a string');
 });
 
+test('a thrown non-Error shows no stack of the host\'s own frames, but says why there is none', () => {
+  for (const [thrown, kind] of [['a string', 'a string'], [null, 'null'], [{ code: 42 }, 'an object'], [undefined, 'undefined'], [Symbol('s'), 'a symbol']] as const) {
+    const o = outcomeFromThrow(thrown, false);
+    assert.ok(o.kind === 'error');
+    assert.equal(o.error.stack, `${kind} was thrown, not an Error, so there is no stack trace (throw new Error(…) to have one)`);
+  }
+});
+
+test('a result whose requeueAfter or requeue has the wrong type is an error naming it, not a silent forget', () => {
+  const late = outcomeFromReturn({ requeueAfter: 'soon' });
+  assert.ok(late.kind === 'error');
+  assert.equal(late.error.message, 'reconcile returned requeueAfter "soon": not a number of milliseconds (return { requeueAfter: 5000 } to run again in 5 s)');
+  assert.deepEqual(decideRequeue(late), { action: 'addRateLimited', reason: 'error' });
+  const odd = outcomeFromReturn({ requeue: 'yes' });
+  assert.ok(odd.kind === 'error');
+  assert.match(odd.error.message, /^reconcile returned requeue "yes": not true or false/);
+  // What a reconcile returning the object it wrote, or nothing, gives is no requeue.
+  assert.deepEqual(decideRequeue(outcomeFromReturn({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } })), { action: 'forget' });
+  assert.deepEqual(decideRequeue(outcomeFromReturn(42)), { action: 'forget' });
+});
+
 test('a thrown value that cannot be shown as JSON (a cycle, undefined) still becomes an error outcome with a message', () => {
   const cyclic: Record<string, unknown> = { name: 'loop' };
   cyclic.self = cyclic;

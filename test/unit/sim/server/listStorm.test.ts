@@ -165,6 +165,32 @@ describe('a storm of clients over HTTPS', () => {
     }
   });
 
+  it('a thousand connections that never start TLS hold up no one: a new client is answered within a second', { timeout: 60_000 }, async () => {
+    const silent: Socket[] = [];
+    for (let batch = 0; batch < 10; batch++) {
+      silent.push(...(await Promise.all(Array.from({ length: 100 }, () => new Promise<Socket>((resolve) => {
+        const s = tcpConnect(server.port, '127.0.0.1', () => resolve(s));
+        s.on('error', () => {});
+      })))));
+    }
+    try {
+      // A new connection of its own (a pooled keep-alive one would skip the handshake).
+      const started = Date.now();
+      const head = await new Promise<string>((resolve, reject) => {
+        const s = tlsConnect({ port: server.port, host: '127.0.0.1', ca: server.caPem, servername: 'localhost' }, () => {
+          s.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`);
+        });
+        s.once('data', (d: Buffer) => resolve(d.toString('latin1').split('\r\n')[0]!));
+        s.on('error', reject);
+      });
+      assert.equal(head, 'HTTP/1.1 200 OK');
+      const tookMs = Date.now() - started;
+      assert.ok(tookMs < 1000, `answered in ${tookMs} ms behind ${silent.length} silent connections`);
+    } finally {
+      for (const s of silent) s.destroy();
+    }
+  });
+
   it('identical LISTs running together are answered whole and alike, and nothing of them is kept afterwards', async () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => call(server, 'GET', LIST)));
     const bodies = new Set(answers.map((a) => a.body));

@@ -33,4 +33,26 @@ describe('patch answers', () => {
     assert.equal(r.status, 415);
     assert.deepEqual(r.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: '415: Unsupported Media Type', reason: 'UnsupportedMediaType', details: {}, code: 415 });
   });
+  it('a JSON patch whose copies double the object each time is refused past 3 MiB of copies, and the sim goes on', async () => {
+    assert.equal((await call(suite.server, 'POST', CMS, { body: { metadata: { name: 'copy-bomb' }, data: { a: '1' } } })).status, 201);
+    // 40 copies of a value into itself: 2^40 nodes, were they all made.
+    const ops: unknown[] = [{ op: 'add', path: '/metadata/annotations', value: { x: 'y'.repeat(100) } }];
+    for (let i = 0; i < 40; i++) ops.push({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/n${i}` });
+    const r = await call(suite.server, 'PATCH', `${CMS}/copy-bomb`, { body: ops, contentType: 'application/json-patch+json' });
+    assert.equal(r.status, 422, r.body.slice(0, 300));
+    assert.equal(r.json().kind, 'Status');
+    const after = await call(suite.server, 'GET', `${CMS}/copy-bomb`);
+    assert.deepEqual(after.json().data, { a: '1' });
+    assert.equal(after.json().metadata.annotations, undefined);
+  });
+
+  it('a JSON patch of more than 10000 operations is refused whole, as kube-apiserver refuses it', async () => {
+    assert.equal((await call(suite.server, 'POST', CMS, { body: { metadata: { name: 'many-ops' }, data: { a: '1' } } })).status, 201);
+    const ops = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/data/a', value: '1' }));
+    const r = await call(suite.server, 'PATCH', `${CMS}/many-ops`, { body: ops, contentType: 'application/json-patch+json' });
+    assert.equal(r.status, 413, r.body.slice(0, 300));
+    assert.equal(r.json().message, 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001');
+    const fine = await call(suite.server, 'PATCH', `${CMS}/many-ops`, { body: ops.slice(1), contentType: 'application/json-patch+json' });
+    assert.equal(fine.status, 200, fine.body.slice(0, 300));
+  });
 });

@@ -215,6 +215,13 @@ describe('watch over HTTP', () => {
     await watch.ended;
   });
 
+  it('a negative timeoutSeconds ends the watch at once, as kube-apiserver\'s timer that has already run out', { timeout: 5000 }, async () => {
+    const watch = await openWatch(server, '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=-1&resourceVersion=' + cluster.resourceVersion);
+    assert.equal(watch.status, 200);
+    clock.step(1);
+    await watch.ended;
+  });
+
   it('streams a list (sendInitialEvents) ending with the initial-events-end bookmark', async () => {
     await createNamespace(server, 'streamed');
     await createConfigMap('streamed', 's1');

@@ -167,3 +167,41 @@ test('a journal file missing between others is a run of missing resourceVersions
     rmSync(c.dir, { recursive: true, force: true });
   }
 });
+
+test('state.json cut short stops the start naming its byte offset, the loss and the flag; accepted, the journal loads on its own', async () => {
+  const c = await crashedWith(2);
+  try {
+    const snapshot = join(c.dir, 'state.json');
+    const text = readFileSync(snapshot, 'utf8');
+    writeFileSync(snapshot, text.slice(0, 100));
+    assert.match(refusal(c.dir), new RegExp(`^${snapshot}: not valid JSON, truncated or damaged at byte 100 \\(.*\\): every object it holds would be lost`));
+    const { cluster, logged } = start(c.dir, true);
+    try {
+      assert.deepEqual(names(cluster), ['cm-0', 'cm-1']);
+      assert.match(logged.join('\n'), /state loss accepted: .*state\.json: not valid JSON/);
+    } finally {
+      await cluster.close();
+    }
+  } finally {
+    rmSync(c.dir, { recursive: true, force: true });
+  }
+});
+
+test('garbage in rv-reservation stops the start with the flag; accepted, resourceVersions carry on above every one read', async () => {
+  const c = await crashedWith(2);
+  try {
+    writeFileSync(join(c.dir, 'rv-reservation'), '-5\n');
+    assert.match(refusal(c.dir), new RegExp(`^${join(c.dir, 'rv-reservation')}: not a resourceVersion \\("-5\\\\n"\\): .*would be lost`));
+    const { cluster, logged } = start(c.dir, true);
+    try {
+      assert.deepEqual(names(cluster), ['cm-0', 'cm-1']);
+      assert.match(logged.join('\n'), /state loss accepted: .*rv-reservation: not a resourceVersion/);
+      const after = cluster.create(CM, 'default', configMap('after')).resourceVersion;
+      assert.ok(after > c.rvs.get('cm-1')!, `${after} > ${c.rvs.get('cm-1')}`);
+    } finally {
+      await cluster.close();
+    }
+  } finally {
+    rmSync(c.dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,29 @@
+import type { ChildProcess } from 'node:child_process';
+
+// A controller's process (the TypeScript host, a Go program) runs in a process group of its own, so
+// that whatever the controller starts ends with it, as a container's processes end with the
+// container. Without that, a child sharing its output pipes kept them, and the run, open.
+
+/** Spawn option: POSIX only, since on Windows a detached child gets a console window of its own. */
+export const OWN_PROCESS_GROUP = process.platform !== 'win32';
+
+/** How long output still arriving after the process exited is read (what its last writes left in the pipe). */
+const OUTPUT_DRAIN_MS = 200;
+
+/**
+ * Once the process has exited: kills what is left of its group, and closes its output pipes after a
+ * moment, since a process that escaped the group and shares them would otherwise keep them open.
+ */
+export function endLeftovers(child: ChildProcess): void {
+  if (OWN_PROCESS_GROUP && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // ESRCH: nothing of the group is left.
+    }
+  }
+  setTimeout(() => {
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }, OUTPUT_DRAIN_MS).unref();
+}
