@@ -45,8 +45,8 @@ options:
 The informer's cache leaves metadata.managedFields out, as the extension's views do.
 Answers 429 or 5xx with Retry-After are sent again after the wait the server asks for (30s at
 most, client-go's longest backoff), up to 10 times; a server that expires every watch (410) is
-listed again with backoff, 0.8s doubling to 30s. Every retry, stall and reconnection, and such a
-server, is a "warning:" line on stderr.
+listed again with backoff, 0.8s doubling to 30s. Every retry, stall and reconnection, such a
+server, and a list still unanswered after 10s, is a "warning:" line on stderr.
 On exit, one summary line goes to stderr: lists, watches, relists, 410s, events, events/s.
 Exit codes: 0 done (Ctrl-C, --exit-when-seen), 2 usage, kubeconfig, connection, auth or
 unknown-resource errors, or a first list the server refuses (400, 422: a selector it cannot parse).

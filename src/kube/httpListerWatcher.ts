@@ -54,6 +54,7 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
         fieldSelector: options.fieldSelector ?? this.scope.fieldSelector,
       },
       signal,
+      awaited: `the list of ${this.path}`,
     }, prepareItem ? (item) => prepareItem(this.typed(item)) : undefined, prepareText);
     list.items ??= [];
     list.metadata ??= {};

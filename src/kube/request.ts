@@ -21,6 +21,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   body?: string | Buffer;
   signal?: AbortSignal;
+  /** What a slow answer is named as in the transport's warning (default: `the answer to GET /path`). */
+  awaited?: string;
 }
 
 /** An accepted (2xx) answer: status, headers and the decoded body stream. */
@@ -96,9 +98,17 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
     }, transport.connectTimeoutMs);
     // Connected but never answered (a hung server, a proxy holding the request): give up.
     const stall = stallMs > 0 ? setTimeout(() => req.destroy(new StallError(server, `in answer to ${method} ${path}`, stallMs)), stallMs) : undefined;
+    // Said once, well before the stall timeout, so that a hung server is not a silent minute.
+    const warnMs = transport.slowAnswerWarnAfterMs;
+    const slow = warnMs > 0 && (stallMs <= 0 || warnMs < stallMs) ? setTimeout(() => {
+      const awaited = options.awaited ?? `the answer to ${method} ${path}`;
+      const until = stallMs > 0 ? `gives up after ${stallMs / 1000} s` : 'no stall timeout';
+      transport.warn(`still waiting for ${awaited} from ${server}: nothing after ${warnMs / 1000} s (${until})`);
+    }, warnMs) : undefined;
     const settle = (): void => {
       clearTimeout(timer);
       clearTimeout(stall);
+      clearTimeout(slow);
     };
     req.on('socket', (socket) => {
       // A watch can sit idle for minutes; TCP keep-alive notices a peer that vanished without a FIN

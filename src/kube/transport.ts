@@ -40,6 +40,11 @@ export interface TransportOptions {
    * (the request keeps waiting, as client-go's does: a login may take a while). Default 10 s.
    */
   credentialWarnAfterMs?: number;
+  /**
+   * A request whose answer has not started after this long is named through onWarning, once (it
+   * keeps waiting until stallTimeoutMs): a silent minute looks like a hang. Default 10 s.
+   */
+  slowAnswerWarnAfterMs?: number;
   /** Told of what keeps a request waiting without failing it (the CLI prints a warning). */
   onWarning?: (message: string) => void;
   /**
@@ -76,6 +81,7 @@ export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 10;
 export const DEFAULT_MAX_EVENT_LENGTH = 16 * 1024 * 1024;
 export const DEFAULT_CREDENTIAL_WARN_AFTER_MS = 10_000;
+export const DEFAULT_SLOW_ANSWER_WARN_AFTER_MS = 10_000;
 
 export class Transport {
   readonly server: URL;
@@ -85,6 +91,7 @@ export class Transport {
   readonly maxRetries: number;
   readonly maxEventLength: number;
   readonly onRetry: ((retry: RetryNotice) => void) | undefined;
+  readonly slowAnswerWarnAfterMs: number;
   private readonly onWarning: ((message: string) => void) | undefined;
   private readonly credentialWarnAfterMs: number;
   private readonly userAgent: string;
@@ -106,6 +113,7 @@ export class Transport {
     this.onRetry = options.onRetry;
     this.onWarning = options.onWarning;
     this.credentialWarnAfterMs = options.credentialWarnAfterMs ?? DEFAULT_CREDENTIAL_WARN_AFTER_MS;
+    this.slowAnswerWarnAfterMs = options.slowAnswerWarnAfterMs ?? DEFAULT_SLOW_ANSWER_WARN_AFTER_MS;
     this.userAgent = options.userAgent ?? 'controller-lab';
     // client-go's order: the kubeconfig's proxy-url, else the environment. Decided here, so that a
     // malformed proxy variable fails loading the cluster rather than every request.
@@ -142,6 +150,11 @@ export class Transport {
   /** The path prefix of the server URL (e.g. a proxy's `/k8s/clusters/c-1`), without trailing slash. */
   get basePath(): string {
     return this.server.pathname.replace(/\/$/, '');
+  }
+
+  /** Tells the caller's onWarning of something that keeps a request waiting without failing it. */
+  warn(message: string): void {
+    this.onWarning?.(message);
   }
 
   /** Closes pooled connections. */

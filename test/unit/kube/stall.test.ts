@@ -102,3 +102,40 @@ test('a slow list that keeps sending is not cut off; an accepted watch may stay 
   assert.equal(await within(closed, 10_000), undefined);
   assert.deepEqual(names, ['late']);
 });
+
+test('a list that gets no answer is named in one warning well before the stall timeout, and still waited for', async (t) => {
+  const api = await startLoopbackApi();
+  const { dir, cleanup } = scratchDir();
+  const warnings: string[] = [];
+  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: api.url }), stallTimeoutMs: 1500, slowAnswerWarnAfterMs: 200, onWarning: (w) => warnings.push(w) });
+  t.after(async () => {
+    cluster.close();
+    await api.close();
+    cleanup();
+  });
+  api.route(PATH, () => {}); // accepted, never answered
+  const listing = cluster.listerWatcher(configmaps, { namespace: 'default' }).list({});
+  await new Promise((r) => setTimeout(r, 700));
+  assert.deepEqual(warnings, [`still waiting for the list of ${PATH} from ${api.url}: nothing after 0.2 s (gives up after 1.5 s)`]);
+  await assert.rejects(within(listing, 10_000), StallError);
+  assert.equal(warnings.length, 1);
+});
+
+test('an answer that starts before the warning time gives no warning', async (t) => {
+  const api = await startLoopbackApi();
+  const { dir, cleanup } = scratchDir();
+  const warnings: string[] = [];
+  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: api.url }), slowAnswerWarnAfterMs: 200, onWarning: (w) => warnings.push(w) });
+  t.after(async () => {
+    cluster.close();
+    await api.close();
+    cleanup();
+  });
+  api.route(PATH, (req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items: [] }));
+  });
+  await cluster.listerWatcher(configmaps, { namespace: 'default' }).list({});
+  await new Promise((r) => setTimeout(r, 400));
+  assert.deepEqual(warnings, []);
+});
