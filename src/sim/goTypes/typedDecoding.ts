@@ -1,4 +1,5 @@
 import { GENERATED_KINDS, GENERATED_MESSAGES } from './generatedSchemas.ts';
+import { numberLiteral } from './numberLiterals.ts';
 
 // What kube-apiserver's decoding into the Go types rejects or drops, for built-in kinds: a value of
 // the wrong JSON type (`data: {a: 1}` in a ConfigMap) is a 400 with encoding/json's message, and a
@@ -118,7 +119,16 @@ function quantityProblem(v: unknown): string | undefined {
   return QUANTITY.test(v.trim()) ? undefined : "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 }
 
-function scalarProblem(type: string, v: unknown): string | undefined {
+/** The values each Go integer type holds. */
+const INTEGER_RANGE: Record<string, readonly [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+/** `literal`: how the number was written, when JSON.parse could not keep it (numberLiterals.ts). */
+function scalarProblem(type: string, v: unknown, literal: string | undefined): string | undefined {
   switch (type) {
     case 'string':
       return typeof v === 'string' ? undefined : jsonKind(v);
@@ -126,13 +136,21 @@ function scalarProblem(type: string, v: unknown): string | undefined {
       return typeof v === 'boolean' ? undefined : jsonKind(v);
     case 'double':
     case 'float':
-      return typeof v === 'number' ? undefined : jsonKind(v);
+      if (typeof v !== 'number') return jsonKind(v);
+      return Number.isFinite(v) ? undefined : `number ${literal ?? v}`;
     case 'bytes':
       return typeof v === 'string' ? undefined : jsonKind(v);
-    default:
-      // Integers: a fraction is refused as "number 1.5", as encoding/json words it.
+    default: {
+      // Integers: Go's ParseInt reads the literal, so a fraction, an exponent (1e3, 2.0) or a value
+      // past the type's range is refused as "number <literal>", as encoding/json words it.
       if (typeof v !== 'number') return jsonKind(v);
-      return Number.isInteger(v) ? undefined : `number ${v}`;
+      const written = literal ?? String(v);
+      if (!Number.isInteger(v) || !/^-?\d+$/.test(written)) return `number ${written}`;
+      const [min, max] = INTEGER_RANGE[type] ?? INTEGER_RANGE['int64']!;
+      // Without the literal (a copy of the body) only what the float shows is known: 2^63 may be 2^63-1.
+      const outside = literal !== undefined ? BigInt(literal) < min || BigInt(literal) > max : v < Number(min) || v > Number(max);
+      return outside ? `number ${written}` : undefined;
+    }
   }
 }
 
@@ -157,7 +175,7 @@ class Walker {
       }
       this.path.push(key);
       this.loc.push(key);
-      this.field(row, value[key], struct);
+      this.field(row, value, key, struct);
       this.path.pop();
       this.loc.pop();
     }
@@ -167,15 +185,16 @@ class Walker {
     this.typeError = `json: cannot unmarshal ${what} into Go struct field ${struct}.${this.path.join('.')} of type ${goTypeName}`;
   }
 
-  private field(row: Row, v: unknown, struct: string): void {
+  private field(row: Row, holder: Record<string, unknown>, key: string, struct: string): void {
+    const v = holder[key];
     if (v === null) return;
     const [, , type, flags = ''] = row;
     if (flags.includes('m')) {
       if (typeof v !== 'object' || Array.isArray(v)) return this.fail(jsonKind(v), goType(type, flags), struct);
-      for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
+      for (const [mapKey, item] of Object.entries(v as Record<string, unknown>)) {
         if (item === null) continue;
-        this.loc.push(`[${key}]`);
-        const ok = this.value(type, item, struct);
+        this.loc.push(`[${mapKey}]`);
+        const ok = this.value(type, item, struct, numberLiteral(v, mapKey));
         this.loc.pop();
         if (!ok) return;
       }
@@ -186,19 +205,19 @@ class Walker {
       for (let i = 0; i < v.length; i++) {
         if (v[i] === null) continue;
         this.loc.push(i);
-        const ok = this.value(type, v[i], struct);
+        const ok = this.value(type, v[i], struct, numberLiteral(v, i));
         this.loc.pop();
         if (!ok) return;
       }
       return;
     }
-    this.value(type, v, struct);
+    this.value(type, v, struct, numberLiteral(holder, key));
   }
 
   /** Checks one value of `type`; false once a type error is recorded. */
-  private value(type: string, v: unknown, struct: string): boolean {
+  private value(type: string, v: unknown, struct: string, literal?: string): boolean {
     if (SCALARS.has(type)) {
-      const what = scalarProblem(type, v);
+      const what = scalarProblem(type, v, literal);
       if (what) {
         this.fail(what, goType(type), struct);
         return false;

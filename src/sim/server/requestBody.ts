@@ -8,6 +8,7 @@ import { jsonTextTooDeep, MANAGED_FIELDS_LEVELS, MAX_NESTING_DEPTH, valueTooDeep
 import { duplicateFields, fieldOrderOf, goJsonSyntaxError, summarizeBody } from './goJson.ts';
 import type { FieldOrder } from '../vocabulary/fieldValidation.ts';
 import { parseYamlKeepingLast } from './lenientYaml.ts';
+import { parseJsonKeepingLiterals } from '../goTypes/numberLiterals.ts';
 import { decodeKubernetesProtobuf, UnsupportedProtobufKind } from './protobuf/decodeK8sProtobuf.ts';
 import { apiError, badRequest } from './status.ts';
 
@@ -164,7 +165,7 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', t
   let value: unknown;
   if (format === 'json') {
     try {
-      value = JSON.parse(text);
+      value = parseJsonKeepingLiterals(text);
     } catch (err) {
       throw undecodable(goJsonSyntaxError(body) ?? (err as Error).message, body, target);
     }

@@ -21,7 +21,7 @@ import { pumpBody, takeTurn } from './chunkPump.ts';
 import { sharedListPages } from './sharedListBodies.ts';
 import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './reviews.ts';
-import { decodeBuiltin } from '../store/bodyDecoding.ts';
+import { decodeBuiltin, refuseMiswrittenNumbers } from '../store/bodyDecoding.ts';
 import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
 import { tooLargeResourceVersion } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
@@ -176,6 +176,7 @@ function startWatch(r: ResourceRequest, info: ResourceInfo, gvr: GroupVersionRes
 async function readObject(r: ResourceRequest, info: ResourceInfo): Promise<{ body: KubeObject; repeated: RepeatedFields }> {
   const format = bodyFormatOf(r.req.headers['content-type']);
   const { object: body, duplicateFields, fieldOrder } = decodeWrittenBody(await readBody(r.req), format, info);
+  refuseMiswrittenNumbers(info, body);
   const metadata = body['metadata'];
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     throw badRequest('metadata must be an object');

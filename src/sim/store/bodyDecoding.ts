@@ -3,6 +3,7 @@ import { apiVersionOf } from '../../shared/k8s.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { badRequest } from '../../shared/apiErrors.ts';
 import { decodeProblems, dropFields } from '../goTypes/typedDecoding.ts';
+import { mayHoldLiterals } from '../goTypes/numberLiterals.ts';
 import type { DecodingContext, FieldOrder } from '../vocabulary/fieldValidation.ts';
 
 // A built-in kind's body as kube-apiserver's decoder treats it: a wrong JSON type is a 400 naming
@@ -24,6 +25,17 @@ export function decodeBuiltin(info: ResourceInfo, obj: KubeObject, decoding: Dec
   if (decoding.mode === 'Strict') throw cannotHandle(info, `strict decoding error: ${complaints.join(', ')}`);
   if (decoding.mode === 'Warn') decoding.warnings?.push(...complaints);
   dropFields(obj as Record<string, unknown>, problems.unknownPaths);
+}
+
+/**
+ * Refuses a built-in kind's body whose numbers do not fit their Go fields as written (1e3, 2.0,
+ * 2^63 into an int64): checked on the body as parsed, before anything copies it and forgets how
+ * its numbers were written. Other type errors are left to decodeBuiltin.
+ */
+export function refuseMiswrittenNumbers(info: ResourceInfo, body: Record<string, unknown>): void {
+  if (info.source !== 'builtin' || !mayHoldLiterals(body)) return;
+  const typeError = decodeProblems(`${apiVersionOf(info)}/${info.kind}`, body)?.typeError;
+  if (typeError) throw cannotHandle(info, typeError);
 }
 
 /**

@@ -29,6 +29,29 @@ describe('typed decoding of built-in kinds', () => {
     assert.match(labels.json().message, /Go struct field ObjectMeta\.metadata\.labels of type string$/);
   });
 
+  it('integers are read as written: past the Go type\'s range, with an exponent or a fraction, refused naming the literal', async () => {
+    // JSON.parse would read these as 1.2345678901234568e+29, 1000, 2 and Infinity; kube-apiserver v1.28.4 refuses each.
+    const cases: [string, string, string, string][] = [
+      [CM, '{"metadata":{"name":"n1","generation":123456789012345678901234567890}}', '123456789012345678901234567890', 'ObjectMeta.metadata.generation of type int64'],
+      [CM, '{"metadata":{"name":"n2","generation":9223372036854775808}}', '9223372036854775808', 'ObjectMeta.metadata.generation of type int64'],
+      [CM, '{"metadata":{"name":"n3","generation":1e3}}', '1e3', 'ObjectMeta.metadata.generation of type int64'],
+      [CM, '{"metadata":{"name":"n4","generation":2.0}}', '2.0', 'ObjectMeta.metadata.generation of type int64'],
+      [CM, '{"metadata":{"name":"n5","generation":1e400}}', '1e400', 'ObjectMeta.metadata.generation of type int64'],
+      ['/api/v1/namespaces/default/pods', '{"metadata":{"name":"p"},"spec":{"terminationGracePeriodSeconds":9223372036854775808,"containers":[{"name":"c","image":"i"}]}}', '9223372036854775808', 'PodSpec.spec.terminationGracePeriodSeconds of type int64'],
+      ['/apis/apps/v1/namespaces/default/deployments', '{"metadata":{"name":"d2"},"spec":{"replicas":2147483648,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}', '2147483648', 'DeploymentSpec.spec.replicas of type int32'],
+    ];
+    for (const [path, body, literal, field] of cases) {
+      const r = await call(suite.server, 'POST', path, { body });
+      assert.equal(r.status, 400, body);
+      assert.ok(r.json().message.endsWith(`: json: cannot unmarshal number ${literal} into Go struct field ${field}`), r.json().message);
+    }
+    // The largest int64, and -0, are integers as written.
+    const fits = await call(suite.server, 'POST', CM, { body: '{"metadata":{"name":"n6","generation":-0},"data":{"image":"nginx:1.25"}}' });
+    assert.equal(fits.status, 201);
+    const max = await call(suite.server, 'POST', CM, { body: '{"metadata":{"name":"n7","generation":9223372036854775807}}' });
+    assert.equal(max.status, 201, max.body);
+  });
+
   it('a Secret\'s data must be base64', async () => {
     const r = await call(suite.server, 'POST', '/api/v1/namespaces/default/secrets', { body: { metadata: { name: 's' }, data: { password: 'not base64!' } } });
     assert.equal(r.status, 400);

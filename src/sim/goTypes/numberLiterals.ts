@@ -1,0 +1,46 @@
+// JSON.parse reads 1e3 and 2.0 as 1000 and 2, and 2^63 as the nearest float: encoding/json, decoding
+// into a Go integer field, parses the literal itself and refuses all three ("cannot unmarshal number
+// 1e3 into Go struct field … of type int64"). A body whose text may hold such a literal is parsed a
+// second time, remembering each one by the object (or list) that holds it and its key there.
+
+/** Integers JSON.parse keeps exactly, written the only way Go's ParseInt accepts. */
+const PLAIN_INTEGER = /^-?\d{1,15}$/;
+/** A digit followed by a fraction or exponent, or 16 digits in a row: the text may hold a literal worth keeping. */
+const MAY_HOLD_LITERAL = /\d[.eE]|\d{16}/;
+
+const literals = new WeakMap<object, Map<string, string>>();
+/** Parsed documents that hold at least one kept literal. */
+const holdingLiterals = new WeakSet<object>();
+
+type Reviver = (this: object, key: string, value: unknown, context?: { source?: string }) => unknown;
+
+/** JSON.parse, keeping the source of every number it cannot represent as written (see numberLiteral). */
+export function parseJsonKeepingLiterals(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  if (!MAY_HOLD_LITERAL.test(text)) return value;
+  const keep: Reviver = function (key, v, context) {
+    const source = context?.source;
+    if (typeof v === 'number' && source !== undefined && !PLAIN_INTEGER.test(source)) {
+      let held = literals.get(this);
+      if (!held) literals.set(this, (held = new Map()));
+      held.set(key, source);
+    }
+    return v;
+  };
+  const kept: unknown = JSON.parse(text, keep as Parameters<typeof JSON.parse>[1]);
+  if (typeof kept === 'object' && kept !== null) holdingLiterals.add(kept);
+  return kept;
+}
+
+/**
+ * Whether `document` (as parseJsonKeepingLiterals returned it, not a copy) may hold such a
+ * literal: copies forget them, so its type is checked before anything copies it.
+ */
+export function mayHoldLiterals(document: object): boolean {
+  return holdingLiterals.has(document);
+}
+
+/** How the number at `holder[key]` was written in the body, when JSON.parse could not keep it exactly. */
+export function numberLiteral(holder: object, key: string | number): string | undefined {
+  return literals.get(holder)?.get(String(key));
+}
