@@ -45,7 +45,7 @@ function fieldValue(obj: Readonly<KubeObject>, path: string): string {
   return String(cur);
 }
 
-/** Splits on unescaped `sep`, unescaping `\\`, `\,`, `\=`, `\!`. */
+/** Splits on unescaped `sep`, keeping escapes for unescapeValue. */
 function splitEscaped(text: string, sep: string): string[] {
   const out: string[] = [];
   let cur = '';
@@ -63,20 +63,33 @@ function splitEscaped(text: string, sep: string): string[] {
   return out;
 }
 
-function unescape(s: string): string {
-  return s.replace(/\\(.)/g, '$1');
+/**
+ * A value as fields.UnescapeValue reads it: only `\\`, `\,` and `\=` are escapes, and a bare `,`
+ * or `=` is refused (both 400s, worded as kube-apiserver words them).
+ */
+function unescapeValue(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '\\') {
+      const next = s[i + 1];
+      if (next !== '\\' && next !== ',' && next !== '=') throw badRequest(`invalid field selector: invalid escape sequence: \\${next ?? ''}`);
+      out += next;
+      i++;
+    } else if (c === ',' || c === '=') {
+      // Go prints the rune with %v: its code point.
+      throw badRequest(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
+    } else out += c;
+  }
+  return out;
 }
 
+/** A term split at its first operator, as fields.splitTerm does: escapes do not hide an operator. */
 function parseRequirement(part: string, text: string): FieldRequirement {
-  // Find the operator outside escapes: `!=`, `==`, `=`.
   for (let i = 0; i < part.length; i++) {
-    const c = part[i];
-    if (c === '\\') { i++; continue; }
-    if (c === '!' && part[i + 1] === '=') return { field: part.slice(0, i).trim(), op: 'neq', value: unescape(part.slice(i + 2)) };
-    if (c === '=') {
-      const skip = part[i + 1] === '=' ? 2 : 1;
-      return { field: part.slice(0, i).trim(), op: 'eq', value: unescape(part.slice(i + skip)) };
-    }
+    if (part.startsWith('!=', i)) return { field: part.slice(0, i).trim(), op: 'neq', value: unescapeValue(part.slice(i + 2)) };
+    if (part.startsWith('==', i)) return { field: part.slice(0, i).trim(), op: 'eq', value: unescapeValue(part.slice(i + 2)) };
+    if (part[i] === '=') return { field: part.slice(0, i).trim(), op: 'eq', value: unescapeValue(part.slice(i + 1)) };
   }
   throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
 }
@@ -87,7 +100,9 @@ function parseRequirement(part: string, text: string): FieldRequirement {
  */
 export function parseFieldSelector(text: string | undefined, kind: string, customResource = false): FieldSelector {
   const trimmed = (text ?? '').trim();
-  const requirements = trimmed === '' ? [] : splitEscaped(trimmed, ',').map((p) => parseRequirement(p, trimmed));
+  // As fields.ParseSelector: terms in sorted order (which decides the error named first), empty ones skipped.
+  const terms = trimmed === '' ? [] : splitEscaped(trimmed, ',').sort().filter((p) => p !== '');
+  const requirements = terms.map((p) => parseRequirement(p, trimmed));
   const allowed = EXTRA_FIELDS[kind] ?? [];
   for (const r of requirements) {
     if (r.field !== 'metadata.name' && r.field !== 'metadata.namespace' && !allowed.includes(r.field)) {
