@@ -7,7 +7,7 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'y
 /** The YAML text as a value (a repeated key's last value kept), and yaml.v2's complaint about each repeated key. */
 export function parseYamlKeepingLast(text: string): { value: unknown; repeatedKeys: string[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, lineCounter });
+  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, lineCounter, merge: true });
   if (doc.errors.length) throw doc.errors[0]!;
   const repeatedKeys: string[] = [];
   const lineOf = (node: Node | null | undefined, fallback: Node | null | undefined): number => lineCounter.linePos((node ?? fallback)?.range?.[0] ?? 0).line;

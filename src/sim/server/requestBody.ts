@@ -178,7 +178,8 @@ export function decodeBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', t
 
 function parseYamlBody(text: string, body: Buffer, target: DecodeTarget | undefined, repeatedKeys: string[] | undefined): unknown {
   try {
-    if (!repeatedKeys) return parseYaml(text, { uniqueKeys: true, prettyErrors: false });
+    // `<<: *anchor` merges the anchored map, as yaml.v2 (under sigs.k8s.io/yaml) does.
+    if (!repeatedKeys) return parseYaml(text, { uniqueKeys: true, prettyErrors: false, merge: true });
     const parsed = parseYamlKeepingLast(text);
     repeatedKeys.push(...parsed.repeatedKeys);
     return parsed.value;
@@ -211,9 +212,19 @@ export interface WrittenBody {
   duplicateFields: string[];
   /** With duplicates: where the body names each field, to list them among unknown fields in the body's order. */
   fieldOrder?: FieldOrder;
+  /** A YAML body's keys named twice in a map (the last kept), as yaml.v2 words each: `line 7: key "a" already set in map`. */
+  repeatedYamlKeys?: string[];
 }
 
 export function decodeWrittenBody(body: Buffer, format: 'json' | 'yaml' | 'protobuf', target: DecodeTarget): WrittenBody {
+  if (format === 'yaml') {
+    // As kube-apiserver reads YAML: a key named twice keeps its last value, and is complained about
+    // as its fieldValidation asks (see repeatedYamlKeysOf).
+    const repeatedYamlKeys: string[] = [];
+    const object = decodeBody(body, format, target, repeatedYamlKeys);
+    requireShape(object, body, target);
+    return { object: object as Record<string, unknown>, duplicateFields: [], repeatedYamlKeys };
+  }
   const object = decodeObjectBody(body, format, target);
   if (format !== 'json') return { object, duplicateFields: [] };
   const text = body.toString('utf8');

@@ -175,27 +175,37 @@ function startWatch(r: ResourceRequest, info: ResourceInfo, gvr: GroupVersionRes
 /** The object a POST or PUT sends, and the fields its JSON named twice (the write's context carries them to the store). */
 async function readObject(r: ResourceRequest, info: ResourceInfo): Promise<{ body: KubeObject; repeated: RepeatedFields }> {
   const format = bodyFormatOf(r.req.headers['content-type']);
-  const { object: body, duplicateFields, fieldOrder } = decodeWrittenBody(await readBody(r.req), format, info);
+  const { object: body, duplicateFields, fieldOrder, repeatedYamlKeys = [] } = decodeWrittenBody(await readBody(r.req), format, info);
   refuseMiswrittenNumbers(info, body);
   const metadata = body['metadata'];
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     throw badRequest('metadata must be an object');
   }
   if (metadata === undefined) body['metadata'] = {};
-  return { body: body as KubeObject, repeated: { duplicateFields, fieldOrder } };
+  return { body: body as KubeObject, repeated: { duplicateFields, fieldOrder, repeatedYamlKeys } };
 }
 
 /** The fields a body named twice, and where it names each field when it did. */
 interface RepeatedFields {
   duplicateFields: string[];
   fieldOrder: FieldOrder | undefined;
+  /** A YAML body's keys named twice, in yaml.v2's words. */
+  repeatedYamlKeys: string[];
 }
 
-/** The write's context: the client's, with the query's write options and the body's duplicate fields. */
-function writeContextFor(r: ResourceRequest, { duplicateFields, fieldOrder }: RepeatedFields): RequestContext {
+/**
+ * The write's context: the client's, with the query's write options and the body's duplicate
+ * fields. A YAML body's repeated keys are refused under fieldValidation=Strict, a warning each under Warn.
+ */
+function writeContextFor(r: ResourceRequest, info: ResourceInfo, { duplicateFields, fieldOrder, repeatedYamlKeys }: RepeatedFields): RequestContext {
   const ctx = r.query.writeContext(r.ctx, r.req.method === 'PUT' ? 'UpdateOptions' : 'CreateOptions');
   if (duplicateFields.length > 0) ctx.duplicateFields = duplicateFields;
   if (fieldOrder) ctx.fieldOrder = fieldOrder;
+  if (repeatedYamlKeys.length > 0) {
+    const mode = ctx.fieldValidation ?? 'Warn';
+    if (mode === 'Strict') throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: yaml: unmarshal errors:\n  ${repeatedYamlKeys.join('\n  ')}`);
+    if (mode === 'Warn') ctx.warnings?.push(...repeatedYamlKeys);
+  }
   return ctx;
 }
 
@@ -275,7 +285,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
         requireVerb(info, 'create', method);
         if (info.namespaced && target.namespace === '') throw methodNotAllowed(method);
         const { body, repeated } = await readObject(r, info);
-        const ctx = writeContextFor(r, repeated);
+        const ctx = writeContextFor(r, info, repeated);
         const created = await admittedWrite(admitting(r, info, 'create', ctx), (c) => recording(() => cluster.create(gvr, target.namespace, body, c)));
         sendWarnings(r.res, ctx);
         await sendWritten(r, 201, writtenJson(r, created));
@@ -315,7 +325,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     case 'PUT': {
       requireVerb(info, 'update', method);
       const { body, repeated } = await readObject(r, info);
-      const ctx = writeContextFor(r, repeated);
+      const ctx = writeContextFor(r, info, repeated);
       const updated = await admittedWrite(admitting(r, info, 'update', ctx), (c) => recording(() => cluster.update(gvr, target.namespace, target.name, body, subresource, c)));
       sendWarnings(r.res, ctx);
       await sendWritten(r, 200, writtenJson(r, updated));

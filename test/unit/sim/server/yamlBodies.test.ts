@@ -1,0 +1,45 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call } from './httpClient.ts';
+import { suiteServer } from './suiteServer.ts';
+
+// YAML bodies read as kube-apiserver reads them (yaml.v2 under sigs.k8s.io/yaml): `<<: *anchor`
+// merges the anchored map, and a key named twice keeps its last value, with yaml.v2's complaint
+// as a warning, or a 400 under fieldValidation=Strict. Answers checked against kube-apiserver v1.28.4.
+
+const suite = suiteServer();
+const CMS = '/api/v1/namespaces/default/configmaps';
+const yaml = (path: string, body: string, method = 'POST') => call(suite.server, method, path, { body, contentType: 'application/yaml' });
+const merged = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  labels: &base\n    a: x\n  annotations:\n    <<: *base\n    b: z\n`;
+const repeated = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: '1'\n  a: '2'\n  b: '1'\n  b: '3'\n`;
+
+describe('YAML bodies', () => {
+  it('a merge key merges the anchored map, in a create and in a server-side apply', async () => {
+    const created = await yaml(CMS, merged('merged'));
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual(created.json().metadata.annotations, { a: 'x', b: 'z' });
+    const applied = await call(suite.server, 'PATCH', `${CMS}/applied?fieldManager=t`, { body: merged('applied'), contentType: 'application/apply-patch+yaml' });
+    assert.equal(applied.status, 201, applied.body);
+    assert.deepEqual(applied.json().metadata.annotations, { a: 'x', b: 'z' });
+  });
+
+  it('a key named twice keeps the last value, with a warning for each repeat', async () => {
+    const created = await yaml(CMS, repeated('twice'));
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual(created.json().data, { a: '2', b: '3' });
+    assert.equal(created.headers.warning, '299 - "line 7: key \\"a\\" already set in map", 299 - "line 9: key \\"b\\" already set in map"');
+    const updated = await yaml(`${CMS}/twice`, repeated('twice').replace("a: '2'", "a: '5'"), 'PUT');
+    assert.equal(updated.status, 200, updated.body);
+    assert.equal(updated.json().data.a, '5');
+    const ignored = await yaml(`${CMS}?fieldValidation=Ignore`, repeated('ignored'));
+    assert.equal(ignored.status, 201);
+    assert.equal(ignored.headers.warning, undefined);
+  });
+
+  it('under fieldValidation=Strict a repeated key is a 400 listing each', async () => {
+    const r = await yaml(`${CMS}?fieldValidation=Strict`, repeated('strict'));
+    assert.equal(r.status, 400);
+    assert.equal(r.json().message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n  line 7: key "a" already set in map\n  line 9: key "b" already set in map');
+    assert.equal((await call(suite.server, 'GET', `${CMS}/strict`)).status, 404);
+  });
+});
