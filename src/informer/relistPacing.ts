@@ -2,12 +2,10 @@ import type { Clock } from '../shared/clock.ts';
 import { Backoff } from './backoff.ts';
 
 // When to list again after the server ended a watch with 410 Gone (or called our resourceVersion
-// too large). client-go's reflector waits its backoff — 0.8 s doubling to 30 s, with jitter, reset
-// after 2 min without one — before every list that follows a lost watch (reflector.go:
-// RunWithContext runs ListAndWatch under delayHandler.Until). We relist at once after a first 410,
-// the usual case (a watch whose history was compacted away while it served us), and back off from
-// the second in a row on: a server that lists fine but expires every watch would otherwise be
-// listed and watched in a hot loop, thousands of times a second over loopback.
+// too large): as client-go's reflector, after its backoff — 0.8 s doubling to 30 s, with jitter,
+// reset after 2 min without one — before every list that follows a lost watch, the first included
+// (reflector.go: RunWithContext runs ListAndWatch under delayHandler.Until, which waits after each
+// return). A server that lists fine but expires every watch is so never listed in a hot loop.
 
 /** The 410 in a row at which the reflector says once what the server keeps doing. */
 export const WARN_AFTER_EXPIRIES = 3;
@@ -15,7 +13,6 @@ export const WARN_AFTER_EXPIRIES = 3;
 const RESET_AFTER_MS = 120_000;
 
 export interface RelistPace {
-  /** 0 for the first 410 of a run. */
   delayMs: number;
   attempt: number;
   /** The 410s in a row, this one included (a run ends after 2 min without one). */
@@ -47,7 +44,7 @@ export class RelistPacing {
     }
     this.lastAt = now;
     this.inARow++;
-    const { delayMs, attempt } = this.inARow === 1 ? { delayMs: 0, attempt: 0 } : this.backoff.next();
+    const { delayMs, attempt } = this.backoff.next();
     return { delayMs, attempt, inARow: this.inARow, sinceFirstMs: now - this.firstAt, warn: this.inARow === WARN_AFTER_EXPIRIES };
   }
 }

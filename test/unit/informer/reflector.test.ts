@@ -144,6 +144,9 @@ describe('reflector: watch', () => {
       r.source.compact();
       await r.tick(1200);
       assert.ok(r.probes.some((p) => p.kind === 'expired' && p.via === via));
+      // As client-go's reflector: the list that answers a 410 waits the backoff, the first one too.
+      assert.ok(!r.probes.some((p) => p.kind === 'relist'));
+      await r.tick(1200);
       assert.ok(r.probes.some((p) => p.kind === 'relist'));
       assert.equal(r.source.listCalls.at(-1)!.resourceVersion, undefined);
       assert.deepEqual(r.log.slice(3).sort(), ['add ns/o9 6', 'delete? ns/o0 1', 'update ns/o1 5 <- 2']);
@@ -245,6 +248,7 @@ describe('reflector: deadlines and server verdicts', () => {
     r.source.failNextWatch(tooLarge);
     r.source.dropWatches();
     await r.tick(2_000);
+    await r.tick(1_200);
     assert.deepEqual(r.source.listCalls.map((c) => c.resourceVersion), ['0', undefined]);
     assert.match(String(r.errors.at(-1)), /may have restarted without its history; relisting/);
 
@@ -269,7 +273,7 @@ describe('reflector: deadlines and server verdicts', () => {
     assert.equal(r.informer.hasSynced(), true);
   });
 
-  it('every watch expiring at once: relists back off from the second 410 on, and one warning says so', async () => {
+  it('every watch expiring at once: each relist waits client-go\'s backoff, the first too, and one warning says so', async () => {
     const r = rig({}, {}, seedN(1));
     r.source.expireEveryWatch = true;
     // A reflector that relists without waiting never yields to the clock: stop it rather than hang.
@@ -279,7 +283,8 @@ describe('reflector: deadlines and server verdicts', () => {
     for (let i = 0; i < 60; i++) await r.tick(1_000);
     const delays = r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : []));
     assert.deepEqual(delays, [1200, 2400, 4800, 9600, 19200, 30000]);
-    assert.equal(r.source.listCalls.length, 7);
+    // The first list, and one after each wait that ended within the minute (the 30 s one has not).
+    assert.equal(r.source.listCalls.length, 6);
     const warnings = r.errors.filter((e) => /keeps ending watches with 410 Gone/.test(String(e)));
     assert.equal(warnings.length, 1);
     // A server that recovers: after two minutes without a 410 a new run starts from scratch.
@@ -289,9 +294,10 @@ describe('reflector: deadlines and server verdicts', () => {
     r.source.expireEveryWatch = true;
     r.source.dropWatches(new Error('blip'));
     await r.tick(1_200);
+    await r.tick(1_200);
     const after = r.probes.flatMap((p) => (p.kind === 'backoff' ? [p.delayMs] : [])).slice(delays.length);
-    // The blip's backoff, then the new run: its first 410 relists at once, its second waits 1.2 s.
-    assert.deepEqual(after, [1200, 1200]);
+    // The blip's backoff, then the new run: its first 410 waits the initial 1.2 s again, its second 2.4 s.
+    assert.deepEqual(after, [1200, 1200, 2400]);
   });
 });
 

@@ -27,6 +27,8 @@ describe('shared informer: handlers', () => {
     r.source.bumpResourceVersion();
     r.source.compact();
     r.source.dropWatches(new Error('x'));
+    // The watch's backoff, then the relist's (client-go waits before the list that answers a 410).
+    await r.tick(1200);
     await r.tick(1200);
     assert.equal(r.informer.stats().relists, 1);
     assert.deepEqual(r.log, ['add* ns/o0 1', 'add* ns/o1 2']);
@@ -133,6 +135,7 @@ describe('shared informer: handlers', () => {
     r.source.dropWatches(new Error('x'));
     r.source.delete('ns', 'o1');
     r.source.compact();
+    await r.tick(1200);
     await r.tick(1200);
     assert.deepEqual(r.log.slice(2), ['delete ns/o0 3', 'delete? ns/o1 2']);
   });
