@@ -7,6 +7,15 @@
 const PLAIN_INTEGER = /^-?\d{1,15}$/;
 /** A digit followed by a fraction or exponent, or 16 digits in a row: the text may hold a literal worth keeping. */
 const MAY_HOLD_LITERAL = /\d[.eE]|\d{16}/;
+/** The same outside strings (an image tag `nginx:1.25` is no number): strings are matched whole and skipped. */
+const LITERAL_OUTSIDE_STRINGS = /"(?:[^"\\]|\\.)*"|(\d[.eE]|\d{16})/g;
+
+function holdsLiteral(text: string): boolean {
+  if (!MAY_HOLD_LITERAL.test(text)) return false;
+  LITERAL_OUTSIDE_STRINGS.lastIndex = 0;
+  for (let m = LITERAL_OUTSIDE_STRINGS.exec(text); m; m = LITERAL_OUTSIDE_STRINGS.exec(text)) if (m[1]) return true;
+  return false;
+}
 
 const literals = new WeakMap<object, Map<string, string>>();
 /** Parsed documents that hold at least one kept literal. */
@@ -17,7 +26,7 @@ type Reviver = (this: object, key: string, value: unknown, context?: { source?: 
 /** JSON.parse, keeping the source of every number it cannot represent as written (see numberLiteral). */
 export function parseJsonKeepingLiterals(text: string): unknown {
   const value: unknown = JSON.parse(text);
-  if (!MAY_HOLD_LITERAL.test(text)) return value;
+  if (!holdsLiteral(text)) return value;
   const keep: Reviver = function (key, v, context) {
     const source = context?.source;
     if (typeof v === 'number' && source !== undefined && !PLAIN_INTEGER.test(source)) {
