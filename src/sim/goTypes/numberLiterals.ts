@@ -7,13 +7,38 @@
 const PLAIN_INTEGER = /^-?\d{1,15}$/;
 /** A digit followed by a fraction or exponent, or 16 digits in a row: the text may hold a literal worth keeping. */
 const MAY_HOLD_LITERAL = /\d[.eE]|\d{16}/;
-/** The same outside strings (an image tag `nginx:1.25` is no number): strings are matched whole and skipped. */
-const LITERAL_OUTSIDE_STRINGS = /"(?:[^"\\]|\\.)*"|(\d[.eE]|\d{16})/g;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const DOT = 0x2e;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
 
+/**
+ * The same outside strings (an image tag `nginx:1.25` is no number), scanned by hand: a regular
+ * expression that skips strings backtracks once per character and overflows V8's stack on a
+ * string of ~10 MB.
+ */
 function holdsLiteral(text: string): boolean {
   if (!MAY_HOLD_LITERAL.test(text)) return false;
-  LITERAL_OUTSIDE_STRINGS.lastIndex = 0;
-  for (let m = LITERAL_OUTSIDE_STRINGS.exec(text); m; m = LITERAL_OUTSIDE_STRINGS.exec(text)) if (m[1]) return true;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < text.length; i++) {
+        const inString = text.charCodeAt(i);
+        if (inString === BACKSLASH) i++;
+        else if (inString === QUOTE) break;
+      }
+      digits = 0;
+    } else if (c >= DIGIT_0 && c <= DIGIT_9) {
+      if (++digits >= 16) return true;
+    } else {
+      if (digits > 0 && (c === DOT || c === LOWER_E || c === UPPER_E)) return true;
+      digits = 0;
+    }
+  }
   return false;
 }
 
