@@ -146,8 +146,6 @@ export class Perturbation {
       case 'stale-restart-after-write': {
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
         this.reach(describePlan(p));
-        // The restarted controller lists the cluster as it was before this write, however long it
-        // takes to start, and for at most lagMs once it has synced.
         this.restartStale(w, p.lagMs);
         return;
       }
@@ -208,8 +206,9 @@ export class Perturbation {
   }
 
   /**
-   * Kills the controller and starts it again against the cluster as it was before `w` committed,
-   * however long it takes to start, and for at most lagMs once it has synced.
+   * Kills the controller and starts it again against the cluster as it was before `w` (its write,
+   * or someone else's change) committed, however long it takes to start, and for at most lagMs
+   * once it has synced.
    */
   private restartStale(w: CommittedWrite, lagMs: number): void {
     const before = Number(w.resourceVersion) - 1;
