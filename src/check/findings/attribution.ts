@@ -22,6 +22,9 @@ const SIMPLICITY: Record<Plan['kind'], number> = {
   // Last: a restart at someone else's change also loses what a crash, a stale cache or a missed
   // state loses, so it keeps only what none of them explains (memory the cluster does not hold).
   'crash-after-change': 6,
+  // After it: a stale restart at someone else's change is that crash and a look back in time as
+  // well, so it keeps only what the crash alone does not explain (acting on the object as it was).
+  'stale-restart-after-change': 7,
 };
 
 /** Whether `a`'s perturbation is simpler than `b`'s: it explains what both reproduce. */

@@ -45,7 +45,9 @@ export type Plan =
   /** Once the controller is quiet, every key is reconciled again (as a resync or a restart would): nothing may be written. */
   | { kind: 'resync-when-quiet' }
   /** Killed right after someone else's change commits, before it reconciles it, then started again: what it kept in memory of the object before the change is lost. */
-  | { kind: 'crash-after-change'; change: ChangePoint };
+  | { kind: 'crash-after-change'; change: ChangePoint }
+  /** Killed right after someone else's change commits and started again against a cache from before it (a lagging API server: time travel), which catches up once the controller is quiet on it, `lagMs` after it synced at most. */
+  | { kind: 'stale-restart-after-change'; change: ChangePoint; lagMs: number };
 
 export const CLASS_OF: Record<Plan['kind'], FindingClass> = {
   'crash-after-write': 'intermediate-state',
@@ -55,6 +57,7 @@ export const CLASS_OF: Record<Plan['kind'], FindingClass> = {
   'relist-across-changes': 'unobserved-state',
   'resync-when-quiet': 'not-idempotent',
   'crash-after-change': 'intermediate-state',
+  'stale-restart-after-change': 'stale-state',
 };
 
 export function writeLabel(w: WritePoint): string {
@@ -83,5 +86,7 @@ export function describePlan(p: Plan): string {
       return 'once quiet, every key reconciled again';
     case 'crash-after-change':
       return `killed right after ${changeLabel(p.change)}, before it reconciled it, then restarted`;
+    case 'stale-restart-after-change':
+      return `killed right after ${changeLabel(p.change)} and restarted against a cache from before that change, which caught up once it had acted on it (at most ${p.lagMs} ms)`;
   }
 }

@@ -36,6 +36,8 @@ export function parsePlan(text: string): Plan {
       return { kind: 'resync-when-quiet' };
     case 'crash-after-change':
       return { kind: 'crash-after-change', change: changePoint(o.change) };
+    case 'stale-restart-after-change':
+      return { kind: 'stale-restart-after-change', change: changePoint(o.change), lagMs: count(o.lagMs, 'lagMs', 0) };
   }
 }
 

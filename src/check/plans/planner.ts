@@ -7,7 +7,8 @@ import type { Plan } from './plan.ts';
 // a crash or a stale cache matters right after a write the controller made; a coalesced change or
 // a relist matters where an object the controller watches changed again later, so there is a state
 // in between to miss (what it does not watch it cannot miss: a Pod's changes, to a controller of
-// Deployments, are no plan); a restart matters at any change someone else made of what it watches.
+// Deployments, are no plan); a restart, on a fresh or a stale view, matters at any change someone
+// else made of what it watches.
 // Writes alike (the same verb on the same kind) are tried in turn, kind by kind, so a short budget
 // still covers every kind of write and every class; the order is fixed, so a check repeats. Of the
 // changes the simulated cluster's own controllers make (--workloads), one of each shape — the same
@@ -39,8 +40,11 @@ export function planRuns(reference: { writes: readonly CommittedWrite[]; watched
   // the object before it: every change by others counts, the last one of an object too.
   const othersChanges = roundRobin(onePerClusterShape(changes.filter((w) => !w.byController)), (w) => `${w.kind} ${w.namespace}/${w.pointName}`);
   const changeCrashes: Plan[] = othersChanges.map((w) => ({ kind: 'crash-after-change', change: w.change! }));
+  // The same restart against a cache from before the change (time travel): the object as it was,
+  // a parent not yet deleted or a spec before the user's edit, is what it acts on first.
+  const changeStaleRestarts: Plan[] = othersChanges.map((w) => ({ kind: 'stale-restart-after-change', change: w.change!, lagMs: STALE_LAG_MS }));
 
-  return interleave([crashes, stale, coalesced, staleRestarts, relists, changeCrashes]);
+  return interleave([crashes, stale, coalesced, staleRestarts, relists, changeCrashes, changeStaleRestarts]);
 }
 
 /** The changes, with only the first of each shape among those the cluster's own controllers made. */

@@ -100,7 +100,7 @@ export class Perturbation {
    */
   letGo(scenarioDone: boolean): boolean {
     const p = this.plan;
-    if ((p.kind === 'stale-after-write' || p.kind === 'stale-restart-after-write') && this.reached && !this.lagEnded) {
+    if ((p.kind === 'stale-after-write' || p.kind === 'stale-restart-after-write' || p.kind === 'stale-restart-after-change') && this.reached && !this.lagEnded) {
       this.endLag();
       return true;
     }
@@ -146,13 +146,7 @@ export class Perturbation {
       case 'stale-restart-after-write': {
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
         this.reach(describePlan(p));
-        // The restarted controller lists the cluster as it was before this write, however long it
-        // takes to start, and for at most lagMs once it has synced.
-        const before = Number(w.object.metadata.resourceVersion ?? 0) - 1;
-        this.restart({
-          beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: STALE_VIEW_HOLD_MS }),
-          afterSync: () => this.later(p.lagMs, () => this.endLag()),
-        });
+        this.restartStale(w, p.lagMs);
         return;
       }
       case 'stale-after-write':
@@ -186,6 +180,11 @@ export class Perturbation {
         this.reach(describePlan(p));
         this.restart();
         return;
+      case 'stale-restart-after-change':
+        if (this.reached || !w.change || !sameChangePoint(w.change, p.change)) return;
+        this.reach(describePlan(p));
+        this.restartStale(w, p.lagMs);
+        return;
       case 'resync-when-quiet':
         return;
     }
@@ -203,6 +202,19 @@ export class Perturbation {
         options.beforeStart?.();
         queueMicrotask(() => releaseLeases(this.cluster(), this.hooks.writes.all, this.hooks.controllerUser));
       },
+    });
+  }
+
+  /**
+   * Kills the controller and starts it again against the cluster as it was before `w` (its write,
+   * or someone else's change) committed, however long it takes to start, and for at most lagMs
+   * once it has synced.
+   */
+  private restartStale(w: CommittedWrite, lagMs: number): void {
+    const before = Number(w.resourceVersion) - 1;
+    this.restart({
+      beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: STALE_VIEW_HOLD_MS }),
+      afterSync: () => this.later(lagMs, () => this.endLag()),
     });
   }
 

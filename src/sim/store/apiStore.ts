@@ -12,7 +12,7 @@ import {
 } from '../apply/fieldManager.ts';
 import { fieldManagementFor } from '../apply/forResource.ts';
 import { deleteCustomResources, establishCrd, followCrd } from './crdLifecycle.ts';
-import { collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
+import { collectDangling, collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
 import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
@@ -710,6 +710,9 @@ export class ApiStore implements StoreOps {
       this.followUps.push(() => finishNamespaceIfEmpty(this, name, followUpContext(ctx)));
     }
     if (event.type !== 'DELETED') {
+      // Written with owners that are all gone (made from a stale view of its owner): the garbage
+      // collector finds its references dangling and deletes it, as it does for the owner's dependents.
+      if (!obj.metadata.deletionTimestamp && this.owners.ownersAllGone(obj)) this.followUps.push(() => collectDangling(this, table, event.key, followUpContext(ctx)));
       if (this.depth === 0) this.drain();
       return;
     }

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { mutableCopy } from './storedObject.ts';
+import type { ResourceTable } from './mvccStore.ts';
 import type { StoreOps } from './storeOps.ts';
 import type { RequestContext } from './types.ts';
 
@@ -23,6 +24,14 @@ export function collectDependents(ops: StoreOps, ownerUid: string, ctx: RequestC
     }
   }
   ops.owners.forgetOwner(ownerUid);
+}
+
+/** A dependent written after its owners were all deleted: deleted in the background, if its owners are still all gone. */
+export function collectDangling(ops: StoreOps, table: ResourceTable, key: string, ctx: RequestContext): void {
+  const cur = table.current.get(key);
+  const info = ops.registry.storageInfo(table.group, table.resource);
+  if (!cur || !info || cur.object.metadata.deletionTimestamp || !ops.owners.ownersAllGone(cur.object)) return;
+  ops.delete(info, cur.object.metadata.namespace ?? '', cur.object.metadata.name ?? '', { propagationPolicy: 'Background' }, ctx);
 }
 
 /**

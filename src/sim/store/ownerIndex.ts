@@ -13,6 +13,8 @@ export interface ObjectRef {
 export class OwnerIndex {
   private readonly live = new Map<string, ObjectRef>();
   private readonly dependents = new Map<string, Map<string, ObjectRef>>();
+  /** Uids of objects this cluster had and deleted: an owner reference to one is dangling. */
+  private readonly gone = new Set<string>();
 
   observe(table: ResourceTable, event: HistoryEvent): void {
     const ref: ObjectRef = { table, key: event.key };
@@ -20,7 +22,10 @@ export class OwnerIndex {
     if (event.prev) this.unlink(event.prev.object, id);
     const obj = event.object.object;
     if (event.type === 'DELETED') {
-      if (obj.metadata.uid) this.live.delete(obj.metadata.uid);
+      if (obj.metadata.uid) {
+        this.live.delete(obj.metadata.uid);
+        this.gone.add(obj.metadata.uid);
+      }
       return;
     }
     if (obj.metadata.uid) this.live.set(obj.metadata.uid, ref);
@@ -35,6 +40,12 @@ export class OwnerIndex {
     return this.live.has(uid);
   }
 
+  /** Whether every owner the object names was deleted already (it was written with dangling references only). */
+  ownersAllGone(obj: Readonly<KubeObject>): boolean {
+    const owners = obj.metadata.ownerReferences ?? [];
+    return owners.length > 0 && owners.every((o) => this.gone.has(o.uid) && !this.live.has(o.uid));
+  }
+
   dependentsOf(uid: string): ObjectRef[] {
     return [...(this.dependents.get(uid)?.values() ?? [])];
   }
@@ -47,6 +58,7 @@ export class OwnerIndex {
   clear(): void {
     this.live.clear();
     this.dependents.clear();
+    this.gone.clear();
   }
 
   private unlink(obj: Readonly<KubeObject>, id: string): void {

@@ -20,6 +20,7 @@ const relist: Plan = { kind: 'relist-across-changes', change, changes: 1 };
 const coalesce: Plan = { kind: 'coalesce-change', change };
 const resync: Plan = { kind: 'resync-when-quiet' };
 const changeCrash: Plan = { kind: 'crash-after-change', change };
+const changeStaleRestart: Plan = { kind: 'stale-restart-after-change', change, lagMs: 1500 };
 
 function finding(plan: Plan, objects: Finding['objects'], diff = JSON.stringify(objects)): Finding {
   return { class: CLASS_OF[plan.kind], summary: '', plan, perturbation: plan.kind, diff, objects, reconciles: [], replay: `replay ${plan.kind}` };
@@ -133,4 +134,15 @@ test('a crash at a change comes after every other perturbation: it keeps only wh
     ['crash-after-change', 'intermediate-state', []],
   ]);
   assert.equal(within(runs[0]!), findings[0]);
+});
+
+test('a stale restart at a change comes after the crash at it: it keeps only what acting on the object as it was explains', () => {
+  const forgotten = { id: 'ConfigMap dns/api.example.com', change: 'extra' as const };
+  const orphaned = { id: 'ConfigMap default/web-data', change: 'missing' as const };
+  const runs = [finding(changeStaleRestart, [forgotten]), finding(changeCrash, [forgotten]), finding(changeStaleRestart, [orphaned])];
+  const { findings } = attribute(runs);
+  assert.deepEqual(findings.map((f) => [f.plan.kind, f.class, f.alsoReproducedBy?.map((r) => r.plan.kind) ?? []]), [
+    ['crash-after-change', 'intermediate-state', ['stale-restart-after-change']],
+    ['stale-restart-after-change', 'stale-state', []],
+  ]);
 });

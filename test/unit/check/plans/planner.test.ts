@@ -72,7 +72,9 @@ test('a change followed by another of the same object is a coalesce and a relist
     'coalesce-change apps/Deployment web #1',
     'relist-across-changes apps/Deployment web #1',
     'crash-after-change apps/Deployment web #1',
+    'stale-restart-after-change apps/Deployment web #1',
     'crash-after-change apps/Deployment web #2',
+    'stale-restart-after-change apps/Deployment web #2',
   ]);
 });
 
@@ -80,8 +82,18 @@ test("every change by someone else of what the controller watches, the last one 
   const writes = [changeOf('configmaps', '', 'ConfigMap', 'a', 1), changeOf('configmaps', '', 'ConfigMap', 'a', 2, true), changeOf('configmaps', '', 'ConfigMap', 'a', 3), changeOf('pods', '', 'Pod', 'p', 1)];
   const crashes = planRuns({ writes, watched: new Set(['configmaps']) }).filter((p) => p.kind === 'crash-after-change');
   assert.deepEqual(crashes.map((p) => `${p.change.kind} ${p.change.name} #${p.change.occurrence}`), ['ConfigMap a #1', 'ConfigMap a #3']);
-  // Last of all, so every simpler class runs first on a short budget.
-  assert.equal(planRuns({ writes, watched: new Set(['configmaps']) }).at(-1)!.kind, 'crash-after-change');
+  // Last of all, so every simpler class runs first on a short budget; each crash has its stale twin.
+  assert.deepEqual(planRuns({ writes, watched: new Set(['configmaps']) }).slice(-2).map((p) => p.kind), ['crash-after-change', 'stale-restart-after-change']);
+});
+
+test('a stale restart at a change is planned at every change by someone else a crash is, and goes through the command line and back', () => {
+  const writes = [changeOf('configmaps', '', 'ConfigMap', 'a', 1), changeOf('configmaps', '', 'ConfigMap', 'a', 2, true), changeOf('configmaps', '', 'ConfigMap', 'a', 3)];
+  const stale = planRuns({ writes, watched: new Set(['configmaps']) }).filter((p) => p.kind === 'stale-restart-after-change');
+  assert.deepEqual(stale.map((p) => `${p.change.name} #${p.change.occurrence} ${p.lagMs}`), ['a #1 1500', 'a #3 1500']);
+  const plan = stale[0]!;
+  assert.deepEqual(parsePlan(encodePlan(plan)), plan);
+  assert.equal(describePlan(plan), 'killed right after change #1 of ConfigMap default/a and restarted against a cache from before that change, which caught up once it had acted on it (at most 1500 ms)');
+  assert.equal(CLASS_OF[plan.kind], 'stale-state');
 });
 
 test('a crash at a change goes through the command line as JSON and back, and says what was done', () => {

@@ -64,6 +64,20 @@ test('background garbage collection deletes dependents whose owners are all gone
   assert.deepEqual(survivor.metadata.ownerReferences?.map((o) => o.name), ['keeper'], 'the dangling reference is dropped');
 });
 
+test('a dependent written after its owner was deleted (from a stale view of it) is collected; one of a live owner, or of a uid never seen, stays', () => {
+  const { cluster } = newCluster();
+  const owner = cluster.create(CM, 'default', configMap('owner')).object;
+  const ref = (uid: string) => [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid, controller: true }];
+  cluster.delete(CM, 'default', 'owner');
+  cluster.create(CM, 'default', { ...configMap('late'), metadata: { name: 'late', ownerReferences: ref(owner.metadata.uid ?? '') } });
+  assert.ok(gone(cluster, CM, 'default', 'late'), 'made again for an owner already gone: collected');
+  const again = cluster.create(CM, 'default', configMap('owner')).object;
+  cluster.create(CM, 'default', { ...configMap('current'), metadata: { name: 'current', ownerReferences: ref(again.metadata.uid ?? '') } });
+  cluster.create(CM, 'default', { ...configMap('unknown'), metadata: { name: 'unknown', ownerReferences: ref('never-seen') } });
+  assert.ok(!gone(cluster, CM, 'default', 'current'));
+  assert.ok(!gone(cluster, CM, 'default', 'unknown'));
+});
+
 test('propagationPolicy=Orphan keeps dependents and removes their owner reference', () => {
   const { cluster } = newCluster();
   const d = cluster.create(DEPLOY, 'default', { metadata: { name: 'web' }, spec: workloadSpec() }).object;
