@@ -10,10 +10,19 @@ export interface ObjectRef {
   key: string;
 }
 
+/**
+ * Deleted uids remembered, ~8 MB: enough for any owner whose stale view a controller still acts on;
+ * a sim that deletes millions of objects keeps no more.
+ */
+const MAX_GONE = 100_000;
+
 export class OwnerIndex {
   private readonly live = new Map<string, ObjectRef>();
   private readonly dependents = new Map<string, Map<string, ObjectRef>>();
-  /** Uids of objects this cluster had and deleted: an owner reference to one is dangling. */
+  /**
+   * Uids of objects this cluster had and deleted, the latest MAX_GONE of them (a Set keeps them in
+   * the order they went): an owner reference to one is dangling.
+   */
   private readonly gone = new Set<string>();
 
   observe(table: ResourceTable, event: HistoryEvent): void {
@@ -25,6 +34,7 @@ export class OwnerIndex {
       if (obj.metadata.uid) {
         this.live.delete(obj.metadata.uid);
         this.gone.add(obj.metadata.uid);
+        if (this.gone.size > MAX_GONE) this.gone.delete(this.gone.values().next().value as string);
       }
       return;
     }
