@@ -4,7 +4,7 @@
 // Planted bug (intermediate state): it decides whether to resize from the set alone — a set made
 // for another size means a resize is due — and expands the volumes only then. Killed after it
 // remade the set and before it expanded the volumes, it restarts to a set of the right size and
-// never expands them (Sieve found this in rabbitmq's cluster-operator, issue 782).
+// never expands them (Sieve found this in rabbitmq's cluster-operator: a resize lost across a restart).
 package main
 
 import (
