@@ -6,18 +6,19 @@ import { eventDetails } from '../../../src/vscode/timeline/eventDetails.ts';
 import { CONFIGMAPS, FakeApi, fakeBackend, settle } from './fakeBackend.ts';
 
 async function labWith(api: FakeApi) {
-  const lab = new Lab({ clock: new FakeClock(), createBackend: async () => fakeBackend(api), maxTimelineEvents: 100 });
+  const clock = new FakeClock();
+  const lab = new Lab({ clock, createBackend: async () => fakeBackend(api), maxTimelineEvents: 100 });
   const cluster = await lab.connect({ kind: 'kubeconfig', context: 'test' }, 'test');
   const informer = lab.startInformer(cluster.id, { resource: CONFIGMAPS, namespace: '', labelSelector: '' });
   await informer.informer.waitForSync();
-  return { lab, informer };
+  return { lab, clock, informer };
 }
 
 describe('timeline event details', () => {
   it('diffs an event’s version against the one before it', async () => {
     const api = new FakeApi();
     api.put('default', 'a', { v: '1' });
-    const { lab } = await labWith(api);
+    const { lab, clock } = await labWith(api);
     api.put('default', 'a', { v: '2' });
     await settle();
     const modified = lab.timeline.events.all().find((e) => e.type === 'MODIFIED');
@@ -26,6 +27,9 @@ describe('timeline event details', () => {
     assert.equal(details.previousResourceVersion, '11');
     assert.deepEqual(details.diff?.filter((l) => l.op !== ' ').map((l) => l.op + l.text.trim()), ['-resourceVersion: "11"', '+resourceVersion: "12"', '-v: "1"', '+v: "2"']);
     api.expireWatches();
+    await settle();
+    // The relist waits client-go's reflector backoff (0.8–1.6 s) first.
+    clock.step(1600);
     await settle();
     const relist = lab.timeline.events.all().find((e) => e.type === 'RELIST');
     assert.ok(relist);

@@ -123,7 +123,7 @@ describe('cluster tree model', () => {
   it('emits timeline events for watch events and lists, and marks a relist (not the first list) once', async () => {
     const api = new FakeApi();
     api.put('default', 'a');
-    const { lab } = await labWith(api);
+    const { lab, clock } = await labWith(api);
     api.put('default', 'a', { v: '2' });
     api.put('default', 'c');
     await settle();
@@ -131,6 +131,9 @@ describe('cluster tree model', () => {
     assert.deepEqual(types(), ['ADDED:a', 'MODIFIED:a', 'ADDED:c']);
     assert.equal(lab.timeline.events.all()[1]?.resourceVersion, '12');
     api.expireWatches();
+    await settle();
+    // The relist waits client-go's reflector backoff (0.8–1.6 s) first.
+    clock.step(1600);
     await settle();
     assert.deepEqual(types(), ['ADDED:a', 'MODIFIED:a', 'ADDED:c', 'ERROR:', 'EXPIRED:', 'RELIST:']);
     assert.equal(lab.timeline.events.all()[5]?.resourceVersion, '13', "the relist's list, at its resourceVersion");
