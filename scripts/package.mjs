@@ -13,12 +13,13 @@ execFileSync(node, ['node_modules/@vscode/vsce/vsce', 'package', '--no-dependenc
 
 const listing = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).split('\n').filter(Boolean);
 const files = listing.filter((f) => f.startsWith('extension/')).map((f) => f.slice('extension/'.length));
-// The Go module's sources ride along (`controller-lab init go` copies them into a project), not its tests.
-const allowed = /^(dist\/|media\/|types\/controller-lab\.d\.ts$|package\.json$|readme\.md$|changelog\.md$|license(\.txt)?$|go\/(go\.mod|go\.sum|controllerlab\/[^/]+\.go|simtest\/[^/]+\.go)$)/i;
+// The Go module's sources ride along (`controller-lab init go` copies them into a project, with
+// minimum.mod and minimum.sum as the copy's go.mod and go.sum), not its tests.
+const allowed = /^(dist\/|media\/|types\/controller-lab\.d\.ts$|package\.json$|readme\.md$|changelog\.md$|license(\.txt)?$|go\/(go\.mod|go\.sum|minimum\.mod|minimum\.sum|controllerlab\/[^/]+\.go|simtest\/[^/]+\.go)$)/i;
 const forbidden = files.filter((f) => !allowed.test(f) || f.endsWith('.map') || f.endsWith('_test.go') || f.includes('node_modules/'));
 const goFiles = files.filter((f) => f.startsWith('go/'));
-if (!goFiles.includes('go/go.mod') || !goFiles.some((f) => f.startsWith('go/controllerlab/')) || !goFiles.some((f) => f.startsWith('go/simtest/'))) {
-  console.error(`${vsix} lacks the Go module (go/go.mod, go/controllerlab, go/simtest): found ${goFiles.join(', ') || 'nothing under go/'}`);
+if (!goFiles.includes('go/go.mod') || !goFiles.includes('go/minimum.mod') || !goFiles.includes('go/minimum.sum') || !goFiles.some((f) => f.startsWith('go/controllerlab/')) || !goFiles.some((f) => f.startsWith('go/simtest/'))) {
+  console.error(`${vsix} lacks the Go module (go/go.mod, go/minimum.mod and .sum, go/controllerlab, go/simtest): found ${goFiles.join(', ') || 'nothing under go/'}`);
   process.exit(1);
 }
 if (forbidden.length > 0) {
