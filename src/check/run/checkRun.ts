@@ -32,6 +32,12 @@ export interface RunSpec {
   turn?: () => Promise<void>;
   /** The resourceVersion the run's cluster starts after (default 0). */
   resourceVersionsAfter?: number;
+  /**
+   * Once quiet, how long the controller's process must stay up before the run ends (reference
+   * runs): a manager's start-up error (its webhook server's, say) may reach its exit only after a
+   * loaded machine's run went quiet, and a run that ended first would count the process healthy.
+   */
+  staysUpMs?: number;
 }
 
 /** A reconcile, with which start of the controller ran it (a crash plan restarts it: 1, 2…). */
@@ -113,6 +119,9 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       quiet = await quietness.settle(deadline);
       resyncWrites = writes.byController.slice(before);
     }
+    // The wait is not the run's: a perturbed run, which does not wait, takes as long as the rest.
+    const durationMs = performance.now() - started;
+    if (quiet && spec.staysUpMs) await run.staysUp(spec.staysUpMs);
     return {
       endState: endState(sim.cluster),
       reconciles: run.reconciles,
@@ -124,9 +133,10 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       applied: perturbation?.applied ?? [],
       planMissed: perturbation ? !perturbation.reached : false,
       ...(perturbation?.error ? { planError: perturbation.error } : {}),
-      failures: run.failures,
+      // As the run ended: stopping the process below is no failure of the controller's.
+      failures: [...run.failures],
       ...(run.failedOutput ? { failedOutput: run.failedOutput } : {}),
-      durationMs: performance.now() - started,
+      durationMs,
     };
   } finally {
     clock.stop();
@@ -162,6 +172,8 @@ class RunningController {
   private readonly sim: LaunchedSim;
   private readonly writes: ControllerWrites;
   private readonly stopped: ControllerSession[] = [];
+  /** Called when the current process fails (staysUp's wait ends early). */
+  private onFailure: () => void = () => {};
 
   constructor(spec: RunSpec, sim: LaunchedSim, writes: ControllerWrites) {
     this.spec = spec;
@@ -194,17 +206,22 @@ class RunningController {
         if (this.current === session) this.synced = session;
         resolve(true);
       });
+      let failed = false;
       session.on('fatal', ({ phase, message }) => {
         if (this.current === session) {
+          failed = true;
           this.failures.push(`${phase}: ${message}`);
           this.failedOutput = session.outputTail;
+          this.onFailure();
         }
         resolve(false);
       });
       session.on('exit', ({ code, signal }) => {
-        if (this.current === session && code !== 0) {
+        // A fatal failure said already why it exited.
+        if (this.current === session && code !== 0 && !failed) {
           this.failures.push(`the controller exited (${signal ?? `code ${code}`})`);
           this.failedOutput = session.outputTail;
+          this.onFailure();
         }
         resolve(false);
       });
@@ -239,6 +256,20 @@ class RunningController {
     void this.start().then((ok) => {
       if (ok) options.afterSync?.();
       else if (this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
+    });
+  }
+
+  /** Resolves after `ms`, or as soon as the current process fails. */
+  staysUp(ms: number): Promise<void> {
+    if (this.failures.length > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.onFailure = () => {};
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.onFailure = done;
     });
   }
 
