@@ -35,6 +35,10 @@ const CASES: [program: string, scenario: string, options?: Options][] = [
   // Polling every 250 ms (RequeueAfter) without a write: a reference run waited out its 120 s and
   // called the controller one that never went quiet (a key always due, a reconcile always ending).
   ['./test/check/go/patterns/poller', 'test/check/scenarios/poller.yaml', { slowestRunSeconds: 15 }],
+  // As a tutorial writes it: CreateOrUpdate setting a Secret's stringData (which the API server
+  // folds into data, so each reconcile sends an update that changes nothing) and a server-side
+  // apply of an annotation, given up by applying none.
+  ['./test/check/go/patterns/secretsync', 'test/check/scenarios/secretsync.yaml'],
 ];
 
 for (const [program, scenario, { args = [], slowestRunSeconds } = {}] of CASES) {

@@ -11,7 +11,7 @@ import { check, replay, transcript } from './checkCli.ts';
 // perturbation that reproduces it only once every perturbation has run.
 
 export interface Planted {
-  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, templater: the folder and the scenario's name. */
+  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater: the folder and the scenario's name. */
   name: string;
   class: 'intermediate-state' | 'stale-state' | 'unobserved-state' | 'not-idempotent';
   /** Run the replay of its finding too (a few are enough: replays are the same code for all). */
@@ -35,6 +35,8 @@ export const PLANTED: readonly Planted[] = [
   { name: 'binder', class: 'unobserved-state', only: 'Go' },
   // A resize decided from the set it remakes first: a restart between the two loses the expansion.
   { name: 'resizer', class: 'intermediate-state', only: 'Go' },
+  // A worker's scratch removed only when it is seen terminating: a deletionTimestamp never observed leaves it.
+  { name: 'janitor', class: 'unobserved-state', only: 'Go' },
   // A child copied from its parent only when missing: made from a stale view of the parent's change.
   { name: 'templater', class: 'stale-state', plan: 'stale-restart-after-change', only: 'TypeScript' },
 ];
