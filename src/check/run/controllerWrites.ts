@@ -27,7 +27,7 @@ export interface CommittedWrite {
   object: KubeObject;
   previous?: KubeObject;
   byController: boolean;
-  /** Who wrote it: a user, or a client's user agent (the scenario's steps: SCENARIO_USER_AGENT). */
+  /** Who wrote it: a user, or a client's user agent (the scenario's steps: SCENARIO_USER_AGENT), or kube-controller-manager (garbage collection). */
   writer?: string;
   /** For the controller's writes: the write point, with its occurrence. */
   point?: WritePoint;
@@ -35,6 +35,9 @@ export interface CommittedWrite {
   change?: ChangePoint;
   atMs: number;
 }
+
+/** Who makes the API server's follow-up work (garbage collection, namespace cleanup) on a cluster. */
+const API_SERVER_CONTROLLERS = 'kube-controller-manager';
 
 /** The name a plan gives an object: its name, or its generated name's prefix and `*`. */
 export type PointNamer = (object: KubeObject) => string;
@@ -82,7 +85,9 @@ export class ControllerWrites {
       const kind = kindOf(object);
       const pointName = namer(object);
       const state = !isNotState(record.group, record.resource);
-      const byController = state && record.client?.user === user;
+      // The garbage collector's deletes after the controller's delete are reported as the
+      // controller's too; on a cluster kube-controller-manager makes them, whenever it gets to them.
+      const byController = state && !record.followUp && record.client?.user === user;
       const write: CommittedWrite = {
         verb,
         kind,
@@ -95,7 +100,7 @@ export class ControllerWrites {
         ...(previous ? { previousResourceVersion: previous.metadata.resourceVersion ?? '', previous } : {}),
         object,
         byController,
-        ...(record.client ? { writer: record.client.user ?? record.client.userAgent } : {}),
+        ...(record.followUp ? { writer: API_SERVER_CONTROLLERS } : record.client ? { writer: record.client.user ?? record.client.userAgent } : {}),
         atMs: performance.now() - this.started,
       };
       if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`) };

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ControllerWrites, byGenerateNamePrefix } from '../../../../src/check/run/controllerWrites.ts';
+import { createSimCluster } from '../../../../src/sim/simCluster.ts';
+
+// The controller's writes are the requests it made. What the garbage collector deletes after its
+// delete (the owner's dependents) is kube-controller-manager's work, as on a real cluster: no
+// point for a plan to crash it at ("killed right after `delete Pod …`", a Pod it never deleted),
+// and no write of its in the counts a check shows.
+
+const CONTROLLER = { userAgent: 'manager', tokenId: 't', user: 'system:serviceaccount:default:manager' };
+const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
+
+test('a dependent the garbage collector deletes after the controller deleted its owner is not a write of the controller', async () => {
+  const cluster = createSimCluster();
+  const writes = new ControllerWrites(cluster, CONTROLLER.user, byGenerateNamePrefix);
+  try {
+    const owner = cluster.create(CONFIGMAPS, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner', namespace: 'default' } });
+    const uid = owner.object.metadata.uid!;
+    cluster.create(CONFIGMAPS, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dependent', namespace: 'default', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid }] } });
+    cluster.delete(CONFIGMAPS, 'default', 'owner', undefined, { client: CONTROLLER });
+    const deletes = writes.all.filter((w) => w.verb === 'delete');
+    assert.deepEqual(deletes.map((w) => [w.name, w.byController, w.writer]), [
+      ['owner', true, CONTROLLER.user],
+      ['dependent', false, 'kube-controller-manager'],
+    ]);
+    assert.deepEqual(writes.byController.map((w) => w.point), [{ verb: 'delete', kind: 'ConfigMap', namespace: 'default', name: 'owner', occurrence: 1 }]);
+  } finally {
+    writes.close();
+    await cluster.close();
+  }
+});
