@@ -66,10 +66,11 @@ function structural(s: JsonSchema, level: Level, path: string): Cause[] {
   const causes: Cause[] = [];
   if (s.type === 'array' && !s.items) causes.push(required(`${path}.items`, 'must be specified'));
   if (s.items) causes.push(...structural(s.items, 'item', `${path}.items`));
-  for (const [k, p] of Object.entries(s.properties ?? {})) {
-    if (k === 'metadata' && level !== 'root' && !s['x-kubernetes-embedded-resource']) causes.push(forbidden(`${path}.properties[metadata]`, 'must not be specified in a nested context'));
-    causes.push(...structural(p, 'field', `${path}.properties[${k}]`));
-  }
+  // A metadata field below the root is a field like any other (an ObjectMeta controller-gen writes
+  // into a jobTemplate); only an embedded resource's must be an object, as the root's.
+  for (const [k, p] of Object.entries(s.properties ?? {})) causes.push(...structural(p, 'field', `${path}.properties[${k}]`));
+  const metadata = s.properties?.['metadata'];
+  if (metadata && level !== 'root' && s['x-kubernetes-embedded-resource'] && metadata.type !== 'object') causes.push(invalidType(`${path}.properties[metadata].type`, metadata.type ?? '', 'must be object'));
   if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
     if (level === 'root') causes.push(forbidden(`${path}.additionalProperties`, 'must not be used at the root'));
     if (typeof s.additionalProperties === 'object') causes.push(...structural(s.additionalProperties, 'field', `${path}.additionalProperties`));
@@ -123,6 +124,8 @@ function valueValidationOnly(s: JsonSchema, path: string, allowType: boolean): C
   if (s['x-kubernetes-int-or-string']) causes.push(forbidden(`${path}.x-kubernetes-int-or-string`, 'must be false to be structural'));
   for (const [k, p] of Object.entries(s.properties ?? {})) causes.push(...valueValidationOnly(p, `${path}.properties[${k}]`, false));
   if (s.items) causes.push(...valueValidationOnly(s.items, `${path}.items`, false));
+  // A value validation may not reason about metadata: it could restrict what the API server sets.
+  if (s.properties?.['metadata']) causes.push(forbidden(`${path}.properties[metadata]`, 'must not be specified in a nested context'));
   return causes;
 }
 

@@ -35,13 +35,14 @@ test('a version without a schema is refused: apiextensions.k8s.io/v1 requires on
   assert.deepEqual(r.causes.map((c) => `${c.field}: ${c.message}`), ['spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required']);
 });
 
-test('root, array items, $ref, additionalProperties beside properties and nested metadata are refused in the validator\'s words', () => {
+test('root, array items, $ref, additionalProperties beside properties and metadata inside a value validation are refused in the validator\'s words', () => {
   const r = refusal(withSchema({
     type: 'array',
     items: { $ref: '#/definitions/x' },
     properties: {
       list: { type: 'array' },
-      spec: { type: 'object', properties: { metadata: { type: 'object' } }, additionalProperties: { type: 'string' } },
+      spec: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } },
+      template: { type: 'object', allOf: [{ properties: { metadata: {} } }] },
     },
   }));
   const lines = r.causes.map((c) => `${c.field}: ${c.message}`);
@@ -49,10 +50,31 @@ test('root, array items, $ref, additionalProperties beside properties and nested
     'spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "array": must be object at the root',
     'spec.versions[0].schema.openAPIV3Schema.items.type: Required value: must not be empty for specified array items',
     'spec.versions[0].schema.openAPIV3Schema.properties[list].items: Required value: must be specified',
-    'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[metadata]: Forbidden: must not be specified in a nested context',
+    'spec.versions[0].schema.openAPIV3Schema.properties[template].allOf[0].properties[metadata]: Forbidden: must not be specified in a nested context',
     'spec.versions[0].schema.openAPIV3Schema.items.$ref: Forbidden: $ref is not supported',
     'spec.versions[0].schema.openAPIV3Schema.properties[spec].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive',
   ]) assert.ok(lines.includes(expected), `missing ${expected} in\n${lines.join('\n')}`);
+});
+
+test('a metadata field below the root is accepted, as controller-gen writes an embedded ObjectMeta (a CronJob\'s jobTemplate); an embedded resource\'s metadata must be an object', () => {
+  const { cluster } = newCluster();
+  const objectMeta = { type: 'object' };
+  cluster.create(CRD, '', withSchema({
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          jobTemplate: {
+            type: 'object',
+            properties: { metadata: objectMeta, spec: { type: 'object', properties: { template: { type: 'object', properties: { metadata: objectMeta } } } } },
+          },
+        },
+      },
+    },
+  }));
+  const r = refusal(withSchema({ type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { metadata: { type: 'string' } } } } }));
+  assert.deepEqual(r.causes.map((c) => `${c.field}: ${c.message}`), ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[metadata].type: Invalid value: "string": must be object']);
 });
 
 test('types inside anyOf are refused; x-kubernetes-int-or-string with its anyOf is structural', () => {
