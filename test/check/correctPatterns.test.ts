@@ -39,6 +39,10 @@ const CASES: [program: string, scenario: string, options?: Options][] = [
   // folds into data, so each reconcile sends an update that changes nothing) and a server-side
   // apply of an annotation, given up by applying none.
   ['./test/check/go/patterns/secretsync', 'test/check/scenarios/secretsync.yaml'],
+  // Server-side apply the older way: a typed Deployment, zero values and all (`status: {}`,
+  // `creationTimestamp: null`), sent with Patch(client.Apply) while the workload controllers move
+  // its status on.
+  ['./test/check/go/patterns/applier', 'test/check/scenarios/applier.yaml', { args: ['--workloads'] }],
 ];
 
 for (const [program, scenario, { args = [], slowestRunSeconds } = {}] of CASES) {
