@@ -9,6 +9,8 @@ import type { FailingKey } from './run/failingKeys.ts';
 // to its output channel): a line per run as it finishes, the summary, and the command that replays
 // one run.
 
+const NOTHING_TO_PERTURB = ': in its unperturbed runs the controller wrote nothing and nothing it watches changed, so there is nothing to perturb: give the scenario objects or steps that make it act';
+
 /** What the command line said, as a replay command repeats it. */
 export interface CheckCommandLine {
   program: string;
@@ -39,7 +41,9 @@ export function checkProgress(): (e: CheckEvent) => string | undefined {
       case 'reference':
         return `reference run ${e.run}: ${e.quiet ? `quiet after ${s(e.durationMs)}` : `not quiet after ${s(e.durationMs)}`}, ${e.reconciles} reconciles, ${e.writes} writes${stillFailing(e.failing)}`;
       case 'planned':
-        return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}`;
+        // A controller that only waits (a schedule a minute off, a poll) gives the plans no point: a
+        // clean check of it proves nothing, and its author should know.
+        return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}${e.plans === 0 ? NOTHING_TO_PERTURB : ''}`;
       case 'run': {
         const n = e.finding ? numbered.indexOf(e.finding) + 1 : 0;
         const verdict = e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING ${n} (${e.finding.class})${again(e.finding, e.own)}` : 'same end state';
