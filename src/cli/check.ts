@@ -5,6 +5,7 @@ import { readScenarioFile, ScenarioFileNotFound } from '../sim/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { durationOption } from './units.ts';
 import { replayEnv } from './checkReplayEnv.ts';
+import { programToRun } from './programToRun.ts';
 
 // `controller-lab check PROGRAM --scenario F`: finds a controller's bugs on the simulated cluster.
 
@@ -65,7 +66,9 @@ export async function main(all: string[]): Promise<number> {
     if (args.positionals.length !== 1) throw new UsageError('expected exactly one PROGRAM');
     if (!values.scenario) throw new UsageError('--scenario FILE is required: every run starts from it');
     if (values.plan && values.replay) throw new UsageError('--plan and --replay exclude each other');
-    program = args.positionals[0]!;
+    const named = programToRun(args.positionals[0]!);
+    if (named.note) process.stdout.write(`${named.note}\n`);
+    program = named.spec;
     scenario = values.scenario;
     budgetMs = values.budget ? durationOption('budget', values.budget) : DEFAULT_BUDGET_MS;
     plan = values.plan ? parsePlan(values.plan) : values.replay ? planOfFinding(values.replay) : undefined;
