@@ -113,5 +113,5 @@ export function replayCommand(given: CheckCommandLine, plan: Plan): string {
  * never prints its value.
  */
 function holdsSecret(name: string, value: string): boolean {
-  return /TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH/i.test(name) || /^[a-z][\w+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(value);
+  return /TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|(^|_)KEY($|_)/i.test(name) || /^[a-z][\w+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(value);
 }

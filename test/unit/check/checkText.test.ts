@@ -26,6 +26,8 @@ test('a replay command names the secrets the program was checked with instead of
   const line = replayCommand({ program: './cmd', scenario: 's.yaml', workloads: false, programArgs: [], env }, { kind: 'resync-when-quiet' });
   assert.equal(line, `API_TOKEN="\${API_TOKEN:?}" DB_PASSWORD="\${DB_PASSWORD:?}" DATABASE_URL="\${DATABASE_URL:?}" REGION=eu-west-1 controller-lab check ./cmd --scenario s.yaml --plan '{"kind":"resync-when-quiet"}'`);
   for (const secret of ['s3cr3t', 'hunter2', 'hunter3']) assert.ok(!line.includes(secret), `${secret} is not printed`);
+  const signing = replayCommand({ program: './cmd', scenario: 's.yaml', workloads: false, programArgs: [], env: { SIGNING_KEY: 'k', KEYCLOAK_URL: 'https://kc', MONKEY: 'x' } }, { kind: 'resync-when-quiet' });
+  assert.match(signing, /^SIGNING_KEY="\$\{SIGNING_KEY:\?\}" KEYCLOAK_URL=https:\/\/kc MONKEY=x /);
 });
 
 test("a replay names objects by its plan's point: a made-up name by the prefix the plan gives", () => {
