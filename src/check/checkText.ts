@@ -19,7 +19,7 @@ export interface CheckCommandLine {
   as?: string | undefined;
   /** A Go program's own arguments (after `--`). */
   programArgs: string[];
-  /** Variables the program was checked with that a replay needs too (a kubebuilder main's ENABLE_WEBHOOKS=false). */
+  /** Variables the program was checked with that a replay needs too (a kubebuilder main's ENABLE_WEBHOOKS=false, what its code reads); secrets are named, not printed. */
   env?: Record<string, string>;
 }
 
@@ -106,6 +106,16 @@ export function replayCommand(given: CheckCommandLine, plan: Plan): string {
   if (given.as) words.push('--as', given.as);
   words.push('--plan', encodePlan(plan));
   if (given.programArgs.length) words.push('--', ...given.programArgs);
-  const env = Object.entries(given.env ?? {}).map(([k, v]) => `${k}=${q(v)} `);
+  const env = Object.entries(given.env ?? {}).map(([k, v]) => `${k}=${holdsSecret(k, v) ? `"\${${k}:?}"` : q(v)} `);
   return env.join('') + words.map(q).join(' ');
+}
+
+/**
+ * A variable whose name says it holds a credential, or whose value is a URL with a password: a
+ * replay command is printed, pasted into issues and kept in report files, so it names the variable
+ * (`"${API_TOKEN:?}"`: the shell that replays passes its own, and refuses to run without one) and
+ * never prints its value.
+ */
+function holdsSecret(name: string, value: string): boolean {
+  return /TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|(^|_)KEY($|_)/i.test(name) || /^[a-z][\w+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(value);
 }

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { checkController, CheckInputError, checkProgress, describeFinding, describePlan, describeReport, parsePlan, PlanError, replayCommand, reportJson, type CheckReport, type Plan } from '../check/index.ts';
 import { readScenarioFile, ScenarioFileNotFound } from '../sim/index.ts';
-import { controllerTarget } from '../runtime/index.ts';
-import { localRunEnv, MANAGER_MANIFEST } from '../setup/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { durationOption } from './units.ts';
+import { replayEnv } from './checkReplayEnv.ts';
+import { programToRun } from './programToRun.ts';
 
 // `controller-lab check PROGRAM --scenario F`: finds a controller's bugs on the simulated cluster.
 
@@ -66,7 +66,9 @@ export async function main(all: string[]): Promise<number> {
     if (args.positionals.length !== 1) throw new UsageError('expected exactly one PROGRAM');
     if (!values.scenario) throw new UsageError('--scenario FILE is required: every run starts from it');
     if (values.plan && values.replay) throw new UsageError('--plan and --replay exclude each other');
-    program = args.positionals[0]!;
+    const named = programToRun(args.positionals[0]!);
+    if (named.note) process.stdout.write(`${named.note}\n`);
+    program = named.spec;
     scenario = values.scenario;
     budgetMs = values.budget ? durationOption('budget', values.budget) : DEFAULT_BUDGET_MS;
     plan = values.plan ? parsePlan(values.plan) : values.replay ? planOfFinding(values.replay) : undefined;
@@ -114,30 +116,6 @@ export async function main(all: string[]): Promise<number> {
   if (values.json) writeFileSync(resolve(values.json), reportJson(report));
   out(`\n${describeReport(report)}`);
   return report.findings.length > 0 ? 1 : 0;
-}
-
-/**
- * The variables a local run of a Go program needs (as `init go` finds them: ENABLE_WEBHOOKS=false
- * for a kubebuilder main with webhooks, the manager Deployment's env) that are set now: a finding's
- * replay command must run the program as this check did.
- */
-export function replayEnv(program: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Record<string, string> {
-  const target = controllerTarget(program, cwd);
-  if (target.language !== 'go') return {};
-  let mainText = '';
-  try {
-    for (const f of readdirSync(target.packageDir)) if (f.endsWith('.go') && !f.endsWith('_test.go')) mainText += readFileSync(join(target.packageDir, f), 'utf8');
-  } catch {
-    // A package path: no main to read here.
-  }
-  let manifest: string | undefined;
-  try {
-    manifest = readFileSync(join(target.moduleDir, MANAGER_MANIFEST), 'utf8');
-  } catch {
-    manifest = undefined;
-  }
-  const needed = Object.keys(localRunEnv(mainText, manifest));
-  return Object.fromEntries(needed.flatMap((k) => (env[k] === undefined ? [] : [[k, env[k]]])));
 }
 
 /** A Go package path stays as it is; anything else is a path from here. */

@@ -2,6 +2,7 @@ import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControllerSession, controllerTarget, formatWhy, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
+import { programToRun } from './programToRun.ts';
 import { RunEnding } from './runEnding.ts';
 import { reportSession, showBuildProgress, type RunOutput } from './runReport.ts';
 import { RunTally } from './runTally.ts';
@@ -113,7 +114,9 @@ export async function main(argvWithProgramArgs: string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    const spec = args.positionals[0] as string;
+    const given = programToRun(args.positionals[0] as string);
+    if (given.note && args.values.quiet !== true) process.stdout.write(`${given.note}\n`);
+    const spec = given.spec;
     const file = looksLikeGoPackagePath(spec) && !existsSync(resolve(spec)) ? spec : resolve(spec);
     const why = (args.values.why ?? []).map((text) => {
       try {

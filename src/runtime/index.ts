@@ -35,7 +35,7 @@ export { TypedEmitter } from './typedEmitter.ts';
 export { releaseInspectorWait } from './inspectorRelease.ts';
 export type { GoProgramOptions } from './controllerSession.ts';
 export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from './hostProcess.ts';
-export { controllerTarget, looksLikeGoPackagePath, notAControllerFile } from './controllerTarget.ts';
+export { controllerTarget, hasMainPackage, looksLikeGoPackagePath, notAControllerFile } from './controllerTarget.ts';
 export type { ControllerTarget } from './controllerTarget.ts';
 export { buildGoProgram } from './goControllerProcess.ts';
 export { goExitHint, OutputTail } from './goMessages.ts';

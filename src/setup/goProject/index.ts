@@ -109,7 +109,7 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     const note = localRunNote(runEnv);
     writeStarterScenario(project, { command: runCommand, ...(note ? { note } : {}) });
     checkSamples(project);
-    addLaunchConfigurationsTo(project, { projectName: basename(mod.module) || basename(dir), program, scenario: STARTER_SCENARIO, env: runEnv });
+    addLaunchConfigurationsTo(project, { projectName: basename(mod.module) || basename(dir), program, scenario: STARTER_SCENARIO, env: runEnv, ...(note ? { envNote: note } : {}) });
 
     // check runs the manager as run does, so it needs the same environment.
     const checkCommand = `${envPrefix(runEnv)}controller-lab check ${program} --scenario ${STARTER_SCENARIO}`;

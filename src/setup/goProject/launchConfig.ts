@@ -4,7 +4,9 @@ import type { Project } from './project.ts';
 // Launch configurations for Controller Lab's debugger, as examples/go-guestbook has them: one that
 // stops before the first reconcile on the simulated cluster with the starter scenario, one with Go
 // line breakpoints through Delve. A configuration of ours for the same program means there is
-// nothing to add; the user's configurations and comments are kept as they are.
+// nothing to add; the user's configurations and comments are kept as they are. One that lacks a
+// variable a local run now needs (a webhook added since: ENABLE_WEBHOOKS=false) is named with what to
+// add, since the manager it starts would stop at once.
 
 export const LAUNCH_JSON = '.vscode/launch.json';
 
@@ -17,9 +19,16 @@ export interface LaunchInput {
   scenario: string;
   /** Added to the program's environment. */
   env?: Record<string, string>;
+  /** Why `env` is needed, for the advice to a configuration that lacks some of it. */
+  envNote?: string;
 }
 
-export type LaunchResult = { kind: 'changed'; text: string; names: string[] } | { kind: 'unchanged'; why: string } | { kind: 'unreadable'; why: string };
+export type LaunchResult =
+  | { kind: 'changed'; text: string; names: string[] }
+  | { kind: 'unchanged'; why: string }
+  | { kind: 'unreadable'; why: string }
+  /** Our configurations for the program that lack variables of `env`: `advice` says what to add. */
+  | { kind: 'missingEnv'; advice: string };
 
 export function launchConfigurations({ projectName, program, scenario, env }: LaunchInput): Record<string, unknown>[] {
   const configuration = (name: string, extra: Record<string, unknown>) => ({
@@ -67,17 +76,38 @@ export function addLaunchConfigurations(existing: string | undefined, input: Lau
     return { kind: 'unreadable', why: `it is not valid JSON with comments (${(err as Error).message})` };
   }
   const list = (parsed as { configurations?: unknown } | null)?.configurations;
-  if (Array.isArray(list) && list.some((c: { type?: unknown; program?: unknown }) => c?.type === 'controller-lab' && sameProgram(c.program, input.program))) {
-    return { kind: 'unchanged', why: `it has a controller-lab configuration for ${input.program}` };
+  const ours = (Array.isArray(list) ? list : []).filter((c: { type?: unknown; program?: unknown }) => c?.type === 'controller-lab' && sameProgram(c.program, input.program)) as LaunchConfiguration[];
+  if (ours.length) {
+    const advice = missingEnvAdvice(ours, input);
+    return advice ? { kind: 'missingEnv', advice } : { kind: 'unchanged', why: `it has a controller-lab configuration for ${input.program}` };
   }
   const unit = indentUnit(existing);
   const text = appendToRootArray(existing, 'configurations', configs.map((c) => render(c, unit + unit, unit)), unit);
   return text === undefined ? { kind: 'unreadable', why: 'its root is not an object with a configurations list' } : { kind: 'changed', text, names };
 }
 
+interface LaunchConfiguration {
+  name?: unknown;
+  env?: Record<string, unknown> | null;
+}
+
+/** `"web (simulated cluster)" sets no ENABLE_WEBHOOKS: add "ENABLE_WEBHOOKS": "false" to its "env" (why)`, or undefined. */
+function missingEnvAdvice(configs: LaunchConfiguration[], { env = {}, envNote }: LaunchInput): string | undefined {
+  const lacking = configs.flatMap((c) => {
+    const missing = Object.keys(env).filter((k) => typeof c.env !== 'object' || c.env === null || !(k in c.env));
+    return missing.length ? [{ name: typeof c.name === 'string' ? c.name : 'a controller-lab configuration', missing }] : [];
+  });
+  if (!lacking.length) return undefined;
+  const missing = [...new Set(lacking.flatMap((l) => l.missing))];
+  const names = lacking.map((l) => `"${l.name}"`).join(', ');
+  const add = missing.map((k) => `${JSON.stringify(k)}: ${JSON.stringify(env[k])}`).join(', ');
+  return `${names} ${lacking.length > 1 ? 'set' : 'sets'} no ${missing.join(', ')}: add ${add} to ${lacking.length > 1 ? 'their' : 'its'} "env"${envNote ? ` (${envNote})` : ''}`;
+}
+
 export function addLaunchConfigurationsTo(project: Project, input: LaunchInput): void {
   const result = addLaunchConfigurations(project.read(LAUNCH_JSON), input);
   if (result.kind === 'changed') project.write(LAUNCH_JSON, result.text, `debug configurations "${result.names.join('", "')}"`);
   else if (result.kind === 'unchanged') project.unchanged(LAUNCH_JSON, result.why);
+  else if (result.kind === 'missingEnv') project.manual(LAUNCH_JSON, result.advice);
   else project.manual(LAUNCH_JSON, `${result.why}: add a configuration of type controller-lab for ${input.program} by hand`);
 }

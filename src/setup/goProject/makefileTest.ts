@@ -9,8 +9,19 @@ import type { Project } from './project.ts';
 
 export const TEST_HELP = "## Run tests (on Controller Lab's simulated cluster: no setup-envtest).";
 
+// A suite kubebuilder scaffolds later (`create webhook`, a new group's `create api`) starts envtest
+// again, whose binaries this target no longer fetches: without a word it fails in envtest's terms
+// (`fork/exec /usr/local/kubebuilder/bin/etcd: no such file or directory`). The target's first line
+// names each such suite and the command that moves it to simtest; a KUBEBUILDER_ASSETS given to make
+// (envtest's binaries, fetched by hand) lets it run as it is.
+const GUARD_ADVICE = "still starts envtest, whose etcd and kube-apiserver make test no longer downloads: run 'controller-lab init go' to move it to simtest (or set KUBEBUILDER_ASSETS)";
+export const ENVTEST_GUARD = `\t@if [ -z "$$KUBEBUILDER_ASSETS" ]; then grep -rl --include='*_test.go' --exclude-dir=controller-lab --exclude-dir=vendor --exclude-dir=bin 'envtest\\.Environment{' . | sed "s|$$|: ${GUARD_ADVICE}|" | grep . >&2 && exit 1 || true; fi`;
+const isGuard = (line: string) => line.includes(GUARD_ADVICE);
+const GUARD_WHAT = 'test names any suite still on envtest and the command that moves it to simtest';
+
 export type MakefileResult =
-  | { kind: 'changed'; text: string }
+  /** `what`: the change, as `init go` reports it. */
+  | { kind: 'changed'; text: string; what: string }
   | { kind: 'alreadySimulated' }
   | { kind: 'noTestTarget' }
   /** `advice`: what to change by hand. */
@@ -60,23 +71,27 @@ export function makeTestSimulated(text: string): MakefileResult {
     recipeLines.push(text.slice(at, end));
     at = end + 1;
   }
-  const needsEnvtest = prerequisites.includes('setup-envtest') || recipeLines.some((l) => USES_ENVTEST.test(l));
-  if (!needsEnvtest) return { kind: 'alreadySimulated' };
-  const recipe = recipeLines.map((l) => (USES_ENVTEST.test(l) ? withoutAssets(l) : l));
+  const needsEnvtest = prerequisites.includes('setup-envtest') || recipeLines.some((l) => !isGuard(l) && USES_ENVTEST.test(l));
+  if (!needsEnvtest) {
+    // Made simulated by an earlier Controller Lab, before the target named envtest's suites.
+    if (help?.trim() !== TEST_HELP || recipeLines.some(isGuard)) return { kind: 'alreadySimulated' };
+    return { kind: 'changed', text: `${text.slice(0, ruleEnd)}${ENVTEST_GUARD}\n${text.slice(ruleEnd)}`, what: GUARD_WHAT };
+  }
+  const recipe = [ENVTEST_GUARD, ...recipeLines.map((l) => (USES_ENVTEST.test(l) ? withoutAssets(l) : l))];
   if (recipe.some((l) => l === undefined) || recipeLines.some((l) => l.endsWith('\\'))) {
     return { kind: 'otherShape', advice: 'its test target has a shape this edit does not know: remove the setup-envtest prerequisite and KUBEBUILDER_ASSETS from it by hand (simtest needs neither)' };
   }
   const kept = prerequisites.filter((p) => p !== 'setup-envtest');
   const newRule = `test:${kept.length ? ` ${kept.join(' ')}` : ''}${help === undefined ? '' : ` ${TEST_HELP}`}`;
   const newText = `${text.slice(0, rule.index)}${newRule}\n${recipe.map((l) => `${l}\n`).join('')}${text.slice(at)}`;
-  return { kind: 'changed', text: newText };
+  return { kind: 'changed', text: newText, what: 'test runs without setup-envtest (no KUBEBUILDER_ASSETS) and names any suite still on envtest' };
 }
 
 export function simulateMakeTest(project: Project): boolean {
   const text = project.read('Makefile');
   if (text === undefined) return false;
   const result = makeTestSimulated(text);
-  if (result.kind === 'changed') project.write('Makefile', result.text, 'test runs without setup-envtest (no KUBEBUILDER_ASSETS)');
+  if (result.kind === 'changed') project.write('Makefile', result.text, result.what);
   else if (result.kind === 'alreadySimulated') project.unchanged('Makefile', 'test already runs without setup-envtest');
   else if (result.kind === 'otherShape') project.manual('Makefile', result.advice);
   return result.kind !== 'noTestTarget';

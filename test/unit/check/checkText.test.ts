@@ -21,6 +21,15 @@ test('a replay command sets the variables the program was checked with first, as
   assert.equal(replayCommand(given, { kind: 'resync-when-quiet' }), `IMAGE=busybox:1.36.1 ARGS='-m 64' ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml --plan '{"kind":"resync-when-quiet"}'`);
 });
 
+test('a replay command names the secrets the program was checked with instead of printing them', () => {
+  const env = { API_TOKEN: 's3cr3t-value', DB_PASSWORD: 'hunter2', DATABASE_URL: 'postgres://app:hunter3@db:5432/app', REGION: 'eu-west-1' };
+  const line = replayCommand({ program: './cmd', scenario: 's.yaml', workloads: false, programArgs: [], env }, { kind: 'resync-when-quiet' });
+  assert.equal(line, `API_TOKEN="\${API_TOKEN:?}" DB_PASSWORD="\${DB_PASSWORD:?}" DATABASE_URL="\${DATABASE_URL:?}" REGION=eu-west-1 controller-lab check ./cmd --scenario s.yaml --plan '{"kind":"resync-when-quiet"}'`);
+  for (const secret of ['s3cr3t', 'hunter2', 'hunter3']) assert.ok(!line.includes(secret), `${secret} is not printed`);
+  const signing = replayCommand({ program: './cmd', scenario: 's.yaml', workloads: false, programArgs: [], env: { SIGNING_KEY: 'k', KEYCLOAK_URL: 'https://kc', MONKEY: 'x' } }, { kind: 'resync-when-quiet' });
+  assert.match(signing, /^SIGNING_KEY="\$\{SIGNING_KEY:\?\}" KEYCLOAK_URL=https:\/\/kc MONKEY=x /);
+});
+
 test("a replay names objects by its plan's point: a made-up name by the prefix the plan gives", () => {
   const namer = namerForPlan({ kind: 'crash-after-write', write: { verb: 'create', kind: 'ConfigMap', namespace: 'default', name: 'web-*', occurrence: 1 } });
   const cm = (name: string, extra: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...extra } });

@@ -60,3 +60,18 @@ test('an empty list, a file without one, and a file that is not JSON', () => {
   if (none.kind === 'changed') assert.equal((parseJsonc(none.text) as { configurations: unknown[] }).configurations.length, 2);
   assert.equal(addLaunchConfigurations('{ "configurations": [ { ', INPUT).kind, 'unreadable');
 });
+
+test('configurations written before a webhook was added are named with the variable they now need', () => {
+  const before = addLaunchConfigurations(undefined, INPUT);
+  assert.equal(before.kind, 'changed');
+  if (before.kind !== 'changed') return;
+  const note = 'ENABLE_WEBHOOKS=false: the webhook server needs serving certificates, which cert-manager makes in a cluster';
+  assert.deepEqual(addLaunchConfigurations(before.text, { ...INPUT, env: { ENABLE_WEBHOOKS: 'false' }, envNote: note }), {
+    kind: 'missingEnv',
+    advice: `"memcached-operator (simulated cluster)", "memcached-operator (simulated cluster, Go line breakpoints through Delve)" set no ENABLE_WEBHOOKS: add "ENABLE_WEBHOOKS": "false" to their "env" (${note})`,
+  });
+  // One that has it, whatever its value, is the user's choice.
+  const edited = before.text.replace('"stopOnEntry": true', '"env": { "ENABLE_WEBHOOKS": "true" },\n      "stopOnEntry": true');
+  const r = addLaunchConfigurations(edited, { ...INPUT, env: { ENABLE_WEBHOOKS: 'false' } });
+  assert.deepEqual(r, { kind: 'missingEnv', advice: '"memcached-operator (simulated cluster, Go line breakpoints through Delve)" sets no ENABLE_WEBHOOKS: add "ENABLE_WEBHOOKS": "false" to its "env"' });
+});

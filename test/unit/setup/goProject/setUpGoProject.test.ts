@@ -86,7 +86,7 @@ const FIRST_RUN = [
   'internal/controller/suite_test.go: envtest.Environment → simtest.Environment (envtest import removed)',
   'internal/webhook/v1alpha1/webhook_suite_test.go: envtest.Environment → simtest.Environment (envtest stays imported for the rest it uses)',
   'go.mod: go mod tidy (go.sum completed)',
-  'Makefile: test runs without setup-envtest (no KUBEBUILDER_ASSETS)',
+  'Makefile: test runs without setup-envtest (no KUBEBUILDER_ASSETS) and names any suite still on envtest',
   'Dockerfile: COPY controller-lab/go/ before go mod download',
   '.dockerignore: re-includes controller-lab/go/go.mod and go.sum',
   'controller-lab/scenario.yaml: starter scenario (includes config/crd/bases, config/rbac, config/samples)',
