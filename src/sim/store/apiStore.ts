@@ -45,7 +45,8 @@ import { checkRepeatedYamlKeys } from './strictAppliedYaml.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, RequestContext, SimWatchEvent, Subresource } from './types.ts';
 import { eventWithDefaults, readWithDefaults } from './readDefaults.ts';
-import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
+import { generatedName, validateGenerateName, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
+import { validateGeneration, validateObjectMetaRest } from '../kinds/objectMetaValidation.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 import { parseUint64 } from '../vocabulary/goStrconv.ts';
 
@@ -204,7 +205,7 @@ export class ApiStore implements StoreOps {
       if (ns) decoded.metadata.namespace = ns;
       else delete decoded.metadata.namespace;
       if (!decoded.metadata.name) {
-        if (decoded.metadata.generateName) decoded.metadata.name = decoded.metadata.generateName + generateSuffix(this.opts.random);
+        if (decoded.metadata.generateName) decoded.metadata.name = generatedName(decoded.metadata.generateName, this.opts.random);
         else throw invalid(info.group, info.kind, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
       }
       strategyFor(info).normalize?.(decoded);
@@ -233,9 +234,11 @@ export class ApiStore implements StoreOps {
       const admitted = ctx.admission?.createdAs;
       meta.uid = admitted?.uid ?? this.opts.uid();
       meta.creationTimestamp = admitted?.creationTimestamp ?? timestamp(now);
+      // A kind without a generation of its own keeps the one its creator wrote (validated non-negative).
       if (tracksGeneration(info)) meta.generation = 1;
-      else delete meta.generation;
       delete meta.resourceVersion;
+      // kube-apiserver has not kept selfLink since 1.24.
+      delete (meta as { selfLink?: unknown }).selfLink;
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj);
@@ -495,8 +498,10 @@ export class ApiStore implements StoreOps {
   }
 
   private validate(info: ResourceInfo, obj: KubeObject): void {
-    const causes: Cause[] = validateName(obj.metadata.name ?? '', info.nameRule);
-    causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
+    const meta = obj.metadata;
+    const causes: Cause[] = meta.generateName ? validateGenerateName(meta.generateName, info.nameRule) : [];
+    causes.push(...validateName(meta.name ?? '', info.nameRule), ...validateGeneration(meta));
+    causes.push(...validateObjectMetaRest(info, meta));
     if (isCrdTable(info)) causes.push(...validateCrdForWrite(obj));
     causes.push(...(strategyFor(info).validate?.(obj) ?? []), ...(strategyFor(info).validateCreate?.(obj) ?? []));
     causes.push(...validateCustomResource(customResourceSchema(this.storedCrd(info), info), obj));
@@ -648,7 +653,7 @@ export class ApiStore implements StoreOps {
     const kindRules = subresource !== 'status';
     const causes = [
       ...noNewFinalizersWhileDeleting(cur, next),
-      ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
+      ...validateObjectMetaRest(info, next.metadata),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
       ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : strategy.validateStatusUpdate?.(cur, next) ?? []),
       ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur),
@@ -656,8 +661,11 @@ export class ApiStore implements StoreOps {
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     // In the form the server prints (as the stored object is) before anything is compared with it.
     encodeAsGo(next);
-    if (!tracksGeneration(info)) delete next.metadata.generation;
-    else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    delete (next.metadata as { selfLink?: unknown }).selfLink;
+    if (!tracksGeneration(info)) {
+      if (cur.metadata.generation === undefined) delete next.metadata.generation;
+      else next.metadata.generation = cur.metadata.generation;
+    } else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;
     if (admit) ctx.admission?.validate(next, cur);
     if (admit && subresource === undefined) admitQuota(this, info, 'UPDATE', next, cur, this.opts.clock.now(), ctx);

@@ -85,12 +85,15 @@ test('update of a missing object is 404; a name differing from the URL is 400', 
   assert.throws(() => cluster.update(CM, 'default', 'a', configMap('b')), code(400));
 });
 
-test('kinds without a generation (ConfigMaps) get none, even when their data changes, like the real server', () => {
+test('kinds without a generation (ConfigMaps) keep the one they were created with, whatever later writes say, like the real server', () => {
   const { cluster } = newCluster();
   const created = cluster.create(CM, 'default', { ...configMap('a'), metadata: { name: 'a', generation: 7 } });
-  assert.equal(created.object.metadata.generation, undefined);
-  const changed = cluster.patch(CM, 'default', 'a', 'merge', { data: { k: 'changed' } });
-  assert.equal(changed.object.metadata.generation, undefined);
+  assert.equal(created.object.metadata.generation, 7);
+  const changed = cluster.patch(CM, 'default', 'a', 'merge', { data: { k: 'changed' }, metadata: { generation: 9 } });
+  assert.equal(changed.object.metadata.generation, 7);
+  const none = cluster.create(CM, 'default', configMap('b'));
+  assert.equal(cluster.patch(CM, 'default', 'b', 'merge', { metadata: { generation: 9 } }).object.metadata.generation, undefined);
+  assert.equal(none.object.metadata.generation, undefined);
 });
 
 test('generation bumps on spec changes only, not on metadata or status', () => {
