@@ -28,6 +28,7 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin } from './bodyDecoding.ts';
+import { refuseUndecodablePatchResult } from './patchResultDecoding.ts';
 import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
 import { bodyDecodingOf, cascadeContext, decodingOf, followUpContext, writerOf } from './writeContext.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
@@ -310,6 +311,7 @@ export class ApiStore implements StoreOps {
       if (type === 'apply') checkRepeatedYamlKeys(ctx);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
+      if (subresource !== 'scale') refuseUndecodablePatchResult(info, type, patch, result);
       if (subresource !== 'scale') this.decode(info, result, decodingOf(ctx));
       result.metadata ??= {};
       // A patch may not move the object: the API server checks the result as it checks a PUT's body.
