@@ -29,6 +29,7 @@ import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin } from './bodyDecoding.ts';
 import { refuseUndecodablePatchResult } from './patchResultDecoding.ts';
+import { uidPreconditionFailed } from './uidPrecondition.ts';
 import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
 import { bodyDecodingOf, cascadeContext, decodingOf, followUpContext, writerOf } from './writeContext.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
@@ -259,6 +260,11 @@ export class ApiStore implements StoreOps {
       this.namespaceFor(info, namespace, body.metadata?.namespace);
       const action = subresource === 'approval' || subresource === 'binding' || subresource === 'finalize';
       if (!action) checkName(body, name);
+      const uid = body.metadata?.uid;
+      if (!action && subresource !== 'scale' && uid) {
+        const found = this.table(info).current.get(keyOf(info.namespaced ? namespace : '', name))?.object.metadata.uid ?? '';
+        if (found !== uid) throw uidPreconditionFailed(info, namespace, name, uid, found);
+      }
       const { table, key, current } = this.existing(info, namespace, name);
       if (action) {
         const input = subresource === 'binding' ? body : this.prepareBody(info, body, ctx);

@@ -35,4 +35,16 @@ describe('resourceVersions the store has not reached or cannot read', () => {
     assert.equal(r.json().message, 'strconv.ParseUint: parsing "abc": invalid syntax');
     assert.equal(r.json().reason, undefined);
   });
+
+  it('an update carrying another object\'s uid is the storage\'s 409 precondition failure, before its resourceVersion is compared', async () => {
+    const made = (await call(suite.server, 'POST', CMS, { body: cm('recreated') })).json();
+    const stale = { ...cm('recreated', '1'), metadata: { name: 'recreated', uid: 'abc', resourceVersion: '1' } };
+    const r = await call(suite.server, 'PUT', `${CMS}/recreated`, { body: stale });
+    assert.equal(r.status, 409, r.body);
+    assert.equal(r.json().reason, 'Conflict');
+    assert.equal(r.json().message, `Operation cannot be fulfilled on configmaps "recreated": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/recreated, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: abc, UID in object meta: ${made.metadata.uid}`);
+    const status = await call(suite.server, 'PUT', '/apis/apps/v1/namespaces/default/deployments/none/status', { body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'none', uid: 'abc' } } });
+    assert.equal(status.status, 409, status.body);
+    assert.match(status.json().message, /Key: \/registry\/deployments\/default\/none, .*UID in object meta: $/);
+  });
 });
