@@ -30,6 +30,7 @@ import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin } from './bodyDecoding.ts';
 import { refuseUndecodablePatchResult } from './patchResultDecoding.ts';
 import { uidPreconditionFailed } from './uidPrecondition.ts';
+import { validateScaleReplicas } from '../crdSchema/scaleReplicas.ts';
 import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
 import { bodyDecodingOf, cascadeContext, decodingOf, followUpContext, writerOf } from './writeContext.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
@@ -219,6 +220,9 @@ export class ApiStore implements StoreOps {
       const obj = this.admitted(info, decoded, undefined, ctx);
       const meta = obj.metadata;
       const name = meta.name ?? '';
+      // A custom resource's status is the /status subresource's: dropped before validation, so a
+      // create carrying an invalid one succeeds, as kube-apiserver's PrepareForCreate has it.
+      if (info.source === 'crd' && hasSubresource(info, 'status')) delete (obj as { status?: unknown }).status;
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
       // The storage refuses a create carrying a resourceVersion (a dry run never reaches it).
@@ -512,7 +516,7 @@ export class ApiStore implements StoreOps {
     causes.push(...validateObjectMetaRest(info, meta));
     if (isCrdTable(info)) causes.push(...validateCrdForWrite(obj));
     causes.push(...(strategyFor(info).validate?.(obj) ?? []), ...(strategyFor(info).validateCreate?.(obj) ?? []));
-    causes.push(...validateCustomResource(customResourceSchema(this.storedCrd(info), info), obj));
+    causes.push(...validateCustomResource(customResourceSchema(this.storedCrd(info), info), obj, undefined, { scaleCauses: info.source === 'crd' ? validateScaleReplicas(info.scale, obj, false) : [] }));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
 
@@ -622,7 +626,9 @@ export class ApiStore implements StoreOps {
   private scaleUpdate(info: ResourceInfo, current: Stored, scale: KubeObject): KubeObject {
     this.scaleInfo(info);
     const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
-    if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
+    // A custom resource's replicas are checked as the resource's own (validateScaleReplicas), in its words.
+    const belowZero = typeof replicas === 'number' && replicas < 0 && info.source !== 'crd';
+    if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || belowZero)) {
       throw invalid('autoscaling', 'Scale', current.object.metadata.name ?? '', [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }]);
     }
     this.checkPrecondition(info, current.object.metadata.name ?? '', current, scale.metadata?.resourceVersion);
@@ -664,7 +670,10 @@ export class ApiStore implements StoreOps {
       ...validateObjectMetaRest(info, next.metadata),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
       ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : strategy.validateStatusUpdate?.(cur, next) ?? []),
-      ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur),
+      ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur, {
+        scaleCauses: info.source === 'crd' ? validateScaleReplicas(info.scale, next, subresource === 'status') : [],
+        statusWrite: subresource === 'status',
+      }),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     // In the form the server prints (as the stored object is) before anything is compared with it.
