@@ -31,6 +31,7 @@ import { decodeBuiltin } from './bodyDecoding.ts';
 import { refuseUndecodablePatchResult } from './patchResultDecoding.ts';
 import { uidPreconditionFailed } from './uidPrecondition.ts';
 import { validateScaleReplicas } from '../crdSchema/scaleReplicas.ts';
+import { dedupOwnerReferences } from './ownerReferenceDedup.ts';
 import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
 import { bodyDecodingOf, cascadeContext, decodingOf, followUpContext, writerOf } from './writeContext.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
@@ -204,6 +205,7 @@ export class ApiStore implements StoreOps {
     if (info.virtual) throw badRequest(`a ${info.kind} is answered by the API server about its caller and is never stored`);
     return this.write(() => {
       const decoded = this.prepareBody(info, body, ctx);
+      dedupOwnerReferences(decoded, ctx, false);
       const ns = this.namespaceFor(info, namespace, decoded.metadata.namespace);
       if (ns) decoded.metadata.namespace = ns;
       else delete decoded.metadata.namespace;
@@ -276,7 +278,7 @@ export class ApiStore implements StoreOps {
       }
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
-        : this.mergeIntoCurrent(info, current, this.prepareBody(info, body, ctx), subresource, ctx);
+        : this.mergeIntoCurrent(info, current, this.withDedupedOwners(this.prepareBody(info, body, ctx), ctx, false), subresource, ctx);
       this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
       this.checkConflictFault(info, key, name);
       const stored = this.commitUpdate(info, table, key, current, next, ctx, subresource, subresource !== 'scale');
@@ -323,6 +325,7 @@ export class ApiStore implements StoreOps {
       const result = patched as KubeObject;
       if (subresource !== 'scale') refuseUndecodablePatchResult(info, type, patch, result);
       if (subresource !== 'scale') this.decode(info, result, decodingOf(ctx));
+      if (subresource !== 'scale') dedupOwnerReferences(result, ctx, true);
       result.metadata ??= {};
       // A patch may not move the object: the API server checks the result as it checks a PUT's body.
       this.namespaceFor(info, namespace, result.metadata.namespace);
@@ -444,6 +447,11 @@ export class ApiStore implements StoreOps {
     } finally {
       if (managedFields !== undefined && typeof obj.metadata === 'object' && obj.metadata !== null) obj.metadata.managedFields = managedFields;
     }
+  }
+
+  private withDedupedOwners(obj: KubeObject, ctx: RequestContext, patched: boolean): KubeObject {
+    dedupOwnerReferences(obj, ctx, patched);
+    return obj;
   }
 
   private prepareBody(info: ResourceInfo, body: KubeObject, ctx: RequestContext): KubeObject {

@@ -59,6 +59,19 @@ describe('metadata validation', () => {
     assert.match(two.json().message, /Only one reference can have Controller set to true\. Found "true" in references for ConfigMap\/o and ConfigMap\/p$/);
   });
 
+  it('drops an owner reference written twice, with kube-apiserver\'s warning naming each dropped uid', async () => {
+    const a = { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', uid: 'aaaa' };
+    const sameUidOtherName = { ...a, name: 'a2' };
+    const b = { apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'bbbb' };
+    const created = await create({ name: 'dup-owners', ownerReferences: [a, b, sameUidOtherName, b, a] });
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual(created.json().metadata.ownerReferences, [a, b, sameUidOtherName]);
+    assert.equal(created.headers.warning, '299 - ".metadata.ownerReferences contains duplicate entries; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: bbbb, aaaa"');
+    const patched = await call(suite.server, 'PATCH', `${CMS}/dup-owners`, { body: { metadata: { ownerReferences: [b, b] } }, contentType: 'application/merge-patch+json' });
+    assert.deepEqual(patched.json().metadata.ownerReferences, [b]);
+    assert.equal(patched.headers.warning, '299 - ".metadata.ownerReferences contains duplicate entries after mutating admission happens; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: bbbb"');
+  });
+
   it('checks generateName as a prefix, makes names of at most 63 characters, and drops selfLink', async () => {
     const bad = await create({ generateName: 'Bad-' });
     assert.equal(bad.status, 422);
