@@ -621,7 +621,7 @@ export class ApiStore implements StoreOps {
         else (next as { status?: unknown }).status = mutableCopy(status);
       }
     }
-    refuseUidChange(info, body.metadata?.uid ?? next.metadata.uid, cur.metadata);
+    refuseImmutableMetadataChange(info, body.metadata?.uid ?? next.metadata.uid, subresource === 'status' && info.source === 'crd' ? undefined : body.metadata?.deletionGracePeriodSeconds, cur.metadata);
     keepImmutableMetadata(cur, next);
     if (isCrdTable(info) && subresource !== 'status') {
       const causes = validateCrdForWrite(next);
@@ -786,8 +786,16 @@ function internalGroupName(group: string): string {
  * An update may leave uid out (the stored one is kept) but not change it. kube-apiserver validates an
  * update's metadata twice (the generic BeforeUpdate and the kind's strategy), so the cause is listed twice.
  */
-function refuseUidChange(info: ResourceInfo, uid: string | undefined, current: Readonly<KubeObject['metadata']>): void {
-  if (!uid || uid === current.uid) return;
-  const cause = { reason: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` };
-  throw invalid(info.group, info.kind, current.name ?? '', [cause, { ...cause }]);
+/**
+ * A uid or a deletion grace period other than the stored object's: each cause twice, as the
+ * metadata is validated twice. A grace period left out keeps the stored one, and so does a custom
+ * resource's /status write, whatever it says (its status strategy keeps the stored metadata).
+ */
+function refuseImmutableMetadataChange(info: ResourceInfo, uid: string | undefined, grace: unknown, current: Readonly<KubeObject['metadata']>): void {
+  const causes: Cause[] = [];
+  if (uid && uid !== current.uid) causes.push({ reason: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` });
+  if (grace !== undefined && grace !== null && grace !== current.deletionGracePeriodSeconds) {
+    causes.push({ reason: 'FieldValueInvalid', field: 'metadata.deletionGracePeriodSeconds', message: `Invalid value: ${JSON.stringify(grace)}: field is immutable` });
+  }
+  if (causes.length) throw invalid(info.group, info.kind, current.name ?? '', [...causes, ...causes.map((c) => ({ ...c }))]);
 }

@@ -37,6 +37,15 @@ describe('a custom resource\'s /status validation', () => {
     assert.equal(nested.json().details.causes[0].field, 'conditions[0].type');
   });
 
+  it('keeps the stored deletion grace period whatever a /status write says, and refuses a change of it on the resource', async () => {
+    const status = await merge(`${GADGETS}/g/status`, { metadata: { deletionGracePeriodSeconds: 7 } });
+    assert.equal(status.status, 200, status.body);
+    assert.equal(status.json().metadata.deletionGracePeriodSeconds, undefined);
+    const main = await merge(`${GADGETS}/g`, { metadata: { deletionGracePeriodSeconds: 7 } });
+    assert.equal(main.status, 422, main.body);
+    assert.equal(main.json().message, 'Gadget.status.example.com "g" is invalid: metadata.deletionGracePeriodSeconds: Invalid value: 7: field is immutable');
+  });
+
   it('drops the status a create carries before validating it, and names a field from the root on a write of the resource itself', async () => {
     const withStatus = await call(suite.server, 'POST', GADGETS, { body: { apiVersion: 'status.example.com/v1', kind: 'Gadget', metadata: { name: 'h' }, status: { ready: 'yes' } } });
     assert.equal(withStatus.status, 201, withStatus.body);
