@@ -118,11 +118,11 @@ test('a write that changes nothing keeps the resourceVersion (no event)', () => 
 test('/status writes change only status; main-resource writes cannot change status of kinds that have /status', () => {
   const { cluster } = newCluster();
   cluster.create(DEPLOY, 'default', deployment('web'));
-  const s = cluster.update(DEPLOY, 'default', 'web', { ...deployment('web', 9), status: { readyReplicas: 1 } }, 'status');
-  assert.deepEqual(s.object.status, { readyReplicas: 1 });
+  const s = cluster.update(DEPLOY, 'default', 'web', { ...deployment('web', 9), status: { replicas: 1, readyReplicas: 1 } }, 'status');
+  assert.deepEqual(s.object.status, { replicas: 1, readyReplicas: 1 });
   assert.equal((s.object.spec as { replicas: number }).replicas, 1, 'spec ignored by /status');
   const m = cluster.update(DEPLOY, 'default', 'web', { ...deployment('web', 2), status: { readyReplicas: 7 } });
-  assert.deepEqual(m.object.status, { readyReplicas: 1 }, 'status ignored by the main resource');
+  assert.deepEqual(m.object.status, { replicas: 1, readyReplicas: 1 }, 'status ignored by the main resource');
   assert.equal((m.object.spec as { replicas: number }).replicas, 2);
   assert.throws(() => cluster.update(CM, 'default', 'x', configMap('x'), 'status'), code(404));
 });
