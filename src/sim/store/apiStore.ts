@@ -40,7 +40,7 @@ import { encodeAsGo } from '../goTypes/goEncoding.ts';
 import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
 import { admitQuota } from './quotaAdmission.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
-import { checkAppliedFields } from './applySchema.ts';
+import { checkAppliedFields, checkAppliedKeys } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { statusWrite } from './statusWrite.ts';
@@ -290,7 +290,8 @@ export class ApiStore implements StoreOps {
     requireVerb(info, 'patch');
     if (type === 'apply' && subresource !== 'scale') {
       checkAppliedConfiguration(patch as KubeObject, info);
-      checkAppliedFields(info, namespace, name, patch, customResourceSchema(this.storedCrd(info), info));
+      checkAppliedFields(info, name, patch, customResourceSchema(this.storedCrd(info), info));
+      checkAppliedKeys(info, name, patch, this.fieldManagement(info, subresource, ctx).shape);
     }
     return this.write(() => {
       const table = this.table(info);

@@ -23,7 +23,27 @@ describe('server-side apply of undeclared fields', () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { a: 'b' }, extra: true };
     const ignored = await call(suite.server, 'PATCH', '/api/v1/namespaces/default/configmaps/applied?fieldManager=test&fieldValidation=Ignore', { body: cm, contentType: APPLY });
     assert.equal(ignored.status, 500);
-    assert.equal(ignored.json().message, 'failed to create typed patch object (default/applied; /v1, Kind=ConfigMap): .extra: field not declared in schema');
+    // The object is named as the configuration names it: no namespace unless it writes one.
+    assert.equal(ignored.json().message, 'failed to create typed patch object (/applied; /v1, Kind=ConfigMap): .extra: field not declared in schema');
+    const namespaced = await call(suite.server, 'PATCH', '/api/v1/namespaces/default/configmaps/applied?fieldManager=test', { body: { ...cm, metadata: { name: 'applied', namespace: 'default' } }, contentType: APPLY });
+    assert.equal(namespaced.json().message, 'failed to create typed patch object (default/applied; /v1, Kind=ConfigMap): .extra: field not declared in schema');
     assert.equal((await call(suite.server, 'GET', '/api/v1/namespaces/default/configmaps/applied')).status, 404);
+  });
+
+  it('fails for a keyed list naming one key twice (two containers of one name), or a set one value, as structured-merge-diff does', async () => {
+    const labels = { app: 'dup' };
+    const containers = [{ name: 'z', image: 'x' }, { name: 'z', image: 'y' }];
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'dup' }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers } } } };
+    const r = await call(suite.server, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/dup?fieldManager=test', { body: deployment, contentType: APPLY });
+    assert.equal(r.status, 500, r.body);
+    assert.equal(r.json().message, 'failed to create typed patch object (/dup; apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name="z"]');
+    const ports = [{ containerPort: 80, protocol: 'TCP' }, { containerPort: 80, protocol: 'TCP' }];
+    const nested = { ...deployment, spec: { ...deployment.spec, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'x', ports }] } } } };
+    const twice = await call(suite.server, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/dup?fieldManager=test', { body: nested, contentType: APPLY });
+    assert.equal(twice.json().message, 'failed to create typed patch object (/dup; apps/v1, Kind=Deployment): .spec.template.spec.containers[name="c"].ports: duplicate entries for key [containerPort=80,protocol="TCP"]');
+    assert.equal((await call(suite.server, 'GET', '/apis/apps/v1/namespaces/default/deployments/dup')).status, 404);
+    const finalizers = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dup', finalizers: ['example.com/x', 'example.com/x'] } };
+    const set = await call(suite.server, 'PATCH', '/api/v1/namespaces/default/configmaps/dup?fieldManager=test', { body: finalizers, contentType: APPLY });
+    assert.equal(set.json().message, 'failed to create typed patch object (/dup; /v1, Kind=ConfigMap): .metadata.finalizers: duplicate entries for key [="example.com/x"]');
   });
 });
