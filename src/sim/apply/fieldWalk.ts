@@ -26,7 +26,7 @@ export class MissingKeyError extends Error {}
 export class DuplicateKeyError extends Error {}
 
 /** A path element as structured-merge-diff prints it in errors: `.spec`, `[name="c"]`, `[0]`. */
-function readableElement(element: string): string {
+export function readableElement(element: string): string {
   if (element.startsWith('f:')) return `.${element.slice(2)}`;
   if (element.startsWith('k:')) {
     const keys = JSON.parse(element.slice(2)) as Record<string, unknown>;

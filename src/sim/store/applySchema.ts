@@ -6,6 +6,7 @@ import type { JsonSchema } from '../crdSchema/jsonSchema.ts';
 import { undeclaredFields } from '../crdSchema/undeclaredFields.ts';
 import { DuplicateKeyError, MissingKeyError, fieldSetOf } from '../apply/fieldWalk.ts';
 import type { Shape } from '../apply/shape.ts';
+import { appliedTypeProblems } from '../apply/typedConfiguration.ts';
 
 // Server-side apply reads the applied configuration against the kind's schema before merging it
 // (a built-in kind's Go type, a custom resource's CRD schema): a field the schema does not declare
@@ -37,18 +38,23 @@ function typedPatchFailure(info: ResourceInfo, patch: unknown, name: string, det
   return ApiError.fromStatus({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
 }
 
+/** structured-merge-diff's ValidationErrors: one alone, or each on a line of its own. */
+const validationErrors = (problems: readonly string[]): string => (problems.length === 1 ? problems[0]! : ['errors:', ...problems.map((p) => `  ${p}`)].join('\n'));
+
 /** Throws when an applied configuration names fields its kind's schema (a custom resource's `schema`) does not declare. */
 export function checkAppliedFields(info: ResourceInfo, name: string, patch: unknown, schema?: JsonSchema): void {
   if (info.virtual) return;
   const paths = undeclared(info, patch, schema);
   if (paths.length === 0) return;
-  const problems = paths.map((p) => `${fieldPath(p)}: field not declared in schema`);
-  // structured-merge-diff's ValidationErrors: one alone, or each on a line of its own.
-  throw typedPatchFailure(info, patch, name, problems.length === 1 ? problems[0]! : ['errors:', ...problems.map((p) => `  ${p}`)].join('\n'));
+  throw typedPatchFailure(info, patch, name, validationErrors(paths.map((p) => `${fieldPath(p)}: field not declared in schema`)));
 }
 
-/** Throws when a keyed list of an applied configuration names one key twice (two containers `c`). */
+/** Throws when an applied configuration has a value of the wrong kind for its field, or a keyed list naming one key twice (two containers `c`). */
 export function checkAppliedKeys(info: ResourceInfo, name: string, patch: unknown, shape: Shape): void {
+  if (info.source === 'builtin' && !info.virtual) {
+    const problems = appliedTypeProblems(`${apiVersionOf(info)}/${info.kind}`, patch, shape);
+    if (problems.length) throw typedPatchFailure(info, patch, name, validationErrors(problems));
+  }
   try {
     fieldSetOf(patch, shape);
   } catch (err) {

@@ -30,6 +30,30 @@ describe('server-side apply of undeclared fields', () => {
     assert.equal((await call(suite.server, 'GET', '/api/v1/namespaces/default/configmaps/applied')).status, 404);
   });
 
+  it('fails for a value of the wrong kind with structured-merge-diff\'s words, before anything decodes it', async () => {
+    const labels = { app: 'typed' };
+    const deployment = (spec: Record<string, unknown>, metadata: Record<string, unknown> = {}) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'typed', ...metadata }, spec });
+    const apply = (body: unknown) => call(suite.server, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/typed?fieldManager=test', { body, contentType: APPLY });
+    const prefix = 'failed to create typed patch object (/typed; apps/v1, Kind=Deployment): ';
+    const cases: [unknown, string][] = [
+      [deployment({ replicas: '3' }), '.spec.replicas: expected numeric (int or float), got string'],
+      [deployment({ replicas: { a: 1 } }), '.spec.replicas: expected numeric (int or float), got map[string]interface {}'],
+      [deployment({ paused: 1 }), '.spec.paused: expected boolean, got &{1}'],
+      [deployment({ selector: 'x' }), '.spec.selector: expected map, got &{x}'],
+      [deployment({}, { labels: { a: true } }), '.metadata.labels.a: expected string, got &value.valueUnstructured{Value:true}'],
+      [deployment({ template: { spec: { containers: 'x' } } }), '.spec.template.spec.containers: expected list, got &{x}'],
+      [deployment({ template: { spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: '80' }] }] } } }),
+        '.spec.template.spec.containers[name="c"].ports[containerPort="80",protocol="TCP"].containerPort: expected numeric (int or float), got string'],
+    ];
+    for (const [body, detail] of cases) {
+      const r = await apply(body);
+      assert.equal(r.status, 500, detail);
+      assert.equal(r.json().message, prefix + detail);
+    }
+    // A null is no value: nothing to type.
+    assert.equal((await apply(deployment({ replicas: null, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i' }] } } }))).status, 201);
+  });
+
   it('fails for a keyed list naming one key twice (two containers of one name), or a set one value, as structured-merge-diff does', async () => {
     const labels = { app: 'dup' };
     const containers = [{ name: 'z', image: 'x' }, { name: 'z', image: 'y' }];
