@@ -86,6 +86,17 @@ export function tooOldResourceVersion(asked: number, oldest: number): ApiError {
 export const CONTINUE_EXPIRED =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
+/**
+ * A paged list's next page from a snapshot since compacted: 410, carrying the token the message
+ * offers — the same key, at resourceVersion -1, which continues at the newest state (an
+ * inconsistent list, as the message warns).
+ */
+export function continueExpired(inconsistentContinue: string): ApiError {
+  const err = expired(CONTINUE_EXPIRED);
+  if (err.status) err.status.metadata.continue = inconsistentContinue;
+  return err;
+}
+
 /** The watch cache's answer to a resourceVersion newer than it has seen (after its wait). */
 export function tooLargeResourceVersion(asked: number, current: number): ApiError {
   return failure(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {

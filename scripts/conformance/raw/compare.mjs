@@ -29,7 +29,8 @@ function volatileValues(answers) {
 export function normalizeMessage(message, answers) {
   if (typeof message !== 'string') return message;
   let m = message;
-  for (const v of volatileValues(answers)) m = m.split(v).join('<volatile>');
+  // Whole values only: a resourceVersion such as 234 is no part of 12345 in a message.
+  for (const v of volatileValues(answers)) m = m.replace(new RegExp(`(?<![0-9A-Za-z])${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![0-9A-Za-z])`, 'g'), '<volatile>');
   return m
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')

@@ -22,6 +22,20 @@ function skipped(path: readonly string[], key: string): boolean {
 
 export class MissingKeyError extends Error {}
 
+/** A keyed list (or a set) of an applied configuration naming one key (or value) twice, in structured-merge-diff's words. */
+export class DuplicateKeyError extends Error {}
+
+/** A path element as structured-merge-diff prints it in errors: `.spec`, `[name="c"]`, `[0]`. */
+export function readableElement(element: string): string {
+  if (element.startsWith('f:')) return `.${element.slice(2)}`;
+  if (element.startsWith('k:')) {
+    const keys = JSON.parse(element.slice(2)) as Record<string, unknown>;
+    return `[${Object.entries(keys).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+  }
+  if (element.startsWith('v:')) return `[=${element.slice(2)}]`;
+  return `[${element.slice(2)}]`;
+}
+
 /** The path element of a list item: `k:{…}` by its keys, `v:…` for a set, `i:n` when atomic. */
 export function itemElement(item: unknown, list: ListShape, index: number): string {
   if (list.type === 'set') return valueElement(item);
@@ -75,10 +89,20 @@ export function fieldSetOf(obj: unknown, shape: Shape): FieldSet {
         node.member = true;
         return;
       }
+      const seen = new Set<string>();
       value.forEach((item, i) => {
-        const c = node.child(itemElement(item, list, i));
+        const element = itemElement(item, list, i);
+        if (seen.has(element)) {
+          throw new DuplicateKeyError(`${path.map(readableElement).join('')}: duplicate entries for key ${readableElement(element)}`);
+        }
+        seen.add(element);
+        const c = node.child(element);
         c.member = true;
-        if (list.type === 'map' && isObject(item)) walkMap(item, s.items(), c);
+        if (list.type === 'map' && isObject(item)) {
+          path.push(element);
+          walkMap(item, s.items(), c);
+          path.pop();
+        }
       });
       return;
     }

@@ -7,7 +7,7 @@ import { applySchemaDefaults } from './defaulting.ts';
 import { pruneDisallowedNulls } from './nullPruning.ts';
 import type { JsonSchema } from './jsonSchema.ts';
 import { prune } from './pruning.ts';
-import { validateAgainstSchema } from './valueValidation.ts';
+import { validateAgainstSchema, validateStatusAgainstSchema } from './valueValidation.ts';
 import { runRules } from './cel/ruleSandbox.ts';
 
 // Custom resources through their CRD's schema, at the points kube-apiserver applies it: decoding
@@ -39,12 +39,21 @@ export function decodeCustomResource(info: ResourceInfo, schema: JsonSchema | un
   applySchemaDefaults(target, schema);
 }
 
-export function validateCustomResource(schema: JsonSchema | undefined, obj: KubeObject, old?: KubeObject): Cause[] {
-  if (!schema) return [];
-  const causes = validateAgainstSchema(obj as unknown as Record<string, unknown>, schema);
+export interface CustomResourceChecks {
+  /** The scale subresource's replica checks: after the schema's causes, before the rules', as apiextensions orders them. */
+  scaleCauses?: Cause[];
+  /** A /status write: the status alone is checked against its schema. */
+  statusWrite?: boolean;
+}
+
+export function validateCustomResource(schema: JsonSchema | undefined, obj: KubeObject, old?: KubeObject, { scaleCauses = [], statusWrite = false }: CustomResourceChecks = {}): Cause[] {
+  if (!schema) return scaleCauses;
+  const body = obj as unknown as Record<string, unknown>;
+  const schemaCauses = statusWrite ? validateStatusAgainstSchema(body, schema) : validateAgainstSchema(body, schema);
+  const causes = [...schemaCauses, ...scaleCauses];
   if (!hasRules(schema)) return causes;
   // Values of the wrong type, size or shape would make rules fail or run long: they are not run then.
-  if (causes.some((c) => BLOCKING.has(c.reason))) return [...causes, RULES_NOT_CHECKED];
+  if (schemaCauses.some((c) => BLOCKING.has(c.reason))) return [...causes, RULES_NOT_CHECKED];
   return [...causes, ...runRules(schema, obj, old)];
 }
 

@@ -26,6 +26,17 @@ export function validateAgainstSchema(obj: Record<string, unknown>, schema: Json
 }
 
 /**
+ * A /status write's causes: kube-apiserver checks the status alone against the status schema, so
+ * its fields are named from inside it (`ready`, not `status.ready`). No status, nothing to check.
+ */
+export function validateStatusAgainstSchema(obj: Record<string, unknown>, schema: JsonSchema): Causes {
+  const causes: Causes = [];
+  const statusSchema = schema.properties?.['status'];
+  if (obj['status'] !== undefined && obj['status'] !== null && statusSchema) validateValue(obj['status'], statusSchema, '', causes);
+  return causes;
+}
+
+/**
  * The causes for one value checked on its own (a schema's default), as the API server reports
  * them: under `fieldPrefix` (`…properties[replicas].default`), the messages naming the value's
  * own path.

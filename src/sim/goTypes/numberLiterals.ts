@@ -78,3 +78,10 @@ export function mayHoldLiterals(document: object): boolean {
 export function numberLiteral(holder: object, key: string | number): string | undefined {
   return literals.get(holder)?.get(String(key));
 }
+
+/** Remembers that the number at `holder[key]` was written as `source`: a patch's literal carried into the patched object. */
+export function keepNumberLiteral(holder: object, key: string | number, source: string): void {
+  let held = literals.get(holder);
+  if (!held) literals.set(holder, (held = new Map()));
+  held.set(String(key), source);
+}

@@ -12,6 +12,7 @@ import { WORKLOAD_WIDE } from './workloadColumns.ts';
 import { immutableSelector, invalidSelector, selectorIsEmpty, validateLabelSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate, validatePodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
+import { validateWorkloadStatus } from './workloadStatusValidation.ts';
 
 // DaemonSets (apps/v1): ValidateDaemonSetSpec — a missing selector shows as a template that does
 // not match it — and a selector that never changes.
@@ -24,6 +25,8 @@ function validateUpdateStrategy(spec: Spec): Cause[] {
 }
 
 export const daemonSetStrategy: KindStrategy = {
+  validateStatusUpdate: (_before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] => validateWorkloadStatus('DaemonSet', after),
+
   defaults(o: KubeObject): void {
     const spec = obj(o as Obj, 'spec');
     setDefault(spec, 'revisionHistoryLimit', 10);

@@ -11,6 +11,7 @@ import { AGE_COLUMN, col, NAME_COLUMN, num } from '../vocabulary/tableCells.ts';
 import { immutableSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateReplicaSetTemplate, validateRequiredSelector, type Spec } from './workloadSpec.ts';
+import { validateWorkloadStatus } from './workloadStatusValidation.ts';
 
 // Deployments (apps/v1): the defaults of SetDefaults_Deployment, ValidateDeploymentSpec, a selector
 // that never changes, and a generation that annotations move as spec changes do, because the
@@ -46,6 +47,8 @@ function validateStrategy(spec: Spec): Cause[] {
 }
 
 export const deploymentStrategy: KindStrategy = {
+  validateStatusUpdate: (_before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] => validateWorkloadStatus('Deployment', after),
+
   defaults(o: KubeObject): void {
     const spec = obj(o as Obj, 'spec');
     setDefault(spec, 'replicas', 1);

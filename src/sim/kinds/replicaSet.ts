@@ -8,11 +8,14 @@ import { AGE_COLUMN, col, NAME_COLUMN, num } from '../vocabulary/tableCells.ts';
 import { immutableSelector } from './labelSelectorObject.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateReplicaSetTemplate, validateRequiredSelector } from './workloadSpec.ts';
+import { validateWorkloadStatus } from './workloadStatusValidation.ts';
 
 // ReplicaSets (apps/v1): ValidateReplicaSetSpec (whose empty-selector message says "deployment",
 // as the API server's does) and a selector that never changes.
 
 export const replicaSetStrategy: KindStrategy = {
+  validateStatusUpdate: (_before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] => validateWorkloadStatus('ReplicaSet', after),
+
   defaults(o: KubeObject): void {
     const spec = obj(o as Obj, 'spec');
     setDefault(spec, 'replicas', 1);

@@ -9,6 +9,7 @@ import { replicasReady, WORKLOAD_WIDE } from './workloadColumns.ts';
 import { AGE_COLUMN, col, NAME_COLUMN } from '../vocabulary/tableCells.ts';
 import { defaultPodTemplate } from './podSpec.ts';
 import { nonNegativeFields, specOf, validateLongRunningTemplate, validateRequiredSelector, validateSelectorMatchesTemplate, type Spec } from './workloadSpec.ts';
+import { validateWorkloadStatus } from './workloadStatusValidation.ts';
 
 // StatefulSets (apps/v1): ValidateStatefulSetSpec — which checks the template's labels but not
 // its pod spec — and updates that may change only replicas, ordinals, template, updateStrategy,
@@ -39,6 +40,8 @@ function validateRetentionPolicy(spec: Spec): Cause[] {
 }
 
 export const statefulSetStrategy: KindStrategy = {
+  validateStatusUpdate: (_before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] => validateWorkloadStatus('StatefulSet', after),
+
   defaults(o: KubeObject): void {
     const spec = obj(o as Obj, 'spec');
     setDefault(spec, 'replicas', 1);

@@ -1,33 +1,73 @@
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 
-// An apply patch is YAML, read leniently first (a key named twice in a map: the last one counts),
-// then, under fieldValidation Strict or Warn, read again strictly by yaml.v2, whose complaints the
-// API server passes on: `line 9: key "foo" already set in map`, the line of the repeated entry's value.
+// A YAML body read as yaml.v2 (under sigs.k8s.io/yaml) reads it for kube-apiserver: map entries
+// set in the order they are written, a key named twice keeping its last value, and a merge key
+// (`<<: *anchor`) setting the anchored map's entries where it stands — so an entry written before
+// the merge key is overwritten by it, one written after overwrites it (YAML 1.1's rule that
+// explicit keys win is not what yaml.v2 does). Under fieldValidation Strict or Warn the API server
+// reads the body again strictly, and passes on yaml.v2's complaint about every key set twice
+// (merged ones too): `line 9: key "foo" already set in map`, the line of the repeated entry's value.
 
 /** The YAML text as a value (a repeated key's last value kept), and yaml.v2's complaint about each repeated key. */
 export function parseYamlKeepingLast(text: string): { value: unknown; repeatedKeys: string[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, lineCounter, merge: true });
+  // Merge keys are resolved here, in yaml.v2's order, not by the parser.
+  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false, lineCounter, merge: false });
   if (doc.errors.length) throw doc.errors[0]!;
   const repeatedKeys: string[] = [];
-  const lineOf = (node: Node | null | undefined, fallback: Node | null | undefined): number => lineCounter.linePos((node ?? fallback)?.range?.[0] ?? 0).line;
-  const walk = (node: unknown): void => {
-    if (isSeq(node)) {
-      for (const item of node.items) walk(item);
-    } else if (isMap(node)) {
-      const seen = new Set<string>();
-      for (const pair of node.items) {
-        const key = pair.key as Node | null;
-        const keyValue = isScalar(key) ? key.value : key?.toJSON();
-        const id = JSON.stringify(keyValue ?? null);
-        if (seen.has(id)) repeatedKeys.push(`line ${lineOf(pair.value as Node | null, key)}: key ${goQuoted(keyValue)} already set in map`);
-        seen.add(id);
-        walk(pair.value);
-      }
+  const lineOf = (node: Node | null | undefined): number => lineCounter.linePos(node?.range?.[0] ?? 0).line;
+  const value = new YamlV2Reader(doc, (node, key) => repeatedKeys.push(`line ${lineOf(node)}: key ${goQuoted(key)} already set in map`)).read(doc.contents);
+  return { value, repeatedKeys };
+}
+
+const isMergeKey = (key: unknown): boolean => isScalar(key) && key.type === 'PLAIN' && key.value === '<<';
+
+class YamlV2Reader {
+  private readonly doc: Document;
+  private readonly repeated: (valueNode: Node | null, key: unknown) => void;
+
+  constructor(doc: Document, repeated: (valueNode: Node | null, key: unknown) => void) {
+    this.doc = doc;
+    this.repeated = repeated;
+  }
+
+  read(node: unknown): unknown {
+    if (isAlias(node)) return this.read(node.resolve(this.doc));
+    if (isSeq(node)) return node.items.map((item) => this.read(item));
+    if (isMap(node)) {
+      const out: Record<string, unknown> = {};
+      this.setEntries(node, out);
+      return out;
     }
-  };
-  walk(doc.contents);
-  return { value: doc.toJS(), repeatedKeys };
+    if (isScalar(node)) return node.toJS(this.doc);
+    return node === null || node === undefined ? null : (node as Node).toJS(this.doc);
+  }
+
+  /** Sets a map's entries into `out` in the order written, merge keys expanded where they stand. */
+  private setEntries(map: Node, out: Record<string, unknown>): void {
+    if (!isMap(map)) return;
+    for (const pair of map.items) {
+      if (isMergeKey(pair.key)) {
+        this.merge(pair.value as Node | null, out);
+        continue;
+      }
+      const keyValue = isScalar(pair.key) ? pair.key.value : (pair.key as Node | null)?.toJSON();
+      const key = String(keyValue ?? null);
+      if (Object.hasOwn(out, key)) this.repeated(pair.value as Node | null, keyValue);
+      // A `__proto__` key is data, as in JSON.parse, not the object's prototype.
+      Object.defineProperty(out, key, { value: this.read(pair.value), enumerable: true, writable: true, configurable: true });
+    }
+  }
+
+  /** A merge key's value: a map (or an alias of one), or a list of them, the last one first so that earlier ones win. */
+  private merge(value: Node | null, out: Record<string, unknown>): void {
+    const node = isAlias(value) ? value.resolve(this.doc) : value;
+    if (isSeq(node)) {
+      for (const item of [...node.items].reverse()) this.setEntries((isAlias(item) ? item.resolve(this.doc) : item) as Node, out);
+    } else if (node) {
+      this.setEntries(node, out);
+    }
+  }
 }
 
 /** Go's %#v of a key: strings quoted, numbers and booleans as they are. */

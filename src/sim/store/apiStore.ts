@@ -28,6 +28,10 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin } from './bodyDecoding.ts';
+import { refuseUndecodablePatchResult } from './patchResultDecoding.ts';
+import { uidPreconditionFailed } from './uidPrecondition.ts';
+import { validateScaleReplicas } from '../crdSchema/scaleReplicas.ts';
+import { dedupOwnerReferences } from './ownerReferenceDedup.ts';
 import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
 import { bodyDecodingOf, cascadeContext, decodingOf, followUpContext, writerOf } from './writeContext.ts';
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
@@ -36,7 +40,7 @@ import { encodeAsGo } from '../goTypes/goEncoding.ts';
 import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
 import { admitQuota } from './quotaAdmission.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
-import { checkAppliedFields } from './applySchema.ts';
+import { checkAppliedFields, checkAppliedKeys } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { statusWrite } from './statusWrite.ts';
@@ -45,7 +49,8 @@ import { checkRepeatedYamlKeys } from './strictAppliedYaml.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
 import type { DeleteOptions, ListRequest, PatchType, RequestContext, SimWatchEvent, Subresource } from './types.ts';
 import { eventWithDefaults, readWithDefaults } from './readDefaults.ts';
-import { generateSuffix, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
+import { generatedName, validateGenerateName, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
+import { validateGeneration, validateObjectMetaRest } from '../kinds/objectMetaValidation.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 import { parseUint64 } from '../vocabulary/goStrconv.ts';
 
@@ -200,11 +205,12 @@ export class ApiStore implements StoreOps {
     if (info.virtual) throw badRequest(`a ${info.kind} is answered by the API server about its caller and is never stored`);
     return this.write(() => {
       const decoded = this.prepareBody(info, body, ctx);
+      dedupOwnerReferences(decoded, ctx, false);
       const ns = this.namespaceFor(info, namespace, decoded.metadata.namespace);
       if (ns) decoded.metadata.namespace = ns;
       else delete decoded.metadata.namespace;
       if (!decoded.metadata.name) {
-        if (decoded.metadata.generateName) decoded.metadata.name = decoded.metadata.generateName + generateSuffix(this.opts.random);
+        if (decoded.metadata.generateName) decoded.metadata.name = generatedName(decoded.metadata.generateName, this.opts.random);
         else throw invalid(info.group, info.kind, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
       }
       strategyFor(info).normalize?.(decoded);
@@ -216,6 +222,9 @@ export class ApiStore implements StoreOps {
       const obj = this.admitted(info, decoded, undefined, ctx);
       const meta = obj.metadata;
       const name = meta.name ?? '';
+      // A custom resource's status is the /status subresource's: dropped before validation, so a
+      // create carrying an invalid one succeeds, as kube-apiserver's PrepareForCreate has it.
+      if (info.source === 'crd' && hasSubresource(info, 'status')) delete (obj as { status?: unknown }).status;
       this.validate(info, obj);
       if (info.namespaced) this.requireLiveNamespace(info, ns, name);
       // The storage refuses a create carrying a resourceVersion (a dry run never reaches it).
@@ -233,9 +242,11 @@ export class ApiStore implements StoreOps {
       const admitted = ctx.admission?.createdAs;
       meta.uid = admitted?.uid ?? this.opts.uid();
       meta.creationTimestamp = admitted?.creationTimestamp ?? timestamp(now);
+      // A kind without a generation of its own keeps the one its creator wrote (validated non-negative).
       if (tracksGeneration(info)) meta.generation = 1;
-      else delete meta.generation;
       delete meta.resourceVersion;
+      // kube-apiserver has not kept selfLink since 1.24.
+      delete (meta as { selfLink?: unknown }).selfLink;
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       this.defaultsOnCreate(info, obj);
@@ -255,6 +266,11 @@ export class ApiStore implements StoreOps {
       this.namespaceFor(info, namespace, body.metadata?.namespace);
       const action = subresource === 'approval' || subresource === 'binding' || subresource === 'finalize';
       if (!action) checkName(body, name);
+      const uid = body.metadata?.uid;
+      if (!action && subresource !== 'scale' && uid) {
+        const found = this.table(info).current.get(keyOf(info.namespaced ? namespace : '', name))?.object.metadata.uid ?? '';
+        if (found !== uid) throw uidPreconditionFailed(info, namespace, name, uid, found);
+      }
       const { table, key, current } = this.existing(info, namespace, name);
       if (action) {
         const input = subresource === 'binding' ? body : this.prepareBody(info, body, ctx);
@@ -262,7 +278,7 @@ export class ApiStore implements StoreOps {
       }
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
-        : this.mergeIntoCurrent(info, current, this.prepareBody(info, body, ctx), subresource, ctx);
+        : this.mergeIntoCurrent(info, current, this.withDedupedOwners(this.prepareBody(info, body, ctx), ctx, false), subresource, ctx);
       this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
       this.checkConflictFault(info, key, name);
       const stored = this.commitUpdate(info, table, key, current, next, ctx, subresource, subresource !== 'scale');
@@ -274,7 +290,8 @@ export class ApiStore implements StoreOps {
     requireVerb(info, 'patch');
     if (type === 'apply' && subresource !== 'scale') {
       checkAppliedConfiguration(patch as KubeObject, info);
-      checkAppliedFields(info, namespace, name, patch, customResourceSchema(this.storedCrd(info), info));
+      checkAppliedFields(info, name, patch, customResourceSchema(this.storedCrd(info), info));
+      checkAppliedKeys(info, name, patch, this.fieldManagement(info, subresource, ctx).shape);
     }
     return this.write(() => {
       const table = this.table(info);
@@ -307,7 +324,9 @@ export class ApiStore implements StoreOps {
       if (type === 'apply') checkRepeatedYamlKeys(ctx);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
+      if (subresource !== 'scale') refuseUndecodablePatchResult(info, type, patch, result);
       if (subresource !== 'scale') this.decode(info, result, decodingOf(ctx));
+      if (subresource !== 'scale') dedupOwnerReferences(result, ctx, true);
       result.metadata ??= {};
       // A patch may not move the object: the API server checks the result as it checks a PUT's body.
       this.namespaceFor(info, namespace, result.metadata.namespace);
@@ -431,6 +450,11 @@ export class ApiStore implements StoreOps {
     }
   }
 
+  private withDedupedOwners(obj: KubeObject, ctx: RequestContext, patched: boolean): KubeObject {
+    dedupOwnerReferences(obj, ctx, patched);
+    return obj;
+  }
+
   private prepareBody(info: ResourceInfo, body: KubeObject, ctx: RequestContext): KubeObject {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
     const expected = apiVersionOf(info);
@@ -495,11 +519,13 @@ export class ApiStore implements StoreOps {
   }
 
   private validate(info: ResourceInfo, obj: KubeObject): void {
-    const causes: Cause[] = validateName(obj.metadata.name ?? '', info.nameRule);
-    causes.push(...validateLabelsAndAnnotations(obj.metadata.labels, obj.metadata.annotations));
+    const meta = obj.metadata;
+    const causes: Cause[] = meta.generateName ? validateGenerateName(meta.generateName, info.nameRule) : [];
+    causes.push(...validateName(meta.name ?? '', info.nameRule), ...validateGeneration(meta));
+    causes.push(...validateObjectMetaRest(info, meta));
     if (isCrdTable(info)) causes.push(...validateCrdForWrite(obj));
     causes.push(...(strategyFor(info).validate?.(obj) ?? []), ...(strategyFor(info).validateCreate?.(obj) ?? []));
-    causes.push(...validateCustomResource(customResourceSchema(this.storedCrd(info), info), obj));
+    causes.push(...validateCustomResource(customResourceSchema(this.storedCrd(info), info), obj, undefined, { scaleCauses: info.source === 'crd' ? validateScaleReplicas(info.scale, obj, false) : [] }));
     if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
   }
 
@@ -596,7 +622,7 @@ export class ApiStore implements StoreOps {
         else (next as { status?: unknown }).status = mutableCopy(status);
       }
     }
-    refuseUidChange(info, body.metadata?.uid ?? next.metadata.uid, cur.metadata);
+    refuseImmutableMetadataChange(info, body.metadata?.uid ?? next.metadata.uid, subresource === 'status' && info.source === 'crd' ? undefined : body.metadata?.deletionGracePeriodSeconds, cur.metadata);
     keepImmutableMetadata(cur, next);
     if (isCrdTable(info) && subresource !== 'status') {
       const causes = validateCrdForWrite(next);
@@ -609,7 +635,9 @@ export class ApiStore implements StoreOps {
   private scaleUpdate(info: ResourceInfo, current: Stored, scale: KubeObject): KubeObject {
     this.scaleInfo(info);
     const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
-    if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
+    // A custom resource's replicas are checked as the resource's own (validateScaleReplicas), in its words.
+    const belowZero = typeof replicas === 'number' && replicas < 0 && info.source !== 'crd';
+    if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || belowZero)) {
       throw invalid('autoscaling', 'Scale', current.object.metadata.name ?? '', [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }]);
     }
     this.checkPrecondition(info, current.object.metadata.name ?? '', current, scale.metadata?.resourceVersion);
@@ -648,16 +676,22 @@ export class ApiStore implements StoreOps {
     const kindRules = subresource !== 'status';
     const causes = [
       ...noNewFinalizersWhileDeleting(cur, next),
-      ...validateLabelsAndAnnotations(next.metadata.labels, next.metadata.annotations),
+      ...validateObjectMetaRest(info, next.metadata),
       ...(kindRules ? strategy.validate?.(next) ?? [] : []),
       ...(kindRules ? strategy.validateUpdate?.(cur, next) ?? [] : strategy.validateStatusUpdate?.(cur, next) ?? []),
-      ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur),
+      ...validateCustomResource(customResourceSchema(this.storedCrd(info), info), next, cur, {
+        scaleCauses: info.source === 'crd' ? validateScaleReplicas(info.scale, next, subresource === 'status') : [],
+        statusWrite: subresource === 'status',
+      }),
     ];
     if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
     // In the form the server prints (as the stored object is) before anything is compared with it.
     encodeAsGo(next);
-    if (!tracksGeneration(info)) delete next.metadata.generation;
-    else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    delete (next.metadata as { selfLink?: unknown }).selfLink;
+    if (!tracksGeneration(info)) {
+      if (cur.metadata.generation === undefined) delete next.metadata.generation;
+      else next.metadata.generation = cur.metadata.generation;
+    } else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
     else next.metadata.generation = cur.metadata.generation;
     if (admit) ctx.admission?.validate(next, cur);
     if (admit && subresource === undefined) admitQuota(this, info, 'UPDATE', next, cur, this.opts.clock.now(), ctx);
@@ -753,8 +787,16 @@ function internalGroupName(group: string): string {
  * An update may leave uid out (the stored one is kept) but not change it. kube-apiserver validates an
  * update's metadata twice (the generic BeforeUpdate and the kind's strategy), so the cause is listed twice.
  */
-function refuseUidChange(info: ResourceInfo, uid: string | undefined, current: Readonly<KubeObject['metadata']>): void {
-  if (!uid || uid === current.uid) return;
-  const cause = { reason: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` };
-  throw invalid(info.group, info.kind, current.name ?? '', [cause, { ...cause }]);
+/**
+ * A uid or a deletion grace period other than the stored object's: each cause twice, as the
+ * metadata is validated twice. A grace period left out keeps the stored one, and so does a custom
+ * resource's /status write, whatever it says (its status strategy keeps the stored metadata).
+ */
+function refuseImmutableMetadataChange(info: ResourceInfo, uid: string | undefined, grace: unknown, current: Readonly<KubeObject['metadata']>): void {
+  const causes: Cause[] = [];
+  if (uid && uid !== current.uid) causes.push({ reason: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` });
+  if (grace !== undefined && grace !== null && grace !== current.deletionGracePeriodSeconds) {
+    causes.push({ reason: 'FieldValueInvalid', field: 'metadata.deletionGracePeriodSeconds', message: `Invalid value: ${JSON.stringify(grace)}: field is immutable` });
+  }
+  if (causes.length) throw invalid(info.group, info.kind, current.name ?? '', [...causes, ...causes.map((c) => ({ ...c }))]);
 }

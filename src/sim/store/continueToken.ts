@@ -3,7 +3,10 @@ import { goJsonSyntaxError } from '../vocabulary/goJsonSyntax.ts';
 
 // The list continue token, shaped like the apiserver's (base64 of
 // {"v":"meta.k8s.io/v1","rv":N,"start":"<next key>"}): opaque to clients, but carrying the RV
-// of the snapshot the pages come from and the key to resume at.
+// of the snapshot the pages come from and the key to resume at. rv -1 (INCONSISTENT) is the
+// token a 410 for a compacted snapshot hands out: go on from the key at the newest state.
+
+export const INCONSISTENT = -1;
 
 export interface ContinueToken {
   rv: number;
@@ -33,7 +36,7 @@ export function decodeContinue(token: string): ContinueToken {
   const parsed: unknown = JSON.parse(bytes.toString('utf8'));
   const t = (parsed ?? {}) as { v?: unknown; rv?: unknown; start?: unknown };
   if (t.v !== 'meta.k8s.io/v1') throw badRequest(`invalid continue token: continue key is not valid: server does not recognize this encoded version ${String(t.v ?? '')}`);
-  if (typeof t.rv !== 'number' || !Number.isInteger(t.rv) || t.rv <= 0 || typeof t.start !== 'string') {
+  if (typeof t.rv !== 'number' || !Number.isInteger(t.rv) || (t.rv <= 0 && t.rv !== INCONSISTENT) || typeof t.start !== 'string') {
     throw badRequest('invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
   return { rv: t.rv, start: t.start };

@@ -1,8 +1,8 @@
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { parseFieldSelector, type FieldSelector } from '../selectors/fieldSelector.ts';
 import { parseLabelSelector, type LabelSelector } from '../../shared/labelSelector.ts';
-import { CONTINUE_EXPIRED, badRequest, expired, invalid, tooLargeResourceVersion, unclassified } from '../../shared/apiErrors.ts';
-import { decodeContinue, encodeContinue } from './continueToken.ts';
+import { badRequest, continueExpired, expired, invalid, tooLargeResourceVersion, unclassified } from '../../shared/apiErrors.ts';
+import { INCONSISTENT, decodeContinue, encodeContinue } from './continueToken.ts';
 import type { MvccStore, ResourceTable, StateView } from './mvccStore.ts';
 import { parseResourceVersion } from './resourceVersionParam.ts';
 import type { Stored } from './storedObject.ts';
@@ -79,10 +79,14 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
   if (request.continue) {
     if (request.resourceVersion && request.resourceVersion !== '0') throw badRequest('specifying resource version is not allowed when using continue');
     const token = decodeContinue(request.continue);
-    snapshot = token.rv;
     fromKey = token.start;
-    if (snapshot > current) throw badRequest('continue key is not valid: resource version is newer than the server');
-    state = stateAt(store, table, snapshot, () => expired(CONTINUE_EXPIRED));
+    if (token.rv === INCONSISTENT) {
+      state = table.view();
+    } else {
+      snapshot = token.rv;
+      if (snapshot > current) throw badRequest('continue key is not valid: resource version is newer than the server');
+      state = stateAt(store, table, snapshot, () => continueExpired(encodeContinue(INCONSISTENT, fromKey)));
+    }
   } else {
     const rv = parseResourceVersion(request.resourceVersion);
     const match = request.resourceVersionMatch;

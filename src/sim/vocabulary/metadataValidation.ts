@@ -7,10 +7,10 @@ const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
-export function validateName(name: string, rule: NameRule, field = 'metadata.name'): Cause[] {
+export function validateName(name: string, rule: NameRule, field = 'metadata.name', shown = name): Cause[] {
   const causes: Cause[] = [];
   const bad = (message: string): void => {
-    causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${name}": ${message}` });
+    causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${shown}": ${message}` });
   };
   if (rule === 'label') {
     if (name.length > 63) bad('must be no more than 63 characters');
@@ -33,13 +33,30 @@ export function validateName(name: string, rule: NameRule, field = 'metadata.nam
   return causes;
 }
 
+/**
+ * generateName checked as a name's prefix: apimachinery's maskTrailingDash replaces its last two
+ * characters with an `a` when it ends in `-`, so `my-` is checked as `ma` and a prefix ending in a
+ * dash passes the rule that the name must end alphanumeric.
+ */
+export function validateGenerateName(generateName: string, rule: NameRule): Cause[] {
+  const masked = generateName.length > 1 && generateName.endsWith('-') ? `${generateName.slice(0, -2)}a` : generateName;
+  return validateName(masked, rule, 'metadata.generateName', generateName);
+}
+
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+/** The generator keeps at most 58 characters of generateName, so that a name it makes fits 63. */
+const MAX_GENERATED_BASE = 58;
 
 /** generateName's suffix: five characters from the apiserver's alphabet (no vowels, no look-alikes). */
 export function generateSuffix(random: () => number): string {
   let s = '';
   for (let i = 0; i < 5; i++) s += GENERATE_ALPHABET[Math.floor(random() * GENERATE_ALPHABET.length)] ?? 'x';
   return s;
+}
+
+/** The name made from generateName: its first 58 characters and a random suffix. */
+export function generatedName(generateName: string, random: () => number): string {
+  return generateName.slice(0, MAX_GENERATED_BASE) + generateSuffix(random);
 }
 
 /** All annotations of an object together, keys and values (ValidateAnnotationsSize). */
@@ -85,7 +102,9 @@ export function validateLabels(labels: unknown, field: string): Cause[] {
   if (!labels || typeof labels !== 'object') return causes;
   for (const [k, v] of Object.entries(labels)) {
     validateKey(k, field, causes);
-    if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) {
+    // IsValidLabelValue: the length and the pattern are two complaints.
+    if (typeof v === 'string' && v.length > 63) causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${v}": must be no more than 63 characters` });
+    if (typeof v !== 'string' || !LABEL_VALUE.test(v)) {
       causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${String(v)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')` });
     }
   }

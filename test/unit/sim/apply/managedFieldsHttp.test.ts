@@ -102,13 +102,13 @@ describe('server-side apply requests', () => {
     const deps = '/apis/apps/v1/namespaces/default/deployments';
     const spec = { replicas: 1, selector: { matchLabels: { app: 's' } }, template: { metadata: { labels: { app: 's' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } };
     assert.equal((await req('POST', `${deps}?fieldManager=creator`, { metadata: { name: 's' }, spec })).status, 201);
-    const r = await req('PATCH', `${deps}/s/status?fieldManager=ctrl`, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 's' }, spec: { replicas: 5 }, status: { readyReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] } }, APPLY);
+    const r = await req('PATCH', `${deps}/s/status?fieldManager=ctrl`, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 's' }, spec: { replicas: 5 }, status: { replicas: 1, readyReplicas: 1, conditions: [{ type: 'Available', status: 'True' }] } }, APPLY);
     assert.equal(r.status, 200, r.body);
     assert.equal(r.json().spec.replicas, 1);
     const ctrl = entries(r).find((e) => e.manager === 'ctrl');
     assert.deepEqual(ctrl && { subresource: ctrl.subresource, operation: ctrl.operation, fieldsV1: ctrl.fieldsV1 }, {
       subresource: 'status', operation: 'Apply',
-      fieldsV1: { 'f:status': { 'f:conditions': { 'k:{"type":"Available"}': { '.': {}, 'f:status': {}, 'f:type': {} } }, 'f:readyReplicas': {} } },
+      fieldsV1: { 'f:status': { 'f:conditions': { 'k:{"type":"Available"}': { '.': {}, 'f:status': {}, 'f:type': {} } }, 'f:readyReplicas': {}, 'f:replicas': {} } },
     });
   });
 

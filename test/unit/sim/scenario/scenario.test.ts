@@ -42,7 +42,7 @@ objects:
       replicas: 1
       selector: { matchLabels: { app: web } }
       template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: web, image: nginx }] } }
-    status: { readyReplicas: 1 }
+    status: { replicas: 1, readyReplicas: 1 }
 steps:
   - at: 2s
     scale: { kind: deploy, namespace: auto, name: web, replicas: 3 }
@@ -50,7 +50,7 @@ steps:
     label: { kind: Deployment, namespace: auto, name: web, labels: { tier: front } }
 `);
   const d = c.get(DEPLOY, 'auto', 'web').object;
-  assert.deepEqual(d.status, { readyReplicas: 1 });
+  assert.deepEqual(d.status, { replicas: 1, readyReplicas: 1 });
   clock.step(1999);
   assert.equal((c.get(DEPLOY, 'auto', 'web').object.spec as { replicas: number }).replicas, 1);
   clock.step(1);

@@ -36,9 +36,9 @@ test('speed 0 replays everything at once; status is written through /status', ()
   const cluster = new SimCluster({ clock: new FakeClock() });
   const deploy = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' },
     spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
-    status: { readyReplicas: 2 } };
+    status: { replicas: 2, readyReplicas: 2 } };
   cluster.replayTrace(JSON.stringify({ type: 'ADDED', object: deploy, at: 60_000 }), { speed: 0 });
-  assert.deepEqual(cluster.get(DEPLOY, 'default', 'web').object.status, { readyReplicas: 2 });
+  assert.deepEqual(cluster.get(DEPLOY, 'default', 'web').object.status, { replicas: 2, readyReplicas: 2 });
 });
 
 test('bad trace lines are all reported with their numbers, and nothing is applied', () => {

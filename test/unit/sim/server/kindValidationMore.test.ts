@@ -59,6 +59,25 @@ describe('per-kind validation', () => {
     invalid(r, `ConfigMap "uid" is invalid: metadata.uid: Invalid value: "${uid}": field is immutable`, ['metadata.uid', 'metadata.uid']);
   });
 
+  it('an update may not set or change the deletion grace period, through /status neither, and one left out keeps it', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    assert.equal((await call(suite.server, 'POST', cms, { body: { metadata: { name: 'grace', finalizers: ['example.com/hold'] } } })).status, 201);
+    const set = await call(suite.server, 'PATCH', `${cms}/grace`, { body: { metadata: { deletionGracePeriodSeconds: 5, uid: 'abc' } }, contentType: 'application/merge-patch+json' });
+    invalid(set, 'ConfigMap "grace" is invalid: [metadata.uid: Invalid value: "abc": field is immutable, metadata.deletionGracePeriodSeconds: Invalid value: 5: field is immutable]',
+      ['metadata.uid', 'metadata.deletionGracePeriodSeconds', 'metadata.uid', 'metadata.deletionGracePeriodSeconds']);
+    assert.equal((await call(suite.server, 'DELETE', `${cms}/grace`)).status, 200);
+    const changed = await call(suite.server, 'PATCH', `${cms}/grace`, { body: { metadata: { deletionGracePeriodSeconds: 30 } }, contentType: 'application/merge-patch+json' });
+    invalid(changed, 'ConfigMap "grace" is invalid: metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable', ['metadata.deletionGracePeriodSeconds', 'metadata.deletionGracePeriodSeconds']);
+    const cleared = await call(suite.server, 'PATCH', `${cms}/grace`, { body: { metadata: { deletionGracePeriodSeconds: null } }, contentType: 'application/merge-patch+json' });
+    assert.equal(cleared.status, 200, cleared.body);
+    assert.equal(cleared.json().metadata.deletionGracePeriodSeconds, 0);
+    const deployments = '/apis/apps/v1/namespaces/default/deployments';
+    const labels = { app: 'grace' };
+    assert.equal((await call(suite.server, 'POST', deployments, { body: { metadata: { name: 'grace' }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } })).status, 201);
+    const status = await call(suite.server, 'PATCH', `${deployments}/grace/status`, { body: { metadata: { deletionGracePeriodSeconds: 5 } }, contentType: 'application/merge-patch+json' });
+    invalid(status, 'Deployment.apps "grace" is invalid: metadata.deletionGracePeriodSeconds: Invalid value: 5: field is immutable', ['metadata.deletionGracePeriodSeconds', 'metadata.deletionGracePeriodSeconds']);
+  });
+
   it('a body of another group\'s version names that version alone', async () => {
     const r = await call(suite.server, 'POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'apps/v1', kind: 'ConfigMap', metadata: { name: 'av' } } });
     assert.equal(r.status, 400);

@@ -10,6 +10,26 @@ const suite = suiteServer();
 const CMS = '/api/v1/namespaces/default/configmaps';
 
 describe('patch answers', () => {
+  it('a merge or JSON patch whose result does not decode is a 422 on `patch` quoting the patched JSON, a number written 1e3 included', async () => {
+    const made = (await call(suite.server, 'POST', CMS, { body: { metadata: { name: 'undecodable' } } })).json();
+    const { uid, resourceVersion, creationTimestamp } = made.metadata;
+    const patched = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"creationTimestamp":"${creationTimestamp}","generation":1e3,"name":"undecodable","namespace":"default","resourceVersion":"${resourceVersion}","uid":"${uid}"}}`;
+    const why = 'json: cannot unmarshal number 1e3 into Go struct field ObjectMeta.metadata.generation of type int64';
+    const merge = await call(suite.server, 'PATCH', `${CMS}/undecodable`, { body: '{"metadata":{"generation":1e3}}', contentType: 'application/merge-patch+json' });
+    assert.equal(merge.status, 422, merge.body);
+    // kube-apiserver's words: an Invalid error of no kind and no name.
+    assert.equal(merge.json().message, ` "" is invalid: patch: Invalid value: ${JSON.stringify(patched)}: ${why}`);
+    assert.deepEqual(merge.json().details, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(patched)}: ${why}`, field: 'patch' }] });
+    const json = await call(suite.server, 'PATCH', `${CMS}/undecodable`, { body: '[{"op":"add","path":"/metadata/generation","value":1e3}]', contentType: 'application/json-patch+json' });
+    assert.equal(json.status, 422, json.body);
+    assert.equal(json.json().message, merge.json().message);
+    const wrongType = await call(suite.server, 'PATCH', `${CMS}/undecodable`, { body: { data: { a: 1 } }, contentType: 'application/merge-patch+json' });
+    assert.equal(wrongType.status, 422, wrongType.body);
+    assert.match(wrongType.json().message, /^ "" is invalid: patch: Invalid value: ".*": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
+    // The same number written plainly is taken.
+    assert.equal((await call(suite.server, 'PATCH', `${CMS}/undecodable`, { body: '{"metadata":{"generation":1000}}', contentType: 'application/merge-patch+json' })).status, 200);
+  });
+
   it('a merge patch removing the last key leaves no data and no manager owning nothing', async () => {
     assert.equal((await call(suite.server, 'POST', CMS, { body: { metadata: { name: 'last-key' }, data: { a: '1' } } })).status, 201);
     const r = await call(suite.server, 'PATCH', `${CMS}/last-key`, { body: { data: { a: null } }, contentType: 'application/merge-patch+json' });

@@ -327,7 +327,7 @@ describe('resources', () => {
     assert.equal(scale.status, 200, scale.body);
     assert.equal(scale.json().kind, 'Scale');
     assert.equal((await call(server, 'GET', '/apis/apps/v1/namespaces/default/deployments/d')).json().spec.replicas, 3);
-    const status = await call(server, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/d/status', { body: { status: { readyReplicas: 3 } }, contentType: 'application/merge-patch+json' });
+    const status = await call(server, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/d/status', { body: { status: { replicas: 3, readyReplicas: 3 } }, contentType: 'application/merge-patch+json' });
     assert.equal(status.status, 200, status.body);
     assert.equal(status.json().status.readyReplicas, 3);
     assert.equal((await call(server, 'GET', '/apis/apps/v1/namespaces/default/deployments/d/exec')).status, 404);

@@ -77,11 +77,11 @@ describe('typed decoding of built-in kinds', () => {
     assert.equal(ignore.json().spec, undefined);
   });
 
-  it('a patch that would store a wrong type is refused too', async () => {
+  it('a patch that would store a wrong type is refused too (kube-apiserver\'s 422 on the patched object)', async () => {
     await call(suite.server, 'POST', CM, { body: { metadata: { name: 'p' }, data: { a: 'b' } } });
     const r = await call(suite.server, 'PATCH', `${CM}/p`, { body: { data: { a: true } }, contentType: 'application/merge-patch+json' });
-    assert.equal(r.status, 400);
-    assert.match(r.json().message, /cannot unmarshal bool into Go struct field ConfigMap\.data of type string/);
+    assert.equal(r.status, 422);
+    assert.match(r.json().message, /^ "" is invalid: patch: Invalid value: .*cannot unmarshal bool into Go struct field ConfigMap\.data of type string/);
   });
 
   it('valid ConfigMaps are stored and the whole list decodes with typed values', async () => {

@@ -23,6 +23,27 @@ describe('YAML bodies', () => {
     assert.deepEqual(applied.json().metadata.annotations, { a: 'x', b: 'z' });
   });
 
+  it('a merge key sets the anchored entries where it stands: after an explicit key it overwrites it, with a warning either way', async () => {
+    const anchored = (name: string, annotations: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  labels: &a\n    k: anchor\n  annotations:\n${annotations}`;
+    const mergedLast = await yaml(CMS, anchored('merged-last', '    k: explicit\n    <<: *a\n'));
+    assert.equal(mergedLast.status, 201, mergedLast.body);
+    assert.deepEqual(mergedLast.json().metadata.annotations, { k: 'anchor' });
+    // The line of the anchored entry's value, which the merge set a second time.
+    assert.equal(mergedLast.headers.warning, '299 - "line 6: key \\"k\\" already set in map"');
+    const explicitLast = await yaml(CMS, anchored('explicit-last', '    <<: *a\n    k: explicit\n'));
+    assert.deepEqual(explicitLast.json().metadata.annotations, { k: 'explicit' });
+    assert.equal(explicitLast.headers.warning, '299 - "line 9: key \\"k\\" already set in map"');
+    // Of a list of merged maps, the first one wins.
+    const list = await yaml(CMS, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: merged-list\n  labels: &a {k: one}\n  annotations: &b {k: two, j: two}\ndata:\n  <<: [*a, *b]\n`);
+    assert.deepEqual(list.json().data, { k: 'one', j: 'two' });
+  });
+
+  it('a number in exponent form is the integer it names (yaml.v2 reads 1e3 as 1000)', async () => {
+    const created = await yaml(CMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: exponent\n  generation: 1e3\n');
+    assert.equal(created.status, 201, created.body);
+    assert.equal(created.json().metadata.generation, 1000);
+  });
+
   it('a key named twice keeps the last value, with a warning for each repeat', async () => {
     const created = await yaml(CMS, repeated('twice'));
     assert.equal(created.status, 201, created.body);

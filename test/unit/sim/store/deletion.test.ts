@@ -17,7 +17,8 @@ const gone = (cluster: SimCluster, gvr: typeof CM, ns: string, name: string): bo
 /** A ReplicaSet or Pod (by the owner's kind) owned by `owner`. */
 function owned(name: string, owner: { kind: string; apiVersion: string; name: string; uid: string }[]): KubeObject {
   const spec = owner[0]?.kind === 'Deployment' ? workloadSpec() : structuredClone(POD_SPEC);
-  return { metadata: { name, ownerReferences: owner.map((o) => ({ ...o, controller: true })) }, spec };
+  // Only one owner may be the controller (the API server refuses two).
+  return { metadata: { name, ownerReferences: owner.map((o, i) => ({ ...o, controller: i === 0 })) }, spec };
 }
 
 test('delete without finalizers removes the object and answers it with deleted=true', () => {
@@ -90,7 +91,7 @@ test('propagationPolicy=Orphan keeps dependents and removes their owner referenc
 test('a dependent with finalizers is marked for deletion by GC and stays until they go', () => {
   const { cluster } = newCluster();
   const owner = cluster.create(CM, 'default', configMap('owner')).object;
-  cluster.create(CM, 'default', { ...configMap('dep'), metadata: { name: 'dep', finalizers: ['f'], ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid ?? '' }] } });
+  cluster.create(CM, 'default', { ...configMap('dep'), metadata: { name: 'dep', finalizers: ['example.com/f'], ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid ?? '' }] } });
   cluster.delete(CM, 'default', 'owner');
   assert.ok(cluster.get(CM, 'default', 'dep').object.metadata.deletionTimestamp);
 });
@@ -115,7 +116,7 @@ test('deleting a namespace marks it Terminating, deletes its contents, then remo
 test('a namespace stays Terminating while an object with finalizers remains, and goes when it does', () => {
   const { cluster } = newCluster();
   cluster.create(NS, '', { metadata: { name: 'team' } });
-  cluster.create(CM, 'team', { ...configMap('held'), metadata: { name: 'held', finalizers: ['f'] } });
+  cluster.create(CM, 'team', { ...configMap('held'), metadata: { name: 'held', finalizers: ['example.com/f'] } });
   cluster.delete(NS, '', 'team');
   const ns = cluster.get(NS, '', 'team').object;
   assert.equal((ns.status as { phase: string }).phase, 'Terminating');

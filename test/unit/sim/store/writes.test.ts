@@ -85,12 +85,15 @@ test('update of a missing object is 404; a name differing from the URL is 400', 
   assert.throws(() => cluster.update(CM, 'default', 'a', configMap('b')), code(400));
 });
 
-test('kinds without a generation (ConfigMaps) get none, even when their data changes, like the real server', () => {
+test('kinds without a generation (ConfigMaps) keep the one they were created with, whatever later writes say, like the real server', () => {
   const { cluster } = newCluster();
   const created = cluster.create(CM, 'default', { ...configMap('a'), metadata: { name: 'a', generation: 7 } });
-  assert.equal(created.object.metadata.generation, undefined);
-  const changed = cluster.patch(CM, 'default', 'a', 'merge', { data: { k: 'changed' } });
-  assert.equal(changed.object.metadata.generation, undefined);
+  assert.equal(created.object.metadata.generation, 7);
+  const changed = cluster.patch(CM, 'default', 'a', 'merge', { data: { k: 'changed' }, metadata: { generation: 9 } });
+  assert.equal(changed.object.metadata.generation, 7);
+  const none = cluster.create(CM, 'default', configMap('b'));
+  assert.equal(cluster.patch(CM, 'default', 'b', 'merge', { metadata: { generation: 9 } }).object.metadata.generation, undefined);
+  assert.equal(none.object.metadata.generation, undefined);
 });
 
 test('generation bumps on spec changes only, not on metadata or status', () => {
@@ -115,11 +118,11 @@ test('a write that changes nothing keeps the resourceVersion (no event)', () => 
 test('/status writes change only status; main-resource writes cannot change status of kinds that have /status', () => {
   const { cluster } = newCluster();
   cluster.create(DEPLOY, 'default', deployment('web'));
-  const s = cluster.update(DEPLOY, 'default', 'web', { ...deployment('web', 9), status: { readyReplicas: 1 } }, 'status');
-  assert.deepEqual(s.object.status, { readyReplicas: 1 });
+  const s = cluster.update(DEPLOY, 'default', 'web', { ...deployment('web', 9), status: { replicas: 1, readyReplicas: 1 } }, 'status');
+  assert.deepEqual(s.object.status, { replicas: 1, readyReplicas: 1 });
   assert.equal((s.object.spec as { replicas: number }).replicas, 1, 'spec ignored by /status');
   const m = cluster.update(DEPLOY, 'default', 'web', { ...deployment('web', 2), status: { readyReplicas: 7 } });
-  assert.deepEqual(m.object.status, { readyReplicas: 1 }, 'status ignored by the main resource');
+  assert.deepEqual(m.object.status, { replicas: 1, readyReplicas: 1 }, 'status ignored by the main resource');
   assert.equal((m.object.spec as { replicas: number }).replicas, 2);
   assert.throws(() => cluster.update(CM, 'default', 'x', configMap('x'), 'status'), code(404));
 });

@@ -1,0 +1,81 @@
+import type { KubeObject } from '../../shared/k8s.ts';
+import { apiVersionOf } from '../../shared/k8s.ts';
+import { invalid } from '../../shared/apiErrors.ts';
+import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
+import { decodeProblems } from '../goTypes/typedDecoding.ts';
+import { keepNumberLiteral, numberLiteral } from '../goTypes/numberLiterals.ts';
+import type { PatchType } from './types.ts';
+
+// kube-apiserver applies a JSON merge patch or a JSON patch to the object's JSON text and decodes
+// the result into the kind's Go type. A result that does not decode (a string where a number goes,
+// or a number written 1e3 into an integer, which Go's decoder refuses as written) is a 422 on the
+// field `patch`, quoting the patched JSON — not the 400 a create's body gets.
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Carries the literals of a merge patch's numbers to where the patch put them. */
+function carryMerged(patch: unknown, result: unknown): void {
+  if (Array.isArray(patch) && Array.isArray(result) && patch.length === result.length) {
+    patch.forEach((v, i) => carryValue(patch, i, v, result, i));
+  } else if (isRecord(patch) && isRecord(result)) {
+    for (const [k, v] of Object.entries(patch)) carryValue(patch, k, v, result, k);
+  }
+}
+
+function carryValue(patchHolder: object, patchKey: string | number, value: unknown, resultHolder: object, resultKey: string | number): void {
+  const literal = numberLiteral(patchHolder, patchKey);
+  const landed = (resultHolder as Record<string | number, unknown>)[resultKey];
+  if (literal !== undefined && typeof landed === 'number') keepNumberLiteral(resultHolder, resultKey, literal);
+  else carryMerged(value, landed);
+}
+
+/** A JSON pointer's unescaped tokens. */
+const tokensOf = (pointer: string): string[] => pointer.split('/').slice(1).map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+
+/** Carries the literals of a JSON patch's `add` and `replace` values to the places they name. */
+function carryJsonPatch(ops: unknown, result: unknown): void {
+  if (!Array.isArray(ops)) return;
+  for (const op of ops) {
+    if (!isRecord(op) || (op.op !== 'add' && op.op !== 'replace') || typeof op.path !== 'string' || !('value' in op)) continue;
+    const tokens = tokensOf(op.path);
+    let parent: unknown = result;
+    for (const t of tokens.slice(0, -1)) parent = isRecord(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[t] : undefined;
+    const last = tokens.at(-1);
+    if (last === undefined || !(isRecord(parent) || Array.isArray(parent))) continue;
+    const key = Array.isArray(parent) && last === '-' ? parent.length - 1 : last;
+    carryValue(op, 'value', op.value, parent, key);
+  }
+}
+
+/** The patched object as Go's json.Marshal prints a map: keys sorted, `<>&` escaped, numbers as the patch wrote them. */
+function patchedText(value: unknown, holder?: object, key?: string | number): string {
+  const literal = holder !== undefined && key !== undefined ? numberLiteral(holder, key) : undefined;
+  if (literal !== undefined && typeof value === 'number') return literal;
+  if (Array.isArray(value)) return `[${value.map((v, i) => patchedText(v, value, i)).join(',')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${goString(k)}:${patchedText(value[k], value, k)}`).join(',')}}`;
+  }
+  return value === undefined ? 'null' : typeof value === 'string' ? goString(value) : JSON.stringify(value);
+}
+
+const goString = (s: string): string => JSON.stringify(s).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+
+/** Refuses a merge or JSON patch whose result a built-in kind's Go type cannot decode. */
+export function refuseUndecodablePatchResult(info: ResourceInfo, type: PatchType, patch: unknown, result: KubeObject): void {
+  if (info.source !== 'builtin' || (type !== 'merge' && type !== 'json')) return;
+  if (type === 'merge') carryMerged(patch, result);
+  else carryJsonPatch(patch, result);
+  // managedFields are field management's to read (entries it cannot read are ignored), as in a create.
+  const meta = isRecord(result.metadata) ? result.metadata : undefined;
+  const managedFields = meta?.managedFields;
+  if (meta && managedFields !== undefined) delete meta.managedFields;
+  let typeError: string | undefined;
+  try {
+    typeError = decodeProblems(`${apiVersionOf(info)}/${info.kind}`, result)?.typeError;
+  } finally {
+    if (meta && managedFields !== undefined) meta.managedFields = managedFields;
+  }
+  if (!typeError) return;
+  throw invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${JSON.stringify(patchedText(result))}: ${typeError}` }]);
+}
