@@ -1,7 +1,8 @@
-// UI check: "Add Controller Types to Workspace" in a kubebuilder project (Go only, the first-hour
-// fixture) writes nothing by itself: it says the types are for TypeScript controllers and offers
-// Set Up This Go Project or the types anyway (go-project-types.png); the types anyway are written
-// with a tsconfig.json.
+// UI check: a kubebuilder project (Go only, the first-hour fixture) before it is set up. "Add
+// Controller Types to Workspace" writes nothing by itself: it says the types are for TypeScript
+// controllers and offers Set Up This Go Project or the types anyway (go-project-types.png); the
+// types anyway are written with a tsconfig.json. Watch Resource… with the project's kind typed
+// (its CRD not installed) says how to get it served instead of an empty list (go-project-watch.png).
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { repoRoot, runCommand } from '../workbench.mjs';
 import { waitFor } from '../debugView.mjs';
 
-export const name = 'Add Controller Types in a Go project asks first and offers Set Up This Go Project';
+export const name = 'a kubebuilder project: Add Controller Types asks first, Watch Resource says how to serve its CRD';
 
 const FIXTURE = join(repoRoot, 'test', 'project', 'fixtures', 'memcached-operator');
 
@@ -33,4 +34,16 @@ export async function run(workbench) {
 
   await toast.locator('.monaco-button', { hasText: 'Add TypeScript Types Anyway' }).click();
   await waitFor('the types and a tsconfig.json', async () => existsSync(join(dir, 'types', 'controller-lab.d.ts')) && existsSync(join(dir, 'tsconfig.json')), 20_000);
+
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await runCommand(page, 'Controller Lab: Watch Resource…');
+  // The simulated cluster starts first: then the picker lists what it serves.
+  const input = page.locator('.quick-input-widget input[placeholder^="Watch which resource?"]');
+  await input.waitFor({ timeout: 60_000 });
+  await input.fill('memcached');
+  const hint = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Not listed?' }).first();
+  await hint.waitFor({ timeout: 10_000 });
+  await workbench.screenshot('go-project-watch');
+  assert.match(await hint.innerText(), /its CRD is installed[\s\S]*Load Scenario… including config\/crd\/bases/);
+  await page.keyboard.press('Escape');
 }
