@@ -178,7 +178,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
 
   context.subscriptions.push(
     settings.onDidChange((key) => {
-      if (key === 'cluster' || key === 'kubeconfig') background(log, connections.ensureConnected(), 'Connect');
+      if (key === 'cluster' || key === 'kubeconfig') background(log, connections.reconnectFromSettings(), 'Connect');
       if (key === 'timeline.maxEvents') theLab.timeline.events.resize(settings.maxTimelineEvents);
     }),
   );

@@ -40,6 +40,15 @@ export class Connections {
     return this.connect(target, label);
   }
 
+  /**
+   * After controllerLab.cluster or .kubeconfig changed: the rows of connections that failed go
+   * (they say what was wrong with the settings before), then the new settings connect.
+   */
+  async reconnectFromSettings(): Promise<ClusterSession> {
+    for (const [id, session] of this.lab.clusters) if (session.phase === 'failed') await this.lab.disconnect(id);
+    return this.ensureConnected();
+  }
+
   ensureSim(): Promise<ClusterSession> {
     return this.connect({ kind: 'sim' }, 'Simulated cluster');
   }

@@ -3,15 +3,17 @@ import { MARKER_STYLES } from './markerStyles.ts';
 import { opaqueContext, sizeCanvas } from './canvas.ts';
 import type { Lane } from './eventStore.ts';
 import { laneLabel } from './laneLabel.ts';
+import { markerAt, placeMarkers } from './markerLayout.ts';
+import type { PlacedMarker } from './markerLayout.ts';
 import { AXIS_HEIGHT, GUTTER_WIDTH, HIT_RADIUS, ROW_HEIGHT, formatTick, plotWidth, tickStep } from './layout.ts';
 import type { Size } from './layout.ts';
 import type { TimelineState } from './state.ts';
 import type { Palette } from './theme.ts';
-import { timeToX, xToTime } from './viewport.ts';
+import { timeToX } from './viewport.ts';
 
 // Draws the lanes: only the rows on screen, and within each row only the events in the time window
-// (binary search), at most one marker per pixel column and type. So a frame costs O(visible rows ×
-// width) however many events the store holds.
+// (binary search), each marker clear of the one before (markerLayout.ts). So a frame draws
+// O(visible rows × width) markers however many events the store holds.
 
 export class LaneRenderer {
   private readonly canvas: HTMLCanvasElement;
@@ -34,23 +36,19 @@ export class LaneRenderer {
     return state.view.lanes[state.laneScroll + Math.floor((y - AXIS_HEIGHT) / ROW_HEIGHT)];
   }
 
-  /** The shown event nearest to (x, y) within the hit radius. */
+  /** The shown event whose marker is nearest to (x, y), within the hit radius. */
   hit(state: TimelineState, x: number, y: number): TimelineEvent | undefined {
     const lane = this.laneAt(state, y);
     if (!lane || x < GUTTER_WIDTH) return undefined;
-    const width = plotWidth(this.size);
-    const at = xToTime(state.viewport, x - GUTTER_WIDTH, width);
-    const slack = (HIT_RADIUS / width) * (state.viewport.end - state.viewport.start);
-    const [from, to] = state.store.laneRange(lane, at - slack, at + slack);
-    let best: TimelineEvent | undefined;
-    for (let i = from; i < to; i++) {
-      const e = lane.events[i] as TimelineEvent;
-      if (!state.filters.types[e.type]) continue;
-      const d = Math.abs(e.at - at) - (best ? Math.abs(best.at - at) : 0);
-      // A miss rings the event it concerns, at the same place: on a tie it wins (it says why).
-      if (!best || d < 0 || (d === 0 && e.type === 'MISSED')) best = e;
-    }
-    return best;
+    return markerAt(this.place(state, lane), Math.round(x), HIT_RADIUS);
+  }
+
+  /** The lane's markers in the time window, where they are drawn. */
+  private place(state: TimelineState, lane: Lane): PlacedMarker[] {
+    const pw = plotWidth(this.size);
+    const vp = state.viewport;
+    const [from, to] = state.store.laneRange(lane, vp.start, vp.end);
+    return placeMarkers(lane.events, from, to, (e) => state.filters.types[e.type], (at) => Math.round(GUTTER_WIDTH + timeToX(vp, at, pw)));
   }
 
   draw(state: TimelineState, palette: Palette, focused: boolean): void {
@@ -135,20 +133,14 @@ export class LaneRenderer {
       }
     }
 
-    // Markers: one per pixel column and type per row.
-    const lastXByType = new Map<string, number>();
+    // Markers, each clear of the one before (markerLayout.ts); the selection is ringed where its marker went.
+    let selectedX: number | undefined;
     for (let row = state.laneScroll; row < last; row++) {
       const lane = lanes[row] as Lane;
       const cy = AXIS_HEIGHT + (row - state.laneScroll) * ROW_HEIGHT + ROW_HEIGHT / 2;
-      const [from, to] = state.store.laneRange(lane, vp.start, vp.end);
-      lastXByType.clear();
-      for (let i = from; i < to; i++) {
-        const e = lane.events[i] as TimelineEvent;
-        if (!state.filters.types[e.type]) continue;
-        const x = Math.round(GUTTER_WIDTH + timeToX(vp, e.at, pw));
-        if (lastXByType.get(e.type) === x) continue;
-        lastXByType.set(e.type, x);
-        this.drawMarker(e, x, cy, palette);
+      for (const { event, x } of this.place(state, lane)) {
+        this.drawMarker(event, x, cy, palette);
+        if (event.seq === selected?.event.seq) selectedX = x;
       }
     }
 
@@ -156,7 +148,7 @@ export class LaneRenderer {
     if (selected && selected.lane.visible) {
       const row = lanes.indexOf(selected.lane);
       if (row >= state.laneScroll && row < last) {
-        const x = GUTTER_WIDTH + timeToX(vp, selected.event.at, pw);
+        const x = selectedX ?? GUTTER_WIDTH + timeToX(vp, selected.event.at, pw);
         const cy = AXIS_HEIGHT + (row - state.laneScroll) * ROW_HEIGHT + ROW_HEIGHT / 2;
         ctx.strokeStyle = focused ? palette.focus : palette.foreground;
         ctx.lineWidth = 2;

@@ -30,7 +30,7 @@ export function activateDebug(context: vscode.ExtensionContext, viewCluster: Vie
     }),
     followGoChildSessions(DEBUG_TYPE),
     logDebugSessions(DEBUG_TYPE, log),
-    vscode.commands.registerCommand('controllerLab.addControllerTypes', () => addControllerTypes(context.extensionUri)),
+    vscode.commands.registerCommand('controllerLab.addControllerTypes', (arg?: unknown) => addControllerTypes(context.extensionUri, arg)),
     vscode.commands.registerCommand('controllerLab.debugController', (uri?: vscode.Uri) => debugController(uri)),
   );
 }

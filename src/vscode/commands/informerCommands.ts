@@ -41,6 +41,14 @@ async function pickCluster(services: LabServices, connections: Connections, clus
   return picked?.session;
 }
 
+/** Always shown last: what to do when the resource you type is not served (a CRD not installed yet). */
+const NOT_LISTED = {
+  label: '$(info) Not listed? A custom resource is served once its CRD is installed',
+  detail: 'Load Scenario… including config/crd/bases, or kubectl apply -f your CRDs',
+  alwaysShow: true,
+  resource: undefined,
+};
+
 async function pickResource(session: ClusterSession): Promise<ApiResource | undefined> {
   const discovery = await session.backend!.cluster.discover({ refresh: true });
   const watchable = discovery.resources.filter((r) => r.verbs.includes('list') && r.verbs.includes('watch'));
@@ -48,9 +56,10 @@ async function pickResource(session: ClusterSession): Promise<ApiResource | unde
     label: qualifiedResource(r),
     description: `${r.group ? `${r.group}/` : ''}${r.version} · ${r.kind}${r.namespaced ? '' : ' · cluster-scoped'}`,
     detail: r.shortNames.length ? `short names: ${r.shortNames.join(', ')}` : undefined,
-    resource: r,
+    resource: r as ApiResource | undefined,
   }));
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Watch which resource? (custom resources included)', matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick([...items, NOT_LISTED], { placeHolder: 'Watch which resource? (custom resources included)', matchOnDescription: true, matchOnDetail: true });
+  if (picked === NOT_LISTED) void vscode.commands.executeCommand('controllerLab.loadScenario');
   return picked?.resource;
 }
 
