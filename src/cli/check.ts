@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkController, CheckInputError, checkProgress, describeFinding, describePlan, describeReport, parsePlan, PlanError, replayCommand, reportJson, type CheckReport, type Plan } from '../check/index.ts';
-import { readScenarioFile, ScenarioFileNotFound } from '../sim/index.ts';
+import { readScenarioFile, ScenarioFileUnreadable } from '../sim/index.ts';
 import { controllerTarget } from '../runtime/index.ts';
 import { localRunEnv, MANAGER_MANIFEST } from '../setup/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
@@ -77,7 +77,7 @@ export async function main(all: string[]): Promise<number> {
       process.stderr.write(`controller-lab check: ${err.message}\n\n${HELP}`);
       return 2;
     }
-    if (err instanceof ScenarioFileNotFound) {
+    if (err instanceof ScenarioFileUnreadable) {
       process.stderr.write(`controller-lab check: ${err.message}\n`);
       return 2;
     }
