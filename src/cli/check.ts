@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkController, CheckInputError, checkProgress, describeFinding, describePlan, describeReport, parsePlan, PlanError, replayCommand, reportJson, type CheckReport, type Plan } from '../check/index.ts';
 import { readScenarioFile, ScenarioFileUnreadable } from '../sim/index.ts';
+import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { controllerTarget } from '../runtime/index.ts';
 import { localRunEnv, MANAGER_MANIFEST } from '../setup/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
@@ -72,6 +73,12 @@ export async function main(all: string[]): Promise<number> {
     plan = values.plan ? parsePlan(values.plan) : values.replay ? planOfFinding(values.replay) : undefined;
     // Every problem of the scenario now, before a program is built.
     await readScenarioFile(scenario);
+    // And of the report's path: a check can take minutes, and its findings must not be lost at the end.
+    const reportProblem = values.json === undefined ? undefined : unwritableReason(values.json);
+    if (reportProblem) {
+      process.stderr.write(`controller-lab check: --json ${values.json}: cannot write it: ${reportProblem}\n`);
+      return 2;
+    }
   } catch (err) {
     if (err instanceof UsageError || err instanceof PlanError) {
       process.stderr.write(`controller-lab check: ${err.message}\n\n${HELP}`);
@@ -111,9 +118,18 @@ export async function main(all: string[]): Promise<number> {
     return err instanceof CheckInputError || /^scenario|\.ya?ml:\d+/.test((err as Error).message) ? 2 : 1;
   }
   report.findings.forEach((f, i) => out(`\n${describeFinding(f, i + 1)}`));
-  if (values.json) writeFileSync(resolve(values.json), reportJson(report));
+  let reportWritten = true;
+  if (values.json) {
+    try {
+      writeFileSync(resolve(values.json), reportJson(report));
+    } catch (err) {
+      // The findings are printed above; the replay commands in them work without the file.
+      process.stderr.write(`controller-lab check: --json ${values.json}: cannot write it: ${fileErrorInWords(err) ?? (err as Error).message}\n`);
+      reportWritten = false;
+    }
+  }
   out(`\n${describeReport(report)}`);
-  return report.findings.length > 0 ? 1 : 0;
+  return report.findings.length > 0 || !reportWritten ? 1 : 0;
 }
 
 /**

@@ -10,6 +10,7 @@ import { FAULTS, FaultArgumentError, faultArgsFromFlags, faultHelp, faultNamed, 
 import { processHeap, refusedPastShare } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
 import { formatClientsTable } from './clientsTable.ts';
+import { unwritableReason } from './outputPath.ts';
 
 const USAGE = `usage:
   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]
@@ -197,6 +198,8 @@ async function runServer(args: string[]): Promise<number> {
   // Absolute, so the printed kubeconfig path works from any directory.
   const stateDir = values['state-dir'] ? resolve(values['state-dir']) : undefined;
   const scenarioText = values.scenario ? await readScenarioFile(values.scenario) : undefined;
+  const kubeconfigProblem = values['kubeconfig-out'] === undefined ? undefined : unwritableReason(values['kubeconfig-out']);
+  if (kubeconfigProblem) throw new Error(`--kubeconfig-out ${values['kubeconfig-out']}: cannot write it: ${kubeconfigProblem}`);
   const workloads = workloadFlags(values);
   const requestTimeoutMs = requestTimeoutFlag(values['request-timeout']);
 
