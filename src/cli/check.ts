@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkController, CheckInputError, checkProgress, describeFinding, describePlan, describeReport, parsePlan, PlanError, replayCommand, reportJson, type CheckReport, type Plan } from '../check/index.ts';
-import { readScenarioFile, ScenarioFileNotFound } from '../sim/index.ts';
+import { readScenarioFile, ScenarioFileUnreadable } from '../sim/index.ts';
+import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { durationOption } from './units.ts';
 import { replayEnv } from './checkReplayEnv.ts';
@@ -74,12 +75,18 @@ export async function main(all: string[]): Promise<number> {
     plan = values.plan ? parsePlan(values.plan) : values.replay ? planOfFinding(values.replay) : undefined;
     // Every problem of the scenario now, before a program is built.
     await readScenarioFile(scenario);
+    // And of the report's path: a check can take minutes, and its findings must not be lost at the end.
+    const reportProblem = values.json === undefined ? undefined : unwritableReason(values.json);
+    if (reportProblem) {
+      process.stderr.write(`controller-lab check: --json ${values.json}: cannot write it: ${reportProblem}\n`);
+      return 2;
+    }
   } catch (err) {
     if (err instanceof UsageError || err instanceof PlanError) {
       process.stderr.write(`controller-lab check: ${err.message}\n\n${HELP}`);
       return 2;
     }
-    if (err instanceof ScenarioFileNotFound) {
+    if (err instanceof ScenarioFileUnreadable) {
       process.stderr.write(`controller-lab check: ${err.message}\n`);
       return 2;
     }
@@ -113,9 +120,18 @@ export async function main(all: string[]): Promise<number> {
     return err instanceof CheckInputError || /^scenario|\.ya?ml:\d+/.test((err as Error).message) ? 2 : 1;
   }
   report.findings.forEach((f, i) => out(`\n${describeFinding(f, i + 1)}`));
-  if (values.json) writeFileSync(resolve(values.json), reportJson(report));
+  let reportWritten = true;
+  if (values.json) {
+    try {
+      writeFileSync(resolve(values.json), reportJson(report));
+    } catch (err) {
+      // The findings are printed above; the replay commands in them work without the file.
+      process.stderr.write(`controller-lab check: --json ${values.json}: cannot write it: ${fileErrorInWords(err) ?? (err as Error).message}\n`);
+      reportWritten = false;
+    }
+  }
   out(`\n${describeReport(report)}`);
-  return report.findings.length > 0 ? 1 : 0;
+  return report.findings.length > 0 || !reportWritten ? 1 : 0;
 }
 
 /** A Go package path stays as it is; anything else is a path from here. */

@@ -2,6 +2,7 @@
 // line per change, then the commands to run next.
 import { GoProjectSetupError, setUpGoProject, setupLines } from '../setup/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
+import { fileErrorInWords } from './outputPath.ts';
 
 const HELP = `usage: controller-lab init go [DIR] [--dry-run]
 
@@ -48,6 +49,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${out.join('\n')}\n`);
     return 0;
   } catch (err) {
+    // A read-only folder, or a file where a folder belongs: the user's to fix, so said in words.
+    const words = fileErrorInWords(err);
+    const path = (err as NodeJS.ErrnoException).path;
+    if (words && path) {
+      process.stderr.write(`controller-lab init: cannot write ${path}: ${words}\n`);
+      return 1;
+    }
     if (!(err instanceof GoProjectSetupError)) throw err;
     process.stderr.write(`controller-lab init: ${err.message}\n`);
     return err.usage ? 2 : 1;

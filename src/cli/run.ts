@@ -1,6 +1,7 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControllerSession, controllerTarget, formatWhy, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
+import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { programToRun } from './programToRun.ts';
 import { RunEnding } from './runEnding.ts';
@@ -164,12 +165,23 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     const timeoutS = numberOption('timeout', v.timeout);
     const connectTimeoutS = numberOption('connect-timeout', v['connect-timeout']);
     let kubeconfig = v.kubeconfig ?? process.env.KUBECONFIG ?? '';
+    const traceProblem = v.trace === undefined ? undefined : unwritableReason(v.trace);
+    if (traceProblem) throw new UsageError(`--trace ${v.trace}: cannot write it: ${traceProblem}`);
     if (v.sim) {
       sim = await launchSim({ scenario: v.scenario, workloads: v.workloads ?? false });
       kubeconfig = sim.kubeconfigPath;
       io.out(`simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath})`);
     }
-    if (v.trace) trace = createWriteStream(resolve(v.trace));
+    if (v.trace) {
+      const path = v.trace;
+      trace = createWriteStream(resolve(path));
+      // Checked above, yet the disk can fill or the folder go: the run goes on without its trace.
+      let said = false;
+      trace.on('error', (err) => {
+        if (!said) io.complain(`--trace ${path}: cannot write it: ${fileErrorInWords(err) ?? err.message}`);
+        said = true;
+      });
+    }
     // The runner never steps back, so the host need not copy every cached object over IPC.
     session = new ControllerSession({
       file,

@@ -5,11 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { adminRequest, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
+import { adminRequest, checkScenario, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
 import { FAULTS, FaultArgumentError, faultArgsFromFlags, faultHelp, faultNamed, faultUsage } from '../sim/index.ts';
 import { processHeap, refusedPastShare } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
 import { formatClientsTable } from './clientsTable.ts';
+import { unwritableReason } from './outputPath.ts';
 
 const USAGE = `usage:
   controller-lab sim [--port N] [--kubeconfig-out FILE] [--scenario FILE] [--state-dir DIR] [--insecure-http] [--server-version vX.Y.Z]
@@ -197,6 +198,8 @@ async function runServer(args: string[]): Promise<number> {
   // Absolute, so the printed kubeconfig path works from any directory.
   const stateDir = values['state-dir'] ? resolve(values['state-dir']) : undefined;
   const scenarioText = values.scenario ? await readScenarioFile(values.scenario) : undefined;
+  const kubeconfigProblem = values['kubeconfig-out'] === undefined ? undefined : unwritableReason(values['kubeconfig-out']);
+  if (kubeconfigProblem) throw new Error(`--kubeconfig-out ${values['kubeconfig-out']}: cannot write it: ${kubeconfigProblem}`);
   const workloads = workloadFlags(values);
   const requestTimeoutMs = requestTimeoutFlag(values['request-timeout']);
 
@@ -205,6 +208,17 @@ async function runServer(args: string[]): Promise<number> {
     ...(stateDir ? { stateDir, acceptStateLoss } : {}),
     onHeapQuota: (problem) => process.stderr.write(`controller-lab sim: ${problem ?? 'the heap is back within its quota: writes are taken again'}\n`),
   });
+  const scenarioOptions = values.scenario ? { fileName: values.scenario, baseDir: dirname(resolve(values.scenario)) } : {};
+  // Every problem of the scenario before anything listens: a sim that served on without its
+  // scenario would look as if it had loaded it.
+  if (scenarioText !== undefined) {
+    try {
+      checkScenario(cluster, scenarioText, scenarioOptions);
+    } catch (err) {
+      await cluster.close();
+      throw err;
+    }
+  }
   if (workloads) {
     const o = cluster.enableWorkloads(workloads);
     process.stdout.write(`Workloads: controllers, scheduler and ${o.nodes} fake Nodes (Pods start in ${o.podStartDelayMs} ms, ${o.podFailureRate * 100}% fail)\n`);
@@ -239,7 +253,15 @@ async function runServer(args: string[]): Promise<number> {
   );
 
   if (scenarioText !== undefined) {
-    const run = cluster.loadScenario(scenarioText, { fileName: values.scenario!, baseDir: dirname(resolve(values.scenario!)) });
+    let run: ReturnType<typeof cluster.loadScenario>;
+    try {
+      run = cluster.loadScenario(scenarioText, scenarioOptions);
+    } catch (err) {
+      // An object the cluster refuses (admission, a quota): the scenario cannot run, so neither does the sim.
+      await server.stop();
+      await cluster.close();
+      throw err;
+    }
     printScenarioProgress(run, values.scenario!, (line) => process.stdout.write(`${line}\n`)).catch(() => undefined);
   }
 

@@ -1,15 +1,24 @@
 import { readFile } from 'node:fs/promises';
 
-// Reading a scenario from its file: a path that names nothing is one line that says so
-// (`scenario file not found: PATH`), where Node would say `ENOENT: no such file or directory, open …`.
+// Reading a scenario from its file: a path that names no readable file is one line that says so
+// (`scenario file not found: PATH`), where Node would say `ENOENT: no such file or directory, open …`
+// (or `EISDIR: illegal operation on a directory, read`, naming no path at all).
 
-export class ScenarioFileNotFound extends Error {
+/** A scenario path that cannot be read, and why, in words for the person who typed it. */
+export class ScenarioFileUnreadable extends Error {
   readonly path: string;
 
-  constructor(path: string) {
-    super(`scenario file not found: ${path}`);
-    this.name = 'ScenarioFileNotFound';
+  constructor(path: string, message: string) {
+    super(message);
+    this.name = 'ScenarioFileUnreadable';
     this.path = path;
+  }
+}
+
+export class ScenarioFileNotFound extends ScenarioFileUnreadable {
+  constructor(path: string) {
+    super(path, `scenario file not found: ${path}`);
+    this.name = 'ScenarioFileNotFound';
   }
 }
 
@@ -20,6 +29,8 @@ export async function readScenarioFile(path: string): Promise<string> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new ScenarioFileNotFound(path);
+    if (code === 'EISDIR') throw new ScenarioFileUnreadable(path, `scenario file is a folder, not a file: ${path}`);
+    if (code === 'EACCES' || code === 'EPERM') throw new ScenarioFileUnreadable(path, `scenario file cannot be read (permission denied): ${path}`);
     throw err;
   }
 }

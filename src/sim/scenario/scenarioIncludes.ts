@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 import { LineCounter, parseAllDocuments, parseDocument, type Document } from 'yaml';
 import type { ScenarioProblem } from './scenarioError.ts';
+import { documentValue, yamlProblem } from './scenarioYaml.ts';
 
 // A scenario's `include:` list: files and folders of YAML from the project itself (its CRDs,
 // config/rbac, config/samples), read as they are on disk when the scenario is loaded.
@@ -21,6 +22,8 @@ export interface IncludedDocument {
   file: string;
   doc: Document.Parsed;
   lines: LineCounter;
+  /** The document's value (a Kubernetes object). */
+  value: Record<string, unknown>;
 }
 
 export interface IncludeWhere {
@@ -76,7 +79,9 @@ class IncludeReader {
         for (const e of doc.errors) this.problems.push(yamlProblem(shown, e));
         continue;
       }
-      if (isObjectDocument(doc.toJS())) this.documents.push({ file: shown, doc, lines });
+      const read = documentValue(doc, shown);
+      if (read.problem) this.problems.push(read.problem);
+      else if (isObjectDocument(read.value)) this.documents.push({ file: shown, doc, lines, value: read.value });
     }
   }
 
@@ -88,7 +93,12 @@ class IncludeReader {
       for (const e of doc.errors) this.problems.push(yamlProblem(shown, e));
       return;
     }
-    const list = (doc.toJS() as { resources?: unknown } | null)?.resources ?? [];
+    const read = documentValue(doc, shown);
+    if (read.problem) {
+      this.problems.push(read.problem);
+      return;
+    }
+    const list = (read.value as { resources?: unknown } | null)?.resources ?? [];
     if (!Array.isArray(list)) {
       this.problems.push({ file: shown, ...position(doc, lines, ['resources']), path: 'resources', message: 'must be a list of files and folders' });
       return;
@@ -114,11 +124,6 @@ function position(doc: Document.Parsed, lines: LineCounter, path: (string | numb
   const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
   const pos = node?.range ? lines.linePos(node.range[0]) : undefined;
   return { line: pos?.line ?? 0, column: pos?.col ?? 0 };
-}
-
-function yamlProblem(file: string, e: { message: string; linePos?: [{ line: number; col: number }, ...unknown[]] }): ScenarioProblem {
-  const pos = e.linePos?.[0];
-  return { file, line: pos?.line ?? 0, column: pos?.col ?? 0, path: '', message: `YAML: ${(e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}` };
 }
 
 /**

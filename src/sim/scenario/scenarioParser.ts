@@ -1,4 +1,5 @@
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
+import { documentValue, yamlProblem } from './scenarioYaml.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { parseDuration } from '../vocabulary/duration.ts';
 import { FaultArgumentError, resource } from '../faults/faultArguments.ts';
@@ -243,13 +244,12 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true });
   if (doc.errors.length) {
-    throw new ScenarioError(fileName, doc.errors.map((e) => {
-      const pos = e.linePos?.[0];
-      return { line: pos?.line ?? 0, column: pos?.col ?? 0, path: '', message: `YAML: ${(e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}` };
-    }));
+    throw new ScenarioError(fileName, doc.errors.map((e) => yamlProblem(undefined, e)));
   }
   const v = new Validator(doc, lines, knownKind);
-  const root: unknown = doc.toJS();
+  const read = documentValue(doc);
+  if (read.problem) throw new ScenarioError(fileName, [read.problem]);
+  const root = read.value;
   if (!isMap(root)) throw new ScenarioError(fileName, [{ line: 1, column: 1, path: '', message: 'a scenario is a map with seed, objects and steps' }]);
   for (const k of Object.keys(root)) if (!TOP_LEVEL.includes(k)) v.problem([k], `unknown field; expected one of: ${TOP_LEVEL.join(', ')}`);
 
@@ -266,7 +266,7 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
   // what a scenario adds to it.
   const includes = readIncludes(root.include, { baseDir: options.baseDir, fileName }, (i, message) => v.problem(i === undefined ? ['include'] : ['include', i], message));
   v.problems.push(...includes.problems);
-  const included = includes.documents.map((d) => ({ value: d.doc.toJS() as unknown, file: d.file, v: v.forDocument(d.doc, d.lines, d.file) }));
+  const included = includes.documents.map((d) => ({ value: d.value, file: d.file, v: v.forDocument(d.doc, d.lines, d.file) }));
   included.forEach(({ value }) => { if (isMap(value)) v.noteCrd(value); });
 
   const objects: Scenario['objects'] = [];

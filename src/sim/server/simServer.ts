@@ -100,7 +100,18 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
   // The `kubernetes` Service names this address; the controller manager publishes this CA.
   const controlPlane = cluster.bootstrap ? startControlPlane(cluster, { port, caPem: pki?.ca.certPem ?? '', controllerManager: options.controllerManager !== false }) : undefined;
   const url = `${pki ? 'https' : 'http'}://127.0.0.1:${port}`;
-  const kubeconfig = await publishKubeconfig(url, credentials.auth.token, pki, options);
+  let kubeconfig: Awaited<ReturnType<typeof publishKubeconfig>>;
+  try {
+    kubeconfig = await publishKubeconfig(url, credentials.auth.token, pki, options);
+  } catch (err) {
+    // Nobody could reach a server whose kubeconfig was not written: it must not go on listening.
+    controlPlane?.stop();
+    stopCollecting?.();
+    httpFaults.dispose();
+    discovery.dispose();
+    await listening.close();
+    throw err;
+  }
 
   let stopped: Promise<void> | undefined;
   return {

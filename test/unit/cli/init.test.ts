@@ -34,6 +34,15 @@ test('without go on the PATH it exits 1 and says how to install it', async (t) =
   assert.equal(r.stderr, 'controller-lab init: go is not on the PATH: install Go 1.26 or newer (https://go.dev/doc/install) and make sure `go` is on the PATH\n');
 });
 
+test('a project it cannot write to exits 1 with one line naming the path, not an internal error', async (t) => {
+  const dir = scaffoldCopy(t);
+  // A file where init puts its folder: as a read-only folder does, the first write fails.
+  writeFileSync(path.join(dir, 'controller-lab'), 'not a folder\n');
+  const r = await runCli(['init', 'go', dir]);
+  assert.equal(r.stderr, `controller-lab init: cannot write ${path.join(dir, 'controller-lab', 'go', 'controllerlab')}: part of the path is a file, not a folder\n`);
+  assert.equal(r.code, 1);
+});
+
 test('the packaged command (dist/ beside go/) finds the shipped module; --dry-run writes nothing', async (t) => {
   const pkg = mkdtempSync(path.join(tmpdir(), 'controller-lab-package-'));
   t.after(() => rmSync(pkg, { recursive: true, force: true }));

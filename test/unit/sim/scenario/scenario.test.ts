@@ -144,6 +144,20 @@ test('YAML syntax errors point at their line', () => {
     e instanceof ScenarioError && e.problems.length > 0 && e.problems.every((p) => p.line > 0) && /^broken\.yaml:\d+:\d+: YAML/.test(e.message));
 });
 
+test('YAML that would exhaust the parser is a problem of the file, in words: an alias bomb, nesting too deep', () => {
+  const { cluster: c } = cluster();
+  // Each level holds nine of the one before: nine levels expand to 387 million strings.
+  let bomb = 'a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]\n';
+  const names = 'abcdefghi';
+  for (let i = 1; i < names.length; i++) bomb += `${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(', ')}]\n`;
+  bomb += 'objects:\n  - { apiVersion: v1, kind: ConfigMap, metadata: { name: bomb, namespace: default }, data: { k: *i } }\n';
+  assert.throws(() => c.loadScenario(bomb, { fileName: 'laughs.yaml' }), (e: unknown) =>
+    e instanceof ScenarioError && /^laughs\.yaml:1:1: YAML: its aliases expand to too many nodes/.test(e.message));
+  const deep = `objects:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: deep, namespace: default }\n    x: ${'['.repeat(5000)}${']'.repeat(5000)}\n`;
+  assert.throws(() => c.loadScenario(deep, { fileName: 'deep.yaml' }), (e: unknown) =>
+    e instanceof ScenarioError && /^deep\.yaml:5:\d+: YAML: nested too deeply/.test(e.message) && !/call stack/.test(e.message));
+});
+
 test('kinds defined by a CRD in the same file validate and get served', () => {
   const { cluster: c } = cluster();
   c.loadScenario(`
