@@ -18,6 +18,11 @@ export interface Planted {
   replay?: boolean;
   /** The one perturbation that finds it, when every other must explain none of it. */
   plan?: Plan['kind'];
+  /**
+   * Perturbations that reproduce it too, as another class, when their timing lets them: a stale
+   * restart is also a restart, and check explains a bug by the simplest perturbation that shows it.
+   */
+  orFoundBy?: Plan['kind'][];
   /** Written in this language only. */
   only?: string;
   /** The correct twin, when it is not the folder's own (a pattern the correct-patterns test checks too). */
@@ -30,7 +35,9 @@ export const PLANTED: readonly Planted[] = [
   { name: 'historian', class: 'unobserved-state' },
   { name: 'stamper', class: 'not-idempotent' },
   { name: 'looper', class: 'not-idempotent' },
-  { name: 'registrar', class: 'intermediate-state', plan: 'crash-after-change', only: 'TypeScript', twin: 'test/check/ts/patterns/registrar.ts' },
+  // Its memory is lost on any restart: a stale restart whose lag covers the hostname's change leaves
+  // the old record too, and is the simpler explanation when it does.
+  { name: 'registrar', class: 'intermediate-state', plan: 'crash-after-change', orFoundBy: ['stale-restart-after-write', 'stale-restart-after-change'], only: 'TypeScript', twin: 'test/check/ts/patterns/registrar.ts' },
   // A Secret deleted and made again under the same name: an object with another uid.
   { name: 'binder', class: 'unobserved-state', only: 'Go' },
   // A resize decided from the set it remakes first: a restart between the two loses the expansion.
@@ -55,12 +62,14 @@ export function plantedBugTests(language: string, program: (name: string, varian
       assert.equal(r.skipped, 0, `every plan ran${transcript(r)}`);
       const finding = r.findings[0];
       assert.ok(finding, `a finding${transcript(r)}`);
-      assert.deepEqual(r.findings.map((f) => f.class), r.findings.map(() => planted.class), `every finding is ${planted.class}: ${r.findings.map((f) => `${f.class} (${f.plan.kind})`).join(', ')}${transcript(r)}`);
-      if (planted.plan) assert.deepEqual(r.findings.map((f) => f.plan.kind), r.findings.map(() => planted.plan), `found by ${planted.plan} alone${transcript(r)}`);
+      const expected = (f: (typeof r.findings)[number]): boolean => f.class === planted.class || (planted.orFoundBy ?? []).includes(f.plan.kind);
+      assert.ok(r.findings.every(expected), `every finding is ${planted.class}${planted.orFoundBy ? ` or by ${planted.orFoundBy.join(', ')}` : ''}: ${r.findings.map((f) => `${f.class} (${f.plan.kind})`).join(', ')}${transcript(r)}`);
+      const by = [...(planted.plan ? [planted.plan] : []), ...(planted.orFoundBy ?? [])];
+      if (planted.plan) assert.ok(r.findings.every((f) => by.includes(f.plan.kind)), `found by ${by.join(' or ')} alone: ${r.findings.map((f) => f.plan.kind).join(', ')}${transcript(r)}`);
       if (!replayed.includes(planted.name)) return;
       const again = await replay(finding.replay);
       assert.equal(again.code, 1, `the replay exits 1${transcript(again)}`);
-      assert.match(again.stdout, new RegExp(`FINDING 1 \\(${planted.class}\\)`), `the replay finds it again${transcript(again)}`);
+      assert.match(again.stdout, new RegExp(`FINDING 1 \\(${finding.class}\\)`), `the replay finds it again${transcript(again)}`);
     });
 
     it(`${language} ${planted.name}, corrected: no finding in ${CORRECT_CHECKS} checks of every plan`, async () => {
