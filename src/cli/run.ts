@@ -22,7 +22,7 @@ const HELP = `usage: controller-lab run FILE [--sim [--scenario F] | --kubeconfi
 
 Runs the controller FILE exports (export default defineController({ … })) in a child process.
 FILE may also be a Go controller-runtime program whose main.go calls controllerlab.Wrap(mgr): a
-.go file, its directory (./cmd/manager) or its package path; it is built with \`go build\` and run
+.go file, its directory (./cmd in a kubebuilder project) or its package path; it is built with \`go build\` and run
 with the arguments after \`--\`.
   --sim                 start a simulated cluster in this process (served over HTTPS)
   --scenario F          seed and drive the simulated cluster with a scenario (YAML)

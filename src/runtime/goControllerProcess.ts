@@ -65,7 +65,7 @@ export async function buildGoProgram(options: GoBuildOptions, binary: string): P
   });
   if (failure) return failure;
   // `go build -o` of a package that is not `main` succeeds and writes an archive, not a program.
-  if (!existsSync(binary) || (statSync(binary).mode & 0o111) === 0) return `${options.packageDir} is not a main package: name the directory of the program's main.go (e.g. ./cmd/manager)`;
+  if (!existsSync(binary) || (statSync(binary).mode & 0o111) === 0) return `${options.packageDir} is not a main package: name the directory of the program's main.go (kubebuilder puts it in ./cmd)`;
   return undefined;
 }
 
