@@ -22,7 +22,7 @@ export interface Planted {
    * Perturbations that reproduce it too, as another class, when their timing lets them: a stale
    * restart is also a restart, and check explains a bug by the simplest perturbation that shows it.
    */
-  orFoundBy?: Plan['kind'][];
+  orFoundBy?: string[];
   /** Written in this language only. */
   only?: string;
   /** The correct twin, when it is not the folder's own (a pattern the correct-patterns test checks too). */
@@ -64,7 +64,7 @@ export function plantedBugTests(language: string, program: (name: string, varian
       assert.ok(finding, `a finding${transcript(r)}`);
       const expected = (f: (typeof r.findings)[number]): boolean => f.class === planted.class || (planted.orFoundBy ?? []).includes(f.plan.kind);
       assert.ok(r.findings.every(expected), `every finding is ${planted.class}${planted.orFoundBy ? ` or by ${planted.orFoundBy.join(', ')}` : ''}: ${r.findings.map((f) => `${f.class} (${f.plan.kind})`).join(', ')}${transcript(r)}`);
-      const by = [...(planted.plan ? [planted.plan] : []), ...(planted.orFoundBy ?? [])];
+      const by: string[] = [...(planted.plan ? [planted.plan] : []), ...(planted.orFoundBy ?? [])];
       if (planted.plan) assert.ok(r.findings.every((f) => by.includes(f.plan.kind)), `found by ${by.join(' or ')} alone: ${r.findings.map((f) => f.plan.kind).join(', ')}${transcript(r)}`);
       if (!replayed.includes(planted.name)) return;
       const again = await replay(finding.replay);
