@@ -8,6 +8,7 @@ import type { LabServices } from '../services.ts';
 import { nodeIds } from '../tree/treeNodes.ts';
 import { background, registerGuarded } from '../guard.ts';
 import { revealQuietly } from './informerCommands.ts';
+import { pickScenario } from './pickScenario.ts';
 import { reportScenario } from './scenarioFeedback.ts';
 import { completeStep } from '../walkthrough.ts';
 
@@ -91,20 +92,10 @@ export function registerClusterCommands(services: LabServices, connections: Conn
 
     registerGuarded(log, 'controllerLab.loadScenario', async (arg: unknown) => {
       let uri = arg instanceof vscode.Uri ? arg : undefined;
-      const active = vscode.window.activeTextEditor?.document.uri;
-      // Only a file of the user's (not an object document of ours, also YAML) can be a scenario.
-      if (!uri && active && (active.scheme === 'file' || active.scheme === 'untitled') && /\.ya?ml$/i.test(active.path)) {
-        // The scenario being edited is the likely one: offer it first.
-        const BROWSE = 'browse';
-        const choice = await vscode.window.showQuickPick(
-          [
-            { label: `$(file) ${active.path.split('/').pop()}`, description: 'the file in the editor', value: 'active' },
-            { label: '$(folder-opened) Choose a file…', value: BROWSE },
-          ],
-          { placeHolder: 'Load which scenario into the simulated cluster?' },
-        );
-        if (!choice) return undefined;
-        if (choice.value === 'active') uri = active;
+      if (!uri) {
+        const choice = await pickScenario();
+        if (choice === 'cancelled') return undefined;
+        uri = choice;
       }
       if (!uri) {
         const picked = await vscode.window.showOpenDialog({

@@ -5,6 +5,7 @@ import { setUpGoProject, setupLines, type GoProjectSetup } from '../../setup/ind
 import type { LabServices } from '../services.ts';
 import { explainUntrusted, isTrusted } from '../workspaceTrust.ts';
 import { registerGuarded } from '../guard.ts';
+import { goSetupNotice } from './goSetupNotice.ts';
 
 // "Controller Lab: Set Up This Go Project": what `controller-lab init go` does, for a folder of the
 // workspace (or the folder of the go.mod it was run on), with the change list in the output.
@@ -41,14 +42,11 @@ export function registerGoProjectCommands(services: LabServices): vscode.Disposa
       log.info(`Set up ${dir} for Controller Lab:`);
       for (const line of lines) log.info(`  ${line}`);
       log.info(`  next: ${setup.next.join('; then ')}`);
-      const changed = setup.changes.filter((c) => c.status === 'changed').length;
-      const byHand = setup.changes.filter((c) => c.status === 'manual').length;
-      const summary = changed ? `${changed} change${changed === 1 ? '' : 's'}` : 'nothing to change';
       const OPEN = 'Open Starter Scenario';
       const SHOW = 'Show Changes';
       // The command is done; the message waits for the user on its own.
       void vscode.window
-        .showInformationMessage(`Controller Lab: set up ${dir.split('/').pop()} (${summary}${byHand ? `, ${byHand} to do by hand` : ''}). Next: ${setup.next.join(', then ')}.`, OPEN, SHOW)
+        .showInformationMessage(goSetupNotice(dir, setup), OPEN, SHOW)
         .then(async (choice) => {
           if (choice === OPEN) await vscode.window.showTextDocument(vscode.Uri.file(setup.starterScenario));
           else if (choice === SHOW) log.show(true);

@@ -2,8 +2,9 @@
 // UI check: what a new user sees in their first hour, in a real workbench (code-server in Chromium)
 // with the packaged extension installed: the walkthrough opening by itself once, the tree showing
 // objects with no expanding, Describe / Edit / Delete (with its modal) from an object's context
-// menu, a scenario saying it started and finished, the timeline's chart using the width, the
-// walkthrough's steps ticked, and after a reload: no walkthrough again, the cluster's objects kept.
+// menu, Load Scenario… offering the workspace's scenarios, a scenario saying it started and
+// finished, the timeline's chart using the width, the walkthrough's steps ticked, and after a
+// reload: no walkthrough again, the cluster's objects kept.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,6 +105,12 @@ export async function run(workbench) {
   const scenario = join(dir, 'first.yaml');
   writeFileSync(scenario, 'steps:\n  - at: 500ms\n    repeat:\n      count: 20\n      over: 2s\n      step:\n        patch:\n          target: { kind: ConfigMap, namespace: default, name: app-config }\n          patch: { data: { n: "${i}" } }\n');
   await runCommand(page, 'Controller Lab: Load Scenario…');
+  // The workspace's scenarios come first (examples/: each controller's, and scenarios/*.yaml), then any file.
+  const offered = page.locator('.quick-input-list .monaco-list-row', { hasText: 'scenarios/basic.yaml' }).first();
+  await offered.waitFor({ state: 'visible', timeout: 20_000 });
+  await workbench.screenshot('first-scenario-picker');
+  const choose = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Choose a file…' }).first();
+  await choose.click();
   await page.locator('.quick-input-widget', { hasText: 'Load a scenario' }).first().waitFor({ state: 'visible' });
   const input = page.locator('.quick-input-widget input').first();
   await waitFor('the file dialog to show a path', async () => ((await input.inputValue()) ?? '').startsWith('/'));

@@ -290,7 +290,8 @@ export async function run(workbench) {
   const loadFile = join(scenarios, `controller-lab-ui-load-${process.pid}.yaml`);
   writeFileSync(loadFile, LOAD_SCENARIO);
   await runCommand(page, 'Controller Lab: Load Scenario…');
-  // The editor holds the timeline, not a YAML file: the command goes straight to the file dialog.
+  // The editor holds the timeline, not a YAML file: the command offers the workspace's scenarios, then a file.
+  await pickQuickItem(page, 'Choose a file…');
   await chooseFile(page, 'Load a scenario into the simulated cluster', loadFile);
   const loadStarted = Date.now();
   await waitFor('100,000 events in the timeline', async () => Number((await count.getAttribute('data-total')) ?? 0) >= 100_000, 180_000);
