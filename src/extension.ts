@@ -47,7 +47,7 @@ export interface ControllerLabApi {
   /** Edit documents: `saves` counts the saves applied to the cluster. */
   readonly editFileSystem: { readonly saves: number };
   /** Resolves once integrated terminals get the bundled controller-lab command. */
-  whenCliOffered(): Promise<void>;
+  whenCliOffered(): Promise<string | undefined>;
   /** The last loaded scenario's feedback: resolves with the "finished" message shown. */
   lastScenario(): Promise<string> | undefined;
   /** The Check Findings view's rows. */
@@ -96,6 +96,9 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     vscode.commands.registerCommand('controllerLab.runController', (uri?: vscode.Uri) => runController(uri)),
   );
 
+  // The bundled controller-lab command in integrated terminals (and for simtest).
+  const cliOffered = offerBundledCli(context, log);
+
   const connections = new Connections(theLab, settings, log);
   connections.simStateDir = simStateDir;
   const services: LabServices = {
@@ -120,7 +123,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
     ...registerObjectCommands(services),
     ...registerWhyCommands(services),
     ...registerObjectActions(services),
-    ...registerGoProjectCommands(services),
+    ...registerGoProjectCommands(services, () => cliOffered),
     registerGuarded(log, 'controllerLab.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:controller-lab.controller-lab'), 'Open settings'),
   );
 
@@ -142,9 +145,6 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   } catch (err) {
     log.error(`debugger setup failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-
-  // The bundled controller-lab command in integrated terminals (and for simtest).
-  const cliOffered = offerBundledCli(context, log);
 
   // Context keys for menus: palette entries that need a cluster or an informer stay hidden until then.
   const updateContext = () => {

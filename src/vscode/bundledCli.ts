@@ -18,10 +18,10 @@ export function cliShim(nodePath: string, cliPath: string, version: string): str
   ].join('\n');
 }
 
-/** Writes the shim into the extension's storage and hands it to the integrated terminals. */
-export async function offerBundledCli(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<void> {
+/** Writes the shim into the extension's storage and hands it to the integrated terminals; its path, once written. */
+export async function offerBundledCli(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<string | undefined> {
   // Windows terminals would need a .cmd; the product's controller processes are POSIX-only today.
-  if (process.platform === 'win32') return;
+  if (process.platform === 'win32') return undefined;
   const binDir = vscode.Uri.joinPath(context.globalStorageUri, 'bin').fsPath;
   const shim = path.join(binDir, 'controller-lab');
   const cli = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.cjs').fsPath;
@@ -32,7 +32,7 @@ export async function offerBundledCli(context: vscode.ExtensionContext, log: vsc
     await chmod(shim, 0o755);
   } catch (err) {
     log.warn(`the bundled controller-lab command could not be written to ${shim}: ${(err as Error).message}`);
-    return;
+    return undefined;
   }
   const env = context.environmentVariableCollection;
   env.description = 'Puts the controller-lab command bundled with the extension on the PATH (after any you installed) and names it in $CONTROLLER_LAB for simtest.';
@@ -40,4 +40,5 @@ export async function offerBundledCli(context: vscode.ExtensionContext, log: vsc
   // A CONTROLLER_LAB of the user's own stays theirs.
   if (!process.env.CONTROLLER_LAB) env.replace('CONTROLLER_LAB', shim);
   else env.delete('CONTROLLER_LAB');
+  return shim;
 }

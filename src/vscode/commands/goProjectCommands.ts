@@ -24,7 +24,11 @@ async function projectFolder(arg: unknown): Promise<string | undefined> {
   return picked?.uri.fsPath;
 }
 
-export function registerGoProjectCommands(services: LabServices): vscode.Disposable[] {
+/**
+ * `bundledCli`: the controller-lab command the extension puts in its terminals, once written. simtest
+ * finds it there, so the project's tests run in a VS Code terminal with nothing else installed.
+ */
+export function registerGoProjectCommands(services: LabServices, bundledCli: () => Promise<string | undefined>): vscode.Disposable[] {
   const { log } = services;
   return [
     registerGuarded(log, 'controllerLab.setUpGoProject', async (arg: unknown): Promise<GoProjectSetup | undefined> => {
@@ -34,9 +38,12 @@ export function registerGoProjectCommands(services: LabServices): vscode.Disposa
       }
       const dir = await projectFolder(arg);
       if (!dir) return undefined;
+      const shim = await bundledCli();
+      const inTerminals = shim !== undefined && !process.env.CONTROLLER_LAB;
+      const env = inTerminals ? { ...process.env, CONTROLLER_LAB: shim } : process.env;
       const setup = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Controller Lab: setting up the Go project' },
-        (progress) => setUpGoProject({ dir, progress: (step) => progress.report({ message: step }) }),
+        (progress) => setUpGoProject({ dir, env, progress: (step) => progress.report({ message: step }) }),
       );
       const lines = setupLines(setup.changes);
       log.info(`Set up ${dir} for Controller Lab:`);
@@ -46,7 +53,7 @@ export function registerGoProjectCommands(services: LabServices): vscode.Disposa
       const SHOW = 'Show Changes';
       // The command is done; the message waits for the user on its own.
       void vscode.window
-        .showInformationMessage(goSetupNotice(dir, setup), OPEN, SHOW)
+        .showInformationMessage(goSetupNotice(dir, setup, inTerminals), OPEN, SHOW)
         .then(async (choice) => {
           if (choice === OPEN) await vscode.window.showTextDocument(vscode.Uri.file(setup.starterScenario));
           else if (choice === SHOW) log.show(true);

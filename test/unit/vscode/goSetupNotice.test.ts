@@ -23,3 +23,7 @@ test('names the project by its folder, with or without a trailing slash', () => 
 test('says when there was nothing to change', () => {
   assert.match(goSetupNotice('/p/app', { changes: [{ file: 'go.mod', status: 'unchanged' as const, text: '' }], next: [] }), /^Controller Lab: set up app \(nothing to change\)\./);
 });
+
+test('says the next commands run in a VS Code terminal when only its controller-lab is there', () => {
+  assert.match(goSetupNotice('/p/app', setup, true), /\. Next, in a VS Code terminal: make test, then /);
+});
