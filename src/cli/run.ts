@@ -212,13 +212,21 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
       }
       ending.end(code === 0 ? 0 : 1);
     });
-    const stopOnSignal = () => void s.stop();
+    let interrupted: NodeJS.Signals | undefined;
+    const stopOnSignal = (signal: NodeJS.Signals) => {
+      interrupted = signal;
+      void s.stop();
+    };
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);
     if (go) io.out(`building ${s.target.display} (go build in ${s.target.moduleDir})`);
     const built = go ? showBuildProgress(io) : undefined;
     const started = await session.start();
     built?.(started);
+    if (!started && interrupted && go) {
+      io.complain(`stopped (${interrupted}) while go build ran`);
+      return interrupted === 'SIGINT' ? 130 : 143;
+    }
     if (!started) return 1;
     // The build has its own progress lines: the time limit counts from here.
     if (timeoutS) ending.giveUpAfter(timeoutS);
