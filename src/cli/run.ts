@@ -230,6 +230,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     if (!started) return 1;
     // The build has its own progress lines: the time limit counts from here.
     if (timeoutS) ending.giveUpAfter(timeoutS);
+    ending.noticeSlowSync(go);
     const code = await ending.finished;
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
