@@ -1,6 +1,7 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControllerSession, controllerTarget, formatWhy, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
+import { ScenarioError, ScenarioFileUnreadable } from '../sim/index.ts';
 import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { RunEnding } from './runEnding.ts';
@@ -48,7 +49,7 @@ with the arguments after \`--\`.
                         watched at all, or refused by RBAC (repeatable)
 
 Exit code: 0 when every key was reconciled; 1 when keys still fail, the controller blocked or
-exited, or --timeout ran out; 2 for bad arguments.
+exited, or --timeout ran out; 2 for bad arguments or a scenario that does not load.
 `;
 
 interface RunArgs {
@@ -239,7 +240,8 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     io.out(tally.summary());
     return code;
   } catch (err) {
-    if (err instanceof UsageError) {
+    // Bad input, as check counts it: the arguments, or a scenario that cannot be read or used.
+    if (err instanceof UsageError || err instanceof ScenarioError || err instanceof ScenarioFileUnreadable) {
       io.complain(err.message);
       return 2;
     }
