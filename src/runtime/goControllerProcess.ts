@@ -71,7 +71,10 @@ export async function buildGoProgram(options: GoBuildOptions, binary: string, st
   const go = options.goBinary ?? 'go';
   if (stop?.aborted) return BUILD_STOPPED;
   const failure = await new Promise<string | undefined>((done) => {
-    const child = spawn(go, ['build', ...(options.buildFlags ?? []), '-o', binary, pkg], { cwd: moduleDir, stdio: ['ignore', 'ignore', 'pipe'], detached: OWN_PROCESS_GROUP });
+    // A group of its own only when something will stop it: otherwise it stays in ours, where a
+    // terminal's Ctrl+C reaches it with us.
+    const ownGroup = OWN_PROCESS_GROUP && stop !== undefined;
+    const child = spawn(go, ['build', ...(options.buildFlags ?? []), '-o', binary, pkg], { cwd: moduleDir, stdio: ['ignore', 'ignore', 'pipe'], detached: ownGroup });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       if (stderr.length < BUILD_OUTPUT_LIMIT) stderr += d;
@@ -79,7 +82,7 @@ export async function buildGoProgram(options: GoBuildOptions, binary: string, st
     let kill: NodeJS.Timeout | undefined;
     const signalBuild = (signal: NodeJS.Signals) => {
       try {
-        if (OWN_PROCESS_GROUP && child.pid !== undefined) process.kill(-child.pid, signal);
+        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, signal);
         else child.kill(signal);
       } catch {
         // ESRCH: the build has ended.
