@@ -1,6 +1,7 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControllerSession, controllerTarget, formatWhy, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
+import { ScenarioError, ScenarioFileUnreadable } from '../sim/index.ts';
 import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { programToRun } from './programToRun.ts';
@@ -49,7 +50,7 @@ with the arguments after \`--\`.
                         watched at all, or refused by RBAC (repeatable)
 
 Exit code: 0 when every key was reconciled; 1 when keys still fail, the controller blocked or
-exited, or --timeout ran out; 2 for bad arguments.
+exited, or --timeout ran out; 2 for bad arguments or a scenario that does not load.
 `;
 
 interface RunArgs {
@@ -215,16 +216,25 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
       }
       ending.end(code === 0 ? 0 : 1);
     });
-    const stopOnSignal = () => void s.stop();
+    let interrupted: NodeJS.Signals | undefined;
+    const stopOnSignal = (signal: NodeJS.Signals) => {
+      interrupted = signal;
+      void s.stop();
+    };
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);
     if (go) io.out(`building ${s.target.display} (go build in ${s.target.moduleDir})`);
     const built = go ? showBuildProgress(io) : undefined;
     const started = await session.start();
     built?.(started);
+    if (!started && interrupted && go) {
+      io.complain(`stopped (${interrupted}) while go build ran`);
+      return interrupted === 'SIGINT' ? 130 : 143;
+    }
     if (!started) return 1;
     // The build has its own progress lines: the time limit counts from here.
     if (timeoutS) ending.giveUpAfter(timeoutS);
+    ending.noticeSlowSync(go);
     const code = await ending.finished;
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
@@ -233,7 +243,8 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     io.out(tally.summary());
     return code;
   } catch (err) {
-    if (err instanceof UsageError) {
+    // Bad input, as check counts it: the arguments, or a scenario that cannot be read or used.
+    if (err instanceof UsageError || err instanceof ScenarioError || err instanceof ScenarioFileUnreadable) {
       io.complain(err.message);
       return 2;
     }

@@ -6,6 +6,8 @@ import type { RunTally } from './runTally.ts';
 // scenario can no longer install it, a controller that failed or exited.
 
 const IDLE_SETTLE_MS = 300;
+/** How long a run waits for its informers to sync before it says what it is waiting for (once). */
+export const SYNC_NOTICE_MS = 15_000;
 /**
  * How long an unserved kind may stay unserved once the scenario ended: longer than
  * controller-runtime's 10 s between tries, so a CRD the controller installs itself is seen.
@@ -27,6 +29,8 @@ export class RunEnding {
   /** The run has ended: what the controller does from now on is no news. */
   ended = false;
   private synced = false;
+  /** A controller said it started (a Go program does so from mgr.Start). */
+  private ready = false;
   private settle: ReturnType<typeof setTimeout> | undefined;
   private unservedTimer: ReturnType<typeof setTimeout> | undefined;
   private resolve!: (code: number) => void;
@@ -41,6 +45,7 @@ export class RunEnding {
       o.sim?.startScenario();
       this.checkIdle();
     });
+    s.on('ready', () => (this.ready = true));
     s.on('idle', () => this.checkIdle());
     s.on('probe', () => this.checkUnserved());
     void o.sim?.scenarioDone.then(
@@ -74,6 +79,20 @@ export class RunEnding {
       }
       this.end(1);
     }, seconds * 1000).unref();
+  }
+
+  /**
+   * Says once, after SYNC_NOTICE_MS, what the run waits for when its informers have not synced:
+   * without --timeout a run would otherwise wait in silence for good. A Go program that connected
+   * but started no controller has not reached mgr.Start (a program stuck before it, or one that
+   * never calls it).
+   */
+  noticeSlowSync(go: boolean, afterMs = SYNC_NOTICE_MS): void {
+    setTimeout(() => {
+      if (this.ended || this.synced) return;
+      const hint = go && !this.ready ? ': no controller has started yet; does the program reach mgr.Start(ctx)?' : '';
+      this.o.complain(`still waiting after ${Math.round(afterMs / 1000)} s: ${this.waitingFor()}${hint}`);
+    }, afterMs).unref();
   }
 
   /** What the run still waits for, in a few words. */

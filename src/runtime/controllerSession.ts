@@ -262,13 +262,14 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     const go = this.process as GoControllerProcess;
     const options = this.options.go ?? {};
     const failure = options.binary ? go.useBinary(options.binary) : await go.build({ packageDir: target.packageDir, moduleDir: target.moduleDir, buildFlags: options.buildFlags, goBinary: options.goBinary });
-    if (failure !== undefined) {
-      this.emit('fatal', { phase: 'compile', message: failure });
-      return false;
-    }
-    // Stopped while it built (the debug session ended): start nothing that nobody would stop.
+    // Stopped while it built (Ctrl+C, the debug session ended): the build was stopped with it, or
+    // died of the same Ctrl+C; that is no failure of the program, and nothing starts.
     if (this.stopping) {
       go.dispose();
+      return false;
+    }
+    if (failure !== undefined) {
+      this.emit('fatal', { phase: 'compile', message: failure });
       return false;
     }
     if (!this.prepareKubeconfig()) return false;

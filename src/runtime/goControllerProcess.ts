@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -51,16 +51,57 @@ export interface GoControllerOptions extends GoBuildOptions {
 
 export const DEFAULT_GO_CONNECT_TIMEOUT_MS = 30_000;
 
-/** `go build -o binary`. Resolves undefined when it built, else what went wrong (go's own output). */
-export async function buildGoProgram(options: GoBuildOptions, binary: string): Promise<string | undefined> {
+/** What buildGoProgram resolves to when `stop` ended the build: not a failure of the program. */
+export const BUILD_STOPPED = 'go build stopped';
+
+/** go's error output kept for the message: more is never read. */
+const BUILD_OUTPUT_LIMIT = 16 << 20;
+
+/** How long an interrupted `go build` has to clean up its work folder before it is killed. */
+const BUILD_STOP_GRACE_MS = 2000;
+
+/**
+ * `go build -o binary`. Resolves undefined when it built, else what went wrong (go's own output),
+ * or BUILD_STOPPED once `stop` is aborted: the build (go and the compilers it started, in a process
+ * group of their own) is interrupted as Ctrl+C would, then killed.
+ */
+export async function buildGoProgram(options: GoBuildOptions, binary: string, stop?: AbortSignal): Promise<string | undefined> {
   const moduleDir = resolve(options.moduleDir ?? options.packageDir);
   const pkg = !options.moduleDir ? '.' : /^[./]/.test(options.packageDir) ? resolve(options.packageDir) : options.packageDir;
   const go = options.goBinary ?? 'go';
+  if (stop?.aborted) return BUILD_STOPPED;
   const failure = await new Promise<string | undefined>((done) => {
-    execFile(go, ['build', ...(options.buildFlags ?? []), '-o', binary, pkg], { cwd: moduleDir, maxBuffer: 16 << 20 }, (err, _stdout, stderr) => {
-      if (!err) return done(undefined);
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return done(goNotFoundMessage(go));
-      done(describeGoBuildFailure(stderr || err.message, moduleDir));
+    // A group of its own only when something will stop it: otherwise it stays in ours, where a
+    // terminal's Ctrl+C reaches it with us.
+    const ownGroup = OWN_PROCESS_GROUP && stop !== undefined;
+    const child = spawn(go, ['build', ...(options.buildFlags ?? []), '-o', binary, pkg], { cwd: moduleDir, stdio: ['ignore', 'ignore', 'pipe'], detached: ownGroup });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      if (stderr.length < BUILD_OUTPUT_LIMIT) stderr += d;
+    });
+    let kill: NodeJS.Timeout | undefined;
+    const signalBuild = (signal: NodeJS.Signals) => {
+      try {
+        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+        // ESRCH: the build has ended.
+      }
+    };
+    const interrupt = () => {
+      signalBuild('SIGINT');
+      kill = setTimeout(() => signalBuild('SIGKILL'), BUILD_STOP_GRACE_MS);
+    };
+    stop?.addEventListener('abort', interrupt, { once: true });
+    const finish = (result: string | undefined) => {
+      stop?.removeEventListener('abort', interrupt);
+      clearTimeout(kill);
+      done(stop?.aborted ? BUILD_STOPPED : result);
+    };
+    child.once('error', (err: NodeJS.ErrnoException) => finish(err.code === 'ENOENT' ? goNotFoundMessage(go) : err.message));
+    child.once('close', (code, signal) => {
+      if (code === 0) return finish(undefined);
+      finish(describeGoBuildFailure(stderr || `go build ended with ${signal ?? `exit code ${code}`}`, moduleDir));
     });
   });
   if (failure) return failure;
@@ -79,6 +120,8 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
   private expectingExit = false;
   private exited: Promise<void> = Promise.resolve();
   private helloTimer: NodeJS.Timeout | undefined;
+  /** The `go build` running, which stop() interrupts and waits for (so none is left compiling). */
+  private building: { abort: AbortController; ended: Promise<unknown> } | undefined;
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -93,11 +136,16 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
     return this.socket !== undefined;
   }
 
-  /** Runs `go build`. Resolves undefined when it built, else what went wrong (go's own output). */
+  /** Runs `go build`. Resolves undefined when it built, else what went wrong (go's own output), or BUILD_STOPPED after stop(). */
   async build(options: GoBuildOptions): Promise<string | undefined> {
     this.dir ??= mkdtempSync(join(tmpdir(), 'controller-lab-go-'));
     const binary = join(this.dir, 'controller');
-    const failure = await buildGoProgram(options, binary);
+    const abort = new AbortController();
+    const ended = buildGoProgram(options, binary, abort.signal);
+    const building = { abort, ended };
+    this.building = building;
+    const failure = await ended;
+    if (this.building === building) this.building = undefined;
     if (failure === undefined) this.binary = binary;
     return failure;
   }
@@ -242,6 +290,10 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
 
   /** Asks the program to stop (its mgr.Start returns), then SIGTERM, then SIGKILL after graceMs. */
   async stop(graceMs = 2000): Promise<void> {
+    if (this.building) {
+      this.building.abort.abort();
+      await this.building.ended;
+    }
     const child = this.child;
     if (child && this.alive) {
       this.expectingExit = true;

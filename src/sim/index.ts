@@ -16,6 +16,7 @@ export { adminRequest, endpointFromKubeconfig } from './server/adminClient.ts';
 export { parseScenario } from './scenario/scenarioParser.ts';
 export { checkScenario, SCENARIO_USER_AGENT } from './scenario/scenarioRunner.ts';
 export { readScenarioFile, ScenarioFileNotFound, ScenarioFileUnreadable } from './scenario/scenarioFile.ts';
+export { ScenarioError } from './scenario/scenarioError.ts';
 export type { ScenarioAction, ScheduledStep } from './scenario/scenarioTypes.ts';
 export { parseWorkloadsField } from './scenario/scenarioWorkloads.ts';
 export { parseDuration } from './vocabulary/duration.ts';

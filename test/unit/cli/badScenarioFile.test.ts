@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { scratchDir } from '../kube/support/loopbackApi.ts';
-import { runCli, startCli } from './support/runCli.ts';
+import { repoRoot, runCli, startCli } from './support/runCli.ts';
 
 // A scenario that cannot be used ends `sim`, `run` and `check` with one line saying why, before a
 // server listens: a sim that went on serving without its scenario would look as if it had loaded it.
 
 const EMPTY_CONTROLLER = `export default { name: 'idle', for: { apiVersion: 'v1', kind: 'ConfigMap' }, async reconcile() {} };\n`;
 
-test('sim --scenario with a bad scenario exits at once with the problem, serving nothing', async (t) => {
+test('a bad scenario: sim exits at once with the problem, serving nothing; run exits 2 as check does', async (t) => {
   const { dir, cleanup } = scratchDir();
   t.after(cleanup);
   const scenario = path.join(dir, 'bad.yaml');
@@ -23,6 +23,9 @@ test('sim --scenario with a bad scenario exits at once with the problem, serving
   assert.equal(result.code, 1, result.stderr);
   assert.match(result.stderr, /bad\.yaml:4:11: objects\[0\]\.kind: unknown kind "Frobnicator"/);
   assert.doesNotMatch(result.stdout, /serving on/);
+  const run = await runCli(['run', path.join(repoRoot, 'test/check/ts/replicator/correct.ts'), '--sim', '--scenario', scenario, '--until-idle']);
+  assert.match(run.stderr, /^controller-lab run: .*bad\.yaml:4:11: objects\[0\]\.kind: unknown kind "Frobnicator"/);
+  assert.equal(run.code, 2, 'bad input, as for check');
 });
 
 test('a scenario path that is a folder is one line naming it, for sim, run and check', async (t) => {
@@ -38,7 +41,7 @@ test('a scenario path that is a folder is one line naming it, for sim, run and c
   assert.equal(sim.code, 1);
   const run = await runCli(['run', controller, '--sim', '--scenario', folder, '--until-idle']);
   assert.match(run.stderr, new RegExp(`^controller-lab run: ${line.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\n$`));
-  assert.notEqual(run.code, 0);
+  assert.equal(run.code, 2, 'bad input, as for check');
   const check = await runCli(['check', controller, '--scenario', folder]);
   assert.equal(check.stderr, `controller-lab check: ${line}\n`);
   assert.equal(check.code, 2, 'bad input');

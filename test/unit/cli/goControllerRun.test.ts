@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BROKEN_PROGRAM, EXITING_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, GO_MODULE, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, UNSERVED_KIND_PROGRAM, UNWRAPPED_PROGRAM, writeGoProgram } from '../runtime/support/goPrograms.ts';
+import { BROKEN_PROGRAM, EXITING_PROGRAM, NEVER_STARTED_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, GO_MODULE, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, UNSERVED_KIND_PROGRAM, UNWRAPPED_PROGRAM, writeGoProgram } from '../runtime/support/goPrograms.ts';
 
 // `controller-lab run` on a Go controller-runtime program, as a user runs it: the CLI in a child
 // Node, `go build` for real, the program against the simulated cluster. Go must be on the PATH.
@@ -110,6 +110,18 @@ test('a Go program that never connects, or never calls controllerlab.Wrap, fails
     } finally {
       program.dispose();
     }
+  }
+});
+
+test('a Go program that connects but never starts its manager is named within seconds, not waited on in silence', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(NEVER_STARTED_PROGRAM);
+  try {
+    // --timeout counts from the end of the build; the notice comes at 15 s.
+    const r = await run([program.dir, '--sim', '--until-idle', '--timeout', '20']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /^controller-lab run: still waiting after 15 s: the informers have not synced: no controller has started yet; does the program reach mgr\.Start\(ctx\)\?$/m);
+  } finally {
+    program.dispose();
   }
 });
 

@@ -61,6 +61,9 @@ export const PANICKING_PROGRAM = managerProgram(true, '\tif req.Name == "boom" {
 /** An ordinary controller-runtime program that never calls controllerlab.Wrap. */
 export const UNWRAPPED_PROGRAM = managerProgram(false, '');
 
+/** Calls controllerlab.Wrap (so it connects), then never starts its manager. */
+export const NEVER_STARTED_PROGRAM = managerProgram(true, '').replace('\tif err := mgr.Start(', '\tselect {}\n\tif err := mgr.Start(');
+
 /** Runs and never connects (nor does anything else). */
 export const SILENT_PROGRAM = 'package main\n\nimport "time"\n\nfunc main() {\n\ttime.Sleep(time.Hour)\n}\n';
 
