@@ -51,8 +51,11 @@ class IncludeReader {
   /** Real paths already read: a file included twice (or a kustomization cycle) is read once. */
   private readonly seen = new Set<string>();
 
-  /** `shown`: the path as problems name it; `absolute`: where it is; `notFound`: reports that nothing is there. */
-  read(shown: string, absolute: string, notFound: () => void): void {
+  /**
+   * `shown`: the path as problems name it; `absolute`: where it is; `notFound`: reports that nothing
+   * is there; `named`: the scenario names it itself (not a folder's file, nor a kustomization's).
+   */
+  read(shown: string, absolute: string, notFound: () => void, named = false): void {
     let isDir: boolean;
     let real: string;
     try {
@@ -64,7 +67,16 @@ class IncludeReader {
     }
     if (this.seen.has(real)) return;
     this.seen.add(real);
-    if (!isDir) return KUSTOMIZATION_FILES.includes(basename(absolute)) ? this.readKustomization(shown, absolute) : this.readFile(shown, absolute);
+    if (!isDir) {
+      if (KUSTOMIZATION_FILES.includes(basename(absolute))) return this.readKustomization(shown, absolute);
+      const before = this.documents.length + this.problems.length;
+      this.readFile(shown, absolute);
+      // A file the scenario names is meant to add something; a folder's other YAML may be config.
+      if (named && this.documents.length + this.problems.length === before) {
+        this.problems.push({ file: shown, line: 1, column: 1, path: '', message: 'holds no Kubernetes objects (no document with apiVersion and kind)' });
+      }
+      return;
+    }
     const kustomization = KUSTOMIZATION_FILES.find((name) => isFile(join(absolute, name)));
     if (kustomization) return this.readKustomization(join(shown, kustomization), join(absolute, kustomization));
     const names = readdirSync(absolute).filter((n) => /\.ya?ml$/i.test(n) && isFile(join(absolute, n))).sort();
@@ -146,7 +158,7 @@ export function readIncludes(value: unknown, where: IncludeWhere, fieldProblem: 
     const shown = isAbsolute(entry) ? entry : normalize(join(dirname(where.fileName), entry));
     // kubebuilder's CRDs are generated: a fresh scaffold has none until `make manifests`.
     const generated = /(^|\/)config\/crd\/bases\/?$/.test(entry) ? ' (kubebuilder writes it: make manifests)' : '';
-    reader.read(shown, absolute, () => fieldProblem(i, `${entry}: no such file or directory${generated}`));
+    reader.read(shown, absolute, () => fieldProblem(i, `${entry}: no such file or directory${generated}`), true);
   });
   return { documents: reader.documents, problems: reader.problems };
 }

@@ -142,6 +142,12 @@ test('every problem is reported in one pass, with the file and line it is in, in
   assert.equal(c.resourceVersion, rv, 'nothing was applied');
 });
 
+test('a file the scenario includes by name that holds no Kubernetes object is a problem; such files in an included folder are not', (t) => {
+  const dir = project(t, { 'notes.yaml': 'hello: world\n', 'config/samples/memcached.yaml': SAMPLE, 'config/samples/kustomizeconfig.yaml': 'nameReference:\n- kind: Service\n', 'config/crd/bases/memcached.yaml': CRD });
+  const e = problemsOf(() => load(cluster(), dir, 'include:\n  - ../config/crd/bases\n  - ../config/samples\n  - ../notes.yaml\n'));
+  assert.deepEqual(e.message.split('\n'), ['notes.yaml:1:1: holds no Kubernetes objects (no document with apiVersion and kind)'], e.message);
+});
+
 test('a missing config/crd/bases says make manifests writes it (a fresh kubebuilder scaffold has none)', (t) => {
   const dir = project(t, { 'config/samples/memcached.yaml': SAMPLE });
   const e = problemsOf(() => load(cluster(), dir, 'include:\n  - ../config/crd/bases\n  - ../config/samples\n'));
