@@ -15,7 +15,7 @@ export type ChosenController = { controller: string; scenario?: string } | { pro
 export async function chooseController(uri: vscode.Uri | undefined, verb: 'debug' | 'run' | 'check'): Promise<ChosenController | undefined> {
   const file = controllerFileFor(uri) ?? goWorkspaceFolder();
   if (!file) {
-    void vscode.window.showInformationMessage(`Open your controller file to ${verb} it with Controller Lab.`);
+    offerToChooseFile(verb);
     return undefined;
   }
   if (!file.endsWith('.go') && !isDirectory(file)) {
@@ -31,6 +31,23 @@ export async function chooseController(uri: vscode.Uri | undefined, verb: 'debug
   }
   const program = choice.programs.length === 1 ? choice.programs[0] : await pickProgram(choice.programs, verb);
   return program;
+}
+
+const COMMAND_OF: Record<'debug' | 'run' | 'check', string> = { debug: 'controllerLab.debugController', run: 'controllerLab.runController', check: 'controllerLab.checkController' };
+
+/** Says what is missing, with a way to pick the file; the command then runs again on it. */
+function offerToChooseFile(verb: 'debug' | 'run' | 'check'): void {
+  const CHOOSE = 'Choose a File…';
+  void vscode.window.showInformationMessage(`Controller Lab: open your controller file to ${verb} it (TypeScript or JavaScript, or a Go project's controller or main.go).`, CHOOSE).then(async (action) => {
+    if (action !== CHOOSE) return;
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+      openLabel: `${verb[0]!.toUpperCase()}${verb.slice(1)} This Controller`,
+      filters: { Controllers: ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs', 'go'] },
+    });
+    if (picked?.[0]) await vscode.commands.executeCommand(COMMAND_OF[verb], picked[0]);
+  });
 }
 
 /** The first workspace folder that is a Go module, for the commands run with no editor open. */

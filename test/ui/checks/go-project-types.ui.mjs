@@ -3,6 +3,7 @@
 // controllers and offers Set Up This Go Project or the types anyway (go-project-types.png); the
 // types anyway are written with a tsconfig.json. Watch Resource… with the project's kind typed
 // (its CRD not installed) says how to get it served instead of an empty list (go-project-watch.png).
+// In a window with no folder, Run Controller says what it needs and offers to choose the file.
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { repoRoot, runCommand } from '../workbench.mjs';
 import { waitFor } from '../debugView.mjs';
 
-export const name = 'a kubebuilder project: Add Controller Types asks first, Watch Resource says how to serve its CRD';
+export const name = 'a kubebuilder project: Add Controller Types asks first, Watch Resource says how to serve its CRD; Run Controller with nothing open offers to choose a file';
 
 const FIXTURE = join(repoRoot, 'test', 'project', 'fixtures', 'memcached-operator');
 
@@ -46,4 +47,12 @@ export async function run(workbench) {
   await workbench.screenshot('go-project-watch');
   assert.match(await hint.innerText(), /its CRD is installed[\s\S]*Load Scenario… including config\/crd\/bases/);
   await page.keyboard.press('Escape');
+
+  await page.goto(`${new URL(page.url()).origin}/?ew=true`);
+  await workbench.ready();
+  await runCommand(page, 'Controller Lab: Run Controller on Simulated Cluster');
+  const ask = page.locator('.notifications-toasts .notification-toast', { hasText: 'Controller Lab: open your controller file to run it' }).first();
+  await ask.waitFor({ timeout: 30_000 });
+  await workbench.screenshot('run-controller-nothing-open');
+  assert.equal(await ask.locator('.monaco-button', { hasText: 'Choose a File…' }).count(), 1, 'the message offers to choose the file');
 }
