@@ -278,9 +278,21 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
     const obj = iv.object(value, []);
     if (obj) objects.push({ object: obj, line: iv.lineOf([]).line, source: '', file });
   }
+  // The same object twice would be merged in silence, the second one winning: most likely a copy
+  // whose name was not changed.
+  const firstAt = new Map<string, number>();
   rawObjects.forEach((o, i) => {
     const obj = v.object(o, ['objects', i]);
-    if (obj) objects.push({ object: obj, line: v.lineOf(['objects', i]).line, source: `objects[${i}]` });
+    if (!obj) return;
+    const line = v.lineOf(['objects', i]).line;
+    const { apiVersion, kind, metadata } = obj as { apiVersion: string; kind: string; metadata: { name?: string; namespace?: string } };
+    if (metadata.name !== undefined) {
+      const key = `${apiVersion.split('/').length > 1 ? apiVersion.split('/')[0] : ''}/${kind}/${metadata.namespace ?? ''}/${metadata.name}`;
+      const first = firstAt.get(key);
+      if (first !== undefined) v.problem(['objects', i], `${kind} ${metadata.namespace ? `${metadata.namespace}/` : ''}${metadata.name} is already defined at line ${first}: give one of them another name, or change it in a step`);
+      else firstAt.set(key, line);
+    }
+    objects.push({ object: obj, line, source: `objects[${i}]` });
   });
 
   const steps: ScheduledStep[] = [];

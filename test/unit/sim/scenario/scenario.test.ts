@@ -138,6 +138,23 @@ steps:
   assert.equal(c.resourceVersion, rv, 'nothing was applied');
 });
 
+test('the same object twice in a scenario is a problem naming where it was first', () => {
+  const { cluster: c } = cluster();
+  const rv = c.resourceVersion;
+  const twice = `objects:
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: a, namespace: default }, data: { x: "1" } }
+  - { apiVersion: v1, kind: Secret, metadata: { name: a, namespace: default } }
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: a, namespace: other } }
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: a, namespace: default }, data: { x: "2" } }
+`;
+  assert.throws(() => c.loadScenario(twice, { fileName: 'dup.yaml' }), (e: unknown) => {
+    assert.ok(e instanceof ScenarioError);
+    assert.deepEqual(e.message.split('\n'), ['dup.yaml:5:5: objects[3]: ConfigMap default/a is already defined at line 2: give one of them another name, or change it in a step']);
+    return true;
+  });
+  assert.equal(c.resourceVersion, rv, 'nothing was applied');
+});
+
 test('YAML syntax errors point at their line', () => {
   const { cluster: c } = cluster();
   assert.throws(() => c.loadScenario('objects:\n  - { apiVersion: v1\nsteps: [', { fileName: 'broken.yaml' }), (e: unknown) =>
