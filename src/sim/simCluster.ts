@@ -243,7 +243,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       // As kube-apiserver's bootstrap controller, at every start: the system namespaces are there.
       const namespaces = this.mvcc.table('', 'namespaces');
       for (const name of DEFAULT_NAMESPACES) {
-        if (!namespaces.current.has(name)) this.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name } });
+        if (!namespaces.current.has(name)) this.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name } }, { fieldManager: 'kube-apiserver' });
       }
     }
     if (options.stateDir && loaded) {

@@ -1,5 +1,6 @@
 import { GENERATED_KINDS } from '../goTypes/generatedSchemas.ts';
 import { fieldsOf } from '../goTypes/typedDecoding.ts';
+import { goPlainValue } from '../goTypes/unstructuredConversion.ts';
 import { itemElement, MissingKeyError, readableElement } from './fieldWalk.ts';
 import type { Shape } from './shape.ts';
 
@@ -30,12 +31,7 @@ function goTypeOf(v: unknown): string {
   return typeof v === 'boolean' ? 'bool' : 'string';
 }
 
-/** Go's %v of it: maps with sorted keys, `map[a:1]`, lists `[a b]`. */
-function goPlain(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(goPlain).join(' ')}]`;
-  if (isObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goPlain(v[k])}`).join(' ')}]`;
-  return v === null ? '<nil>' : String(v);
-}
+const goPlain = goPlainValue;
 
 /** Go's %#v of it: strings quoted, `map[string]interface {}{"a":1}`. */
 function goSyntax(v: unknown): string {

@@ -12,6 +12,11 @@ import { AGE_COLUMN, col, NAME_COLUMN, str } from '../vocabulary/tableCells.ts';
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 
 export const namespaceStrategy: KindStrategy = {
+  // Defaulted as the request is decoded, so the request's field manager owns the label, as it does in kube-apiserver.
+  defaults(o: KubeObject): void {
+    if (o.metadata?.name) o.metadata.labels = { ...o.metadata.labels, [NAME_LABEL]: o.metadata.name };
+  },
+
   prepareForCreate(o: KubeObject): void {
     o.metadata.labels = { ...o.metadata.labels, [NAME_LABEL]: o.metadata.name ?? '' };
     o.spec = { finalizers: ['kubernetes'] };

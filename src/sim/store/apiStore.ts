@@ -371,9 +371,9 @@ export class ApiStore implements StoreOps {
       }
       this.checkConflictFault(info, key, name);
       ctx.admission?.validate(undefined, current.object);
-      if (ctx.dryRun) return { object: current, deleted: !(current.object.metadata.finalizers?.length) };
-      if (isCrdTable(info)) deleteCustomResources(this, current.object, cascadeContext(ctx));
       const gcFinalizer = this.deletionControllers ? undefined : propagationFinalizer(options.propagationPolicy);
+      if (ctx.dryRun) return this.dryRunDeletion(info, current, options, gcFinalizer);
+      if (isCrdTable(info)) deleteCustomResources(this, current.object, cascadeContext(ctx));
       if (gcFinalizer) return this.markForGarbageCollector(table, key, current, gcFinalizer, options, info, ctx);
       if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object, cascadeContext(ctx));
       // Foreground, simplified: dependents go first (the real GC also parks the owner behind a
@@ -384,7 +384,8 @@ export class ApiStore implements StoreOps {
         if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };
         const next = mutableCopy(current.object) as KubeObject;
         next.metadata.deletionTimestamp = timestamp(this.opts.clock.now());
-        next.metadata.deletionGracePeriodSeconds = options.gracePeriodSeconds ?? 0;
+        // A namespace's deletion has no grace period (its registry sets none).
+        if (!isNamespace) next.metadata.deletionGracePeriodSeconds = options.gracePeriodSeconds ?? 0;
         if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
         if (isNamespace) {
           (next as { status?: unknown }).status = { phase: 'Terminating' };
@@ -708,6 +709,24 @@ export class ApiStore implements StoreOps {
     if (ctx.dryRun) return new Stored(next, current.resourceVersion);
     if (jsonEqual(next, current.object)) return current;
     return this.commit(table, key, next, ctx).object;
+  }
+
+  /**
+   * A dry-run delete answers what the delete would leave, unstored: an object with finalizers (or
+   * the garbage collector's, or a namespace) marked for deletion, one without them as deleted.
+   */
+  private dryRunDeletion(info: ResourceInfo, current: Stored, options: DeleteOptions, gcFinalizer: string | undefined): { object: Stored; deleted: boolean } {
+    const cur = current.object;
+    const isNamespace = info.group === NAMESPACES.group && info.resource === NAMESPACES.resource;
+    if (!gcFinalizer && !isNamespace && !cur.metadata.finalizers?.length) return { object: this.markedAsDeleted(info, current, options), deleted: true };
+    if (cur.metadata.deletionTimestamp && (!gcFinalizer || cur.metadata.finalizers?.includes(gcFinalizer))) return { object: current, deleted: false };
+    const next = mutableCopy(cur) as KubeObject;
+    if (gcFinalizer) next.metadata.finalizers = [...(next.metadata.finalizers ?? []).filter((f) => f !== gcFinalizer), gcFinalizer];
+    next.metadata.deletionTimestamp ??= timestamp(this.opts.clock.now());
+    if (!isNamespace) next.metadata.deletionGracePeriodSeconds ??= options.gracePeriodSeconds ?? 0;
+    if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
+    if (isNamespace) (next as { status?: unknown }).status = { phase: 'Terminating' };
+    return { object: transientStored(next), deleted: false };
   }
 
   /** Without a garbage collector: the object waits behind the finalizer kube-apiserver adds for it. */

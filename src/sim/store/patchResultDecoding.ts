@@ -5,10 +5,12 @@ import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { decodeProblems } from '../goTypes/typedDecoding.ts';
 import { keepNumberLiteral, numberLiteral } from '../goTypes/numberLiterals.ts';
 import type { PatchType } from './types.ts';
+import { goPlainValue, unstructuredConversionProblem } from '../goTypes/unstructuredConversion.ts';
 
 // kube-apiserver applies a JSON merge patch or a JSON patch to the object's JSON text and decodes
-// the result into the kind's Go type. A result that does not decode (a string where a number goes,
-// or a number written 1e3 into an integer, which Go's decoder refuses as written) is a 422 on the
+// the result into the kind's Go type (a strategic merge patch's map it converts into it). A result
+// that does not decode (a string where a number goes, or a number written 1e3 into an integer,
+// which Go's decoder refuses as written) is a 422 on the
 // field `patch`, quoting the patched JSON — not the 400 a create's body gets.
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -61,9 +63,17 @@ function patchedText(value: unknown, holder?: object, key?: string | number): st
 
 const goString = (s: string): string => JSON.stringify(s).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 
-/** Refuses a merge or JSON patch whose result a built-in kind's Go type cannot decode. */
+/** A strategic merge patch's result the unstructured converter refuses: the 422 quotes the patch as Go prints the map. */
+function refuseUnconvertible(info: ResourceInfo, patch: unknown, result: KubeObject): void {
+  const problem = unstructuredConversionProblem(`${apiVersionOf(info)}/${info.kind}`, result);
+  if (problem) throw invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${JSON.stringify(goPlainValue(patch))}: ${problem}` }]);
+}
+
+/** Refuses a merge, JSON or strategic merge patch whose result a built-in kind's Go type cannot decode. */
 export function refuseUndecodablePatchResult(info: ResourceInfo, type: PatchType, patch: unknown, result: KubeObject): void {
-  if (info.source !== 'builtin' || (type !== 'merge' && type !== 'json')) return;
+  if (info.source !== 'builtin') return;
+  if (type === 'strategic') return refuseUnconvertible(info, patch, result);
+  if (type !== 'merge' && type !== 'json') return;
   if (type === 'merge') carryMerged(patch, result);
   else carryJsonPatch(patch, result);
   // managedFields are field management's to read (entries it cannot read are ignored), as in a create.

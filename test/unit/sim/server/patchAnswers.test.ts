@@ -10,6 +10,29 @@ const suite = suiteServer();
 const CMS = '/api/v1/namespaces/default/configmaps';
 
 describe('patch answers', () => {
+  it('a strategic merge patch whose result does not convert is a 422 on `patch` quoting the patch as Go prints it, in the converter\'s words', async () => {
+    assert.equal((await call(suite.server, 'POST', CMS, { body: { metadata: { name: 'unconvertible' } } })).status, 201);
+    const smp = (body: unknown) => call(suite.server, 'PATCH', `${CMS}/unconvertible`, { body, contentType: 'application/strategic-merge-patch+json' });
+    const cases: [unknown, string][] = [
+      [{ data: { a: 1 } }, '"map[data:map[a:1]]": cannot convert int64 to string'],
+      [{ data: { a: true }, metadata: { labels: { x: 'y' } } }, '"map[data:map[a:true] metadata:map[labels:map[x:y]]]": unrecognized type: string'],
+      [{ data: 'x' }, '"map[data:x]": cannot restore map from string'],
+    ];
+    for (const [body, detail] of cases) {
+      const r = await smp(body);
+      assert.equal(r.status, 422, r.body);
+      assert.equal(r.json().message, ` "" is invalid: patch: Invalid value: ${detail}`);
+    }
+    const deployments = '/apis/apps/v1/namespaces/default/deployments';
+    const labels = { app: 'smp' };
+    assert.equal((await call(suite.server, 'POST', deployments, { body: { metadata: { name: 'smp' }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } })).status, 201);
+    const replicas = await call(suite.server, 'PATCH', `${deployments}/smp`, { body: { spec: { replicas: '3' } }, contentType: 'application/strategic-merge-patch+json' });
+    assert.equal(replicas.json().message, ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:3]]": unrecognized type: int32');
+    const fraction = await call(suite.server, 'PATCH', `${deployments}/smp`, { body: { spec: { replicas: 1.5 } }, contentType: 'application/strategic-merge-patch+json' });
+    assert.equal(fraction.json().message, ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:1.5]]": cannot convert float64 to int32');
+    assert.equal((await call(suite.server, 'PATCH', `${deployments}/smp`, { body: { spec: { replicas: 2 } }, contentType: 'application/strategic-merge-patch+json' })).status, 200);
+  });
+
   it('a merge or JSON patch whose result does not decode is a 422 on `patch` quoting the patched JSON, a number written 1e3 included', async () => {
     const made = (await call(suite.server, 'POST', CMS, { body: { metadata: { name: 'undecodable' } } })).json();
     const { uid, resourceVersion, creationTimestamp } = made.metadata;
