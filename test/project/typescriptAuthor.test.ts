@@ -53,6 +53,15 @@ test('README\'s TypeScript controller, in a fresh npm project with the packed pr
       '      template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: c, image: nginx }] } }',
       '',
     ].join('\n'));
+    // README's test of it, on the PATH's Node (Debian's 20 where there is one).
+    writeFileSync(join(project, 'my-controller.test.mjs'), readmeBlock('There is no TypeScript simtest yet', 'js'));
+    const node = spawnSync('/usr/bin/node', ['--version']).status === 0 ? '/usr/bin/node' : process.execPath;
+    // Without this runner's NODE_TEST_CONTEXT, which would send the child's results here instead of to its stdout.
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const tested = spawnSync(node, ['--test', 'my-controller.test.mjs'], { cwd: project, env, encoding: 'utf8', timeout: 2 * MINUTES });
+    assert.equal(tested.status, 0, `README's test passes:\n${tested.stdout}${tested.stderr}`);
+    assert.match(tested.stdout, /^(# pass|ℹ pass) 1$/m);
+
     const ran = spawnSync(join(project, 'node_modules/.bin/controller-lab'), ['run', 'my-controller.ts', '--sim', '--scenario', 'scenario.yaml', '--until-idle', '--timeout', '60'], { cwd: project, encoding: 'utf8', timeout: 2 * MINUTES });
     assert.equal(ran.status, 0, `${ran.stdout}${ran.stderr}`);
     assert.match(ran.stdout, /^#1 ReplicaSet default\/web \(ADDED rv \d+\) → ok/m);
