@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ test('README\'s TypeScript controller, in a fresh npm project with the packed pr
     assert.equal(packed.status, 0, packed.stderr);
     const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')) ?? '');
     const project = join(work, 'my-operator');
-    spawnSync('mkdir', [project]);
+    mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-operator', version: '1.0.0', private: true, type: 'module' }, null, 2));
     const installed = spawnSync('npm', ['install', '--save-dev', tarball, '--no-audit', '--no-fund'], { cwd: project, encoding: 'utf8' });
     assert.equal(installed.status, 0, installed.stderr);
