@@ -1,6 +1,7 @@
 // Types for `import { defineController, TerminalError } from 'controller-lab'`.
 // Controller Lab runs your controller with this module provided; this file only gives your editor
-// the types. Include it in your tsconfig ("include": [..., "types/controller-lab.d.ts"]), or run
+// the types. A project that installed the npm package has them already (its package.json names this
+// file); otherwise include it in your tsconfig ("include": [..., "types/controller-lab.d.ts"]), or run
 // "Controller Lab: Add Controller Types to Workspace", which does that for you.
 // Generated from Controller Lab's src/controllerProtocol/api.ts by `node scripts/controllerTypes.mjs`: do not edit.
 

@@ -34,7 +34,8 @@ with the arguments after \`--\`.
                         ServiceAccount system:serviceaccount:NS:NAME: the cluster then allows it
                         only what that user's RBAC grants (apply your Roles and bindings first)
   --until-idle          exit once the queue is empty, nothing is scheduled and the scenario ended
-                        (or only retries of failing keys are left: then exit 1, naming them)
+                        (a requeueAfter of a reconcile that wrote nothing is a periodic resync,
+                        not work left; when only retries of failing keys are left: exit 1, naming them)
   --trace OUT.jsonl     one JSON line per reconcile: key, trigger, cache RV, writes, result, duration
   --workers N           concurrent reconciles (default: the controller's maxConcurrentReconciles or 1)
   --reconcile-timeout MS  a reconcile running longer is reported and retried (default 30000);

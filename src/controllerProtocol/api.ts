@@ -174,10 +174,10 @@ export class TerminalError extends Error {
   }
 }
 
-function checkKind(where: string, k: unknown): void {
+function checkKind(where: string, k: unknown, hint = ''): void {
   const ref = k as Partial<SourceSpec> | undefined;
   if (!ref || typeof ref.apiVersion !== 'string' || typeof ref.kind !== 'string') {
-    throw new TypeError(`defineController: ${where} needs { apiVersion, kind }`);
+    throw new TypeError(`defineController: ${where} needs { apiVersion, kind }${hint}`);
   }
   checkPredicates(`${where}.predicates`, ref.predicates);
 }
@@ -194,18 +194,30 @@ function checkPredicates(where: string, list: unknown): void {
 /** More concurrent reconciles than any controller needs, and few enough for the host to make. */
 const MAX_CONCURRENT_RECONCILES = 1000;
 
+const SPEC_FIELDS = new Set(['name', 'for', 'owns', 'watches', 'predicates', 'maxConcurrentReconciles', 'reconcile']);
+
+/**
+ * The spec's fields defineController does not know, said after a required one found missing: most
+ * likely its misspelling (`fro`, `reconcil`). Unknown fields are not refused on their own: a
+ * JavaScript controller may keep its helpers on the spec.
+ */
+function unknownFieldsHint(spec: object): string {
+  const unknown = Object.keys(spec).filter((k) => !SPEC_FIELDS.has(k));
+  return unknown.length ? ` (unknown field ${unknown.map((k) => `\`${k}\``).join(', ')}: a misspelling?)` : '';
+}
+
 /** Validates a controller spec early, so a typo fails at load with a clear message, not mid-reconcile. */
 export function defineController(spec: ControllerSpec): ControllerDefinition {
   if (!spec || typeof spec !== 'object') throw new TypeError('defineController: expected an object');
-  if (typeof spec.name !== 'string' || spec.name === '') throw new TypeError('defineController: `name` is required');
-  checkKind('`for`', spec.for);
+  if (typeof spec.name !== 'string' || spec.name === '') throw new TypeError(`defineController: \`name\` is required${unknownFieldsHint(spec)}`);
+  checkKind('`for`', spec.for, unknownFieldsHint(spec));
   spec.owns?.forEach((k, i) => checkKind(`owns[${i}]`, k));
   spec.watches?.forEach((w, i) => {
     checkKind(`watches[${i}]`, w);
     if (typeof w.map !== 'function') throw new TypeError(`defineController: watches[${i}].map must be a function`);
   });
   checkPredicates('predicates', spec.predicates);
-  if (typeof spec.reconcile !== 'function') throw new TypeError('defineController: `reconcile` must be a function');
+  if (typeof spec.reconcile !== 'function') throw new TypeError(`defineController: \`reconcile\` must be a function${unknownFieldsHint(spec)}`);
   const workers = spec.maxConcurrentReconciles;
   // A billion workers exhaust the host's heap before the first reconcile runs.
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1 || workers > MAX_CONCURRENT_RECONCILES)) {

@@ -134,8 +134,9 @@ export type HostMessage =
   | { type: 'batch'; messages: HostMessage[] }
   /**
    * Idle: nothing queued, processing, delayed or backing off. Settled: nothing queued or
-   * processing, and every waiting key waits for the retry of a failed reconcile (only failures are
-   * left). Sent whenever either changes; a host that never sends `settled` is settled when idle.
+   * processing, and every waiting key waits for the retry of a failed reconcile or for the
+   * requeueAfter of a reconcile that wrote nothing (only failures and periodic resyncs are left).
+   * Sent whenever either changes; a host that never sends `settled` is settled when idle.
    */
   | { type: 'idle'; idle: boolean; settled?: boolean };
 

@@ -170,6 +170,8 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private hostSendsSettled = false;
   /** `controller\0key` whose latest reconcile failed (for deriving `settled`). */
   private readonly failingKeys = new Set<string>();
+  /** `controller\0key` whose latest reconcile wrote nothing and asked only for a requeueAfter (a periodic resync). */
+  private readonly restingKeys = new Set<string>();
   /** How the Go program was started, to start it again (restartProcess). */
   private goStart: GoControllerOptions | undefined;
   /** Set by restartProcess: what to do when the killed process's exit arrives. */
@@ -411,7 +413,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
     p.on('idle', (m) => {
       if (m.settled !== undefined) this.hostSendsSettled = true;
       this.idleNow = m.idle;
-      this.settledNow = m.settled ?? (m.idle || this.onlyFailuresLeft());
+      this.settledNow = m.settled ?? (m.idle || this.onlyRetriesOrResyncsLeft());
       this.emit('idle', { idle: m.idle, settled: this.settledNow });
     });
     p.on('probe', (m) => {
@@ -462,6 +464,8 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
         const failing = `${record.controller}\0${record.key}`;
         if (m.end.outcome.kind === 'error') this.failingKeys.add(failing);
         else this.failingKeys.delete(failing);
+        if (m.end.outcome.kind === 'success' && m.end.decision.action === 'addAfter' && m.end.writes.length === 0) this.restingKeys.add(failing);
+        else this.restingKeys.delete(failing);
         this.emit('reconcileEnd', { record });
         this.deriveSettled();
       }
@@ -487,20 +491,24 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
 
   /**
    * For a host that does not say (a Go program): settled when nothing is queued or processing and
-   * every waiting key waits to retry a reconcile that failed, as the TypeScript host decides it.
+   * every waiting key waits to retry a reconcile that failed, or for the requeueAfter of one that
+   * wrote nothing, as the TypeScript host decides it.
    */
-  private onlyFailuresLeft(): boolean {
+  private onlyRetriesOrResyncsLeft(): boolean {
     if (this.queues.size === 0) return false;
     for (const [controller, q] of this.queues) {
       if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
-      for (const k of q.keys) if (k.state !== 'waiting' || !this.failingKeys.has(`${controller}\0${k.key}`)) return false;
+      for (const k of q.keys) {
+        const id = `${controller}\0${k.key}`;
+        if (k.state !== 'waiting' || !(this.failingKeys.has(id) || this.restingKeys.has(id))) return false;
+      }
     }
     return true;
   }
 
   private deriveSettled(): void {
     if (this.hostSendsSettled || this.idleNow) return;
-    const settled = this.onlyFailuresLeft();
+    const settled = this.onlyRetriesOrResyncsLeft();
     if (settled === this.settledNow) return;
     this.settledNow = settled;
     this.emit('idle', { idle: false, settled });

@@ -67,6 +67,11 @@ export class ControllerLoop {
   private lastSettled: boolean | undefined;
   /** Keys whose last reconcile failed and that now wait for their retry (backoff). */
   private readonly failing = new Set<string>();
+  /**
+   * Keys whose last reconcile wrote nothing and asked only to run again later (requeueAfter): a
+   * periodic resync waiting on its timer, not work left to do (as `check` counts it).
+   */
+  private readonly resting = new Set<string>();
   private queueDirty = false;
   private queueTimer: TimerHandle | undefined;
 
@@ -319,6 +324,8 @@ export class ControllerLoop {
     const decision = handleReconcileOutcome(this.opts.queue, key, outcome);
     if (decision.action === 'addRateLimited' && decision.reason === 'error') this.failing.add(key);
     else this.failing.delete(key);
+    if (decision.action === 'addAfter' && writes.length === 0) this.resting.add(key);
+    else this.resting.delete(key);
     this.opts.send({ type: 'reconcileEnd', end: { reconcileId: record.reconcileId, seq, durationMs: clock.now() - started, writes, outcome, decision, ...(staleReads.length ? { staleReads } : {}) } });
   }
 
@@ -354,7 +361,7 @@ export class ControllerLoop {
     this.queueDirty = true;
     const c = this.opts.queue.counts();
     const idle = c.depth === 0 && c.processing === 0 && c.waiting === 0;
-    const settled = c.depth === 0 && c.processing === 0 && c.waiting === this.failing.size;
+    const settled = c.depth === 0 && c.processing === 0 && c.waiting === this.failing.size + this.resting.size;
     if (idle !== this.lastIdle || settled !== this.lastSettled) {
       this.lastIdle = idle;
       this.lastSettled = settled;

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BROKEN_PROGRAM, EXITING_PROGRAM, NEVER_STARTED_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, GO_MODULE, PANICKING_PROGRAM, PANIC_SCENARIO, SILENT_PROGRAM, UNSERVED_KIND_PROGRAM, UNWRAPPED_PROGRAM, writeGoProgram } from '../runtime/support/goPrograms.ts';
+import { BROKEN_PROGRAM, EXITING_PROGRAM, NEVER_STARTED_PROGRAM, GO_EXAMPLE, GO_EXAMPLE_SCENARIO, GO_MODULE, PANICKING_PROGRAM, PANIC_SCENARIO, PERIODIC_PROGRAM, SILENT_PROGRAM, UNSERVED_KIND_PROGRAM, UNWRAPPED_PROGRAM, writeGoProgram } from '../runtime/support/goPrograms.ts';
 
 // `controller-lab run` on a Go controller-runtime program, as a user runs it: the CLI in a child
 // Node, `go build` for real, the program against the simulated cluster. Go must be on the PATH.
@@ -153,6 +153,22 @@ test('a reconcile that panics is reported as controller-runtime reports it, retr
     // The panic's stack, with the line of the user's code.
     assert.ok(r.stderr.includes(`${program.mainFile}:`), r.stderr);
     assert.match(r.stderr, /stopped with 1 key\(s\) still failing: ConfigMap default\/boom \(#\d+: panic: kaboom/);
+  } finally {
+    program.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--until-idle ends a Go program whose only keys left wait on a requeueAfter that wrote nothing', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(PERIODIC_PROGRAM);
+  const dir = mkdtempSync(join(tmpdir(), 'cl-go-periodic-'));
+  try {
+    const scenario = join(dir, 'scenario.yaml');
+    writeFileSync(scenario, PANIC_SCENARIO);
+    const r = await run([program.dir, '--sim', '--scenario', scenario, '--until-idle', '--timeout', '120']);
+    assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
+    assert.match(r.stdout, /^#\d+ ConfigMap default\/fine \(ADDED rv \d+\) → ok, requeue after 30000 ms/m);
+    assert.doesNotMatch(r.stdout, /\(requeue\) → /, 'the run ended before any 30 s requeue came round');
   } finally {
     program.dispose();
     rmSync(dir, { recursive: true, force: true });

@@ -111,3 +111,35 @@ export default defineController({
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--until-idle ends when the only keys left wait on a periodic requeueAfter that wrote nothing', () => {
+  const dir = tempDir();
+  try {
+    const controller = join(dir, 'periodic.ts');
+    writeFileSync(controller, [
+      "import { defineController } from 'controller-lab';",
+      'export default defineController({',
+      "  name: 'periodic', for: { apiVersion: 'v1', kind: 'ConfigMap' },",
+      '  async reconcile(req, ctx) {',
+      "    if (req.name !== 'settings') return;",
+      "    const cm = ctx.get('ConfigMap', req.namespace, req.name);",
+      '    if (!cm) return;',
+      "    if (cm.metadata.labels?.seen !== 'yes') await ctx.client.update({ ...cm, metadata: { ...cm.metadata, labels: { seen: 'yes' } } });",
+      '    return { requeueAfter: 30_000 };',
+      '  },',
+      '});',
+      '',
+    ].join('\n'));
+    const scenario = join(dir, 'scenario.yaml');
+    writeFileSync(scenario, 'objects:\n  - { apiVersion: v1, kind: ConfigMap, metadata: { name: settings, namespace: default } }\n');
+    const started = Date.now();
+    const r = run([controller, '--sim', '--scenario', scenario, '--until-idle', '--timeout', '25']);
+    assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
+    assert.ok(Date.now() - started < 20_000, 'ended before its 30 s requeue came round');
+    // The write's own watch event was reconciled (it wrote nothing more) before the run ended.
+    assert.match(r.stdout, /update ConfigMap default\/settings → rv \d+/);
+    assert.match(r.stdout, /ConfigMap default\/settings \(MODIFIED rv \d+\) → ok, requeue after 30000 ms/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

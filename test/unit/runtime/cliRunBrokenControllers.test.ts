@@ -259,3 +259,14 @@ test('a controller whose maxConcurrentReconciles is a billion fails to load, say
     assert.match(r.stderr, /load failed: defineController: maxConcurrentReconciles must be a positive integer, at most 1000/);
   });
 });
+
+test('a misspelt `for` or `reconcile` fails to load naming the unknown field the user wrote', () => {
+  withTempDir((dir) => {
+    const forTypo = runController(dir, failsOnce(dir, '').replace('  for: {', '  fro: {'), SIM, { limitMs: 30_000 });
+    assert.notEqual(forTypo.code, 0);
+    assert.match(forTypo.stderr, /load failed: defineController: `for` needs \{ apiVersion, kind \} \(unknown field `fro`: a misspelling\?\)/);
+    const reconcileTypo = runController(dir, failsOnce(dir, '').replace('  reconcile(req) {', '  reconcil(req) {'), SIM, { limitMs: 30_000 });
+    assert.notEqual(reconcileTypo.code, 0);
+    assert.match(reconcileTypo.stderr, /load failed: defineController: `reconcile` must be a function \(unknown field `reconcil`: a misspelling\?\)/);
+  });
+});

@@ -61,6 +61,9 @@ export const PANICKING_PROGRAM = managerProgram(true, '\tif req.Name == "boom" {
 /** An ordinary controller-runtime program that never calls controllerlab.Wrap. */
 export const UNWRAPPED_PROGRAM = managerProgram(false, '');
 
+/** Writes nothing and asks to reconcile every key again in 30 s: a periodic resync. */
+export const PERIODIC_PROGRAM = managerProgram(true, '\treturn reconcile.Result{RequeueAfter: 30_000_000_000}, nil');
+
 /** Calls controllerlab.Wrap (so it connects), then never starts its manager. */
 export const NEVER_STARTED_PROGRAM = managerProgram(true, '').replace('\tif err := mgr.Start(', '\tselect {}\n\tif err := mgr.Start(');
 
