@@ -15,7 +15,7 @@ export default defineController({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       map: (cm) => {
-        const [namespace, ...rest] = (cm.metadata.name ?? '').split('.');
+        const [namespace = '', ...rest] = (cm.metadata.name ?? '').split('.');
         return cm.metadata.namespace === 'registry' && cm.metadata.labels?.['mirror.example.com/record'] && rest.length ? [{ namespace, name: rest.join('.') }] : [];
       },
     },
