@@ -143,6 +143,8 @@ export function idCounter(): () => number {
 export class BreakpointSet {
   private compiled: Compiled[] = [];
   private readonly newId: () => number;
+  /** The session's controllers and the kinds each reconciles or watches, once they are known. */
+  private controllers: readonly { name: string; kinds: readonly string[] }[] = [];
 
   constructor(newId: () => number = idCounter()) {
     this.newId = newId;
@@ -151,7 +153,28 @@ export class BreakpointSet {
   /** Replaces all breakpoints (DAP sends the full list each time); hit counts restart. */
   set(specs: BreakpointSpec[]): ReconcileBreakpoint[] {
     this.compiled = specs.map((spec) => this.compile(spec));
+    for (const c of this.compiled) this.checkKind(c);
     return this.compiled.map((c) => c.bp);
+  }
+
+  /**
+   * Learns a controller's kinds (its `For`, owned and watched kinds): a breakpoint on a kind none
+   * of the session's controllers reconciles or watches can never stop (a typo, `Deploymnet`), and
+   * says so instead of waiting in silence. Answers the breakpoints that became unusable.
+   */
+  learnController(name: string, kinds: readonly string[]): ReconcileBreakpoint[] {
+    this.controllers = [...this.controllers.filter((c) => c.name !== name), { name, kinds }];
+    return this.compiled.filter((c) => this.checkKind(c)).map((c) => c.bp);
+  }
+
+  /** Marks the breakpoint unusable when no controller's kind matches it; true when it did just now. */
+  private checkKind(c: Compiled): boolean {
+    if (!c.bp.verified || this.controllers.length === 0) return false;
+    if (this.controllers.some((ctl) => ctl.kinds.some((k) => c.pattern.kind.test(k)))) return false;
+    c.bp.verified = false;
+    const known = this.controllers.map((ctl) => `${ctl.name} reconciles or watches ${[...new Set(ctl.kinds)].join(', ')}`).join('; ');
+    c.bp.message = `No controller here reconciles or watches a kind named like "${c.bp.spec.name.split(/\s+/)[0] ?? ''}" (${known}): this breakpoint cannot stop`;
+    return true;
   }
 
   list(): ReconcileBreakpoint[] {

@@ -12,6 +12,7 @@ import {
   ExitedEvent,
   Thread,
   Event,
+  BreakpointEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename, isAbsolute } from 'node:path';
@@ -55,6 +56,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     this.configurationDone = new Promise((r) => (this.markConfigured = r));
     this.runtime.on('stopped', (s) => this.onStopped(s));
     this.runtime.on('continued', () => this.sendEvent(new ContinuedEvent(1, true)));
+    this.runtime.on('breakpointChanged', (bp) => this.sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, message: bp.message } as DebugProtocol.Breakpoint)));
     this.runtime.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
     this.runtime.on('inspector', ({ port, url }) => this.sendEvent(new Event(ATTACH_JS_EVENT, { port, url, name: `${this.runtime.controllerName} (JavaScript)` })));
     this.runtime.on('ended', ({ exitCode }) => {

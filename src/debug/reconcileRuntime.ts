@@ -79,6 +79,8 @@ export type DebugRuntimeEvents = {
   inspector: { port: number; url: string };
   /** The controller host ended (or never started); the session is over. */
   ended: { exitCode: number };
+  /** A reconcile breakpoint found unusable once the controllers' kinds were known. */
+  breakpointChanged: ReconcileBreakpoint;
 };
 
 interface Held {
@@ -463,6 +465,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     const processName = session.target.language === 'go' ? 'Go process' : 'host';
     let hinted = false;
     session.on('ready', ({ controller }) => {
+      // A TypeScript controller declares every kind it watches; a Go one may learn more as sources register.
+      if (session.target.language !== 'go') {
+        const kinds = [controller.forKind, ...controller.owns, ...controller.watches].map((k) => k.kind);
+        for (const bp of this.breakpoints.learnController(controller.name, kinds)) this.emit('breakpointChanged', bp);
+      }
       this.print('console', `Controller ${controller.name}: reconciles ${controller.forKind.kind}, ${controller.workers} worker(s) (${processName} pid ${session.pid})\n`);
       if (!hinted) this.print('console', `Type \`why NAMESPACE/NAME\` (or \`why KIND NAMESPACE/NAME\`) here: whether each controller reconciled that object's changes, and why not.\n`);
       hinted = true;

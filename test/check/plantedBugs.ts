@@ -11,7 +11,7 @@ import { check, replay, transcript } from './checkCli.ts';
 // perturbation that reproduces it only once every perturbation has run.
 
 export interface Planted {
-  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater: the folder and the scenario's name. */
+  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater, mirror, guard: the folder and the scenario's name. */
   name: string;
   class: 'intermediate-state' | 'stale-state' | 'unobserved-state' | 'not-idempotent';
   /** Run the replay of its finding too (a few are enough: replays are the same code for all). */
@@ -46,6 +46,10 @@ export const PLANTED: readonly Planted[] = [
   { name: 'janitor', class: 'unobserved-state', only: 'Go' },
   // A child copied from its parent only when missing: made from a stale view of the parent's change.
   { name: 'templater', class: 'stale-state', plan: 'stale-restart-after-change', only: 'TypeScript' },
+  // A record keyed by its Service's name: the Service deleted and made again under it, the deletion unseen.
+  { name: 'mirror', class: 'unobserved-state', only: 'TypeScript' },
+  // Its own last write remembered in memory, compared with a cache that lags it: its own update taken for an edit by hand.
+  { name: 'guard', class: 'stale-state', plan: 'stale-after-write', only: 'TypeScript' },
 ];
 
 /** Checks of a correct twin, each of every plan: a false alarm that comes and goes must show. */

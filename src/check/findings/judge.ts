@@ -75,7 +75,7 @@ export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay
   const recent = controllerWrites.filter((w) => w.atMs >= end - 3000);
   const described = describeWrites(recent);
   const busy = [...new Set(run.reconciles.slice(-5).map((r) => r.record.key))];
-  const loop = described.length ? `it kept writing ${[...new Set(described)].slice(0, 4).join('; ')}` : `its queue never emptied (reconciles without end${busy.length ? `, the last of ${busy.join(', ')}, writing nothing` : ''})`;
+  const loop = described.length ? `it kept writing ${keptWriting(recent, described, run.writes)}` : `its queue never emptied (reconciles without end${busy.length ? `, the last of ${busy.join(', ')}, writing nothing` : ''})`;
   const p: Plan = plan ?? { kind: 'resync-when-quiet' };
   return {
     class: plan ? CLASS_OF[plan.kind] : 'not-idempotent',
@@ -87,6 +87,23 @@ export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay
     reconciles: unique(recent.map((w) => reconcileOf(w, run.reconciles))).slice(-MAX_RECONCILES).map(findingReconcile),
     replay,
   };
+}
+
+/**
+ * The writes a loop kept making, the most made first with how often (a one-off write the run also
+ * made is no loop), and who else wrote the most written object meanwhile: the cluster's own
+ * controller that put back what the controller undid, as kube-root-ca.crt is.
+ */
+function keptWriting(recent: readonly CommittedWrite[], described: readonly string[], all: readonly CommittedWrite[]): string {
+  const counts = new Map<string, number>();
+  for (const d of described) counts.set(d, (counts.get(d) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  const text = ranked.slice(0, 4).map(([d, n]) => (n > 1 ? `${d} (${n} times)` : d)).join('; ');
+  const top = recent[described.indexOf(ranked[0]![0])];
+  if (!top || ranked[0]![1] < 2) return text;
+  const since = recent.find((w) => w.kind === top.kind && w.namespace === top.namespace && w.name === top.name)!.atMs;
+  const others = [...new Set(all.filter((w) => !w.byController && w.atMs >= since && w.kind === top.kind && w.namespace === top.namespace && w.name === top.name && w.writer).map((w) => w.writer!))];
+  return others.length ? `${text}, with ${others.join(', ')} writing ${top.kind} ${top.namespace ? `${top.namespace}/` : ''}${top.name} back in between` : text;
 }
 
 /**

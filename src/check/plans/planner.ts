@@ -30,7 +30,11 @@ export function planRuns(reference: { writes: readonly CommittedWrite[]; watched
 
   // Changes followed by another change of the same object (by anyone).
   const changes = reference.writes.filter((w) => w.change && reference.watched.has(w.group ? `${w.resource}.${w.group}` : w.resource));
-  const followed = onePerClusterShape(changes.filter((w) => changes.some((later) => later.change!.occurrence === w.change!.occurrence + 1 && later.change!.kind === w.change!.kind && later.change!.namespace === w.change!.namespace && later.change!.name === w.change!.name)));
+  // An object deleted and made again under its name counts: its deletion is a state to miss (the
+  // controller would see only an object with another uid), though the creation is no change.
+  const sameName = (a: CommittedWrite, b: CommittedWrite): boolean => a.kind === b.kind && a.namespace === b.namespace && a.pointName === b.pointName;
+  const remade = (w: CommittedWrite): boolean => w.verb === 'delete' && reference.writes.some((later) => later.verb === 'create' && later.atMs >= w.atMs && later !== w && sameName(later, w));
+  const followed = onePerClusterShape(changes.filter((w) => remade(w) || changes.some((later) => later.change!.occurrence === w.change!.occurrence + 1 && later.change!.kind === w.change!.kind && later.change!.namespace === w.change!.namespace && later.change!.name === w.change!.name)));
   // Changes made by others first: the controller's own it mostly already knows about.
   const ordered = roundRobin([...followed.filter((w) => !w.byController), ...followed.filter((w) => w.byController)], (w) => `${w.kind} ${w.namespace}/${w.pointName}`);
   const coalesced: Plan[] = ordered.map((w) => ({ kind: 'coalesce-change', change: w.change! }));

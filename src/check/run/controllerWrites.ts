@@ -3,6 +3,7 @@ import type { SimClusterApi } from '../../sim/index.ts';
 import { kindOf } from '../oracle/index.ts';
 import type { ChangePoint, Plan, WritePoint } from '../plans/plan.ts';
 import { isNotState } from './notState.ts';
+import { SCENARIO_USER_AGENT } from '../../sim/index.ts';
 
 // The writes of a run as the simulated cluster committed them: the controller's own (requests
 // authenticated as its user) numbered as plans name them, and every change of every object, by
@@ -107,7 +108,7 @@ export class ControllerWrites {
       if (verb !== 'create' && state) write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
       this.all.push(write);
       if (state) this.lastStateWriteAt = performance.now();
-      this.countInARow(`${kind} ${record.key}`, byController);
+      this.countInARow(`${kind} ${record.key}`, byController, write.writer);
       for (const l of this.listeners) l(write);
     });
   }
@@ -142,9 +143,14 @@ export class ControllerWrites {
     this.listeners.clear();
   }
 
-  private countInARow(object: string, byController: boolean): void {
+  /**
+   * Another writer between the controller's writes ends its run, except the cluster's own
+   * controllers: one that puts back what the controller undoes (kube-root-ca.crt, deleted, is made
+   * again at once) is in a fight with it, which never ends either.
+   */
+  private countInARow(object: string, byController: boolean, writer: string | undefined): void {
     if (!byController) {
-      this.inARow.delete(object);
+      if (writer === undefined || writer === SCENARIO_USER_AGENT) this.inARow.delete(object);
       return;
     }
     const writes = (this.inARow.get(object) ?? 0) + 1;

@@ -159,7 +159,8 @@ export class Perturbation {
       case 'coalesce-change':
         // Armed once the change before it (or the creation) happened, so that it holds this one.
         if (!this.reached && !this.armed && (p.change.occurrence === 1 ? w.verb === 'create' && sameObject({ ...w, name: w.pointName, occurrence: 1 }, p.change) : w.change && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 }))) this.armCoalescing(w.name);
-        if (this.reached && w.change && sameObject(w.change, p.change)) this.delivered = true;
+        // The next change, or the object made again under its name after its deletion.
+        if (this.reached && sameObject(changeOrRemaking(w), p.change)) this.delivered = true;
         if (w.change && sameChangePoint(w.change, p.change)) this.reached = true;
         return;
       case 'relist-across-changes':
@@ -170,7 +171,7 @@ export class Perturbation {
           return;
         }
         // The changes it is withheld across are the object's own, by others (the controller cannot answer what it has not seen).
-        if (this.reached && this.changesLeft > 0 && w.change && !w.byController && sameObject(w.change, p.change)) {
+        if (this.reached && this.changesLeft > 0 && !w.byController && sameObject(changeOrRemaking(w), p.change)) {
           if (--this.changesLeft === 0) this.relist();
         }
         return;
@@ -304,6 +305,11 @@ export class Perturbation {
   }
 }
 
-function sameObject(a: ChangePoint, b: ChangePoint): boolean {
-  return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
+/** The object a write changed, or made (again, after a deletion: the next state of its name). */
+function changeOrRemaking(w: CommittedWrite): ChangePoint | undefined {
+  return w.change ?? (w.verb === 'create' ? { kind: w.kind, namespace: w.namespace, name: w.pointName, occurrence: 0 } : undefined);
+}
+
+function sameObject(a: ChangePoint | undefined, b: ChangePoint): boolean {
+  return !!a && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
 }

@@ -32,6 +32,11 @@ const JUMP_QUIET_MS = 100;
 const END_QUIET_MS = 400;
 const QUIET_WAIT_MS = 2000;
 const POLL_MS = 20;
+/**
+ * A retry a perturbation made the controller owe (a conflict on a cache it held back) is waited
+ * for when it is due within this long of the perturbation's letting go; one further off is left.
+ */
+const OWED_RETRY_WAIT_MS = 30_000;
 
 export interface QuietSubject {
   /** The controller's session, once it has synced (undefined while it starts or restarts). */
@@ -70,6 +75,8 @@ export class Quietness {
   /** The scenario's clock when its last step was seen done. */
   private scenarioDoneAt: number | undefined;
   private readonly subject: QuietSubject;
+  /** Keys waiting on a backoff when a perturbation let go (their readyAt then): their failure came from a view held back. */
+  private readonly owedRetries = new Map<string, number>();
 
   constructor(subject: QuietSubject) {
     this.subject = subject;
@@ -100,6 +107,7 @@ export class Quietness {
     if (q.depth > 0 || q.processing > 0 || q.omitted) return false;
     const now = Date.now();
     if (q.keys.some((k) => k.state !== 'waiting' || ((k.readyAt ?? 0) - now < QUIET_WAIT_MS && !(k.reason === 'after' && this.subject.polledSinceLastChange(k.key))))) return false;
+    if (this.owesRetry(q.keys)) return false;
     // The cluster's own work under way; what it waits for (a Pod about to start) is jumped to.
     if (this.subject.clusterBusy(0)) return false;
     return performance.now() - this.lastActivity >= forMs && this.subject.writes.sinceLastControllerWrite() >= forMs;
@@ -117,11 +125,11 @@ export class Quietness {
       // that has caught up by then); so, once the scenario is done, does a change held for one that
       // is not coming: a controller that polls (requeueAfter within QUIET_WAIT_MS) for what it is
       // not shown would never be quiet, and the change would stay withheld until the deadline.
-      if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.subject.letGo(this.scenarioDone())) this.touch();
+      if (this.controllerIdle(JUMP_QUIET_MS) && !this.subject.caughtUp() && this.letGo(this.scenarioDone())) this.touch();
       else if (this.controllerQuiet(JUMP_QUIET_MS)) {
         const done = this.scenarioDone();
         if (!this.subject.caughtUp()) {
-          if (this.subject.letGo(done)) this.touch();
+          if (this.letGo(done)) this.touch();
           else if (!done && this.subject.awaitingChange()) this.jump();
         } else if (!done || this.subject.clusterBusy(this.clusterHorizon())) this.jump();
         else if (this.controllerQuiet(END_QUIET_MS)) return true;
@@ -129,6 +137,32 @@ export class Quietness {
       if (performance.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+  }
+
+  /**
+   * Asks the perturbation to let go. A key then waiting on a backoff failed on the view it held
+   * back (an update refused with a conflict, its cache behind): it has not yet acted on the cluster
+   * as it is, and a controller whose predicates drop the event that lets it see its own write
+   * (GenerationChangedPredicate and a status write) only does so on that retry, however far off
+   * the failures before it put it.
+   */
+  private letGo(scenarioDone: boolean): boolean {
+    if (!this.subject.letGo(scenarioDone)) return false;
+    const s = this.subject.session();
+    const horizon = Date.now() + OWED_RETRY_WAIT_MS;
+    for (const k of s?.queue.keys ?? []) {
+      if (k.state === 'waiting' && k.reason === 'backoff' && k.readyAt !== undefined && k.readyAt <= horizon) this.owedRetries.set(k.key, k.readyAt);
+    }
+    return true;
+  }
+
+  /** A key owed a retry (see letGo) still waits for it; those retried since are forgotten. */
+  private owesRetry(keys: readonly { key: string; state: string; readyAt?: number }[]): boolean {
+    for (const [key, readyAt] of this.owedRetries) {
+      if (keys.some((k) => k.key === key && k.state === 'waiting' && k.readyAt === readyAt)) return true;
+      this.owedRetries.delete(key);
+    }
+    return false;
   }
 
   private scenarioDone(): boolean {

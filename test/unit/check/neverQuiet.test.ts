@@ -22,3 +22,15 @@ test('a controller still writing at the end: the writes it kept making', () => {
   const run = { writes: [annotate(118_000), annotate(119_500)], reconciles: [reconcile(1)], endedAtMs: 120_000 } as unknown as RunResult;
   assert.match(neverQuietFinding(run, undefined, 'replay').summary, /kept writing update ConfigMap default\/mirror/);
 });
+
+test("a controller fighting the cluster's own controller: the object it kept writing first, how often, and who wrote it back", () => {
+  const w = (verb: 'create' | 'delete', name: string, atMs: number, writer?: string) =>
+    ({ verb, kind: 'ConfigMap', group: '', resource: 'configmaps', namespace: 'registry', name, pointName: name, resourceVersion: '9', object: { metadata: { name, namespace: 'registry' } }, byController: !writer, ...(writer ? { writer } : {}), atMs }) as CommittedWrite;
+  const writes = [w('create', 'default.web', 10)];
+  for (let i = 0; i < 3; i++) writes.push(w('delete', 'kube-root-ca.crt', 20 + i * 2), w('create', 'kube-root-ca.crt', 21 + i * 2, 'root-ca-cert-publisher'));
+  const run = { writes, reconciles: [reconcile(1)], endedAtMs: 100 } as unknown as RunResult;
+  assert.equal(
+    neverQuietFinding(run, undefined, 'replay').summary,
+    'the controller never went quiet: it kept writing delete ConfigMap registry/kube-root-ca.crt (3 times); create ConfigMap registry/default.web, with root-ca-cert-publisher writing ConfigMap registry/kube-root-ca.crt back in between',
+  );
+});

@@ -99,3 +99,17 @@ test('looking back, a hit condition is checked against the count each reconcile 
   s.set([{ name: 'Deployment', hitCondition: '==5' }]);
   assert.equal(s.recall(at(1)).action, 'stop');
 });
+
+test('a breakpoint on a kind no controller reconciles or watches says so once the controllers are known; one on a watched kind stays', () => {
+  const set = new BreakpointSet();
+  const [typo, owned, glob] = set.set([{ name: 'Deploymnet default/web' }, { name: 'Pod default/web-1' }, { name: 'Replica* default/web' }]);
+  assert.deepEqual([typo!.verified, owned!.verified, glob!.verified], [true, true, true], 'nothing is known of the kinds yet');
+  const changed = set.learnController('replicaset', ['ReplicaSet', 'Pod']);
+  assert.deepEqual(changed.map((b) => b.spec.name), ['Deploymnet default/web']);
+  assert.equal(typo!.verified, false);
+  assert.match(typo!.message ?? '', /No controller here reconciles or watches a kind named like "Deploymnet" \(replicaset reconciles or watches ReplicaSet, Pod\)/);
+  assert.equal(set.learnController('replicaset', ['ReplicaSet', 'Pod']).length, 0, 'told once');
+  // Set again once the kinds are known: the answer says it at once.
+  const [again] = set.set([{ name: 'Deploymnet' }]);
+  assert.equal(again!.verified, false);
+});

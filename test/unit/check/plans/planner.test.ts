@@ -128,3 +128,13 @@ test('changes alike by the cluster\'s own controllers are planned once; the scen
   const byScenario = ['a', 'b'].flatMap((name) => [1, 2, 3].map((n) => statusChange(name, n, SCENARIO_USER_AGENT, n)));
   assert.equal(planRuns({ writes: byScenario, watched: new Set(['deployments.apps']) }).filter((p) => p.kind === 'coalesce-change').length, 4);
 });
+
+test('an object deleted and made again under its name is a coalesce and a relist plan at its deletion (the creation is no change)', () => {
+  const deleted = { ...changeOf('services', '', 'Service', 'web', 1), verb: 'delete' as const, atMs: 10 };
+  const remade: CommittedWrite = { verb: 'create', kind: 'Service', group: '', resource: 'services', namespace: 'default', name: 'web', pointName: 'web', resourceVersion: '9', object: object('web'), byController: false, writer: SCENARIO_USER_AGENT, atMs: 20 };
+  const plans = planRuns({ writes: [deleted, remade], watched: new Set(['services']) });
+  assert.deepEqual(plans.filter((p) => p.kind === 'coalesce-change' || p.kind === 'relist-across-changes').map((p) => `${p.kind} ${'change' in p ? `${p.change.kind} ${p.change.name} #${p.change.occurrence}` : ''}`), [
+    'coalesce-change Service web #1',
+    'relist-across-changes Service web #1',
+  ]);
+});

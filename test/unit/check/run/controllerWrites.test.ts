@@ -30,3 +30,28 @@ test('a dependent the garbage collector deletes after the controller deleted its
     await cluster.close();
   }
 });
+
+test("a controller fighting the cluster's own controller (deleting what it puts back) is in a write run; the scenario's write between ends a run", async () => {
+  const cluster = createSimCluster();
+  const writes = new ControllerWrites(cluster, CONTROLLER.user, byGenerateNamePrefix);
+  const publisher = { client: { userAgent: 'kube-controller-manager/root-ca-cert-publisher', tokenId: '' } };
+  const scenario = { client: { userAgent: 'controller-lab/scenario', tokenId: '' } };
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ca', namespace: 'default' } };
+  try {
+    for (let i = 0; i < 5; i++) {
+      cluster.create(CONFIGMAPS, 'default', structuredClone(cm), publisher);
+      cluster.delete(CONFIGMAPS, 'default', 'ca', undefined, { client: CONTROLLER });
+    }
+    assert.deepEqual(writes.longestWriteRun, { object: 'ConfigMap default/ca', writes: 5 });
+    // The scenario's write between the controller's ends its run: a step it answers is no loop.
+    cluster.create(CONFIGMAPS, 'default', structuredClone(cm), scenario);
+    for (let i = 0; i < 6; i++) {
+      cluster.delete(CONFIGMAPS, 'default', 'ca', undefined, { client: CONTROLLER });
+      cluster.create(CONFIGMAPS, 'default', structuredClone(cm), i % 2 ? publisher : scenario);
+    }
+    assert.deepEqual(writes.longestWriteRun, { object: 'ConfigMap default/ca', writes: 5 }, 'the scenario between: no longer run');
+  } finally {
+    writes.close();
+    await cluster.close();
+  }
+});

@@ -108,3 +108,17 @@ test('a controller that polls every second (requeueAfter) is quiet once each key
   polled = true;
   assert.equal(await q.settle(performance.now() + 2000), true);
 });
+
+test('a key whose update failed on the view a perturbation held back is retried before the run ends, though its backoff is beyond the quiet wait', async () => {
+  // Its status write's event was held, so its next writes met conflicts and its backoff grew; its
+  // predicates drop the event of that write once let go: only the retry shows it the cluster as it is.
+  let caughtUp = false;
+  let retried = false;
+  const backingOff = () =>
+    ({ ...idleSession, queue: { depth: 0, processing: 0, omitted: 0, keys: retried ? [] : [{ key: 'default/blue', state: 'waiting', retries: 9, reason: 'backoff', readyAt }] } }) as unknown as ControllerSession;
+  const readyAt = Date.now() + 2600;
+  setTimeout(() => (retried = true), 2600);
+  const q = new Quietness(subject({ session: backingOff, caughtUp: () => caughtUp, letGo: (done) => done && (caughtUp = true) }));
+  assert.equal(await q.settle(performance.now() + 10_000), true);
+  assert.equal(retried, true, 'the run ended before the owed retry');
+});
