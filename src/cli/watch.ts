@@ -249,7 +249,7 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     informer.onError((err) => {
       // Before the first sync, a failure the informer would retry forever (bad credentials, no
       // access, no server) is the user's to fix: stop and say so. Later ones are retried.
-      if (!informer.hasSynced() && isFatalBeforeSync(err)) return finish(2, describeFailure(err).message);
+      if (!informer.hasSynced() && isFatalBeforeSync(err)) return finish(2, describeFailure(err).message + allNamespacesHint(err, namespace === undefined && resource.namespaced));
       process.stderr.write(`controller-lab watch: warning: ${describeFailure(err).message} (retrying)\n`);
     });
     informer.run();
@@ -275,6 +275,15 @@ function isFatalBeforeSync(err: unknown): boolean {
   // 400 and 422: the request itself is refused (a selector the server cannot parse), every time.
   if (err instanceof ApiError) return err.code === 400 || err.code === 401 || err.code === 403 || err.code === 404 || err.code === 422;
   return err instanceof ConnectionError || err instanceof CredentialError;
+}
+
+/**
+ * RBAC that grants a kind in some namespaces (a Role) refuses -A "at the cluster scope": the cure is
+ * -n, which the server's message does not say.
+ */
+function allNamespacesHint(err: unknown, allNamespaces: boolean): string {
+  const clusterScope = err instanceof ApiError && err.code === 403 && err.message.includes('at the cluster scope');
+  return allNamespaces && clusterScope ? '; -A needs access in every namespace: name one you may read with -n NAMESPACE' : '';
 }
 
 /** `NS/NAME`, or `NAME` for a cluster-scoped object, as the cache keys it. */

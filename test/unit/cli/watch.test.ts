@@ -152,6 +152,17 @@ test('failures print one line naming the cause and exit 2, without a stack', asy
   });
 });
 
+// A user whose Role is in one namespace asks for -A: kube-apiserver refuses "at the cluster scope".
+// client-go's reflector would retry that forever; the command says what to do instead.
+test('-A refused at the cluster scope (a namespaced Role) says to name a namespace with -n', async (t) => {
+  const c = await cluster(t, {});
+  c.api.route('/api/v1/configmaps', (req, res) => sendStatus(res, 403, 'Forbidden', 'configmaps is forbidden: User "dev" cannot list resource "configmaps" in API group "" at the cluster scope'));
+  const r = await runCli(['watch', 'cm', '-A', '--kubeconfig', c.kubeconfig]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /^controller-lab watch: forbidden \(403\): configmaps is forbidden: User "dev" cannot list resource "configmaps" in API group "" at the cluster scope; -A needs access in every namespace: name one you may read with -n NAMESPACE$/m);
+});
+
 test('usage errors and help', async () => {
   const [top, none, unknown, help, helpWatch, bad, missing, both] = await Promise.all([
     runCli(['--help']),
