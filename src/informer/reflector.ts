@@ -73,6 +73,8 @@ interface WatchSession<T extends KubeObject> {
   handle: WatchHandle | undefined;
   events: number;
   openedAt: number;
+  /** When the server accepted the stream (clock time); undefined until then. */
+  connectedAt: number | undefined;
   /** Streaming list: objects gathered before the initial-events-end bookmark. */
   initial: Map<string, T> | undefined;
   /** Their long repeated values, made one string as they arrive (see RepeatedValues). */
@@ -99,6 +101,11 @@ type WatchEnd =
 
 const MIN_WATCH_TIMEOUT_S = 300;
 const DEFAULT_WATCH_IDLE_TIMEOUT_MS = 120_000;
+/**
+ * A watch resumed after silence that delivers a change within this long of the server accepting it
+ * was handed changes the server had queued: the silent stream was dead, not just quiet.
+ */
+const WITHHELD_CHANGE_MS = 2_000;
 
 function resourceVersionOf(obj: unknown): string | undefined {
   if (typeof obj !== 'object' || obj === null) return undefined;
@@ -141,7 +148,7 @@ function repeatedRelistWarning(why: 'expired' | 'behind', pace: RelistPace): Err
 
 function silentError(silentMs: number, rv: string): Error {
   const seconds = silentMs >= 10_000 ? `${Math.round(silentMs / 1000)} s` : `${(silentMs / 1000).toFixed(1)} s`;
-  return new Error(`the watch received nothing, not even a bookmark, for ${seconds}: reconnecting from resourceVersion ${rv}`);
+  return new Error(`the watch received nothing, not even a bookmark, for ${seconds}, while the server had changes to send (a dead connection): resumed from resourceVersion ${rv}`);
 }
 
 export class Reflector<T extends KubeObject = KubeObject> {
@@ -174,6 +181,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
   /** Why the last list failed: its Retry-After, if any, lengthens the backoff. */
   private listFailure: unknown;
   private session: WatchSession<T> | undefined;
+  /**
+   * The last watch ended for silence. kube-apiserver sends no bookmark while nothing of the kind
+   * changes anywhere (a bookmark carries the last event's version), so silence alone is a quiet
+   * kind as often as a dead connection: it is said only once the resumed watch shows the latter.
+   */
+  private resumedAfterSilence: { silentMs: number; resourceVersion: string } | undefined;
   /**
    * Held so that the envelope's hidden class stays alive. Envelopes are garbage as soon as they are
    * handled; if none is alive at a full GC, V8 drops their class and deoptimizes every function
@@ -415,7 +428,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const timeoutSeconds = Math.floor(MIN_WATCH_TIMEOUT_S * (1 + this.o.random()));
     return new Promise<WatchEnd>((resolve) => {
       const session: WatchSession<T> = {
-        done: false, handle: undefined, events: 0, openedAt: this.clock.now(),
+        done: false, handle: undefined, events: 0, openedAt: this.clock.now(), connectedAt: undefined,
         initial: streaming ? new Map() : undefined, initialValues: streaming ? new RepeatedValues() : undefined,
         idleTimer: undefined, silenceTimer: undefined,
         abort: new AbortController(), resolve,
@@ -452,6 +465,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
               return;
             }
             session.handle = handle;
+            session.connectedAt = this.clock.now();
             this.stats.watches++;
             if (this.stats.watches > 1) this.stats.reconnects++;
             this.o.onConnect?.();
@@ -483,6 +497,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         const o = obj as T;
         const rv = o.metadata.resourceVersion ?? '';
         this.stats.events++;
+        if (this.resumedAfterSilence) this.judgeSilence(session);
         if (this.probes.active) this.emit({ kind: 'event', type, key: keyOfValid(o), resourceVersion: rv });
         if (session.initial) {
           this.armIdleTimer(session);
@@ -595,6 +610,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
     session.silenceTimer = this.clock.setTimer(stepMs, check);
   }
 
+  /** The first change after a resume for silence: at once means the silent stream withheld it. */
+  private judgeSilence(session: WatchSession<T>): void {
+    const silence = this.resumedAfterSilence!;
+    this.resumedAfterSilence = undefined;
+    const since = session.connectedAt ?? session.openedAt;
+    if (this.clock.now() - since <= WITHHELD_CHANGE_MS) this.reportError(silentError(silence.silentMs, silence.resourceVersion));
+  }
+
   private armIdleTimer(session: WatchSession<T>): void {
     session.idleTimer?.cancel();
     const ms = this.o.watchListIdleTimeoutMs ?? 30_000;
@@ -621,8 +644,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
     if (end.kind === 'behind') this.lastRVUnavailable = true;
     if (end.kind === 'error' || end.kind === 'behind') this.reportError(end.error);
+    this.resumedAfterSilence = end.kind === 'silent' ? { silentMs: end.silentMs, resourceVersion: this.lastSyncRV } : undefined;
     const silence = end.kind === 'silent' ? silentError(end.silentMs, this.lastSyncRV) : undefined;
-    if (silence) this.reportError(silence);
     if (this.probes.active) {
       const reason = end.kind === 'watchListFailed' || end.kind === 'behind' || end.kind === 'silent' ? 'error' : end.kind;
       const error = end.kind === 'error' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence?.message;
