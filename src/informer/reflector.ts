@@ -50,10 +50,11 @@ export interface ReflectorOptions<T extends KubeObject> {
   /** A streaming list silent for this long before its end bookmark falls back to a plain list. */
   watchListIdleTimeoutMs?: number | undefined;
   /**
-   * A watch that delivers nothing, not even a bookmark, for this long is closed with a warning and
-   * resumed from the last resourceVersion. Default 2 min: kube-apiserver (and the simulated
-   * cluster) send a bookmark every minute to watches that allow them, as ours do, so two minutes of
-   * silence means the stream is dead, not quiet. 0 turns it off.
+   * A watch that delivers nothing, not even a bookmark, for this long is closed and resumed from the
+   * last resourceVersion. Default 2 min: kube-apiserver (and the simulated cluster) send a bookmark
+   * every minute to watches that allow them, as ours do, once anything of the kind has changed since
+   * the watch's version; before that a quiet kind is as silent as a dead stream, so the warning waits
+   * for the resumed watch to tell them apart. 0 turns it off.
    */
   watchIdleTimeoutMs?: number | undefined;
   /** > 0: queue a `Sync` of every cached object this often. */
@@ -147,8 +148,16 @@ function repeatedRelistWarning(why: 'expired' | 'behind', pace: RelistPace): Err
 }
 
 function silentError(silentMs: number, rv: string): Error {
-  const seconds = silentMs >= 10_000 ? `${Math.round(silentMs / 1000)} s` : `${(silentMs / 1000).toFixed(1)} s`;
-  return new Error(`the watch received nothing, not even a bookmark, for ${seconds}, while the server had changes to send (a dead connection): resumed from resourceVersion ${rv}`);
+  return new Error(`the watch received nothing, not even a bookmark, for ${silentSeconds(silentMs)}, while the server had changes to send (a dead connection): resumed from resourceVersion ${rv}`);
+}
+
+/** Why a silent watch was closed, before the resumed one shows whether it was dead or quiet. */
+function quietWords(silentMs: number, rv: string): string {
+  return `nothing received, not even a bookmark, for ${silentSeconds(silentMs)}: resuming from resourceVersion ${rv}`;
+}
+
+function silentSeconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 export class Reflector<T extends KubeObject = KubeObject> {
@@ -645,10 +654,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
     if (end.kind === 'behind') this.lastRVUnavailable = true;
     if (end.kind === 'error' || end.kind === 'behind') this.reportError(end.error);
     this.resumedAfterSilence = end.kind === 'silent' ? { silentMs: end.silentMs, resourceVersion: this.lastSyncRV } : undefined;
-    const silence = end.kind === 'silent' ? silentError(end.silentMs, this.lastSyncRV) : undefined;
+    const silence = end.kind === 'silent' ? quietWords(end.silentMs, this.lastSyncRV) : undefined;
     if (this.probes.active) {
       const reason = end.kind === 'watchListFailed' || end.kind === 'behind' || end.kind === 'silent' ? 'error' : end.kind;
-      const error = end.kind === 'error' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence?.message;
+      const error = end.kind === 'error' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence;
       this.emit({ kind: 'watchClose', reason, error, events: session.events });
     }
     session.resolve(end);
