@@ -251,7 +251,7 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
       // Before the first sync, a failure the informer would retry forever (bad credentials, no
       // access, no server) is the user's to fix: stop and say so. Later ones are retried.
       if (!informer.hasSynced() && isFatalBeforeSync(err)) return finish(2, describeFailure(err).message + allNamespacesHint(err, namespace === undefined && resource.namespaced));
-      process.stderr.write(`controller-lab watch: warning: ${describeFailure(err).message} (retrying)\n`);
+      process.stderr.write(`controller-lab watch: warning: ${afterSyncWords(err, resource)} (retrying)\n`);
     });
     informer.run();
   });
@@ -285,6 +285,16 @@ function isFatalBeforeSync(err: unknown): boolean {
 function allNamespacesHint(err: unknown, allNamespaces: boolean): string {
   const clusterScope = err instanceof ApiError && err.code === 403 && err.message.includes('at the cluster scope');
   return allNamespaces && clusterScope ? '; -A needs access in every namespace: name one you may read with -n NAMESPACE' : '';
+}
+
+/**
+ * A 404 after the sync: the server stopped serving the kind (its CRD deleted, an aggregated API
+ * gone); kube-apiserver says only "404 page not found".
+ */
+function afterSyncWords(err: unknown, resource: ApiResource): string {
+  if (!(err instanceof ApiError) || err.code !== 404) return describeFailure(err).message;
+  const detail = err.message.split('\n', 1)[0];
+  return `the server no longer serves ${qualifiedResource(resource)} (404 NotFound${detail ? `: ${detail}` : ''}): its CustomResourceDefinition deleted, or its API removed?`;
 }
 
 /** `NS/NAME`, or `NAME` for a cluster-scoped object, as the cache keys it. */
