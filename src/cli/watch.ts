@@ -37,7 +37,8 @@ options:
                             body stops arriving, for this long (default 60s; 0 = wait forever)
   --watch-idle-timeout DURATION
                             reconnect a watch that delivers nothing, not even a bookmark, for this
-                            long, from the last resourceVersion (default 2m; 0 = never)
+                            long, from the last resourceVersion (default 2m; 0 = never); a
+                            warning only if the new watch at once brings changes the old one held
   --max-event-size SIZE     refuse watch events longer than this, in characters (default 16Mi, as
                             client-go); the watch is closed and resumed from the last good event
   -h, --help                show this help
@@ -249,8 +250,8 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     informer.onError((err) => {
       // Before the first sync, a failure the informer would retry forever (bad credentials, no
       // access, no server) is the user's to fix: stop and say so. Later ones are retried.
-      if (!informer.hasSynced() && isFatalBeforeSync(err)) return finish(2, describeFailure(err).message);
-      process.stderr.write(`controller-lab watch: warning: ${describeFailure(err).message} (retrying)\n`);
+      if (!informer.hasSynced() && isFatalBeforeSync(err)) return finish(2, describeFailure(err).message + allNamespacesHint(err, namespace === undefined && resource.namespaced));
+      process.stderr.write(`controller-lab watch: warning: ${afterSyncWords(err, resource)} (retrying)\n`);
     });
     informer.run();
   });
@@ -275,6 +276,25 @@ function isFatalBeforeSync(err: unknown): boolean {
   // 400 and 422: the request itself is refused (a selector the server cannot parse), every time.
   if (err instanceof ApiError) return err.code === 400 || err.code === 401 || err.code === 403 || err.code === 404 || err.code === 422;
   return err instanceof ConnectionError || err instanceof CredentialError;
+}
+
+/**
+ * RBAC that grants a kind in some namespaces (a Role) refuses -A "at the cluster scope": the cure is
+ * -n, which the server's message does not say.
+ */
+function allNamespacesHint(err: unknown, allNamespaces: boolean): string {
+  const clusterScope = err instanceof ApiError && err.code === 403 && err.message.includes('at the cluster scope');
+  return allNamespaces && clusterScope ? '; -A needs access in every namespace: name one you may read with -n NAMESPACE' : '';
+}
+
+/**
+ * A 404 after the sync: the server stopped serving the kind (its CRD deleted, an aggregated API
+ * gone); kube-apiserver says only "404 page not found".
+ */
+function afterSyncWords(err: unknown, resource: ApiResource): string {
+  if (!(err instanceof ApiError) || err.code !== 404) return describeFailure(err).message;
+  const detail = err.message.split('\n', 1)[0];
+  return `the server no longer serves ${qualifiedResource(resource)} (404 NotFound${detail ? `: ${detail}` : ''}): its CustomResourceDefinition deleted, or its API removed?`;
 }
 
 /** `NS/NAME`, or `NAME` for a cluster-scoped object, as the cache keys it. */

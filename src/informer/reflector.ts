@@ -50,10 +50,11 @@ export interface ReflectorOptions<T extends KubeObject> {
   /** A streaming list silent for this long before its end bookmark falls back to a plain list. */
   watchListIdleTimeoutMs?: number | undefined;
   /**
-   * A watch that delivers nothing, not even a bookmark, for this long is closed with a warning and
-   * resumed from the last resourceVersion. Default 2 min: kube-apiserver (and the simulated
-   * cluster) send a bookmark every minute to watches that allow them, as ours do, so two minutes of
-   * silence means the stream is dead, not quiet. 0 turns it off.
+   * A watch that delivers nothing, not even a bookmark, for this long is closed and resumed from the
+   * last resourceVersion. Default 2 min: kube-apiserver (and the simulated cluster) send a bookmark
+   * every minute to watches that allow them, as ours do, once anything of the kind has changed since
+   * the watch's version; before that a quiet kind is as silent as a dead stream, so the warning waits
+   * for the resumed watch to tell them apart. 0 turns it off.
    */
   watchIdleTimeoutMs?: number | undefined;
   /** > 0: queue a `Sync` of every cached object this often. */
@@ -73,6 +74,8 @@ interface WatchSession<T extends KubeObject> {
   handle: WatchHandle | undefined;
   events: number;
   openedAt: number;
+  /** When the server accepted the stream (clock time); undefined until then. */
+  connectedAt: number | undefined;
   /** Streaming list: objects gathered before the initial-events-end bookmark. */
   initial: Map<string, T> | undefined;
   /** Their long repeated values, made one string as they arrive (see RepeatedValues). */
@@ -99,6 +102,11 @@ type WatchEnd =
 
 const MIN_WATCH_TIMEOUT_S = 300;
 const DEFAULT_WATCH_IDLE_TIMEOUT_MS = 120_000;
+/**
+ * A watch resumed after silence that delivers a change within this long of the server accepting it
+ * was handed changes the server had queued: the silent stream was dead, not just quiet.
+ */
+const WITHHELD_CHANGE_MS = 2_000;
 
 function resourceVersionOf(obj: unknown): string | undefined {
   if (typeof obj !== 'object' || obj === null) return undefined;
@@ -140,8 +148,16 @@ function repeatedRelistWarning(why: 'expired' | 'behind', pace: RelistPace): Err
 }
 
 function silentError(silentMs: number, rv: string): Error {
-  const seconds = silentMs >= 10_000 ? `${Math.round(silentMs / 1000)} s` : `${(silentMs / 1000).toFixed(1)} s`;
-  return new Error(`the watch received nothing, not even a bookmark, for ${seconds}: reconnecting from resourceVersion ${rv}`);
+  return new Error(`the watch received nothing, not even a bookmark, for ${silentSeconds(silentMs)}, while the server had changes to send (a dead connection): resumed from resourceVersion ${rv}`);
+}
+
+/** Why a silent watch was closed, before the resumed one shows whether it was dead or quiet. */
+function quietWords(silentMs: number, rv: string): string {
+  return `nothing received, not even a bookmark, for ${silentSeconds(silentMs)}: resuming from resourceVersion ${rv}`;
+}
+
+function silentSeconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 export class Reflector<T extends KubeObject = KubeObject> {
@@ -174,6 +190,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
   /** Why the last list failed: its Retry-After, if any, lengthens the backoff. */
   private listFailure: unknown;
   private session: WatchSession<T> | undefined;
+  /**
+   * The last watch ended for silence. kube-apiserver sends no bookmark while nothing of the kind
+   * changes anywhere (a bookmark carries the last event's version), so silence alone is a quiet
+   * kind as often as a dead connection: it is said only once the resumed watch shows the latter.
+   */
+  private resumedAfterSilence: { silentMs: number; resourceVersion: string } | undefined;
   /**
    * Held so that the envelope's hidden class stays alive. Envelopes are garbage as soon as they are
    * handled; if none is alive at a full GC, V8 drops their class and deoptimizes every function
@@ -415,7 +437,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     const timeoutSeconds = Math.floor(MIN_WATCH_TIMEOUT_S * (1 + this.o.random()));
     return new Promise<WatchEnd>((resolve) => {
       const session: WatchSession<T> = {
-        done: false, handle: undefined, events: 0, openedAt: this.clock.now(),
+        done: false, handle: undefined, events: 0, openedAt: this.clock.now(), connectedAt: undefined,
         initial: streaming ? new Map() : undefined, initialValues: streaming ? new RepeatedValues() : undefined,
         idleTimer: undefined, silenceTimer: undefined,
         abort: new AbortController(), resolve,
@@ -452,6 +474,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
               return;
             }
             session.handle = handle;
+            session.connectedAt = this.clock.now();
             this.stats.watches++;
             if (this.stats.watches > 1) this.stats.reconnects++;
             this.o.onConnect?.();
@@ -483,6 +506,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         const o = obj as T;
         const rv = o.metadata.resourceVersion ?? '';
         this.stats.events++;
+        if (this.resumedAfterSilence) this.judgeSilence(session);
         if (this.probes.active) this.emit({ kind: 'event', type, key: keyOfValid(o), resourceVersion: rv });
         if (session.initial) {
           this.armIdleTimer(session);
@@ -595,6 +619,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
     session.silenceTimer = this.clock.setTimer(stepMs, check);
   }
 
+  /** The first change after a resume for silence: at once means the silent stream withheld it. */
+  private judgeSilence(session: WatchSession<T>): void {
+    const silence = this.resumedAfterSilence!;
+    this.resumedAfterSilence = undefined;
+    const since = session.connectedAt ?? session.openedAt;
+    if (this.clock.now() - since <= WITHHELD_CHANGE_MS) this.reportError(silentError(silence.silentMs, silence.resourceVersion));
+  }
+
   private armIdleTimer(session: WatchSession<T>): void {
     session.idleTimer?.cancel();
     const ms = this.o.watchListIdleTimeoutMs ?? 30_000;
@@ -621,11 +653,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
     if (end.kind === 'behind') this.lastRVUnavailable = true;
     if (end.kind === 'error' || end.kind === 'behind') this.reportError(end.error);
-    const silence = end.kind === 'silent' ? silentError(end.silentMs, this.lastSyncRV) : undefined;
-    if (silence) this.reportError(silence);
+    this.resumedAfterSilence = end.kind === 'silent' ? { silentMs: end.silentMs, resourceVersion: this.lastSyncRV } : undefined;
+    const silence = end.kind === 'silent' ? quietWords(end.silentMs, this.lastSyncRV) : undefined;
     if (this.probes.active) {
       const reason = end.kind === 'watchListFailed' || end.kind === 'behind' || end.kind === 'silent' ? 'error' : end.kind;
-      const error = end.kind === 'error' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence?.message;
+      const error = end.kind === 'error' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence;
       this.emit({ kind: 'watchClose', reason, error, events: session.events });
     }
     session.resolve(end);

@@ -49,6 +49,26 @@ export class StallError extends Error {
   }
 }
 
+/**
+ * The connection closed before the answer ended: kube-apiserver shutting down (a restart, an
+ * upgrade) cuts its open watches and lists so, as does a proxy or load balancer. Node says only
+ * "aborted"; retrying is the cure (a watch resumes from its last event, a list starts over).
+ */
+export class ConnectionCutError extends Error {
+  readonly server: string;
+  constructor(server: string, what: string, cause: Error) {
+    super(`the connection to ${server} closed in the middle of ${what} (the server restarting, or a proxy cutting it)`, { cause });
+    this.name = 'ConnectionCutError';
+    this.server = server;
+  }
+}
+
+/** Node's error for a response whose connection closed before its end, named; any other error as it is. */
+export function namingCut(err: unknown, server: string, what: string): unknown {
+  const bare = err instanceof Error && err.message === 'aborted' && (err as NodeJS.ErrnoException).code === 'ECONNRESET';
+  return bare ? new ConnectionCutError(server, what, err) : err;
+}
+
 /** A watch event line longer than the client accepts (client-go's decoder refuses frames over 16 MiB). */
 export class EventTooLargeError extends Error {
   readonly limit: number;

@@ -1,6 +1,6 @@
 import type { ITEMS_PREPARED, ListerWatcher, ListOptions, TextTransform, WatchHandle, WatchOptions, WatchSink } from '../informer/index.ts';
 import { apiVersionOf, type ApiResource, type KubeList, type KubeObject, type WatchEvent } from '../shared/k8s.ts';
-import { EventTooLargeError } from './errors.ts';
+import { EventTooLargeError, namingCut } from './errors.ts';
 import { LineTooLongError } from './lineSplitter.ts';
 import { listRequest } from './listRequest.ts';
 import { DECODE_SLICE_MS, streamRequest } from './request.ts';
@@ -89,7 +89,8 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
       signal,
     });
     this.stats.watches++;
-    return new StreamingWatch<T>(res.body, res.destroy, sink, this.stats, this.transport.maxEventLength, signal, prepareText);
+    const cut = (err: Error): Error => namingCut(err, this.transport.server.origin, `the watch of ${this.path}`) as Error;
+    return new StreamingWatch<T>(res.body, res.destroy, sink, this.stats, this.transport.maxEventLength, cut, signal, prepareText);
   }
 }
 
@@ -101,7 +102,7 @@ class StreamingWatch<T extends KubeObject> implements WatchHandle {
   private readonly onAbort = (): void => this.stop();
   private readonly signal: AbortSignal | undefined;
 
-  constructor(body: NodeJS.ReadableStream, destroy: () => void, sink: WatchSink<T>, stats: HttpListerWatcherStats, maxEventLength: number, signal?: AbortSignal, prepareText?: TextTransform) {
+  constructor(body: NodeJS.ReadableStream, destroy: () => void, sink: WatchSink<T>, stats: HttpListerWatcherStats, maxEventLength: number, named: (err: Error) => Error, signal?: AbortSignal, prepareText?: TextTransform) {
     this.destroy = destroy;
     this.sink = sink;
     this.signal = signal;
@@ -151,7 +152,7 @@ class StreamingWatch<T extends KubeObject> implements WatchHandle {
       decoder.end();
       this.finish();
     });
-    body.on('error', (err: Error) => this.fail(err));
+    body.on('error', (err: Error) => this.fail(named(err)));
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 

@@ -2,6 +2,7 @@ import { ITEMS_PREPARED } from '../informer/index.ts';
 import type { TextTransform } from '../informer/index.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { KubeList, KubeObject } from '../shared/k8s.ts';
+import { namingCut } from './errors.ts';
 import { ListDecoder, ListTooLargeItemError } from './listDecoder.ts';
 import { DECODE_SLICE_MS, MAX_STRING_LENGTH, stallGuard, streamRequest } from './request.ts';
 import type { RequestOptions } from './request.ts';
@@ -80,7 +81,7 @@ export async function listRequest<T extends KubeObject>(transport: Transport, pa
     if (err instanceof ListTooLargeItemError) throw new ApiError(res.statusCode, `an item in the answer to ${what} is larger than ${MAX_STRING_LENGTH} bytes, more than can be parsed`, 'InvalidResponse');
     if (err instanceof SyntaxError) throw invalid(`an item after ${bytes} bytes: ${err.message}`);
     // Anything else: the connection failed, or prepareItem (a transform) threw.
-    throw err;
+    throw namingCut(err, transport.server.origin, `the answer to ${what}`);
   } finally {
     clearTimeout(timer);
   }

@@ -152,6 +152,31 @@ test('failures print one line naming the cause and exit 2, without a stack', asy
   });
 });
 
+// A user whose Role is in one namespace asks for -A: kube-apiserver refuses "at the cluster scope".
+// client-go's reflector would retry that forever; the command says what to do instead.
+test('-A refused at the cluster scope (a namespaced Role) says to name a namespace with -n', async (t) => {
+  const c = await cluster(t, {});
+  c.api.route('/api/v1/configmaps', (req, res) => sendStatus(res, 403, 'Forbidden', 'configmaps is forbidden: User "dev" cannot list resource "configmaps" in API group "" at the cluster scope'));
+  const r = await runCli(['watch', 'cm', '-A', '--kubeconfig', c.kubeconfig]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+  assert.match(r.stderr, /^controller-lab watch: forbidden \(403\): configmaps is forbidden: User "dev" cannot list resource "configmaps" in API group "" at the cluster scope; -A needs access in every namespace: name one you may read with -n NAMESPACE$/m);
+});
+
+// kube-apiserver stops serving a kind when its CRD is deleted: list and watch answer a bare "404
+// page not found". client-go retries it forever; the warning says which kind went, and the likely why.
+test('a kind no longer served after the sync (its CRD deleted) is a warning naming it, retried', async (t) => {
+  const c = await cluster(t, { items: [configMap('a', '5')], refuseWatch: () => ({ code: 404, reason: 'NotFound', message: '404 page not found' }) });
+  const cli = startCli(['watch', 'cm', '--kubeconfig', c.kubeconfig]);
+  await cli.waitForStdout(' a ');
+  while (c.watches < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  cli.child.kill('SIGINT');
+  const r = await cli.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^controller-lab watch: warning: the server no longer serves configmaps \(404 NotFound: 404 page not found\): its CustomResourceDefinition deleted, or its API removed\? \(retrying\)$/m);
+});
+
 test('usage errors and help', async () => {
   const [top, none, unknown, help, helpWatch, bad, missing, both] = await Promise.all([
     runCli(['--help']),

@@ -72,7 +72,7 @@ test('a silent watch is reconnected after --watch-idle-timeout; a stalled list i
   const r = await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '-o', 'none', '--stall-timeout', '300ms', '--watch-idle-timeout', '500ms', '--exit-when-seen', 'default/sentinel']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^controller-lab watch: warning: http:\/\/127\.0\.0\.1:\d+ sent nothing for 300 ms in the middle of the answer to GET \/api\/v1\/namespaces\/default\/configmaps: aborted \(retrying\)$/m);
-  assert.match(r.stderr, /^controller-lab watch: warning: the watch received nothing, not even a bookmark, for 0\.\d s: reconnecting from resourceVersion 10 \(retrying\)$/m);
+  assert.match(r.stderr, /^controller-lab watch: warning: the watch received nothing, not even a bookmark, for 0\.\d s, while the server had changes to send \(a dead connection\): resumed from resourceVersion 10 \(retrying\)$/m);
   assert.match(r.stderr, /^lists=1 watches=2 relists=0 410s=0 events=1 /m);
 });
 

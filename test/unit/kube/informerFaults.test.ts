@@ -5,7 +5,7 @@ import { createSharedInformer } from '../../../src/informer/sharedInformer.ts';
 import type { SharedIndexInformer } from '../../../src/informer/sharedInformer.ts';
 import { loadCluster } from '../../../src/kube/cluster.ts';
 import type { ClusterOptions } from '../../../src/kube/cluster.ts';
-import { EventTooLargeError, StallError } from '../../../src/kube/errors.ts';
+import { describeFailure, EventTooLargeError, StallError } from '../../../src/kube/errors.ts';
 import type { ApiResource } from '../../../src/shared/k8s.ts';
 import { configMap, scratchDir, sendJson, startLoopbackApi, writeKubeconfig } from './support/loopbackApi.ts';
 
@@ -119,7 +119,7 @@ test('a watch that goes silent (not even a bookmark) is closed with a warning an
   assert.equal(s.seen.watches[1]?.url.searchParams.get('resourceVersion'), '10');
   assert.equal(s.seen.lists.length, 1, 'resumed, not relisted');
   assert.ok(s.seen.watches[1]!.at - s.seen.watches[0]!.at >= 390, 'not before the deadline');
-  assert.ok(s.errors.some((e) => /received nothing, not even a bookmark, for 0\.[45] s: reconnecting from resourceVersion 10/.test(String(e))), s.errors.map(String).join('; '));
+  assert.ok(s.errors.some((e) => /received nothing, not even a bookmark, for 0\.[45] s, while the server had changes to send \(a dead connection\): resumed from resourceVersion 10/.test(String(e))), s.errors.map(String).join('; '));
 });
 
 test('a watch that only sends bookmarks is alive: it is not closed for silence', { timeout: 30_000 }, async (t) => {
@@ -198,3 +198,40 @@ for (const via of ['ERROR event', 'HTTP 504'] as const) {
     assert.ok(s.errors.some((e) => /may have restarted without its history; relisting/.test(String(e))), s.errors.map(String).join('; '));
   });
 }
+
+// kube-apiserver shutting down (a restart, an upgrade) cuts its open watches and lists mid-body;
+// Node says only "aborted". The warning a user reads must say what was cut, and by whom.
+test('a watch the server cuts mid-stream is named as such and resumed from the last event', { timeout: 30_000 }, async (t) => {
+  const s = await start(t, {
+    list: (res) => sendList(res, '10', [configMap('a', '10')]),
+    watch: (res, attempt) => {
+      acceptWatch(res);
+      if (attempt > 0) return;
+      res.write(line('ADDED', configMap('b', '11')));
+      setTimeout(() => res.socket?.destroy(), 100);
+    },
+  });
+  await until('the second watch', () => s.seen.watches.length === 2);
+  assert.equal(s.seen.watches[1]?.url.searchParams.get('resourceVersion'), '11', 'resumed from the last event delivered');
+  assert.equal(s.seen.lists.length, 1, 'no relist needed');
+  const said = s.errors.map((e) => describeFailure(e).message);
+  assert.equal(said.length, 1, said.join('; '));
+  assert.match(said[0]!, /^the connection to http:\/\/127\.0\.0\.1:\d+ closed in the middle of the watch of \/api\/v1\/namespaces\/default\/configmaps \(the server restarting, or a proxy cutting it\)$/);
+});
+
+test('a list the server cuts mid-body is named as such and listed again', { timeout: 30_000 }, async (t) => {
+  const s = await start(t, {
+    list: (res, attempt) => {
+      if (attempt > 0) return sendList(res, '10', [configMap('a', '10')]);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"10"},"items":[');
+      setTimeout(() => res.socket?.destroy(), 100);
+    },
+    watch: (res) => acceptWatch(res),
+  });
+  assert.equal(await s.informer.waitForSync(), true);
+  assert.deepEqual(cached(s.informer), ['a@10']);
+  const said = s.errors.map((e) => describeFailure(e).message);
+  assert.equal(said.length, 1, said.join('; '));
+  assert.match(said[0]!, /^the connection to http:\/\/127\.0\.0\.1:\d+ closed in the middle of the answer to GET \/api\/v1\/namespaces\/default\/configmaps \(the server restarting, or a proxy cutting it\)$/);
+});
