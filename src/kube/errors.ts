@@ -57,7 +57,7 @@ export class StallError extends Error {
 export class ConnectionCutError extends Error {
   readonly server: string;
   constructor(server: string, what: string, cause: Error) {
-    super(`the connection to ${server} closed in the middle of ${what} (the server restarting, or a proxy cutting it)`, { cause });
+    super(`the connection to ${server} closed in the middle of ${what}: the server restarted, or a proxy cut it`, { cause });
     this.name = 'ConnectionCutError';
     this.server = server;
   }
