@@ -223,7 +223,6 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     process.stdout.on('error', () => finish(0)); // e.g. `| head`: the reader went away
 
     const printEvent = args.output === 'events' ? eventPrinter(out, resource.namespaced) : undefined;
-    printEvent?.header();
     // The object may arrive in the middle of a relist whose other changes (its deletions come
     // last) are still being applied: exit once they are, so that --dump-cache is a snapshot the
     // server had, not half of one.
@@ -303,10 +302,7 @@ function splitKey(key: string): { namespace: string; name: string } {
   return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
-interface EventPrinter {
-  (type: string, obj: KubeObject): void;
-  header(): void;
-}
+type EventPrinter = (type: string, obj: KubeObject) => void;
 
 /**
  * Lines as kubectl get -w --output-watch-events prints them, in fixed-width columns. Written column
@@ -320,7 +316,15 @@ function eventPrinter(out: BatchedWriter, namespaced: boolean): EventPrinter {
     out.column(name, 40, GAP);
     out.column(rv, 10, GAP);
   };
-  const print = ((type: string, obj: KubeObject) => {
+  // With the first event, as kubectl: a watch that fails before any leaves stdout empty.
+  let headed = false;
+  const header = (): void => {
+    headed = true;
+    columns('EVENT', 'NAMESPACE', 'NAME', 'RV');
+    out.line('AGE');
+  };
+  return (type: string, obj: KubeObject) => {
+    if (!headed) header();
     const m = obj.metadata;
     columns(type, m.namespace ?? '', m.name ?? '', m.resourceVersion ?? '');
     const seconds = ageSeconds(m.creationTimestamp, out.now());
@@ -330,12 +334,7 @@ function eventPrinter(out: BatchedWriter, namespaced: boolean): EventPrinter {
       out.text(ageUnit(seconds));
     }
     out.endLine();
-  }) as EventPrinter;
-  print.header = () => {
-    columns('EVENT', 'NAMESPACE', 'NAME', 'RV');
-    out.line('AGE');
   };
-  return print;
 }
 
 /** Spaces between columns. */

@@ -149,6 +149,7 @@ test('failures print one line naming the cause and exit 2, without a stack', asy
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, pattern);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
+    assert.equal(r.stdout, '', `${args.join(' ')}: no table header for a watch that never started`);
   });
 });
 
