@@ -39,6 +39,11 @@ export interface HostInit {
    */
   heartbeatMs?: number;
   /**
+   * Seeds the informers' jitter (backoff, relist pacing, watch timeouts): a check's run and its
+   * replay draw the same delays. Absent: Math.random, as client-go.
+   */
+  jitterSeed?: number;
+  /**
    * A restarted host: keys whose reconcile blocked or killed the previous host. Each waits
    * `delayMs` before it is reconciled again (the initial list does not enqueue it sooner). One that
    * did so `failures` ≥ 2 times counts as failing meanwhile (see `settled`); after a first failure

@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { Cluster } from '../kube/index.ts';
 import { collectionPath } from '../kube/index.ts';
 import { createSharedInformer } from '../informer/index.ts';
+import { seededRandom, seedOf } from '../shared/seededRandom.ts';
 import type { Probe } from '../informer/index.ts';
 import { INSTALL_CRD_HINT, type KindRef } from '../controllerProtocol/index.ts';
 import type { ObjectWriter } from './engine/ports.ts';
@@ -39,12 +40,15 @@ export class ClusterBinding {
     throw new Error(`the cluster does not serve ${kind.apiVersion} ${kind.kind}${hint}`);
   }
 
-  informer(kind: KindRef, clock: Clock, onProbe: (p: Probe) => void): SharedInformerAdapter {
+  /** With `jitterSeed`, each kind's informer draws its own repeatable sequence, whatever order they start in. */
+  informer(kind: KindRef, clock: Clock, onProbe: (p: Probe) => void, jitterSeed?: number): SharedInformerAdapter {
     const resource = this.resourceFor(kind);
+    const name = qualifiedResource(resource);
     const informer = createSharedInformer({
-      name: qualifiedResource(resource),
+      name,
       listerWatcher: this.cluster.listerWatcher(resource),
       clock,
+      ...(jitterSeed === undefined ? {} : { random: seededRandom((jitterSeed ^ seedOf(name)) >>> 0) }),
     });
     informer.onProbe(onProbe);
     return new SharedInformerAdapter(kind, informer);

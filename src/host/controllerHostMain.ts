@@ -95,7 +95,7 @@ async function run(init: HostInit): Promise<void> {
     const kinds = new Map<string, KindRef>();
     for (const k of [definition.for, ...(definition.owns ?? []), ...(definition.watches ?? [])]) kinds.set(`${k.apiVersion}/${k.kind}`, { apiVersion: k.apiVersion, kind: k.kind });
     const b = binding;
-    const informers = [...kinds.values()].map((k) => b.informer(k, realClock, (probe) => send({ type: 'probe', probe })));
+    const informers = [...kinds.values()].map((k) => b.informer(k, realClock, (probe) => send({ type: 'probe', probe }), init.jitterSeed));
     const queue = new WorkQueueAdapter(createWorkQueue<string>({ name: definition.name, clock: realClock }), realClock);
     loop = new ControllerLoop({
       definition,

@@ -69,6 +69,8 @@ export interface ControllerSessionOptions {
   history?: number;
   /** Forward every cached object to this process (cache history for stepBack/evaluate). Default true. */
   mirrorCache?: boolean;
+  /** Seeds a TypeScript controller's informer jitter (HostInit.jitterSeed); Go's client-go draws its own. */
+  jitterSeed?: number;
   /** Default: esbuild when installed, else the user's files load through type stripping. */
   bundler?: CompileOptions['bundler'];
   /**
@@ -310,6 +312,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
         holdBack: restart?.holdBack,
         reconcileSeq: restart ? this.lastReconcileSeq : undefined,
         deltaSeq: restart ? this.cache.seq : undefined,
+        jitterSeed: this.options.jitterSeed,
       },
       {
         inspectBrk: this.options.inspectBrk,

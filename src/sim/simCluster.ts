@@ -29,7 +29,7 @@ import type { Watcher } from './store/watcher.ts';
 import { SimListerWatcher } from './simListerWatcher.ts';
 import type { InProcessCluster, ScenarioRunHandle, ScenarioTarget } from './simObjects.ts';
 import { startScenario, type ScenarioOptions, type ScenarioRun } from './scenario/scenarioRunner.ts';
-import { seededRandom, uuidFrom } from './scenario/seededRandom.ts';
+import { seededRandom, uuidFrom } from '../shared/seededRandom.ts';
 import { replayTrace, type TraceReplay } from './scenario/traceReplay.ts';
 import { onClock, startWorkloads, type RunningWorkloads, type WorkloadOptions } from './workloads/index.ts';
 import { randomUUID } from 'node:crypto';

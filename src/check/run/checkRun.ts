@@ -4,6 +4,7 @@ import type { Plan } from '../plans/plan.ts';
 import type { ControllerUnderCheck } from './controllerUnderCheck.ts';
 import { ControllerWrites, type CommittedWrite, type PointNamer } from './controllerWrites.ts';
 import { endState } from './endState.ts';
+import { jitterSeed } from './jitterSeed.ts';
 import { JumpingClock } from './jumpingClock.ts';
 import { Perturbation, type AppliedStep } from './perturbation.ts';
 import { Quietness } from './quietness.ts';
@@ -79,7 +80,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   const sim = await launchSim({ scenario: spec.scenario, workloads: spec.workloads, scenarioClock: clock, workloadClock: clock, resourceVersionsAfter: spec.resourceVersionsAfter ?? 0 });
   spec.controller.admit(sim.cluster);
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
-  const run = new RunningController(spec, sim, writes);
+  const run = new RunningController(spec, sim, writes, clock);
   const coverage = new WatchCoverage(sim.cluster, spec.controller.user, () => quietness.touch());
   const quietness = new Quietness({
     session: () => run.synced,
@@ -171,20 +172,23 @@ class RunningController {
   private readonly spec: RunSpec;
   private readonly sim: LaunchedSim;
   private readonly writes: ControllerWrites;
+  /** Stands still while a restarted controller starts (see JumpingClock). */
+  private readonly scenarioClock: JumpingClock;
   private readonly stopped: ControllerSession[] = [];
   /** Called when the current process fails (staysUp's wait ends early). */
   private onFailure: () => void = () => {};
 
-  constructor(spec: RunSpec, sim: LaunchedSim, writes: ControllerWrites) {
+  constructor(spec: RunSpec, sim: LaunchedSim, writes: ControllerWrites, scenarioClock: JumpingClock) {
     this.spec = spec;
     this.sim = sim;
     this.writes = writes;
+    this.scenarioClock = scenarioClock;
   }
 
   /** Starts a session; resolves false when it could not start or sync (its failure is kept). */
   async start(kubeconfig = this.sim.kubeconfigPath): Promise<boolean> {
     const incarnation = ++this.incarnation;
-    const session = this.spec.controller.session(kubeconfig);
+    const session = this.spec.controller.session(kubeconfig, this.spec.plan && jitterSeed(this.spec.plan, incarnation));
     this.current = session;
     this.synced = undefined;
     const informerErrors = new Map<string, string>();
@@ -253,7 +257,9 @@ class RunningController {
     }
     options.beforeStart?.();
     this.onActivity();
+    this.scenarioClock.hold();
     void this.start().then((ok) => {
+      this.scenarioClock.release();
       if (ok) options.afterSync?.();
       else if (this.failures.length === 0) this.failures.push('the controller did not start again after the restart');
     });

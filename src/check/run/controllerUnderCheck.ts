@@ -56,13 +56,14 @@ export class ControllerUnderCheck {
     return failure;
   }
 
-  /** A new session of the controller against the cluster of `kubeconfig` (not started). */
-  session(kubeconfig: string): ControllerSession {
+  /** A new session of the controller against the cluster of `kubeconfig` (not started); a perturbed run seeds its jitter. */
+  session(kubeconfig: string, jitterSeed?: number): ControllerSession {
     return new ControllerSession({
       file: this.options.program,
       kubeconfig,
       runAs: this.user,
       mirrorCache: false,
+      ...(jitterSeed === undefined ? {} : { jitterSeed }),
       // Dozens of short runs: not the views' business (the findings are).
       listed: false,
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),

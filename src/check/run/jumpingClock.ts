@@ -3,7 +3,10 @@ import type { Clock, TimerHandle } from '../../shared/clock.ts';
 // The scenario's clock in a check. A scenario's times (`at: 3s`, `after: 2s`) say in what order
 // things happen and give the controller time to settle in between; they are not something the
 // controller waits on. So while the controller is quiet, the clock jumps to the next step, and a
-// 10-second scenario runs in as long as the controller needs to work through it.
+// 10-second scenario runs in as long as the controller needs to work through it. While the
+// controller is down (a plan killed it, and it starts again), the clock stands still: the scenario's
+// next step comes as long after the restart as it would have after the kill, however long the
+// process takes to start on a loaded machine, so a run and its replay see the same order.
 
 interface Timer {
   at: number;
@@ -17,9 +20,26 @@ export class JumpingClock implements Clock {
   private seq = 0;
   private timers: Timer[] = [];
   private wakeup: ReturnType<typeof setTimeout> | undefined;
+  /** Holds in force (a restart inside another's), and the real time the first began. */
+  private holds = 0;
+  private heldSince = 0;
 
   now(): number {
-    return Date.now() + this.offset;
+    return (this.holds > 0 ? this.heldSince : Date.now()) + this.offset;
+  }
+
+  /** Stops the clock until `release`: no timer falls due meanwhile. */
+  hold(): void {
+    if (this.holds++ === 0) {
+      this.heldSince = Date.now();
+      clearTimeout(this.wakeup);
+    }
+  }
+
+  release(): void {
+    if (this.holds === 0 || --this.holds > 0) return;
+    this.offset -= Date.now() - this.heldSince;
+    this.schedule();
   }
 
   setTimer(ms: number, fn: () => void): TimerHandle {
@@ -37,7 +57,7 @@ export class JumpingClock implements Clock {
   /** Moves the clock to the next timer and fires it (and any due with it). */
   jump(): void {
     const next = this.live()[0];
-    if (!next) return;
+    if (!next || this.holds > 0) return;
     this.offset += Math.max(0, next.at - this.now());
     this.fireDue();
   }
@@ -55,6 +75,7 @@ export class JumpingClock implements Clock {
   }
 
   private fireDue(): void {
+    if (this.holds > 0) return;
     for (let t = this.live()[0]; t && t.at <= this.now(); t = this.live()[0]) {
       this.timers.shift();
       t.fn();
@@ -66,7 +87,7 @@ export class JumpingClock implements Clock {
   private schedule(): void {
     clearTimeout(this.wakeup);
     const next = this.live()[0];
-    if (!next) return;
+    if (!next || this.holds > 0) return;
     this.wakeup = setTimeout(() => this.fireDue(), Math.max(0, next.at - this.now()));
     this.wakeup.unref();
   }

@@ -5,7 +5,7 @@ import type { ConvertedVersion } from '../resources/convertedVersion.ts';
 import { convertedVersionFor } from '../resources/convertedVersions.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { ScenarioRunHandle, ScenarioTarget } from '../simObjects.ts';
-import { seededRandom } from './seededRandom.ts';
+import { seededRandom } from '../../shared/seededRandom.ts';
 import type { RequestContext } from '../store/types.ts';
 import { validateName } from '../vocabulary/metadataValidation.ts';
 import { applyFault, faultNamed } from '../faults/faultTable.ts';

@@ -4,7 +4,7 @@ import type { ListerWatcher } from '../../../src/informer/listerWatcher.ts';
 import type { DeepReadonly } from '../../../src/informer/readonly.ts';
 import type { ProbeKind } from '../../../src/informer/probes.ts';
 import { FakeClock } from '../../../src/shared/clock.ts';
-import { seededRandom } from '../../../src/sim/scenario/seededRandom.ts';
+import { seededRandom } from '../../../src/shared/seededRandom.ts';
 import type { KubeObject } from '../../../src/shared/k8s.ts';
 
 // Chaos convergence, over any backend: random writes interleaved with dropped watches, both forms of

@@ -1,4 +1,4 @@
-/** A small seeded PRNG (mulberry32) so uids and generated names repeat for a seed. */
+/** A small seeded PRNG (mulberry32): uids, generated names and an informer's jitter repeat for a seed. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -19,4 +19,11 @@ export function uuidFrom(random: () => number): string {
   const d = word();
   const variant = ((parseInt(c[0] ?? '0', 16) & 3) | 8).toString(16);
   return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
+}
+
+/** A 32-bit seed from text (FNV-1a): the same text, the same seed, in every process. */
+export function seedOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
