@@ -2,11 +2,10 @@ import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 
 // The YAML library, loaded the first time a kubeconfig is not JSON. Loaded with the rest of
-// `controller-lab watch`, its 112 KB were compiled on every start, and the names it brings into
-// V8's string table made every JSON.parse of the watch a little dearer: ~3% of a run over 100k
-// events, for a kubeconfig in JSON that never needed it. The CLI's build makes it a bundle of its
-// own that this requires (scripts/cliBuild.mjs); other bundles keep it inside, initialised on
-// first use; run from source, it is the package itself.
+// `controller-lab watch`, its 112 KB were compiled on every start (3–9 ms of CPU) for a
+// kubeconfig in JSON that never needed it. The CLI's build makes it a bundle of its own that this
+// requires (scripts/cliBuild.mjs); other bundles keep it inside, initialised on first use; run
+// from source, it is the package itself.
 
 let yaml: typeof Yaml | undefined;
 
