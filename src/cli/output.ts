@@ -31,11 +31,13 @@ export class BatchedWriter {
   }
 
   /**
-   * The time (Date.now()) this batch's first line was written: its lines reach the reader together,
+   * The time (Date.now()) this batch was first asked for it: its lines reach the reader together,
    * at the end of this turn of the event loop. One clock read per line was a tenth of printing.
+   * Read on the first call, not with the batch's first line: that may be one that asks for no
+   * time (watch's header), and the lines after it read an age from 0.
    */
   now(): number {
-    if (!this.scheduled) this.batchStartedAt = Date.now();
+    if (this.batchStartedAt === 0) this.batchStartedAt = Date.now();
     return this.batchStartedAt;
   }
 
@@ -112,6 +114,7 @@ export class BatchedWriter {
   /** Writes what is gathered; the callback runs once the stream accepted it. */
   flush(done?: () => void): void {
     this.scheduled = false;
+    this.batchStartedAt = 0;
     if (this.used === 0) {
       done?.();
       return;

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 // client-node's own kubeconfig entry parsers. Deep-imported on purpose: its `config.js` (the
 // KubeConfig class) pulls in the whole generated API client (~0.8 s, ~80 MB here), these do not.
 import { newClusters, newContexts, newUsers } from '@kubernetes/client-node/dist/config_types.js';
 import type { Cluster, Context, User } from '@kubernetes/client-node/dist/config_types.js';
 import { KubeconfigError } from './errors.ts';
+import { parseYaml } from './yamlParser.ts';
 
 export type { Cluster as ClusterEntry, Context as ContextEntry, User as UserEntry };
 

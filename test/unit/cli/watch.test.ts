@@ -39,6 +39,19 @@ test('events output: the list then each change, aligned, with RV and age; --exit
   assert.equal(r.stderr.trim().split('\n').length, 1, 'only the summary line on stderr');
 });
 
+test('the first lines printed, the header\'s batch, read their AGE from the clock like the rest', async (t) => {
+  const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000 - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  const listed = (name: string, rv: string) => ({ ...configMap(name, rv), metadata: { name, namespace: 'default', uid: `uid-${name}`, resourceVersion: rv, creationTimestamp: twoDaysAgo } });
+  const c = await cluster(t, { items: [listed('alpha', '5'), listed('beta', '6')], watch: (res) => res.write(watchLine('ADDED', 'gamma', '13')) });
+  const r = await runCli(['watch', 'cm', '--kubeconfig', c.kubeconfig, '--exit-when-seen', 'default/gamma']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split('\n');
+  // The header opened the batch without reading the clock, and its lines took the time as 0:
+  // every object listed read 0s, whatever its age.
+  assert.deepEqual(lines.slice(1, 3).map((l) => l.split(/\s+/).filter((w, i) => i === 2 || i === 4)), [['alpha', '2d'], ['beta', '2d']]);
+  assert.match(lines[3] ?? '', /\sgamma\s.*\s(90|91|92)s$/);
+});
+
 test('jsonl output: list items as ADDED, then each watch event exactly as sent (bookmarks too, managedFields too)', async (t) => {
   const bookmark = { type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '20' } } };
   const managedFields = [{ manager: 'kubectl', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } }];
