@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -67,6 +68,8 @@ type labManager struct {
 	client *labClient
 	// Closed when the parent asks to stop or goes away.
 	stop chan struct{}
+	// webhookOnce serves the webhook server locally the first time it is asked for (webhooks.go).
+	webhookOnce sync.Once
 }
 
 func (m *labManager) GetClient() client.Client { return m.client }

@@ -19,7 +19,7 @@ export interface CheckCommandLine {
   as?: string | undefined;
   /** A Go program's own arguments (after `--`). */
   programArgs: string[];
-  /** Variables the program was checked with that a replay needs too (a kubebuilder main's ENABLE_WEBHOOKS=false, what its code reads); secrets are named, not printed. */
+  /** Variables the program was checked with that a replay needs too (its manager Deployment's env, what its code reads); secrets are named, not printed. */
   env?: Record<string, string>;
 }
 

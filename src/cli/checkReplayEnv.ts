@@ -8,8 +8,7 @@ import { localRunEnv, MANAGER_MANIFEST } from '../setup/index.ts';
 // and a replay without it may never reach the finding. The environment also holds everything the
 // user's shell has (PATH, HOME, SSH_AUTH_SOCK, …), which any shell they replay in has too: the
 // command carries only what the program can be seen to depend on, as it is set now:
-// - what a local run of a kubebuilder project needs (`init go` says so: ENABLE_WEBHOOKS=false, the
-//   manager Deployment's env);
+// - what a local run of a kubebuilder project needs (`init go` says so: the manager Deployment's env);
 // - the variables the program's own code reads (os.Getenv, os.LookupEnv, `env:"…"` and
 //   `envconfig:"…"` struct tags in Go; process.env in a TypeScript controller's folder);
 // - the variables that decide how Go builds and runs it (GOFLAGS, GODEBUG, …).
@@ -31,9 +30,7 @@ export function replayEnv(program: string, env: NodeJS.ProcessEnv = process.env,
   const target = controllerTarget(program, cwd);
   const needed = new Set<string>();
   if (target.language === 'go') {
-    let mainText = '';
-    for (const f of goFiles(target.packageDir, false)) mainText += read(f);
-    for (const k of Object.keys(localRunEnv(mainText, read(join(target.moduleDir, MANAGER_MANIFEST)) || undefined))) needed.add(k);
+    for (const k of Object.keys(localRunEnv(read(join(target.moduleDir, MANAGER_MANIFEST)) || undefined))) needed.add(k);
     for (const f of goFiles(target.moduleDir, true)) for (const k of goVariablesRead(read(f))) needed.add(k);
     for (const k of GO_BUILD_AND_RUNTIME) needed.add(k);
   } else {

@@ -195,7 +195,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
       maxHeapMb,
       mirrorCache: false,
       restartOnFailure: true,
-      go: { args: programArgs, connectTimeoutMs: connectTimeoutS === undefined ? undefined : connectTimeoutS * 1000 },
+      go: { args: programArgs, localWebhooks: v.sim === true, connectTimeoutMs: connectTimeoutS === undefined ? undefined : connectTimeoutS * 1000 },
     });
     const s = session;
     const go = s.target.language === 'go';

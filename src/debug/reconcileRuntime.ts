@@ -213,7 +213,8 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     const { kubeconfig, context } = this.cluster;
     const session = this.factories.startSession({
       file: options.program ?? this.controllerFile,
-      go: { ...goProgramOptions(options), ...go, env: { ...options.env, ...go.env } },
+      // On a simulated cluster of the session's own, a Go program's webhooks are served and installed (goWebhooks.ts).
+      go: { ...goProgramOptions(options), ...go, env: { ...options.env, ...go.env }, localWebhooks: this.cluster.sim !== undefined },
       kubeconfig,
       context,
       runAs: options.runAs ?? this.replay?.user,

@@ -3,6 +3,7 @@ import { TypedEmitter } from './typedEmitter.ts';
 import { compileController, type CompiledController, type CompileOptions } from './compileController.ts';
 import { ControllerProcess } from './controllerProcess.ts';
 import { withLoopbackProbes } from './goProgramArgs.ts';
+import { localWebhooksEnv } from './goWebhooks.ts';
 import { GoControllerProcess, type GoCommandWrapper, type GoControllerOptions } from './goControllerProcess.ts';
 import type { HostProcess, TypeScriptHost } from './hostProcess.ts';
 import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
@@ -40,6 +41,8 @@ export interface GoProgramOptions {
   goBinary?: string;
   /** A program built already (buildGoProgram): started as it is, without `go build`. */
   binary?: string;
+  /** Serve the program's webhooks on this machine and install its webhook configurations (goWebhooks.ts): a simulated cluster Controller Lab started. */
+  localWebhooks?: boolean;
 }
 
 export interface ControllerSessionOptions {
@@ -286,7 +289,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       gated: this.options.gate !== undefined,
       mirrorCache: this.options.mirrorCache ?? true,
       args: withLoopbackProbes(target.packageDir, options.args ?? []),
-      env: options.env,
+      env: options.localWebhooks ? { ...localWebhooksEnv(target.moduleDir, options.env), ...options.env } : options.env,
       cwd: this.options.cwd,
       wrapCommand: options.wrapCommand,
       connectTimeoutMs: options.connectTimeoutMs,

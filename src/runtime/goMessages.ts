@@ -33,14 +33,22 @@ export function neverConnectedMessage(timeoutMs: number): string {
 
 /**
  * Why a controller-runtime main stops at once outside a cluster, read off its output, and what to
- * do. A kubebuilder main with webhooks: its webhook server wants the serving certificate
- * cert-manager makes there (`open /tmp/k8s-webhook-server/serving-certs/tls.crt: no such file or
- * directory`), and leaves the webhooks out with ENABLE_WEBHOOKS=false. A manager with leader
+ * do. A kubebuilder main with webhooks, on a cluster Controller Lab did not start: its webhook
+ * server wants the serving certificate cert-manager makes there (`open
+ * /tmp/k8s-webhook-server/serving-certs/tls.crt: no such file or directory`), and leaves the
+ * webhooks out with ENABLE_WEBHOOKS=false. On a simulated cluster it started, what kept the
+ * webhooks from being served (a port taken, unreadable webhook configurations). A manager with leader
  * election on (`--leader-elect`) and no LeaderElectionNamespace: controller-runtime reads the
  * namespace for its Lease from a Pod's service account, and NewManager fails without one.
  */
-const EXIT_HINTS: readonly [RegExp, string][] = [
-  [/tls\.crt: no such file or directory/, 'its webhook server found no serving certificate (cert-manager makes it in a cluster): run it with ENABLE_WEBHOOKS=false, which a kubebuilder main reads to leave its webhooks out'],
+const EXIT_HINTS: readonly [RegExp, string | ((m: RegExpExecArray) => string)][] = [
+  // What controllerlab.Wrap could not do for the program's webhooks (go/controllerlab/webhooks.go) says itself why.
+  [/"error": ?"controller-lab: ((?:[^"\\]|\\.)*)"/, (m) => `its webhooks could not be served: ${(m[1] ?? '').replaceAll('\\"', '"')}`],
+  [/listen tcp ([\d.:[\]a-f]+): bind: address already in use/, (m) => `one of its servers could not listen on ${m[1]}: another program is using that port`],
+  [
+    /tls\.crt: no such file or directory/,
+    'its webhook server found no serving certificate (cert-manager makes it in a cluster; Controller Lab makes one only for a simulated cluster it starts, `run --sim` or `check`): run it with ENABLE_WEBHOOKS=false, which a kubebuilder main reads to leave its webhooks out',
+  ],
   [
     /unable to find leader election namespace: not running in-cluster/,
     "its leader election (--leader-elect) has no namespace for its Lease: controller-runtime reads it from a Pod's service account, and outside a cluster there is none. Run it without --leader-elect, or set LeaderElectionNamespace in its ctrl.Options (the namespace it is deployed to)",
@@ -48,7 +56,11 @@ const EXIT_HINTS: readonly [RegExp, string][] = [
 ];
 
 export function goExitHint(output: string): string | undefined {
-  return EXIT_HINTS.find(([pattern]) => pattern.test(output))?.[1];
+  for (const [pattern, hint] of EXIT_HINTS) {
+    const m = pattern.exec(output);
+    if (m) return typeof hint === 'string' ? hint : hint(m);
+  }
+  return undefined;
 }
 
 /** The last lines a program printed, for a failure said where its output is not shown (check's runs). */

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { installPacked, MINUTES, run } from './support/packedProduct.ts';
 
 // A Go author's first hour, as they meet it: the product packed with `npm pack`, installed with
 // `npm install -g` into a folder of its own (the checkout and its Node are off the PATH, so the
@@ -16,50 +16,13 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 // --resource --controller`, `create webhook … --defaulting --programmatic-validation`; no bin/).
 // Then what README says: `controller-lab init go`, `make test`, `controller-lab run`, the debugger.
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/memcached-operator', import.meta.url));
-const MINUTES = 60_000;
-
-interface Ran {
-  code: number | null;
-  out: string;
-}
-
-/** The machine's PATH without this checkout (its node_modules/.bin has a controller-lab and Node 24). */
-function pathOutsideCheckout(prefixBin: string): string {
-  const inside = (p: string) => resolve(p).startsWith(resolve(ROOT) + sep) || resolve(p) === resolve(ROOT);
-  return [prefixBin, ...(process.env.PATH ?? '').split(delimiter).filter((p) => p && !inside(p))].join(delimiter);
-}
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Ran> {
-  return new Promise((done) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
-    child.on('error', (err) => (out += `\n${err.message}`));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, out });
-    });
-  });
-}
 
 test('the packed product, installed outside the checkout, wires a fresh kubebuilder project: init go, make test, run, the debugger', { timeout: 30 * MINUTES }, async (t) => {
   const work = mkdtempSync(join(tmpdir(), 'cl-first-hour-'));
   t.after(() => rmSync(work, { recursive: true, force: true }));
 
-  // npm pack (the stage built dist/ already), then a global install into a prefix of its own.
-  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
-  assert.equal(packed.status, 0, packed.stderr);
-  const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')) ?? '');
-  const prefix = join(work, 'prefix');
-  const installed = spawnSync('npm', ['install', '-g', '--prefix', prefix, tarball, '--no-audit', '--no-fund'], { encoding: 'utf8' });
-  assert.equal(installed.status, 0, installed.stderr);
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: pathOutsideCheckout(join(prefix, 'bin')) };
-  delete env.CONTROLLER_LAB;
-  delete env.KUBECONFIG;
+  const { prefix, env } = installPacked(work);
 
   const version = await run('controller-lab', ['--version'], { cwd: work, env, timeoutMs: MINUTES });
   assert.match(version.out, /^controller-lab \d+\.\d+\.\d+ \(node v(2[3-9]|22\.(19|[2-9]\d))\.[^)]*\)$/m, `the command runs on a Node it can use:\n${version.out}`);
@@ -111,7 +74,7 @@ test('the packed product, installed outside the checkout, wires a fresh kubebuil
   assert.match(ran.out, /^#1 Memcached default\/memcached-sample \(ADDED rv \d+\) → ok/m);
   assert.match(ran.out, /"name": "health probe", "addr": "127\.0\.0\.1:\d+"/, 'the health probe listens on loopback');
 
-  // The check command init go printed (with the run's environment: the webhooks left out), on the
+  // The check command init go printed (with the run's environment), on the
   // same program and starter scenario: kubebuilder's scaffolded Reconcile writes nothing, so there
   // is nothing to find, and check says so.
   const checkLine = typed(next.find((l) => l.includes('controller-lab check')));

@@ -67,7 +67,7 @@ export class ControllerUnderCheck {
       // Dozens of short runs: not the views' business (the findings are).
       listed: false,
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
-      go: { args: this.options.args ?? [], ...(this.binary ? { binary: this.binary } : {}) },
+      go: { args: this.options.args ?? [], localWebhooks: true, ...(this.binary ? { binary: this.binary } : {}) },
     });
   }
 

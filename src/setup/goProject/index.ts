@@ -87,7 +87,7 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
     step('Adding controllerlab.Wrap and switching test suites to simtest');
     const main = wrapMains(project);
     const program = main?.program ?? (project.exists('cmd/main.go') ? './cmd' : '.');
-    const runEnv = localRunEnv(project.read(main?.mainFile ?? 'cmd/main.go') ?? '', project.read(MANAGER_MANIFEST));
+    const runEnv = localRunEnv(project.read(MANAGER_MANIFEST));
     switchSuites(project);
     noteConversion(project);
     if (project.editedGoFiles.length) await go.gofmt(project.editedGoFiles, dir);

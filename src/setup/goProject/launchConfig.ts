@@ -5,8 +5,8 @@ import type { Project } from './project.ts';
 // stops before the first reconcile on the simulated cluster with the starter scenario, one with Go
 // line breakpoints through Delve. A configuration of ours for the same program means there is
 // nothing to add; the user's configurations and comments are kept as they are. One that lacks a
-// variable a local run now needs (a webhook added since: ENABLE_WEBHOOKS=false) is named with what to
-// add, since the manager it starts would stop at once.
+// variable a local run now needs (one the manager Deployment sets since, as BUSYBOX_IMAGE) is named
+// with what to add, since the manager it starts would fail without it.
 
 export const LAUNCH_JSON = '.vscode/launch.json';
 
@@ -91,7 +91,7 @@ interface LaunchConfiguration {
   env?: Record<string, unknown> | null;
 }
 
-/** `"web (simulated cluster)" sets no ENABLE_WEBHOOKS: add "ENABLE_WEBHOOKS": "false" to its "env" (why)`, or undefined. */
+/** `"web (simulated cluster)" sets no BUSYBOX_IMAGE: add "BUSYBOX_IMAGE": "busybox:1.36.1" to its "env" (why)`, or undefined. */
 function missingEnvAdvice(configs: LaunchConfiguration[], { env = {}, envNote }: LaunchInput): string | undefined {
   const lacking = configs.flatMap((c) => {
     const missing = Object.keys(env).filter((k) => typeof c.env !== 'object' || c.env === null || !(k in c.env));

@@ -1,17 +1,16 @@
 import { parseAllDocuments } from 'yaml';
 
-// What a kubebuilder main needs in its environment to run outside a cluster. With webhooks, its
-// main registers them unless ENABLE_WEBHOOKS=false, and their server then needs serving
-// certificates that cert-manager provides in a cluster: run locally (`make run`, `controller-lab
-// run`, the debugger) the manager stops at once (`open …/serving-certs/tls.crt: no such file`).
-// kubebuilder's own advice for a local run is ENABLE_WEBHOOKS=false.
+// What a kubebuilder main needs in its environment to run outside a cluster. Its webhooks need
+// nothing: on a simulated cluster Controller Lab starts (`run --sim`, `check`, the debugger),
+// controllerlab.Wrap serves them with a certificate of its own and installs the project's webhook
+// configurations (src/runtime/goWebhooks.ts), so ENABLE_WEBHOOKS=false is not needed.
 // The manager's Deployment (config/manager/manager.yaml) may set variables its code reads, as the
 // deploy-image plugin's BUSYBOX_IMAGE: without them every reconcile fails, so a local run gets them.
 
 export const MANAGER_MANIFEST = 'config/manager/manager.yaml';
 
-export function localRunEnv(mainText: string, managerManifest?: string): Record<string, string> {
-  return { ...managerEnv(managerManifest ?? ''), ...(/os\.Getenv\("ENABLE_WEBHOOKS"\)/.test(mainText) ? { ENABLE_WEBHOOKS: 'false' } : {}) };
+export function localRunEnv(managerManifest?: string): Record<string, string> {
+  return managerEnv(managerManifest ?? '');
 }
 
 interface Container {
@@ -36,7 +35,7 @@ export function managerEnv(manifest: string): Record<string, string> {
   return env;
 }
 
-/** `ENABLE_WEBHOOKS=false ` before a command (nothing without variables), values quoted for a shell where needed. */
+/** `BUSYBOX_IMAGE=busybox:1.36.1 ` before a command (nothing without variables), values quoted for a shell where needed. */
 export function envPrefix(env: Record<string, string>): string {
   return Object.entries(env)
     .map(([k, v]) => `${k}=${/^[\w./:@%+,=-]*$/.test(v) ? v : `'${v.replaceAll("'", "'\\''")}'`} `)
@@ -45,9 +44,6 @@ export function envPrefix(env: Record<string, string>): string {
 
 /** Why the environment is what it is, for a comment beside the command. */
 export function localRunNote(env: Record<string, string>): string | undefined {
-  const notes: string[] = [];
-  const fromManifest = Object.keys(env).filter((k) => k !== 'ENABLE_WEBHOOKS');
-  if (fromManifest.length) notes.push(`${fromManifest.join(', ')}: as ${MANAGER_MANIFEST} sets ${fromManifest.length > 1 ? 'them' : 'it'} for the manager`);
-  if (env.ENABLE_WEBHOOKS === 'false') notes.push('ENABLE_WEBHOOKS=false: the webhook server needs serving certificates, which cert-manager makes in a cluster');
-  return notes.length ? notes.join('; ') : undefined;
+  const fromManifest = Object.keys(env);
+  return fromManifest.length ? `${fromManifest.join(', ')}: as ${MANAGER_MANIFEST} sets ${fromManifest.length > 1 ? 'them' : 'it'} for the manager` : undefined;
 }

@@ -61,7 +61,7 @@ test('the packaged command (dist/ beside go/) finds the shipped module; --dry-ru
   assert.ok(lines.includes('go.mod: require github.com/controller-lab/controller-lab/go v7.7.7 (replace => ./controller-lab/go)'), r.stdout);
   assert.ok(
     r.stdout.endsWith(
-      '\nnext:\n  make test\n  ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle\n  ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml\n',
+      '\nnext:\n  make test\n  controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle\n  controller-lab check ./cmd --scenario controller-lab/scenario.yaml\n',
     ),
     r.stdout,
   );

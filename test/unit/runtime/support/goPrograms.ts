@@ -229,9 +229,9 @@ func main() {
 `;
 
 /**
- * kubebuilder's main with a webhook, as it runs outside a cluster: the webhook server finds no
- * serving certificate (cert-manager makes it in a cluster), so the manager stops at once after it
- * connected, logging `Failed to run manager` as kubebuilder's main does.
+ * kubebuilder's main with a webhook, as it runs outside a cluster: its webhook server has no
+ * serving certificate (cert-manager makes it in a cluster) unless Controller Lab gives it one, and
+ * a manager that fails logs `Failed to run manager` as kubebuilder's main does.
  */
 export const WEBHOOK_WITHOUT_CERTS_PROGRAM = `package main
 

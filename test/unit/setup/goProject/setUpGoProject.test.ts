@@ -101,8 +101,9 @@ test('init go on a kubebuilder scaffold: every edit, once; a second run changes 
   assert.deepEqual(setupLines(first.changes), FIRST_RUN);
   assert.deepEqual(first.next, [
     'make test',
-    'ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle',
-    'ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml',
+    // Its webhooks need nothing: Controller Lab serves them on the simulated cluster it starts.
+    'controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle',
+    'controller-lab check ./cmd --scenario controller-lab/scenario.yaml',
   ]);
   assert.equal(first.program, './cmd');
   assert.deepEqual(ran, [
@@ -210,15 +211,15 @@ test('the manager Deployment\'s env with values: the run and check commands, the
   writeFileSync(join(dir, 'config/manager/manager.yaml'), MANAGER_WITH_ENV);
   const setup = await setUpGoProject({ dir, go: offlineGo([]), env: WITH_CLI });
   assert.deepEqual(setup.next.slice(1), [
-    'BUSYBOX_IMAGE=busybox:1.36.1 ENABLE_WEBHOOKS=false controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle',
-    'BUSYBOX_IMAGE=busybox:1.36.1 ENABLE_WEBHOOKS=false controller-lab check ./cmd --scenario controller-lab/scenario.yaml',
+    'BUSYBOX_IMAGE=busybox:1.36.1 controller-lab run ./cmd --sim --scenario controller-lab/scenario.yaml --until-idle',
+    'BUSYBOX_IMAGE=busybox:1.36.1 controller-lab check ./cmd --scenario controller-lab/scenario.yaml',
   ]);
   const launch = JSON.parse(readFileSync(join(dir, '.vscode/launch.json'), 'utf8')) as { configurations: { env?: Record<string, string> }[] };
   assert.deepEqual(launch.configurations.map((c) => c.env), [
-    { BUSYBOX_IMAGE: 'busybox:1.36.1', ENABLE_WEBHOOKS: 'false' },
-    { BUSYBOX_IMAGE: 'busybox:1.36.1', ENABLE_WEBHOOKS: 'false' },
+    { BUSYBOX_IMAGE: 'busybox:1.36.1' },
+    { BUSYBOX_IMAGE: 'busybox:1.36.1' },
   ]);
-  assert.match(readFileSync(setup.starterScenario, 'utf8'), /^# {3}\(BUSYBOX_IMAGE: as config\/manager\/manager\.yaml sets it for the manager; ENABLE_WEBHOOKS=false: /m);
+  assert.match(readFileSync(setup.starterScenario, 'utf8'), /^# {3}\(BUSYBOX_IMAGE: as config\/manager\/manager\.yaml sets it for the manager\)$/m);
 });
 
 test('a project with a conversion webhook is told the simulated cluster does not convert between versions', async (t) => {
