@@ -13,15 +13,17 @@ const MEMCACHED = ['test/check/scenarios/memcached.yaml', ['--workloads']] as co
 // The memcached-operator's scenario plans about 120 runs (every Deployment and Pod change the
 // workload controllers make): its correct twin runs every one of them, as a user's check does
 // (in about 80 s on a loaded 2-core machine).
-const CASES: [program: string, scenario: readonly [string, readonly string[]], expected: string | undefined, budget: string | undefined][] = [
+const CASES: [program: string, scenario: readonly [string, readonly string[]], expected: string | undefined, budget: string | undefined, orFoundBy?: readonly string[]][] = [
   ['./test/check/go/memcached/correct', MEMCACHED, undefined, undefined],
-  ['./test/check/go/memcached/buggy-edge', MEMCACHED, 'unobserved-state', '60s'],
+  // It adds its steps to the Deployment's replicas as cached: when a step comes while its own
+  // scale-up is not yet in its cache, that is lost too, and a stale cache is the simpler explanation.
+  ['./test/check/go/memcached/buggy-edge', MEMCACHED, 'unobserved-state', '60s', ['stale-after-write']],
   // Found by the reference runs' resync: metav1.Time has a second's precision, so the resync waits for a new second.
   ['./test/check/go/memcached/buggy-timestamp', MEMCACHED, 'not-idempotent', '60s'],
 ];
 
-for (const [program, [scenario, args], expected, budget] of CASES) {
-  it(`${program}: ${expected ? `its bug is found as ${expected}, and as nothing else` : `no finding${budget ? ` in ${budget}` : ', every plan run'}`}`, async () => {
+for (const [program, [scenario, args], expected, budget, orFoundBy = []] of CASES) {
+  it(`${program}: ${expected ? `its bug is found as ${expected}${orFoundBy.length ? ` (or by ${orFoundBy.join(', ')})` : ''}, and as nothing else` : `no finding${budget ? ` in ${budget}` : ', every plan run'}`}`, async () => {
     const r = await check(program, scenario, [...args, ...(budget ? ['--budget', budget] : [])]);
     if (!expected) {
       assert.equal(r.findings.length, 0, `${r.findings.map((f) => f.summary).join('\n')}${transcript(r)}`);
@@ -31,6 +33,6 @@ for (const [program, [scenario, args], expected, budget] of CASES) {
     }
     assert.equal(r.code, 1, `check exits 1 on a controller with a bug${transcript(r)}`);
     assert.ok(r.findings.length > 0, `a finding${transcript(r)}`);
-    assert.ok(r.findings.every((f) => f.class === expected), `every finding is ${expected}: ${r.findings.map((f) => `${f.class} (${f.plan.kind})`).join(', ')}${transcript(r)}`);
+    assert.ok(r.findings.every((f) => f.class === expected || orFoundBy.includes(f.plan.kind)), `every finding is ${expected}${orFoundBy.length ? ` or by ${orFoundBy.join(', ')}` : ''}: ${r.findings.map((f) => `${f.class} (${f.plan.kind})`).join(', ')}${transcript(r)}`);
   });
 }
