@@ -6,7 +6,8 @@ import type { Project } from './project.ts';
 // line breakpoints through Delve. A configuration of ours for the same program means there is
 // nothing to add; the user's configurations and comments are kept as they are. One that lacks a
 // variable a local run now needs (one the manager Deployment sets since, as BUSYBOX_IMAGE) is named
-// with what to add, since the manager it starts would fail without it.
+// with what to add, since the manager it starts would fail without it; one that still turns the
+// webhooks off, as an earlier Controller Lab wrote it, is named with what to remove.
 
 export const LAUNCH_JSON = '.vscode/launch.json';
 
@@ -27,7 +28,7 @@ export type LaunchResult =
   | { kind: 'changed'; text: string; names: string[] }
   | { kind: 'unchanged'; why: string }
   | { kind: 'unreadable'; why: string }
-  /** Our configurations for the program that lack variables of `env`: `advice` says what to add. */
+  /** Our configurations for the program that lack variables of `env`, or turn its webhooks off: `advice` says what to change. */
   | { kind: 'missingEnv'; advice: string };
 
 export function launchConfigurations({ projectName, program, scenario, env }: LaunchInput): Record<string, unknown>[] {
@@ -78,7 +79,7 @@ export function addLaunchConfigurations(existing: string | undefined, input: Lau
   const list = (parsed as { configurations?: unknown } | null)?.configurations;
   const ours = (Array.isArray(list) ? list : []).filter((c: { type?: unknown; program?: unknown }) => c?.type === 'controller-lab' && sameProgram(c.program, input.program)) as LaunchConfiguration[];
   if (ours.length) {
-    const advice = missingEnvAdvice(ours, input);
+    const advice = [missingEnvAdvice(ours, input), webhooksOffAdvice(ours)].filter((a) => a !== undefined).join('; ') || undefined;
     return advice ? { kind: 'missingEnv', advice } : { kind: 'unchanged', why: `it has a controller-lab configuration for ${input.program}` };
   }
   const unit = indentUnit(existing);
@@ -102,6 +103,17 @@ function missingEnvAdvice(configs: LaunchConfiguration[], { env = {}, envNote }:
   const names = lacking.map((l) => `"${l.name}"`).join(', ');
   const add = missing.map((k) => `${JSON.stringify(k)}: ${JSON.stringify(env[k])}`).join(', ');
   return `${names} ${lacking.length > 1 ? 'set' : 'sets'} no ${missing.join(', ')}: add ${add} to ${lacking.length > 1 ? 'their' : 'its'} "env"${envNote ? ` (${envNote})` : ''}`;
+}
+
+/**
+ * Earlier versions wrote "ENABLE_WEBHOOKS": "false" (a kubebuilder main needed it outside a
+ * cluster); now the webhooks are served on the simulated cluster, and that line keeps them off.
+ */
+function webhooksOffAdvice(configs: LaunchConfiguration[]): string | undefined {
+  const off = configs.filter((c) => typeof c.env === 'object' && c.env !== null && String(c.env.ENABLE_WEBHOOKS).toLowerCase() === 'false');
+  if (!off.length) return undefined;
+  const names = off.map((c) => `"${typeof c.name === 'string' ? c.name : 'a controller-lab configuration'}"`).join(', ');
+  return `${names} ${off.length > 1 ? 'set' : 'sets'} "ENABLE_WEBHOOKS": "false", which an earlier Controller Lab wrote: its webhooks now run on the simulated cluster (Controller Lab serves them with a certificate of its own); remove it from ${off.length > 1 ? 'their' : 'its'} "env" to have them`;
 }
 
 export function addLaunchConfigurationsTo(project: Project, input: LaunchInput): void {

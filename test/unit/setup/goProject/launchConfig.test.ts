@@ -6,10 +6,10 @@ import { parseJsonc } from '../../../../src/setup/goProject/jsoncText.ts';
 const INPUT: LaunchInput = { projectName: 'memcached-operator', program: './cmd', scenario: 'controller-lab/scenario.yaml' };
 
 test('a new launch.json: the two configurations of examples/go-guestbook, on the starter scenario', () => {
-  const r = addLaunchConfigurations(undefined, { ...INPUT, env: { ENABLE_WEBHOOKS: 'false' } });
+  const r = addLaunchConfigurations(undefined, { ...INPUT, env: { BUSYBOX_IMAGE: 'busybox:1.36.1' } });
   assert.equal(r.kind, 'changed');
   if (r.kind !== 'changed') return;
-  const common = { type: 'controller-lab', request: 'launch', program: './cmd', cwd: '${workspaceFolder}', cluster: 'sim', scenario: '${workspaceFolder}/controller-lab/scenario.yaml', env: { ENABLE_WEBHOOKS: 'false' } };
+  const common = { type: 'controller-lab', request: 'launch', program: './cmd', cwd: '${workspaceFolder}', cluster: 'sim', scenario: '${workspaceFolder}/controller-lab/scenario.yaml', env: { BUSYBOX_IMAGE: 'busybox:1.36.1' } };
   assert.deepEqual(JSON.parse(r.text), {
     version: '0.2.0',
     configurations: [
@@ -74,4 +74,17 @@ test('configurations written before a webhook was added are named with the varia
   const edited = before.text.replace('"stopOnEntry": true', '"env": { "ENABLE_WEBHOOKS": "true" },\n      "stopOnEntry": true');
   const r = addLaunchConfigurations(edited, { ...INPUT, env: { ENABLE_WEBHOOKS: 'false' } });
   assert.deepEqual(r, { kind: 'missingEnv', advice: '"memcached-operator (simulated cluster, Go line breakpoints through Delve)" sets no ENABLE_WEBHOOKS: add "ENABLE_WEBHOOKS": "false" to its "env"' });
+});
+
+test('configurations an earlier Controller Lab wrote with the webhooks off are named, with what to remove to have them on the simulated cluster', () => {
+  const before = addLaunchConfigurations(undefined, { ...INPUT, env: { ENABLE_WEBHOOKS: 'false' } });
+  assert.equal(before.kind, 'changed');
+  if (before.kind !== 'changed') return;
+  const r = addLaunchConfigurations(before.text, INPUT);
+  assert.equal(r.kind, 'missingEnv');
+  if (r.kind !== 'missingEnv') return;
+  assert.match(r.advice, /^"memcached-operator \(simulated cluster\)", "memcached-operator \(simulated cluster, Go line breakpoints through Delve\)" set "ENABLE_WEBHOOKS": "false", which an earlier Controller Lab wrote/);
+  assert.match(r.advice, /remove it from their "env" to have them$/);
+  // Turned on by the user: nothing to say.
+  assert.deepEqual(addLaunchConfigurations(before.text.replaceAll('"false"', '"true"'), INPUT), { kind: 'unchanged', why: 'it has a controller-lab configuration for ./cmd' });
 });
