@@ -9,15 +9,14 @@ import { join } from 'node:path';
 const say = (/** @type {string} */ m) => console.log(`setup: ${m}`);
 
 /** Debian packages: chromium (UI and extension-host tests), libkrb5-dev (code-server's native addon). */
-export function systemPackages() {
-  const wanted = ['chromium', 'libkrb5-dev'];
+export function systemPackages(wanted = ['chromium', 'libkrb5-dev']) {
   const missing = wanted.filter((pkg) => {
     const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
     return !(r.status === 0 && r.stdout.includes('install ok installed'));
   });
   if (missing.length === 0) return;
   if (spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).error) {
-    throw new Error(`${missing.join(' and ')} must be installed (the UI and VS Code tests need them), and apt-get is not here to do it`);
+    throw new Error(`${missing.join(' and ')} must be installed (the VS Code host and its tests need them), and apt-get is not here to do it`);
   }
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
   say(`installing ${missing.join(', ')} with apt-get`);
