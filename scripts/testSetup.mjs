@@ -59,6 +59,8 @@ export const GO_MODULES = [
  * later, a second or two.
  */
 export function warmGoBuilds() {
+  // Said before, not only after: on a cold machine nothing else is printed for minutes.
+  say(`building the Go modules and their tests (${GO_MODULES.map((m) => m.dir).join(', ')}): minutes the first time, seconds later…`);
   for (const { dir, race } of GO_MODULES) {
     const started = Date.now();
     execFileSync('go', ['mod', 'download'], { cwd: dir, stdio: 'inherit' });
