@@ -108,6 +108,7 @@ const STEPS = { systemPackages, go: goToolchain, delve, goBuilds: warmGoBuilds, 
 export async function setUpFor(/** @type {string[]} */ stages) {
   const steps = new Set(stages.flatMap((s) => NEEDS[/** @type {keyof typeof NEEDS} */ (s)] ?? []));
   for (const name of /** @type {(keyof typeof STEPS)[]} */ (Object.keys(STEPS))) {
-    if (steps.has(name)) await STEPS[name](stages);
+    // Only the Go builds depend on which stages run; the other steps take no argument.
+    if (steps.has(name)) await (name === 'goBuilds' ? warmGoBuilds(stages) : STEPS[name]());
   }
 }
