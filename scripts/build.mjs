@@ -24,6 +24,8 @@ const node = {
   target: 'node22',
   format: 'cjs',
   external: ['vscode'],
+  // jsonc-parser's `main` is a UMD wrapper whose requires esbuild cannot follow; its ES build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, wr
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { systemPackages } from '../testSetup.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 
@@ -46,6 +47,10 @@ export function ensureCodeServer({ log = (/** @type {string} */ m) => console.er
   const { dir, entry } = codeServerPaths();
   if (existsSync(join(dir, '.complete'))) return { entry, node: node.bin };
 
+  // code-server's kerberos addon compiles from source (its prebuilt binary is a download from
+  // GitHub): without the Kerberos headers its install fails minutes in. `npm start` comes here
+  // first on a fresh machine, before any test set-up.
+  systemPackages(['libkrb5-dev']);
   const headers = ensureNodeHeaders(node.version, log);
   mkdirSync(cacheDir(), { recursive: true });
   const tmp = mkdtempSync(`${dir}.partial-`);

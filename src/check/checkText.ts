@@ -95,7 +95,20 @@ export function describeReport(r: CheckReport): string {
   for (const f of r.findings) byClass.set(f.class, (byClass.get(f.class) ?? 0) + 1);
   const classes = [...byClass].map(([c, n]) => `${c} ${n}`).join(', ');
   const skipped = r.skipped ? `; ${r.skipped} planned perturbation(s) left out ${r.cancelled ? 'when it was cancelled' : 'by the budget'}` : '';
-  return `check: ${r.findings.length} finding(s)${classes ? ` (${classes})` : ''} in ${r.runs} runs, ${(r.durationMs / 1000).toFixed(1)} s${skipped}`;
+  const nothing = r.planned === 0 ? '; nothing was perturbed, so nothing was checked' : '';
+  return `check: ${r.findings.length} finding(s)${classes ? ` (${classes})` : ''} in ${r.runs} runs, ${(r.durationMs / 1000).toFixed(1)} s${skipped}${nothing}`;
+}
+
+/**
+ * The one sentence VS Code shows when a check ends. A check with no perturbation to make (a
+ * controller that wrote nothing) found no bug because it looked for none: it says so, as the CLI's
+ * planned line does, and does not read as a clean bill.
+ */
+export function checkVerdict(name: string, r: Pick<CheckReport, 'findings' | 'runs' | 'planned'>): { warning: boolean; text: string } {
+  const found = r.findings.length;
+  if (found) return { warning: false, text: `Controller Lab found ${found} bug(s) in ${name}: see Check Findings, and replay one in the debugger.` };
+  if (r.planned === 0) return { warning: true, text: `Controller Lab had nothing to check in ${name}${NOTHING_TO_PERTURB}.` };
+  return { warning: false, text: `Controller Lab found no bug in ${name} (${r.runs} runs).` };
 }
 
 /** The shell command that runs the check of `given` with only `plan`. */

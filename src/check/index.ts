@@ -9,7 +9,7 @@ export type { FindingClass, Plan } from './plans/plan.ts';
 export { describePlan } from './plans/plan.ts';
 export { encodePlan, parsePlan, PlanError } from './plans/planCodec.ts';
 export { reportJson, REPORT_VERSION } from './report.ts';
-export { checkProgress, describeReport, replayCommand } from './checkText.ts';
+export { checkProgress, checkVerdict, describeReport, replayCommand } from './checkText.ts';
 export type { CheckCommandLine } from './checkText.ts';
 // The reconcile debugger replays a finding's run in its own session through these.
 export { PlanReplay } from './run/planReplay.ts';

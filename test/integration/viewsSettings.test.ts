@@ -32,8 +32,7 @@ describe('Controller Lab views: fixing the cluster settings', function () {
   });
 
   after(async () => {
-    await config().update('cluster', undefined, vscode.ConfigurationTarget.Global);
-    await config().update('kubeconfig', undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['cluster', 'kubeconfig', 'defaultInformers', 'showSecretValues']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('shows only the failure of the current settings', async () => {
@@ -56,5 +55,23 @@ describe('Controller Lab views: fixing the cluster settings', function () {
     // Give a stale row time to show itself.
     await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(rows('staging').map(errorLabel), ['Cluster unreachable'], 'one row for the settings as they are');
+  });
+
+  // settings.json takes any JSON (VS Code only underlines a wrong type): `"controllerLab.cluster": 123`,
+  // a single resource name where a list belongs, the string "false" for a boolean.
+  it('takes a setting of the wrong type as its default, not as a crash or as true', async () => {
+    await config().update('cluster', 123, vscode.ConfigurationTarget.Global);
+    await config().update('defaultInformers', 'configmaps', vscode.ConfigurationTarget.Global);
+    await config().update('showSecretValues', 'false', vscode.ConfigurationTarget.Global);
+    const session = await api.services.ensureConnected();
+    assert.equal(session.id, 'sim', 'the view connects to the simulated cluster, the default');
+    const sim = await waitFor('the Simulated cluster row', () => tree().getChildren(undefined).find((n) => item(n).label === 'Simulated cluster'));
+    await waitFor('the default informers', () => tree().getChildren(sim).filter((n) => /^(configmaps|deployments\.apps)$/.test(String(item(n).label))).length === 2);
+
+    const id = await vscode.commands.executeCommand<string>('controllerLab.watchResource', { resource: 'secrets', namespace: '' });
+    await api.services.lab.findInformer(id)?.informer.informer.waitForSync();
+    await vscode.commands.executeCommand('controllerLab.openObject', { informerId: id, key: 'demo/payments-api' });
+    const doc = await waitFor('the Secret document', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('payments-api.yaml') ? vscode.window.activeTextEditor.document : undefined);
+    assert.match(doc.getText(), /apiKey: "<redacted: 18 bytes>"/, 'the string "false" does not show Secret values');
   });
 });

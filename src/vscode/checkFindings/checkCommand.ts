@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { checkController, CheckInputError, checkProgress, describeFinding, describeReport, replayCommand, type CheckEvent, type CheckReport } from '../../check/index.ts';
+import { checkController, CheckInputError, checkProgress, checkVerdict, describeFinding, describeReport, replayCommand, type CheckEvent, type CheckReport } from '../../check/index.ts';
 import { chooseController, goWorkspaceFolder, type ChosenController } from '../controllers/chooseController.ts';
 import { exists, isControllerEditor } from '../controllers/controllerFiles.ts';
 import type { Log } from '../guard.ts';
@@ -98,8 +98,8 @@ async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Pr
   report.findings.forEach((f, i) => log.info(`\n${describeFinding(f, i + 1)}`));
   log.info(describeReport(report));
   model.finish(report);
-  const found = report.findings.length;
-  void vscode.window.showInformationMessage(found ? `Controller Lab found ${found} bug(s) in ${name}: see Check Findings, and replay one in the debugger.` : `Controller Lab found no bug in ${name} (${report.runs} runs).`);
+  const verdict = checkVerdict(name, report);
+  void (verdict.warning ? vscode.window.showWarningMessage(verdict.text) : vscode.window.showInformationMessage(verdict.text));
   return report;
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkController, checkProgress, describePlan, describeReport, replayCommand, reportJson, type Finding, type Plan } from '../../../src/check/index.ts';
+import { checkController, checkProgress, checkVerdict, describePlan, describeReport, replayCommand, reportJson, type Finding, type Plan } from '../../../src/check/index.ts';
 import { namerForPlan } from '../../../src/check/run/controllerWrites.ts';
 
 // What check says to a person, the names a replay gives objects, and a cancelled check.
@@ -9,6 +9,17 @@ test('the summary says why planned runs were left out', () => {
   const report = { findings: [], runs: 4, planned: 6, skipped: 4, durationMs: 9000 };
   assert.equal(describeReport(report), 'check: 0 finding(s) in 4 runs, 9.0 s; 4 planned perturbation(s) left out by the budget');
   assert.equal(describeReport({ ...report, cancelled: true }), 'check: 0 finding(s) in 4 runs, 9.0 s; 4 planned perturbation(s) left out when it was cancelled');
+});
+
+// A fresh kubebuilder controller (its Reconcile a TODO) writes nothing: its check plans no run.
+test('a check with nothing to perturb says so, and never that it found no bug', () => {
+  const report = { findings: [], runs: 2, planned: 0, skipped: 0, durationMs: 13_000 };
+  assert.equal(describeReport(report), 'check: 0 finding(s) in 2 runs, 13.0 s; nothing was perturbed, so nothing was checked');
+  const verdict = checkVerdict('cmd', report);
+  assert.equal(verdict.warning, true);
+  assert.match(verdict.text, /^Controller Lab had nothing to check in cmd: in its unperturbed runs the controller wrote nothing .* give the scenario objects or steps that make it act\.$/);
+  assert.doesNotMatch(verdict.text, /no bug/);
+  assert.deepEqual(checkVerdict('cmd', { ...report, planned: 5, runs: 7 }), { warning: false, text: 'Controller Lab found no bug in cmd (7 runs).' });
 });
 
 test('a replay command quotes what the shell would split', () => {

@@ -42,4 +42,15 @@ describe('the getting-started walkthrough', () => {
     }
     assert.deepEqual([...keys].filter((k) => !used.has(k)), [], 'every key the extension sets ticks a step');
   });
+
+  // A Go author who opens the walkthrough in a kubebuilder project: its Debug button runs their
+  // program, so the step says how a Go project gets there.
+  it('tells a Go author how to debug a Go controller', () => {
+    const step = walkthrough!.steps.find((s) => s.id === 'debugController');
+    assert.ok(step?.media.markdown);
+    const text = `${(step as { description?: string }).description ?? ''}\n${readFileSync(join(root, step.media.markdown), 'utf8')}`;
+    assert.match(text, /controllerlab\.Wrap/);
+    assert.match(text, /Set Up This Go Project/);
+    assert.match((step as { description?: string }).description ?? '', /\(command:controllerLab\.setUpGoProject\)/, 'a button for it');
+  });
 });

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'jsonc-parser';
 import { includeTypesIn } from '../../../../src/debug/vscode/tsconfigInclude.ts';
 
 const TYPES = 'types/controller-lab.d.ts';
@@ -13,7 +15,31 @@ test('Add Controller Types puts the declaration into tsconfig include, or says w
 
   assert.equal(includeTypesIn(JSON.stringify({ include: [TYPES] }), TYPES).text, undefined);
   assert.equal(includeTypesIn(JSON.stringify({ compilerOptions: {} }), TYPES).text, undefined, 'no include: every .ts file is in');
-  const commented = includeTypesIn('{ // comments\n "include": ["src"] }', TYPES);
-  assert.equal(commented.text, undefined);
-  assert.match(commented.hint, /Add "types\/controller-lab\.d\.ts" to "include"/);
+  const broken = includeTypesIn('{ "include": ["src"', TYPES);
+  assert.equal(broken.text, undefined);
+  assert.match(broken.hint, /Add "types\/controller-lab\.d\.ts" to "include"/);
+});
+
+// tsconfig.json is JSON with comments: `tsc --init` writes one, and the examples' has some.
+test('Add Controller Types reads a tsconfig with comments as tsc does, and keeps its comments', () => {
+  const examples = includeTypesIn(readFileSync(new URL('../../../../examples/tsconfig.json', import.meta.url), 'utf8'), TYPES);
+  assert.equal(examples.text, undefined, 'examples/tsconfig.json includes **/*.ts already');
+  assert.equal(examples.hint, 'tsconfig.json already includes it.');
+
+  const commented = [
+    '{',
+    '  // Visit https://aka.ms/tsconfig to read more about this file',
+    '  "compilerOptions": { "strict": true, /* "noEmit": true, */ },',
+    '  "include": ["src"],',
+    '}',
+  ].join('\n');
+  const added = includeTypesIn(commented, TYPES);
+  assert.equal(added.hint, 'Added it to tsconfig.json.');
+  assert.match(added.text ?? '', /\/\/ Visit https:\/\/aka\.ms\/tsconfig/, 'the comments are kept');
+  assert.deepEqual(parse(added.text ?? '').include, ['src', TYPES]);
+
+  for (const pattern of ['**/*', '**/*.d.ts', 'types', './types/', 'types/*.ts']) {
+    assert.equal(includeTypesIn(`{ "include": ["${pattern}"] } // mine`, TYPES).text, undefined, `${pattern} takes the file in`);
+  }
+  assert.deepEqual(parse(includeTypesIn('{ "include": ["src/**/*.ts"] } // mine', TYPES).text ?? '').include, ['src/**/*.ts', TYPES]);
 });
