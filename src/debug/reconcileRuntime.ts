@@ -274,6 +274,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     return this.session?.recorder.bySeq(seq);
   }
 
+  /** Reconciles that started and have not ended. */
+  inFlight(): ReconcileRecord[] {
+    return this.session?.inFlight() ?? [];
+  }
+
   /** Reconciles waiting at the gate, per worker (their stack frames). */
   heldFor(thread: number): ReconcileRecord[] {
     return this.held.filter((h) => this.threadOf(h.record) === thread).map((h) => h.record);

@@ -68,6 +68,9 @@ test('Go: a .go line breakpoint in Reconcile hits through Delve, and the reconci
     const vars = (await dc.variablesRequest({ variablesReference: locals.variablesReference })).body.variables;
     assert.ok(vars.some((v) => v.name === 'req'), vars.map((v) => v.name).join(', '));
     assert.equal((await dc.evaluateRequest({ expression: 'src.Name', frameId, context: 'watch' })).body.result, '"app-config"');
+    // `why` in the Debug Console at this Go stop is about the reconcile running here.
+    const why = (await dc.evaluateRequest({ expression: 'why', frameId, context: 'repl' })).body.result;
+    assert.match(why, /^Why \(not\)\? ConfigMap default\/app-config\n/, why);
 
     // Go on: the reconcile finishes, and the next reconcile of app-config stops before it runs.
     const again = dc.waitForEvent('stopped');

@@ -18,6 +18,7 @@ import { GoLineDebugging, isGoSource } from './goLineDebugging.ts';
 import type { WriteStep } from './stepFromWrite.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from '../reconcileDebugSession.ts';
 import type { StopState } from '../reconcileRuntime.ts';
+import type { ReconcileRecord } from '../../runtime/index.ts';
 import { isWhyCommand } from '../whyCommand.ts';
 
 // The reconcile debugger with Go line debugging through Delve in the same DAP session: with
@@ -168,6 +169,14 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   protected override async variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): Promise<void> {
     if (!this.go.ownsId(args.variablesReference)) return super.variablesRequest(response, args);
     await this.answer(response, async () => ({ variables: await this.go.variables(args) }));
+  }
+
+  /** In Go code stopped by Delve, `why` is about the reconcile running on that goroutine. */
+  protected override evaluatedRecord(frameId: number | undefined): ReconcileRecord | undefined {
+    if (frameId === undefined || !this.go.ownsId(frameId)) return super.evaluatedRecord(frameId);
+    const goroutine = this.go.stoppedIn;
+    const running = this.runtime.inFlight();
+    return running.find((r) => r.goroutine !== undefined && r.goroutine === goroutine) ?? (running.length === 1 ? running[0] : undefined);
   }
 
   protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
