@@ -17,7 +17,7 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename, isAbsolute } from 'node:path';
 import { formatWhy, type ReconcileRecord, type WhyTarget } from '../runtime/index.ts';
-import { frameName, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
+import { frameName, PrintedError, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
 import { productionRuntime } from './productionRuntime.ts';
 import { childOrigin, childrenOf, objectOrigin, toVariable, type Expandable } from './variables.ts';
 import { dataBreakpointText, isDataBreakpointText } from './data/dataBreakpoints.ts';
@@ -100,7 +100,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
       this.sendResponse(response);
     } catch (err) {
       const message = (err as Error).message;
-      this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
+      if (!(err instanceof PrintedError)) this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
       this.sendErrorResponse(response, 1002, `Controller Lab could not start ${basename(args.program ?? args.controller ?? '')}: ${message}`);
     }
   }

@@ -88,6 +88,11 @@ interface Held {
   release: (decision: GateDecision) => void;
 }
 
+/** A launch failure the Debug Console has already been told (a failed build prints its errors as it fails). */
+export class PrintedError extends Error {
+  override name = 'PrintedError';
+}
+
 export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private readonly breakpointIds = idCounter();
   readonly breakpoints = new BreakpointSet(this.breakpointIds);
@@ -237,7 +242,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     sub.dispose();
     if (!started) {
       await this.shutdown();
-      throw new Error(fatal ?? 'the controller could not be started');
+      throw fatal === undefined ? new Error('the controller could not be started') : new PrintedError(fatal);
     }
   }
 

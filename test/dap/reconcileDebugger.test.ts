@@ -112,11 +112,13 @@ test('disconnect ends the controller host process', async () => {
   assert.equal(isAlive(pid), false, `controller host ${pid} is gone`);
 });
 
-test('a controller that does not compile fails the launch with file:line', async () => {
+test('a controller that does not compile fails the launch with file:line, said once in the Debug Console', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-broken-'));
   const broken = join(dir, 'broken.ts');
   writeFileSync(broken, "import { defineController } from 'controller-lab';\nexport default defineController({ name: 'broken', reconcile( });\n");
   const dc = await startClient();
+  const printed: string[] = [];
+  dc.on('output', (e: DebugProtocol.OutputEvent) => printed.push(e.body.output));
   try {
     const init = dc.waitForEvent('initialized');
     await dc.initializeRequest();
@@ -124,6 +126,8 @@ test('a controller that does not compile fails the launch with file:line', async
     await init;
     await dc.configurationDoneRequest();
     await assert.rejects(launched, /broken\.ts:2:\d+: error/);
+    const saying = printed.filter((o) => /broken\.ts:2:\d+: error/.test(o));
+    assert.equal(saying.length, 1, `the compiler's error, as the Debug Console shows it:\n${saying.join('\n---\n')}`);
   } finally {
     await dc.stop();
     rmSync(dir, { recursive: true, force: true });
