@@ -30,12 +30,14 @@ export function evaluateInStop(expression: string, record: ReconcileRecord | und
   let fn: (...args: unknown[]) => unknown;
   try {
     fn = new Function(...names, `"use strict"; return (${expression});`) as typeof fn;
-  } catch (asExpression) {
-    // Not an expression: run it as statements (a `return` gives the value).
+  } catch {
+    // Not an expression: run it as statements (a `return` gives the value). If those do not parse
+    // either, their error is the one to show: it is about the text as typed, where the
+    // expression's is about the parentheses and `;` wrapped around it.
     try {
       fn = new Function(...names, `"use strict"; ${expression}`) as typeof fn;
-    } catch {
-      throw new EvaluateError(describe(asExpression));
+    } catch (asStatements) {
+      throw new EvaluateError(describe(asStatements));
     }
   }
   try {
