@@ -247,7 +247,20 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   }
 
   setBreakpoints(specs: BreakpointSpec[]): ReconcileBreakpoint[] {
-    return this.breakpoints.set(specs);
+    const set = this.breakpoints.set(specs);
+    if (this.synced) queueMicrotask(() => this.noteAbsentObjects());
+    return set;
+  }
+
+  /** The caches have synced: what they do not hold is known. */
+  private synced = false;
+
+  /** Tells the editor of each breakpoint on an object the caches do not hold. */
+  private noteAbsentObjects(): void {
+    const cache = this.cacheView();
+    if (!cache) return;
+    const kinds = this.session?.controllers.map((c) => c.forKind.kind) ?? [];
+    for (const bp of this.breakpoints.noteAbsent(cache, kinds)) this.emit('breakpointChanged', bp);
   }
 
   setDataBreakpoints(origin: DataBreakpointOrigin, specs: DataBreakpointSpec[]): DataBreakpoint[] {
@@ -484,7 +497,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       if (!hinted) this.print('console', `Type \`why NAMESPACE/NAME\` (or \`why KIND NAMESPACE/NAME\`) here: whether each controller reconciled that object's changes, and why not.\n`);
       hinted = true;
     });
-    session.on('synced', () => this.cluster?.startScenario?.());
+    session.on('synced', () => {
+      this.cluster?.startScenario?.();
+      this.synced = true;
+      this.noteAbsentObjects();
+    });
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
       for (const stale of record.staleReads ?? []) this.print('stderr', `#${record.seq} ${record.forKind.kind} ${record.key}: warning: ${describeStaleRead(stale)}\n`);
