@@ -80,6 +80,9 @@ test('a throwing reconcile stops on the error and is retried with backoff', asyn
     assert.match(valueOf(error, 'message') ?? '', /boom/);
     const requeue = await expand(dc, error, 'requeue');
     assert.equal(valueOf(requeue, 'action'), '"addRateLimited"');
+    // It threw before writing anything: the Writes scope says so rather than opening on nothing.
+    const writes = await scope(dc, frame.id, 'Writes');
+    assert.deepEqual(writes.map((w) => `${w.name}: ${w.value}`), ['(none): "this reconcile wrote nothing"']);
 
     // the next reconcile is the same key, brought back by the rate limiter
     const again = dc.waitForEvent('stopped');
