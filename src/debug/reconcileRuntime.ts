@@ -475,6 +475,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     if (stop?.live) {
       const i = this.held.findIndex((h) => h.record === stop.record);
       const [h] = i >= 0 ? this.held.splice(i, 1) : [];
+      if (h) this.catchUp(h.record);
       h?.release(decision);
     }
     this.scenarioClock.resume();
@@ -482,6 +483,24 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     const deferred = this.deferredData.shift();
     if (deferred) return this.stopOnData({ ...deferred, live: deferred.live && this.held.some((h) => h.record === deferred.record) });
     this.dispatch();
+  }
+
+  /**
+   * A held reconcile reads the cache as it is when let go, and its informer kept watching while
+   * it was stopped (a `kubectl` write): its record follows, so its Object and cache are the ones
+   * it read, and the Debug Console says what moved.
+   */
+  private catchUp(record: ReconcileRecord): void {
+    const cache = this.session?.cache;
+    if (!cache || cache.seq <= record.cacheSeq) return;
+    const now = cache.at().get(record.forKind.kind, record.request.namespace, record.request.name);
+    const was = record.object?.metadata.resourceVersion;
+    if (now?.metadata.resourceVersion !== was) {
+      const rv = (v: string | undefined) => (v === undefined ? 'not in the cache' : `rv ${v}`);
+      this.print('console', `#${record.seq} ${record.forKind.kind} ${record.key} changed while stopped (${rv(was)} → ${rv(now?.metadata.resourceVersion)}): the reconcile reads the new one\n`);
+      record.object = now;
+    }
+    record.cacheSeq = cache.seq;
   }
 
   private wire(session: ControllerSession): void {
