@@ -235,7 +235,12 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     this.dataStops.follow(session);
     this.wire(session);
     const target = session.target;
-    if (target.language === 'go') this.print('console', `Building ${target.display} (go build in ${target.moduleDir})…\n`);
+    if (target.language === 'go') {
+      // Delve's flags change every package's build: the first such build of a project takes as long as a cold one.
+      const forDelve = go.buildFlags?.some((f) => f.startsWith('-gcflags=all=-N')) === true;
+      const how = forDelve ? ', with Delve\'s -gcflags=all=-N -l: the first such build compiles every package again and can take minutes; later ones come from Go\'s build cache' : '';
+      this.print('console', `Building ${target.display} (go build in ${target.moduleDir}${how})…\n`);
+    }
     let fatal: string | undefined;
     const sub = session.once('fatal', (f) => (fatal = f.message));
     const started = await session.start();
