@@ -1,3 +1,4 @@
+import { Script } from 'node:vm';
 import type { CacheView, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { requestView } from './requestView.ts';
 
@@ -13,6 +14,16 @@ export class EvaluateError extends Error {
 
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : `threw ${String(err)}`;
+}
+
+/** The error of parsing `text` alone as a script, if it has one. */
+function syntaxErrorOf(text: string): unknown {
+  try {
+    new Script(text);
+    return undefined;
+  } catch (err) {
+    return err;
+  }
 }
 
 export function evaluateInStop(expression: string, record: ReconcileRecord | undefined, cache: CacheView | undefined, queue: QueueSnapshot | undefined): unknown {
@@ -31,13 +42,13 @@ export function evaluateInStop(expression: string, record: ReconcileRecord | und
   try {
     fn = new Function(...names, `"use strict"; return (${expression});`) as typeof fn;
   } catch {
-    // Not an expression: run it as statements (a `return` gives the value). If those do not parse
-    // either, their error is the one to show: it is about the text as typed, where the
-    // expression's is about the parentheses and `;` wrapped around it.
+    // Not an expression: run it as statements (a `return` gives the value).
     try {
       fn = new Function(...names, `"use strict"; ${expression}`) as typeof fn;
     } catch (asStatements) {
-      throw new EvaluateError(describe(asStatements));
+      // Both wrappers add text (`return (…);`, the function's `}`) that their errors may name:
+      // the error to show is the one of the text as typed.
+      throw new EvaluateError(describe(syntaxErrorOf(expression) ?? asStatements));
     }
   }
   try {
