@@ -1,5 +1,5 @@
 import type { KubeObject } from '../shared/k8s.ts';
-import type { ReconcileRequest, TriggerDelta } from '../runtime/index.ts';
+import type { CacheView, ReconcileRequest, TriggerDelta } from '../runtime/index.ts';
 import { splitKey } from '../shared/keys.ts';
 
 // Reconcile breakpoints: the debugger's function breakpoints, named after what is reconciled.
@@ -175,6 +175,28 @@ export class BreakpointSet {
     const known = this.controllers.map((ctl) => `${ctl.name} reconciles or watches ${[...new Set(ctl.kinds)].join(', ')}`).join('; ');
     c.bp.message = `No controller here reconciles or watches a kind named like "${c.bp.spec.name.split(/\s+/)[0] ?? ''}" (${known}): this breakpoint cannot stop`;
     return true;
+  }
+
+  /**
+   * Once the caches have synced: a breakpoint on one object (`ConfigMap default/settngs`, no glob)
+   * of a kind the controller sees, that the cache does not hold, says so instead of waiting in
+   * silence. It stays set: it stops if that object is made. Answers the breakpoints it marked.
+   */
+  noteAbsent(cache: CacheView, seenKinds: readonly string[]): ReconcileBreakpoint[] {
+    const kinds = [...cache.kinds(), ...seenKinds];
+    const marked: ReconcileBreakpoint[] = [];
+    for (const c of this.compiled) {
+      if (!c.bp.verified || c.bp.message !== undefined || c.bp.hits > 0) continue;
+      const [kindText = '', target] = c.bp.spec.name.trim().split(/\s+/);
+      if (!target?.includes('/') || /[*?]/.test(c.bp.spec.name)) continue;
+      const kind = kinds.find((k) => k.toLowerCase() === kindText.toLowerCase());
+      const { namespace, name } = splitKey(target);
+      if (!kind || cache.get(kind, namespace, name)) continue;
+      const object = `${kindText} ${target}`;
+      c.bp.message = `No ${object} in the controller's cache: this breakpoint stops once one is made and reconciled (\`why ${object}\` in the Debug Console says what its informer saw)`;
+      marked.push(c.bp);
+    }
+    return marked;
   }
 
   list(): ReconcileBreakpoint[] {

@@ -1,3 +1,4 @@
+import { Script } from 'node:vm';
 import type { CacheView, QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 import { requestView } from './requestView.ts';
 
@@ -15,6 +16,16 @@ function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : `threw ${String(err)}`;
 }
 
+/** The error of parsing `text` alone as a script, if it has one. */
+function syntaxErrorOf(text: string): unknown {
+  try {
+    new Script(text);
+    return undefined;
+  } catch (err) {
+    return err;
+  }
+}
+
 export function evaluateInStop(expression: string, record: ReconcileRecord | undefined, cache: CacheView | undefined, queue: QueueSnapshot | undefined): unknown {
   const scope = {
     obj: record?.object,
@@ -30,12 +41,14 @@ export function evaluateInStop(expression: string, record: ReconcileRecord | und
   let fn: (...args: unknown[]) => unknown;
   try {
     fn = new Function(...names, `"use strict"; return (${expression});`) as typeof fn;
-  } catch (asExpression) {
+  } catch {
     // Not an expression: run it as statements (a `return` gives the value).
     try {
       fn = new Function(...names, `"use strict"; ${expression}`) as typeof fn;
-    } catch {
-      throw new EvaluateError(describe(asExpression));
+    } catch (asStatements) {
+      // Both wrappers add text (`return (…);`, the function's `}`) that their errors may name:
+      // the error to show is the one of the text as typed.
+      throw new EvaluateError(describe(syntaxErrorOf(expression) ?? asStatements));
     }
   }
   try {

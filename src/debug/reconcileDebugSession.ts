@@ -17,7 +17,7 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename, isAbsolute } from 'node:path';
 import { formatWhy, type ReconcileRecord, type WhyTarget } from '../runtime/index.ts';
-import { frameName, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
+import { frameName, PrintedError, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
 import { productionRuntime } from './productionRuntime.ts';
 import { childOrigin, childrenOf, objectOrigin, toVariable, type Expandable } from './variables.ts';
 import { dataBreakpointText, isDataBreakpointText } from './data/dataBreakpoints.ts';
@@ -100,7 +100,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
       this.sendResponse(response);
     } catch (err) {
       const message = (err as Error).message;
-      this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
+      if (!(err instanceof PrintedError)) this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
       this.sendErrorResponse(response, 1002, `Controller Lab could not start ${basename(args.program ?? args.controller ?? '')}: ${message}`);
     }
   }
@@ -208,7 +208,7 @@ export class ReconcileDebugSession extends LoggingDebugSession {
   }
 
   protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
-    const record = (args.frameId !== undefined ? this.runtime.recordBySeq(args.frameId) : undefined) ?? this.runtime.current?.record;
+    const record = this.evaluatedRecord(args.frameId);
     try {
       const why = parseWhyCommand(args.expression, record && { kind: record.forKind.kind, key: record.key }, this.runtime.forKind);
       if (why) {
@@ -224,6 +224,11 @@ export class ReconcileDebugSession extends LoggingDebugSession {
       const message = err instanceof Error ? err.message : String(err);
       this.sendErrorResponse(response, { id: 2001, format: message, showUser: false });
     }
+  }
+
+  /** The reconcile an expression in the Debug Console is about: its frame's, else the stop's. */
+  protected evaluatedRecord(frameId: number | undefined): ReconcileRecord | undefined {
+    return (frameId !== undefined ? this.runtime.recordBySeq(frameId) : undefined) ?? this.runtime.current?.record;
   }
 
   protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {

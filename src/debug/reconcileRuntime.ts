@@ -88,6 +88,11 @@ interface Held {
   release: (decision: GateDecision) => void;
 }
 
+/** A launch failure the Debug Console has already been told (a failed build prints its errors as it fails). */
+export class PrintedError extends Error {
+  override name = 'PrintedError';
+}
+
 export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   private readonly breakpointIds = idCounter();
   readonly breakpoints = new BreakpointSet(this.breakpointIds);
@@ -231,19 +236,37 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     this.dataStops.follow(session);
     this.wire(session);
     const target = session.target;
-    if (target.language === 'go') this.print('console', `Building ${target.display} (go build in ${target.moduleDir})…\n`);
+    if (target.language === 'go') {
+      // Delve's flags change every package's build: the first such build of a project takes as long as a cold one.
+      const forDelve = go.buildFlags?.some((f) => f.startsWith('-gcflags=all=-N')) === true;
+      const how = forDelve ? ', with Delve\'s -gcflags=all=-N -l: the first such build compiles every package again and can take minutes; later ones come from Go\'s build cache' : '';
+      this.print('console', `Building ${target.display} (go build in ${target.moduleDir}${how})…\n`);
+    }
     let fatal: string | undefined;
     const sub = session.once('fatal', (f) => (fatal = f.message));
     const started = await session.start();
     sub.dispose();
     if (!started) {
       await this.shutdown();
-      throw new Error(fatal ?? 'the controller could not be started');
+      throw fatal === undefined ? new Error('the controller could not be started') : new PrintedError(fatal);
     }
   }
 
   setBreakpoints(specs: BreakpointSpec[]): ReconcileBreakpoint[] {
-    return this.breakpoints.set(specs);
+    const set = this.breakpoints.set(specs);
+    if (this.synced) queueMicrotask(() => this.noteAbsentObjects());
+    return set;
+  }
+
+  /** The caches have synced: what they do not hold is known. */
+  private synced = false;
+
+  /** Tells the editor of each breakpoint on an object the caches do not hold. */
+  private noteAbsentObjects(): void {
+    const cache = this.cacheView();
+    if (!cache) return;
+    const kinds = this.session?.controllers.map((c) => c.forKind.kind) ?? [];
+    for (const bp of this.breakpoints.noteAbsent(cache, kinds)) this.emit('breakpointChanged', bp);
   }
 
   setDataBreakpoints(origin: DataBreakpointOrigin, specs: DataBreakpointSpec[]): DataBreakpoint[] {
@@ -273,6 +296,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
 
   recordBySeq(seq: number): ReconcileRecord | undefined {
     return this.session?.recorder.bySeq(seq);
+  }
+
+  /** Reconciles that started and have not ended. */
+  inFlight(): ReconcileRecord[] {
+    return this.session?.inFlight() ?? [];
   }
 
   /** Reconciles waiting at the gate, per worker (their stack frames). */
@@ -453,6 +481,7 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     if (stop?.live) {
       const i = this.held.findIndex((h) => h.record === stop.record);
       const [h] = i >= 0 ? this.held.splice(i, 1) : [];
+      if (h) this.catchUp(h.record);
       h?.release(decision);
     }
     this.scenarioClock.resume();
@@ -460,6 +489,24 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     const deferred = this.deferredData.shift();
     if (deferred) return this.stopOnData({ ...deferred, live: deferred.live && this.held.some((h) => h.record === deferred.record) });
     this.dispatch();
+  }
+
+  /**
+   * A held reconcile reads the cache as it is when let go, and its informer kept watching while
+   * it was stopped (a `kubectl` write): its record follows, so its Object and cache are the ones
+   * it read, and the Debug Console says what moved.
+   */
+  private catchUp(record: ReconcileRecord): void {
+    const cache = this.session?.cache;
+    if (!cache || cache.seq <= record.cacheSeq) return;
+    const now = cache.at().get(record.forKind.kind, record.request.namespace, record.request.name);
+    const was = record.object?.metadata.resourceVersion;
+    if (now?.metadata.resourceVersion !== was) {
+      const rv = (v: string | undefined) => (v === undefined ? 'not in the cache' : `rv ${v}`);
+      this.print('console', `#${record.seq} ${record.forKind.kind} ${record.key} changed while stopped (${rv(was)} → ${rv(now?.metadata.resourceVersion)}): the reconcile reads the new one\n`);
+      record.object = now;
+    }
+    record.cacheSeq = cache.seq;
   }
 
   private wire(session: ControllerSession): void {
@@ -475,7 +522,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       if (!hinted) this.print('console', `Type \`why NAMESPACE/NAME\` (or \`why KIND NAMESPACE/NAME\`) here: whether each controller reconciled that object's changes, and why not.\n`);
       hinted = true;
     });
-    session.on('synced', () => this.cluster?.startScenario?.());
+    session.on('synced', () => {
+      this.cluster?.startScenario?.();
+      this.synced = true;
+      this.noteAbsentObjects();
+    });
     session.on('reconcileStart', ({ record }) => this.queueAtStart.set(record.seq, session.queueOf(record.controller)));
     session.on('reconcileEnd', ({ record }) => {
       for (const stale of record.staleReads ?? []) this.print('stderr', `#${record.seq} ${record.forKind.kind} ${record.key}: warning: ${describeStaleRead(stale)}\n`);

@@ -57,10 +57,11 @@ export const RECONCILE_SCOPES: readonly ReconcileScope[] = [
   {
     label: named('Writes'),
     expensive: false,
-    value: (record) =>
-      ran(record)
-        ? Object.fromEntries(record.writes.map((w, i) => [`${i}: ${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}`, w]))
-        : { '(not run yet)': 'writes appear after the reconcile runs' },
+    value: (record) => {
+      if (!ran(record)) return { '(not run yet)': 'writes appear after the reconcile runs' };
+      if (record.writes.length === 0) return { '(none)': 'this reconcile wrote nothing' };
+      return Object.fromEntries(record.writes.map((w, i) => [`${i}: ${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}`, w]));
+    },
   },
   {
     label: (record) => (record.outcome?.kind === 'error' ? 'Error' : 'Result'),

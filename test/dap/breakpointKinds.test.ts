@@ -23,3 +23,22 @@ test('a breakpoint on a kind the controller does not watch is marked unusable wi
     await dc.stop();
   }
 });
+
+// A reconcile breakpoint on one object the controller's caches do not hold (a misspelt name, an
+// object not made yet) says so once the caches have synced, and still stops if that object comes.
+test('a breakpoint on an object the caches do not hold says so once they have synced, and stays set', async () => {
+  const dc = await startClient();
+  try {
+    const changed = dc.waitForEvent('breakpoint') as Promise<DebugProtocol.BreakpointEvent>;
+    const stopped = dc.waitForEvent('stopped') as Promise<DebugProtocol.StoppedEvent>;
+    await launch(dc, { controller: RS_CONTROLLER, scenario: RS_SCENARIO }, { functionBreakpoints: [{ name: 'ReplicaSet default/wbe' }, { name: 'ReplicaSet default/web' }] });
+    const e = await changed;
+    assert.equal(e.body.reason, 'changed');
+    assert.equal(e.body.breakpoint.verified, true, 'it may still stop');
+    assert.match(e.body.breakpoint.message ?? '', /^No ReplicaSet default\/wbe in the controller's cache: this breakpoint stops once one is made and reconciled .*`why ReplicaSet default\/wbe`/);
+    const stop = await stopped;
+    assert.match(stop.body.description ?? '', /reconcile ReplicaSet default\/web/);
+  } finally {
+    await dc.stop();
+  }
+});

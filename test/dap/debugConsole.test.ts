@@ -39,6 +39,12 @@ test('Debug Console: req.key is the Request scope\'s key; a bad expression is an
     assert.match(broken.message ?? '', /^SyntaxError: /);
     assert.notEqual(broken.body?.error?.showUser, true);
 
+    // The error is about what was typed: an unclosed call misses its `)`, not a `;` the user never typed.
+    const unclosed = (await rawRequest(dc, 'evaluate', { expression: 'JSON.stringify(obj', frameId: frame.id, context: 'repl' })) as DebugProtocol.ErrorResponse;
+    assert.equal(unclosed.message, 'SyntaxError: missing ) after argument list');
+    const cut = (await rawRequest(dc, 'evaluate', { expression: 'JSON.stringify(', frameId: frame.id, context: 'repl' })) as DebugProtocol.ErrorResponse;
+    assert.equal(cut.message, 'SyntaxError: Unexpected end of input', 'not the `}` of the function around it');
+
     // The session goes on: a good expression still evaluates after the bad ones.
     const ok = await dc.evaluateRequest({ expression: 'obj.metadata.name', frameId: frame.id, context: 'repl' });
     assert.equal(ok.body.result, JSON.stringify(key ? JSON.parse(key).split('/')[1] : ''));

@@ -26,7 +26,9 @@ test('Go: a .go line breakpoint in Reconcile hits through Delve, and the reconci
   const dc = await startClient();
   dc.defaultTimeout = 180_000;
   let pid = 0;
+  const printed: string[] = [];
   dc.on('output', (e: DebugProtocol.OutputEvent) => {
+    printed.push(e.body.output);
     const m = /Go process pid (\d+)/.exec(e.body.output);
     if (m) pid = Number(m[1]);
   });
@@ -43,6 +45,8 @@ test('Go: a .go line breakpoint in Reconcile hits through Delve, and the reconci
     const firstStop = dc.waitForEvent('stopped');
     await launched;
     assert.equal(((await placed) as DebugProtocol.BreakpointEvent).body.breakpoint.verified, true);
+    // The build for Delve can be a long one: the Debug Console says why while the user waits.
+    assert.ok(printed.some((o) => /^Building .* with Delve's -gcflags=all=-N -l: the first such build compiles every package again/.test(o)), printed.join(''));
 
     // The reconcile-level stop, before app-config's reconcile runs.
     const reconcileStop = (await firstStop) as DebugProtocol.StoppedEvent;
@@ -68,6 +72,9 @@ test('Go: a .go line breakpoint in Reconcile hits through Delve, and the reconci
     const vars = (await dc.variablesRequest({ variablesReference: locals.variablesReference })).body.variables;
     assert.ok(vars.some((v) => v.name === 'req'), vars.map((v) => v.name).join(', '));
     assert.equal((await dc.evaluateRequest({ expression: 'src.Name', frameId, context: 'watch' })).body.result, '"app-config"');
+    // `why` in the Debug Console at this Go stop is about the reconcile running here.
+    const why = (await dc.evaluateRequest({ expression: 'why', frameId, context: 'repl' })).body.result;
+    assert.match(why, /^Why \(not\)\? ConfigMap default\/app-config\n/, why);
 
     // Go on: the reconcile finishes, and the next reconcile of app-config stops before it runs.
     const again = dc.waitForEvent('stopped');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { FAILING_CONTROLLER, RS_CONTROLLER, RS_SCENARIO, expand, isAlive, launch, scope, startClient, topFrame, valueOf } from './dapClient.ts';
+import { mergePatch } from './simHttpWrite.ts';
 
 test('a breakpoint on a named object stops there, shows the scenario object, steps forward and back', async () => {
   const dc = await startClient();
@@ -80,6 +81,9 @@ test('a throwing reconcile stops on the error and is retried with backoff', asyn
     assert.match(valueOf(error, 'message') ?? '', /boom/);
     const requeue = await expand(dc, error, 'requeue');
     assert.equal(valueOf(requeue, 'action'), '"addRateLimited"');
+    // It threw before writing anything: the Writes scope says so rather than opening on nothing.
+    const writes = await scope(dc, frame.id, 'Writes');
+    assert.deepEqual(writes.map((w) => `${w.name}: ${w.value}`), ['(none): "this reconcile wrote nothing"']);
 
     // the next reconcile is the same key, brought back by the rate limiter
     const again = dc.waitForEvent('stopped');
@@ -112,11 +116,13 @@ test('disconnect ends the controller host process', async () => {
   assert.equal(isAlive(pid), false, `controller host ${pid} is gone`);
 });
 
-test('a controller that does not compile fails the launch with file:line', async () => {
+test('a controller that does not compile fails the launch with file:line, said once in the Debug Console', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-broken-'));
   const broken = join(dir, 'broken.ts');
   writeFileSync(broken, "import { defineController } from 'controller-lab';\nexport default defineController({ name: 'broken', reconcile( });\n");
   const dc = await startClient();
+  const printed: string[] = [];
+  dc.on('output', (e: DebugProtocol.OutputEvent) => printed.push(e.body.output));
   try {
     const init = dc.waitForEvent('initialized');
     await dc.initializeRequest();
@@ -124,6 +130,8 @@ test('a controller that does not compile fails the launch with file:line', async
     await init;
     await dc.configurationDoneRequest();
     await assert.rejects(launched, /broken\.ts:2:\d+: error/);
+    const saying = printed.filter((o) => /broken\.ts:2:\d+: error/.test(o));
+    assert.equal(saying.length, 1, `the compiler's error, as the Debug Console shows it:\n${saying.join('\n---\n')}`);
   } finally {
     await dc.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -226,6 +234,41 @@ test('continue runs to the next breakpoint hit, reverseContinue goes back to the
     await dc.pauseRequest({ threadId: 1 });
     assert.equal(((await paused) as DebugProtocol.StoppedEvent).body.reason, 'pause');
     assert.match((await topFrame(dc, 1)).name, /^reconcile ReplicaSet default\//);
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('a change made while stopped before a reconcile is what that reconcile reads, and what its recorded Object shows', async () => {
+  const dc = await startClient();
+  try {
+    let kubeconfig = '';
+    const printed: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => {
+      printed.push(e.body.output);
+      kubeconfig ||= /\(kubeconfig (\S+)\)/.exec(e.body.output)?.[1] ?? '';
+    });
+    const stopped = dc.waitForEvent('stopped');
+    await launch(dc, { controller: RS_CONTROLLER, scenario: RS_SCENARIO }, { functionBreakpoints: [{ name: 'ReplicaSet default/web' }] });
+    await stopped;
+    const held = await topFrame(dc, 1);
+    assert.equal(valueOf(await expand(dc, await scope(dc, held.id, 'Object'), 'spec'), 'replicas'), '3');
+
+    // kubectl scale while stopped: the controller's informer gets it before the reconcile runs.
+    assert.equal(await mergePatch(kubeconfig, '/apis/apps/v1/namespaces/default/replicasets/web', { spec: { replicas: 5 } }), 200);
+    await new Promise((r) => setTimeout(r, 1500));
+    const next = dc.waitForEvent('stopped');
+    await dc.nextRequest({ threadId: 1 });
+    await next;
+    const back = dc.waitForEvent('stopped');
+    await dc.stepBackRequest({ threadId: 1 });
+    await back;
+    const ran = await topFrame(dc, 1);
+    assert.match(ran.name, /^reconcile ReplicaSet default\/web #/);
+    const writes = (await scope(dc, ran.id, 'Writes')).filter((w) => / create Pod /.test(w.name));
+    assert.equal(writes.length, 5, 'it made the Pods of 5 replicas');
+    assert.equal(valueOf(await expand(dc, await scope(dc, ran.id, 'Object'), 'spec'), 'replicas'), '5', 'the Object it read');
+    assert.ok(printed.some((o) => /ReplicaSet default\/web changed while stopped .*rv \d+ → rv \d+/.test(o)), printed.join(''));
   } finally {
     await dc.stop();
   }

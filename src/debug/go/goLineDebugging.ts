@@ -141,6 +141,11 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     await this.delve?.shutdown();
   }
 
+  /** The goroutine Delve stopped in, while it is stopped. */
+  get stoppedIn(): number | undefined {
+    return this.stoppedGoroutine;
+  }
+
   get active(): boolean {
     return this.delve?.running === true;
   }
@@ -292,10 +297,12 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
 
   /** continue / next / stepIn / stepOut of a goroutine thread, done by Delve. */
   async step(command: 'continue' | 'next' | 'stepIn' | 'stepOut', threadId: number): Promise<void> {
+    const delve = this.require();
     this.stoppedGoroutine = undefined;
     this.writer = undefined;
-    await this.require().request(command, { threadId: threadId - GO_THREAD_BASE });
+    // Before the request: a short step's stop can come before Delve's answer, and must stay last.
     this.emit('continued', { threadId, allThreadsContinued: true });
+    await delve.request(command, { threadId: threadId - GO_THREAD_BASE });
   }
 
   private require(): DelveDebugger {

@@ -18,6 +18,7 @@ import { GoLineDebugging, isGoSource } from './goLineDebugging.ts';
 import type { WriteStep } from './stepFromWrite.ts';
 import { ReconcileDebugSession, type ControllerLabLaunchArguments } from '../reconcileDebugSession.ts';
 import type { StopState } from '../reconcileRuntime.ts';
+import type { ReconcileRecord } from '../../runtime/index.ts';
 import { isWhyCommand } from '../whyCommand.ts';
 
 // The reconcile debugger with Go line debugging through Delve in the same DAP session: with
@@ -49,7 +50,8 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
       this.runtime.scenarioClock.pause();
       const event = new StoppedEvent(body.reason, body.threadId, body.text) as DebugProtocol.StoppedEvent;
       event.body = { ...body, description: body.description ?? `Paused in Go (${body.reason})` };
-      this.sendEvent(event);
+      // The editor marks the thread running when a step's answer arrives: the stop goes after it.
+      void this.stepAnswered.then(() => this.sendEvent(event));
     });
     this.go.on('continued', (body) => {
       if (!this.runtime.current) this.runtime.scenarioClock.resume();
@@ -169,6 +171,14 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     await this.answer(response, async () => ({ variables: await this.go.variables(args) }));
   }
 
+  /** In Go code stopped by Delve, `why` is about the reconcile running on that goroutine. */
+  protected override evaluatedRecord(frameId: number | undefined): ReconcileRecord | undefined {
+    if (frameId === undefined || !this.go.ownsId(frameId)) return super.evaluatedRecord(frameId);
+    const goroutine = this.go.stoppedIn;
+    const running = this.runtime.inFlight();
+    return running.find((r) => r.goroutine !== undefined && r.goroutine === goroutine) ?? (running.length === 1 ? running[0] : undefined);
+  }
+
   protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
     if (args.frameId === undefined || !this.go.ownsId(args.frameId) || isWhyCommand(args.expression)) return super.evaluateRequest(response, args);
     await this.answer(response, () => this.go.evaluate(args));
@@ -178,16 +188,13 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
     // The base class's override takes no arguments; DAP always sends them. At a held write the
     // stop is the reconcile runtime's: leaving it resumes Delve too.
     if (!args || !this.go.ownsThread(args.threadId) || this.go.atWrite) return super.continueRequest(response);
-    await this.answer(response, async () => {
-      await this.go.step('continue', args.threadId);
-      return { allThreadsContinued: true };
-    });
+    await this.goStep(response, 'continue', args.threadId);
   }
 
   protected override async nextRequest(response: DebugProtocol.NextResponse, args?: DebugProtocol.NextArguments): Promise<void> {
     if (args && this.go.ownsThread(args.threadId) && this.go.atWrite) return this.stepFromWrite(response, 'next');
     if (!args || !this.go.ownsThread(args.threadId)) return super.nextRequest(response);
-    await this.answer(response, () => this.go.step('next', args.threadId));
+    await this.goStep(response, 'next', args.threadId);
   }
 
   /**
@@ -197,7 +204,7 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
    */
   protected override async stepInRequest(response: DebugProtocol.StepInResponse, args?: DebugProtocol.StepInArguments): Promise<void> {
     if (args && this.go.ownsThread(args.threadId) && this.go.atWrite) return this.stepFromWrite(response, 'stepIn');
-    if (args && this.go.ownsThread(args.threadId)) return this.answer(response, () => this.go.step('stepIn', args.threadId));
+    if (args && this.go.ownsThread(args.threadId)) return this.goStep(response, 'stepIn', args.threadId);
     const stop = this.runtime.current;
     if (!stop?.live || !this.runtime.isGo) return super.stepInRequest(response);
     const reconciler = this.runtime.controllerShape(stop.record.controller)?.reconciler;
@@ -261,7 +268,24 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
   protected override async stepOutRequest(response: DebugProtocol.StepOutResponse, args?: DebugProtocol.StepOutArguments): Promise<void> {
     if (args && this.go.ownsThread(args.threadId) && this.go.atWrite) return this.stepFromWrite(response, 'stepOut');
     if (!args || !this.go.ownsThread(args.threadId)) return super.stepOutRequest(response);
-    await this.answer(response, () => this.go.step('stepOut', args.threadId));
+    await this.goStep(response, 'stepOut', args.threadId);
+  }
+
+  /** Settles once the Go step in flight, if any, has been answered. */
+  private stepAnswered: Promise<void> = Promise.resolve();
+
+  /** A step of a goroutine by Delve: its answer is sent before the stop that ends it. */
+  private async goStep(response: DebugProtocol.Response, command: 'continue' | 'next' | 'stepIn' | 'stepOut', threadId: number): Promise<void> {
+    let answered = () => {};
+    this.stepAnswered = new Promise<void>((resolve) => (answered = resolve));
+    try {
+      await this.answer(response, async () => {
+        await this.go.step(command, threadId);
+        return command === 'continue' ? { allThreadsContinued: true } : undefined;
+      });
+    } finally {
+      answered();
+    }
   }
 
   /** Sends Delve's answer, or its error as this request's error (the client shows it). */
