@@ -11,7 +11,7 @@ import { check, replay, transcript } from './checkCli.ts';
 // perturbation that reproduces it only once every perturbation has run.
 
 export interface Planted {
-  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater, mirror, guard: the folder and the scenario's name. */
+  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater, mirror, guard, keypair: the folder and the scenario's name. */
   name: string;
   class: 'intermediate-state' | 'stale-state' | 'unobserved-state' | 'not-idempotent';
   /** Run the replay of its finding too (a few are enough: replays are the same code for all). */
@@ -53,6 +53,9 @@ export const PLANTED: readonly Planted[] = [
   { name: 'mirror', class: 'unobserved-state', only: 'TypeScript' },
   // Its own last write remembered in memory, compared with a cache that lags it: its own update taken for an edit by hand.
   { name: 'guard', class: 'stale-state', plan: 'stale-after-write', only: 'TypeScript' },
+  // Two TLS secrets issued by one CA, the second from a new CA after a restart between them: the
+  // CA differs from run to run, so only that the two agree tells.
+  { name: 'keypair', class: 'intermediate-state', orFoundBy: ['stale-restart-after-write'], only: 'Go' },
 ];
 
 /** Checks of a correct twin, each of every plan: a false alarm that comes and goes must show. */
