@@ -59,6 +59,8 @@ export class Perturbation {
   private delivered = false;
   /** coalesce-change, relist-across-changes: the held object's name in this run (a generated one differs from the plan's). */
   private heldName: string | undefined;
+  /** stale-restart-after-write with viewAfter: the resourceVersion right after that change. */
+  private viewAt: number | undefined;
 
   constructor(plan: Plan, hooks: PerturbationHooks) {
     this.plan = plan;
@@ -146,9 +148,11 @@ export class Perturbation {
         this.restart();
         return;
       case 'stale-restart-after-write': {
+        if (p.viewAfter && this.viewAt === undefined && w.change && sameChangePoint(w.change, p.viewAfter)) this.viewAt = Number(w.resourceVersion);
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
+        if (p.viewAfter && this.viewAt === undefined) return;
         this.reach(describePlan(p));
-        this.restartStale(w, p.lagMs);
+        this.restartStale(w, p.lagMs, this.viewAt);
         return;
       }
       case 'stale-after-write':
@@ -219,11 +223,11 @@ export class Perturbation {
 
   /**
    * Kills the controller and starts it again against the cluster as it was before `w` (its write,
-   * or someone else's change) committed, however long it takes to start, and for at most lagMs
-   * once it has synced.
+   * or someone else's change) committed, or as of `asOf`, however long it takes to start, and for
+   * at most lagMs once it has synced.
    */
-  private restartStale(w: CommittedWrite, lagMs: number): void {
-    const before = Number(w.resourceVersion) - 1;
+  private restartStale(w: CommittedWrite, lagMs: number, asOf?: number): void {
+    const before = asOf ?? Number(w.resourceVersion) - 1;
     this.restart({
       beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: STALE_VIEW_HOLD_MS }),
       afterSync: () => this.later(lagMs, () => this.endLag()),
