@@ -240,7 +240,14 @@ export class Perturbation {
     this.lagEnded = true;
     try {
       if (this.plan.kind === 'stale-after-write') this.fault('release-events', { user: this.hooks.controllerUser });
-      else this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: 'now', forMs: 0 });
+      else {
+        // Caught up by a relist, not by the events in between: its reconciles would race them, and
+        // a state in between seen or not (an object made again, before its finalizer) would make
+        // the run end one way or the other from one replay to the next. Its watches end while the
+        // view still lags, and it lists anew only once the view is the cluster's.
+        this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
+        this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: 'now', forMs: 0 });
+      }
     } catch (err) {
       this.error ??= (err as Error).message;
     }
