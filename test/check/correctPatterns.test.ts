@@ -48,11 +48,6 @@ const CASES: [program: string, scenario: string, options?: Options][] = [
   // retry that would show it its own write waited on its backoff (the released event, a status
   // change, passes no predicate).
   ['test/check/ts/patterns/teamcounts.ts', 'test/check/scenarios/teamcounts.yaml'],
-  // A finalizer deleting a volume, the parent deleted and made again a second later: a restart, a
-  // held or coalesced deletion made the controller finalize late, the scenario's create of the
-  // name still held failed, and the run ended without the parent (as the held deletion, released
-  // only once the scenario was done, kept it from finalizing at all).
-  ['./test/check/go/reaper/correct', 'test/check/scenarios/reaper.yaml'],
 ];
 
 for (const [program, scenario, { args = [], slowestRunSeconds } = {}] of CASES) {
