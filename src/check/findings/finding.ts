@@ -80,7 +80,9 @@ export function describeFinding(f: Finding, n: number): string {
     lines.push('  where the run went its own way:');
     for (const r of f.reconciles) {
       const who = `#${r.seq}${r.incarnation > 1 ? ` (after restart ${r.incarnation - 1})` : ''} ${r.controller} ${r.key}`;
-      lines.push(`    ${who}: ${r.trigger}; read ${r.read.kind} ${r.read.key} at rv ${r.read.resourceVersion ?? '(not in cache)'}, cache at rv ${r.cacheResourceVersion}`);
+      // A controller built without For (Watches, WatchesRawSource) names no kind its keys are of.
+      const read = r.read.kind ? `read ${r.read.kind} ${r.read.key} at rv ${r.read.resourceVersion ?? '(not in cache)'}` : `key ${r.read.key} (no For kind: what it read is not known)`;
+      lines.push(`    ${who}: ${r.trigger}; ${read}, cache at rv ${r.cacheResourceVersion}`);
       for (const w of r.writes) lines.push(`      ${w}`);
     }
   }
