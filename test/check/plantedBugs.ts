@@ -11,7 +11,7 @@ import { check, replay, transcript } from './checkCli.ts';
 // perturbation that reproduces it only once every perturbation has run.
 
 export interface Planted {
-  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater, mirror, guard: the folder and the scenario's name. */
+  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater, mirror, guard, keypair, reaper, decommissioner: the folder and the scenario's name. */
   name: string;
   class: 'intermediate-state' | 'stale-state' | 'unobserved-state' | 'not-idempotent';
   /** Run the replay of its finding too (a few are enough: replays are the same code for all). */
@@ -55,6 +55,17 @@ export const PLANTED: readonly Planted[] = [
   { name: 'mirror', class: 'unobserved-state', only: 'TypeScript' },
   // Its own last write remembered in memory, compared with a cache that lags it: its own update taken for an edit by hand.
   { name: 'guard', class: 'stale-state', plan: 'stale-after-write', only: 'TypeScript' },
+  // Two TLS secrets issued by one CA, the second from a new CA after a restart between them: the
+  // CA differs from run to run, so only that the two agree tells.
+  { name: 'keypair', class: 'intermediate-state', orFoundBy: ['stale-restart-after-write'], only: 'Go' },
+  // A volume deleted by name by a finalizer, found only by time travel: restarted after the parent
+  // was made again, against a view of the old one terminating. Its correct twin once raised a false
+  // alarm: a restart or a held deletion made it finalize late, the scenario's create of the name
+  // still held failed, and the run ended without the parent.
+  { name: 'reaper', class: 'stale-state', plan: 'stale-restart-after-write', only: 'Go' },
+  // A node taken away only on an update event whose old and new objects differ by one: a step
+  // down unobserved (or a restart across it, which shows no old object) leaves the node for good.
+  { name: 'decommissioner', class: 'unobserved-state', orFoundBy: ['crash-after-change', 'stale-restart-after-change'], only: 'Go' },
 ];
 
 /** Checks of a correct twin, each of every plan: a false alarm that comes and goes must show. */

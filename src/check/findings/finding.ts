@@ -65,9 +65,17 @@ export function findingReconcile({ incarnation, record: r }: TracedReconcile): F
   };
 }
 
-/** The reconcile that made a committed write: its write answered with the write's resourceVersion. */
+/**
+ * The reconcile that made a committed write: its write answered with the write's resourceVersion;
+ * for a delete, which is answered without the object (so without one), the last reconcile whose
+ * delete of that object succeeded.
+ */
 export function reconcileOf(write: CommittedWrite, reconciles: readonly TracedReconcile[]): TracedReconcile | undefined {
-  return reconciles.find(({ record }) => record.writes.some((w) => w.name === write.name && (w.namespace ?? '') === write.namespace && w.resourceVersion === write.resourceVersion));
+  const same = (w: TracedReconcile['record']['writes'][number]) => w.name === write.name && (w.namespace ?? '') === write.namespace;
+  const byVersion = reconciles.find(({ record }) => record.writes.some((w) => same(w) && w.resourceVersion === write.resourceVersion));
+  if (byVersion || write.verb !== 'delete') return byVersion;
+  const uid = write.object.metadata.uid;
+  return reconciles.findLast(({ record }) => record.writes.some((w) => same(w) && w.verb === 'delete' && !w.error && w.resourceVersion === undefined && (w.uid === undefined || uid === undefined || w.uid === uid)));
 }
 
 const MAX_REPRODUCTIONS_SHOWN = 5;
@@ -80,7 +88,9 @@ export function describeFinding(f: Finding, n: number): string {
     lines.push('  where the run went its own way:');
     for (const r of f.reconciles) {
       const who = `#${r.seq}${r.incarnation > 1 ? ` (after restart ${r.incarnation - 1})` : ''} ${r.controller} ${r.key}`;
-      lines.push(`    ${who}: ${r.trigger}; read ${r.read.kind} ${r.read.key} at rv ${r.read.resourceVersion ?? '(not in cache)'}, cache at rv ${r.cacheResourceVersion}`);
+      // A controller built without For (Watches, WatchesRawSource) names no kind its keys are of.
+      const read = r.read.kind ? `read ${r.read.kind} ${r.read.key} at rv ${r.read.resourceVersion ?? '(not in cache)'}` : `key ${r.read.key} (no For kind: what it read is not known)`;
+      lines.push(`    ${who}: ${r.trigger}; ${read}, cache at rv ${r.cacheResourceVersion}`);
       for (const w of r.writes) lines.push(`      ${w}`);
     }
   }

@@ -55,7 +55,7 @@ export function member(key: string): string {
 }
 
 /** `name` or `type` when every item is an object with a distinct string value for it. */
-function itemKey(items: Json[]): 'name' | 'type' | undefined {
+export function itemKey(items: Json[]): 'name' | 'type' | undefined {
   if (items.length === 0) return undefined;
   for (const key of ['name', 'type'] as const) {
     const values = items.map((i) => (isObject(i) && typeof i[key] === 'string' ? i[key] : undefined));

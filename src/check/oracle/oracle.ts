@@ -4,6 +4,7 @@ import { byGenerateName, identify, kindOf, type GeneratedPrefix, type Identified
 import { learnMasks, type Masks } from './masks.ts';
 import { canonicalNames } from './canonicalNames.ts';
 import { canonicalUids } from './canonicalUids.ts';
+import { brokenTies, learnTies, type Tie } from './sharedValues.ts';
 
 // The oracle: learns from the reference runs what a correct run of this controller and scenario
 // ends with and what varies between such runs, then judges each perturbed run's end state.
@@ -14,13 +15,16 @@ import { canonicalUids } from './canonicalUids.ts';
 export class Oracle {
   readonly expected: Identified;
   readonly masks: Masks;
+  /** Fields that hold one made-up value in every reference run (two secrets' CA). */
+  private readonly ties: readonly Tie[];
   private readonly generated: GeneratedPrefix;
   /** The expected objects with their generated names replaced by identities: what runs are compared on. */
   private readonly comparable: Identified;
 
-  private constructor(expected: Identified, masks: Masks, generated: GeneratedPrefix) {
+  private constructor(expected: Identified, masks: Masks, ties: readonly Tie[], generated: GeneratedPrefix) {
     this.expected = expected;
     this.masks = masks;
+    this.ties = ties;
     this.generated = generated;
     this.comparable = comparable(expected, generated);
   }
@@ -30,13 +34,22 @@ export class Oracle {
     if (references.length === 0) throw new Error('the oracle needs a reference run');
     const generated = learnGeneratedNames(references);
     const identified = references.map((r) => identify(r, generated));
-    return new Oracle(identified[0]!, learnMasks(identified.map((i) => comparable(i, generated))), generated);
+    const comparables = identified.map((i) => comparable(i, generated));
+    const masks = learnMasks(comparables);
+    return new Oracle(identified[0]!, masks, learnTies(comparables, masks), generated);
   }
 
   /** How the end state differs from the reference's; the objects in the answer are as the runs had them. */
   judge(endState: readonly KubeObject[]): ObjectDiff[] {
     const got = identify(endState, this.generated);
-    return diffEndStates(this.comparable, comparable(got, this.generated), this.masks).map((d) => {
+    const gotComparable = comparable(got, this.generated);
+    const diffs = diffEndStates(this.comparable, gotComparable, this.masks);
+    for (const [id, fields] of brokenTies(this.ties, gotComparable)) {
+      const d = diffs.find((x) => x.id === id);
+      if (d?.change === 'changed') d.fields.push(...fields);
+      else if (!d) diffs.push({ id, change: 'changed', expected: this.comparable.get(id)!, got: gotComparable.get(id)!, fields });
+    }
+    return diffs.map((d) => {
       if (d.change === 'missing') return { ...d, expected: this.expected.get(d.id)! };
       if (d.change === 'extra') return { ...d, got: got.get(d.id)! };
       return { ...d, expected: this.expected.get(d.id)!, got: got.get(d.id)! };

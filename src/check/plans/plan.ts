@@ -36,8 +36,13 @@ export type Plan =
   | { kind: 'crash-after-write'; write: WritePoint }
   /** Right after the write, the controller's watch events are withheld and every key is reconciled again: reconciles on a cache older than its own write. The lag ends once the controller is quiet, after `lagMs` at most. */
   | { kind: 'stale-after-write'; write: WritePoint; lagMs: number }
-  /** Killed right after the write and started again against a cache from before it (a lagging API server), which catches up once the controller is quiet on it, `lagMs` after it synced at most. */
-  | { kind: 'stale-restart-after-write'; write: WritePoint; lagMs: number }
+  /**
+   * Killed right after the write and started again against a cache from before it (a lagging API
+   * server), which catches up once the controller is quiet on it, `lagMs` after it synced at most.
+   * With `viewAfter`, the cache is as it was right after that earlier change (an object's deletion,
+   * before it was made again under its name): the API server lags that far, as Sieve's time travel.
+   */
+  | { kind: 'stale-restart-after-write'; write: WritePoint; lagMs: number; viewAfter?: ChangePoint }
   /** The controller sees the change only together with the next one of the same object: the state in between is never observed. */
   | { kind: 'coalesce-change'; change: ChangePoint }
   /** From the change on, the controller's watch events are withheld until `changes` more changes happened; then its watches expire (410) and it relists, having missed the changes in between. */
@@ -77,7 +82,7 @@ export function describePlan(p: Plan): string {
     case 'stale-after-write':
       return `its watch events withheld right after \`${writeLabel(p.write)}\` while every key was reconciled on that cache (at most ${p.lagMs} ms)`;
     case 'stale-restart-after-write':
-      return `killed right after \`${writeLabel(p.write)}\` and restarted against a cache from before that write, which caught up once it had acted on it (at most ${p.lagMs} ms)`;
+      return `killed right after \`${writeLabel(p.write)}\` and restarted against a cache from ${p.viewAfter ? `right after ${changeLabel(p.viewAfter)}` : 'before that write'}, which caught up once it had acted on it (at most ${p.lagMs} ms)`;
     case 'coalesce-change':
       return `${changeLabel(p.change)} delivered only together with the next change of it`;
     case 'relist-across-changes':

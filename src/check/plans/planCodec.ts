@@ -26,8 +26,9 @@ export function parsePlan(text: string): Plan {
     case 'crash-after-write':
       return { kind: 'crash-after-write', write: writePoint(o.write) };
     case 'stale-after-write':
+      return { kind: 'stale-after-write', write: writePoint(o.write), lagMs: count(o.lagMs, 'lagMs', 0) };
     case 'stale-restart-after-write':
-      return { kind: kind as 'stale-after-write' | 'stale-restart-after-write', write: writePoint(o.write), lagMs: count(o.lagMs, 'lagMs', 0) };
+      return { kind: 'stale-restart-after-write', write: writePoint(o.write), lagMs: count(o.lagMs, 'lagMs', 0), ...(o.viewAfter === undefined ? {} : { viewAfter: changePoint(o.viewAfter, 'viewAfter') }) };
     case 'coalesce-change':
       return { kind: 'coalesce-change', change: changePoint(o.change) };
     case 'relist-across-changes':
@@ -69,7 +70,7 @@ function writePoint(v: unknown): WritePoint {
   };
 }
 
-function changePoint(v: unknown): ChangePoint {
-  const o = object(v, 'change');
-  return { kind: text(o.kind, 'change.kind'), namespace: text(o.namespace, 'change.namespace', true), name: text(o.name, 'change.name'), occurrence: count(o.occurrence, 'change.occurrence', 1) };
+function changePoint(v: unknown, what = 'change'): ChangePoint {
+  const o = object(v, what);
+  return { kind: text(o.kind, `${what}.kind`), namespace: text(o.namespace, `${what}.namespace`, true), name: text(o.name, `${what}.name`), occurrence: count(o.occurrence, `${what}.occurrence`, 1) };
 }

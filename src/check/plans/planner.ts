@@ -48,7 +48,18 @@ export function planRuns(reference: { writes: readonly CommittedWrite[]; watched
   // a parent not yet deleted or a spec before the user's edit, is what it acts on first.
   const changeStaleRestarts: Plan[] = othersChanges.map((w) => ({ kind: 'stale-restart-after-change', change: w.change!, lagMs: STALE_LAG_MS }));
 
-  return interleave([crashes, stale, coalesced, staleRestarts, relists, changeCrashes, changeStaleRestarts]);
+  // Time travel, as Sieve tests for it: an object someone deleted, held terminating by a finalizer,
+  // then made again under its name; the controller restarted after its last write against an API
+  // server that still shows the old object terminating (and what it had then), as a lagging
+  // member of an HA control plane would. Cleaning up by name on that view deletes the new object's.
+  const last = [...reference.writes].reverse().find((w) => w.byController && w.point);
+  const terminating = (w: CommittedWrite): boolean => w.verb === 'delete' && !!w.object.metadata.deletionTimestamp && (w.object.metadata.finalizers?.length ?? 0) > 0;
+  const remadeBefore = (w: CommittedWrite, end: CommittedWrite): boolean => reference.writes.some((later) => later.verb === 'create' && later.atMs >= w.atMs && later.atMs <= end.atMs && later !== w && sameName(later, w));
+  const timeTravels: Plan[] = last
+    ? changes.filter((w) => !w.byController && terminating(w) && remadeBefore(w, last)).map((w) => ({ kind: 'stale-restart-after-write', write: last.point!, lagMs: STALE_LAG_MS, viewAfter: w.change! }))
+    : [];
+
+  return interleave([crashes, stale, coalesced, staleRestarts, relists, changeCrashes, changeStaleRestarts, timeTravels]);
 }
 
 /** The changes, with only the first of each shape among those the cluster's own controllers made. */

@@ -1,5 +1,6 @@
 import { faultArgsFrom, faultNamed, type SimClusterApi } from '../../sim/index.ts';
 import type { Clock, TimerHandle } from '../../shared/clock.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
 import type { LaunchedSim } from '../../runtime/index.ts';
 import { describePlan, type ChangePoint, type Plan } from '../plans/plan.ts';
 import { sameChangePoint, sameWritePoint, type CommittedWrite, type ControllerWrites } from './controllerWrites.ts';
@@ -56,6 +57,10 @@ export class Perturbation {
   private armed = false;
   /** coalesce-change: the held change was delivered (folded into the next change, or let go). */
   private delivered = false;
+  /** coalesce-change, relist-across-changes: the held object's name in this run (a generated one differs from the plan's). */
+  private heldName: string | undefined;
+  /** stale-restart-after-write with viewAfter: the resourceVersion right after that change. */
+  private viewAt: number | undefined;
 
   constructor(plan: Plan, hooks: PerturbationHooks) {
     this.plan = plan;
@@ -95,8 +100,10 @@ export class Perturbation {
    * once the controller has acted on it — it reconciled on the stale cache and went quiet — rather
    * than only after lagMs, which is the most it lasts. Once the scenario is done, a relist waiting
    * for more changes relists now, and a coalesced change whose next change was to be the
-   * controller's own answer to it (which it cannot make unseen) is delivered late. Answers true
-   * when it let something go.
+   * controller's own answer to it (which it cannot make unseen) is delivered late. So is, before
+   * then, a deletion held while only the controller's own finalizers keep the object: the next
+   * change is its removal of them, and the scenario's next step (the object made again under its
+   * name) would fail for what the controller was not shown. Answers true when it let something go.
    */
   letGo(scenarioDone: boolean): boolean {
     const p = this.plan;
@@ -104,16 +111,13 @@ export class Perturbation {
       this.endLag();
       return true;
     }
-    if (!scenarioDone) return false;
-    if (p.kind === 'relist-across-changes' && this.reached && this.changesLeft > 0) {
+    if (p.kind === 'relist-across-changes' && this.reached && this.changesLeft > 0 && (scenarioDone || this.heldForOwnFinalizer(p.change))) {
       this.changesLeft = 0;
       this.relist();
       return true;
     }
-    if (p.kind === 'coalesce-change' && this.reached && !this.delivered) {
-      this.delivered = true;
-      this.note('the held change delivered: no later change of the object came');
-      this.cluster().faults.reset();
+    if (p.kind === 'coalesce-change' && this.reached && !this.delivered && (scenarioDone || this.heldForOwnFinalizer(p.change))) {
+      this.deliverHeld(scenarioDone ? 'the held change delivered: no later change of the object came' : 'the held change delivered: the object waits, terminating, on finalizers only the controller removes');
       return true;
     }
     return false;
@@ -144,9 +148,11 @@ export class Perturbation {
         this.restart();
         return;
       case 'stale-restart-after-write': {
+        if (p.viewAfter && this.viewAt === undefined && w.change && sameChangePoint(w.change, p.viewAfter)) this.viewAt = Number(w.resourceVersion);
         if (this.reached || !w.point || !sameWritePoint(w.point, p.write)) return;
+        if (p.viewAfter && this.viewAt === undefined) return;
         this.reach(describePlan(p));
-        this.restartStale(w, p.lagMs);
+        this.restartStale(w, p.lagMs, this.viewAt);
         return;
       }
       case 'stale-after-write':
@@ -161,13 +167,22 @@ export class Perturbation {
         if (!this.reached && !this.armed && (p.change.occurrence === 1 ? w.verb === 'create' && sameObject({ ...w, name: w.pointName, occurrence: 1 }, p.change) : w.change && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 }))) this.armCoalescing(w.name);
         // The next change, or the object made again under its name after its deletion.
         if (this.reached && sameObject(changeOrRemaking(w), p.change)) this.delivered = true;
-        if (w.change && sameChangePoint(w.change, p.change)) this.reached = true;
+        if (w.change && sameChangePoint(w.change, p.change)) {
+          this.reached = true;
+          if (this.heldForOwnFinalizer(p.change)) this.deliverHeld('the held change delivered at once: the object waits, terminating, on finalizers only the controller removes');
+        }
         return;
       case 'relist-across-changes':
         if (!this.reached && w.change && sameChangePoint(w.change, p.change)) {
           this.reach(describePlan(p));
+          this.heldName = w.name;
           this.fault('withhold-events', { user: this.hooks.controllerUser });
           this.changesLeft = p.changes;
+          // No change can come but the controller's own answer to one it is not shown.
+          if (this.heldForOwnFinalizer(p.change)) {
+            this.changesLeft = 0;
+            this.relist();
+          }
           return;
         }
         // The changes it is withheld across are the object's own, by others (the controller cannot answer what it has not seen).
@@ -208,11 +223,11 @@ export class Perturbation {
 
   /**
    * Kills the controller and starts it again against the cluster as it was before `w` (its write,
-   * or someone else's change) committed, however long it takes to start, and for at most lagMs
-   * once it has synced.
+   * or someone else's change) committed, or as of `asOf`, however long it takes to start, and for
+   * at most lagMs once it has synced.
    */
-  private restartStale(w: CommittedWrite, lagMs: number): void {
-    const before = Number(w.resourceVersion) - 1;
+  private restartStale(w: CommittedWrite, lagMs: number, asOf?: number): void {
+    const before = asOf ?? Number(w.resourceVersion) - 1;
     this.restart({
       beforeStart: () => this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: before, forMs: STALE_VIEW_HOLD_MS }),
       afterSync: () => this.later(lagMs, () => this.endLag()),
@@ -225,7 +240,14 @@ export class Perturbation {
     this.lagEnded = true;
     try {
       if (this.plan.kind === 'stale-after-write') this.fault('release-events', { user: this.hooks.controllerUser });
-      else this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: 'now', forMs: 0 });
+      else {
+        // Caught up by a relist, not by the events in between: its reconciles would race them, and
+        // a state in between seen or not (an object made again, before its finalizer) would make
+        // the run end one way or the other from one replay to the next. Its watches end while the
+        // view still lags, and it lists anew only once the view is the cluster's.
+        this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
+        this.fault('stale-view', { user: this.hooks.controllerUser, resourceVersion: 'now', forMs: 0 });
+      }
     } catch (err) {
       this.error ??= (err as Error).message;
     }
@@ -244,17 +266,44 @@ export class Perturbation {
   private armCoalescing(name: string): void {
     if (this.plan.kind !== 'coalesce-change') return;
     this.armed = true;
+    this.heldName = name;
     const { change } = this.plan;
     const resource = this.resourceOf(change.kind);
     this.note(describePlan(this.plan));
     this.fault('coalesce-events', { user: this.hooks.controllerUser, resource, namespace: change.namespace, name, count: 1 });
   }
 
+  private deliverHeld(why: string): void {
+    this.delivered = true;
+    this.note(why);
+    this.cluster().faults.reset();
+  }
+
+  /**
+   * The changed object is terminating and every finalizer left on it is one the controller put
+   * there: nothing but the controller's answer to the deletion it has not been shown can change it.
+   */
+  private heldForOwnFinalizer(change: ChangePoint): boolean {
+    const held = this.heldName ?? change.name;
+    const info = this.infoOf(change.kind);
+    if (!info || held.endsWith('*')) return false;
+    let object: KubeObject;
+    try {
+      object = this.cluster().get(info, change.namespace, held).object;
+    } catch {
+      return false;
+    }
+    const finalizers = object.metadata.finalizers ?? [];
+    if (!object.metadata.deletionTimestamp || finalizers.length === 0) return false;
+    const own = (f: string) =>
+      this.hooks.writes.all.some((w) => w.byController && w.kind === change.kind && w.namespace === change.namespace && w.name === held && w.object.metadata.finalizers?.includes(f) && !w.previous?.metadata.finalizers?.includes(f));
+    return finalizers.every(own);
+  }
+
   /** Whether the object a change names is in the cluster now (a generated name is not known before its creation). */
   private exists(change: ChangePoint): boolean {
     if (change.name.endsWith('*')) return false;
-    const [group, kind] = change.kind.includes('/') ? (change.kind.split('/') as [string, string]) : ['', change.kind];
-    const info = this.hooks.sim.cluster.resources.all().find((i) => i.kind === kind && i.group === group && i.version === i.storageVersion);
+    const info = this.infoOf(change.kind);
     if (!info) return false;
     try {
       this.cluster().get(info, change.namespace, change.name);
@@ -262,6 +311,12 @@ export class Perturbation {
     } catch {
       return false;
     }
+  }
+
+  /** `apps/Deployment`: the resource it is stored as. */
+  private infoOf(groupKind: string): ReturnType<SimClusterApi['resources']['all']>[number] | undefined {
+    const [group, kind] = groupKind.includes('/') ? (groupKind.split('/') as [string, string]) : ['', groupKind];
+    return this.hooks.sim.cluster.resources.all().find((i) => i.kind === kind && i.group === group && i.version === i.storageVersion);
   }
 
   /** `apps/Deployment` → `deployments.apps`, as the fault table names resources. */

@@ -16,6 +16,9 @@ import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scena
 // Runs a validated scenario against a cluster: the objects at once (namespaces first, created when
 // missing), then each step when the cluster's clock reaches its time. A step that fails (a 404, a
 // conflict) is recorded and the run goes on, as a script of API calls against a live cluster would.
+// A create whose name is still held by an object being deleted (a finalizer not yet removed) waits
+// for it to go, as `kubectl delete` waits before the script's next command: whether it fails must
+// not depend on how fast the controller finalizing it happens to be.
 
 /** Whom a scenario's steps are written as: clients watching the cluster (check) tell them apart by it. */
 export const SCENARIO_USER_AGENT = 'controller-lab/scenario';
@@ -87,6 +90,10 @@ export interface ScenarioOptions {
   clock?: Clock;
 }
 
+/** How long a create waits for a terminating object of its name to go, and how often it looks. */
+const TERMINATION_WAIT_MS = 30_000;
+const TERMINATION_POLL_MS = 50;
+
 /** Most late steps run in one turn of the event loop, and the longest such a burst may take. */
 const MAX_TURN_STEPS = 500;
 const MAX_TURN_MS = 20;
@@ -148,6 +155,11 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
         runStep(cluster, step, random);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
+        if (clock.now() - start < step.at + TERMINATION_WAIT_MS && nameHeldByTerminating(cluster, step, err)) {
+          next--;
+          timer = clock.setTimer(TERMINATION_POLL_MS, runDue);
+          return;
+        }
         errors.push({ line: step.line, column: 1, path: step.source, message: err.message });
       }
       stepsRun++;
@@ -238,6 +250,19 @@ function resolveTarget(cluster: ScenarioTarget, target: TargetRef, random: () =>
     name = pick.object.metadata.name ?? '';
   }
   return { gvr, namespace, name };
+}
+
+/** The step is a create refused because an object being deleted still has its name. */
+function nameHeldByTerminating(cluster: ScenarioTarget, step: ScheduledStep, err: ApiError): boolean {
+  if (step.action.type !== 'create' || err.code !== 409 || err.reason !== 'AlreadyExists') return false;
+  const { info, object } = storedForm(cluster, step.action.object);
+  const name = object.metadata.name;
+  if (name === undefined || name.includes('${')) return false;
+  try {
+    return !!cluster.get(gvrOf(info), info.namespaced ? object.metadata.namespace ?? 'default' : '', name).object.metadata.deletionTimestamp;
+  } catch {
+    return false;
+  }
 }
 
 function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => number): void {

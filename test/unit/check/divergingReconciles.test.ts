@@ -94,3 +94,25 @@ test('an object the run last wrote before a restart that then skipped changing i
   assert.ok(finding);
   assert.deepEqual(finding.reconciles.map((r) => [r.incarnation, r.seq]), [[1, 1], [2, 1], [2, 2]]);
 });
+
+test('an object the perturbed run deleted: the reconcile whose delete of it succeeded, though a delete is answered without a resourceVersion', () => {
+  const data = configMap('default', 'zk-data');
+  const parent = configMap('default', 'zk');
+  const oracle = Oracle.learn([[parent, data], [parent, data]]);
+  const deleteData = { ...create('default', 'zk-data', '40'), verb: 'delete' } as CommittedWrite;
+  const deletes = (seq: number, error?: { code: number; reason: string; message: string }): TracedReconcile => {
+    const r = reconcile(seq, 'default/zk', 2);
+    r.record.writes.push({ verb: 'delete', kind: 'ConfigMap', namespace: 'default', name: 'zk-data', ...(error ? { error } : {}) } as TracedReconcile['record']['writes'][number]);
+    return r;
+  };
+  const travelled = {
+    endState: [parent],
+    writes: [create('default', 'zk-data', '30'), deleteData],
+    reconciles: [reconcile(1, 'default/zk', 1, [['default', 'zk-data', '30']]), reconcile(2, 'default/zk', 2), deletes(3), deletes(4, { code: 404, reason: 'NotFound', message: 'not found' }), reconcile(5, 'default/zk', 2)],
+  } as unknown as RunResult;
+  const reference = { endState: [parent, data], writes: [create('default', 'zk-data', '20')], reconciles: [reconcile(1, 'default/zk', 1, [['default', 'zk-data', '20']])] } as unknown as RunResult;
+  const plan = { kind: 'stale-restart-after-write', write: { verb: 'update', kind: 'ConfigMap', namespace: 'default', name: 'zk', occurrence: 2 }, lagMs: 1500 } as const;
+  const finding = endStateFinding(plan, travelled, oracle, 'replay', referenceCourse(reference, reference.writes));
+  assert.ok(finding);
+  assert.ok(finding.reconciles.some((r) => r.seq === 3 && r.writes.includes('delete ConfigMap default/zk-data → rv -')), JSON.stringify(finding.reconciles));
+});

@@ -190,3 +190,19 @@ test("a value that is the uid of an object of the same run (a Job's controller-u
   const stale = oracle.judge(jobRun('migrate-x2222', 'uid-of-a-job-that-is-gone'));
   assert.deepEqual(stale.map((d) => [d.id, d.change === 'changed' && d.fields.map((f) => f.path)]), [['ConfigMap default/binding', ['.data.boundUID']]]);
 });
+
+test('a made-up value two objects share in every reference run (a CA in two secrets) must be shared in the judged run, whatever it is', () => {
+  const secrets = (ssl: string, internal: string) => [
+    obj('Secret', 'db-ssl', { data: { 'ca.crt': ssl, 'tls.crt': `${ssl}-leaf` } }),
+    obj('Secret', 'db-ssl-internal', { data: { 'ca.crt': internal, 'tls.crt': `${internal}-peer` } }),
+  ];
+  const oracle = Oracle.learn([secrets('Y2EtZmlyc3Q0', 'Y2EtZmlyc3Q0'), secrets('Y2Etc2Vjb25k', 'Y2Etc2Vjb25k')]);
+  assert.deepEqual(oracle.judge(secrets('Y2EtdGhpcmQx', 'Y2EtdGhpcmQx')), [], 'another CA, the same in both: the same end state');
+  const diff = oracle.judge(secrets('Y2EtdGhpcmQx', 'Y2Etb3RoZXIy'));
+  assert.equal(diff.length, 1);
+  const [d] = diff;
+  assert.equal(d?.change, 'changed');
+  assert.match(d?.id ?? '', /db-ssl-internal/);
+  assert.deepEqual(d?.change === 'changed' ? d.fields.map((f) => [f.path, f.got]) : [], [['.data["ca.crt"]', 'Y2Etb3RoZXIy']]);
+  assert.match(renderDiff(diff), /- "Y2EtdGhpcmQx \(as Secret default\/db-ssl \.data\[\\"ca\.crt\\"\]: the same value in every reference run\)"\n\s+\+ "Y2Etb3RoZXIy"/);
+});

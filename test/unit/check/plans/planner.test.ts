@@ -138,3 +138,22 @@ test('an object deleted and made again under its name is a coalesce and a relist
     'relist-across-changes Service web #1',
   ]);
 });
+
+test('an object someone deleted, held by a finalizer, and made again: a restart after the last write against a view from right after that deletion (time travel)', () => {
+  const at = (w: CommittedWrite, atMs: number, rv: string, patch: Partial<KubeObject['metadata']> = {}): CommittedWrite => ({ ...w, atMs, resourceVersion: rv, object: { ...w.object, metadata: { ...w.object.metadata, ...patch } } });
+  const plans = planRuns({
+    watched: new Set(['configmaps']),
+    writes: [
+      at(write(false, 'create', 'zk', 0), 0, '10'),
+      at(write(true, 'update', 'zk', 1, 1), 1, '11', { finalizers: ['example.com/data'] }),
+      at(write(false, 'delete', 'zk', 0, 2), 2, '12', { finalizers: ['example.com/data'], deletionTimestamp: '2026-11-29T00:00:00Z' }),
+      at(write(true, 'update', 'zk', 2, 3), 3, '13'),
+      at(write(false, 'create', 'zk', 0), 4, '14'),
+      at(write(true, 'update', 'zk', 3, 4), 5, '15', { finalizers: ['example.com/data'] }),
+    ],
+  });
+  const travels = plans.filter((p) => p.kind === 'stale-restart-after-write' && p.viewAfter);
+  assert.deepEqual(travels, [{ kind: 'stale-restart-after-write', write: { verb: 'update', kind: 'ConfigMap', namespace: 'default', name: 'zk', occurrence: 3 }, lagMs: 1500, viewAfter: { kind: 'ConfigMap', namespace: 'default', name: 'zk', occurrence: 2 } }]);
+  assert.deepEqual(parsePlan(encodePlan(travels[0]!)), travels[0]);
+  assert.match(describePlan(travels[0]!), /restarted against a cache from right after change #2 of ConfigMap default\/zk/);
+});

@@ -107,6 +107,43 @@ steps:
   assert.ok(c.get(CM, 'default', 'real'));
 });
 
+test('a create whose name an object being deleted still holds waits for it to go, as kubectl delete waits before the next command', async () => {
+  const { cluster: c, clock } = cluster();
+  const run = c.loadScenario(`
+objects:
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: zk, namespace: default, finalizers: [example.com/data] }, data: { v: old } }
+steps:
+  - at: 1s
+    delete: { kind: ConfigMap, namespace: default, name: zk }
+  - after: 1s
+    create: { apiVersion: v1, kind: ConfigMap, metadata: { name: zk, namespace: default }, data: { v: new } }
+`);
+  clock.step(2000);
+  assert.equal((c.get(CM, 'default', 'zk').object as unknown as { data: { v: string } }).data.v, 'old', 'the old one, terminating, still holds the name');
+  clock.step(3000);
+  // Its finalizer removed late, as a controller restarted meanwhile would.
+  c.patch(CM, 'default', 'zk', 'merge', { metadata: { finalizers: null } });
+  clock.step(100);
+  await run.done;
+  assert.deepEqual(run.errors, []);
+  assert.equal((c.get(CM, 'default', 'zk').object as unknown as { data: { v: string } }).data.v, 'new');
+});
+
+test('a create waits for a terminating object of its name 30 s at most, then fails as it would', async () => {
+  const { cluster: c, clock } = cluster();
+  const run = c.loadScenario(`
+objects:
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: stuck, namespace: default, finalizers: [example.com/never] } }
+steps:
+  - delete: { kind: ConfigMap, namespace: default, name: stuck }
+  - create: { apiVersion: v1, kind: ConfigMap, metadata: { name: stuck, namespace: default } }
+`);
+  for (let i = 0; i < 700; i++) clock.step(50);
+  await run.done;
+  assert.equal(run.errors.length, 1);
+  assert.match(run.errors[0]?.message ?? '', /already exists/);
+});
+
 test('a bad scenario file reports every problem with line and field, and applies nothing', () => {
   const { cluster: c } = cluster();
   const rv = c.resourceVersion;
