@@ -113,6 +113,19 @@ export default defineController({ name: 'top', for: { apiVersion: 'apps/v1', kin
   });
 });
 
+test('a top-level await that never settles is named as the module not loading, not as a cluster that does not sync', () => {
+  withTempDir((dir) => {
+    const source = `import { defineController } from 'controller-lab';
+await new Promise(() => {});
+export default defineController({ name: 'stuck', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile() {} });
+`;
+    const r = runController(dir, source, ['--sim', '--until-idle', '--timeout', '20']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^controller-lab run: still waiting after 15 s: the informers have not synced: the controller module has not finished loading; does its top-level code await something that never settles\?$/m);
+    assert.match(r.stderr, /gave up after 20 s \(not idle: the informers have not synced: the controller module has not finished loading/);
+  });
+});
+
 test('a controller file that does not exist fails before a cluster starts', () => {
   withTempDir((dir) => {
     const r = runController(dir, undefined, ['--sim', '--until-idle']);
