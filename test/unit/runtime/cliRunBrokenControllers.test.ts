@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPLICASET_SCENARIO, runController, withTempDir } from './support/runController.ts';
 
@@ -249,6 +250,37 @@ export default defineController({
     const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
     assert.ok(started.length >= 3, `pids: ${started.join(' ')}`);
     assert.deepEqual(started.filter(running), [], 'still running after the run ended');
+  });
+});
+
+test('a process the controller starts in a session of its own (detached) ends with the run too', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  withTempDir((dir) => {
+    const pids = join(dir, 'pids');
+    const source = `import { defineController } from 'controller-lab';
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+export default defineController({
+  name: 'daemoniser',
+  for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  reconcile(req) {
+    if (req.name !== 'web') return;
+    // setsid: out of the host's process group, so killing the group does not reach it.
+    const daemon = spawn('sleep', ['302'], { stdio: 'ignore', detached: true });
+    daemon.unref();
+    appendFileSync(${JSON.stringify(pids)}, daemon.pid + '\\n');
+  },
+});
+`;
+    const r = runController(dir, source, SIM, { limitMs: 30_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    assert.ok(started.length >= 1, `pids: ${started.join(' ')}`);
+    // The kill lands as the host exits; give it a moment.
+    const deadline = Date.now() + 2000;
+    while (started.some(running) && Date.now() < deadline) spawnSync('sleep', ['0.1']);
+    const left = started.filter(running);
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    assert.deepEqual(left, [], 'still running after the run ended');
   });
 });
 
