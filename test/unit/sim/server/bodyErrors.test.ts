@@ -43,4 +43,13 @@ describe('bodies the API server refuses', () => {
     assert.equal(await message('PATCH', `${CMS}/p`, '{"op":"add"}', 'application/json-patch+json'), '400 error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
     assert.equal(await message('PATCH', `${CMS}/p`, '[{"op":"test","path":"/data","value":1}]', 'application/json-patch+json'), '422 the server rejected our request due to an error in our request');
   });
+
+  it('a Content-Type with no media type in it (";;;=", "; charset=utf-8") is a 415, as mime.ParseMediaType fails it, and nothing is stored', async () => {
+    for (const contentType of [';;;=', '; charset=utf-8']) {
+      const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"typeless"}}`;
+      assert.equal(await message('POST', CMS, body, contentType),
+        '415 the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf', contentType);
+    }
+    assert.equal((await call(suite.server, 'GET', `${CMS}/typeless`)).status, 404);
+  });
 });
