@@ -83,6 +83,16 @@ test('TLS: a client certificate or key that does not parse, or a key of another 
   }
 });
 
+test('TLS: a certificate-authority that holds no PEM certificate is a kubeconfig error naming the field, not a handshake failure', async (t) => {
+  const api = await tlsApi(t);
+  await assert.rejects(version(t, { server: api.url, cluster: { 'certificate-authority-data': b64('not a certificate\n') } }), (err: unknown) => {
+    const f = describeFailure(err);
+    assert.equal(f.kind, 'kubeconfig', f.message);
+    assert.match(f.message, /^cluster "[^"]+" certificate-authority-data holds no PEM certificate/);
+    return true;
+  });
+});
+
 test('TLS: tls-server-name verifies a certificate issued for another name than the server address', async (t) => {
   const api = await tlsApi(t, dnsOnlyPki);
   const cluster = { 'certificate-authority-data': b64(dnsOnlyPki.ca) };
