@@ -52,4 +52,19 @@ describe('bodies the API server refuses', () => {
     }
     assert.equal((await call(suite.server, 'GET', `${CMS}/typeless`)).status, 404);
   });
+
+  it('a CustomResourceDefinition of the wrong shape is a 400 in encoding/json\'s words, and a null where a struct goes is its zero value, never a 500', async () => {
+    const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const crd = (spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.shape.example.com' }, spec: { group: 'shape.example.com', scope: 'Namespaced', names: { plural: 'gadgets', kind: 'Gadget' }, ...spec } });
+    const schema = (openAPIV3Schema: unknown) => ({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }] });
+    const handled = 'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: json: cannot unmarshal';
+    assert.equal(await message('POST', CRDS, crd({ versions: 'v1' })), `400 ${handled} string into Go struct field CustomResourceDefinitionSpec.spec.versions of type []v1.CustomResourceDefinitionVersion`);
+    assert.equal(await message('POST', CRDS, crd({ versions: [true] })), `400 ${handled} bool into Go struct field CustomResourceDefinitionSpec.spec.versions of type v1.CustomResourceDefinitionVersion`);
+    assert.equal(await message('POST', CRDS, crd(schema({ type: 'object', properties: { spec: 7 } }))), `400 ${handled} number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.spec of type v1.JSONSchemaProps`);
+    for (const spec of [{ versions: [null] }, schema({ type: 'object', properties: { spec: null } })]) {
+      const r = await call(suite.server, 'POST', `${CRDS}?dryRun=All`, { body: crd(spec), contentType: 'application/json' });
+      assert.ok(r.status < 500, `${r.status} ${r.body}`);
+    }
+    assert.equal((await call(suite.server, 'GET', `${CRDS}/gadgets.shape.example.com`)).status, 404);
+  });
 });
