@@ -33,6 +33,7 @@ export class RunEnding {
   private synced = false;
   /** A controller said it started (a Go program does so from mgr.Start). */
   private ready = false;
+  private loaded = false;
   private settle: ReturnType<typeof setTimeout> | undefined;
   private unservedTimer: ReturnType<typeof setTimeout> | undefined;
   private resolve!: (code: number) => void;
@@ -48,6 +49,7 @@ export class RunEnding {
       this.checkIdle();
     });
     s.on('ready', () => (this.ready = true));
+    s.on('loaded', () => (this.loaded = true));
     s.on('idle', () => this.checkIdle());
     s.on('probe', () => this.checkUnserved());
     void o.sim?.scenarioDone.then(
@@ -99,7 +101,7 @@ export class RunEnding {
     if (!this.synced) {
       const failing = [...this.o.informerErrors.failing()].map(([informer, message]) => `${informer}: ${message}`);
       if (failing.length) return `the informers have not synced — ${failing.join('; ')}`;
-      return this.ready ? 'the informers have not synced' : `the informers have not synced: ${notStartedHint(this.o.language)}`;
+      return this.ready ? 'the informers have not synced' : `the informers have not synced: ${notStartedHint(this.o.language, this.loaded)}`;
     }
     if (!(this.o.sim?.scenarioFinished() ?? true)) return 'scenario running';
     const q = this.o.session.queue;

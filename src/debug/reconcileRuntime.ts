@@ -470,8 +470,10 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
   /** A TypeScript controller not ready after NOT_STARTED_NOTICE_MS is named once, unless a JavaScript debugger holds it. */
   private noticeIfNeverReady(session: ControllerSession): void {
     if (session.target.language === 'go') return;
+    let loaded = false;
+    session.once('loaded', () => (loaded = true));
     const notice = setTimeout(() => {
-      this.print('important', `The controller has not started after ${NOT_STARTED_NOTICE_MS / 1000} s: ${notStartedHint('typescript')}\n`);
+      this.print('important', `The controller has not started after ${NOT_STARTED_NOTICE_MS / 1000} s: ${notStartedHint('typescript', loaded)}\n`);
     }, NOT_STARTED_NOTICE_MS);
     notice.unref();
     const cancel = () => clearTimeout(notice);

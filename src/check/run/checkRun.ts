@@ -189,7 +189,9 @@ class RunningController {
     this.synced = undefined;
     const informerErrors = new Map<string, string>();
     let ready = false;
+    let loaded = false;
     session.on('ready', () => (ready = true));
+    session.on('loaded', () => (loaded = true));
     session.on('probe', ({ probe }) => {
       if (probe.kind === 'error') informerErrors.set(probe.informer, probe.message);
     });
@@ -200,7 +202,7 @@ class RunningController {
         settle(ok);
       };
       const timer = setTimeout(() => {
-        const why = [...informerErrors].map(([informer, message]) => `${informer}: ${message}`).join('; ') || (ready ? '' : notStartedHint(this.spec.controller.target.language));
+        const why = [...informerErrors].map(([informer, message]) => `${informer}: ${message}`).join('; ') || (ready ? '' : notStartedHint(this.spec.controller.target.language, loaded));
         this.failures.push(`the controller did not sync within ${SYNC_TIMEOUT_MS / 1000} s${why ? ` (${why})` : ''}`);
         resolve(false);
       }, SYNC_TIMEOUT_MS);

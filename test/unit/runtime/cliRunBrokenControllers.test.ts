@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPLICASET_SCENARIO, runController, withTempDir } from './support/runController.ts';
@@ -125,6 +126,28 @@ export default defineController({ name: 'stuck', for: { apiVersion: 'apps/v1', k
     assert.match(r.stderr, /^controller-lab run: still waiting after 15 s: the informers have not synced: the controller module has not finished loading; does its top-level code await something that never settles\?$/m);
     assert.match(r.stderr, /gave up after 20 s \(not idle: the informers have not synced: the controller module has not finished loading/);
   });
+});
+
+test('a controller that loaded but whose cluster never answers is named as waiting on the cluster, not on its module', async () => {
+  // Accepts connections and never answers: the kernel completes them while the run blocks this thread.
+  const silent = net.createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    withTempDir((dir) => {
+      const kubeconfig = join(dir, 'kubeconfig');
+      const server = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+      writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${server}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+      const source = `import { defineController } from 'controller-lab';
+export default defineController({ name: 'patient', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile() {} });
+`;
+      const r = runController(dir, source, ['--kubeconfig', kubeconfig, '--until-idle', '--timeout', '20']);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /^controller-lab run: still waiting after 15 s: the informers have not synced: the controller has loaded but the cluster has not answered its API discovery/m);
+      assert.doesNotMatch(r.stderr, /has not finished loading/);
+    });
+  } finally {
+    silent.close();
+  }
 });
 
 test('a controller file that does not exist fails before a cluster starts', () => {
