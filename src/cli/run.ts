@@ -206,7 +206,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     if (!go && programArgs.length) throw new UsageError('arguments after -- are for a Go program');
     // The report first: the ending reads the informer errors it has just recorded.
     const report = reportSession(s, io, tally, trace);
-    const ending = new RunEnding({ session: s, sim, tally, informerErrors: report.informerErrors, untilIdle: v['until-idle'] === true, complain: io.complain });
+    const ending = new RunEnding({ session: s, sim, tally, informerErrors: report.informerErrors, untilIdle: v['until-idle'] === true, language: s.target.language, complain: io.complain });
     s.on('fatal', () => ending.end(1));
     s.on('exit', ({ code, signal }) => {
       // Stopping the host once the run has ended is no news.
@@ -235,7 +235,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     if (!started) return 1;
     // The build has its own progress lines: the time limit counts from here.
     if (timeoutS) ending.giveUpAfter(timeoutS);
-    ending.noticeSlowSync(go);
+    ending.noticeSlowSync();
     const code = await ending.finished;
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);

@@ -1,4 +1,4 @@
-import type { ControllerSession, InformerErrors, LaunchedSim } from '../runtime/index.ts';
+import { notStartedHint, type ControllerSession, type InformerErrors, type LaunchedSim } from '../runtime/index.ts';
 import type { RunTally } from './runTally.ts';
 
 // When `controller-lab run` stops, and with which exit code: --until-idle once nothing is left to
@@ -20,6 +20,8 @@ export interface RunEndingOptions {
   tally: RunTally;
   informerErrors: InformerErrors;
   untilIdle: boolean;
+  /** Says, while the controller has not started, where it is likely stuck. */
+  language: 'go' | 'typescript';
   complain: (line: string) => void;
 }
 
@@ -31,6 +33,7 @@ export class RunEnding {
   private synced = false;
   /** A controller said it started (a Go program does so from mgr.Start). */
   private ready = false;
+  private loaded = false;
   private settle: ReturnType<typeof setTimeout> | undefined;
   private unservedTimer: ReturnType<typeof setTimeout> | undefined;
   private resolve!: (code: number) => void;
@@ -46,6 +49,7 @@ export class RunEnding {
       this.checkIdle();
     });
     s.on('ready', () => (this.ready = true));
+    s.on('loaded', () => (this.loaded = true));
     s.on('idle', () => this.checkIdle());
     s.on('probe', () => this.checkUnserved());
     void o.sim?.scenarioDone.then(
@@ -83,15 +87,12 @@ export class RunEnding {
 
   /**
    * Says once, after SYNC_NOTICE_MS, what the run waits for when its informers have not synced:
-   * without --timeout a run would otherwise wait in silence for good. A Go program that connected
-   * but started no controller has not reached mgr.Start (a program stuck before it, or one that
-   * never calls it).
+   * without --timeout a run would otherwise wait in silence for good.
    */
-  noticeSlowSync(go: boolean, afterMs = SYNC_NOTICE_MS): void {
+  noticeSlowSync(afterMs = SYNC_NOTICE_MS): void {
     setTimeout(() => {
       if (this.ended || this.synced) return;
-      const hint = go && !this.ready ? ': no controller has started yet; does the program reach mgr.Start(ctx)?' : '';
-      this.o.complain(`still waiting after ${Math.round(afterMs / 1000)} s: ${this.waitingFor()}${hint}`);
+      this.o.complain(`still waiting after ${Math.round(afterMs / 1000)} s: ${this.waitingFor()}`);
     }, afterMs).unref();
   }
 
@@ -99,7 +100,8 @@ export class RunEnding {
   waitingFor(): string {
     if (!this.synced) {
       const failing = [...this.o.informerErrors.failing()].map(([informer, message]) => `${informer}: ${message}`);
-      return failing.length ? `the informers have not synced — ${failing.join('; ')}` : 'the informers have not synced';
+      if (failing.length) return `the informers have not synced — ${failing.join('; ')}`;
+      return this.ready ? 'the informers have not synced' : `the informers have not synced: ${notStartedHint(this.o.language, this.loaded)}`;
     }
     if (!(this.o.sim?.scenarioFinished() ?? true)) return 'scenario running';
     const q = this.o.session.queue;

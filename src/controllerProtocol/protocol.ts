@@ -110,6 +110,8 @@ export interface ReconcileEnd {
 }
 
 export type HostMessage =
+  /** The controller's module has loaded (a TypeScript host; before it connects to the cluster). */
+  | { type: 'loaded' }
   | { type: 'ready'; controller: ControllerShape }
   | { type: 'fatal'; phase: 'load' | 'connect' | 'run'; message: string; stack?: string }
   | { type: 'synced' }
@@ -145,7 +147,7 @@ export type HostMessage =
    */
   | { type: 'idle'; idle: boolean; settled?: boolean };
 
-const HOST_TYPES = new Set<HostMessage['type']>(['ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'fates', 'inspector', 'idle', 'heartbeat', 'batch', 'write']);
+const HOST_TYPES = new Set<HostMessage['type']>(['loaded', 'ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'fates', 'inspector', 'idle', 'heartbeat', 'batch', 'write']);
 const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown', 'resync', 'writeSeen']);
 
 export function isHostMessage(m: unknown): m is HostMessage {

@@ -6,13 +6,19 @@ import type { AttributedChange } from './data/dataWatch.ts';
 import { DataStops, type DataStop } from './data/dataStops.ts';
 import type { HeldWrite } from './data/heldWrites.ts';
 import type { CacheView, CallSite, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord, WhyAnswer, WhyTarget } from '../runtime/index.ts';
-import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
+import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, notStartedHint, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
 import { goProgramOptions, reconcileSource, type GoLaunchOptions } from './goLaunch.ts';
 import { FindingReplay } from './findingReplay.ts';
 import { stderrRuns } from './stderrLines.ts';
+
+/**
+ * How long a TypeScript controller may take to load before the Debug Console says it has not
+ * started: one whose top-level code awaits what never settles neither fails nor starts.
+ */
+const NOT_STARTED_NOTICE_MS = 15_000;
 
 // The reconcile debugger's engine, with no DAP and no VS Code in it (vscode-mock-debug's runtime
 // layer). It owns the gate: every reconcile asks it before running, and it decides to let it run
@@ -509,9 +515,23 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     record.cacheSeq = cache.seq;
   }
 
+  /** A TypeScript controller not ready after NOT_STARTED_NOTICE_MS is named once, unless a JavaScript debugger holds it. */
+  private noticeIfNeverReady(session: ControllerSession): void {
+    if (session.target.language === 'go') return;
+    let loaded = false;
+    session.once('loaded', () => (loaded = true));
+    const notice = setTimeout(() => {
+      this.print('important', `The controller has not started after ${NOT_STARTED_NOTICE_MS / 1000} s: ${notStartedHint('typescript', loaded)}\n`);
+    }, NOT_STARTED_NOTICE_MS);
+    notice.unref();
+    const cancel = () => clearTimeout(notice);
+    for (const event of ['ready', 'fatal', 'exit', 'debuggerAttached'] as const) session.once(event, cancel);
+  }
+
   private wire(session: ControllerSession): void {
     const processName = session.target.language === 'go' ? 'Go process' : 'host';
     let hinted = false;
+    this.noticeIfNeverReady(session);
     session.on('ready', ({ controller }) => {
       // A TypeScript controller declares every kind it watches; a Go one may learn more as sources register.
       if (session.target.language !== 'go') {

@@ -89,6 +89,7 @@ async function run(init: HostInit): Promise<void> {
     fail('load', err);
     return shutdown(3);
   }
+  send({ type: 'loaded' });
   try {
     binding = new ClusterBinding(loadCluster({ kubeconfig: init.kubeconfig, context: init.context }));
     await binding.discover();

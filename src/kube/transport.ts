@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { ClusterEntry as Cluster, ResolvedContext, UserEntry as User } from './kubeconfig.ts';
 import { environmentProxy } from './environmentProxy.ts';
 import { CredentialError, KubeconfigError } from './errors.ts';
+import { checkClientCertificate } from './clientCertificate.ts';
+import { checkCertificateAuthority } from './certificateAuthority.ts';
 import type * as FullKubeConfig from '@kubernetes/client-node/dist/config.js';
 import type * as SocksProxy from 'socks-proxy-agent';
 
@@ -99,6 +101,7 @@ export class Transport {
   private readonly proxy: string | undefined;
   private agent: http.Agent | undefined;
   private authenticator: Promise<Authenticator | undefined> | undefined;
+  private tlsMaterialChecked = false;
 
   constructor(context: ResolvedContext, options: TransportOptions = {}) {
     this.context = context;
@@ -142,6 +145,16 @@ export class Transport {
       headers: { 'User-Agent': this.userAgent },
     };
     applyTls(cluster, user, opts);
+    if (this.secure && !this.tlsMaterialChecked) {
+      checkCertificateAuthority(cluster.name, cluster.caFile ? `certificate-authority ${cluster.caFile}` : 'certificate-authority-data', opts.ca as Buffer | undefined);
+      checkClientCertificate(process.getBuiltinModule('node:tls'), user.name, {
+        cert: opts.cert as Buffer | undefined,
+        key: opts.key as Buffer | undefined,
+        certField: user.certFile ? `client-certificate ${user.certFile}` : 'client-certificate-data',
+        keyField: user.keyFile ? `client-key ${user.keyFile}` : 'client-key-data',
+      });
+      this.tlsMaterialChecked = true;
+    }
     await this.applyCredentials(user, opts);
     opts.agent = await this.agentFor(cluster, opts);
     return opts;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { processCpuMs } from './processCpu.ts';
-import { endLeftovers, OWN_PROCESS_GROUP } from './processGroup.ts';
+import { endLeftovers, noteDescendants, OWN_PROCESS_GROUP } from './processGroup.ts';
 import { isHostMessage, type HostInit, type ParentMessage } from '../controllerProtocol/index.ts';
 import type { ControllerProcessEvents, HostSpawnOptions, TypeScriptHost } from './hostProcess.ts';
 
@@ -84,6 +84,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
           cpuMs: () => processCpuMs(child.pid),
           onStall: (silentMs) => {
             this.emit('unresponsive', { silentMs });
+            noteDescendants(child);
             child.kill('SIGKILL');
           },
         })
@@ -161,6 +162,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
     const child = this.child;
     if (!child || !this.alive) return;
     this.expectingExit = true;
+    noteDescendants(child);
     this.send({ type: 'shutdown' });
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await this.exited;
@@ -171,6 +173,7 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
   kill(): void {
     if (!this.alive) return;
     this.expectingExit = true;
+    if (this.child) noteDescendants(this.child);
     this.child?.kill('SIGKILL');
   }
 }

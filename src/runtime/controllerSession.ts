@@ -88,6 +88,8 @@ export interface ControllerSessionOptions {
 }
 
 export type RuntimeEvents = {
+  /** A TypeScript controller's module has loaded; it connects to the cluster next (a Go program never says this). */
+  loaded: Record<string, never>;
   /** A controller loaded and its informers are starting (a Go manager: once per controller). */
   ready: { controller: ControllerShape };
   /** Every cache has synced; workers are running. */
@@ -397,6 +399,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
 
   private wire(): void {
     const p = this.process;
+    p.on('loaded', () => this.emit('loaded', {}));
     p.on('ready', (m) => {
       this.shapes.set(m.controller.name, m.controller);
       this.emit('ready', { controller: m.controller });

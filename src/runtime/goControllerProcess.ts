@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TypedEmitter } from './typedEmitter.ts';
-import { endLeftovers, OWN_PROCESS_GROUP } from './processGroup.ts';
+import { endLeftovers, noteDescendants, OWN_PROCESS_GROUP } from './processGroup.ts';
 import type { ControllerProcessEvents } from './hostProcess.ts';
 import type { HostProcess } from './hostProcess.ts';
 import { isHostMessage, type ParentMessage } from '../controllerProtocol/index.ts';
@@ -297,6 +297,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
     const child = this.child;
     if (child && this.alive) {
       this.expectingExit = true;
+      noteDescendants(child);
       this.send({ type: 'shutdown' });
       this.socket?.end();
       const term = setTimeout(() => child.kill('SIGTERM'), graceMs / 2);
@@ -311,6 +312,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
   kill(): void {
     if (!this.alive) return;
     this.expectingExit = true;
+    if (this.child) noteDescendants(this.child);
     this.child?.kill('SIGKILL');
   }
 

@@ -39,5 +39,6 @@ export { controllerTarget, hasMainPackage, looksLikeGoPackagePath, notAControlle
 export type { ControllerTarget } from './controllerTarget.ts';
 export { buildGoProgram } from './goControllerProcess.ts';
 export { goExitHint, OutputTail } from './goMessages.ts';
+export { notStartedHint } from './notStartedHint.ts';
 export { goProgramsFor } from './goProgramFor.ts';
 export type { GoProgram, GoProgramChoice } from './goProgramFor.ts';

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { descendantsOf, killSeen, type SeenProcess } from './processDescendants.ts';
 
 // A controller's process (the TypeScript host, a Go program) runs in a process group of its own, so
 // that whatever the controller starts ends with it, as a container's processes end with the
@@ -10,9 +11,22 @@ export const OWN_PROCESS_GROUP = process.platform !== 'win32';
 /** How long output still arriving after the process exited is read (what its last writes left in the pipe). */
 const OUTPUT_DRAIN_MS = 200;
 
+/** What each process had started when it was last told to stop, to be ended with it. */
+const startedBeforeStop = new WeakMap<ChildProcess, SeenProcess[]>();
+
 /**
- * Once the process has exited: kills what is left of its group, and closes its output pipes after a
- * moment, since a process that escaped the group and shares them would otherwise keep them open.
+ * Before the process is told to stop or killed: notes what it has started, so that endLeftovers
+ * also ends what left its process group (a detached child), not only the group.
+ */
+export function noteDescendants(child: ChildProcess): void {
+  if (!OWN_PROCESS_GROUP || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  startedBeforeStop.set(child, descendantsOf(child.pid));
+}
+
+/**
+ * Once the process has exited: kills what is left of its group and what it had started when it
+ * was stopped, and closes its output pipes after a moment, since a process that escaped the group
+ * and shares them would otherwise keep them open.
  */
 export function endLeftovers(child: ChildProcess): void {
   if (OWN_PROCESS_GROUP && child.pid !== undefined) {
@@ -21,6 +35,8 @@ export function endLeftovers(child: ChildProcess): void {
     } catch {
       // ESRCH: nothing of the group is left.
     }
+    killSeen(startedBeforeStop.get(child) ?? []);
+    startedBeforeStop.delete(child);
   }
   setTimeout(() => {
     child.stdout?.destroy();

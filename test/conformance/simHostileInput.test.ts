@@ -3,6 +3,8 @@
 // limit flags answer 429 + Retry-After past them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import net from 'node:net';
 import { kubectl, rawRequest, simForFile, startSimProcess } from './simProcess.ts';
 
 const sim = simForFile();
@@ -61,6 +63,30 @@ describe('controller-lab sim under hostile input', () => {
       assert.equal(after.status, 200);
     } finally {
       assert.equal(await limited.stop(), 0);
+    }
+  });
+
+  it('with its file descriptors used up by connections it stays up, keeps what it stored, and answers once they close', { skip: process.platform !== 'linux' && 'prlimit is Linux' }, async () => {
+    const limited = await startSimProcess();
+    try {
+      const kept = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' }, data: { a: '1' } };
+      assert.equal((await rawRequest(limited, 'POST', '/api/v1/namespaces/default/configmaps', { body: JSON.stringify(kept), headers: { 'Content-Type': 'application/json' } })).status, 201);
+      execFileSync('prlimit', ['--pid', String(limited.process.pid), '--nofile=300:300']);
+      const { hostname, port } = new URL(limited.url);
+      const sockets = Array.from({ length: 500 }, () => net.connect(Number(port), hostname).on('error', () => {}));
+      // Long enough for the sim's once-a-second housekeeping to run with no descriptor to spare.
+      await new Promise((r) => setTimeout(r, 3000));
+      for (const s of sockets) s.destroy();
+      let got = await rawRequest(limited, 'GET', '/api/v1/namespaces/default/configmaps/kept').catch((err: Error) => ({ status: 0, body: err.message }));
+      for (let i = 0; i < 50 && got.status !== 200 && limited.process.exitCode === null; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        got = await rawRequest(limited, 'GET', '/api/v1/namespaces/default/configmaps/kept').catch((err: Error) => ({ status: 0, body: err.message }));
+      }
+      assert.equal(limited.process.exitCode, null, `the sim exited:\n${limited.output()}`);
+      assert.equal(got.status, 200, got.body);
+      assert.deepEqual(JSON.parse(got.body).data, { a: '1' });
+    } finally {
+      assert.equal(await limited.stop(), 0, limited.output());
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import { launchSim, type ControllerSession, type LaunchedSim, type OutputTail, type ReconcileRecord } from '../../runtime/index.ts';
+import { launchSim, notStartedHint, type ControllerSession, type LaunchedSim, type OutputTail, type ReconcileRecord } from '../../runtime/index.ts';
 import type { Plan } from '../plans/plan.ts';
 import type { ControllerUnderCheck } from './controllerUnderCheck.ts';
 import { ControllerWrites, type CommittedWrite, type PointNamer } from './controllerWrites.ts';
@@ -192,6 +192,10 @@ class RunningController {
     this.current = session;
     this.synced = undefined;
     const informerErrors = new Map<string, string>();
+    let ready = false;
+    let loaded = false;
+    session.on('ready', () => (ready = true));
+    session.on('loaded', () => (loaded = true));
     session.on('probe', ({ probe }) => {
       if (probe.kind === 'error') informerErrors.set(probe.informer, probe.message);
     });
@@ -202,7 +206,7 @@ class RunningController {
         settle(ok);
       };
       const timer = setTimeout(() => {
-        const why = [...informerErrors].map(([informer, message]) => `${informer}: ${message}`).join('; ');
+        const why = [...informerErrors].map(([informer, message]) => `${informer}: ${message}`).join('; ') || (ready ? '' : notStartedHint(this.spec.controller.target.language, loaded));
         this.failures.push(`the controller did not sync within ${SYNC_TIMEOUT_MS / 1000} s${why ? ` (${why})` : ''}`);
         resolve(false);
       }, SYNC_TIMEOUT_MS);

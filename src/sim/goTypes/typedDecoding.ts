@@ -1,5 +1,6 @@
 import { GENERATED_KINDS, GENERATED_MESSAGES } from './generatedSchemas.ts';
 import { numberLiteral } from './numberLiterals.ts';
+import { crdTypeError } from './crdDecoding.ts';
 
 // What kube-apiserver's decoding into the Go types rejects or drops, for built-in kinds: a value of
 // the wrong JSON type (`data: {a: 1}` in a ConfigMap) is a 400 with encoding/json's message, and a
@@ -253,8 +254,14 @@ function structName(message: string): string {
   return name;
 }
 
+const CRD_KIND = 'apiextensions.k8s.io/v1/CustomResourceDefinition';
+
 /** Problems decoding `object` as the built-in `apiVersion/kind`; undefined for kinds without a schema (custom resources). */
 export function decodeProblems(apiVersionKind: string, object: unknown): DecodeProblems | undefined {
+  if (apiVersionKind === CRD_KIND && typeof object === 'object' && object !== null && !Array.isArray(object)) {
+    const typeError = crdTypeError(object as Record<string, unknown>);
+    return typeError ? { typeError, unknown: [], unknownPaths: [] } : undefined;
+  }
   if (!Object.hasOwn(GENERATED_KINDS, apiVersionKind)) return undefined;
   if (typeof object !== 'object' || object === null || Array.isArray(object)) return { unknown: [], unknownPaths: [] };
   const walker = new Walker();

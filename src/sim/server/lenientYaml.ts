@@ -1,4 +1,5 @@
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Alias, type Document, type Node } from 'yaml';
+import { YamlAliasBudget } from './yamlAliasBudget.ts';
 
 // A YAML body read as yaml.v2 (under sigs.k8s.io/yaml) reads it for kube-apiserver: map entries
 // set in the order they are written, a key named twice keeping its last value, and a merge key
@@ -25,6 +26,7 @@ const isMergeKey = (key: unknown): boolean => isScalar(key) && key.type === 'PLA
 class YamlV2Reader {
   private readonly doc: Document;
   private readonly repeated: (valueNode: Node | null, key: unknown) => void;
+  private readonly aliases = new YamlAliasBudget();
 
   constructor(doc: Document, repeated: (valueNode: Node | null, key: unknown) => void) {
     this.doc = doc;
@@ -32,7 +34,8 @@ class YamlV2Reader {
   }
 
   read(node: unknown): unknown {
-    if (isAlias(node)) return this.read(node.resolve(this.doc));
+    this.aliases.read();
+    if (isAlias(node)) return this.throughAlias(node, (anchored) => this.read(anchored));
     if (isSeq(node)) return node.items.map((item) => this.read(item));
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
@@ -61,12 +64,22 @@ class YamlV2Reader {
 
   /** A merge key's value: a map (or an alias of one), or a list of them, the last one first so that earlier ones win. */
   private merge(value: Node | null, out: Record<string, unknown>): void {
-    const node = isAlias(value) ? value.resolve(this.doc) : value;
-    if (isSeq(node)) {
-      for (const item of [...node.items].reverse()) this.setEntries((isAlias(item) ? item.resolve(this.doc) : item) as Node, out);
-    } else if (node) {
-      this.setEntries(node, out);
+    if (isAlias(value)) return this.throughAlias(value, (anchored) => this.merge(anchored, out));
+    if (isSeq(value)) {
+      for (const item of [...value.items].reverse()) {
+        if (isAlias(item)) this.throughAlias(item, (anchored) => this.setEntries(anchored, out));
+        else this.setEntries(item as Node, out);
+      }
+    } else if (value) {
+      this.setEntries(value, out);
     }
+  }
+
+  /** What an alias names, read under yaml.v2's alias budget. */
+  private throughAlias<T>(alias: Alias, expand: (anchored: Node) => T): T {
+    const anchored = alias.resolve(this.doc) as Node | undefined;
+    if (!anchored) throw new Error(`unknown anchor '${alias.source}' referenced`);
+    return this.aliases.throughAlias(alias.source, anchored, () => expand(anchored));
   }
 }
 

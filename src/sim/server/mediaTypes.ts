@@ -111,7 +111,10 @@ export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 /** Create/update bodies: JSON (the default when unset), YAML, or protobuf for the kinds we decode. */
 export function bodyFormatOf(contentType: string | undefined): BodyFormat {
   const type = mediaTypeOf(contentType);
-  if (type === '' || type === 'application/json' || type === '*/*') return 'json';
+  // Only a missing or blank header means the default: one that names no media type (";;;=") is
+  // what Go's mime.ParseMediaType fails, which kube-apiserver answers 415.
+  if (type === '' && !contentType?.trim()) return 'json';
+  if (type === 'application/json' || type === '*/*') return 'json';
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return 'yaml';
   if (type === PROTOBUF) return 'protobuf';
   throw apiError(

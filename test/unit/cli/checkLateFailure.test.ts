@@ -35,3 +35,16 @@ test('a controller whose process dies 1 s after it went quiet: check reports the
   assert.match(r.stderr, /the controller failed in an unperturbed run: /, `${r.stdout}\n${r.stderr}`);
   assert.doesNotMatch(r.stdout, /finding/i, r.stdout);
 });
+
+test('a controller whose module never finishes loading: check names that, not only that it did not sync', { timeout: 300_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-check-never-loads-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'scenario.yaml'), SCENARIO);
+  writeFileSync(join(dir, 'controller.ts'), `import { defineController } from 'controller-lab';
+await new Promise(() => {});
+export default defineController({ name: 'stuck', for: { apiVersion: 'v1', kind: 'ConfigMap' }, reconcile() {} });
+`);
+  const r = await runCli(['check', join(dir, 'controller.ts'), '--scenario', join(dir, 'scenario.yaml')]);
+  assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stderr, /the controller failed in an unperturbed run: the controller did not sync within 60 s \(the controller module has not finished loading; does its top-level code await something that never settles\?\)/, r.stderr);
+});

@@ -64,6 +64,35 @@ test('TLS: an unknown CA fails the handshake with a tls failure; insecure-skip-t
   assert.equal((await version(t, { server: api.url, cluster: { 'insecure-skip-tls-verify': true } })).authorization, 'Bearer test-token');
 });
 
+test('TLS: a client certificate or key that does not parse, or a key of another certificate, is a kubeconfig error naming the field, not a crash', async (t) => {
+  const api = await tlsApi(t);
+  const other = await makePki();
+  const garbage = b64('not a certificate\n');
+  const cases: [KubeconfigSpec['user'], RegExp][] = [
+    [{ 'client-certificate-data': garbage, 'client-key-data': b64(pki.clientKey) }, /^user "[^"]+" client-certificate-data is not a PEM certificate \(.+\)$/],
+    [{ 'client-certificate-data': b64(pki.clientCert), 'client-key-data': garbage }, /^user "[^"]+" client-key-data is not a PEM private key \(.+\)$/],
+    [{ 'client-certificate-data': b64(pki.clientCert), 'client-key-data': b64(other.clientKey) }, /^user "[^"]+" client-key-data is not the key of its client-certificate-data \(.+\)$/],
+  ];
+  for (const [user, message] of cases) {
+    await assert.rejects(version(t, { server: api.url, cluster: { 'certificate-authority-data': b64(pki.ca) }, user }), (err: unknown) => {
+      const f = describeFailure(err);
+      assert.equal(f.kind, 'kubeconfig', f.message);
+      assert.match(f.message, message);
+      return true;
+    });
+  }
+});
+
+test('TLS: a certificate-authority that holds no PEM certificate is a kubeconfig error naming the field, not a handshake failure', async (t) => {
+  const api = await tlsApi(t);
+  await assert.rejects(version(t, { server: api.url, cluster: { 'certificate-authority-data': b64('not a certificate\n') } }), (err: unknown) => {
+    const f = describeFailure(err);
+    assert.equal(f.kind, 'kubeconfig', f.message);
+    assert.match(f.message, /^cluster "[^"]+" certificate-authority-data holds no PEM certificate/);
+    return true;
+  });
+});
+
 test('TLS: tls-server-name verifies a certificate issued for another name than the server address', async (t) => {
   const api = await tlsApi(t, dnsOnlyPki);
   const cluster = { 'certificate-authority-data': b64(dnsOnlyPki.ca) };

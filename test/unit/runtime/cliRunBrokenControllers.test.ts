@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPLICASET_SCENARIO, runController, withTempDir } from './support/runController.ts';
 
@@ -111,6 +113,41 @@ export default defineController({ name: 'top', for: { apiVersion: 'apps/v1', kin
     assert.match(r.stderr, /blocked the controller host outside any reconcile: no heartbeat for \d+\.\d s/);
     assert.doesNotMatch(r.stderr, /gave up after/);
   });
+});
+
+test('a top-level await that never settles is named as the module not loading, not as a cluster that does not sync', () => {
+  withTempDir((dir) => {
+    const source = `import { defineController } from 'controller-lab';
+await new Promise(() => {});
+export default defineController({ name: 'stuck', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile() {} });
+`;
+    const r = runController(dir, source, ['--sim', '--until-idle', '--timeout', '20']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^controller-lab run: still waiting after 15 s: the informers have not synced: the controller module has not finished loading; does its top-level code await something that never settles\?$/m);
+    assert.match(r.stderr, /gave up after 20 s \(not idle: the informers have not synced: the controller module has not finished loading/);
+  });
+});
+
+test('a controller that loaded but whose cluster never answers is named as waiting on the cluster, not on its module', async () => {
+  // Accepts connections and never answers: the kernel completes them while the run blocks this thread.
+  const silent = net.createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    withTempDir((dir) => {
+      const kubeconfig = join(dir, 'kubeconfig');
+      const server = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+      writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "${server}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+      const source = `import { defineController } from 'controller-lab';
+export default defineController({ name: 'patient', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile() {} });
+`;
+      const r = runController(dir, source, ['--kubeconfig', kubeconfig, '--until-idle', '--timeout', '20']);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /^controller-lab run: still waiting after 15 s: the informers have not synced: the controller has loaded but the cluster has not answered its API discovery/m);
+      assert.doesNotMatch(r.stderr, /has not finished loading/);
+    });
+  } finally {
+    silent.close();
+  }
 });
 
 test('a controller file that does not exist fails before a cluster starts', () => {
@@ -236,6 +273,37 @@ export default defineController({
     const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
     assert.ok(started.length >= 3, `pids: ${started.join(' ')}`);
     assert.deepEqual(started.filter(running), [], 'still running after the run ended');
+  });
+});
+
+test('a process the controller starts in a session of its own (detached) ends with the run too', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  withTempDir((dir) => {
+    const pids = join(dir, 'pids');
+    const source = `import { defineController } from 'controller-lab';
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+export default defineController({
+  name: 'daemoniser',
+  for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  reconcile(req) {
+    if (req.name !== 'web') return;
+    // setsid: out of the host's process group, so killing the group does not reach it.
+    const daemon = spawn('sleep', ['302'], { stdio: 'ignore', detached: true });
+    daemon.unref();
+    appendFileSync(${JSON.stringify(pids)}, daemon.pid + '\\n');
+  },
+});
+`;
+    const r = runController(dir, source, SIM, { limitMs: 30_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    assert.ok(started.length >= 1, `pids: ${started.join(' ')}`);
+    // The kill lands as the host exits; give it a moment.
+    const deadline = Date.now() + 2000;
+    while (started.some(running) && Date.now() < deadline) spawnSync('sleep', ['0.1']);
+    const left = started.filter(running);
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    assert.deepEqual(left, [], 'still running after the run ended');
   });
 });
 

@@ -43,4 +43,28 @@ describe('bodies the API server refuses', () => {
     assert.equal(await message('PATCH', `${CMS}/p`, '{"op":"add"}', 'application/json-patch+json'), '400 error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp');
     assert.equal(await message('PATCH', `${CMS}/p`, '[{"op":"test","path":"/data","value":1}]', 'application/json-patch+json'), '422 the server rejected our request due to an error in our request');
   });
+
+  it('a Content-Type with no media type in it (";;;=", "; charset=utf-8") is a 415, as mime.ParseMediaType fails it, and nothing is stored', async () => {
+    for (const contentType of [';;;=', '; charset=utf-8']) {
+      const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"typeless"}}`;
+      assert.equal(await message('POST', CMS, body, contentType),
+        '415 the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf', contentType);
+    }
+    assert.equal((await call(suite.server, 'GET', `${CMS}/typeless`)).status, 404);
+  });
+
+  it('a CustomResourceDefinition of the wrong shape is a 400 in encoding/json\'s words, and a null where a struct goes is its zero value, never a 500', async () => {
+    const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const crd = (spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.shape.example.com' }, spec: { group: 'shape.example.com', scope: 'Namespaced', names: { plural: 'gadgets', kind: 'Gadget' }, ...spec } });
+    const schema = (openAPIV3Schema: unknown) => ({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }] });
+    const handled = 'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: json: cannot unmarshal';
+    assert.equal(await message('POST', CRDS, crd({ versions: 'v1' })), `400 ${handled} string into Go struct field CustomResourceDefinitionSpec.spec.versions of type []v1.CustomResourceDefinitionVersion`);
+    assert.equal(await message('POST', CRDS, crd({ versions: [true] })), `400 ${handled} bool into Go struct field CustomResourceDefinitionSpec.spec.versions of type v1.CustomResourceDefinitionVersion`);
+    assert.equal(await message('POST', CRDS, crd(schema({ type: 'object', properties: { spec: 7 } }))), `400 ${handled} number into Go struct field JSONSchemaProps.spec.versions.schema.openAPIV3Schema.properties.spec of type v1.JSONSchemaProps`);
+    for (const spec of [{ versions: [null] }, schema({ type: 'object', properties: { spec: null } })]) {
+      const r = await call(suite.server, 'POST', `${CRDS}?dryRun=All`, { body: crd(spec), contentType: 'application/json' });
+      assert.ok(r.status < 500, `${r.status} ${r.body}`);
+    }
+    assert.equal((await call(suite.server, 'GET', `${CRDS}/gadgets.shape.example.com`)).status, 404);
+  });
 });

@@ -63,4 +63,32 @@ describe('YAML bodies', () => {
     assert.equal(r.json().message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n  line 7: key "a" already set in map\n  line 9: key "b" already set in map');
     assert.equal((await call(suite.server, 'GET', `${CMS}/strict`)).status, 404);
   });
+
+  it('an alias bomb (six anchors of nine aliases each: half a million strings) is a 400 within a second, in a create and an apply, and the server keeps answering', async () => {
+    const levels = 'abcdef'.split('');
+    const bomb = levels.map((name, i) => `  ${name}: &${name} [${Array(9).fill(i === 0 ? '"lol"' : `*${levels[i - 1]}`).join(', ')}]\n`).join('');
+    const body = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\n  annotations: {}\nspec:\n${bomb}`;
+    const started = Date.now();
+    const created = await yaml(CMS, body);
+    assert.equal(created.status, 400, created.body.slice(0, 300));
+    assert.match(created.json().message, /document contains excessive aliasing/);
+    const applied = await call(suite.server, 'PATCH', `${CMS}/bomb?fieldManager=t`, { body, contentType: 'application/apply-patch+yaml' });
+    assert.equal(applied.status, 400, applied.body.slice(0, 300));
+    assert.match(applied.json().message, /document contains excessive aliasing/);
+    assert.ok(Date.now() - started < 1000, `answered in ${Date.now() - started} ms`);
+    assert.equal((await call(suite.server, 'GET', `${CMS}/bomb`)).status, 404);
+  });
+
+  it('an anchor whose value contains its own alias is a 400 that says so', async () => {
+    const r = await yaml(CMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: loop\ndata: &d\n  self: *d\n');
+    assert.equal(r.status, 400, r.body);
+    assert.match(r.json().message, /anchor 'd' value contains itself/);
+  });
+
+  it('aliases used as YAML authors do (a shared block repeated a few hundred times) are read', async () => {
+    const uses = Array.from({ length: 300 }, (_, i) => `  k${i}: *v\n`).join('');
+    const r = await yaml(CMS, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\n  labels:\n    base: &v shared\ndata:\n${uses}`);
+    assert.equal(r.status, 201, r.body.slice(0, 300));
+    assert.equal(Object.keys(r.json().data).length, 300);
+  });
 });
