@@ -8,6 +8,7 @@ import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, identityOf, isReset, type ManagerEntry,
 } from './managedFields.ts';
 import { mergeApplied, removeStale } from './merge.ts';
+import { KUBECTL_MANAGER, fieldsLastAppliedClientSide, refreshLastApplied } from './lastApplied.ts';
 
 export { committedFields, writeEnded } from './managedFields.ts';
 import type { Shape } from './shape.ts';
@@ -152,10 +153,16 @@ export function applyConfiguration(live: Readonly<KubeObject>, liveCopy: KubeObj
   for (const o of others) {
     for (const path of o.set.intersection(changed).paths()) conflicts.push({ owner: o, path });
   }
-  if (conflicts.length && !force) throw conflictError(conflicts);
+  if (conflicts.length && !force) {
+    // kubectl taking over from its own client-side apply: conflicts on what it last applied there are overlooked.
+    const allowed = fm.manager === KUBECTL_MANAGER ? fieldsLastAppliedClientSide(live, fm.apiVersion, fm.shape) : undefined;
+    const remaining = allowed ? conflicts.filter((c) => !allowed.has(c.path)) : conflicts;
+    if (remaining.length) throw conflictError(remaining);
+  }
   const out = without(others, changed.union(removed));
   const unchanged = previous && previous.apiVersion === fm.apiVersion && sameSet(previous.set, configSet) && changed.isEmpty() && removed.isEmpty();
   out.push(unchanged ? previous : updateEntry(fm, configSet, 'Apply'));
   finish(merged, out);
+  if (fm.manager === KUBECTL_MANAGER) refreshLastApplied(merged, config);
   return merged;
 }
