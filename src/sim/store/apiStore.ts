@@ -28,7 +28,7 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin } from './bodyDecoding.ts';
-import { refuseUndecodablePatchResult } from './patchResultDecoding.ts';
+import { patchStrictDecodingError, refuseUndecodablePatchResult } from './patchResultDecoding.ts';
 import { uidPreconditionFailed } from './uidPrecondition.ts';
 import { validateScaleReplicas } from '../crdSchema/scaleReplicas.ts';
 import { dedupOwnerReferences } from './ownerReferenceDedup.ts';
@@ -324,8 +324,14 @@ export class ApiStore implements StoreOps {
       if (type === 'apply') checkRepeatedYamlKeys(ctx);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
-      if (subresource !== 'scale') refuseUndecodablePatchResult(info, type, patch, result);
-      if (subresource !== 'scale') this.decode(info, result, decodingOf(ctx));
+      if (subresource !== 'scale') refuseUndecodablePatchResult(info, type, patch, result, base);
+      if (subresource !== 'scale') {
+        try {
+          this.decode(info, result, decodingOf(ctx));
+        } catch (err) {
+          throw type === 'apply' ? err : patchStrictDecodingError(err, type, patch, result, base);
+        }
+      }
       if (subresource !== 'scale') dedupOwnerReferences(result, ctx, true);
       result.metadata ??= {};
       // A patch may not move the object: the API server checks the result as it checks a PUT's body.
