@@ -37,6 +37,7 @@ import { bodyDecodingOf, cascadeContext, decodingOf, followUpContext, writerOf }
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { encodeAsGo } from '../goTypes/goEncoding.ts';
+import { typedFieldsView } from '../apply/typedFieldsView.ts';
 import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
 import { admitQuota } from './quotaAdmission.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
@@ -218,7 +219,14 @@ export class ApiStore implements StoreOps {
       // The field manager records the request as decoded and defaulted, before admission and the
       // kind's create preparation fill in more (a Pod's service account, a Service's cluster IP).
       if (applied) recordApplyCreate(decoded, applied, this.fieldManagement(info, undefined, ctx));
-      else recordUpdate(undefined, decoded, this.fieldManagement(info, undefined, ctx));
+      else {
+        const view = typedFieldsView(decoded, info.source === 'builtin');
+        recordUpdate(undefined, view, this.fieldManagement(info, undefined, ctx));
+        if (view !== decoded) {
+          if (view.metadata.managedFields) decoded.metadata.managedFields = view.metadata.managedFields;
+          else delete decoded.metadata.managedFields;
+        }
+      }
       const obj = this.admitted(info, decoded, undefined, ctx);
       const meta = obj.metadata;
       const name = meta.name ?? '';

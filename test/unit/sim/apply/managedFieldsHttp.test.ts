@@ -29,6 +29,37 @@ describe('managedFields on writes that are not apply', () => {
     });
   });
 
+  it('a create owns no null and no empty omitempty field of a built-in kind, as its Go type reads it; a custom resource\'s are as sent', async () => {
+    // Go clients send a template's `creationTimestamp: null`; kube-apiserver v1.28.4 recorded these fields.
+    const pod = await req('POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nulls', creationTimestamp: null },
+      spec: { containers: [{ name: 'c', image: 'i', resources: {}, env: null, ports: [] }], nodeSelector: {}, tolerations: null }, status: {},
+    });
+    assert.equal(pod.status, 201, pod.body);
+    assert.deepEqual(entries(pod)[0]?.fieldsV1, {
+      'f:spec': {
+        'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} } },
+        'f:dnsPolicy': {}, 'f:enableServiceLinks': {}, 'f:restartPolicy': {}, 'f:schedulerName': {}, 'f:securityContext': {}, 'f:terminationGracePeriodSeconds': {},
+      },
+    });
+    const labels = { app: 'web' };
+    const deployment = await req('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nulls', creationTimestamp: null },
+      spec: { selector: { matchLabels: labels }, template: { metadata: { creationTimestamp: null, labels }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    });
+    assert.equal(deployment.status, 201, deployment.body);
+    const template = (entries(deployment)[0]?.fieldsV1['f:spec'] as Record<string, Record<string, unknown>>)['f:template'];
+    assert.deepEqual(template?.['f:metadata'], { 'f:labels': { '.': {}, 'f:app': {} } });
+    // A template whose metadata is only that null: its metadata is the zero value's, owned by no one.
+    const job = await req('POST', '/apis/batch/v1/namespaces/default/jobs', {
+      apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'nulls' },
+      spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: [{ name: 'c', image: 'i' }], restartPolicy: 'Never' } } }, status: {},
+    });
+    assert.equal(job.status, 201, job.body);
+    const jobTemplate = (entries(job)[0]?.fieldsV1['f:spec'] as Record<string, Record<string, unknown>>)['f:template'];
+    assert.deepEqual(Object.keys(jobTemplate ?? {}), ['f:spec']);
+  });
+
   it('?fieldManager names the manager; a second manager changing a field takes it from the first', async () => {
     await req('POST', `${CMS}?fieldManager=first`, { metadata: { name: 'two' }, data: { a: '1', b: '1' } });
     const patched = await req('PATCH', `${CMS}/two?fieldManager=second`, { data: { b: '2' } }, MERGE);
