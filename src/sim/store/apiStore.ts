@@ -12,7 +12,7 @@ import {
 } from '../apply/fieldManager.ts';
 import { fieldManagementFor } from '../apply/forResource.ts';
 import { deleteCustomResources, establishCrd, followCrd } from './crdLifecycle.ts';
-import { collectDangling, collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
+import { collectDangling, collectDependents, deleteDependentsFirst, finishForegroundDeletion, orphanDependents, ownersWaitingOn } from './garbageCollector.ts';
 import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
@@ -385,15 +385,24 @@ export class ApiStore implements StoreOps {
       }
       this.checkConflictFault(info, key, name);
       ctx.admission?.validate(undefined, current.object);
-      const gcFinalizer = this.deletionControllers ? undefined : propagationFinalizer(options.propagationPolicy);
+      const isNamespace = info.group === '' && info.resource === 'namespaces';
+      const uid = current.object.metadata.uid;
+      // With the garbage collector running, a Foreground delete parks the owner behind its
+      // finalizer while the dependents go (namespaces and CRDs have lifecycles of their own).
+      const foreground = this.deletionControllers && options.propagationPolicy === 'Foreground' && !isNamespace && !isCrdTable(info) && uid !== undefined;
+      const gcFinalizer = this.deletionControllers ? (foreground ? 'foregroundDeletion' : undefined) : propagationFinalizer(options.propagationPolicy);
       if (ctx.dryRun) return this.dryRunDeletion(info, current, options, gcFinalizer);
       if (isCrdTable(info)) deleteCustomResources(this, current.object, cascadeContext(ctx));
+      if (foreground) {
+        const marked = this.markForGarbageCollector(table, key, current, 'foregroundDeletion', options, info, ctx);
+        deleteDependentsFirst(this, uid, cascadeContext(ctx));
+        this.followUps.push(() => finishForegroundDeletion(this, uid, followUpContext(ctx)));
+        return marked;
+      }
       if (gcFinalizer) return this.markForGarbageCollector(table, key, current, gcFinalizer, options, info, ctx);
       if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object, cascadeContext(ctx));
-      // Foreground, simplified: dependents go first (the real GC also parks the owner behind a
-      // foregroundDeletion finalizer meanwhile; here it all happens within this call).
-      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) deleteDependentsFirst(this, current.object.metadata.uid, cascadeContext(ctx));
-      const isNamespace = info.group === '' && info.resource === 'namespaces';
+      // Foreground on a namespace or a CRD: dependents first, within this call.
+      if (options.propagationPolicy === 'Foreground' && uid) deleteDependentsFirst(this, uid, cascadeContext(ctx));
       if (isNamespace || current.object.metadata.finalizers?.length) {
         if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };
         const next = mutableCopy(current.object) as KubeObject;
@@ -775,6 +784,10 @@ export class ApiStore implements StoreOps {
       // A Terminating namespace may just have lost its last finalizer.
       const name = obj.metadata.name ?? '';
       this.followUps.push(() => finishNamespaceIfEmpty(this, name, followUpContext(ctx)));
+    }
+    // A dependent gone, or no longer blocking: an owner deleting in the foreground may go now.
+    if (obj.metadata.ownerReferences?.length || event.prev?.object.metadata.ownerReferences?.length) {
+      for (const owner of ownersWaitingOn(this, obj, event.prev?.object)) this.followUps.push(() => finishForegroundDeletion(this, owner, followUpContext(ctx)));
     }
     if (event.type !== 'DELETED') {
       // Written with owners that are all gone (made from a stale view of its owner): the garbage
