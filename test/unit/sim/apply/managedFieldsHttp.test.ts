@@ -60,6 +60,24 @@ describe('managedFields on writes that are not apply', () => {
     assert.deepEqual(Object.keys(jobTemplate ?? {}), ['f:spec']);
   });
 
+  it('a Service\'s IP families are filled in by its storage, after the field manager: set, but not owned by the creator', async () => {
+    const SVCS = '/api/v1/namespaces/default/services';
+    const created = await req('POST', SVCS, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'families' }, spec: { ports: [{ port: 80 }], selector: { a: 'b' } } });
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual([created.json().spec.ipFamilies, created.json().spec.ipFamilyPolicy], [['IPv4'], 'SingleStack']);
+    // kube-apiserver v1.28.4 recorded these fields.
+    assert.deepEqual(entries(created)[0]?.fieldsV1, {
+      'f:spec': {
+        'f:internalTrafficPolicy': {}, 'f:ports': { '.': {}, 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:port': {}, 'f:protocol': {}, 'f:targetPort': {} } },
+        'f:selector': {}, 'f:sessionAffinity': {}, 'f:type': {},
+      },
+    });
+    const { ipFamilies: _f, ipFamilyPolicy: _p, ...rest } = created.json().spec;
+    const replaced = await req('PUT', `${SVCS}/families`, { ...created.json(), spec: rest });
+    assert.equal(replaced.status, 200, replaced.body);
+    assert.deepEqual([replaced.json().spec.ipFamilies, replaced.json().spec.ipFamilyPolicy], [['IPv4'], 'SingleStack'], 'an update leaving them out keeps them');
+  });
+
   it('?fieldManager names the manager; a second manager changing a field takes it from the first', async () => {
     await req('POST', `${CMS}?fieldManager=first`, { metadata: { name: 'two' }, data: { a: '1', b: '1' } });
     const patched = await req('PATCH', `${CMS}/two?fieldManager=second`, { data: { b: '2' } }, MERGE);
