@@ -337,7 +337,7 @@ export class ApiStore implements StoreOps {
         try {
           this.decode(info, result, decodingOf(ctx));
         } catch (err) {
-          throw type === 'apply' ? err : patchStrictDecodingError(err, type, patch, result, base);
+          throw type === 'apply' ? err : patchStrictDecodingError(err, type, patch, result, base, info.source === 'crd');
         }
       }
       if (subresource !== 'scale') dedupOwnerReferences(result, ctx, true);

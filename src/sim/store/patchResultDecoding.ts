@@ -96,13 +96,13 @@ function bySortedPath(a: string, b: string): number {
  * strategic merge patch the patch as Go prints the map), not the 400 a create's body gets.
  * Other errors pass through unchanged.
  */
-export function patchStrictDecodingError(err: unknown, type: PatchType, patch: unknown, result: KubeObject, current: unknown): unknown {
+export function patchStrictDecodingError(err: unknown, type: PatchType, patch: unknown, result: KubeObject, current: unknown, customResource: boolean): unknown {
   if (!(err instanceof ApiError) || err.code !== 400 || !err.message.includes(STRICT)) return err;
   if (type !== 'merge' && type !== 'json' && type !== 'strategic') return err;
   const complaints = err.message.slice(err.message.indexOf(STRICT) + STRICT.length);
   const fields = complaints.match(/(unknown|duplicate) field "(?:[^"\\]|\\.)*"/g);
   if (!fields) return err;
   const why = `strict decoding error: ${[...fields].sort(bySortedPath).join(', ')}`;
-  const value = type === 'strategic' ? JSON.stringify(goPlainValue(patch)) : JSON.stringify(patchedJsonText(result, current, type, patch));
+  const value = type === 'strategic' ? JSON.stringify(goPlainValue(patch)) : JSON.stringify(patchedJsonText(result, current, type, patch, customResource));
   return invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${value}: ${why}` }]);
 }

@@ -6,7 +6,22 @@ import type { PatchType } from './types.ts';
 // through or merges into are decoded, and those print their keys sorted, as Go prints a map; every
 // other part keeps the text it came with — the stored object's field order, or the client's
 // order for a value the patch put in. A value a merge patch adds is decoded whole (its nulls are
-// pruned), so it prints sorted throughout.
+// pruned), so it prints sorted throughout. A custom resource is stored as a map, so all of it
+// prints sorted; a built-in object's untouched metadata prints in ObjectMeta's field order.
+
+/** ObjectMeta's fields in the order Go prints them. */
+const OBJECT_META_ORDER = [
+  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
+  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+];
+
+function inObjectMetaOrder(keys: string[]): string[] {
+  const rank = (k: string): number => {
+    const i = OBJECT_META_ORDER.indexOf(k);
+    return i < 0 ? OBJECT_META_ORDER.length : i;
+  };
+  return [...keys].sort((a, b) => rank(a) - rank(b));
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -55,9 +70,10 @@ function jsonPatchDecoded(ops: unknown, out: Decoded): void {
 const goString = (s: string): string => JSON.stringify(s).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 
 /** The patched object as kube-apiserver prints it, numbers as the patch wrote them. */
-export function patchedJsonText(result: unknown, current: unknown, type: PatchType, patch: unknown): string {
+export function patchedJsonText(result: unknown, current: unknown, type: PatchType, patch: unknown, customResource = false): string {
   const decoded: Decoded = { parsed: new Set(), whole: new Set() };
-  if (type === 'merge' && isRecord(patch)) mergeDecoded(current, patch, '', decoded);
+  if (customResource) decoded.whole.add('');
+  else if (type === 'merge' && isRecord(patch)) mergeDecoded(current, patch, '', decoded);
   else if (type === 'json') jsonPatchDecoded(patch, decoded);
   else decoded.whole.add('');
   const text = (value: unknown, path: string, whole: boolean, holder?: object, key?: string | number): string => {
@@ -66,7 +82,8 @@ export function patchedJsonText(result: unknown, current: unknown, type: PatchTy
     const inWhole = whole || decoded.whole.has(path);
     if (Array.isArray(value)) return `[${value.map((v, i) => text(v, child(path, i), inWhole, value, i)).join(',')}]`;
     if (isRecord(value)) {
-      const keys = inWhole || decoded.parsed.has(path) ? Object.keys(value).sort() : Object.keys(value);
+      const keys = inWhole || decoded.parsed.has(path) ? Object.keys(value).sort()
+        : path === '/metadata' ? inObjectMetaOrder(Object.keys(value)) : Object.keys(value);
       return `{${keys.map((k) => `${goString(k)}:${text(value[k], child(path, k), inWhole, value, k)}`).join(',')}}`;
     }
     return value === undefined ? 'null' : typeof value === 'string' ? goString(value) : JSON.stringify(value);

@@ -70,6 +70,11 @@ describe('patch answers', () => {
     const json = await strict('json-patch', [{ op: 'add', path: '/metadata/zz', value: 'x' }, { op: 'add', path: '/bogus', value: 1 }]);
     assert.equal(json.status, 422, json.body);
     assert.equal(json.json().message, merge.json().message);
+    // A JSON patch that only adds at the top leaves metadata undecoded: ObjectMeta's field order.
+    const top = await strict('json-patch', [{ op: 'add', path: '/bogus', value: { z: 1, a: 2 } }]);
+    const { name, namespace, uid, resourceVersion, creationTimestamp, managedFields } = made.metadata;
+    const topText = JSON.stringify({ apiVersion: 'v1', bogus: { z: 1, a: 2 }, data: { a: '1' }, kind: 'ConfigMap', metadata: { name, namespace, uid, resourceVersion, creationTimestamp, managedFields } });
+    assert.equal(top.json().message, ` "" is invalid: patch: Invalid value: ${JSON.stringify(topText)}: strict decoding error: unknown field "bogus"`);
     const smp = await strict('strategic-merge-patch', { metadata: { zz: [1, 'a', true, null, 1.5] }, bogus: 1, data: { x: 'y' } });
     assert.equal(smp.status, 422, smp.body);
     assert.equal(smp.json().message, ` "" is invalid: patch: Invalid value: "map[bogus:1 data:map[x:y] metadata:map[zz:[1 a true \u003cnil\u003e 1.5]]]": ${why}`);
