@@ -161,7 +161,10 @@ export function applyConfiguration(live: Readonly<KubeObject>, liveCopy: KubeObj
   }
   const out = without(others, changed.union(removed));
   const unchanged = previous && previous.apiVersion === fm.apiVersion && sameSet(previous.set, configSet) && changed.isEmpty() && removed.isEmpty();
-  out.push(unchanged ? previous : updateEntry(fm, configSet, 'Apply'));
+  // The entry's time says when its manager last changed the object: an apply that changed nothing
+  // (taking co-ownership of values already there) keeps the one it had, or has none.
+  const objectChanged = !(cmp.added.isEmpty() && cmp.modified.isEmpty() && cmp.removed.isEmpty());
+  out.push(unchanged ? previous : { ...updateEntry(fm, configSet, 'Apply'), time: objectChanged ? fm.now : previous?.time });
   finish(merged, out);
   if (fm.manager === KUBECTL_MANAGER) refreshLastApplied(merged, config);
   return merged;

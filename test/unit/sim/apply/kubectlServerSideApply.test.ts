@@ -84,6 +84,9 @@ describe('kubectl apply --server-side', async () => {
     assert.equal(cm.data.k, '1');
     assert.equal(cm.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'],
       '{"apiVersion":"v1","data":{"k":"1","kept":"x"},"kind":"ConfigMap","metadata":{"name":"moved","namespace":"default"}}\n');
+    // kubectl then hands the annotation to `kubectl-last-applied`, which changed nothing and so has no time.
+    const managers = (await getJson('configmap/moved', '--show-managed-fields')).metadata.managedFields;
+    assert.deepEqual(managers.map((e: { manager: string; time?: string }) => [e.manager, e.time !== undefined]), [['kubectl-last-applied', false], ['kubectl', true]]);
 
     // Another field manager gets no such allowance; nor does a field edited since the last client-side apply.
     const other = await kubectl(['apply', '-f', '-'], configMap('moved-too', { k: '10' }));

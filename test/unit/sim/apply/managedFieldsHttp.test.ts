@@ -131,6 +131,18 @@ describe('server-side apply requests', () => {
     assert.equal(r.json().message, 'metadata.managedFields must be nil');
   });
 
+  it('an apply that changes nothing (co-owning a value already there) records no time, so its entry sorts first', async () => {
+    const config = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: co-owned\ndata:\n  a: "1"\n';
+    assert.equal((await req('PATCH', `${CMS}/co-owned?fieldManager=first`, config, APPLY)).status, 201);
+    const second = await req('PATCH', `${CMS}/co-owned?fieldManager=second`, config, APPLY);
+    assert.equal(second.status, 200, second.body);
+    // As kube-apiserver v1.28.4 answered: both own data.a; only the one that changed the object has a time.
+    assert.deepEqual(entries(second).map((e) => [e.manager, 'time' in e, e.fieldsV1]), [
+      ['second', false, { 'f:data': { 'f:a': {} } }],
+      ['first', true, { 'f:data': { 'f:a': {} } }],
+    ]);
+  });
+
   it('a conflict is a 409 with one FieldManagerConflict cause per field', async () => {
     await req('POST', `${CMS}?fieldManager=owner`, { metadata: { name: 'conflict' }, data: { a: '1', b: '1' } });
     const r = await req('PATCH', `${CMS}/conflict?fieldManager=applier`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'conflict' }, data: { a: '2', b: '2' } }, APPLY);
