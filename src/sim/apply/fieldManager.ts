@@ -90,8 +90,11 @@ export function recordUpdate(live: Readonly<KubeObject> | undefined, next: KubeO
     const id = identityOf({ manager: fm.manager, operation: 'Update', apiVersion: fm.apiVersion, subresource: fm.subresource });
     const i = out.findIndex((e) => identityOf(e) === id);
     const prev = out[i];
-    if (prev) out[i] = { ...prev, set: prev.set.union(changed), time: fm.now, raw: undefined };
-    else out.push(updateEntry(fm, changed, 'Update'));
+    // kube-apiserver's /scale handler rebuilds the parent's entries with the times they had, so a
+    // scale manager's entry never gets one.
+    const time = fm.subresource === 'scale' ? prev?.time : fm.now;
+    if (prev) out[i] = { ...prev, set: prev.set.union(changed), time, raw: undefined };
+    else out.push({ ...updateEntry(fm, changed, 'Update'), time });
   }
   finish(next, out);
 }

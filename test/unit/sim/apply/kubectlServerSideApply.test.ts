@@ -142,6 +142,7 @@ describe('kubectl apply --server-side', async () => {
     const after = (await getJson('deployment/web', '--show-managed-fields')).metadata.managedFields;
     const scale = after.find((e: { subresource?: string }) => e.subresource === 'scale');
     assert.deepEqual(scale && { manager: scale.manager, operation: scale.operation, fieldsV1: scale.fieldsV1 }, { manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    assert.equal(scale.time, undefined, 'kube-apiserver\'s /scale handler gives the entry no time');
     const applied = after.find((e: { operation: string }) => e.operation === 'Apply');
     assert.equal(applied.fieldsV1['f:spec']['f:replicas'], undefined, 'the applier lost replicas to the scale');
   });
