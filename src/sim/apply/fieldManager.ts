@@ -8,6 +8,7 @@ import {
   capUpdateManagers, decodeManagedFields, encodeManagedFields, identityOf, isReset, type ManagerEntry,
 } from './managedFields.ts';
 import { mergeApplied, removeStale } from './merge.ts';
+import { KUBECTL_MANAGER, fieldsLastAppliedClientSide, refreshLastApplied } from './lastApplied.ts';
 
 export { committedFields, writeEnded } from './managedFields.ts';
 import type { Shape } from './shape.ts';
@@ -89,8 +90,11 @@ export function recordUpdate(live: Readonly<KubeObject> | undefined, next: KubeO
     const id = identityOf({ manager: fm.manager, operation: 'Update', apiVersion: fm.apiVersion, subresource: fm.subresource });
     const i = out.findIndex((e) => identityOf(e) === id);
     const prev = out[i];
-    if (prev) out[i] = { ...prev, set: prev.set.union(changed), time: fm.now, raw: undefined };
-    else out.push(updateEntry(fm, changed, 'Update'));
+    // kube-apiserver's /scale handler rebuilds the parent's entries with the times they had, so a
+    // scale manager's entry never gets one.
+    const time = fm.subresource === 'scale' ? prev?.time : fm.now;
+    if (prev) out[i] = { ...prev, set: prev.set.union(changed), time, raw: undefined };
+    else out.push({ ...updateEntry(fm, changed, 'Update'), time });
   }
   finish(next, out);
 }
@@ -152,10 +156,19 @@ export function applyConfiguration(live: Readonly<KubeObject>, liveCopy: KubeObj
   for (const o of others) {
     for (const path of o.set.intersection(changed).paths()) conflicts.push({ owner: o, path });
   }
-  if (conflicts.length && !force) throw conflictError(conflicts);
+  if (conflicts.length && !force) {
+    // kubectl taking over from its own client-side apply: conflicts on what it last applied there are overlooked.
+    const allowed = fm.manager === KUBECTL_MANAGER ? fieldsLastAppliedClientSide(live, fm.apiVersion, fm.shape) : undefined;
+    const remaining = allowed ? conflicts.filter((c) => !allowed.has(c.path)) : conflicts;
+    if (remaining.length) throw conflictError(remaining);
+  }
   const out = without(others, changed.union(removed));
   const unchanged = previous && previous.apiVersion === fm.apiVersion && sameSet(previous.set, configSet) && changed.isEmpty() && removed.isEmpty();
-  out.push(unchanged ? previous : updateEntry(fm, configSet, 'Apply'));
+  // The entry's time says when its manager last changed the object: an apply that changed nothing
+  // (taking co-ownership of values already there) keeps the one it had, or has none.
+  const objectChanged = !(cmp.added.isEmpty() && cmp.modified.isEmpty() && cmp.removed.isEmpty());
+  out.push(unchanged ? previous : { ...updateEntry(fm, configSet, 'Apply'), time: objectChanged ? fm.now : previous?.time });
   finish(merged, out);
+  if (fm.manager === KUBECTL_MANAGER) refreshLastApplied(merged, config);
   return merged;
 }

@@ -36,16 +36,23 @@ function validatePort(p: Record<string, unknown>, at: string, requireName: boole
   return causes;
 }
 
+/** An update that leaves the IP families out keeps them; one that turns the Service into another type gets them. */
+function keepIpFamilies(before: Readonly<KubeObject>, next: KubeObject): void {
+  const spec = obj(next as Obj, 'spec');
+  if (spec.type === 'ExternalName') return;
+  const was = isRecord(before.spec) ? before.spec : {};
+  setDefault(spec, 'ipFamilies', Array.isArray(was.ipFamilies) ? [...was.ipFamilies] : ['IPv4']);
+  setDefault(spec, 'ipFamilyPolicy', typeof was.ipFamilyPolicy === 'string' ? was.ipFamilyPolicy : 'SingleStack');
+}
+
 export const serviceStrategy: KindStrategy = {
   defaults(o: KubeObject): void {
     const spec = obj(o as Obj, 'spec');
     setDefault(spec, 'type', 'ClusterIP');
     setDefault(spec, 'sessionAffinity', 'None');
-    if (spec.type !== 'ExternalName') {
-      setDefault(spec, 'ipFamilies', ['IPv4']);
-      setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
-      setDefault(spec, 'internalTrafficPolicy', 'Cluster');
-    }
+    // ipFamilies and ipFamilyPolicy are the Service storage's to fill in (prepareForCreate), after
+    // the field manager has read the request, so their creator does not own them.
+    if (spec.type !== 'ExternalName') setDefault(spec, 'internalTrafficPolicy', 'Cluster');
     if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') setDefault(spec, 'externalTrafficPolicy', 'Cluster');
     if (Array.isArray(spec.ports)) {
       for (const p of spec.ports) {
@@ -85,12 +92,18 @@ export const serviceStrategy: KindStrategy = {
   },
 
   prepareForCreate(o: KubeObject, stored: StoredObjects): void {
+    const spec = obj(o as Obj, 'spec');
+    if (spec.type !== 'ExternalName') {
+      setDefault(spec, 'ipFamilies', ['IPv4']);
+      setDefault(spec, 'ipFamilyPolicy', 'SingleStack');
+    }
     allocateClusterIp(o, stored);
     allocateNodePorts(o, stored);
   },
 
   prepareForUpdate(before: Readonly<KubeObject>, next: KubeObject): void {
     keepNodePorts(before, next);
+    keepIpFamilies(before, next);
     // An update that leaves clusterIP out keeps the allocated one (as the real server does since 1.20).
     const was = before.spec as ServiceSpec | undefined;
     const now = next.spec as ServiceSpec | undefined;

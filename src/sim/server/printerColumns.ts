@@ -64,17 +64,42 @@ interface PrinterColumnSpec {
   jsonPath?: string;
 }
 
+/** A value as Go's json.Marshal prints it: map keys sorted, `<>&` escaped. */
+function goJson(v: unknown): string {
+  const sorted = (x: unknown): unknown => Array.isArray(x) ? x.map(sorted)
+    : typeof x === 'object' && x !== null ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sorted((x as Record<string, unknown>)[k])])) : x;
+  return JSON.stringify(sorted(v)).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+}
+
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+/**
+ * A cell as the apiextensions server's table convertor makes it: from the path's first value only,
+ * null when the path finds nothing or the value is not of the column's type; a string column prints
+ * any value (objects and lists as JSON), a date column prints an age.
+ */
 function cellText(values: unknown[], type: string, now: number): unknown {
-  if (values.length === 0) return type === 'integer' || type === 'number' ? null : '<none>';
-  if (type === 'date') {
-    const t = Date.parse(String(values[0]));
-    return Number.isNaN(t) ? String(values[0]) : humanDuration(now - t);
+  const v = values[0];
+  if (v === undefined || v === null) return null;
+  switch (type) {
+    case 'string':
+      return typeof v === 'object' ? goJson(v) : String(v);
+    case 'integer':
+      return typeof v === 'number' ? Math.trunc(v) : null;
+    case 'number':
+      return typeof v === 'number' ? v : null;
+    case 'boolean':
+      return typeof v === 'boolean' ? v : null;
+    case 'date': {
+      if (typeof v !== 'string') return null;
+      if (v === '' || v === 'null') return '<unknown>';
+      if (!RFC3339.test(v) || Number.isNaN(Date.parse(v))) return '<invalid>';
+      const age = now - Date.parse(v);
+      return age < -1000 ? '<invalid>' : humanDuration(age);
+    }
+    default:
+      return null;
   }
-  if (values.length === 1) {
-    const v = values[0];
-    return typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
-  }
-  return values.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(',');
 }
 
 /** The Table columns a CRD declares for `version`, or undefined when it declares none. */
@@ -88,7 +113,7 @@ export function crdPrinterColumns(crd: Readonly<KubeObject> | undefined, version
     const type = c.type ?? 'string';
     columns.push({
       name: c.name ?? '',
-      type: type === 'date' ? 'date' : type === 'integer' ? 'integer' : 'string',
+      type: type as TableColumn['type'],
       format: c.format ?? '',
       description: c.description ?? '',
       priority: c.priority ?? 0,

@@ -135,11 +135,12 @@ export class QueryParameters {
   deleteContext(base: RequestContext, body: Record<string, unknown> | undefined): RequestContext {
     requireDeleteOptionsKind(body);
     const ctx: RequestContext = { ...base, warnings: [] };
+    // With a body, kube-apiserver decodes the options from it alone: the query's are not read.
     const fromBody = body?.['dryRun'];
-    const dryRun = Array.isArray(fromBody) ? fromBody.map(String) : (this.params?.getAll('dryRun') ?? []);
+    const dryRun = body ? (Array.isArray(fromBody) ? fromBody.map(String) : []) : (this.params?.getAll('dryRun') ?? []);
     const causes: Cause[] = [];
-    const orphan = body?.['orphanDependents'] ?? this.get('orphanDependents');
-    const policy = body?.['propagationPolicy'] ?? this.get('propagationPolicy');
+    const orphan = body ? body['orphanDependents'] : this.get('orphanDependents');
+    const policy = body ? body['propagationPolicy'] : this.get('propagationPolicy');
     if (orphan !== undefined && orphan !== null && policy !== undefined && policy !== null && policy !== '') {
       causes.push({ reason: 'FieldValueInvalid', field: 'propagationPolicy', message: `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set` });
     }
@@ -149,14 +150,15 @@ export class QueryParameters {
     return ctx;
   }
 
-  /** Delete options from the query; a DeleteOptions body (kubectl sends one) is merged over them. */
+  /** Delete options from a DeleteOptions body (kubectl and client-go send one), else from the query. */
   deleteOptions(body: Record<string, unknown> | undefined): DeleteOptions {
     const options: DeleteOptions = {};
-    const policy = this.get('propagationPolicy');
-    if (policy) options.propagationPolicy = propagationPolicy(policy);
-    const grace = this.count('gracePeriodSeconds');
-    if (grace !== undefined) options.gracePeriodSeconds = grace;
-    if (body) {
+    if (!body) {
+      const policy = this.get('propagationPolicy');
+      if (policy) options.propagationPolicy = propagationPolicy(policy);
+      const grace = this.count('gracePeriodSeconds');
+      if (grace !== undefined) options.gracePeriodSeconds = grace;
+    } else {
       const p = body['propagationPolicy'];
       if (p !== undefined && p !== null) {
         options.propagationPolicy = propagationPolicy(p);
@@ -179,9 +181,7 @@ export class QueryParameters {
    * the object in place (finalizers) with 202 Accepted rather than 200.
    */
   cascadesExplicitly(body: Record<string, unknown> | undefined): boolean {
-    const fromBody = body?.['orphanDependents'];
-    if (fromBody === false) return true;
-    if (fromBody === true) return false;
+    if (body) return body['orphanDependents'] === false;
     return this.get('orphanDependents') === 'false';
   }
 

@@ -12,7 +12,7 @@ import {
 } from '../apply/fieldManager.ts';
 import { fieldManagementFor } from '../apply/forResource.ts';
 import { deleteCustomResources, establishCrd, followCrd } from './crdLifecycle.ts';
-import { collectDangling, collectDependents, deleteDependentsFirst, orphanDependents } from './garbageCollector.ts';
+import { collectDangling, collectDependents, deleteDependentsFirst, finishForegroundDeletion, orphanDependents, ownersWaitingOn } from './garbageCollector.ts';
 import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
@@ -28,7 +28,7 @@ import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../vocabulary/jsonEqual.ts';
 import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin } from './bodyDecoding.ts';
-import { refuseUndecodablePatchResult } from './patchResultDecoding.ts';
+import { patchStrictDecodingError, refuseUndecodablePatchResult } from './patchResultDecoding.ts';
 import { uidPreconditionFailed } from './uidPrecondition.ts';
 import { validateScaleReplicas } from '../crdSchema/scaleReplicas.ts';
 import { dedupOwnerReferences } from './ownerReferenceDedup.ts';
@@ -37,6 +37,7 @@ import { bodyDecodingOf, cascadeContext, decodingOf, followUpContext, writerOf }
 import { defaultObject, kindModuleFor, strategyFor, tracksGeneration, type StoredObjects } from '../kinds/index.ts';
 import { hasZeroStatus, withZeroStatus } from '../kinds/zeroStatus.ts';
 import { encodeAsGo } from '../goTypes/goEncoding.ts';
+import { typedFieldsView } from '../apply/typedFieldsView.ts';
 import { noNewFinalizersWhileDeleting } from './finalizerRules.ts';
 import { admitQuota } from './quotaAdmission.ts';
 import { subresourceWriter, type SubresourceWriter } from '../kinds/subresourceWriters.ts';
@@ -218,7 +219,14 @@ export class ApiStore implements StoreOps {
       // The field manager records the request as decoded and defaulted, before admission and the
       // kind's create preparation fill in more (a Pod's service account, a Service's cluster IP).
       if (applied) recordApplyCreate(decoded, applied, this.fieldManagement(info, undefined, ctx));
-      else recordUpdate(undefined, decoded, this.fieldManagement(info, undefined, ctx));
+      else {
+        const view = typedFieldsView(decoded, info.source === 'builtin');
+        recordUpdate(undefined, view, this.fieldManagement(info, undefined, ctx));
+        if (view !== decoded) {
+          if (view.metadata.managedFields) decoded.metadata.managedFields = view.metadata.managedFields;
+          else delete decoded.metadata.managedFields;
+        }
+      }
       const obj = this.admitted(info, decoded, undefined, ctx);
       const meta = obj.metadata;
       const name = meta.name ?? '';
@@ -324,8 +332,14 @@ export class ApiStore implements StoreOps {
       if (type === 'apply') checkRepeatedYamlKeys(ctx);
       if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
       const result = patched as KubeObject;
-      if (subresource !== 'scale') refuseUndecodablePatchResult(info, type, patch, result);
-      if (subresource !== 'scale') this.decode(info, result, decodingOf(ctx));
+      if (subresource !== 'scale') refuseUndecodablePatchResult(info, type, patch, result, base);
+      if (subresource !== 'scale') {
+        try {
+          this.decode(info, result, decodingOf(ctx));
+        } catch (err) {
+          throw type === 'apply' ? err : patchStrictDecodingError(err, type, patch, result, base, info.source === 'crd');
+        }
+      }
       if (subresource !== 'scale') dedupOwnerReferences(result, ctx, true);
       result.metadata ??= {};
       // A patch may not move the object: the API server checks the result as it checks a PUT's body.
@@ -371,15 +385,24 @@ export class ApiStore implements StoreOps {
       }
       this.checkConflictFault(info, key, name);
       ctx.admission?.validate(undefined, current.object);
-      const gcFinalizer = this.deletionControllers ? undefined : propagationFinalizer(options.propagationPolicy);
+      const isNamespace = info.group === '' && info.resource === 'namespaces';
+      const uid = current.object.metadata.uid;
+      // With the garbage collector running, a Foreground delete parks the owner behind its
+      // finalizer while the dependents go (namespaces and CRDs have lifecycles of their own).
+      const foreground = this.deletionControllers && options.propagationPolicy === 'Foreground' && !isNamespace && !isCrdTable(info) && uid !== undefined;
+      const gcFinalizer = this.deletionControllers ? (foreground ? 'foregroundDeletion' : undefined) : propagationFinalizer(options.propagationPolicy);
       if (ctx.dryRun) return this.dryRunDeletion(info, current, options, gcFinalizer);
       if (isCrdTable(info)) deleteCustomResources(this, current.object, cascadeContext(ctx));
+      if (foreground) {
+        const marked = this.markForGarbageCollector(table, key, current, 'foregroundDeletion', options, info, ctx);
+        deleteDependentsFirst(this, uid, cascadeContext(ctx));
+        this.followUps.push(() => finishForegroundDeletion(this, uid, followUpContext(ctx)));
+        return marked;
+      }
       if (gcFinalizer) return this.markForGarbageCollector(table, key, current, gcFinalizer, options, info, ctx);
       if (options.propagationPolicy === 'Orphan') orphanDependents(this, current.object, cascadeContext(ctx));
-      // Foreground, simplified: dependents go first (the real GC also parks the owner behind a
-      // foregroundDeletion finalizer meanwhile; here it all happens within this call).
-      if (options.propagationPolicy === 'Foreground' && current.object.metadata.uid) deleteDependentsFirst(this, current.object.metadata.uid, cascadeContext(ctx));
-      const isNamespace = info.group === '' && info.resource === 'namespaces';
+      // Foreground on a namespace or a CRD: dependents first, within this call.
+      if (options.propagationPolicy === 'Foreground' && uid) deleteDependentsFirst(this, uid, cascadeContext(ctx));
       if (isNamespace || current.object.metadata.finalizers?.length) {
         if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };
         const next = mutableCopy(current.object) as KubeObject;
@@ -761,6 +784,10 @@ export class ApiStore implements StoreOps {
       // A Terminating namespace may just have lost its last finalizer.
       const name = obj.metadata.name ?? '';
       this.followUps.push(() => finishNamespaceIfEmpty(this, name, followUpContext(ctx)));
+    }
+    // A dependent gone, or no longer blocking: an owner deleting in the foreground may go now.
+    if (obj.metadata.ownerReferences?.length || event.prev?.object.metadata.ownerReferences?.length) {
+      for (const owner of ownersWaitingOn(this, obj, event.prev?.object)) this.followUps.push(() => finishForegroundDeletion(this, owner, followUpContext(ctx)));
     }
     if (event.type !== 'DELETED') {
       // Written with owners that are all gone (made from a stale view of its owner): the garbage

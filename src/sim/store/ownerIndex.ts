@@ -50,6 +50,11 @@ export class OwnerIndex {
     return this.live.has(uid);
   }
 
+  /** Where a live object is stored, by its uid. */
+  refOf(uid: string): ObjectRef | undefined {
+    return this.live.get(uid);
+  }
+
   /** Whether every owner the object names was deleted already (it was written with dangling references only). */
   ownersAllGone(obj: Readonly<KubeObject>): boolean {
     const owners = obj.metadata.ownerReferences ?? [];

@@ -1,10 +1,12 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { apiVersionOf } from '../../shared/k8s.ts';
 import { invalid } from '../../shared/apiErrors.ts';
+import { ApiError } from '../../shared/apiError.ts';
 import type { ResourceInfo } from '../vocabulary/resourceInfo.ts';
 import { decodeProblems } from '../goTypes/typedDecoding.ts';
 import { keepNumberLiteral, numberLiteral } from '../goTypes/numberLiterals.ts';
 import type { PatchType } from './types.ts';
+import { patchedJsonText } from './patchedJsonText.ts';
 import { goPlainValue, unstructuredConversionProblem } from '../goTypes/unstructuredConversion.ts';
 
 // kube-apiserver applies a JSON merge patch or a JSON patch to the object's JSON text and decodes
@@ -49,20 +51,6 @@ function carryJsonPatch(ops: unknown, result: unknown): void {
   }
 }
 
-/** The patched object as Go's json.Marshal prints a map: keys sorted, `<>&` escaped, numbers as the patch wrote them. */
-function patchedText(value: unknown, holder?: object, key?: string | number): string {
-  const literal = holder !== undefined && key !== undefined ? numberLiteral(holder, key) : undefined;
-  if (literal !== undefined && typeof value === 'number') return literal;
-  if (Array.isArray(value)) return `[${value.map((v, i) => patchedText(v, value, i)).join(',')}]`;
-  if (isRecord(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${goString(k)}:${patchedText(value[k], value, k)}`).join(',')}}`;
-  }
-  return value === undefined ? 'null' : typeof value === 'string' ? goString(value) : JSON.stringify(value);
-}
-
-const goString = (s: string): string => JSON.stringify(s).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
-
 /** A strategic merge patch's result the unstructured converter refuses: the 422 quotes the patch as Go prints the map. */
 function refuseUnconvertible(info: ResourceInfo, patch: unknown, result: KubeObject): void {
   const problem = unstructuredConversionProblem(`${apiVersionOf(info)}/${info.kind}`, result);
@@ -70,7 +58,7 @@ function refuseUnconvertible(info: ResourceInfo, patch: unknown, result: KubeObj
 }
 
 /** Refuses a merge, JSON or strategic merge patch whose result a built-in kind's Go type cannot decode. */
-export function refuseUndecodablePatchResult(info: ResourceInfo, type: PatchType, patch: unknown, result: KubeObject): void {
+export function refuseUndecodablePatchResult(info: ResourceInfo, type: PatchType, patch: unknown, result: KubeObject, current: unknown): void {
   if (info.source !== 'builtin') return;
   if (type === 'strategic') return refuseUnconvertible(info, patch, result);
   if (type !== 'merge' && type !== 'json') return;
@@ -87,5 +75,34 @@ export function refuseUndecodablePatchResult(info: ResourceInfo, type: PatchType
     if (meta && managedFields !== undefined) meta.managedFields = managedFields;
   }
   if (!typeError) return;
-  throw invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${JSON.stringify(patchedText(result))}: ${typeError}` }]);
+  throw invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${JSON.stringify(patchedJsonText(result, current, type, patch))}: ${typeError}` }]);
+}
+
+const STRICT = ': strict decoding error: ';
+
+/** `unknown field "b.c"` sorts as Go meets it in a document whose keys are sorted: path segment by segment. */
+function bySortedPath(a: string, b: string): number {
+  const pa = (/"(.*)"$/.exec(a)?.[1] ?? a).split('.');
+  const pb = (/"(.*)"$/.exec(b)?.[1] ?? b).split('.');
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    if (pa[i] !== pb[i]) return (pa[i] ?? '') < (pb[i] ?? '') ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+/**
+ * A patch whose result has fields the kind does not know, under fieldValidation=Strict: kube-apiserver
+ * decodes the patched object and answers 422 on the field `patch` (quoting the patched JSON, or for a
+ * strategic merge patch the patch as Go prints the map), not the 400 a create's body gets.
+ * Other errors pass through unchanged.
+ */
+export function patchStrictDecodingError(err: unknown, type: PatchType, patch: unknown, result: KubeObject, current: unknown, customResource: boolean): unknown {
+  if (!(err instanceof ApiError) || err.code !== 400 || !err.message.includes(STRICT)) return err;
+  if (type !== 'merge' && type !== 'json' && type !== 'strategic') return err;
+  const complaints = err.message.slice(err.message.indexOf(STRICT) + STRICT.length);
+  const fields = complaints.match(/(unknown|duplicate) field "(?:[^"\\]|\\.)*"/g);
+  if (!fields) return err;
+  const why = `strict decoding error: ${[...fields].sort(bySortedPath).join(', ')}`;
+  const value = type === 'strategic' ? JSON.stringify(goPlainValue(patch)) : JSON.stringify(patchedJsonText(result, current, type, patch, customResource));
+  return invalid('', '', '', [{ reason: 'FieldValueInvalid', field: 'patch', message: `Invalid value: ${value}: ${why}` }]);
 }

@@ -1,7 +1,7 @@
 // Kubernetes protobuf bodies (application/vnd.kubernetes.protobuf) to the JSON objects the store
 // takes. The body is the "k8s\0" magic, then a runtime.Unknown { typeMeta {apiVersion, kind}, raw };
 // `raw` is the object in its own message, walked with the generated schemas (k8sMessages.ts). Fields
-// print as Go's JSON encoding would: empty strings, zero pointer timestamps and the zeros of
+// print as Go's JSON encoding would: empty strings (unless a pointer holds them), zero pointer timestamps and the zeros of
 // omitempty scalars are left out, a zero non-pointer metav1.Time is null, json:",inline" structs
 // merge into their parent, bytes become base64, and apimachinery's special types take their JSON
 // forms (specialTypes.ts).
@@ -106,8 +106,9 @@ function message(bytes: Uint8Array, spec: MessageSpec): Record<string, unknown> 
     }
     const decoded = typeof field.type === 'string' ? scalar(field.type, r, t.wire) : message(r.bytes(), field.type);
     const value = decoded === undefined && field.nullWhenZero ? null : decoded;
-    // An empty string is Go's unset field, except as a list item: apiGroups [""] is the core group.
-    if (value === undefined || (value === '' && !field.repeated)) continue;
+    // An empty string is Go's unset field, except as a list item (apiGroups [""] is the core group)
+    // and where a pointer holds it (a PVC's storageClassName "" asks for no class at all).
+    if (value === undefined || (value === '' && !field.repeated && !field.pointer)) continue;
     // Go's protobuf encoder writes every non-pointer field; its JSON encoder omits omitempty zeros.
     if (field.omitZero && (value === 0 || value === false)) continue;
     if (field.inline) Object.assign(out, value);

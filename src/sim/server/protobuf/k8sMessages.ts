@@ -32,6 +32,8 @@ export interface FieldSpec {
   omitZero?: true;
   /** A non-pointer metav1.Time: Go's JSON prints the zero time as null. */
   nullWhenZero?: true;
+  /** A Go pointer: written only when set, so an empty string on the wire is a set one (a released Lease's holderIdentity). */
+  pointer?: true;
 }
 
 export interface MessageSpec {
@@ -74,6 +76,7 @@ function messageSpec(name: string): MessageSpec {
     if (flags.includes('i')) field.inline = true;
     if (flags.includes('z')) field.omitZero = true;
     if (flags.includes('n')) field.nullWhenZero = true;
+    if (flags.includes('p')) field.pointer = true;
     spec[number] = field;
   }
   return spec;

@@ -74,6 +74,33 @@ describe('kubectl apply --server-side', async () => {
     assert.deepEqual(managers, ['b'], 'a lost its only field, so its entry is gone');
   });
 
+  it('moving from client-side `kubectl apply` to --server-side takes over what kubectl applied, without a conflict', async () => {
+    const first = await kubectl(['apply', '-f', '-'], configMap('moved', { k: '10', kept: 'x' }));
+    assert.equal(first.code, 0, first.stderr);
+    // kube-apiserver overlooks conflicts with kubectl-client-side-apply on fields the annotation
+    // still agrees with, for the manager `kubectl` only, and rewrites the annotation to the new configuration.
+    await applyOk(configMap('moved', { k: '1', kept: 'x' }));
+    const cm = await getJson('configmap/moved');
+    assert.equal(cm.data.k, '1');
+    assert.equal(cm.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'],
+      '{"apiVersion":"v1","data":{"k":"1","kept":"x"},"kind":"ConfigMap","metadata":{"name":"moved","namespace":"default"}}\n');
+    // kubectl then hands the annotation to `kubectl-last-applied`, which changed nothing and so has no time.
+    const managers = (await getJson('configmap/moved', '--show-managed-fields')).metadata.managedFields;
+    assert.deepEqual(managers.map((e: { manager: string; time?: string }) => [e.manager, e.time !== undefined]), [['kubectl-last-applied', false], ['kubectl', true]]);
+
+    // Another field manager gets no such allowance; nor does a field edited since the last client-side apply.
+    const other = await kubectl(['apply', '-f', '-'], configMap('moved-too', { k: '10' }));
+    assert.equal(other.code, 0, other.stderr);
+    const refused = await kubectl(['apply', '--server-side', '--field-manager=mine', '-f', '-'], configMap('moved-too', { k: '1' }));
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /conflict with "kubectl-client-side-apply" using v1: \.data\.k/);
+    const edited = await kubectl(['patch', 'configmap/moved-too', '--type=merge', '-p', '{"data":{"k":"11"}}', '--field-manager=kubectl-client-side-apply']);
+    assert.equal(edited.code, 0, edited.stderr);
+    const stillRefused = await kubectl(['apply', '--server-side', '-f', '-'], configMap('moved-too', { k: '1' }));
+    assert.notEqual(stillRefused.code, 0);
+    assert.match(stillRefused.stderr, /conflict with "kubectl-client-side-apply" using v1: \.data\.k/);
+  });
+
   it('managedFields as `kubectl get --show-managed-fields` shows them, and hidden without the flag', async () => {
     await applyOk([
       'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', '  namespace: default', '  labels: {app: web}',
@@ -115,6 +142,7 @@ describe('kubectl apply --server-side', async () => {
     const after = (await getJson('deployment/web', '--show-managed-fields')).metadata.managedFields;
     const scale = after.find((e: { subresource?: string }) => e.subresource === 'scale');
     assert.deepEqual(scale && { manager: scale.manager, operation: scale.operation, fieldsV1: scale.fieldsV1 }, { manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    assert.equal(scale.time, undefined, 'kube-apiserver\'s /scale handler gives the entry no time');
     const applied = after.find((e: { operation: string }) => e.operation === 'Apply');
     assert.equal(applied.fieldsV1['f:spec']['f:replicas'], undefined, 'the applier lost replicas to the scale');
   });

@@ -29,6 +29,55 @@ describe('managedFields on writes that are not apply', () => {
     });
   });
 
+  it('a create owns no null and no empty omitempty field of a built-in kind, as its Go type reads it; a custom resource\'s are as sent', async () => {
+    // Go clients send a template's `creationTimestamp: null`; kube-apiserver v1.28.4 recorded these fields.
+    const pod = await req('POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nulls', creationTimestamp: null },
+      spec: { containers: [{ name: 'c', image: 'i', resources: {}, env: null, ports: [] }], nodeSelector: {}, tolerations: null }, status: {},
+    });
+    assert.equal(pod.status, 201, pod.body);
+    assert.deepEqual(entries(pod)[0]?.fieldsV1, {
+      'f:spec': {
+        'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} } },
+        'f:dnsPolicy': {}, 'f:enableServiceLinks': {}, 'f:restartPolicy': {}, 'f:schedulerName': {}, 'f:securityContext': {}, 'f:terminationGracePeriodSeconds': {},
+      },
+    });
+    const labels = { app: 'web' };
+    const deployment = await req('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nulls', creationTimestamp: null },
+      spec: { selector: { matchLabels: labels }, template: { metadata: { creationTimestamp: null, labels }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    });
+    assert.equal(deployment.status, 201, deployment.body);
+    const template = (entries(deployment)[0]?.fieldsV1['f:spec'] as Record<string, Record<string, unknown>>)['f:template'];
+    assert.deepEqual(template?.['f:metadata'], { 'f:labels': { '.': {}, 'f:app': {} } });
+    // A template whose metadata is only that null: its metadata is the zero value's, owned by no one.
+    const job = await req('POST', '/apis/batch/v1/namespaces/default/jobs', {
+      apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'nulls' },
+      spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: [{ name: 'c', image: 'i' }], restartPolicy: 'Never' } } }, status: {},
+    });
+    assert.equal(job.status, 201, job.body);
+    const jobTemplate = (entries(job)[0]?.fieldsV1['f:spec'] as Record<string, Record<string, unknown>>)['f:template'];
+    assert.deepEqual(Object.keys(jobTemplate ?? {}), ['f:spec']);
+  });
+
+  it('a Service\'s IP families are filled in by its storage, after the field manager: set, but not owned by the creator', async () => {
+    const SVCS = '/api/v1/namespaces/default/services';
+    const created = await req('POST', SVCS, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'families' }, spec: { ports: [{ port: 80 }], selector: { a: 'b' } } });
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual([created.json().spec.ipFamilies, created.json().spec.ipFamilyPolicy], [['IPv4'], 'SingleStack']);
+    // kube-apiserver v1.28.4 recorded these fields.
+    assert.deepEqual(entries(created)[0]?.fieldsV1, {
+      'f:spec': {
+        'f:internalTrafficPolicy': {}, 'f:ports': { '.': {}, 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:port': {}, 'f:protocol': {}, 'f:targetPort': {} } },
+        'f:selector': {}, 'f:sessionAffinity': {}, 'f:type': {},
+      },
+    });
+    const { ipFamilies: _f, ipFamilyPolicy: _p, ...rest } = created.json().spec;
+    const replaced = await req('PUT', `${SVCS}/families`, { ...created.json(), spec: rest });
+    assert.equal(replaced.status, 200, replaced.body);
+    assert.deepEqual([replaced.json().spec.ipFamilies, replaced.json().spec.ipFamilyPolicy], [['IPv4'], 'SingleStack'], 'an update leaving them out keeps them');
+  });
+
   it('?fieldManager names the manager; a second manager changing a field takes it from the first', async () => {
     await req('POST', `${CMS}?fieldManager=first`, { metadata: { name: 'two' }, data: { a: '1', b: '1' } });
     const patched = await req('PATCH', `${CMS}/two?fieldManager=second`, { data: { b: '2' } }, MERGE);
@@ -80,6 +129,18 @@ describe('server-side apply requests', () => {
     const r = await req('PATCH', `${CMS}/withmf?fieldManager=a`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'withmf', managedFields: [] } }, APPLY);
     assert.equal(r.status, 400);
     assert.equal(r.json().message, 'metadata.managedFields must be nil');
+  });
+
+  it('an apply that changes nothing (co-owning a value already there) records no time, so its entry sorts first', async () => {
+    const config = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: co-owned\ndata:\n  a: "1"\n';
+    assert.equal((await req('PATCH', `${CMS}/co-owned?fieldManager=first`, config, APPLY)).status, 201);
+    const second = await req('PATCH', `${CMS}/co-owned?fieldManager=second`, config, APPLY);
+    assert.equal(second.status, 200, second.body);
+    // As kube-apiserver v1.28.4 answered: both own data.a; only the one that changed the object has a time.
+    assert.deepEqual(entries(second).map((e) => [e.manager, 'time' in e, e.fieldsV1]), [
+      ['second', false, { 'f:data': { 'f:a': {} } }],
+      ['first', true, { 'f:data': { 'f:a': {} } }],
+    ]);
   });
 
   it('a conflict is a 409 with one FieldManagerConflict cause per field', async () => {

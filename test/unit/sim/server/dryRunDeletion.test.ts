@@ -27,6 +27,15 @@ describe('dry-run deletion', () => {
     assert.equal((await call(suite.server, 'GET', `${deployments}/held`)).json().metadata.generation, 1);
   });
 
+  it('is not one when the request has a body: kube-apiserver reads the options from the body alone, not the query', async () => {
+    for (const name of ['query-only', 'with-body']) assert.equal((await call(suite.server, 'POST', CMS, { body: { metadata: { name } } })).status, 201);
+    assert.equal((await call(suite.server, 'DELETE', `${CMS}/query-only?dryRun=All`)).status, 200);
+    assert.equal((await call(suite.server, 'GET', `${CMS}/query-only`)).status, 200, 'a dry run: still there');
+    const withBody = await call(suite.server, 'DELETE', `${CMS}/with-body?dryRun=All`, { body: { propagationPolicy: 'Background' } });
+    assert.equal(withBody.status, 200, withBody.body);
+    assert.equal((await call(suite.server, 'GET', `${CMS}/with-body`)).status, 404, 'the body had no dryRun: deleted, as kube-apiserver v1.28.4 deleted it');
+  });
+
   it('answers a namespace Terminating, with no grace period, dry run or not', async () => {
     assert.equal((await call(suite.server, 'POST', '/api/v1/namespaces', { body: { metadata: { name: 'going' } } })).status, 201);
     const dry = await call(suite.server, 'DELETE', '/api/v1/namespaces/going?dryRun=All');

@@ -53,6 +53,35 @@ describe('patch answers', () => {
     assert.equal((await call(suite.server, 'PATCH', `${CMS}/undecodable`, { body: '{"metadata":{"generation":1000}}', contentType: 'application/merge-patch+json' })).status, 200);
   });
 
+  it('under fieldValidation=Strict a patch bringing unknown fields is a 422 on `patch` (a create\'s body gets a 400), the fields in sorted order', async () => {
+    const made = (await call(suite.server, 'POST', CMS, { body: { metadata: { name: 'strict-patch' }, data: { a: '1' } } })).json();
+    // The stored object with the patch merged: the objects the patch went into print their keys
+    // sorted, as Go prints a map; the rest (managedFields) keeps the stored order.
+    const sorted = (o: Record<string, unknown>) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+    const patched = JSON.stringify(sorted({ ...made, bogus: 1, metadata: sorted({ ...made.metadata, zz: 'x' }) }));
+    const strict = (type: string, body: unknown) =>
+      call(suite.server, 'PATCH', `${CMS}/strict-patch?fieldValidation=Strict`, { body, contentType: `application/${type}+json` });
+    const why = 'strict decoding error: unknown field "bogus", unknown field "metadata.zz"';
+    const merge = await strict('merge-patch', { metadata: { zz: 'x' }, bogus: 1 });
+    assert.equal(merge.status, 422, merge.body);
+    assert.equal(merge.json().reason, 'Invalid');
+    assert.equal(merge.json().message, ` "" is invalid: patch: Invalid value: ${JSON.stringify(patched)}: ${why}`);
+    assert.deepEqual(merge.json().details, { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(patched)}: ${why}`, field: 'patch' }] });
+    const json = await strict('json-patch', [{ op: 'add', path: '/metadata/zz', value: 'x' }, { op: 'add', path: '/bogus', value: 1 }]);
+    assert.equal(json.status, 422, json.body);
+    assert.equal(json.json().message, merge.json().message);
+    // A JSON patch that only adds at the top leaves metadata undecoded: ObjectMeta's field order.
+    const top = await strict('json-patch', [{ op: 'add', path: '/bogus', value: { z: 1, a: 2 } }]);
+    const { name, namespace, uid, resourceVersion, creationTimestamp, managedFields } = made.metadata;
+    const topText = JSON.stringify({ apiVersion: 'v1', bogus: { z: 1, a: 2 }, data: { a: '1' }, kind: 'ConfigMap', metadata: { name, namespace, uid, resourceVersion, creationTimestamp, managedFields } });
+    assert.equal(top.json().message, ` "" is invalid: patch: Invalid value: ${JSON.stringify(topText)}: strict decoding error: unknown field "bogus"`);
+    const smp = await strict('strategic-merge-patch', { metadata: { zz: [1, 'a', true, null, 1.5] }, bogus: 1, data: { x: 'y' } });
+    assert.equal(smp.status, 422, smp.body);
+    assert.equal(smp.json().message, ` "" is invalid: patch: Invalid value: "map[bogus:1 data:map[x:y] metadata:map[zz:[1 a true \u003cnil\u003e 1.5]]]": ${why}`);
+    // Without Strict the unknown fields are dropped and the patch goes through.
+    assert.equal((await call(suite.server, 'PATCH', `${CMS}/strict-patch`, { body: { bogus: 1 }, contentType: 'application/merge-patch+json' })).status, 200);
+  });
+
   it('a merge patch removing the last key leaves no data and no manager owning nothing', async () => {
     assert.equal((await call(suite.server, 'POST', CMS, { body: { metadata: { name: 'last-key' }, data: { a: '1' } } })).status, 201);
     const r = await call(suite.server, 'PATCH', `${CMS}/last-key`, { body: { data: { a: null } }, contentType: 'application/merge-patch+json' });

@@ -58,7 +58,9 @@ test('write context and delete options', () => {
   assert.deepEqual(new QueryParameters('dryRun=All&fieldManager=kubectl-client-side-apply&fieldValidation=Strict').writeContext(base), {
     ...base, dryRun: true, fieldManager: 'kubectl-client-side-apply', fieldValidation: 'Strict', warnings: [],
   });
+  // A body is all the options: kube-apiserver does not read the query's when there is one.
   assert.deepEqual(new QueryParameters('gracePeriodSeconds=0&propagationPolicy=Orphan').deleteOptions({ propagationPolicy: 'Background', preconditions: { uid: 'u1' } }), {
-    propagationPolicy: 'Background', gracePeriodSeconds: 0, preconditions: { uid: 'u1' },
+    propagationPolicy: 'Background', preconditions: { uid: 'u1' },
   });
+  assert.deepEqual(new QueryParameters('gracePeriodSeconds=0&propagationPolicy=Orphan').deleteOptions(undefined), { propagationPolicy: 'Orphan', gracePeriodSeconds: 0 });
 });
