@@ -87,6 +87,9 @@ try {
   // may have selected it already, and a click on the selected event unselects it: start from none.)
   await page.mouse.click(lanes.x + 300, y + ROW * 5);
   await page.waitForFunction(() => window.timelineDebug.state().selectedSeq === undefined);
+  // The details pane that the right-click opened has closed, and the chart takes its width back
+  // once the page lays out again: click where the miss is drawn then, not where it was.
+  await page.waitForFunction((width) => document.getElementById('lanes').getBoundingClientRect().width === width, lanes.width);
   await page.mouse.click(lanes.x + at.x, y);
   await page.waitForFunction(() => document.getElementById('details').innerText.includes('enqueued nothing'));
   await page.getByText('Why (not)?', { exact: true }).click();
