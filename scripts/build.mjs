@@ -37,6 +37,8 @@ const builds = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
   { ...node, entryPoints: { debugAdapter: 'src/debug/debugAdapterMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
   { ...node, entryPoints: { controllerHost: 'src/host/controllerHostMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
+  // `controller-lab/simtest`, which a user's tests import (package.json "exports").
+  { ...node, entryPoints: { simtest: 'src/simtest/index.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
   // The worker thread the simulated cluster evaluates CRD validation rules in (src/sim/crdSchema/cel/ruleSandbox.ts).
   { ...node, entryPoints: { celWorker: 'src/sim/crdSchema/cel/celWorkerMain.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } },
   cliBuildOptions({ root: '.', outdir: 'dist', production }),

@@ -6,6 +6,7 @@
 //   debug/vscode ─▶ debug, debug/go ─▶ debug      the debugger: its VS Code side, the Delve half, the DAP runtime (no vscode)
 //   vscode, debug, cli ─▶ kube, runtime, sim, informer, workqueue, shared (through their index.ts)
 //   vscode, cli ─▶ setup ─▶ shared                 setup: edits a user's project (`init go`); no vscode
+//   simtest ─▶ kube, shared                         what a user's tests import: the command's sim and run, from outside
 //   vscode, debug, cli ─▶ check ─▶ runtime, sim     check: runs a controller again and again, perturbed
 //   host ─▶ controllerProtocol, kube, informer, workqueue, shared    the controller's process
 //           (host/engine, the reconcile loop, sees the cluster only through its ports)
@@ -130,6 +131,7 @@ const PARTS = [
   { files: ['src/check/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|setup)/|(^|/)extension\\.ts$', 'check runs controllers through the runtime on the simulated cluster: no VS Code layer, kube client, debugger, CLI or host internals'), INFORMER, WORKQUEUE, SIM, RUNTIME, CONTROLLER_PROTOCOL] },
   { files: ['src/setup/**'], vscode: false, patterns: [forbid('(^|/)(vscode|kube|debug|cli|host|webview|informer|workqueue|sim|runtime|controllerProtocol|check)/|(^|/)extension\\.ts$', "setup edits a user's project for the CLI and the VS Code commands: it imports only shared")] },
   { files: ['src/kube/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|runtime|controllerProtocol|check|sim|workqueue|webview|setup)/|(^|/)extension\\.ts$', 'kube is the client for real clusters: it imports only informer (ListerWatcher) and shared'), INFORMER] },
+  { files: ['src/simtest/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|cli|host|webview|setup|check|runtime|sim|informer|workqueue|controllerProtocol)/|(^|/)extension\\.ts$', "simtest, which a user's tests import, drives the `controller-lab` command's sim and run from outside: it imports only kube (the client) and shared"), KUBE] },
   { files: ['src/host/**'], vscode: false, patterns: HOST_PART },
   { files: ['src/host/engine/**'], vscode: false, patterns: [...HOST_PART, ENGINE_PORTS] },
   { files: ['src/cli/**'], vscode: false, patterns: [forbid('(^|/)(vscode|debug|host|webview)/|(^|/)extension\\.ts$', 'the CLI runs without VS Code: no views, debugger or host internals'), ...ALL_ENTRIES] },

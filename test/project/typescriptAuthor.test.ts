@@ -24,7 +24,7 @@ function readmeBlock(marker: string, lang: string): string {
   return block;
 }
 
-test('README\'s TypeScript controller, in a fresh npm project with the packed product, typechecks and runs', { timeout: 10 * MINUTES }, () => {
+test('README\'s TypeScript controller, in a fresh npm project with the packed product, typechecks, passes its simtest test and runs', { timeout: 10 * MINUTES }, () => {
   const work = mkdtempSync(join(tmpdir(), 'cl-ts-author-'));
   try {
     const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
@@ -38,6 +38,15 @@ test('README\'s TypeScript controller, in a fresh npm project with the packed pr
 
     writeFileSync(join(project, 'tsconfig.json'), readmeBlock('TypeScript controllers in your own project', 'json'));
     writeFileSync(join(project, 'my-controller.ts'), readmeBlock('A controller is a TypeScript or JavaScript module', 'ts'));
+    // simtest's types, as an editor sees them in a TypeScript test.
+    writeFileSync(join(project, 'simtest-types.ts'), [
+      "import { ControllerRunError, startSim, type Reconcile, type Sim } from 'controller-lab/simtest';",
+      "const sim: Sim = await startSim({ manifests: ['config/crd/bases'], workloads: false });",
+      "const reconciles: Reconcile[] = (await sim.runController('my-controller.ts', { timeoutSeconds: 30 })).reconciles;",
+      "const failed: boolean = new Error() instanceof ControllerRunError;",
+      'void reconciles; void failed;',
+      '',
+    ].join('\n'));
     // The checkout's TypeScript stands in for the project's own (README installs it from the registry).
     const tsc = spawnSync(process.execPath, [TSC, '--noEmit', '-p', project], { cwd: project, encoding: 'utf8' });
     assert.equal(tsc.status, 0, `the editor's typecheck passes:\n${tsc.stdout}${tsc.stderr}`);
@@ -53,8 +62,8 @@ test('README\'s TypeScript controller, in a fresh npm project with the packed pr
       '      template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: c, image: nginx }] } }',
       '',
     ].join('\n'));
-    // README's test of it, on the PATH's Node (Debian's 20 where there is one).
-    writeFileSync(join(project, 'my-controller.test.mjs'), readmeBlock('There is no TypeScript simtest yet', 'js'));
+    // README's test of it with controller-lab/simtest, on the PATH's Node (Debian's 20 where there is one).
+    writeFileSync(join(project, 'my-controller.test.mjs'), readmeBlock('Tests: `controller-lab/simtest`', 'js'));
     const node = spawnSync('/usr/bin/node', ['--version']).status === 0 ? '/usr/bin/node' : process.execPath;
     // Without this runner's NODE_TEST_CONTEXT, which would send the child's results here instead of to its stdout.
     const { NODE_TEST_CONTEXT: _, ...env } = process.env;
