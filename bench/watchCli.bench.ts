@@ -12,13 +12,14 @@
 //   npm run bench:watch-cli [-- --objects 10000 --events 100000 --reps 3 --contenders controller-lab,parse-limit --prof]
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { CLI_NODE_FLAGS, cliBuildOptions } from '../scripts/cliBuild.mjs';
 import { canPin, pinSelf } from './lib/child.ts';
+import { loadCaveat } from './lib/load.ts';
 import { buildClientGoPeer, CLIENT_GO_ENV } from './lib/clientGoPeer.ts';
 import { median, mb, ms, ratio, si } from './lib/stats.ts';
 import { BENCH_NAMESPACE, renderStream, SENTINEL_NAME, startStreamServer } from './lib/streamServer.ts';
@@ -186,9 +187,12 @@ const rows = contenders
     const rs = runs.get(c)!;
     return [c, ms(median(rs.map((r) => r.wallMs))), ratio(median(vsParse.get(c)!)), ms(median(rs.map((r) => r.cpuMs))), ratio(median(cpuVsParse.get(c)!)), mb(median(rs.map((r) => r.peakRssBytes)))];
   });
-const machine = `${pinned ? 'server on CPU 0, contender on CPU 1; ' : ''}load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
+const loadAfter = loadavg()[0]!;
+const machine = `${pinned ? 'server on CPU 0, contender on CPU 1; ' : ''}load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`;
 console.log(`\nWhole process: ${si(objects, 0)} ConfigMaps listed, then ${si(events, 0)} watch events; spawn to exit; median of ${reps}; ${machine}\n`);
 console.log(textTable(header, rows));
+const caveat = loadCaveat(loadBefore, loadAfter, cpus().length);
+if (caveat) console.log(`\n${caveat}`);
 console.log(`\ncontroller-lab runs as its shebang starts it, node ${CLI_NODE_FLAGS.join(' ')}, printing a line per event to /dev/null (-quiet: --output none); the other Node contenders on Node's defaults.`);
 if (launcher) {
   const ours = median(runs.get('controller-lab')!.map((r) => r.wallMs));
