@@ -19,11 +19,12 @@ export class SimObjects {
 
   async apply(objects: readonly KubeObject[]): Promise<KubeObject[]> {
     const applied: KubeObject[] = [];
-    // CRDs first, so objects of their kinds in the same call find them.
+    // CRDs and Namespaces first, so objects of their kinds and in them, in the same call, find them.
     const crds = objects.filter(isCrd);
     for (const crd of crds) applied.push(await this.applyOne(crd));
     if (crds.length > 0) await Promise.all(crds.map((crd) => this.established(crd)));
-    for (const object of objects) if (!isCrd(object)) applied.push(await this.applyOne(object));
+    for (const namespace of objects.filter(isNamespace)) applied.push(await this.applyOne(namespace));
+    for (const object of objects) if (!isCrd(object) && !isNamespace(object)) applied.push(await this.applyOne(object));
     return applied;
   }
 
@@ -99,6 +100,10 @@ export class SimObjects {
 
 function isCrd(object: KubeObject): boolean {
   return object.kind === 'CustomResourceDefinition' && (object.apiVersion ?? '').startsWith('apiextensions.k8s.io/');
+}
+
+function isNamespace(object: KubeObject): boolean {
+  return object.kind === 'Namespace' && object.apiVersion === 'v1';
 }
 
 function objectPath(resource: ApiResource, name: string, namespace: string | undefined): string {

@@ -30,6 +30,9 @@ test('startSim serves a cluster with the CRDs given, applies, reads and deletes 
     assert.equal(await sim.delete('webapp.example.com/v1', 'Guestbook', 'gb', 'default'), true);
     assert.equal(await sim.get('webapp.example.com/v1', 'Guestbook', 'gb', 'default'), undefined);
     assert.equal(await sim.delete('webapp.example.com/v1', 'Guestbook', 'gb', 'default'), false);
+    // A Namespace after what goes in it, in one call, as a manifest may list them.
+    const inOrder = await sim.apply('apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c, namespace: team-a }\n---\napiVersion: v1\nkind: Namespace\nmetadata: { name: team-a }\n');
+    assert.deepEqual(inOrder.map((o) => o.kind), ['Namespace', 'ConfigMap']);
   } finally {
     await sim.stop();
   }
