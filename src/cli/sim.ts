@@ -17,7 +17,7 @@ const USAGE = `usage:
                      [--workloads [--nodes N] [--pod-start-delay 500ms] [--job-pod-duration 1s] [--pod-failure-rate 0.1]]
                      [--api-server-only]
                      [--max-requests-inflight 400] [--max-mutating-requests-inflight 200] [--request-timeout 1m]
-                     [--accept-state-loss]
+                     [--accept-state-loss] [--stop-with-stdin]
   controller-lab sim fault <action> [--key value ...] [--kubeconfig FILE]
   controller-lab sim clients [-o json] [--kubeconfig FILE]
   controller-lab sim state [--kubeconfig FILE]
@@ -40,6 +40,9 @@ count on that).
 one line naming the file, the byte offset and what would be lost; --accept-state-loss starts anyway
 with what can be read, saying each loss (a torn last journal line, a crash's partial write, is
 dropped without a word).
+
+--stop-with-stdin stops the sim when its standard input closes: a program that starts it (a test)
+keeps the pipe open, so the sim never outlives it, however it ends.
 
 A fault's arguments are flags: the kebab-case of its arguments' names (resourceVersion is
 --resource-version); \`controller-lab sim fault NAME --help\` says what each one does.
@@ -184,6 +187,7 @@ async function runServer(args: string[]): Promise<number> {
       'max-mutating-requests-inflight': { type: 'string' },
       'request-timeout': { type: 'string' },
       'accept-state-loss': { type: 'boolean', default: false },
+      'stop-with-stdin': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -269,6 +273,11 @@ async function runServer(args: string[]): Promise<number> {
     const shutdown = () => resolve();
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
+    if (values['stop-with-stdin']) {
+      process.stdin.once('end', shutdown);
+      process.stdin.once('error', shutdown);
+      process.stdin.resume();
+    }
   });
   process.stdout.write('Stopping…\n');
   await server.stop();

@@ -42,7 +42,9 @@ export class SimProcess {
     const dir = mkdtempSync(join(tmpdir(), 'controller-lab-simtest-'));
     const kubeconfig = join(dir, 'kubeconfig');
     const command = packageCommand();
-    const child = spawn(command, ['sim', '--port', '0', '--kubeconfig-out', kubeconfig, ...options.args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its standard input stays open as long as this process lives: the sim stops when it closes, so
+    // a test killed by a signal (where no 'exit' handler runs) does not leave it behind.
+    const child = spawn(command, ['sim', '--port', '0', '--kubeconfig-out', kubeconfig, '--stop-with-stdin', ...options.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const output = new OutputTail();
     let stdout = '';
     let ended = '';
@@ -78,8 +80,7 @@ export class SimProcess {
       // Served: the sim no longer keeps the test's event loop alive (a test that forgets stop() ends,
       // and takes the sim along on its way out).
       child.unref();
-      (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
-      (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+      for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
       return new SimProcess(child, dir, exited, output, kubeconfig, server);
     } catch (err) {
       try {

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,3 +79,31 @@ test('a sim that cannot start says why, and leaves no kubeconfig behind', { time
   await assert.rejects(startSim({ startTimeoutMs: 1 }), /did not serve within 1 ms/);
   assert.deepEqual(kubeconfigFolders(), before);
 });
+
+test('a test process killed with SIGKILL takes its sim along', { timeout: 90_000 }, async () => {
+  const script = `import { startSim } from ${JSON.stringify(new URL('../../../src/simtest/index.ts', import.meta.url).href)};
+const sim = await startSim();
+console.log(sim.server);
+setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
+  const server = String(line).trim();
+  assert.equal(await answers(server), true, 'the sim serves while its test runs');
+  child.kill('SIGKILL');
+  const deadline = Date.now() + 30_000;
+  while ((await answers(server)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  assert.equal(await answers(server), false, `the sim at ${server} still answers after its test was killed`);
+});
+
+/** Whether anything answers HTTPS at the URL. */
+function answers(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request(`${url}/readyz`, { rejectUnauthorized: false, timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
