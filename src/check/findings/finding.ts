@@ -19,6 +19,8 @@ export interface FindingReconcile {
   read: { kind: string; key: string; resourceVersion: string | null };
   cacheResourceVersion: string;
   writes: string[];
+  /** The controller was killed while it ran (its writes are those it made until then). */
+  killed?: true;
 }
 
 export interface FindingObject {
@@ -52,7 +54,7 @@ export interface Reproduction {
   replay: string;
 }
 
-export function findingReconcile({ incarnation, record: r }: TracedReconcile): FindingReconcile {
+export function findingReconcile({ incarnation, record: r, killed }: TracedReconcile): FindingReconcile {
   return {
     seq: r.seq,
     incarnation,
@@ -62,6 +64,7 @@ export function findingReconcile({ incarnation, record: r }: TracedReconcile): F
     read: { kind: r.forKind.kind, key: r.key, resourceVersion: r.objectResourceVersion ?? null },
     cacheResourceVersion: r.cacheResourceVersion,
     writes: r.writes.map((w) => `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name} → ${w.error ? `${w.error.code ?? ''} ${w.error.reason ?? ''}`.trim() || w.error.message : `rv ${w.resourceVersion ?? '-'}`}`),
+    ...(killed ? { killed } : {}),
   };
 }
 
@@ -92,6 +95,7 @@ export function describeFinding(f: Finding, n: number): string {
       const read = r.read.kind ? `read ${r.read.kind} ${r.read.key} at rv ${r.read.resourceVersion ?? '(not in cache)'}` : `key ${r.read.key} (no For kind: what it read is not known)`;
       lines.push(`    ${who}: ${r.trigger}; ${read}, cache at rv ${r.cacheResourceVersion}`);
       for (const w of r.writes) lines.push(`      ${w}`);
+      if (r.killed) lines.push('      killed here, before it finished');
     }
   }
   lines.push(`  replay: ${f.replay}`);

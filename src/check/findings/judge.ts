@@ -143,7 +143,7 @@ function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
  * The reconciles that last wrote each differing object, and the last ones after them of the
  * request that wrote it last in the reference run; for an object this run never wrote (a
  * missing one, or one made again under the name of one it wrote), the last reconciles of the request whose reconcile wrote it in the reference run;
- * failing both, the first ones after a restart.
+ * failing both, the first ones after a restart. And the reconcile a kill cut short.
  */
 function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: ReferenceCourse): FindingReconcile[] {
   const found: TracedReconcile[] = [];
@@ -165,6 +165,8 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
     const restarted = run.reconciles.filter((r) => r.incarnation > 1);
     found.push(...(restarted.length ? restarted : run.reconciles).slice(0, 3));
   }
+  // Where a kill struck: the reconcile it cut short, whose remaining writes were never made.
+  found.push(...run.reconciles.filter((t) => t.killed));
   const inOrder = unique(found).sort((a, b) => a.incarnation - b.incarnation || a.record.seq - b.record.seq);
   return inOrder.slice(0, MAX_RECONCILES).map(findingReconcile);
 }

@@ -45,6 +45,8 @@ export interface RunSpec {
 export interface TracedReconcile {
   incarnation: number;
   record: ReconcileRecord;
+  /** The process was killed while it ran: the record holds what it did until then. */
+  killed?: true;
 }
 
 export interface RunResult {
@@ -254,6 +256,8 @@ class RunningController {
   restart(options: { beforeStart?: () => void; afterSync?: () => void } = {}): void {
     const old = this.current;
     if (old) {
+      // The reconciles the kill cuts short end nowhere else: a crash finding shows where it struck.
+      for (const record of old.inFlight()) this.reconciles.push({ incarnation: this.incarnation, record: structuredClone(record), killed: true });
       this.current = undefined;
       this.synced = undefined;
       old.kill();

@@ -165,9 +165,13 @@ export class Perturbation {
       case 'coalesce-change':
         // Armed once the change before it (or the creation) happened, so that it holds this one.
         if (!this.reached && !this.armed && (p.change.occurrence === 1 ? w.verb === 'create' && sameObject({ ...w, name: w.pointName, occurrence: 1 }, p.change) : w.change && sameChangePoint(w.change, { ...p.change, occurrence: p.change.occurrence - 1 }))) this.armCoalescing(w.name);
+        // Only the held object's own changes count: under a generated name (`web-*`) the plan's
+        // change is counted across every object of that name, and another one's change neither
+        // reaches the hold nor delivers what it holds (a held deletion would wait for ever).
+        if (this.heldName !== undefined && w.name !== this.heldName) return;
         // The next change, or the object made again under its name after its deletion.
         if (this.reached && sameObject(changeOrRemaking(w), p.change)) this.delivered = true;
-        if (w.change && sameChangePoint(w.change, p.change)) {
+        if (!this.reached && w.change && (sameChangePoint(w.change, p.change) || (this.armed && p.change.name.endsWith('*')))) {
           this.reached = true;
           if (this.heldForOwnFinalizer(p.change)) this.deliverHeld('the held change delivered at once: the object waits, terminating, on finalizers only the controller removes');
         }

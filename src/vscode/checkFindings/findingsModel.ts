@@ -194,7 +194,7 @@ function diffNodes(ref: FindingRef, id: string, diff: string): FindingsNode[] {
 }
 
 function reconcileNode(ref: FindingRef, id: string, r: FindingReconcile): FindingsNode {
-  const restart = r.incarnation > 1 ? ` · after restart ${r.incarnation - 1}` : '';
+  const restart = `${r.incarnation > 1 ? ` · after restart ${r.incarnation - 1}` : ''}${r.killed ? ' · killed here, before it finished' : ''}`;
   const read = `read rv ${r.read.resourceVersion ?? '(not in cache)'}, cache rv ${r.cacheResourceVersion}`;
   const writes = r.writes.map((w, i) => node(ref, 'write', `${id}:w${i}`, { label: w, icon: icon('edit') }));
   return node(ref, 'reconcile', id, {

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { describeFinding } from '../../../src/check/findings/finding.ts';
 import { endStateFinding, referenceCourse } from '../../../src/check/findings/judge.ts';
 import { Oracle } from '../../../src/check/oracle/index.ts';
 import type { CommittedWrite } from '../../../src/check/run/controllerWrites.ts';
@@ -115,4 +116,26 @@ test('an object the perturbed run deleted: the reconcile whose delete of it succ
   const finding = endStateFinding(plan, travelled, oracle, 'replay', referenceCourse(reference, reference.writes));
   assert.ok(finding);
   assert.ok(finding.reconciles.some((r) => r.seq === 3 && r.writes.includes('delete ConfigMap default/zk-data → rv -')), JSON.stringify(finding.reconciles));
+});
+
+test('a reconcile the kill cut short is shown, marked killed: the rollover killed after pointing at its new child, before deleting the old one', () => {
+  // Reconcile 2 made web-v2 and pointed the parent at it; killed there, it never deleted web-v1,
+  // and the restart found nothing to do. Without it, the finding showed only the reconcile that
+  // made web-v1 and those after the restart.
+  const parent = configMap('default', 'web');
+  const v1 = configMap('default', 'web-v1');
+  const v2 = configMap('default', 'web-v2');
+  const oracle = Oracle.learn([[parent, v2], [parent, v2]]);
+  const killed = { ...reconcile(2, 'default/web', 1, [['default', 'web-v2', '12']]), killed: true as const };
+  const rolledHalfway = {
+    endState: [parent, v1, v2],
+    writes: [create('default', 'web-v1', '10'), create('default', 'web-v2', '12')],
+    reconciles: [reconcile(1, 'default/web', 1, [['default', 'web-v1', '10']]), killed, reconcile(1, 'default/web', 2)],
+  } as unknown as RunResult;
+  const reference = { endState: [parent, v2], writes: [create('default', 'web-v1', '5')], reconciles: [reconcile(1, 'default/web', 1, [['default', 'web-v1', '5']])] } as unknown as RunResult;
+  const plan = { kind: 'crash-after-write', write: { verb: 'update', kind: 'ConfigMap', namespace: 'default', name: 'web', occurrence: 2 } } as const;
+  const finding = endStateFinding(plan, rolledHalfway, oracle, 'replay', referenceCourse(reference, reference.writes));
+  assert.ok(finding);
+  assert.deepEqual(finding.reconciles.map((r) => [r.incarnation, r.seq, r.killed ?? false]), [[1, 1, false], [1, 2, true], [2, 1, false]]);
+  assert.match(describeFinding(finding, 1), /#2 copier default\/web: .*\n {6}create ConfigMap default\/web-v2 → rv 12\n {6}killed here, before it finished\n/);
 });

@@ -75,6 +75,15 @@ test('a finding is a row with its class icon and summary; its children say what 
   assert.equal(new Set(allIds(model.roots())).size, allIds(model.roots()).length, 'ids are unique');
 });
 
+test('a reconcile the kill cut short says so', () => {
+  const model = new FindingsModel();
+  const killed = { ...CRASH.reconciles[0]!, incarnation: 1, writes: [], killed: true as const };
+  model.start(TARGET);
+  model.add({ ...CRASH, reconciles: [killed] });
+  const reconciles = model.roots()[0]?.children.find((c) => c.item.label === 'Where the run went its own way');
+  assert.equal(reconciles?.children[0]?.item.description, 'ADDED rv 144; read rv 144, cache rv 145 · killed here, before it finished');
+});
+
 test("the view's message follows the check; a new check starts with new rows", () => {
   const model = new FindingsModel();
   const changes: string[] = [];
