@@ -2,6 +2,7 @@ import type { ControllerSession, ReconcileRecord } from '../../runtime/index.ts'
 import { DataBreakpointSet, type DataBreakpoint, type DataBreakpointOrigin, type DataBreakpointSpec } from './dataBreakpoints.ts';
 import { DataWatch, describeChange, type AttributedChange, type DataWatchStop } from './dataWatch.ts';
 import { HeldWrites, type HeldWrite } from './heldWrites.ts';
+import { untriggeredReason } from './untriggeredReason.ts';
 import { deleteIdentity, isObjectDelete, objectIdentity, writeKey } from './deletedObjects.ts';
 
 // Data breakpoints in a debug session: follows the controller's session (sync, cache deltas,
@@ -140,7 +141,7 @@ export class DataStops {
       if (!this.watch.hasPending) return;
       const latest = session.recorder.latest();
       if (this.host.busy() || !session.idle || this.host.held().length > 0 || !latest) return this.awaitTrigger(session);
-      this.stop(this.watch.untriggered(latest));
+      this.stop(this.watch.untriggered(latest, (c) => untriggeredReason(session.why({ kind: c.kind, key: c.key, resourceVersion: c.resourceVersion }))));
     }, UNTRIGGERED_AFTER_MS);
     this.timer.unref();
   }
