@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
 import { ask, askUntil, launch, startClient } from './dapClient.ts';
 import { writeGoProgram } from '../unit/runtime/support/goPrograms.ts';
 
@@ -49,6 +50,35 @@ test('why (not)? names the write RBAC refused a Go controller, its predicate\'s 
     await launch(dc, { program: program.dir, scenario: SCENARIO, runAs: SYNCER }, { exceptionFilters: [] });
     // A 40 s first backoff: the key still waits when asked.
     await answersRefusals(dc, 'predicate\\.NewPredicateFuncs\\(main\\.managed\\)', /^ {4}Result\? error: told to fail; default\/flaky waits in the rate limiter: retry 1 in \d+\.\d s \(a 40\.0 s backoff\)$/m);
+  } finally {
+    await dc.stop();
+    program.dispose();
+  }
+});
+
+test('a data breakpoint on a field whose change a predicate filtered stops while keys fail in backoff, naming the predicate, TypeScript', { timeout: 180_000 }, async () => {
+  const dc = await startClient();
+  try {
+    const stopped = dc.waitForEvent('stopped');
+    await launch(dc, { controller: FIXTURE('controller.ts'), scenario: SCENARIO, runAs: SYNCER }, { exceptionFilters: [], functionBreakpoints: [{ name: 'Deployment default/other .spec.replicas > 1' }] });
+    const stop = (await stopped) as DebugProtocol.StoppedEvent;
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.match(stop.body.description ?? '', /^Deployment default\/other \.spec\.replicas: 1 → 3 \(rv (\d+)\), outside the controller; it triggered no reconcile: filtered by predicate managed \(For\); `why Deployment default\/other@\1`/, stop.body.description);
+  } finally {
+    await dc.stop();
+  }
+});
+
+test('Go: a data breakpoint on a field whose change a predicate filtered stops while keys fail in backoff, naming the predicate', { timeout: 600_000 }, async () => {
+  const program = writeGoProgram(readFileSync(FIXTURE('main.go'), 'utf8'));
+  const dc = await startClient();
+  dc.defaultTimeout = 180_000;
+  try {
+    const stopped = dc.waitForEvent('stopped');
+    await launch(dc, { program: program.dir, scenario: SCENARIO, runAs: SYNCER }, { exceptionFilters: [], functionBreakpoints: [{ name: 'Deployment default/other .spec.replicas > 1' }] });
+    const stop = (await stopped) as DebugProtocol.StoppedEvent;
+    assert.equal(stop.body.reason, 'data breakpoint');
+    assert.match(stop.body.description ?? '', /^Deployment default\/other \.spec\.replicas: 1 → 3 \(rv (\d+)\), outside the controller; it triggered no reconcile: filtered by predicate predicate\.NewPredicateFuncs\(main\.managed\) \(For\); `why Deployment default\/other@\1`/, stop.body.description);
   } finally {
     await dc.stop();
     program.dispose();

@@ -133,6 +133,7 @@ export class DataStops {
   /**
    * An outside change waits for the reconcile it triggers; if the controller is quiet a moment
    * later (an event filter dropped it, or it only reads that kind), the session stops for it anyway.
+   * A key failing in backoff keeps a controller from ever being idle, so quiet counts it as done.
    */
   private awaitTrigger(session: ControllerSession): void {
     if (this.timer) return;
@@ -140,7 +141,9 @@ export class DataStops {
       this.timer = undefined;
       if (!this.watch.hasPending) return;
       const latest = session.recorder.latest();
-      if (this.host.busy() || !session.idle || this.host.held().length > 0 || !latest) return this.awaitTrigger(session);
+      // Quiet: idle, or only retries of failing keys and resyncs ahead (none of them is this change's).
+      const quiet = session.idle || session.settled;
+      if (this.host.busy() || !quiet || this.host.held().length > 0 || !latest) return this.awaitTrigger(session);
       this.stop(this.watch.untriggered(latest, (c) => untriggeredReason(session.why({ kind: c.kind, key: c.key, resourceVersion: c.resourceVersion }))));
     }, UNTRIGGERED_AFTER_MS);
     this.timer.unref();
