@@ -63,3 +63,15 @@ export function fitLaneLabel(lane: LaneOfLabel, showCluster: boolean, max: numbe
   const prefix = `${kindText}${namespaceText}`;
   return { prefix, name: clipMiddle(label.name, room - measure(prefix), measure), suffix };
 }
+
+/** A reconcile lane's label, `⚙ namespace/name`, within `max`: the namespace stays, the name loses its middle. */
+export function fitRequestKey(requestKey: string, max: number, measure: (s: string) => number): string {
+  const gear = '⚙ ';
+  const room = max - measure(gear);
+  const slash = requestKey.indexOf('/');
+  const namespace = slash < 0 ? '' : requestKey.slice(0, slash + 1);
+  const name = requestKey.slice(slash + 1);
+  if (measure(namespace) + measure(name) <= room) return `${gear}${requestKey}`;
+  const namespaceText = clipMiddle(namespace, Math.min(measure(namespace), room - Math.min(measure(name), room * NAME_SHARE)), measure);
+  return `${gear}${namespaceText}${clipMiddle(name, room - measure(namespaceText), measure)}`;
+}

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitLaneLabel } from '../../../webview/timeline/laneLabelFit.ts';
+import { fitLaneLabel, fitRequestKey } from '../../../webview/timeline/laneLabelFit.ts';
 
 // A lane label cut to the timeline's gutter (228 px): a long name keeps its namespace beside it.
 
@@ -39,4 +39,12 @@ test('a namespace longer than half the gutter is cut in its middle, never droppe
   assert.ok(measure(text(fitted)) <= GUTTER, text(fitted));
   assert.match(fitted.prefix, /^team.*….*ging\/$/, text(fitted));
   assert.match(fitted.name, /^promethe.*-0$/, text(fitted));
+});
+
+test("a reconcile lane's key keeps its namespace and the end of its name", () => {
+  assert.equal(fitRequestKey('default/web', GUTTER, measure), '⚙ default/web');
+  const fitted = fitRequestKey('payments-prod/checkout-api-7d9f8b6c5-x2x9z-with-a-longer-tail', GUTTER, measure);
+  assert.ok(measure(fitted) <= GUTTER, fitted);
+  assert.match(fitted, /^⚙ pay.*prod\/checkout.*….*tail$/);
+  assert.equal(fitRequestKey('cluster-scoped-name', GUTTER, measure), '⚙ cluster-scoped-name');
 });
