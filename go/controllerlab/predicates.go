@@ -90,7 +90,10 @@ func funcsName(v reflect.Value, kind eventKind) string {
 		return "predicate.Funcs"
 	}
 	full := fn.Name()
-	if strings.HasPrefix(full, predicatePkg+".NewTypedPredicateFuncs") || strings.HasPrefix(full, predicatePkg+".NewPredicateFuncs") {
+	if isPredicateFuncsClosure(fn, f.Pointer()) {
+		if filter := filterName(f); filter != "" {
+			return "predicate.NewPredicateFuncs(" + filter + ")"
+		}
 		return "predicate.NewPredicateFuncs(…)"
 	}
 	short := full

@@ -6,7 +6,7 @@ import type { AttributedChange } from './data/dataWatch.ts';
 import { DataStops, type DataStop } from './data/dataStops.ts';
 import type { HeldWrite } from './data/heldWrites.ts';
 import type { CacheView, CallSite, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord, WhyAnswer, WhyTarget } from '../runtime/index.ts';
-import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, notStartedHint, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
+import { buildProgress, DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, notStartedHint, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
@@ -242,15 +242,18 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
     this.dataStops.follow(session);
     this.wire(session);
     const target = session.target;
+    // Delve's flags change every package's build: the first such build of a project takes as long as a cold one.
+    const forDelve = go.buildFlags?.some((f) => f.startsWith('-gcflags=all=-N')) === true;
     if (target.language === 'go') {
-      // Delve's flags change every package's build: the first such build of a project takes as long as a cold one.
-      const forDelve = go.buildFlags?.some((f) => f.startsWith('-gcflags=all=-N')) === true;
       const how = forDelve ? ', with Delve\'s -gcflags=all=-N -l: the first such build compiles every package again and can take minutes; later ones come from Go\'s build cache' : '';
       this.print('console', `Building ${target.display} (go build in ${target.moduleDir}${how})…\n`);
     }
+    // Minutes of a cold build with no line read as a hang: a line every 20 s until it runs.
+    const built = target.language === 'go' ? buildProgress((line) => this.print('console', `${line}\n`), { delve: forDelve }) : undefined;
     let fatal: string | undefined;
     const sub = session.once('fatal', (f) => (fatal = f.message));
     const started = await session.start();
+    built?.(started);
     sub.dispose();
     if (!started) {
       await this.shutdown();

@@ -29,6 +29,7 @@ export type { ChangeAnswer, ControllerAnswer, WhyAnswer, WhySource, WhyStep, Why
 export { FateLog } from './fateLog.ts';
 export { InformerRefusals } from './informerRefusals.ts';
 export { reportRbacHints } from './rbacHints.ts';
+export { buildProgress } from './buildProgress.ts';
 export type { GateDecision } from './controllerSession.ts';
 export { describeTrigger } from './traceFormat.ts';
 export { TypedEmitter } from './typedEmitter.ts';

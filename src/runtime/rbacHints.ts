@@ -6,6 +6,18 @@ import type { ControllerSession } from './controllerSession.ts';
 
 const REFUSAL = /User \\?"([^"\\]+)\\?" cannot (\S+) resource \\?"([^"\\]+)\\?" in API group \\?"([^"\\]*)\\?"/g;
 
+/** The rule a 403's message says its user lacks, and the kubebuilder marker that grants it; undefined when it names none. */
+export function missingRule(message: string): { user: string; rule: string; marker: string } | undefined {
+  for (const [, user, verb, resource, group] of message.matchAll(REFUSAL)) {
+    if (user === undefined || verb === undefined || resource === undefined || group === undefined) continue;
+    const rule = `{apiGroups: [${JSON.stringify(group)}], resources: [${JSON.stringify(resource)}], verbs: [${JSON.stringify(verb)}]}`;
+    // An informer lists then watches (and a cached client gets): a marker for one of them wants all three.
+    const verbs = verb === 'list' || verb === 'watch' ? 'get;list;watch' : verb;
+    return { user, rule, marker: `// +kubebuilder:rbac:groups=${group || '""'},resources=${resource},verbs=${verbs}` };
+  }
+  return undefined;
+}
+
 export class RbacHints {
   private readonly told = new Set<string>();
 
@@ -13,14 +25,12 @@ export class RbacHints {
   hintsFor(text: string): string[] {
     if (!text.includes('forbidden')) return [];
     const hints: string[] = [];
-    for (const [, user, verb, resource, group] of text.matchAll(REFUSAL)) {
+    for (const [refusal, user, verb, resource, group] of text.matchAll(REFUSAL)) {
       const key = `${user}|${verb}|${group}|${resource}`;
       if (this.told.has(key)) continue;
       this.told.add(key);
-      const rule = `{apiGroups: [${JSON.stringify(group)}], resources: [${JSON.stringify(resource)}], verbs: [${JSON.stringify(verb)}]}`;
-      // An informer lists then watches (and a cached client gets): a marker for one of them wants all three.
-      const verbs = verb === 'list' || verb === 'watch' ? 'get;list;watch' : verb;
-      hints.push(`hint: ${user} lacks ${rule}; kubebuilder: // +kubebuilder:rbac:groups=${group || '""'},resources=${resource},verbs=${verbs}`);
+      const missing = missingRule(refusal);
+      if (missing) hints.push(`hint: ${missing.user} lacks ${missing.rule}; kubebuilder: ${missing.marker}`);
     }
     return hints;
   }

@@ -1,6 +1,7 @@
 import type { ControllerShape, EventFate, KindRef, QueueSnapshot, ReconcileRecord } from '../controllerProtocol/index.ts';
 import type { FateLog } from './fateLog.ts';
 import type { InformerRefusals } from './informerRefusals.ts';
+import { resultStep, writtenStep } from './whyResult.ts';
 
 // "Why (not)?": for an object and a change to it (a resourceVersion, or its recent changes), whether
 // each controller reconciled it and why, one step per line in plain words: is the kind watched at
@@ -25,7 +26,7 @@ export interface WhySource {
 }
 
 export interface WhyStep {
-  /** What the step asks: Watched, Informer allowed, Received, Filtered, Mapped to, Queued, Reconciled. */
+  /** What the step asks: Watched, Informer allowed, Received, Filtered, Mapped to, Queued, Reconciled, Written, Result. */
   step: string;
   answer: string;
 }
@@ -170,6 +171,10 @@ function answerFor(source: WhySource, shape: ControllerShape, target: WhyTarget,
     if (served) {
       const along = fate.fate === 'merged' ? servedAlong(served, fate) : '';
       steps.push({ step: 'Reconciled', answer: `yes, reconcile #${served.seq} of ${request} at ${clock(served.startedAt)}${along}` });
+      const written = writtenStep(served);
+      if (written) steps.push({ step: 'Written', answer: written });
+      const result = resultStep(served, source.records, source.queueOf(controller), Date.now());
+      if (result) steps.push({ step: 'Result', answer: result });
       verdict = 'reconciled';
       reconcile ??= served.seq;
       continue;

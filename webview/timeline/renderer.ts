@@ -2,7 +2,7 @@ import type { TimelineEvent } from '../../src/shared/protocol/timeline.ts';
 import { MARKER_STYLES } from './markerStyles.ts';
 import { opaqueContext, sizeCanvas } from './canvas.ts';
 import type { Lane } from './eventStore.ts';
-import { laneLabel } from './laneLabel.ts';
+import { fitLaneLabel } from './laneLabelFit.ts';
 import { markerAt, placeMarkers } from './markerLayout.ts';
 import type { PlacedMarker } from './markerLayout.ts';
 import { AXIS_HEIGHT, GUTTER_WIDTH, HIT_RADIUS, ROW_HEIGHT, formatTick, plotWidth, tickStep } from './layout.ts';
@@ -183,21 +183,16 @@ export class LaneRenderer {
     ctx.textAlign = 'left';
     const cy = y + ROW_HEIGHT / 2;
     const max = GUTTER_WIDTH - 12;
-    const label = laneLabel(lane, showCluster);
-    // The name matters most: the kind/namespace prefix and the cluster suffix give way to it.
-    const suffixText = clip(ctx, label.suffix, max / 3);
-    const suffixW = ctx.measureText(suffixText).width;
-    const nameW = Math.min(ctx.measureText(label.name).width, (max - suffixW) * 0.7);
+    // The namespace stays with the name; the kind gives way first (laneLabelFit.ts).
+    const label = fitLaneLabel(lane, showCluster, max, (t) => ctx.measureText(t).width);
     ctx.fillStyle = palette.muted;
-    const prefixText = clip(ctx, label.prefix, max - suffixW - nameW);
-    ctx.fillText(prefixText, 8, cy);
-    const w = ctx.measureText(prefixText).width;
+    ctx.fillText(label.prefix, 8, cy);
+    const w = ctx.measureText(label.prefix).width;
     ctx.fillStyle = lane.isInformerLane ? palette.muted : palette.foreground;
-    const nameText = clip(ctx, label.name, max - w - suffixW);
-    ctx.fillText(nameText, 8 + w, cy);
-    if (suffixText) {
+    ctx.fillText(label.name, 8 + w, cy);
+    if (label.suffix) {
       ctx.fillStyle = palette.muted;
-      ctx.fillText(suffixText, 8 + w + ctx.measureText(nameText).width, cy);
+      ctx.fillText(label.suffix, 8 + w + ctx.measureText(label.name).width, cy);
     }
   }
 
@@ -269,17 +264,4 @@ export class LaneRenderer {
         break;
     }
   }
-}
-
-function clip(ctx: CanvasRenderingContext2D, text: string, max: number): string {
-  if (max <= 0) return '';
-  if (ctx.measureText(text).width <= max) return text;
-  let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (ctx.measureText(text.slice(0, mid) + '…').width <= max) lo = mid;
-    else hi = mid - 1;
-  }
-  return text.slice(0, lo) + '…';
 }

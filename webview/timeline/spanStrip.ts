@@ -1,5 +1,6 @@
 import type { ReconcileSpan } from '../../src/shared/protocol/reconcileSpans.ts';
 import { opaqueContext, sizeCanvas } from './canvas.ts';
+import { fitRequestKey } from './laneLabelFit.ts';
 import { GUTTER_WIDTH, formatSpan, plotWidth } from './layout.ts';
 import type { Size } from './layout.ts';
 import type { SpanLane, SpanLink, SpanStore } from './spanStore.ts';
@@ -94,7 +95,7 @@ export class SpanStrip {
     this.lanes.forEach((lane, row) => {
       const y = 2 + row * SPAN_ROW_HEIGHT;
       ctx.fillStyle = colors.muted;
-      ctx.fillText(clip(ctx, `⚙ ${lane.requestKey}`, GUTTER_WIDTH - 12), 8, y + SPAN_ROW_HEIGHT / 2);
+      ctx.fillText(fitRequestKey(lane.requestKey, GUTTER_WIDTH - 12, (t) => ctx.measureText(t).width), 8, y + SPAN_ROW_HEIGHT / 2);
       ctx.save();
       ctx.beginPath();
       ctx.rect(GUTTER_WIDTH, y, pw, SPAN_ROW_HEIGHT);
@@ -190,14 +191,3 @@ export function renderSpanDetails(root: HTMLElement, span: ReconcileSpan, links:
   root.dataset['span'] = span.id;
 }
 
-function clip(ctx: CanvasRenderingContext2D, text: string, max: number): string {
-  if (ctx.measureText(text).width <= max) return text;
-  let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (ctx.measureText(text.slice(0, mid) + '…').width <= max) lo = mid;
-    else hi = mid - 1;
-  }
-  return text.slice(0, lo) + '…';
-}

@@ -1,4 +1,4 @@
-import { callSiteText, type AttributedChange } from './dataWatch.ts';
+import { callSiteText, untriggeredText, type AttributedChange } from './dataWatch.ts';
 
 // The Data Breakpoint scope: per watched field that changed, its value before and after, and who
 // changed it — this reconcile's write (verb, object, the resourceVersion the server answered) or
@@ -18,7 +18,7 @@ export function dataChangeView(changes: readonly AttributedChange[]): Record<str
         event: c.type,
         changedBy: c.write
           ? `this reconcile: ${c.write.record.verb} ${c.write.record.kind} ${c.write.record.namespace ? `${c.write.record.namespace}/` : ''}${c.write.record.name}${c.write.record.caller ? ` at ${callSiteText(c.write.record.caller)}` : ''} (write ${c.write.index + 1})`
-          : `outside the controller (a scenario, kubectl or another client); ${c.untriggered ? 'it triggered no reconcile: this is the latest one' : 'it triggered this reconcile'}`,
+          : `outside the controller (a scenario, kubectl or another client); ${c.untriggered ? `it triggered no reconcile${untriggeredText(c)}: this is the latest one` : 'it triggered this reconcile'}`,
         ...(c.write ? { write: c.write.record } : {}),
         breakpoint: c.watch,
       },

@@ -2,6 +2,7 @@ import type { ControllerSession, ReconcileRecord } from '../../runtime/index.ts'
 import { DataBreakpointSet, type DataBreakpoint, type DataBreakpointOrigin, type DataBreakpointSpec } from './dataBreakpoints.ts';
 import { DataWatch, describeChange, type AttributedChange, type DataWatchStop } from './dataWatch.ts';
 import { HeldWrites, type HeldWrite } from './heldWrites.ts';
+import { untriggeredReason } from './untriggeredReason.ts';
 import { deleteIdentity, isObjectDelete, objectIdentity, writeKey } from './deletedObjects.ts';
 
 // Data breakpoints in a debug session: follows the controller's session (sync, cache deltas,
@@ -132,6 +133,7 @@ export class DataStops {
   /**
    * An outside change waits for the reconcile it triggers; if the controller is quiet a moment
    * later (an event filter dropped it, or it only reads that kind), the session stops for it anyway.
+   * A key failing in backoff keeps a controller from ever being idle, so quiet counts it as done.
    */
   private awaitTrigger(session: ControllerSession): void {
     if (this.timer) return;
@@ -139,8 +141,10 @@ export class DataStops {
       this.timer = undefined;
       if (!this.watch.hasPending) return;
       const latest = session.recorder.latest();
-      if (this.host.busy() || !session.idle || this.host.held().length > 0 || !latest) return this.awaitTrigger(session);
-      this.stop(this.watch.untriggered(latest));
+      // Quiet: idle, or only retries of failing keys and resyncs ahead (none of them is this change's).
+      const quiet = session.idle || session.settled;
+      if (this.host.busy() || !quiet || this.host.held().length > 0 || !latest) return this.awaitTrigger(session);
+      this.stop(this.watch.untriggered(latest, (c) => untriggeredReason(session.why({ kind: c.kind, key: c.key, resourceVersion: c.resourceVersion }))));
     }, UNTRIGGERED_AFTER_MS);
     this.timer.unref();
   }

@@ -17,6 +17,8 @@ export interface AttributedChange extends FieldChange {
   write?: { index: number; record: WriteRecord };
   /** Made outside and triggered no reconcile (an event filter, a kind only read): shown on the latest one. */
   untriggered?: boolean;
+  /** Why it triggered none (`filtered by predicate managed (For)`), when the session knows. */
+  untriggeredWhy?: string;
 }
 
 /** What the runtime does with an attributed change: stop there, when nothing else holds the session. */
@@ -167,9 +169,12 @@ export class DataWatch {
    * The controller went quiet and outside changes triggered nothing: they are shown on the latest
    * reconcile, so the session still stops for them.
    */
-  untriggered(latest: ReconcileRecord): DataWatchStop | undefined {
+  untriggered(latest: ReconcileRecord, whyNot: (c: FieldChange) => string | undefined = () => undefined): DataWatchStop | undefined {
     if (this.pending.length === 0) return undefined;
-    const changes = this.claim(() => true).map((c) => ({ ...c, untriggered: true }));
+    const changes = this.claim(() => true).map((c) => {
+      const why = whyNot(c);
+      return { ...c, untriggered: true, ...(why ? { untriggeredWhy: why } : {}) };
+    });
     this.byRecord.set(latest.seq, [...this.changesOf(latest), ...changes]);
     return { record: latest, changes, live: false };
   }
@@ -240,9 +245,14 @@ export function describeChange(c: AttributedChange): string {
   const by = c.write
     ? `by this reconcile's ${c.write.record.verb}${at} (write ${c.write.index + 1})`
     : c.untriggered
-      ? 'outside the controller; it triggered no reconcile (this is the latest one)'
+      ? `outside the controller; it triggered no reconcile${untriggeredText(c)} (this is the latest one)`
       : 'outside the controller; this reconcile is the one it triggered';
   return `${c.kind} ${c.key} ${c.field}: ${show(c.before)} → ${show(c.after)} (rv ${c.resourceVersion}), ${by}`;
+}
+
+/** `: filtered by predicate managed (For); \`why Deployment default/web@12\``: why an outside change triggered no reconcile, and the question that answers in full. */
+export function untriggeredText(c: AttributedChange): string {
+  return c.untriggeredWhy ? `: ${c.untriggeredWhy}; \`why ${c.kind} ${c.key}@${c.resourceVersion}\`` : '';
 }
 
 /** `main.go:42`: the file's name and line (the full path is in the Data Breakpoint scope). */
