@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { descendantsOf, killSeen, type SeenProcess } from './processDescendants.ts';
+import { descendantsOf, killSeen, type SeenProcess } from '../shared/processDescendants.ts';
 
 // A controller's process (the TypeScript host, a Go program) runs in a process group of its own, so
 // that whatever the controller starts ends with it, as a container's processes end with the
