@@ -346,6 +346,17 @@ test('--workers 0 (nothing would ever reconcile) or a billion (the host dies mak
   });
 });
 
+test('--timeout, --connect-timeout or --reconcile-timeout past a day is refused as a usage error, not a limit Node fires at once', () => {
+  withTempDir((dir) => {
+    for (const [flag, value] of [['--timeout', '1e12'], ['--connect-timeout', '99999999'], ['--reconcile-timeout', '1e15']]) {
+      const r = runController(dir, failsOnce(dir, ''), ['--sim', '--until-idle', flag!, value!], { limitMs: 20_000 });
+      assert.equal(r.code, 2, `${flag} ${value}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`^controller-lab run: ${flag} must be at most \\d+ \\(a day; got ${value}\\)`, 'm'));
+      assert.doesNotMatch(r.stderr, /gave up after/);
+    }
+  });
+});
+
 test('a controller whose maxConcurrentReconciles is a billion fails to load, saying so, instead of crashing the host', () => {
   withTempDir((dir) => {
     const source = failsOnce(dir, '').replace("name: 'fragile',", "name: 'fragile',\n  maxConcurrentReconciles: 1e9,");
