@@ -103,7 +103,7 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
     const slow = warnMs > 0 && (stallMs <= 0 || warnMs < stallMs) ? setTimeout(() => {
       const awaited = options.awaited ?? `the answer to ${method} ${path}`;
       const until = stallMs > 0 ? `gives up after ${stallMs / 1000} s` : 'no stall timeout';
-      transport.warn(`still waiting for ${awaited} from ${server}: nothing after ${warnMs / 1000} s (${until})`);
+      transport.warnSlowAnswer(`still waiting for ${awaited} from ${server}: nothing after ${warnMs / 1000} s (${until})`);
     }, warnMs) : undefined;
     const settle = (): void => {
       clearTimeout(timer);

@@ -114,6 +114,8 @@ export class Transport {
   private authenticator: Promise<Authenticator | undefined> | undefined;
   private tlsMaterialChecked = false;
   private credentialWarned = false;
+  private lastSlowAnswerWarning = -Infinity;
+  private slowAnswersNotNamed = 0;
 
   constructor(context: ResolvedContext, options: TransportOptions = {}) {
     this.context = context;
@@ -181,6 +183,22 @@ export class Transport {
   /** Tells the caller's onWarning of something that keeps a request waiting without failing it. */
   warn(message: string): void {
     this.onWarning?.(message);
+  }
+
+  /**
+   * warn, for a request whose answer is slow: once per slowAnswerWarnAfterMs at most. A controller
+   * that sends thousands of writes at once would otherwise print a line for each of them.
+   */
+  warnSlowAnswer(message: string): void {
+    const now = performance.now();
+    if (now - this.lastSlowAnswerWarning < this.slowAnswerWarnAfterMs) {
+      this.slowAnswersNotNamed++;
+      return;
+    }
+    const more = this.slowAnswersNotNamed;
+    this.slowAnswersNotNamed = 0;
+    this.lastSlowAnswerWarning = now;
+    this.warn(more > 0 ? `${message}; ${more} more request(s) waited as long since the last such warning` : message);
   }
 
   /** Closes pooled connections. */
