@@ -144,6 +144,16 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
 
 /** Sends the request and parses the whole JSON answer; a body that stalls is aborted (StallError). */
 export async function jsonRequest<T>(transport: Transport, path: string, options: RequestOptions = {}): Promise<T> {
+  const release = await transport.requestPlace();
+  try {
+    options.signal?.throwIfAborted();
+    return await readJson<T>(transport, path, options);
+  } finally {
+    release();
+  }
+}
+
+async function readJson<T>(transport: Transport, path: string, options: RequestOptions): Promise<T> {
   const res = await streamRequest(transport, path, options);
   const what = `${options.method ?? 'GET'} ${path}`;
   // V8 cannot hold a longer string, so such an answer could never be parsed: stop reading it

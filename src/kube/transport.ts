@@ -93,6 +93,8 @@ export const DEFAULT_MAX_EVENT_LENGTH = 16 * 1024 * 1024;
 export const DEFAULT_CREDENTIAL_WARN_AFTER_MS = 10_000;
 export const DEFAULT_SLOW_ANSWER_WARN_AFTER_MS = 10_000;
 export const DEFAULT_CREDENTIAL_TIMEOUT_MS = 60_000;
+/** Requests answered in full that are sent at once; more wait their turn (see requestPlace). */
+export const MAX_REQUESTS_IN_FLIGHT = 100;
 export const DEFAULT_INTERACTIVE_CREDENTIAL_TIMEOUT_MS = 300_000;
 
 export class Transport {
@@ -114,6 +116,8 @@ export class Transport {
   private authenticator: Promise<Authenticator | undefined> | undefined;
   private tlsMaterialChecked = false;
   private credentialWarned = false;
+  private requestsInFlight = 0;
+  private readonly requestsWaiting: (() => void)[] = [];
   private lastSlowAnswerWarning = -Infinity;
   private slowAnswersNotNamed = 0;
 
@@ -199,6 +203,26 @@ export class Transport {
     this.slowAnswersNotNamed = 0;
     this.lastSlowAnswerWarning = now;
     this.warn(more > 0 ? `${message}; ${more} more request(s) waited as long since the last such warning` : message);
+  }
+
+  /**
+   * Waits for one of MAX_REQUESTS_IN_FLIGHT places for a request that is answered in full (not a
+   * watch nor a streamed list); resolves with the function that gives it back. Thousands of
+   * writes sent at once each opened a connection of their own, whose TLS handshakes took longer
+   * than the connect timeout together: most failed `timed out connecting`. client-go sends them
+   * over one HTTP/2 connection (at most its server's stream limit at once) and throttles them.
+   */
+  async requestPlace(): Promise<() => void> {
+    if (this.requestsInFlight >= MAX_REQUESTS_IN_FLIGHT) await new Promise<void>((resolve) => this.requestsWaiting.push(resolve));
+    else this.requestsInFlight++;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const next = this.requestsWaiting.shift();
+      if (next) next();
+      else this.requestsInFlight--;
+    };
   }
 
   /** Closes pooled connections. */
