@@ -89,13 +89,18 @@ function renumbered(numbered: readonly Finding[], announced: readonly Finding[],
   return moves.length ? ['the same bug reproduced by several perturbations is one finding:', ...moves].join('\n') : undefined;
 }
 
+/** Perturbations were planned and every one was left out (budget or cancel): nothing was checked. */
+function noneRan(r: Pick<CheckReport, 'planned' | 'skipped'>): boolean {
+  return r.planned > 0 && r.skipped >= r.planned;
+}
+
 /** `check: 2 finding(s) (stale-state 1, intermediate-state 1) in 16 runs, 48.2 s`. */
 export function describeReport(r: CheckReport): string {
   const byClass = new Map<string, number>();
   for (const f of r.findings) byClass.set(f.class, (byClass.get(f.class) ?? 0) + 1);
   const classes = [...byClass].map(([c, n]) => `${c} ${n}`).join(', ');
   const skipped = r.skipped ? `; ${r.skipped} planned perturbation(s) left out ${r.cancelled ? 'when it was cancelled' : 'by the budget'}` : '';
-  const nothing = r.planned === 0 ? '; nothing was perturbed, so nothing was checked' : '';
+  const nothing = r.planned === 0 ? '; nothing was perturbed, so nothing was checked' : noneRan(r) ? '; no perturbed run fitted, so nothing was checked: give --budget more time' : '';
   return `check: ${r.findings.length} finding(s)${classes ? ` (${classes})` : ''} in ${r.runs} runs, ${(r.durationMs / 1000).toFixed(1)} s${skipped}${nothing}`;
 }
 
@@ -104,10 +109,11 @@ export function describeReport(r: CheckReport): string {
  * controller that wrote nothing) found no bug because it looked for none: it says so, as the CLI's
  * planned line does, and does not read as a clean bill.
  */
-export function checkVerdict(name: string, r: Pick<CheckReport, 'findings' | 'runs' | 'planned'>): { warning: boolean; text: string } {
+export function checkVerdict(name: string, r: Pick<CheckReport, 'findings' | 'runs' | 'planned' | 'skipped' | 'cancelled'>): { warning: boolean; text: string } {
   const found = r.findings.length;
   if (found) return { warning: false, text: `Controller Lab found ${found} bug(s) in ${name}: see Check Findings, and replay one in the debugger.` };
   if (r.planned === 0) return { warning: true, text: `Controller Lab had nothing to check in ${name}${NOTHING_TO_PERTURB}.` };
+  if (noneRan(r)) return { warning: true, text: `Controller Lab checked nothing in ${name}: none of its ${r.planned} perturbed runs fitted ${r.cancelled ? 'before it was cancelled' : 'in the time budget (`controller-lab check --budget` gives more)'}.` };
   return { warning: false, text: `Controller Lab found no bug in ${name} (${r.runs} runs).` };
 }
 

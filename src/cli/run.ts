@@ -99,10 +99,14 @@ function workersOption(value: string): number {
   return n;
 }
 
-function numberOption(name: string, value: string | undefined): number | undefined {
+/** A day, in seconds: past 2^31 ms (~24.8 days) Node's timers fire at once, so a limit meant as "never" struck in a second. */
+const MAX_SECONDS = 86_400;
+
+function numberOption(name: string, value: string | undefined, max = Infinity): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a non-negative number`);
+  if (n > max) throw new UsageError(`--${name} must be at most ${max} (a day; got ${value})`);
   return n;
 }
 
@@ -162,10 +166,10 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
   let session: ControllerSession | undefined;
   try {
     const workers = v.workers === undefined ? undefined : workersOption(v.workers);
-    const reconcileTimeoutMs = numberOption('reconcile-timeout', v['reconcile-timeout']);
+    const reconcileTimeoutMs = numberOption('reconcile-timeout', v['reconcile-timeout'], MAX_SECONDS * 1000);
     const maxHeapMb = numberOption('max-heap', v['max-heap']);
-    const timeoutS = numberOption('timeout', v.timeout);
-    const connectTimeoutS = numberOption('connect-timeout', v['connect-timeout']);
+    const timeoutS = numberOption('timeout', v.timeout, MAX_SECONDS);
+    const connectTimeoutS = numberOption('connect-timeout', v['connect-timeout'], MAX_SECONDS);
     let kubeconfig = v.kubeconfig ?? process.env.KUBECONFIG ?? '';
     const traceProblem = v.trace === undefined ? undefined : unwritableReason(v.trace);
     if (traceProblem) throw new UsageError(`--trace ${v.trace}: cannot write it: ${traceProblem}`);

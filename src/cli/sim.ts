@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { adminRequest, checkScenario, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
+import { adminRequest, checkScenario, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, MAX_SCENARIO_TIME_MS, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
 import { FAULTS, FaultArgumentError, faultArgsFromFlags, faultHelp, faultNamed, faultUsage } from '../sim/index.ts';
 import { processHeap, refusedPastShare } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
@@ -162,7 +162,7 @@ function inFlightFlag(name: string, value: string): number {
 function requestTimeoutFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) throw new Error(`--request-timeout must be a duration such as 30s or 1m, not ${value}`);
+  if (ms === undefined || ms <= 0 || ms > MAX_SCENARIO_TIME_MS) throw new Error(`--request-timeout must be a duration such as 30s or 1m (at most 24h), not ${value}`);
   return ms;
 }
 
@@ -297,7 +297,7 @@ function workloadFlags(values: { workloads?: boolean; nodes?: string; 'pod-start
     const text = values[flag];
     if (text === undefined) return undefined;
     const ms = parseDuration(text);
-    if (ms === undefined) throw new Error(`--${flag} must be a duration such as 500ms or 2s, not ${text}`);
+    if (ms === undefined || ms > MAX_SCENARIO_TIME_MS) throw new Error(`--${flag} must be a duration such as 500ms or 2s (at most 24h), not ${text}`);
     return ms;
   };
   const options: Partial<WorkloadOptions> = {};

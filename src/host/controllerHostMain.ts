@@ -91,7 +91,10 @@ async function run(init: HostInit): Promise<void> {
   }
   send({ type: 'loaded' });
   try {
-    binding = new ClusterBinding(loadCluster({ kubeconfig: init.kubeconfig, context: init.context }));
+    // What keeps the cluster from answering (a credential plugin's prompt, its silence) goes to
+    // stderr, which run prints and the debugger shows.
+    const onWarning = (w: string): void => void process.stderr.write(`warning: ${w}\n`);
+    binding = new ClusterBinding(loadCluster({ kubeconfig: init.kubeconfig, context: init.context, onWarning }));
     await binding.discover();
     const kinds = new Map<string, KindRef>();
     for (const k of [definition.for, ...(definition.owns ?? []), ...(definition.watches ?? [])]) kinds.set(`${k.apiVersion}/${k.kind}`, { apiVersion: k.apiVersion, kind: k.kind });

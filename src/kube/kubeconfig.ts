@@ -140,9 +140,18 @@ function loadFiles(files: string[], explicit: boolean): Loaded {
 }
 
 function parseFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    // A directory or a file we may not read is not a YAML problem: say what it is, as kubectl does.
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new KubeconfigError(`cannot read kubeconfig ${file}: ${why}`);
+  }
   let doc: unknown;
   try {
-    doc = parseText(readFileSync(file, 'utf8'));
+    doc = parseText(text);
   } catch (err) {
     throw new KubeconfigError(`kubeconfig ${file} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }

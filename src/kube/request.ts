@@ -103,7 +103,7 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
     const slow = warnMs > 0 && (stallMs <= 0 || warnMs < stallMs) ? setTimeout(() => {
       const awaited = options.awaited ?? `the answer to ${method} ${path}`;
       const until = stallMs > 0 ? `gives up after ${stallMs / 1000} s` : 'no stall timeout';
-      transport.warn(`still waiting for ${awaited} from ${server}: nothing after ${warnMs / 1000} s (${until})`);
+      transport.warnSlowAnswer(`still waiting for ${awaited} from ${server}: nothing after ${warnMs / 1000} s (${until})`);
     }, warnMs) : undefined;
     const settle = (): void => {
       clearTimeout(timer);
@@ -144,6 +144,16 @@ async function sendOnce(transport: Transport, path: string, options: RequestOpti
 
 /** Sends the request and parses the whole JSON answer; a body that stalls is aborted (StallError). */
 export async function jsonRequest<T>(transport: Transport, path: string, options: RequestOptions = {}): Promise<T> {
+  const release = await transport.requestPlace();
+  try {
+    options.signal?.throwIfAborted();
+    return await readJson<T>(transport, path, options);
+  } finally {
+    release();
+  }
+}
+
+async function readJson<T>(transport: Transport, path: string, options: RequestOptions): Promise<T> {
   const res = await streamRequest(transport, path, options);
   const what = `${options.method ?? 'GET'} ${path}`;
   // V8 cannot hold a longer string, so such an answer could never be parsed: stop reading it

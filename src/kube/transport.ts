@@ -6,6 +6,8 @@ import { environmentProxy } from './environmentProxy.ts';
 import { CredentialError, KubeconfigError } from './errors.ts';
 import { checkClientCertificate } from './clientCertificate.ts';
 import { checkCertificateAuthority } from './certificateAuthority.ts';
+import { ExecCredentialSource } from './execCredential.ts';
+import type { ExecConfig } from './execCredential.ts';
 import type * as FullKubeConfig from '@kubernetes/client-node/dist/config.js';
 import type * as SocksProxy from 'socks-proxy-agent';
 
@@ -42,6 +44,12 @@ export interface TransportOptions {
    * (the request keeps waiting, as client-go's does: a login may take a while). Default 10 s.
    */
   credentialWarnAfterMs?: number;
+  /**
+   * An exec credential plugin still running after this long is stopped and the request fails with
+   * a CredentialError naming it (client-go waits forever). Default 60 s, 5 min while the plugin
+   * has the terminal (a person may be typing a password).
+   */
+  credentialTimeoutMs?: number;
   /**
    * A request whose answer has not started after this long is named through onWarning, once (it
    * keeps waiting until stallTimeoutMs): a silent minute looks like a hang. Default 10 s.
@@ -84,6 +92,10 @@ export const DEFAULT_MAX_RETRIES = 10;
 export const DEFAULT_MAX_EVENT_LENGTH = 16 * 1024 * 1024;
 export const DEFAULT_CREDENTIAL_WARN_AFTER_MS = 10_000;
 export const DEFAULT_SLOW_ANSWER_WARN_AFTER_MS = 10_000;
+export const DEFAULT_CREDENTIAL_TIMEOUT_MS = 60_000;
+/** Requests answered in full that are sent at once; more wait their turn (see requestPlace). */
+export const MAX_REQUESTS_IN_FLIGHT = 100;
+export const DEFAULT_INTERACTIVE_CREDENTIAL_TIMEOUT_MS = 300_000;
 
 export class Transport {
   readonly server: URL;
@@ -96,12 +108,18 @@ export class Transport {
   readonly slowAnswerWarnAfterMs: number;
   private readonly onWarning: ((message: string) => void) | undefined;
   private readonly credentialWarnAfterMs: number;
+  private readonly credentialTimeoutMs: number | undefined;
   private readonly userAgent: string;
   /** The proxy every request goes through, or undefined for direct connections. */
   private readonly proxy: string | undefined;
   private agent: http.Agent | undefined;
   private authenticator: Promise<Authenticator | undefined> | undefined;
   private tlsMaterialChecked = false;
+  private credentialWarned = false;
+  private requestsInFlight = 0;
+  private readonly requestsWaiting: (() => void)[] = [];
+  private lastSlowAnswerWarning = -Infinity;
+  private slowAnswersNotNamed = 0;
 
   constructor(context: ResolvedContext, options: TransportOptions = {}) {
     this.context = context;
@@ -116,6 +134,7 @@ export class Transport {
     this.onRetry = options.onRetry;
     this.onWarning = options.onWarning;
     this.credentialWarnAfterMs = options.credentialWarnAfterMs ?? DEFAULT_CREDENTIAL_WARN_AFTER_MS;
+    this.credentialTimeoutMs = options.credentialTimeoutMs;
     this.slowAnswerWarnAfterMs = options.slowAnswerWarnAfterMs ?? DEFAULT_SLOW_ANSWER_WARN_AFTER_MS;
     this.userAgent = options.userAgent ?? 'controller-lab';
     // client-go's order: the kubeconfig's proxy-url, else the environment. Decided here, so that a
@@ -170,6 +189,42 @@ export class Transport {
     this.onWarning?.(message);
   }
 
+  /**
+   * warn, for a request whose answer is slow: once per slowAnswerWarnAfterMs at most. A controller
+   * that sends thousands of writes at once would otherwise print a line for each of them.
+   */
+  warnSlowAnswer(message: string): void {
+    const now = performance.now();
+    if (now - this.lastSlowAnswerWarning < this.slowAnswerWarnAfterMs) {
+      this.slowAnswersNotNamed++;
+      return;
+    }
+    const more = this.slowAnswersNotNamed;
+    this.slowAnswersNotNamed = 0;
+    this.lastSlowAnswerWarning = now;
+    this.warn(more > 0 ? `${message}; ${more} more request(s) waited as long since the last such warning` : message);
+  }
+
+  /**
+   * Waits for one of MAX_REQUESTS_IN_FLIGHT places for a request that is answered in full (not a
+   * watch nor a streamed list); resolves with the function that gives it back. Thousands of
+   * writes sent at once each opened a connection of their own, whose TLS handshakes took longer
+   * than the connect timeout together: most failed `timed out connecting`. client-go sends them
+   * over one HTTP/2 connection (at most its server's stream limit at once) and throttles them.
+   */
+  async requestPlace(): Promise<() => void> {
+    if (this.requestsInFlight >= MAX_REQUESTS_IN_FLIGHT) await new Promise<void>((resolve) => this.requestsWaiting.push(resolve));
+    else this.requestsInFlight++;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const next = this.requestsWaiting.shift();
+      if (next) next();
+      else this.requestsInFlight--;
+    };
+  }
+
   /** Closes pooled connections. */
   close(): void {
     this.agent?.destroy();
@@ -179,11 +234,14 @@ export class Transport {
     const headers = opts.headers as Record<string, string>;
     if (user.impersonateUser) headers['Impersonate-User'] = user.impersonateUser;
     if (user.username) opts.auth = `${user.username}:${user.password ?? ''}`;
-    const authenticator = await (this.authenticator ??= pickAuthenticator(user));
+    const authenticator = await (this.authenticator ??= this.execAuthenticator(user) ?? pickAuthenticator(user));
     if (authenticator) {
       const what = user.exec ? `exec credential plugin "${String(user.exec.command)}"` : `auth provider "${String(user.authProvider?.name)}"`;
       // A plugin that hangs would otherwise leave the user looking at nothing at all.
+      // Once per transport: concurrent requests wait on one plugin run.
       const slow = setTimeout(() => {
+        if (this.credentialWarned) return;
+        this.credentialWarned = true;
         this.onWarning?.(`${what} for user "${user.name}" has not given a credential after ${this.credentialWarnAfterMs / 1000} s: still waiting (a plugin that logs in interactively needs a terminal); run it alone to see what it waits for`);
       }, this.credentialWarnAfterMs);
       try {
@@ -196,6 +254,27 @@ export class Transport {
       }
     }
     if (user.token) headers.Authorization = `Bearer ${user.token.trim()}`;
+  }
+
+  /** The kubeconfig's exec plugin, run as client-go runs it (execCredential.ts), if it names one. */
+  private execAuthenticator(user: User): Promise<Authenticator> | undefined {
+    const exec = (user.exec ?? user.authProvider?.config?.exec) as ExecConfig | undefined;
+    if (!exec) return undefined;
+    const what = `exec credential plugin "${String(exec.command)}"`;
+    const source = new ExecCredentialSource(exec, {
+      stdinIsTerminal: process.stdin.isTTY === true,
+      timeoutMs: (interactive) => this.credentialTimeoutMs ?? (interactive ? DEFAULT_INTERACTIVE_CREDENTIAL_TIMEOUT_MS : DEFAULT_CREDENTIAL_TIMEOUT_MS),
+      onStderrLine: (line) => this.onWarning?.(`${what}: ${line}`),
+    });
+    return Promise.resolve({
+      isAuthProvider: () => true,
+      async applyAuthentication(_u, opts) {
+        const status = await source.credential();
+        if (status.clientCertificateData) opts.cert = status.clientCertificateData;
+        if (status.clientKeyData) opts.key = status.clientKeyData;
+        if (status.token) (opts.headers as Record<string, string>).Authorization = `Bearer ${status.token}`;
+      },
+    });
   }
 
   private async agentFor(cluster: Cluster, opts: https.RequestOptions): Promise<http.Agent> {
@@ -249,10 +328,6 @@ function tlsOf(opts: https.RequestOptions): https.AgentOptions {
 // plugins and token files are light; OIDC, Azure and GCP providers come with client-node's whole
 // KubeConfig, so they load it (lazily, and only for users that have such a provider).
 async function pickAuthenticator(user: User): Promise<Authenticator | undefined> {
-  if (user.exec || user.authProvider?.name === 'exec' || user.authProvider?.config?.exec) {
-    const { ExecAuth } = await import('@kubernetes/client-node/dist/exec_auth.js');
-    return new ExecAuth();
-  }
   if (!user.authProvider) return undefined;
   if (user.authProvider.config?.tokenFile) {
     const { FileAuth } = await import('@kubernetes/client-node/dist/file_auth.js');

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TypedEmitter } from './typedEmitter.ts';
 import { HostWatchdog, heartbeatInterval } from './hostWatchdog.ts';
 import { processCpuMs } from './processCpu.ts';
-import { endLeftovers, noteDescendants, OWN_PROCESS_GROUP } from './processGroup.ts';
+import { adoptMark, endLeftovers, markedEnv, noteDescendants, OWN_PROCESS_GROUP } from './processGroup.ts';
 import { isHostMessage, type HostInit, type ParentMessage } from '../controllerProtocol/index.ts';
 import type { ControllerProcessEvents, HostSpawnOptions, TypeScriptHost } from './hostProcess.ts';
 
@@ -64,16 +64,18 @@ export class ControllerProcess extends TypedEmitter<ControllerProcessEvents> imp
     if (maxHeapMb > 0) execArgv.push(`--max-old-space-size=${Math.floor(maxHeapMb)}`);
     if (options.inspectBrk) execArgv.push('--inspect-brk=0');
     let outOfMemory = false;
+    // In VS Code's extension host, execPath is Electron: make it behave as plain Node.
+    const env = markedEnv({ ...process.env, ...options.env, ELECTRON_RUN_AS_NODE: '1' });
     const child = fork(controllerHostEntry(), [], {
       execPath: process.execPath,
       execArgv,
       cwd: options.cwd,
-      // In VS Code's extension host, execPath is Electron: make it behave as plain Node.
-      env: { ...process.env, ...options.env, ELECTRON_RUN_AS_NODE: '1' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       serialization: 'advanced',
       detached: OWN_PROCESS_GROUP,
     });
+    adoptMark(child, env);
     this.child = child;
     this.alive = true;
     this.expectingExit = false;

@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TypedEmitter } from './typedEmitter.ts';
-import { endLeftovers, noteDescendants, OWN_PROCESS_GROUP } from './processGroup.ts';
+import { adoptMark, endLeftovers, markedEnv, noteDescendants, OWN_PROCESS_GROUP } from './processGroup.ts';
 import type { ControllerProcessEvents } from './hostProcess.ts';
 import type { HostProcess } from './hostProcess.ts';
 import { isHostMessage, type ParentMessage } from '../controllerProtocol/index.ts';
@@ -182,21 +182,23 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
     await new Promise<void>((ready) => server.listen(socketPath, ready));
 
     const command = (options.wrapCommand ?? ((b, a) => ({ command: b, args: a })))(binary, options.args ?? []);
+    const env = markedEnv({
+      ...process.env,
+      ...options.env,
+      KUBECONFIG: options.kubeconfig,
+      CONTROLLER_LAB_SOCKET: socketPath,
+      CONTROLLER_LAB_SECRET: secret,
+      CONTROLLER_LAB_GATED: options.gated ? '1' : '0',
+      CONTROLLER_LAB_MIRROR_CACHE: options.mirrorCache ? '1' : '0',
+      ...(options.seqsFrom ? { CONTROLLER_LAB_RECONCILE_SEQ: String(options.seqsFrom.reconcile), CONTROLLER_LAB_DELTA_SEQ: String(options.seqsFrom.delta) } : {}),
+    });
     const child = spawn(command.command, command.args, {
       cwd: options.cwd ?? moduleDir,
-      env: {
-        ...process.env,
-        ...options.env,
-        KUBECONFIG: options.kubeconfig,
-        CONTROLLER_LAB_SOCKET: socketPath,
-        CONTROLLER_LAB_SECRET: secret,
-        CONTROLLER_LAB_GATED: options.gated ? '1' : '0',
-        CONTROLLER_LAB_MIRROR_CACHE: options.mirrorCache ? '1' : '0',
-        ...(options.seqsFrom ? { CONTROLLER_LAB_RECONCILE_SEQ: String(options.seqsFrom.reconcile), CONTROLLER_LAB_DELTA_SEQ: String(options.seqsFrom.delta) } : {}),
-      },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: OWN_PROCESS_GROUP,
     });
+    adoptMark(child, env);
     this.child = child;
     this.alive = true;
     this.expectingExit = false;

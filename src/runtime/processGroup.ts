@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { descendantsOf, killSeen, type SeenProcess } from './processDescendants.ts';
+import { randomBytes } from 'node:crypto';
+import { descendantsOf, killSeen, processesWithEnv, type SeenProcess } from '../shared/processDescendants.ts';
 
 // A controller's process (the TypeScript host, a Go program) runs in a process group of its own, so
 // that whatever the controller starts ends with it, as a container's processes end with the
@@ -10,6 +11,27 @@ export const OWN_PROCESS_GROUP = process.platform !== 'win32';
 
 /** How long output still arriving after the process exited is read (what its last writes left in the pipe). */
 const OUTPUT_DRAIN_MS = 200;
+
+/** The environment variable that marks a controller's process and all it starts. */
+const MARK_VARIABLE = 'CONTROLLER_LAB_PROCESS_MARK';
+
+/** Each process's mark (`NAME=value`), given by markedEnv. */
+const marks = new WeakMap<ChildProcess, string>();
+
+/**
+ * The environment to start a controller's process with: a mark of its own, which whatever it
+ * starts inherits, so that endLeftovers finds a daemon that double-forked out of its reach.
+ * Call adoptMark with the process once started.
+ */
+export function markedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, [MARK_VARIABLE]: `${process.pid}-${randomBytes(8).toString('hex')}` };
+}
+
+/** Ties a process started with markedEnv's environment to its mark. */
+export function adoptMark(child: ChildProcess, env: NodeJS.ProcessEnv): void {
+  const mark = env[MARK_VARIABLE];
+  if (mark) marks.set(child, `${MARK_VARIABLE}=${mark}`);
+}
 
 /** What each process had started when it was last told to stop, to be ended with it. */
 const startedBeforeStop = new WeakMap<ChildProcess, SeenProcess[]>();
@@ -37,6 +59,8 @@ export function endLeftovers(child: ChildProcess): void {
     }
     killSeen(startedBeforeStop.get(child) ?? []);
     startedBeforeStop.delete(child);
+    const mark = marks.get(child);
+    if (mark) killSeen(processesWithEnv(mark));
   }
   setTimeout(() => {
     child.stdout?.destroy();

@@ -19,7 +19,7 @@ export { readScenarioFile, ScenarioFileNotFound, ScenarioFileUnreadable } from '
 export { ScenarioError } from './scenario/scenarioError.ts';
 export type { ScenarioAction, ScheduledStep } from './scenario/scenarioTypes.ts';
 export { parseWorkloadsField } from './scenario/scenarioWorkloads.ts';
-export { parseDuration } from './vocabulary/duration.ts';
+export { MAX_SCENARIO_TIME_MS, parseDuration } from './vocabulary/duration.ts';
 export { workloadOptions } from './workloads/index.ts';
 export type { WorkloadOptions } from './workloads/index.ts';
 export { describeAction, followScenario, printScenarioProgress } from './scenario/scenarioProgress.ts';

@@ -1,7 +1,7 @@
 import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
 import { documentValue, yamlProblem } from './scenarioYaml.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
-import { parseDuration } from '../vocabulary/duration.ts';
+import { MAX_SCENARIO_TIME_MS, parseDuration } from '../vocabulary/duration.ts';
 import { FaultArgumentError, resource } from '../faults/faultArguments.ts';
 import { faultArgsOfStep } from '../faults/faultCalls.ts';
 import { FAULTS, faultNamed } from '../faults/faultTable.ts';
@@ -314,6 +314,7 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
       if (after === undefined) v.problem([...path, 'after'], 'expected a duration such as 2s or 500ms');
       else time += after;
     }
+    if (time > MAX_SCENARIO_TIME_MS) return v.problem(path, `comes ${Math.round(time / 3_600_000)}h after the start; a scenario's steps must all come within 24h`);
     const line = v.lineOf(path).line;
     if (s.repeat !== undefined) {
       const r = s.repeat;
@@ -332,6 +333,8 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
         if (o === undefined) return v.problem([...rp, 'over'], 'expected a duration');
         every = o / count;
       }
+      const last = time + (count - 1) * every;
+      if (last > MAX_SCENARIO_TIME_MS) return v.problem(rp, `its last step comes ${Math.round(last / 3_600_000)}h after the start; a scenario's steps must all come within 24h`);
       if (!isMap(r.step)) return v.problem([...rp, 'step'], 'required: the step to repeat (one action)');
       const action = v.action(r.step, [...rp, 'step']);
       if (!action) return;

@@ -1,5 +1,5 @@
 import type { WorkloadOptions } from '../workloads/index.ts';
-import { parseDuration } from '../vocabulary/duration.ts';
+import { MAX_SCENARIO_TIME_MS, parseDuration } from '../vocabulary/duration.ts';
 
 // The scenario's `workloads` field: `true`, or the workload simulation's settings —
 //   workloads: { nodes: 3, podStartDelay: 500ms, jobPodDuration: 1s, podFailureRate: 0.1 }
@@ -30,6 +30,7 @@ export function parseWorkloadsField(value: unknown): WorkloadsField {
     if (raw[field] === undefined) continue;
     const ms = parseDuration(raw[field]);
     if (ms === undefined) problems.push([field, 'expected a duration such as 500ms or 2s']);
+    else if (ms > MAX_SCENARIO_TIME_MS) problems.push([field, 'must be at most 24h']);
     else options[key] = ms;
   }
   if (raw.podFailureRate !== undefined) {

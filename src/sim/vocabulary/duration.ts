@@ -10,3 +10,9 @@ export function parseDuration(value: unknown): number | undefined {
   if (!m) return undefined;
   return Math.round(Number(m[1]) * (UNITS[m[2] ?? 'ms'] ?? 1));
 }
+
+/**
+ * The latest a scenario may schedule anything: a day. Past 2^31 ms (~24.8 days) Node's timers fire
+ * at once (TimeoutOverflowWarning), which ran a step meant for "never" every millisecond.
+ */
+export const MAX_SCENARIO_TIME_MS = 24 * 3_600_000;

@@ -22,6 +22,15 @@ test('a check with nothing to perturb says so, and never that it found no bug', 
   assert.deepEqual(checkVerdict('cmd', { ...report, planned: 5, runs: 7 }), { warning: false, text: 'Controller Lab found no bug in cmd (7 runs).' });
 });
 
+test('a check whose budget left out every perturbed run says nothing was checked, and never that it found no bug', () => {
+  const report = { findings: [], runs: 2, planned: 6000, skipped: 6000, durationMs: 26_800 };
+  assert.equal(describeReport(report), 'check: 0 finding(s) in 2 runs, 26.8 s; 6000 planned perturbation(s) left out by the budget; no perturbed run fitted, so nothing was checked: give --budget more time');
+  const verdict = checkVerdict('flood.ts', report);
+  assert.equal(verdict.warning, true);
+  assert.doesNotMatch(verdict.text, /no bug/);
+  assert.match(verdict.text, /^Controller Lab checked nothing in flood\.ts: none of its 6000 perturbed runs fitted in the time budget/);
+});
+
 test('a replay command quotes what the shell would split', () => {
   const line = replayCommand({ program: '/w/my controller.ts', scenario: 's.yaml', workloads: true, programArgs: [] }, { kind: 'resync-when-quiet' });
   assert.equal(line, `controller-lab check '/w/my controller.ts' --scenario s.yaml --workloads --plan '{"kind":"resync-when-quiet"}'`);

@@ -76,13 +76,15 @@ test('a silent watch is reconnected after --watch-idle-timeout; a stalled list i
   assert.match(r.stderr, /^lists=1 watches=2 relists=0 410s=0 events=1 /m);
 });
 
-test('bad --stall-timeout, --watch-idle-timeout and --max-event-size values are usage errors', async () => {
+test('bad --stall-timeout, --watch-idle-timeout and --max-event-size values are usage errors, and so is a timeout past a day (Node would fire it at once)', async () => {
   const results = await Promise.all([
     runCli(['watch', 'cm', '--stall-timeout', 'soon']),
     runCli(['watch', 'cm', '--watch-idle-timeout=-1s']),
     runCli(['watch', 'cm', '--max-event-size', '0']),
+    runCli(['watch', 'cm', '--stall-timeout', '99999999h']),
   ]);
-  assert.deepEqual(results.map((r) => r.code), [2, 2, 2]);
+  assert.deepEqual(results.map((r) => r.code), [2, 2, 2, 2]);
+  assert.match(results[3]!.stderr, /--stall-timeout must be at most 24h \(got "99999999h"\)/);
   assert.match(results[0]!.stderr, /--stall-timeout must be a duration such as 500ms, 30s or 2m \(got "soon"\)/);
   assert.match(results[1]!.stderr, /--watch-idle-timeout must be a duration/);
   assert.match(results[2]!.stderr, /--max-event-size must be a size such as 16Mi or 65536 \(got "0"\)/);

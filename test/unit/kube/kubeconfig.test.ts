@@ -85,6 +85,7 @@ test('every kubeconfig problem is a KubeconfigError naming the cause', (t) => {
   const cases: [() => unknown, RegExp][] = [
     [() => resolveContext({ kubeconfig: path.join(dir, 'nope') }, {}), /does not exist/],
     [bad('clusters: [unclosed'), /not valid YAML/],
+    [() => resolveContext({ kubeconfig: dir }, {}), /^cannot read kubeconfig .*: it is a directory$/],
     [bad(yamlConfig('dev'), { context: 'staging' }), /context "staging" not found .*dev, prod/],
     [bad(yamlConfig('')), /no current-context/],
     [bad('clusters:\n- name: x\n  cluster: {}\n'), /clusters\[0\]\.cluster\.server is missing/],

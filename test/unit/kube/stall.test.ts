@@ -121,6 +121,24 @@ test('a list that gets no answer is named in one warning well before the stall t
   assert.equal(warnings.length, 1);
 });
 
+test('a thousand requests that get no answer are named in one warning, not a thousand', async (t) => {
+  const api = await startLoopbackApi();
+  const { dir, cleanup } = scratchDir();
+  const warnings: string[] = [];
+  const cluster = loadCluster({ kubeconfig: writeKubeconfig(dir, { server: api.url }), stallTimeoutMs: 2000, slowAnswerWarnAfterMs: 1000, onWarning: (w) => warnings.push(w) });
+  t.after(async () => {
+    cluster.close();
+    await api.close();
+    cleanup();
+  });
+  api.route(PATH, () => {}); // accepted, never answered
+  const lw = cluster.listerWatcher(configmaps, { namespace: 'default' });
+  const lists = Array.from({ length: 1000 }, () => lw.list({}).catch((e: unknown) => e));
+  await Promise.all(lists);
+  assert.ok(warnings.length >= 1 && warnings.length <= 2, `${warnings.length} warnings:\n${warnings.slice(0, 5).join('\n')}`);
+  assert.match(warnings[0]!, /^still waiting for the list of .* nothing after 1 s \(gives up after 2 s\)$/);
+});
+
 test('an answer that starts before the warning time gives no warning', async (t) => {
   const api = await startLoopbackApi();
   const { dir, cleanup } = scratchDir();

@@ -307,6 +307,34 @@ export default defineController({
   });
 });
 
+test('a process the controller double-forks (setsid, fork, the middle one exits) ends with the run too', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  withTempDir((dir) => {
+    const pids = join(dir, 'pids');
+    const source = `import { defineController } from 'controller-lab';
+import { spawnSync } from 'node:child_process';
+export default defineController({
+  name: 'doubleforker',
+  for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  reconcile(req) {
+    if (req.name !== 'web') return;
+    // The shell is a session of its own; it starts sleep in the background and exits, so sleep is
+    // reparented away from the host before the run ends: no longer its descendant.
+    spawnSync('setsid', ['sh', '-c', 'sleep 304 </dev/null >/dev/null 2>&1 & echo $! >> ' + ${JSON.stringify(pids)}], { stdio: 'ignore' });
+  },
+});
+`;
+    const r = runController(dir, source, SIM, { limitMs: 30_000 });
+    assert.equal(r.code, 0, r.stderr);
+    const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    assert.ok(started.length >= 1, `pids: ${started.join(' ')}`);
+    const deadline = Date.now() + 2000;
+    while (started.some(running) && Date.now() < deadline) spawnSync('sleep', ['0.1']);
+    const left = started.filter(running);
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    assert.deepEqual(left, [], 'still running after the run ended');
+  });
+});
+
 test('--workers 0 (nothing would ever reconcile) or a billion (the host dies making them) is refused as a usage error', () => {
   withTempDir((dir) => {
     for (const workers of ['0', '1000000000', '2.5']) {
@@ -314,6 +342,17 @@ test('--workers 0 (nothing would ever reconcile) or a billion (the host dies mak
       assert.equal(r.code, 2, `--workers ${workers}: ${r.stderr}`);
       assert.match(r.stderr, /^controller-lab run: --workers must be a whole number from 1 to 1000/m);
       assert.doesNotMatch(r.stdout, /simulated cluster at/);
+    }
+  });
+});
+
+test('--timeout, --connect-timeout or --reconcile-timeout past a day is refused as a usage error, not a limit Node fires at once', () => {
+  withTempDir((dir) => {
+    for (const [flag, value] of [['--timeout', '1e12'], ['--connect-timeout', '99999999'], ['--reconcile-timeout', '1e15']]) {
+      const r = runController(dir, failsOnce(dir, ''), ['--sim', '--until-idle', flag!, value!], { limitMs: 20_000 });
+      assert.equal(r.code, 2, `${flag} ${value}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`^controller-lab run: ${flag} must be at most \\d+ \\(a day; got ${value}\\)`, 'm'));
+      assert.doesNotMatch(r.stderr, /gave up after/);
     }
   });
 });

@@ -192,6 +192,26 @@ test('the same object twice in a scenario is a problem naming where it was first
   assert.equal(c.resourceVersion, rv, 'nothing was applied');
 });
 
+test('a step, a repeat or a workload delay past a day is a problem of the file, not a step Node runs at once', () => {
+  const { cluster: c } = cluster();
+  const far = `workloads: { podStartDelay: 999999h }
+steps:
+  - at: 99999999999999h
+    delete: { apiVersion: v1, kind: ConfigMap, namespace: default, name: x }
+  - at: 1s
+    repeat: { count: 1000000, every: 1h, step: { delete: { apiVersion: v1, kind: ConfigMap, namespace: default, name: x } } }
+`;
+  assert.throws(() => c.loadScenario(far, { fileName: 'far.yaml' }), (e: unknown) => {
+    assert.ok(e instanceof ScenarioError);
+    assert.deepEqual(e.message.split('\n').map((l) => l.replace(/^far\.yaml:\d+:\d+: /, '')), [
+      'workloads.podStartDelay: must be at most 24h',
+      "steps[0]: comes 99999999999999h after the start; a scenario's steps must all come within 24h",
+      "steps[1].repeat: its last step comes 999999h after the start; a scenario's steps must all come within 24h",
+    ]);
+    return true;
+  });
+});
+
 test('YAML syntax errors point at their line', () => {
   const { cluster: c } = cluster();
   assert.throws(() => c.loadScenario('objects:\n  - { apiVersion: v1\nsteps: [', { fileName: 'broken.yaml' }), (e: unknown) =>

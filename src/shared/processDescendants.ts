@@ -64,3 +64,31 @@ export function killSeen(seen: readonly SeenProcess[]): void {
     }
   }
 }
+
+/**
+ * Every process of ours (other than this one) whose environment holds `entry` (`NAME=value`):
+ * a mark given to a process is inherited by all it starts, even one that double-forked (setsid,
+ * then fork, then the middle process exits) and so is no longer anyone's descendant.
+ */
+export function processesWithEnv(entry: string): SeenProcess[] {
+  let pids: number[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return [];
+  }
+  const found: SeenProcess[] = [];
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue; // Another user's, or gone.
+    }
+    if (!`\0${environ}`.includes(`\0${entry}\0`)) continue;
+    const stat = readStat(pid);
+    if (stat) found.push({ pid, startTime: stat.startTime });
+  }
+  return found;
+}
