@@ -112,11 +112,11 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   volumeAttachmentKind,
   validatingWebhookConfigurationKind,
   mutatingWebhookConfigurationKind,
+  customResourceDefinitionKind,
   priorityClassKind,
   leaseKind,
   runtimeClassKind,
   endpointSliceKind,
   flowSchemaKind,
   priorityLevelConfigurationKind,
-  customResourceDefinitionKind,
 ];
