@@ -18,7 +18,7 @@ import { endpointsKind } from './endpoints.ts';
 import { endpointSliceKind } from './endpointSlice.ts';
 import { eventKind } from './event.ts';
 import { eventV1Kind } from './eventV1.ts';
-import { flowSchemaKind } from './flowSchema.ts';
+import { flowSchemaKind, flowSchemaV1beta2Kind } from './flowSchema.ts';
 import { horizontalPodAutoscalerKind } from './horizontalPodAutoscaler.ts';
 import { horizontalPodAutoscalerV1Kind } from './horizontalPodAutoscalerV1.ts';
 import { ingressKind } from './ingress.ts';
@@ -37,7 +37,7 @@ import { podKind } from './pod.ts';
 import { podDisruptionBudgetKind } from './podDisruptionBudget.ts';
 import { podTemplateKind } from './podTemplate.ts';
 import { priorityClassKind } from './priorityClass.ts';
-import { priorityLevelConfigurationKind } from './priorityLevelConfiguration.ts';
+import { priorityLevelConfigurationKind, priorityLevelConfigurationV1beta2Kind } from './priorityLevelConfiguration.ts';
 import { replicaSetKind } from './replicaSet.ts';
 import { replicationControllerKind } from './replicationController.ts';
 import { resourceQuotaKind } from './resourceQuota.ts';
@@ -119,4 +119,6 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   endpointSliceKind,
   flowSchemaKind,
   priorityLevelConfigurationKind,
+  flowSchemaV1beta2Kind,
+  priorityLevelConfigurationV1beta2Kind,
 ];

@@ -81,3 +81,8 @@ export const flowSchemaKind: KindModule = {
     col('MissingPL', missingPriorityLevel, 'string', 0, 'references a broken or non-existent PriorityLevelConfiguration'),
   ],
 };
+
+/** v1beta2, served from the v1beta3 objects (src/sim/resources/flowcontrolV1beta2.ts). */
+export const flowSchemaV1beta2Kind: KindModule = {
+  api: { ...flowSchemaKind.api, version: 'v1beta2', storedAs: 'v1beta3' },
+};

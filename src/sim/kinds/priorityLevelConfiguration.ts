@@ -122,3 +122,8 @@ export const priorityLevelConfigurationKind: KindModule = {
     AGE_COLUMN,
   ],
 };
+
+/** v1beta2, served from the v1beta3 objects (src/sim/resources/flowcontrolV1beta2.ts). */
+export const priorityLevelConfigurationV1beta2Kind: KindModule = {
+  api: { ...priorityLevelConfigurationKind.api, version: 'v1beta2', storedAs: 'v1beta3' },
+};

@@ -15,6 +15,7 @@ describe('PriorityLevelConfiguration', () => {
   it('is served by the group\'s preferred version', async () => {
     const group = (await call(suite.server, 'GET', '/apis/flowcontrol.apiserver.k8s.io')).json();
     assert.equal(group.preferredVersion.version, 'v1beta3');
+    assert.deepEqual(group.versions.map((v: { version: string }) => v.version), ['v1beta3', 'v1beta2']);
     const names = (await call(suite.server, 'GET', GV)).json().resources.map((r: { name: string }) => r.name);
     assert.deepEqual(names, ['flowschemas', 'flowschemas/status', 'prioritylevelconfigurations', 'prioritylevelconfigurations/status']);
   });
@@ -34,6 +35,23 @@ describe('PriorityLevelConfiguration', () => {
     assert.deepEqual(causes(exempt), [['FieldValueInvalid', 'spec.type', 'Invalid value: "Exempt": type must be \'Exempt\' if and only if name is \'exempt\'']]);
     const hand = await call(suite.server, 'POST', `${GV}/prioritylevelconfigurations`, { body: { apiVersion: API_VERSION, kind: 'PriorityLevelConfiguration', metadata: { name: 'wide' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Queue', queuing: { queues: 4, handSize: 6 } } } } } });
     assert.deepEqual(causes(hand), [['FieldValueInvalid', 'spec.limited.limitResponse.queuing.handSize', 'Invalid value: 6: should not be greater than queues (4)']]);
+  });
+});
+
+describe('flowcontrol.apiserver.k8s.io/v1beta2', () => {
+  it('serves the same objects, a limited level\'s shares named assuredConcurrencyShares, with the deprecation warning', async () => {
+    const body = { apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta2', kind: 'PriorityLevelConfiguration', metadata: { name: 'old-style' }, spec: { type: 'Limited', limited: { assuredConcurrencyShares: 5, limitResponse: { type: 'Reject' } } } };
+    const created = await call(suite.server, 'POST', '/apis/flowcontrol.apiserver.k8s.io/v1beta2/prioritylevelconfigurations', { body });
+    assert.equal(created.status, 201, created.body);
+    assert.equal(created.headers['warning'], '299 - "flowcontrol.apiserver.k8s.io/v1beta2 PriorityLevelConfiguration is deprecated in v1.26+, unavailable in v1.29+; use flowcontrol.apiserver.k8s.io/v1beta3 PriorityLevelConfiguration"');
+    assert.equal(created.json().apiVersion, 'flowcontrol.apiserver.k8s.io/v1beta2');
+    assert.equal(created.json().spec.limited.assuredConcurrencyShares, 5);
+    const v1beta3 = (await call(suite.server, 'GET', `${GV}/prioritylevelconfigurations/old-style`)).json();
+    assert.equal(v1beta3.spec.limited.nominalConcurrencyShares, 5);
+    assert.equal(v1beta3.spec.limited.assuredConcurrencyShares, undefined);
+    const list = await call(suite.server, 'GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas');
+    assert.equal(list.status, 200, list.body);
+    assert.equal(list.json().kind, 'FlowSchemaList');
   });
 });
 
