@@ -36,13 +36,13 @@ it('kubectl 1.32 creates namespaces, config maps, secrets and service accounts o
   assert.deepEqual(secret.data, { p: Buffer.from('q').toString('base64') });
   assert.equal(JSON.parse(await kubectlOk(sim, ['-n', 'pb', 'get', 'serviceaccount', 'robot', '-o', 'json'])).metadata.name, 'robot');
 
-  // A kind the sim has no protobuf schema for (it does not serve VolumeAttachments): a 415 that says
-  // how to send JSON. The body is the envelope alone: TypeMeta {storage.k8s.io/v1, VolumeAttachment}.
-  const typeMeta = Buffer.concat([Buffer.from([0x0a, 17]), Buffer.from('storage.k8s.io/v1'), Buffer.from([0x12, 16]), Buffer.from('VolumeAttachment')]);
+  // A kind the sim has no protobuf schema for (it does not serve StorageVersions): a 415 that says
+  // how to send JSON. The body is the envelope alone: TypeMeta {internal.apiserver.k8s.io/v1alpha1, StorageVersion}.
+  const typeMeta = Buffer.concat([Buffer.from([0x0a, 34]), Buffer.from('internal.apiserver.k8s.io/v1alpha1'), Buffer.from([0x12, 14]), Buffer.from('StorageVersion')]);
   const unknownKind = Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, typeMeta.length]), typeMeta]);
   const refused = await rawRequest(sim, 'POST', '/api/v1/namespaces/pb/configmaps', { body: unknownKind, headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf' } });
   assert.equal(refused.status, 415, refused.body);
-  assert.match(JSON.parse(refused.body).message, /not storage\.k8s\.io\/v1\/VolumeAttachment: send JSON instead/);
+  assert.match(JSON.parse(refused.body).message, /not internal\.apiserver\.k8s\.io\/v1alpha1\/StorageVersion: send JSON instead/);
   // Deleting sends protobuf DeleteOptions.
   assert.match(await kubectlOk(sim, ['-n', 'pb', 'delete', 'configmap', 'cm1']), /deleted/);
 });

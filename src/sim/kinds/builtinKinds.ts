@@ -3,6 +3,7 @@ import { apiServiceKind } from './apiService.ts';
 import { bindingKind } from './binding.ts';
 import { certificateSigningRequestKind } from './certificateSigningRequest.ts';
 import { clusterRoleKind } from './clusterRole.ts';
+import { componentStatusKind } from './componentStatus.ts';
 import { clusterRoleBindingKind } from './clusterRoleBinding.ts';
 import { configMapKind } from './configMap.ts';
 import { controllerRevisionKind } from './controllerRevision.ts';
@@ -17,6 +18,7 @@ import { endpointsKind } from './endpoints.ts';
 import { endpointSliceKind } from './endpointSlice.ts';
 import { eventKind } from './event.ts';
 import { eventV1Kind } from './eventV1.ts';
+import { flowSchemaKind, flowSchemaV1beta2Kind } from './flowSchema.ts';
 import { horizontalPodAutoscalerKind } from './horizontalPodAutoscaler.ts';
 import { horizontalPodAutoscalerV1Kind } from './horizontalPodAutoscalerV1.ts';
 import { ingressKind } from './ingress.ts';
@@ -35,6 +37,7 @@ import { podKind } from './pod.ts';
 import { podDisruptionBudgetKind } from './podDisruptionBudget.ts';
 import { podTemplateKind } from './podTemplate.ts';
 import { priorityClassKind } from './priorityClass.ts';
+import { priorityLevelConfigurationKind, priorityLevelConfigurationV1beta2Kind } from './priorityLevelConfiguration.ts';
 import { replicaSetKind } from './replicaSet.ts';
 import { replicationControllerKind } from './replicationController.ts';
 import { resourceQuotaKind } from './resourceQuota.ts';
@@ -52,6 +55,7 @@ import { storageClassKind } from './storageClass.ts';
 import { subjectAccessReviewKind } from './subjectAccessReview.ts';
 import { tokenReviewKind } from './tokenReview.ts';
 import { validatingWebhookConfigurationKind } from './validatingWebhookConfiguration.ts';
+import { volumeAttachmentKind } from './volumeAttachment.ts';
 
 // The built-in kinds the simulated cluster serves, one module each, in the order discovery lists
 // them (a v1.28 kube-apiserver's order within /api/v1; groups as it lists them in /apis). Adding a
@@ -60,6 +64,7 @@ import { validatingWebhookConfigurationKind } from './validatingWebhookConfigura
 export const BUILTIN_KINDS: readonly KindModule[] = [
   namespaceKind,
   bindingKind,
+  componentStatusKind,
   configMapKind,
   secretKind,
   podKind,
@@ -104,11 +109,16 @@ export const BUILTIN_KINDS: readonly KindModule[] = [
   csiNodeKind,
   csiStorageCapacityKind,
   storageClassKind,
+  volumeAttachmentKind,
   validatingWebhookConfigurationKind,
   mutatingWebhookConfigurationKind,
+  customResourceDefinitionKind,
   priorityClassKind,
   leaseKind,
   runtimeClassKind,
   endpointSliceKind,
-  customResourceDefinitionKind,
+  flowSchemaKind,
+  priorityLevelConfigurationKind,
+  flowSchemaV1beta2Kind,
+  priorityLevelConfigurationV1beta2Kind,
 ];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { NameRule, ResourceInfo, ScaleMapping, SubresourceInfo } from '../vocabulary/resourceInfo.ts';
 import type { TableColumn } from '../vocabulary/tableCells.ts';
 import type { KindStrategy } from './kindStrategy.ts';
+import type { KubeObject } from '../../shared/k8s.ts';
 
 // Everything that makes one built-in kind, in one place, as kube-apiserver's registry keeps a
 // storage and a strategy per resource: what discovery says about it, its write rules, its status
@@ -58,6 +59,13 @@ export interface KindModule {
   protobuf?: false;
   /** 'kept' when a create keeps the status it sends (a kubelet registers its Node with one); else a create starts from the zero status. */
   statusOnCreate?: 'kept';
+  /**
+   * For a kind the API server makes up on each read and never stores (ComponentStatuses, probed
+   * when asked): its objects now. Such a kind is `virtual` and takes only get and list.
+   */
+  madeUp?: () => KubeObject[];
+  /** The Warning every request to the kind is answered with (a deprecated kind's). */
+  warning?: string;
 }
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

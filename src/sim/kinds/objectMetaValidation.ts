@@ -7,7 +7,8 @@ import { invalid, isRecord, nonNegative } from './fieldErrors.ts';
 // The rest of ValidateObjectMeta, after the name, labels and annotations: a generation that is
 // not negative, owner references that name their owner fully, finalizers that are qualified
 // names. Built-in kinds also refuse a bare finalizer name that is not one of Kubernetes' own
-// (core's validation); custom resources accept it (apimachinery's alone).
+// (core's validation); custom resources and CRDs accept it (apimachinery's alone: the
+// apiextensions-apiserver's own finalizer is customresourcecleanup.apiextensions.k8s.io).
 
 const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 /** Kinds that may never own anything (an Event is deleted on its own schedule). */
@@ -78,6 +79,6 @@ export function validateObjectMetaRest(info: ResourceInfo, meta: ObjectMeta): Ca
     ...validateLabelsAndAnnotations(meta.labels, meta.annotations),
     ...validateOwnerReferences(meta.ownerReferences),
     ...validateFinalizers(meta.finalizers),
-    ...(info.source === 'builtin' ? validateKubeFinalizerNames(meta) : []),
+    ...(info.source === 'builtin' && info.group !== 'apiextensions.k8s.io' ? validateKubeFinalizerNames(meta) : []),
   ];
 }

@@ -1,4 +1,4 @@
-import { groupVersionPath, groupVersionWord, groupWord, type Operation, type PathEntry } from './operations.ts';
+import { groupVersionPath, groupVersionWord, groupWord, PRODUCES, type Operation, type PathEntry } from './operations.ts';
 
 // The discovery and version endpoints as kube-apiserver's OpenAPI documents list them: /api/,
 // /apis/, /apis/<group>/, /api/v1/ and /apis/<group>/<version>/, /version/. In v3 each of
@@ -8,7 +8,7 @@ import { groupVersionPath, groupVersionWord, groupWord, type Operation, type Pat
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
 function get(operationId: string, description: string, response: string, tag: string): Operation {
-  return { method: 'get', operationId, description, query: [], responses: { '200': response }, tag };
+  return { method: 'get', operationId, description, query: [], responses: { '200': response }, tag, consumes: PRODUCES };
 }
 
 function entry(path: string, op: Operation): PathEntry {
@@ -25,7 +25,8 @@ export function discoveryDocuments(groups: readonly string[]): Map<string, PathE
     const word = groupWord(group);
     docs.set(`apis/${group}`, [entry(`/apis/${group}/`, get(`get${word}APIGroup`, 'get information of a group', `${META}.APIGroup`, word.charAt(0).toLowerCase() + word.slice(1)))]);
   }
-  docs.set('version', [entry('/version/', get('getCodeVersion', 'get the code version', 'io.k8s.apimachinery.pkg.version.Info', 'version'))]);
+  // /version/ speaks JSON only.
+  docs.set('version', [entry('/version/', { ...get('getCodeVersion', 'get the code version', 'io.k8s.apimachinery.pkg.version.Info', 'version'), consumes: ['application/json'], produces: ['application/json'] })]);
   return docs;
 }
 

@@ -73,11 +73,11 @@ function v2PathItem(entry: PathEntry): Schema {
     for (const [code, def] of Object.entries(op.responses)) responses[code] = { description: responseText(code), schema: { $ref: `#/definitions/${def}` } };
     responses['401'] = { description: 'Unauthorized' };
     item[op.method] = {
-      consumes: op.method === 'patch' ? op.patchTypes ?? PATCH_CONTENT_TYPES : ['*/*'],
+      consumes: op.consumes ?? (op.method === 'patch' ? op.patchTypes ?? PATCH_CONTENT_TYPES : ['*/*']),
       description: op.description,
       operationId: op.operationId,
       ...(parameters.length ? { parameters } : {}),
-      produces: PRODUCES,
+      produces: op.produces ?? PRODUCES,
       responses,
       schemes: ['https'],
       tags: [op.tag],
@@ -140,7 +140,7 @@ function v3PathItem(entry: PathEntry): Schema {
 function v3Operation(op: Operation): Schema {
   const responses: Schema = {};
   for (const [code, def] of Object.entries(op.responses)) {
-    responses[code] = { description: responseText(code), content: Object.fromEntries(V3_MEDIA.map((m) => [m, { schema: { $ref: `#/components/schemas/${def}` } }])) };
+    responses[code] = { description: responseText(code), content: Object.fromEntries((op.produces ?? V3_MEDIA).map((m) => [m, { schema: { $ref: `#/components/schemas/${def}` } }])) };
   }
   responses['401'] = { description: 'Unauthorized' };
   const out: Schema = {

@@ -18,4 +18,8 @@ export interface ConvertedVersion {
   validateCreate?(stored: Readonly<KubeObject>): Cause[];
   /** Serves /status in this version too. */
   status?: true;
+  /** Cluster-scoped: its objects are addressed without a namespace. */
+  clusterScoped?: true;
+  /** The Warning every request through this version is answered with (a deprecated version's). */
+  warning?: string;
 }

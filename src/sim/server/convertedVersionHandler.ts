@@ -44,7 +44,8 @@ function withStoredFieldSelector<T extends ListRequest>(v: ConvertedVersion, req
 }
 
 async function send(r: ResourceRequest, v: ConvertedVersion, code: number, stored: Readonly<KubeObject>, ctx?: RequestContext): Promise<void> {
-  if (ctx?.warnings?.length) r.res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  const warnings = [...(v.warning ? [v.warning] : []), ...(ctx?.warnings ?? [])];
+  if (warnings.length) r.res.setHeader('Warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
   await r.cluster.whenDurable();
   const rendering = negotiateObjectRendering(r.req.headers.accept);
   if (rendering === 'metadata') sendJson(r.res, code, partialObjectMetadataJson(stored));
@@ -79,7 +80,7 @@ function collection(r: ResourceRequest, v: ConvertedVersion, method: string): Pr
     return;
   }
   if (method === 'POST') {
-    if (target.namespace === '') throw methodNotAllowed(method);
+    if (target.namespace === '' && !v.clusterScoped) throw methodNotAllowed(method);
     return (async () => {
       const ctx = query.writeContext(r.ctx);
       const stored = v.toStored(await readActionBody(r, v.type, ctx));
@@ -155,8 +156,9 @@ export async function serveConvertedVersion(r: ResourceRequest, v: ConvertedVers
   const method = r.req.method ?? 'GET';
   const { subresource } = r.target;
   if (subresource !== '' && !(subresource === 'status' && v.status)) throw pathNotFound();
+  if (v.warning) r.res.setHeader('Warning', `299 - ${JSON.stringify(v.warning)}`);
   if (r.target.name === '') return collection(r, v, method);
-  if (r.target.namespace === '') throw pathNotFound();
+  if (r.target.namespace === '' && !v.clusterScoped) throw pathNotFound();
   if (method === 'GET' && subresource === '' && (r.target.watchPrefix || r.query.isWatch())) {
     const request = withStoredFieldSelector(v, r.query.watchRequest(r.target.namespace));
     request.fieldSelector = [request.fieldSelector, `metadata.name=${r.target.name}`].filter(Boolean).join(',');

@@ -21,6 +21,8 @@ import { pumpBody, takeTurn } from './chunkPump.ts';
 import { sharedListPages } from './sharedListBodies.ts';
 import { listSeats, sendTooManyRequests } from './inFlightLimit.ts';
 import { answerReview } from './reviews.ts';
+import { serveMadeUp } from './madeUpResource.ts';
+import { kindModuleFor } from '../kinds/index.ts';
 import { decodeBuiltin, refuseMiswrittenNumbers } from '../store/bodyDecoding.ts';
 import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
 import { tooLargeResourceVersion } from '../../shared/apiErrors.ts';
@@ -241,6 +243,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   const { cluster, target, query, req } = r;
   const info = resolve(cluster, target);
   if (info.group === '' && info.resource === 'bindings') return serveBindingCollection(r);
+  const madeUp = kindModuleFor(info);
+  if (madeUp?.madeUp) return serveMadeUp(r, info, { ...madeUp, madeUp: madeUp.madeUp });
   if (info.virtual) return serveReview(r, info);
   const converted = convertedVersionFor(info);
   if (converted) return serveConvertedVersion(r, converted);

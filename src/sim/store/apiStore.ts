@@ -11,9 +11,9 @@ import {
   applyConfiguration, checkAppliedConfiguration, committedFields, recordApplyCreate, recordUpdate, writeEnded, type FieldManagement,
 } from '../apply/fieldManager.ts';
 import { fieldManagementFor } from '../apply/forResource.ts';
-import { deleteCustomResources, establishCrd, followCrd } from './crdLifecycle.ts';
+import { establishCrd, finishCrdCleanup, followCrd, markCrdTerminating } from './crdLifecycle.ts';
 import { collectDangling, collectDependents, deleteDependentsFirst, finishForegroundDeletion, orphanDependents, ownersWaitingOn } from './garbageCollector.ts';
-import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, refuseImmortalNamespaceDeletion } from './namespaceLifecycle.ts';
+import { deleteIfFinalized, emptyNamespace, finishNamespaceIfEmpty, namespaceFinalizers, refuseImmortalNamespaceDeletion, releaseOrphanFinalizer } from './namespaceLifecycle.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
 import type { KindRegistry } from '../resources/registry.ts';
 import { hasSubresource, type ResourceInfo } from '../vocabulary/resourceInfo.ts';
@@ -390,9 +390,14 @@ export class ApiStore implements StoreOps {
       // With the garbage collector running, a Foreground delete parks the owner behind its
       // finalizer while the dependents go (namespaces and CRDs have lifecycles of their own).
       const foreground = this.deletionControllers && options.propagationPolicy === 'Foreground' && !isNamespace && !isCrdTable(info) && uid !== undefined;
-      const gcFinalizer = this.deletionControllers ? (foreground ? 'foregroundDeletion' : undefined) : propagationFinalizer(options.propagationPolicy);
-      if (ctx.dryRun) return this.dryRunDeletion(info, current, options, gcFinalizer);
-      if (isCrdTable(info)) deleteCustomResources(this, current.object, cascadeContext(ctx));
+      // A namespace's registry puts the garbage collector's finalizers itself (below).
+      const gcFinalizer = isNamespace ? undefined : this.deletionControllers ? (foreground ? 'foregroundDeletion' : undefined) : propagationFinalizer(options.propagationPolicy);
+      if (ctx.dryRun) return this.dryRunDeletion(info, current, options, isNamespace ? propagationFinalizer(options.propagationPolicy) : gcFinalizer);
+      if (isCrdTable(info)) {
+        const marked = markCrdTerminating(this, table, key, current, this.opts.clock.now(), ctx);
+        if (marked !== current) this.followUps.push(() => finishCrdCleanup(this, info, table, key, this.opts.clock.now(), cascadeContext(ctx)));
+        return { object: marked, deleted: false };
+      }
       if (foreground) {
         const marked = this.markForGarbageCollector(table, key, current, 'foregroundDeletion', options, info, ctx);
         deleteDependentsFirst(this, uid, cascadeContext(ctx));
@@ -412,7 +417,15 @@ export class ApiStore implements StoreOps {
         if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
         if (isNamespace) {
           (next as { status?: unknown }).status = { phase: 'Terminating' };
-          if (this.deletionControllers) this.followUps.push(() => emptyNamespace(this, name, followUpContext(ctx)));
+          const finalizers = namespaceFinalizers(next.metadata.finalizers, options.propagationPolicy);
+          if (finalizers) next.metadata.finalizers = finalizers;
+          else delete next.metadata.finalizers;
+          if (this.deletionControllers) {
+            // The garbage collector's part (dependents were seen to above), then the namespace controller's.
+            if (uid && finalizers?.includes('foregroundDeletion')) this.followUps.push(() => finishForegroundDeletion(this, uid, followUpContext(ctx)));
+            if (finalizers?.includes('orphan')) this.followUps.push(() => releaseOrphanFinalizer(this, name, followUpContext(ctx)));
+            this.followUps.push(() => emptyNamespace(this, name, followUpContext(ctx)));
+          }
         }
         const marked = this.commit(table, key, next, ctx).object;
         return { object: marked, deleted: false };

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../shared/k8s.ts';
 import { forbidden } from '../../shared/apiErrors.ts';
 import { mutableCopy } from './storedObject.ts';
 import { NAMESPACES, type StoreOps } from './storeOps.ts';
-import type { RequestContext } from './types.ts';
+import type { DeleteOptions, RequestContext } from './types.ts';
 
 // A real cluster's namespace controller empties a Terminating namespace and then finalizes it (a
 // cluster without kube-controller-manager leaves it Terminating forever). The sim has no
@@ -60,4 +60,32 @@ export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kub
 /** Refuses the deletion of an immortal namespace, as admission does: before anything else, dry run or not. */
 export function refuseImmortalNamespaceDeletion(name: string): void {
   if (IMMORTAL_NAMESPACES.has(name)) throw forbidden(NAMESPACES.group, NAMESPACES.resource, name, 'this namespace may not be deleted');
+}
+
+const ORPHAN = 'orphan';
+const FOREGROUND = 'foregroundDeletion';
+
+/**
+ * The garbage collector's finalizers a namespace's first delete leaves on it, as the namespace
+ * registry decides them (shouldHaveOrphanFinalizer, shouldHaveDeleteDependentsFinalizer): a
+ * propagation policy puts its own and takes the other off; none keeps what was there.
+ */
+export function namespaceFinalizers(current: readonly string[] | undefined, policy: DeleteOptions['propagationPolicy']): string[] | undefined {
+  if (policy === undefined) return current ? [...current] : undefined;
+  const kept = (current ?? []).filter((f) => f !== ORPHAN && f !== FOREGROUND);
+  if (policy === 'Orphan') kept.push(ORPHAN);
+  if (policy === 'Foreground') kept.push(FOREGROUND);
+  return kept.length ? kept : undefined;
+}
+
+/** The garbage collector done with a namespace whose dependents were orphaned: its `orphan` finalizer goes. */
+export function releaseOrphanFinalizer(ops: StoreOps, namespace: string, ctx: RequestContext): void {
+  const nsTable = ops.mvcc.table(NAMESPACES.group, NAMESPACES.resource);
+  const ns = nsTable.current.get(namespace);
+  const info = ops.registry.storageInfo(NAMESPACES.group, NAMESPACES.resource);
+  if (!ns || !info || !ns.object.metadata.finalizers?.includes(ORPHAN)) return;
+  const next = mutableCopy(ns.object) as KubeObject;
+  next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== ORPHAN);
+  if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
+  ops.commitUpdate(info, nsTable, namespace, ns, next, ctx);
 }

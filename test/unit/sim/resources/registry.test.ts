@@ -17,11 +17,11 @@ test('the registry resolves by GVR, by kind, and by plural, singular, short name
   for (const name of ['deploy', 'deployments', 'deployment', 'Deployment', 'deployments.apps']) assert.equal(r.resolveName(name)?.resource, 'deployments', name);
   assert.equal(r.resolveName('ev')?.group, '', 'the core group wins');
   assert.deepEqual(r.inGroupVersion('', 'v1').map((x) => x.resource).sort(), [
-    'bindings', 'configmaps', 'endpoints', 'events', 'limitranges', 'namespaces', 'nodes', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'podtemplates', 'replicationcontrollers', 'resourcequotas', 'secrets', 'serviceaccounts', 'services',
+    'bindings', 'componentstatuses', 'configmaps', 'endpoints', 'events', 'limitranges', 'namespaces', 'nodes', 'persistentvolumeclaims', 'persistentvolumes', 'pods', 'podtemplates', 'replicationcontrollers', 'resourcequotas', 'secrets', 'serviceaccounts', 'services',
   ]);
   assert.deepEqual(r.groups().map((g) => g.name), [
     'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io',
-    'storage.k8s.io', 'admissionregistration.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'apiextensions.k8s.io',
+    'storage.k8s.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'node.k8s.io', 'discovery.k8s.io', 'flowcontrol.apiserver.k8s.io',
   ]);
   for (const [name, resource] of [['cj', 'cronjobs'], ['pvc', 'persistentvolumeclaims'], ['pv', 'persistentvolumes'], ['ing', 'ingresses'], ['netpol', 'networkpolicies'], ['pdb', 'poddisruptionbudgets'], ['hpa', 'horizontalpodautoscalers'], ['clusterrolebinding', 'clusterrolebindings'], ['quota', 'resourcequotas'], ['limits', 'limitranges'], ['pc', 'priorityclasses'], ['sc', 'storageclasses'], ['ingressclass', 'ingressclasses'], ['endpointslice', 'endpointslices']]) {
     assert.equal(r.resolveName(name!)?.resource, resource, name);

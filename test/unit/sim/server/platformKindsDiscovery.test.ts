@@ -29,6 +29,8 @@ const REAL_V1_28: Record<string, Json[]> = {
     entry('csinodes', 'CSINode', false, { storageVersionHash: 'Pe62DkZtjuo=' }),
     entry('csistoragecapacities', 'CSIStorageCapacity', true, { storageVersionHash: 'xeVl+2Ly1kE=' }),
     entry('storageclasses', 'StorageClass', false, { shortNames: ['sc'], storageVersionHash: 'K+m6uJwbjGY=' }),
+    entry('volumeattachments', 'VolumeAttachment', false, { storageVersionHash: 'tJx/ezt6UDU=' }),
+    { name: 'volumeattachments/status', singularName: '', namespaced: false, kind: 'VolumeAttachment', verbs: ['get', 'patch', 'update'] },
   ],
   'apiregistration.k8s.io/v1': [
     entry('apiservices', 'APIService', false, { categories: ['api-extensions'], storageVersionHash: 'InPBPD7+PqM=' }),

@@ -90,7 +90,7 @@ test('reviews as kubectl 1.32 sends them: the spec is read, the status sent alon
 });
 
 test('unknown kinds and broken bodies are told apart', () => {
-  assert.throws(() => decodeKubernetesProtobuf(envelope('storage.k8s.io/v1', 'VolumeAttachment', bytes(1, bytes(1, 'csi-123')))), (e: unknown) => e instanceof UnsupportedProtobufKind && e.typeName === 'storage.k8s.io/v1/VolumeAttachment');
+  assert.throws(() => decodeKubernetesProtobuf(envelope('internal.apiserver.k8s.io/v1alpha1', 'StorageVersion', bytes(1, bytes(1, 'apps.deployments')))), (e: unknown) => e instanceof UnsupportedProtobufKind && e.typeName === 'internal.apiserver.k8s.io/v1alpha1/StorageVersion');
   assert.throws(() => decodeKubernetesProtobuf(new Uint8Array([1, 2, 3, 4])), /no k8s/);
   const truncated = envelope('v1', 'ConfigMap', bytes(1, bytes(1, 'cm'))).subarray(0, 20);
   assert.throws(() => decodeKubernetesProtobuf(truncated), /truncated/);
