@@ -330,9 +330,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
     // client-go relistResourceVersion: '0' (any, cache is fine) the first time, the last synced
     // version afterwards, and a consistent read ('') once that version is gone.
     let rv: string | undefined = this.lastRVUnavailable ? undefined : this.listedOnce ? this.lastSyncRV || undefined : '0';
-    const limit = this.o.pageSize ?? 500;
+    const pageSize = this.o.pageSize ?? 500;
+    // Cleared when a continue token expires: the list is asked for again whole, which no
+    // compaction can cut short (client-go's pager, FullListIfExpired).
+    let paged = pageSize > 0;
     const transform = this.o.transform;
-    for (let restart = 0; ; restart++) {
+    for (;;) {
+      const limit = paged ? pageSize : 0;
       if (this.probes.active) this.emit({ kind: 'listStart', resourceVersion: rv });
       const pages: T[][] = [];
       const repeated = new RepeatedValues();
@@ -360,10 +364,18 @@ export class Reflector<T extends KubeObject = KubeObject> {
         } while (cont);
       } catch (err) {
         if (this.stopped) return false;
-        if ((isExpired(err) || isTooLargeResourceVersion(err)) && restart === 0) {
-          // An expired continue token, a version the server no longer has, or one it never had
-          // (its history was lost): start over with a consistent read (client-go:
-          // isLastSyncResourceVersionUnavailable).
+        if (isExpired(err) && cont !== undefined && paged) {
+          // The storage was compacted between two pages: paging again could be cut short again,
+          // for as long as compactions come faster than a list's pages.
+          this.stats.expired++;
+          if (this.probes.active) this.emit({ kind: 'expired', via: 'http', resourceVersion: rv ?? '' });
+          paged = false;
+          continue;
+        }
+        if ((isExpired(err) || isTooLargeResourceVersion(err)) && rv !== undefined) {
+          // A version the server no longer has, or one it never had (its history was lost): start
+          // over with a consistent read (client-go: isLastSyncResourceVersionUnavailable).
+          paged = pageSize > 0;
           if (isExpired(err)) {
             this.stats.expired++;
             if (this.probes.active) this.emit({ kind: 'expired', via: 'http', resourceVersion: rv ?? '' });

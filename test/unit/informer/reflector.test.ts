@@ -28,7 +28,7 @@ describe('reflector: list', () => {
     assert.equal(r.informer.lastSyncResourceVersion(), '7');
   });
 
-  it('an expired continue token restarts the list from scratch as a consistent read', async () => {
+  it('an expired continue token: the list asked for again whole, at the version it started from (client-go FullListIfExpired)', async () => {
     const r = rig({ pageSize: 2 }, {}, seedN(5));
     let expired = false;
     r.source.beforeList = (o) => {
@@ -40,11 +40,23 @@ describe('reflector: list', () => {
     r.informer.run();
     await r.tick();
     assert.equal(r.informer.indexer.size, 5);
-    const calls = r.source.listCalls.map((c) => [c.resourceVersion, c.continue !== undefined]);
-    assert.deepEqual(calls, [['0', false], [undefined, true], [undefined, false], [undefined, true], [undefined, true]]);
+    const calls = r.source.listCalls.map((c) => [c.resourceVersion, c.limit, c.continue !== undefined]);
+    assert.deepEqual(calls, [['0', 2, false], [undefined, 2, true], ['0', undefined, false]]);
     assert.ok(r.probes.some((p) => p.kind === 'expired' && p.via === 'http'));
     assert.equal(r.informer.stats().expired, 1);
     assert.deepEqual(r.log.filter((l) => l.startsWith('add')).length, 5);
+  });
+
+  it('syncs while every continue token expires before it is used (compactions faster than the pages)', async () => {
+    const r = rig({ pageSize: 2 }, {}, seedN(5));
+    r.source.beforeList = (o) => {
+      if (o.continue) r.source.expireContinueTokens();
+    };
+    r.informer.run();
+    await r.tick(60_000);
+    assert.equal(r.informer.hasSynced(), true);
+    assert.equal(r.informer.indexer.size, 5);
+    assert.deepEqual(r.errors, []);
   });
 
   it('a failing list backs off (0.8 s, doubling, jittered) and retries', async () => {
