@@ -185,6 +185,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private lastSyncRV = '';
   /** The last RV can no longer be served (410): the next list must be a consistent read (''). */
   private lastRVUnavailable = false;
+  /** A watch ended with 410: the next list is a relist for that cause. */
+  private watchExpired = false;
+  /**
+   * The first list (at '0') came in pages: no watch cache serves this resource, so later lists are
+   * paged too (client-go paginatedResult).
+   */
+  private paginatedResult = false;
   private listedOnce = false;
   private watchListUnsupported = false;
   /** Why the last list failed: its Retry-After, if any, lengthens the backoff. */
@@ -324,16 +331,18 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private async list(): Promise<boolean> {
     if (this.listedOnce) {
       this.stats.relists++;
-      if (this.probes.active) this.emit({ kind: 'relist', cause: this.lastRVUnavailable ? 'expired' : 'error' });
+      if (this.probes.active) this.emit({ kind: 'relist', cause: this.lastRVUnavailable || this.watchExpired ? 'expired' : 'error' });
     }
     const startedAt = this.clock.now();
     // client-go relistResourceVersion: '0' (any, cache is fine) the first time, the last synced
     // version afterwards, and a consistent read ('') once that version is gone.
     let rv: string | undefined = this.lastRVUnavailable ? undefined : this.listedOnce ? this.lastSyncRV || undefined : '0';
     const pageSize = this.o.pageSize ?? 500;
-    // Cleared when a continue token expires: the list is asked for again whole, which no
-    // compaction can cut short (client-go's pager, FullListIfExpired).
-    let paged = pageSize > 0;
+    // A list at a version we saw is asked for whole, so that the watch cache serves it rather than
+    // etcd page by page; '0' is served whole from the cache anyway (client-go). Cleared when a
+    // continue token expires: the list is asked for again whole, which no compaction can cut short
+    // (client-go's pager, FullListIfExpired).
+    let paged = pageSize > 0 && (rv === undefined || rv === '0' || this.paginatedResult);
     const transform = this.o.transform;
     for (;;) {
       const limit = paged ? pageSize : 0;
@@ -402,6 +411,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         return false;
       }
       this.stats.lists++;
+      if (rv === '0' && pages.length > 1) this.paginatedResult = true;
       this.listed(listRV);
       return true;
     }
@@ -424,6 +434,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private listed(rv: string): void {
     this.lastSyncRV = rv;
     this.lastRVUnavailable = false;
+    this.watchExpired = false;
     if (!this.listedOnce) {
       this.listedOnce = true;
       this.startResync();
@@ -660,7 +671,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
     if (this.session === session) this.session = undefined;
     if (end.kind === 'expired') {
       this.stats.expired++;
-      this.lastRVUnavailable = true;
+      // Not unavailable yet: a list at our version is served from the watch cache with anything as
+      // new or newer; only a list the server answers 410 too falls back to a consistent read
+      // (client-go).
+      this.watchExpired = true;
       if (this.probes.active) this.emit({ kind: 'expired', via: end.via, resourceVersion: this.lastSyncRV });
     }
     if (end.kind === 'behind') this.lastRVUnavailable = true;

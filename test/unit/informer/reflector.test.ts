@@ -143,7 +143,7 @@ describe('reflector: watch', () => {
   });
 
   for (const via of ['http', 'event'] as const) {
-    it(`410 as ${via === 'http' ? 'a rejected watch' : 'an ERROR event'} → relist with a consistent read`, async () => {
+    it(`410 as ${via === 'http' ? 'a rejected watch' : 'an ERROR event'} → relist at the last synced version, whole (client-go)`, async () => {
       const r = rig({}, { expiredForm: via }, seedN(3));
       r.informer.run();
       await r.tick(5000);
@@ -160,7 +160,8 @@ describe('reflector: watch', () => {
       assert.ok(!r.probes.some((p) => p.kind === 'relist'));
       await r.tick(1200);
       assert.ok(r.probes.some((p) => p.kind === 'relist'));
-      assert.equal(r.source.listCalls.at(-1)!.resourceVersion, undefined);
+      // A list at a version is served by the watch cache with anything as new or newer: no etcd read.
+      assert.deepEqual([r.source.listCalls.length, r.source.listCalls.at(-1)!.resourceVersion, r.source.listCalls.at(-1)!.limit], [2, '3', undefined]);
       assert.deepEqual(r.log.slice(3).sort(), ['add ns/o9 6', 'delete? ns/o0 1', 'update ns/o1 5 <- 2']);
       assert.deepEqual([...r.informer.indexer.listKeys()].sort(), [...r.source.state().keys()].sort());
       // And it keeps watching from the new list.
@@ -169,6 +170,22 @@ describe('reflector: watch', () => {
       assert.equal(r.log.at(-1), 'add ns/later 7');
     });
   }
+
+  it('a relist at the last synced version answered 410 too → a consistent read, paged', async () => {
+    const r = rig({}, {}, seedN(3));
+    r.informer.run();
+    await r.tick(5000);
+    r.source.dropWatches(new Error('network down'));
+    await r.tick();
+    r.source.create(obj('ns', 'o9'));
+    r.source.compact();
+    r.source.failNextList(new ApiError(410, 'too old resource version: 3 (4)', 'Expired'));
+    await r.tick(5000);
+    await r.tick(5000);
+    assert.deepEqual(r.source.listCalls.slice(1, 3).map((c) => [c.resourceVersion, c.limit]), [['3', undefined], [undefined, 500]]);
+    assert.deepEqual([...r.informer.indexer.listKeys()].sort(), [...r.source.state().keys()].sort());
+    assert.equal(r.log.at(-1), 'add ns/o9 4');
+  });
 
   it('a non-410 ERROR event reports the error, backs off and rewatches without relisting', async () => {
     const r = rig({}, {}, seedN(1));
