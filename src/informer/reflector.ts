@@ -97,6 +97,8 @@ type WatchEnd =
   /** Nothing arrived for watchIdleTimeoutMs: resume from the last RV at once. */
   | { kind: 'silent'; silentMs: number }
   | { kind: 'error'; error: Error }
+  /** The server answered the watch request with an error status: list again after the backoff. */
+  | { kind: 'refused'; error: Error }
   /** A streaming list that did not complete: use a plain list instead. */
   | { kind: 'watchListFailed'; error: Error };
 
@@ -320,6 +322,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
       case 'error':
         await this.sleep(this.nextBackoff(end.error));
         return false;
+      case 'refused':
+        await this.sleep(this.nextBackoff(end.error));
+        return true;
       case 'watchListFailed':
         return true;
     }
@@ -611,6 +616,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private refusal(err: unknown, via: 'http' | 'event'): WatchEnd {
     if (isExpired(err)) return { kind: 'expired', via };
     if (isTooLargeResourceVersion(err)) return { kind: 'behind', error: behindError(this.lastSyncRV, err) };
+    // client-go lists again after any status but 429 refusing a watch (403, 404, 5xx): with the
+    // right to list but not to watch, the cache still follows the server, a list per backoff, and a
+    // CRD deleted and made again is listed afresh. An ERROR event mid-stream is watched again.
+    if (via === 'http' && err instanceof ApiError && err.code !== 429) return { kind: 'refused', error: err };
     return { kind: 'error', error: asError(err) };
   }
 
@@ -678,12 +687,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
       if (this.probes.active) this.emit({ kind: 'expired', via: end.via, resourceVersion: this.lastSyncRV });
     }
     if (end.kind === 'behind') this.lastRVUnavailable = true;
-    if (end.kind === 'error' || end.kind === 'behind') this.reportError(end.error);
+    if (end.kind === 'error' || end.kind === 'refused' || end.kind === 'behind') this.reportError(end.error);
     this.resumedAfterSilence = end.kind === 'silent' ? { silentMs: end.silentMs, resourceVersion: this.lastSyncRV } : undefined;
     const silence = end.kind === 'silent' ? quietWords(end.silentMs, this.lastSyncRV) : undefined;
     if (this.probes.active) {
-      const reason = end.kind === 'watchListFailed' || end.kind === 'behind' || end.kind === 'silent' ? 'error' : end.kind;
-      const error = end.kind === 'error' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence;
+      const reason = end.kind === 'watchListFailed' || end.kind === 'behind' || end.kind === 'silent' || end.kind === 'refused' ? 'error' : end.kind;
+      const error = end.kind === 'error' || end.kind === 'refused' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence;
       this.emit({ kind: 'watchClose', reason, error, events: session.events });
     }
     session.resolve(end);

@@ -199,15 +199,31 @@ describe('reflector: watch', () => {
     assert.equal(r.source.listCalls.length, 1);
   });
 
-  it('a rejected watch (non-410) backs off and retries from the same version', async () => {
+  it('a watch refused with a status (not 410, not 429) backs off, lists again at its version, and watches from there (client-go)', async () => {
     const r = rig({}, {}, seedN(1));
     r.source.failNextWatch(new ApiError(503, 'unavailable'));
     r.informer.run();
     await r.tick();
     assert.equal(r.informer.hasSynced(), true);
     await r.tick(1200);
+    assert.deepEqual(r.source.listCalls.map((c) => c.resourceVersion), ['0', '1']);
     assert.deepEqual(r.source.watchCalls.map((c) => c.resourceVersion), ['1', '1']);
     assert.equal(r.source.openWatches, 1);
+  });
+
+  it('allowed to list but not to watch (403 on every watch): the cache still follows the server, a list per backoff', async () => {
+    const r = rig({}, {}, seedN(2));
+    r.source.failNextWatch(new ApiError(403, 'configmaps is forbidden: User "lister" cannot watch resource "configmaps"', 'Forbidden'), 1000);
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.hasSynced(), true);
+    r.source.update(obj('ns', 'o0', { changed: 'yes' }));
+    r.source.delete('ns', 'o1');
+    r.source.create(obj('ns', 'o2'));
+    await r.tick(5000);
+    assert.deepEqual(r.log.slice(2).sort(), ['add ns/o2 5', 'delete? ns/o1 2', 'update ns/o0 3 <- 1']);
+    assert.match(String(r.errors[0]), /cannot watch/);
+    assert.ok(r.probes.some((p) => p.kind === 'backoff'));
   });
 
   it('malformed events are reported and counted, not silently dropped, and the stream goes on', async () => {
