@@ -1,10 +1,12 @@
 // node scripts/conformance/informer.mjs [--target real|sim|both] [--only REGEX] [--speed-objects N]
+//                                        [--api-server-arg=--watch-cache=false ...]
 // The product's informer against kube-apiserver v1.28.4 alone (etcd, no controller manager) and
 // against `controller-lab sim --api-server-only`: the same tests (test/informerConformance), given
 // each server by a kubeconfig in the environment, so a difference between the two shows. Then the
 // sync-speed figure beside client-go's (N ConfigMaps, default 10 000; 0 leaves it out). Writes
 // test-output/conformance/informer-<target>.{json,md}: each test's verdict, and the figures
-// measured (sync times, list pages).
+// measured (sync times, list pages). --api-server-arg (repeatable) is given to kube-apiserver, to run
+// the same tests against it set up otherwise (without its watch cache, say).
 // Build first: node scripts/conformance/build.mjs (kube-apiserver) and npm run build (the sim).
 import { execFileSync } from 'node:child_process';
 import { existsSync, globSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,8 @@ import { realHistory, serveHistoryControl, simHistory } from './historyControl.m
 import { stopAll } from './processes.mjs';
 import { measureSyncSpeed } from './syncSpeed.mjs';
 
-const { values } = parseArgs({ options: { target: { type: 'string', default: 'both' }, only: { type: 'string' }, 'speed-objects': { type: 'string', default: '10000' } } });
+const { values } = parseArgs({ options: { target: { type: 'string', default: 'both' }, only: { type: 'string' }, 'speed-objects': { type: 'string', default: '10000' }, 'api-server-arg': { type: 'string', multiple: true, default: [] } } });
+const apiServerArgs = values['api-server-arg'];
 const speedObjects = Number(values['speed-objects']);
 const targets = values.target === 'both' ? ['real', 'sim'] : [values.target];
 if (!targets.every((t) => t === 'real' || t === 'sim')) {
@@ -25,7 +28,7 @@ if (!targets.every((t) => t === 'real' || t === 'sim')) {
   process.exit(2);
 }
 const TARGETS = {
-  real: { what: `kube-apiserver ${KUBERNETES_VERSION} alone (etcd, no controller manager)` },
+  real: { what: `kube-apiserver ${KUBERNETES_VERSION} alone (etcd, no controller manager)${apiServerArgs.length ? `, ${apiServerArgs.join(' ')}` : ''}` },
   sim: { what: 'controller-lab sim --api-server-only' },
 };
 
@@ -94,7 +97,7 @@ for (const target of targets) {
   let control;
   try {
     const cluster = target === 'real'
-      ? await (await import('./realCluster.mjs')).startRealCluster(dir, say, { controllerManager: false })
+      ? await (await import('./realCluster.mjs')).startRealCluster(dir, say, { controllerManager: false, apiServerArgs })
       : await (await import('./simCluster.mjs')).startSim(dir, 'api-server-only', say);
     control = await serveHistoryControl(target === 'real' ? realHistory(cluster) : simHistory(cluster));
     const measuresFile = join(dir, 'measures.jsonl');
@@ -118,7 +121,7 @@ for (const target of targets) {
       kubernetes: KUBERNETES_VERSION,
       date: new Date().toISOString().slice(0, 10),
       commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim(),
-      command: `node scripts/conformance/informer.mjs --target ${target}${values.only ? ` --only '${values.only}'` : ''}${speedObjects !== 10_000 ? ` --speed-objects ${speedObjects}` : ''}`,
+      command: `node scripts/conformance/informer.mjs --target ${target}${values.only ? ` --only '${values.only}'` : ''}${speedObjects !== 10_000 ? ` --speed-objects ${speedObjects}` : ''}${apiServerArgs.map((a) => ` --api-server-arg=${a}`).join('')}`,
       minutes: Math.round((Date.now() - started) / 6000) / 10,
     };
     const { passed, total } = writeReport(name, meta, verdicts, measures);

@@ -20,8 +20,11 @@ function hostAddress() {
   return found.address;
 }
 
-/** controllerManager: false gives kube-apiserver alone, as envtest runs it. */
-export async function startRealCluster(dir, log = console.log, { controllerManager = true } = {}) {
+/**
+ * controllerManager: false gives kube-apiserver alone, as envtest runs it. apiServerArgs are added
+ * to kube-apiserver's own (e.g. --watch-cache=false).
+ */
+export async function startRealCluster(dir, log = console.log, { controllerManager = true, apiServerArgs = [] } = {}) {
   mkdirSync(join(dir, 'pki'), { recursive: true });
   const [etcdPort, peerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
 
@@ -61,6 +64,7 @@ export async function startRealCluster(dir, log = console.log, { controllerManag
     '--service-cluster-ip-range=10.96.0.0/16',
     '--allow-privileged=true',
     '--profiling=false',
+    ...apiServerArgs,
   ];
   const startApiServer = async () => {
     const child = start(binary('kube-apiserver'), apiserverArgs, { log: join(dir, 'kube-apiserver.log') });

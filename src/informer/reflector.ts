@@ -97,6 +97,8 @@ type WatchEnd =
   /** Nothing arrived for watchIdleTimeoutMs: resume from the last RV at once. */
   | { kind: 'silent'; silentMs: number }
   | { kind: 'error'; error: Error }
+  /** The server answered the watch request with an error status: list again after the backoff. */
+  | { kind: 'refused'; error: Error }
   /** A streaming list that did not complete: use a plain list instead. */
   | { kind: 'watchListFailed'; error: Error };
 
@@ -185,6 +187,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private lastSyncRV = '';
   /** The last RV can no longer be served (410): the next list must be a consistent read (''). */
   private lastRVUnavailable = false;
+  /** A watch ended with 410: the next list is a relist for that cause. */
+  private watchExpired = false;
+  /**
+   * The first list (at '0') came in pages: no watch cache serves this resource, so later lists are
+   * paged too (client-go paginatedResult).
+   */
+  private paginatedResult = false;
   private listedOnce = false;
   private watchListUnsupported = false;
   /** Why the last list failed: its Retry-After, if any, lengthens the backoff. */
@@ -313,6 +322,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
       case 'error':
         await this.sleep(this.nextBackoff(end.error));
         return false;
+      case 'refused':
+        await this.sleep(this.nextBackoff(end.error));
+        return true;
       case 'watchListFailed':
         return true;
     }
@@ -324,15 +336,21 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private async list(): Promise<boolean> {
     if (this.listedOnce) {
       this.stats.relists++;
-      if (this.probes.active) this.emit({ kind: 'relist', cause: this.lastRVUnavailable ? 'expired' : 'error' });
+      if (this.probes.active) this.emit({ kind: 'relist', cause: this.lastRVUnavailable || this.watchExpired ? 'expired' : 'error' });
     }
     const startedAt = this.clock.now();
     // client-go relistResourceVersion: '0' (any, cache is fine) the first time, the last synced
     // version afterwards, and a consistent read ('') once that version is gone.
     let rv: string | undefined = this.lastRVUnavailable ? undefined : this.listedOnce ? this.lastSyncRV || undefined : '0';
-    const limit = this.o.pageSize ?? 500;
+    const pageSize = this.o.pageSize ?? 500;
+    // A list at a version we saw is asked for whole, so that the watch cache serves it rather than
+    // etcd page by page; '0' is served whole from the cache anyway (client-go). Cleared when a
+    // continue token expires: the list is asked for again whole, which no compaction can cut short
+    // (client-go's pager, FullListIfExpired).
+    let paged = pageSize > 0 && (rv === undefined || rv === '0' || this.paginatedResult);
     const transform = this.o.transform;
-    for (let restart = 0; ; restart++) {
+    for (;;) {
+      const limit = paged ? pageSize : 0;
       if (this.probes.active) this.emit({ kind: 'listStart', resourceVersion: rv });
       const pages: T[][] = [];
       const repeated = new RepeatedValues();
@@ -360,10 +378,18 @@ export class Reflector<T extends KubeObject = KubeObject> {
         } while (cont);
       } catch (err) {
         if (this.stopped) return false;
-        if ((isExpired(err) || isTooLargeResourceVersion(err)) && restart === 0) {
-          // An expired continue token, a version the server no longer has, or one it never had
-          // (its history was lost): start over with a consistent read (client-go:
-          // isLastSyncResourceVersionUnavailable).
+        if (isExpired(err) && cont !== undefined && paged) {
+          // The storage was compacted between two pages: paging again could be cut short again,
+          // for as long as compactions come faster than a list's pages.
+          this.stats.expired++;
+          if (this.probes.active) this.emit({ kind: 'expired', via: 'http', resourceVersion: rv ?? '' });
+          paged = false;
+          continue;
+        }
+        if ((isExpired(err) || isTooLargeResourceVersion(err)) && rv !== undefined) {
+          // A version the server no longer has, or one it never had (its history was lost): start
+          // over with a consistent read (client-go: isLastSyncResourceVersionUnavailable).
+          paged = pageSize > 0;
           if (isExpired(err)) {
             this.stats.expired++;
             if (this.probes.active) this.emit({ kind: 'expired', via: 'http', resourceVersion: rv ?? '' });
@@ -390,6 +416,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         return false;
       }
       this.stats.lists++;
+      if (rv === '0' && pages.length > 1) this.paginatedResult = true;
       this.listed(listRV);
       return true;
     }
@@ -412,6 +439,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private listed(rv: string): void {
     this.lastSyncRV = rv;
     this.lastRVUnavailable = false;
+    this.watchExpired = false;
     if (!this.listedOnce) {
       this.listedOnce = true;
       this.startResync();
@@ -588,6 +616,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private refusal(err: unknown, via: 'http' | 'event'): WatchEnd {
     if (isExpired(err)) return { kind: 'expired', via };
     if (isTooLargeResourceVersion(err)) return { kind: 'behind', error: behindError(this.lastSyncRV, err) };
+    // client-go lists again after any status but 429 refusing a watch (403, 404, 5xx): with the
+    // right to list but not to watch, the cache still follows the server, a list per backoff, and a
+    // CRD deleted and made again is listed afresh. An ERROR event mid-stream is watched again.
+    if (via === 'http' && err instanceof ApiError && err.code !== 429) return { kind: 'refused', error: err };
     return { kind: 'error', error: asError(err) };
   }
 
@@ -648,16 +680,19 @@ export class Reflector<T extends KubeObject = KubeObject> {
     if (this.session === session) this.session = undefined;
     if (end.kind === 'expired') {
       this.stats.expired++;
-      this.lastRVUnavailable = true;
+      // Not unavailable yet: a list at our version is served from the watch cache with anything as
+      // new or newer; only a list the server answers 410 too falls back to a consistent read
+      // (client-go).
+      this.watchExpired = true;
       if (this.probes.active) this.emit({ kind: 'expired', via: end.via, resourceVersion: this.lastSyncRV });
     }
     if (end.kind === 'behind') this.lastRVUnavailable = true;
-    if (end.kind === 'error' || end.kind === 'behind') this.reportError(end.error);
+    if (end.kind === 'error' || end.kind === 'refused' || end.kind === 'behind') this.reportError(end.error);
     this.resumedAfterSilence = end.kind === 'silent' ? { silentMs: end.silentMs, resourceVersion: this.lastSyncRV } : undefined;
     const silence = end.kind === 'silent' ? quietWords(end.silentMs, this.lastSyncRV) : undefined;
     if (this.probes.active) {
-      const reason = end.kind === 'watchListFailed' || end.kind === 'behind' || end.kind === 'silent' ? 'error' : end.kind;
-      const error = end.kind === 'error' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence;
+      const reason = end.kind === 'watchListFailed' || end.kind === 'behind' || end.kind === 'silent' || end.kind === 'refused' ? 'error' : end.kind;
+      const error = end.kind === 'error' || end.kind === 'refused' || end.kind === 'watchListFailed' || end.kind === 'behind' ? end.error.message : silence;
       this.emit({ kind: 'watchClose', reason, error, events: session.events });
     }
     session.resolve(end);

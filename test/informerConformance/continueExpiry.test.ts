@@ -8,9 +8,11 @@ import {
 } from './target.ts';
 import { UnpluggableListerWatcher } from './unpluggableListerWatcher.ts';
 
-// A relist paged in 500s whose storage is compacted between two pages: the next page's continue
-// token is too old (410). The informer must start that list over as a consistent read rather than
-// cache half of one version and half of another.
+// A relist paged in 500s (a consistent read: the list at the informer's version was refused 410, as
+// a server without its watch cache refuses one etcd compacted) whose storage is compacted between two pages: the next page's continue
+// token is too old (410). The informer must ask for that list again whole, at the version it asked
+// for (client-go's pager), rather than cache half of one version and half of another, or page again
+// into the next compaction.
 
 const OBJECTS = 1200;
 const PAGE = 500;
@@ -44,6 +46,7 @@ describe('a paged relist whose continue token expires', () => {
     cable.unplug();
     const first = await create(admin, collection, configMap(ns, 'before-the-relist', {}));
     await expireHistory();
+    cable.refuseNextListAtVersion();
     cable.holdNextPages();
     cable.plugIn();
     await until('the relist waiting for its second page', () => cable.heldPages > 0, 60_000);
@@ -56,11 +59,14 @@ describe('a paged relist whose continue token expires', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.deepEqual([...watched.log].sort(), [logLine.add(first), logLine.add(second)].sort());
     const expired = watched.probesOf('expired', probesBefore);
-    // Two 410s: the resumed watch's, then the next page's (an HTTP answer to the list request).
-    assert.equal(expired.length, 2, `410s seen after ${compacted}: ${JSON.stringify(expired)}`);
-    assert.equal(expired[1]!.via, 'http');
-    // Both list attempts are consistent reads: the one cut short and the one started over.
-    assert.deepEqual(watched.probesOf('listStart', probesBefore).map((s) => s.resourceVersion), [undefined, undefined]);
+    // Three 410s: the resumed watch's, the list at its version, then the next page's (HTTP answers to list requests).
+    assert.equal(expired.length, 3, `410s seen after ${compacted}: ${JSON.stringify(expired)}`);
+    assert.deepEqual(expired.slice(1).map((e) => e.via), ['http', 'http']);
+    // Then consistent reads: the one cut short, and the one asked for whole.
+    assert.deepEqual(watched.probesOf('listStart', probesBefore).map((s) => s.resourceVersion).slice(1), [undefined, undefined]);
+    // The list asked for again is one page: no continue token to expire.
+    const pages = watched.probesOf('listPage', probesBefore);
+    assert.deepEqual(pages.slice(-1).map((p) => [p.items, p.continued]), [[OBJECTS + 2, false]]);
     const ends = watched.probesOf('listEnd', probesBefore);
     assert.deepEqual(ends.map((e) => e.items), [OBJECTS + 2]);
     const fresh = await listAll(admin, collection);

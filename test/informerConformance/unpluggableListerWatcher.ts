@@ -1,10 +1,14 @@
 import type { ListerWatcher, ListOptions, TextTransform, WatchHandle, WatchOptions, WatchSink } from '../../src/informer/index.ts';
+import { ApiError } from '../../src/shared/apiError.ts';
 import type { KubeObject } from '../../src/shared/k8s.ts';
 
 // A network cable between the informer and the real HTTP ListerWatcher that a test can pull out:
 // `unplug` cuts the open watch (the informer sees its connection fail, as on a partition) and holds
 // every request made after it until `plugIn`; it can also hold a paged list between its pages.
-// Nothing is made up: what the informer gets is what the server answers, only later.
+// Nothing is made up but one answer: `refuseNextListAtVersion` answers the next list at a version
+// 410, as kube-apiserver without its watch cache does once etcd has compacted that version (with
+// the cache, a list at a version is served with anything as new or newer). Everything else the
+// informer gets is what the server answers, only later.
 
 export class UnpluggableListerWatcher<T extends KubeObject = KubeObject> implements ListerWatcher<T> {
   private readonly inner: ListerWatcher<T>;
@@ -12,6 +16,7 @@ export class UnpluggableListerWatcher<T extends KubeObject = KubeObject> impleme
   private plugged = true;
   private waiting: (() => void)[] = [];
   private holdingPages = false;
+  private refusingListAtVersion = false;
   private waitingPages: (() => void)[] = [];
   /** Requests the informer made while unplugged. */
   heldRequests = 0;
@@ -37,6 +42,10 @@ export class UnpluggableListerWatcher<T extends KubeObject = KubeObject> impleme
     for (const wake of this.waiting.splice(0)) wake();
   }
 
+  refuseNextListAtVersion(): void {
+    this.refusingListAtVersion = true;
+  }
+
   /** Holds every request for a list's next page (a `continue`) until `releaseNextPages`; first pages pass. */
   holdNextPages(): void {
     this.holdingPages = true;
@@ -49,6 +58,14 @@ export class UnpluggableListerWatcher<T extends KubeObject = KubeObject> impleme
 
   async list(options: ListOptions, signal?: AbortSignal, prepareItem?: (item: T) => T, prepareText?: TextTransform): ReturnType<ListerWatcher<T>['list']> {
     await this.connected(signal);
+    const rv = options.resourceVersion;
+    if (this.refusingListAtVersion && !options.continue && rv !== undefined && rv !== '' && rv !== '0') {
+      this.refusingListAtVersion = false;
+      throw ApiError.fromStatus({
+        apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', code: 410, reason: 'Expired',
+        message: `The resourceVersion for the provided list is too old.`,
+      });
+    }
     if (options.continue && this.holdingPages) {
       this.heldPages++;
       await new Promise<void>((resolve) => this.waitingPages.push(resolve));

@@ -28,7 +28,7 @@ describe('reflector: list', () => {
     assert.equal(r.informer.lastSyncResourceVersion(), '7');
   });
 
-  it('an expired continue token restarts the list from scratch as a consistent read', async () => {
+  it('an expired continue token: the list asked for again whole, at the version it started from (client-go FullListIfExpired)', async () => {
     const r = rig({ pageSize: 2 }, {}, seedN(5));
     let expired = false;
     r.source.beforeList = (o) => {
@@ -40,11 +40,23 @@ describe('reflector: list', () => {
     r.informer.run();
     await r.tick();
     assert.equal(r.informer.indexer.size, 5);
-    const calls = r.source.listCalls.map((c) => [c.resourceVersion, c.continue !== undefined]);
-    assert.deepEqual(calls, [['0', false], [undefined, true], [undefined, false], [undefined, true], [undefined, true]]);
+    const calls = r.source.listCalls.map((c) => [c.resourceVersion, c.limit, c.continue !== undefined]);
+    assert.deepEqual(calls, [['0', 2, false], [undefined, 2, true], ['0', undefined, false]]);
     assert.ok(r.probes.some((p) => p.kind === 'expired' && p.via === 'http'));
     assert.equal(r.informer.stats().expired, 1);
     assert.deepEqual(r.log.filter((l) => l.startsWith('add')).length, 5);
+  });
+
+  it('syncs while every continue token expires before it is used (compactions faster than the pages)', async () => {
+    const r = rig({ pageSize: 2 }, {}, seedN(5));
+    r.source.beforeList = (o) => {
+      if (o.continue) r.source.expireContinueTokens();
+    };
+    r.informer.run();
+    await r.tick(60_000);
+    assert.equal(r.informer.hasSynced(), true);
+    assert.equal(r.informer.indexer.size, 5);
+    assert.deepEqual(r.errors, []);
   });
 
   it('a failing list backs off (0.8 s, doubling, jittered) and retries', async () => {
@@ -131,7 +143,7 @@ describe('reflector: watch', () => {
   });
 
   for (const via of ['http', 'event'] as const) {
-    it(`410 as ${via === 'http' ? 'a rejected watch' : 'an ERROR event'} → relist with a consistent read`, async () => {
+    it(`410 as ${via === 'http' ? 'a rejected watch' : 'an ERROR event'} → relist at the last synced version, whole (client-go)`, async () => {
       const r = rig({}, { expiredForm: via }, seedN(3));
       r.informer.run();
       await r.tick(5000);
@@ -148,7 +160,8 @@ describe('reflector: watch', () => {
       assert.ok(!r.probes.some((p) => p.kind === 'relist'));
       await r.tick(1200);
       assert.ok(r.probes.some((p) => p.kind === 'relist'));
-      assert.equal(r.source.listCalls.at(-1)!.resourceVersion, undefined);
+      // A list at a version is served by the watch cache with anything as new or newer: no etcd read.
+      assert.deepEqual([r.source.listCalls.length, r.source.listCalls.at(-1)!.resourceVersion, r.source.listCalls.at(-1)!.limit], [2, '3', undefined]);
       assert.deepEqual(r.log.slice(3).sort(), ['add ns/o9 6', 'delete? ns/o0 1', 'update ns/o1 5 <- 2']);
       assert.deepEqual([...r.informer.indexer.listKeys()].sort(), [...r.source.state().keys()].sort());
       // And it keeps watching from the new list.
@@ -157,6 +170,22 @@ describe('reflector: watch', () => {
       assert.equal(r.log.at(-1), 'add ns/later 7');
     });
   }
+
+  it('a relist at the last synced version answered 410 too → a consistent read, paged', async () => {
+    const r = rig({}, {}, seedN(3));
+    r.informer.run();
+    await r.tick(5000);
+    r.source.dropWatches(new Error('network down'));
+    await r.tick();
+    r.source.create(obj('ns', 'o9'));
+    r.source.compact();
+    r.source.failNextList(new ApiError(410, 'too old resource version: 3 (4)', 'Expired'));
+    await r.tick(5000);
+    await r.tick(5000);
+    assert.deepEqual(r.source.listCalls.slice(1, 3).map((c) => [c.resourceVersion, c.limit]), [['3', undefined], [undefined, 500]]);
+    assert.deepEqual([...r.informer.indexer.listKeys()].sort(), [...r.source.state().keys()].sort());
+    assert.equal(r.log.at(-1), 'add ns/o9 4');
+  });
 
   it('a non-410 ERROR event reports the error, backs off and rewatches without relisting', async () => {
     const r = rig({}, {}, seedN(1));
@@ -170,15 +199,31 @@ describe('reflector: watch', () => {
     assert.equal(r.source.listCalls.length, 1);
   });
 
-  it('a rejected watch (non-410) backs off and retries from the same version', async () => {
+  it('a watch refused with a status (not 410, not 429) backs off, lists again at its version, and watches from there (client-go)', async () => {
     const r = rig({}, {}, seedN(1));
     r.source.failNextWatch(new ApiError(503, 'unavailable'));
     r.informer.run();
     await r.tick();
     assert.equal(r.informer.hasSynced(), true);
     await r.tick(1200);
+    assert.deepEqual(r.source.listCalls.map((c) => c.resourceVersion), ['0', '1']);
     assert.deepEqual(r.source.watchCalls.map((c) => c.resourceVersion), ['1', '1']);
     assert.equal(r.source.openWatches, 1);
+  });
+
+  it('allowed to list but not to watch (403 on every watch): the cache still follows the server, a list per backoff', async () => {
+    const r = rig({}, {}, seedN(2));
+    r.source.failNextWatch(new ApiError(403, 'configmaps is forbidden: User "lister" cannot watch resource "configmaps"', 'Forbidden'), 1000);
+    r.informer.run();
+    await r.tick();
+    assert.equal(r.informer.hasSynced(), true);
+    r.source.update(obj('ns', 'o0', { changed: 'yes' }));
+    r.source.delete('ns', 'o1');
+    r.source.create(obj('ns', 'o2'));
+    await r.tick(5000);
+    assert.deepEqual(r.log.slice(2).sort(), ['add ns/o2 5', 'delete? ns/o1 2', 'update ns/o0 3 <- 1']);
+    assert.match(String(r.errors[0]), /cannot watch/);
+    assert.ok(r.probes.some((p) => p.kind === 'backoff'));
   });
 
   it('malformed events are reported and counted, not silently dropped, and the stream goes on', async () => {
