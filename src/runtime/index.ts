@@ -38,6 +38,7 @@ export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from '
 export { controllerTarget, hasMainPackage, looksLikeGoPackagePath, notAControllerFile } from './controllerTarget.ts';
 export type { ControllerTarget } from './controllerTarget.ts';
 export { buildGoProgram } from './goControllerProcess.ts';
+export { cachedProgramPath } from './goProgramCache.ts';
 export { goExitHint, OutputTail } from './goMessages.ts';
 export { notStartedHint } from './notStartedHint.ts';
 export { goProgramsFor } from './goProgramFor.ts';
