@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
-import { basename, relative, resolve, sep } from 'node:path';
-import { findGoModule } from '../../runtime/controllerTarget.ts';
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { letDockerBuildSeeCopy } from './dockerfile.ts';
 import { readGoMod, readModuleNeeds, requireShippedModule, tidy } from './goMod.ts';
 import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from './goTool.ts';
@@ -125,6 +124,14 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
   } catch (err) {
     if (err instanceof GoNotFound || err instanceof GoCommandFailed || err instanceof ShippedModuleMissing) throw new GoProjectSetupError(err.message + editsSoFar(project), false);
     throw err;
+  }
+}
+
+/** The nearest folder at or above `dir` with a go.mod: the module go runs in there. */
+function findGoModule(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'go.mod'))) return d;
+    if (dirname(d) === d) return undefined;
   }
 }
 
