@@ -1,5 +1,5 @@
 import type { WriteStream } from 'node:fs';
-import { describeRecord, InformerErrors, reportRbacHints, traceLine, type ControllerSession } from '../runtime/index.ts';
+import { describeRecord, InformerErrors, reportRbacHints, sayBuildProgress, traceLine, type ControllerSession } from '../runtime/index.ts';
 import type { RunTally } from './runTally.ts';
 
 // What `controller-lab run` prints while the controller runs: a line per reconcile, its log lines,
@@ -59,12 +59,5 @@ export function reportSession(s: ControllerSession, io: RunOutput, tally: RunTal
 
 /** While a Go program builds: a line every 20 s, since a first build of controller-runtime takes minutes. */
 export function showBuildProgress(io: RunOutput): (built: boolean) => void {
-  const started = performance.now();
-  const seconds = () => Math.round((performance.now() - started) / 1000);
-  const timer = setInterval(() => io.out(`  still building (${seconds()} s; a first build of controller-runtime takes minutes, later ones seconds)`), 20_000);
-  timer.unref();
-  return (built) => {
-    clearInterval(timer);
-    if (built) io.out(`built in ${seconds()} s`);
-  };
+  return sayBuildProgress((line) => io.out(line));
 }

@@ -6,7 +6,7 @@ import type { AttributedChange } from './data/dataWatch.ts';
 import { DataStops, type DataStop } from './data/dataStops.ts';
 import type { HeldWrite } from './data/heldWrites.ts';
 import type { CacheView, CallSite, ControllerSession, ControllerSessionOptions, ControllerShape, QueueSnapshot, ReconcileRecord, WhyAnswer, WhyTarget } from '../runtime/index.ts';
-import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, notStartedHint, reportRbacHints, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
+import { DEFAULT_RECONCILE_TIMEOUT_MS, InformerErrors, notStartedHint, reportRbacHints, sayBuildProgress, type GateDecision, type GoProgramOptions, TypedEmitter, describeStaleRead, describeTrigger } from '../runtime/index.ts';
 import type { ClusterChoice, ClusterFactory, DebugCluster } from './debugCluster.ts';
 import { PausableClock } from '../shared/clock.ts';
 import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
@@ -248,9 +248,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       const how = forDelve ? ', with Delve\'s -gcflags=all=-N -l: the first such build compiles every package again and can take minutes; later ones come from Go\'s build cache' : '';
       this.print('console', `Building ${target.display} (go build in ${target.moduleDir}${how})…\n`);
     }
+    const built = target.language === 'go' ? sayBuildProgress((line) => this.print('console', `${line}\n`)) : undefined;
     let fatal: string | undefined;
     const sub = session.once('fatal', (f) => (fatal = f.message));
     const started = await session.start();
+    built?.(started);
     sub.dispose();
     if (!started) {
       await this.shutdown();

@@ -39,6 +39,7 @@ export { controllerTarget, hasMainPackage, looksLikeGoPackagePath, notAControlle
 export type { ControllerTarget } from './controllerTarget.ts';
 export { buildGoProgram } from './goControllerProcess.ts';
 export { cachedProgramPath } from './goProgramCache.ts';
+export { BUILD_PROGRESS_EVERY_MS, sayBuildProgress } from './buildProgress.ts';
 export { goExitHint, OutputTail } from './goMessages.ts';
 export { notStartedHint } from './notStartedHint.ts';
 export { goProgramsFor } from './goProgramFor.ts';
