@@ -1,12 +1,13 @@
 // `controller-lab init go [DIR]`: wires a Go project to Controller Lab (src/setup) and prints one
 // line per change, then the commands to run next.
+import { resolve } from 'node:path';
 import { GoProjectSetupError, setUpGoProject, setupLines } from '../setup/index.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { fileErrorInWords } from './outputPath.ts';
 
 const HELP = `usage: controller-lab init go [DIR] [--dry-run]
 
-Wires the Go project in DIR (default: the current folder) to Controller Lab: kubebuilder's layout, or
+Wires the Go project in DIR (default: the current folder, or the module it is in) to Controller Lab: kubebuilder's layout, or
 any main that creates a controller-runtime manager. It says what it changed; run again, it changes
 nothing (or refreshes controller-lab/go after Controller Lab was updated).
 
@@ -44,7 +45,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const setup = await setUpGoProject({ dir, dryRun });
-    const out = [...(dryRun ? ['dry run: nothing was written; this is what would change'] : []), ...setupLines(setup.changes)];
+    const out = [
+      ...(dryRun ? ['dry run: nothing was written; this is what would change'] : []),
+      ...(setup.moduleDir === resolve(dir) ? [] : [`the Go module ${dir} is in: ${setup.moduleDir}`]),
+      ...setupLines(setup.changes),
+    ];
     out.push('', 'next:', ...setup.next.map((c) => `  ${c}`));
     process.stdout.write(`${out.join('\n')}\n`);
     return 0;

@@ -1,5 +1,5 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { ControllerSession, controllerTarget, formatWhy, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
 import { ScenarioError, ScenarioFileUnreadable } from '../sim/index.ts';
 import { fileErrorInWords, unwritableReason } from './outputPath.ts';
@@ -228,6 +228,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     };
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);
+    if (go && v.sim && !v.scenario) noteStarterScenario(s.target.moduleDir, io);
     if (go) io.out(`building ${s.target.display} (go build in ${s.target.moduleDir})`);
     const built = go ? showBuildProgress(io) : undefined;
     const started = await session.start();
@@ -260,4 +261,14 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     await sim?.stop();
     await new Promise<void>((r) => (trace ? trace.end(r) : r()));
   }
+}
+
+/**
+ * Without --scenario the simulated cluster starts empty, so a kubebuilder manager cannot sync its
+ * own kinds: a project init go set up has a starter scenario with its CRDs, said before the build.
+ */
+function noteStarterScenario(moduleDir: string, io: RunOutput): void {
+  const starter = join(moduleDir, 'controller-lab', 'scenario.yaml');
+  if (!existsSync(starter)) return;
+  io.out(`no --scenario: the simulated cluster starts without the project's CRDs; its starter scenario has them: --scenario ${relative(process.cwd(), starter)}`);
 }

@@ -9,6 +9,7 @@ import { adoptMark, endLeftovers, markedEnv, noteDescendants, OWN_PROCESS_GROUP 
 import type { ControllerProcessEvents } from './hostProcess.ts';
 import type { HostProcess } from './hostProcess.ts';
 import { isHostMessage, type ParentMessage } from '../controllerProtocol/index.ts';
+import { cachedProgramPath } from './goProgramCache.ts';
 import { describeGoBuildFailure, goNotFoundMessage, neverConnectedMessage } from './goMessages.ts';
 
 // The parent's handle on a Go controller-runtime program that calls controllerlab.Wrap (go/ in this
@@ -139,7 +140,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
   /** Runs `go build`. Resolves undefined when it built, else what went wrong (go's own output), or BUILD_STOPPED after stop(). */
   async build(options: GoBuildOptions): Promise<string | undefined> {
     this.dir ??= mkdtempSync(join(tmpdir(), 'controller-lab-go-'));
-    const binary = join(this.dir, 'controller');
+    const binary = cachedProgramPath(options) ?? join(this.dir, 'controller');
     const abort = new AbortController();
     const ended = buildGoProgram(options, binary, abort.signal);
     const building = { abort, ended };
@@ -318,7 +319,7 @@ export class GoControllerProcess extends TypedEmitter<ControllerProcessEvents> i
     this.child?.kill('SIGKILL');
   }
 
-  /** Removes the built binary and the socket; a later start() builds again. */
+  /** Removes the socket (and a binary built outside the program cache); a later start() builds again. */
   dispose(): void {
     clearTimeout(this.helloTimer);
     this.closeConnection();

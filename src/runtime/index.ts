@@ -39,6 +39,8 @@ export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from '
 export { controllerTarget, hasMainPackage, looksLikeGoPackagePath, notAControllerFile } from './controllerTarget.ts';
 export type { ControllerTarget } from './controllerTarget.ts';
 export { buildGoProgram } from './goControllerProcess.ts';
+export { cachedProgramPath } from './goProgramCache.ts';
+export { BUILD_PROGRESS_EVERY_MS } from './buildProgress.ts';
 export { goExitHint, OutputTail } from './goMessages.ts';
 export { notStartedHint } from './notStartedHint.ts';
 export { goProgramsFor } from './goProgramFor.ts';

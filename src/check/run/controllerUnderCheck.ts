@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildGoProgram, controllerTarget, ControllerSession, notAControllerFile, type ControllerTarget } from '../../runtime/index.ts';
+import { buildGoProgram, cachedProgramPath, controllerTarget, ControllerSession, notAControllerFile, type ControllerTarget } from '../../runtime/index.ts';
 import type { SimClusterApi } from '../../sim/index.ts';
 
 // The controller a check runs again and again: a Go program is built once, and each run (and each
@@ -47,11 +47,15 @@ export class ControllerUnderCheck {
   async prepare(): Promise<string | undefined> {
     if (this.target.language !== 'go') return notAControllerFile(this.target.file);
     if (this.binary) return undefined;
-    this.binaryDir = mkdtempSync(join(tmpdir(), 'controller-lab-check-'));
-    const binary = join(this.binaryDir, 'controller');
     // Without DWARF and the symbol table (-s -w) the link takes half the time; nobody debugs the
     // check's binary, and a panic's stack trace still names its functions.
-    const failure = await buildGoProgram({ packageDir: this.target.packageDir, moduleDir: this.target.moduleDir, buildFlags: ['-ldflags=-s -w'] }, binary);
+    const build = { packageDir: this.target.packageDir, moduleDir: this.target.moduleDir, buildFlags: ['-ldflags=-s -w'] };
+    let binary = cachedProgramPath(build);
+    if (!binary) {
+      this.binaryDir = mkdtempSync(join(tmpdir(), 'controller-lab-check-'));
+      binary = join(this.binaryDir, 'controller');
+    }
+    const failure = await buildGoProgram(build, binary);
     if (failure === undefined) this.binary = binary;
     return failure;
   }

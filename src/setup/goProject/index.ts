@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { letDockerBuildSeeCopy } from './dockerfile.ts';
 import { readGoMod, readModuleNeeds, requireShippedModule, tidy } from './goMod.ts';
 import { GoCommandFailed, GoNotFound, systemGo, type GoTool } from './goTool.ts';
@@ -46,6 +46,8 @@ export interface GoProjectSetup {
   starterScenario: string;
   /** The main package, as `controller-lab run` takes it: `./cmd`. */
   program: string;
+  /** The module's folder, absolute: the one asked for, or the nearest above it with a go.mod (as go finds it). */
+  moduleDir: string;
 }
 
 /** Why the setup could not run: `usage` when it is the request (not a Go module), else a failing step. */
@@ -68,11 +70,13 @@ function isDirectory(path: string): boolean {
 }
 
 export async function setUpGoProject(options: GoProjectSetupOptions): Promise<GoProjectSetup> {
-  const dir = resolve(options.dir);
-  if (!isDirectory(dir)) throw new GoProjectSetupError(`${options.dir}: no such folder`, true);
+  const asked = resolve(options.dir);
+  if (!isDirectory(asked)) throw new GoProjectSetupError(`${options.dir}: no such folder`, true);
+  // From a folder inside the module (internal/controller), the module it is in, as go finds it.
+  const dir = findGoModule(asked);
+  if (!dir) throw new GoProjectSetupError(`${options.dir} is not in a Go module (no go.mod there or above): run this in the folder that holds the project's go.mod`, true);
   const go = options.go ?? systemGo();
   const project = new Project(dir, go, options.dryRun === true);
-  if (!project.exists('go.mod')) throw new GoProjectSetupError(`${options.dir} is not a Go module (no go.mod): run this in the folder that holds the project's go.mod`, true);
   const step = options.progress ?? (() => {});
   try {
     const shipped = options.shipped ?? findShippedModule();
@@ -113,12 +117,28 @@ export async function setUpGoProject(options: GoProjectSetupOptions): Promise<Go
 
     // check runs the manager as run does, so it needs the same environment.
     const checkCommand = `${envPrefix(runEnv)}controller-lab check ${program} --scenario ${STARTER_SCENARIO}`;
-    const next = [hasMakeTest ? 'make test' : 'go test ./...', runCommand, checkCommand];
-    return { changes: project.changes, next, starterScenario: project.path(STARTER_SCENARIO), program };
+    // The commands run in the module's folder; asked from one inside it, the way there comes first.
+    const way = dir === asked ? '' : wayUp(process.cwd(), dir);
+    const next = [...(way ? [`cd ${way}`] : []), hasMakeTest ? 'make test' : 'go test ./...', runCommand, checkCommand];
+    return { changes: project.changes, next, starterScenario: project.path(STARTER_SCENARIO), program, moduleDir: dir };
   } catch (err) {
     if (err instanceof GoNotFound || err instanceof GoCommandFailed || err instanceof ShippedModuleMissing) throw new GoProjectSetupError(err.message + editsSoFar(project), false);
     throw err;
   }
+}
+
+/** The nearest folder at or above `dir` with a go.mod: the module go runs in there. */
+function findGoModule(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'go.mod'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/** `cd` to `dir` from `cwd`: `../..` when it is above, else its absolute path ('' when there). */
+function wayUp(cwd: string, dir: string): string {
+  const up = relative(cwd, dir);
+  return up.split(sep).every((p) => p === '..') ? up : dir;
 }
 
 /** What a setup that stopped part way had already written, so the project's state is no surprise. */

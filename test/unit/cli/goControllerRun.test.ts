@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +93,19 @@ test('a Go program that does not build: go\'s output with the file:line of the e
   } finally {
     program.dispose();
   }
+});
+
+test('run --sim without --scenario in a project init go set up names its starter scenario, which has the CRDs an empty cluster lacks', { timeout: 600_000 }, async (t) => {
+  const project = mkdtempSync(join(tmpdir(), 'cl-starter-'));
+  t.after(() => rmSync(project, { recursive: true, force: true }));
+  writeFileSync(join(project, 'go.mod'), 'module example.com/starter\n\ngo 1.25\n');
+  writeFileSync(join(project, 'main.go'), BROKEN_PROGRAM);
+  mkdirSync(join(project, 'controller-lab'));
+  writeFileSync(join(project, 'controller-lab', 'scenario.yaml'), 'seed: 1\n');
+  const r = await run(['.', '--sim', '--until-idle'], { cwd: project });
+  assert.match(r.stdout, /^no --scenario: the simulated cluster starts without the project's CRDs; its starter scenario has them: --scenario controller-lab\/scenario\.yaml$/m, r.stdout);
+  const given = await run(['.', '--sim', '--scenario', 'controller-lab/scenario.yaml', '--until-idle'], { cwd: project });
+  assert.doesNotMatch(given.stdout, /no --scenario/);
 });
 
 test('a Go program that never connects, or never calls controllerlab.Wrap, fails after the connect timeout saying how to add it', { timeout: 600_000 }, async () => {

@@ -11,8 +11,10 @@ import { scaffoldCopy } from '../setup/goProject/fixtures.ts';
 // from a package's dist/ as from a checkout's src/.
 
 
-test('usage errors and a folder that is not a Go module exit 2 with one line', async (t) => {
-  const dir = scaffoldCopy(t);
+test('usage errors and a folder that is not in a Go module exit 2 with one line', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cl-no-module-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, 'cmd'));
   const none = await runCli(['init']);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^controller-lab init: say what to set up: init go \[DIR\]\n\nusage: controller-lab init go/);
@@ -21,10 +23,21 @@ test('usage errors and a folder that is not a Go module exit 2 with one line', a
   assert.match(other.stderr, /^controller-lab init: unknown project kind "rust" \(only go\)\n/);
   const notModule = await runCli(['init', 'go', path.join(dir, 'cmd')]);
   assert.equal(notModule.code, 2);
-  assert.equal(notModule.stderr, `controller-lab init: ${path.join(dir, 'cmd')} is not a Go module (no go.mod): run this in the folder that holds the project's go.mod\n`);
+  assert.equal(notModule.stderr, `controller-lab init: ${path.join(dir, 'cmd')} is not in a Go module (no go.mod there or above): run this in the folder that holds the project's go.mod\n`);
   const help = await runCli(['help', 'init']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--dry-run/);
+});
+
+test('from a folder inside the module it sets up the module and says where, and to cd there before the next commands', async (t) => {
+  const dir = scaffoldCopy(t);
+  const inside = path.join(dir, 'internal', 'controller');
+  const r = await runCli(['init', 'go', inside, '--dry-run']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  assert.equal(lines[1], `the Go module ${inside} is in: ${dir}`);
+  assert.ok(lines.includes('cmd/main.go: mgr = controllerlab.Wrap(mgr) after ctrl.NewManager'), r.stdout);
+  assert.ok(r.stdout.includes(`\nnext:\n  cd ${dir}\n  make test\n`), r.stdout);
 });
 
 test('without go on the PATH it exits 1 and says how to install it', async (t) => {

@@ -133,6 +133,16 @@ test('init go on a kubebuilder scaffold: every edit, once; a second run changes 
   assert.ok(setupLines(second.changes).includes('unchanged: cmd/main.go (already calls controllerlab.Wrap)'));
 });
 
+test('run from a folder inside the module (internal/controller), it sets up the module, as go finds it, and says to cd there first', async (t) => {
+  const dir = project(t);
+  const inside = join(dir, 'internal', 'controller');
+  const r = await setUpGoProject({ dir: inside, go: offlineGo([]), env: WITH_CLI });
+  assert.equal(r.moduleDir, dir);
+  assert.deepEqual(setupLines(r.changes), FIRST_RUN);
+  assert.equal(r.next[0], `cd ${dir}`);
+  assert.equal(r.next[1], 'make test');
+});
+
 test('a dry run says what would change and writes nothing', async (t) => {
   const dir = project(t);
   const before = snapshot(dir);
@@ -168,9 +178,11 @@ test('a refresh: a copy from another version (or edited) is made the shipped one
   assert.ok(readFileSync(join(dir, 'go.mod'), 'utf8').includes(`\t${MODULE_PATH} v0.1.0\n`));
 });
 
-test('not a Go module is a usage error; no go on the PATH is a failing step that says how to install it', async (t) => {
+test('not in a Go module is a usage error; no go on the PATH is a failing step that says how to install it', async (t) => {
   const dir = scaffoldCopy(t);
-  await assert.rejects(setUpGoProject({ dir: join(dir, 'cmd') }), (err: unknown) => err instanceof GoProjectSetupError && err.usage && /cmd is not a Go module \(no go\.mod\)/.test(err.message));
+  const outside = mkdtempSync(join(tmpdir(), 'cl-no-module-'));
+  t.after(() => rmSync(outside, { recursive: true, force: true }));
+  await assert.rejects(setUpGoProject({ dir: outside }), (err: unknown) => err instanceof GoProjectSetupError && err.usage && /cl-no-module-\w+ is not in a Go module \(no go\.mod there or above\)/.test(err.message));
   await assert.rejects(setUpGoProject({ dir: join(dir, 'nowhere') }), (err: unknown) => err instanceof GoProjectSetupError && err.usage && /nowhere: no such folder$/.test(err.message));
   const noGo: GoTool = { go: () => Promise.reject(new GoNotFound('go')), gofmt: () => Promise.reject(new GoNotFound('gofmt')) };
   await assert.rejects(setUpGoProject({ dir, go: noGo }), (err: unknown) => err instanceof GoProjectSetupError && !err.usage && /^go is not on the PATH: install Go 1\.26 or newer \(https:\/\/go\.dev\/doc\/install\)/.test(err.message));
