@@ -8,7 +8,8 @@ export const CONTROLLERLAB_IMPORT = 'github.com/controller-lab/controller-lab/go
 export function goNotFoundMessage(go: string): string {
   return (
     `the Go toolchain was not found (\`${go}\` is not on the PATH). Controller Lab builds Go controllers with \`go build\`: ` +
-    'install Go (https://go.dev/doc/install, or your package manager: apt install golang-go, brew install go) and make sure `go version` works in the shell that starts Controller Lab'
+    // Debian's and Ubuntu's golang-go trail the Go that controller-runtime's modules need by years.
+    'install Go 1.25 or newer from https://go.dev/doc/install (or `brew install go`) and make sure `go version` works in the shell that starts Controller Lab'
   );
 }
 

@@ -11,7 +11,7 @@ export interface GoTool {
   gofmt(files: string[], cwd: string): Promise<void>;
 }
 
-export const INSTALL_GO = 'install Go 1.26 or newer (https://go.dev/doc/install) and make sure `go` is on the PATH';
+export const INSTALL_GO = 'install Go 1.25 or newer (https://go.dev/doc/install) and make sure `go` is on the PATH';
 
 export class GoNotFound extends Error {
   constructor(tool: string) {

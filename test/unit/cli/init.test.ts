@@ -44,7 +44,7 @@ test('without go on the PATH it exits 1 and says how to install it', async (t) =
   const dir = scaffoldCopy(t);
   const r = await runCli(['init', 'go', dir], { env: { PATH: '/nonexistent' } });
   assert.equal(r.code, 1);
-  assert.equal(r.stderr, 'controller-lab init: go is not on the PATH: install Go 1.26 or newer (https://go.dev/doc/install) and make sure `go` is on the PATH\n');
+  assert.equal(r.stderr, 'controller-lab init: go is not on the PATH: install Go 1.25 or newer (https://go.dev/doc/install) and make sure `go` is on the PATH\n');
 });
 
 test('a project it cannot write to exits 1 with one line naming the path, not an internal error', async (t) => {
