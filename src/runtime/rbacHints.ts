@@ -1,22 +1,9 @@
 import type { ControllerSession } from './controllerSession.ts';
+import { missingRule, REFUSAL } from './rbacRefusal.ts';
 
-// What to add when RBAC refused a controller: read from kube-apiserver's 403 message (`User "…"
-// cannot list resource "pods" in API group "" …`), the rule its Role lacks and the kubebuilder
-// marker that would generate it — each once per run, however often the request is retried.
-
-const REFUSAL = /User \\?"([^"\\]+)\\?" cannot (\S+) resource \\?"([^"\\]+)\\?" in API group \\?"([^"\\]*)\\?"/g;
-
-/** The rule a 403's message says its user lacks, and the kubebuilder marker that grants it; undefined when it names none. */
-export function missingRule(message: string): { user: string; rule: string; marker: string } | undefined {
-  for (const [, user, verb, resource, group] of message.matchAll(REFUSAL)) {
-    if (user === undefined || verb === undefined || resource === undefined || group === undefined) continue;
-    const rule = `{apiGroups: [${JSON.stringify(group)}], resources: [${JSON.stringify(resource)}], verbs: [${JSON.stringify(verb)}]}`;
-    // An informer lists then watches (and a cached client gets): a marker for one of them wants all three.
-    const verbs = verb === 'list' || verb === 'watch' ? 'get;list;watch' : verb;
-    return { user, rule, marker: `// +kubebuilder:rbac:groups=${group || '""'},resources=${resource},verbs=${verbs}` };
-  }
-  return undefined;
-}
+// What to add when RBAC refused a controller: the rule its Role lacks and the kubebuilder marker
+// that would generate it (rbacRefusal.ts reads them from the 403), each once per run, however
+// often the request is retried.
 
 export class RbacHints {
   private readonly told = new Set<string>();

@@ -1,5 +1,5 @@
 import type { QueueSnapshot, ReconcileRecord } from '../controllerProtocol/index.ts';
-import { missingRule } from './rbacHints.ts';
+import { missingRule } from './rbacRefusal.ts';
 
 // After "Reconciled? yes": what the reconcile that served the event achieved, when it fell short.
 // A write RBAC refused names the verb and resource and the rule to add; an error says whether the

@@ -34,6 +34,7 @@ export default defineController({
     const m = /execArgv=(.*) young=([\d.]+)/.exec(r.stdout);
     assert.ok(m, r.stdout);
     for (const flag of CLI_NODE_FLAGS) assert.ok(m[1]!.split(' ').includes(flag), `the host runs with ${flag}: ${m[1]}`);
-    assert.ok(Number(m[2]) <= CLI_YOUNG_GENERATION_MB, `young generation ${m[2]} MB`);
+    // V8 may count one 256 KB page past the semi-spaces; without the flags it grows to 16–64 MB.
+    assert.ok(Number(m[2]) <= CLI_YOUNG_GENERATION_MB + 0.25, `young generation ${m[2]} MB`);
   });
 });

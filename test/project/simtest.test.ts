@@ -7,12 +7,13 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ControllerRunError, startSim } from '../../../src/simtest/index.ts';
+import { ControllerRunError, startSim } from '../../src/simtest/index.ts';
 
-// controller-lab/simtest as a user's test runs it: the package's own `controller-lab sim` over
-// HTTPS, CRDs from a folder, objects applied and read back, a controller run until idle.
+// controller-lab/simtest as a user's test runs it: the package's own `controller-lab sim` (this
+// checkout's build, which the project stage makes first) over HTTPS, CRDs from a folder, objects
+// applied and read back, a controller run until idle.
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GUESTBOOK_CRDS = join(ROOT, 'examples/go-guestbook/config/crd/bases');
 const REPLICASET_CONTROLLER = join(ROOT, 'examples/replicaset-controller/controller.ts');
 
@@ -81,7 +82,7 @@ test('a sim that cannot start says why, and leaves no kubeconfig behind', { time
 });
 
 test('a test process killed with SIGKILL takes its sim along', { timeout: 90_000 }, async () => {
-  const script = `import { startSim } from ${JSON.stringify(new URL('../../../src/simtest/index.ts', import.meta.url).href)};
+  const script = `import { startSim } from ${JSON.stringify(new URL('../../src/simtest/index.ts', import.meta.url).href)};
 const sim = await startSim();
 console.log(sim.server);
 setInterval(() => {}, 1000);`;
