@@ -34,7 +34,8 @@ export default defineController({
     const m = /execArgv=(.*) young=([\d.]+)/.exec(r.stdout);
     assert.ok(m, r.stdout);
     for (const flag of CLI_NODE_FLAGS) assert.ok(m[1]!.split(' ').includes(flag), `the host runs with ${flag}: ${m[1]}`);
-    // V8 may count one 256 KB page past the semi-spaces; without the flags it grows to 16–64 MB.
-    assert.ok(Number(m[2]) <= CLI_YOUNG_GENERATION_MB + 0.25, `young generation ${m[2]} MB`);
+    // Without the flags this garbage grows it to 64 MB. With them V8 holds it at the two
+    // semi-spaces, but not always exactly: runs on a busy machine read 8.25 and 14.5 MB.
+    assert.ok(Number(m[2]) < 2 * CLI_YOUNG_GENERATION_MB, `young generation ${m[2]} MB`);
   });
 });

@@ -185,7 +185,7 @@ test('not in a Go module is a usage error; no go on the PATH is a failing step t
   await assert.rejects(setUpGoProject({ dir: outside }), (err: unknown) => err instanceof GoProjectSetupError && err.usage && /cl-no-module-\w+ is not in a Go module \(no go\.mod there or above\)/.test(err.message));
   await assert.rejects(setUpGoProject({ dir: join(dir, 'nowhere') }), (err: unknown) => err instanceof GoProjectSetupError && err.usage && /nowhere: no such folder$/.test(err.message));
   const noGo: GoTool = { go: () => Promise.reject(new GoNotFound('go')), gofmt: () => Promise.reject(new GoNotFound('gofmt')) };
-  await assert.rejects(setUpGoProject({ dir, go: noGo }), (err: unknown) => err instanceof GoProjectSetupError && !err.usage && /^go is not on the PATH: install Go 1\.26 or newer \(https:\/\/go\.dev\/doc\/install\)/.test(err.message));
+  await assert.rejects(setUpGoProject({ dir, go: noGo }), (err: unknown) => err instanceof GoProjectSetupError && !err.usage && /^go is not on the PATH: install Go 1\.25 or newer \(https:\/\/go\.dev\/doc\/install\)/.test(err.message));
 });
 
 test('without controller-lab on the PATH or $CONTROLLER_LAB, it says how the test suites will find it', async (t) => {
