@@ -49,7 +49,7 @@ export class SimProcess {
     let stdout = '';
     let ended = '';
     const exited = new Promise<void>((resolve) =>
-      child.once('close', (code, signal) => {
+      child.once('exit', (code, signal) => {
         ended = signal ?? `code ${code}`;
         resolve();
       }),
@@ -101,6 +101,8 @@ export class SimProcess {
   async stop(): Promise<void> {
     process.removeListener('exit', this.killOnExit);
     if (this.child.exitCode === null && this.child.signalCode === null) {
+      // Unreferenced once it served: referenced again, it keeps the test's event loop alive until it has gone.
+      this.child.ref();
       this.signal('SIGTERM');
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
