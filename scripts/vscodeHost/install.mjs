@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, wr
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { systemPackages } from '../testSetup.mjs';
+import { systemPackages } from '../systemPackages.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 
