@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { createSharedInformer, dropManagedFields, ListerWatcher, SharedIndexInformer } from '../informer/index.ts';
 import type { Cluster, RetryNotice } from '../kube/index.ts';
-import { ConnectionError, CredentialError, describeFailure, KubeconfigError, loadCluster } from '../kube/index.ts';
+import { builtInResource, ConnectionError, CredentialError, describeFailure, KubeconfigError, loadCluster } from '../kube/index.ts';
 import { ApiError } from '../shared/apiError.ts';
 import type { ApiResource, KubeObject } from '../shared/k8s.ts';
 import { oneOf, parseCommandLine, UsageError } from './args.ts';
@@ -143,7 +143,9 @@ export async function main(argv: string[]): Promise<number> {
       onRetry: (r) => process.stderr.write(`controller-lab watch: warning: ${retryWarning(r)}\n`),
       onWarning: (w) => process.stderr.write(`controller-lab watch: warning: ${w}\n`),
     });
-    const resource = await cluster.resolve(args.resource);
+    // A core kind named by its plural or singular needs no discovery: the list goes out at once
+    // (one round trip and the parse of the server's whole discovery document saved).
+    const resource = builtInResource(args.resource) ?? (await cluster.resolve(args.resource));
     if (resource.verbs.length > 0 && !(resource.verbs.includes('list') && resource.verbs.includes('watch'))) {
       throw new UsageError(`${qualifiedResource(resource)} cannot be watched (verbs: ${resource.verbs.join(', ')})`);
     }
@@ -249,7 +251,17 @@ function watchResource(cluster: Cluster, resource: ApiResource, args: WatchArgs,
     informer.onError((err) => {
       // Before the first sync, a failure the informer would retry forever (bad credentials, no
       // access, no server) is the user's to fix: stop and say so. Later ones are retried.
-      if (!informer.hasSynced() && isFatalBeforeSync(err)) return finish(2, describeFailure(err).message + allNamespacesHint(err, namespace === undefined && resource.namespaced));
+      if (!informer.hasSynced() && isFatalBeforeSync(err)) {
+        const message = describeFailure(err).message + allNamespacesHint(err, namespace === undefined && resource.namespaced);
+        if (!(err instanceof ApiError && err.code === 404 && builtInResource(args.resource))) return finish(2, message);
+        // A built-in kind this server does not serve: discovery says so, as it would have up front.
+        informer.stop();
+        void cluster.resolve(args.resource).then(
+          () => finish(2, message),
+          (e: unknown) => finish(2, isUserFacing(e) ? describeFailure(e).message : message),
+        );
+        return;
+      }
       process.stderr.write(`controller-lab watch: warning: ${afterSyncWords(err, resource)} (retrying)\n`);
     });
     informer.run();

@@ -319,7 +319,7 @@ class SharedInformerImpl<T extends KubeObject> {
         continue;
       }
       const obj = object as DeepReadonly<T>;
-      const old = this.cache.set(key, obj);
+      const old = this.cache.set(key, obj, isInInitialList);
       if (old === undefined) {
         this.notify(isInInitialList ? Notification.addInitial : Notification.add, obj, undefined);
         continue;

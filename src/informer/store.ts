@@ -40,8 +40,12 @@ export interface ReadonlyIndexer<T extends KubeObject = KubeObject> {
 
 /** The writable cache the informer keeps; only the informer's delta processing writes to it. */
 export interface Indexer<T extends KubeObject = KubeObject> extends ReadonlyIndexer<T> {
-  /** Inserts or replaces the object under `key`, keeping every index consistent; returns the previous one. */
-  set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined;
+  /**
+   * Inserts or replaces the object under `key`, keeping every index consistent; returns the
+   * previous one. `initialList`: the object comes from the informer's first list (see IndexedStore's
+   * `unshared`).
+   */
+  set(key: string, obj: DeepReadonly<T>, initialList?: boolean): DeepReadonly<T> | undefined;
   /** Removes the object under `key` from the cache and every index; returns it. */
   delete(key: string): DeepReadonly<T> | undefined;
   /** Adds indexes; existing objects are indexed at once. Throws if a name is already taken. */
@@ -49,6 +53,12 @@ export interface Indexer<T extends KubeObject = KubeObject> extends ReadonlyInde
 }
 
 const EMPTY: readonly string[] = [];
+
+/** A slot's holding while its object's values are not yet in the shared table; gives back nothing. */
+const NOT_YET_SHARED: Holding = Object.freeze([]) as unknown as Holding;
+
+/** Slots of the first list whose values each later write puts in the shared table. */
+const SHARED_PER_WRITE = 8;
 
 export interface IndexerOptions {
   /** Keep long values repeated across objects once (see sharedValues.ts). Default true. */
@@ -81,6 +91,15 @@ class IndexedStore<T extends KubeObject> {
   /** index name → index value → keys. Invariant, for a live index: a key is under a value iff its object produces it. */
   private readonly indices = new Map<string, Map<string, Set<string>>>();
   private readonly values: SharedValues | undefined;
+  /**
+   * New slots of the informer's first list, their values not yet in the shared table: taken there
+   * SHARED_PER_WRITE at a time by each later write, all at once when the table is read. The list
+   * already holds each repeated value once (the reflector's RepeatedValues), so this costs no
+   * memory; it takes the table's walk off the first sync, where it ran 10k times on code V8 had not
+   * compiled yet, to writes that find it compiled.
+   */
+  private unshared: (Slot<T> | undefined)[] = [];
+  private unsharedAt = 0;
 
   constructor(indexers: Indexers<T>, options: IndexerOptions) {
     this.values = options.shareValues === false ? undefined : new SharedValues();
@@ -109,11 +128,16 @@ class IndexedStore<T extends KubeObject> {
     return [...this.items.keys()];
   }
 
-  set(key: string, obj: DeepReadonly<T>): DeepReadonly<T> | undefined {
+  set(key: string, obj: DeepReadonly<T>, initialList = false): DeepReadonly<T> | undefined {
     const values = this.values;
+    if (!initialList && this.unsharedAt < this.unshared.length) this.shareListed(SHARED_PER_WRITE);
     const slot = this.items.get(key);
     if (slot === undefined) {
-      this.items.set(key, new Slot(obj, values?.retain(obj)));
+      if (initialList && values !== undefined) {
+        const fresh = new Slot(obj, NOT_YET_SHARED);
+        this.items.set(key, fresh);
+        this.unshared.push(fresh);
+      } else this.items.set(key, new Slot(obj, values?.retain(obj)));
       this.reindexAll(key, undefined, obj);
       return undefined;
     }
@@ -131,10 +155,13 @@ class IndexedStore<T extends KubeObject> {
   }
 
   delete(key: string): DeepReadonly<T> | undefined {
+    if (this.unsharedAt < this.unshared.length) this.shareListed(SHARED_PER_WRITE);
     const slot = this.items.get(key);
     if (slot === undefined) return undefined;
     this.items.delete(key);
     if (slot.held !== undefined) this.values?.release(slot.held);
+    // Out of the cache: nothing to share any more (NOT_YET_SHARED gave nothing back).
+    slot.held = undefined;
     this.reindexAll(key, slot.obj, undefined);
     return slot.obj;
   }
@@ -161,7 +188,27 @@ class IndexedStore<T extends KubeObject> {
   }
 
   sharedValues(): SharedValuesStats {
+    this.shareListed(Infinity);
     return this.values?.stats() ?? { values: 0, references: 0, chars: 0 };
+  }
+
+  /** Puts the values of up to `count` first-list slots in the shared table (see `unshared`). */
+  private shareListed(count: number): void {
+    const values = this.values;
+    const queue = this.unshared;
+    const end = Math.min(queue.length, this.unsharedAt + count);
+    let i = this.unsharedAt;
+    for (; i < end; i++) {
+      const slot = queue[i]!;
+      queue[i] = undefined;
+      // A slot replaced or deleted since holds its share already, or is gone.
+      if (values !== undefined && slot.held === NOT_YET_SHARED) slot.held = values.retain(slot.obj);
+    }
+    if (i < queue.length) this.unsharedAt = i;
+    else {
+      this.unshared = [];
+      this.unsharedAt = 0;
+    }
   }
 
   addIndexers(indexers: Indexers<T>): void {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import type * as childProcessModule from 'node:child_process';
 import { descendantsOf, killSeen } from '../shared/processDescendants.ts';
 
 // Runs a kubeconfig's exec credential plugin as client-go does (plugin/pkg/client/auth/exec):
@@ -74,7 +74,7 @@ export class ExecCredentialSource {
     const timeoutMs = options.timeoutMs(interactive);
     return new Promise((resolve, reject) => {
       // In our process group, as client-go runs it: Ctrl-C in the terminal reaches it too.
-      const child = spawn(exec.command, exec.args ?? [], { env, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'pipe'] });
+      const child = childProcess().spawn(exec.command, exec.args ?? [], { env, stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       let partial = '';
@@ -137,4 +137,13 @@ function parseCredential(stdout: string): ExecCredentialStatus {
   const s = status as ExecCredentialStatus;
   if (!s.token && !(s.clientCertificateData && s.clientKeyData)) throw new ExecPluginError('printed an ExecCredential whose status has neither a token nor a client certificate and key');
   return s;
+}
+
+/**
+ * node:child_process, loaded the first time a plugin runs: most kubeconfigs have none, and loading
+ * it (with node:dgram and node:net's handle passing) costs every `controller-lab watch` ~2 ms of CPU
+ * at start.
+ */
+function childProcess(): typeof childProcessModule {
+  return process.getBuiltinModule('node:child_process');
 }

@@ -11,6 +11,7 @@ export type { HttpListerWatcherStats, ResourceScope } from './httpListerWatcher.
 export { discover } from './discovery.ts';
 export type { ApiGroupInfo, DiscoveryResult } from './discovery.ts';
 export { resolveResource } from './resolve.ts';
+export { builtInResource } from './builtInResources.ts';
 export { collectionPath } from './resourcePath.ts';
 export type { RequestOptions, StreamedResponse } from './request.ts';
 export { WatchDecodeError } from './watchDecoder.ts';
