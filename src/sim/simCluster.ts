@@ -230,7 +230,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       random: () => this.random(),
       uid: () => (this.seeded ? uuidFrom(this.random) : randomUUID()),
       consumeConflict: (g, r, k) => this.faults.consumeConflict(g, r, k),
-      onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved', true); },
+      // Each object's delete, committed before the CRD went, is told before the stream ends.
+      onUnserved: (table) => { for (const w of [...table.watchers]) w.end('unserved'); },
     });
     this.api.onCommit((table, event, ctx) => this.writes.commit(table.group, table.resource, event, ctx));
 

@@ -60,15 +60,18 @@ test('strategic merge patch on a custom resource is 415 like the real server', (
     e.message === 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
 });
 
-test('deleting the CRD deletes its objects, ends its watches and unserves it', async () => {
+test('deleting the CRD deletes its objects, tells its watches, ends them and unserves it', async () => {
   const { cluster } = newCluster();
   cluster.create(CRD, '', widgetCrd());
   cluster.create(WIDGETS, 'default', { metadata: { name: 'w1' } });
+  cluster.create(WIDGETS, 'default', { metadata: { name: 'w2' } });
   const w = record(cluster, WIDGETS, { resourceVersion: String(cluster.resourceVersion) });
   cluster.delete(CRD, '', 'widgets.example.com');
   assert.equal(cluster.resources.lookup(WIDGETS), undefined);
   assert.throws(() => cluster.list(WIDGETS, {}), (e: unknown) => e instanceof ApiError && e.code === 404);
   await tick();
+  // As kube-apiserver: the watchers are told of each object's delete before the stream ends.
+  assert.deepEqual(w.events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`), ['DELETED w1', 'DELETED w2']);
   assert.equal(w.closed, 'unserved');
   // Served again from scratch when recreated.
   cluster.create(CRD, '', widgetCrd());
