@@ -1,12 +1,12 @@
 // `npm test`: the whole pyramid, in order — typecheck, lint, unit (plain Node), go (the Go module's
-// tests against the sim), check (`controller-lab check` finds planted bugs, and no false ones), conformance (real kubectl and client-node against the sim), envtest
+// tests against the sim), check (`controller-lab check` finds planted bugs, and no false ones), conformance (real kubectl and client-node against the sim, and the informer's conformance tests), envtest
 // (controller-runtime's own envtest suites against the sim), debug-adapter protocol tests, a Go
 // author's first hour (the packed product in a kubebuilder project), integration tests inside a
 // real VS Code extension host, and the UI check in Chromium against the packaged .vsix.
 // `npm test -- <stage>…` runs only those stages. First, the set-up those stages need on a fresh
 // machine (scripts/testSetup.mjs). Ends with one line: `N passed, N failed`.
 import { spawn, spawnSync } from 'node:child_process';
-import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,6 +103,21 @@ async function gate(command, args) {
 const npx = (bin) => `node_modules/.bin/${bin}`;
 
 /**
+ * The informer's conformance tests (test/informerConformance, written against kube-apiserver in
+ * `npm run conformance`) against `controller-lab sim --api-server-only`, counted test by test.
+ */
+async function informerConformanceOnSim() {
+  const report = join('test-output', 'conformance', 'informer-sim.json');
+  rmSync(report, { force: true });
+  const { code } = await run(node, ['scripts/conformance/informer.mjs', '--target', 'sim', '--speed-objects', '0']);
+  const tests = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).tests : [];
+  const failures = tests.filter((t) => t.state !== 'passed').map((t) => `${t.file}: ${t.name}: ${t.failure ?? t.state}`);
+  const passed = tests.length - failures.length;
+  // A harness that died before its report still failed.
+  return { passed, failed: failures.length || (code === 0 ? 0 : 1), failures };
+}
+
+/**
  * `go test -race -v` in go/ (the Go module controller-runtime authors add) and `go test -v` in
  * examples/go-guestbook (a kubebuilder-layout project using it), with go's own output;
  * the counts are its `--- PASS` / `--- FAIL` lines (subtests included). A build failure or a
@@ -166,7 +181,9 @@ const stages = {
     // One test runs the README's `npx controller-lab`, i.e. the built dist/cli.cjs.
     const build = await gate(node, ['scripts/build.mjs']);
     if (build.failed) return build;
-    return nodeTests(['test/conformance/**/*.test.ts']);
+    const clients = await nodeTests(['test/conformance/**/*.test.ts']);
+    const informer = await informerConformanceOnSim();
+    return { passed: clients.passed + informer.passed, failed: clients.failed + informer.failed, failures: [...(clients.failures ?? []), ...informer.failures] };
   },
   // controller-runtime's own envtest suites against the simulated cluster (scripts/envtestSuites.mjs).
   envtest: async () => {

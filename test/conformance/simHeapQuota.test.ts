@@ -26,7 +26,11 @@ describe('controller-lab sim near its heap limit', () => {
     let refused: { status: number; body: string } | undefined;
     let created = 0;
     for (let i = 0; i < 400 && !refused; i++) {
-      const r = await rawRequest(sim, 'POST', CONFIGMAPS, { body: bigConfigMap(i), headers: { 'Content-Type': 'application/json' } });
+      const r = await rawRequest(sim, 'POST', CONFIGMAPS, { body: bigConfigMap(i), headers: { 'Content-Type': 'application/json' } }).catch(async (e: Error) => {
+        // A reset connection: say whether the sim died, and its last words.
+        await new Promise((done) => setTimeout(done, 500));
+        throw new Error(`create ${i} (${created} accepted): ${e.message}; the sim ${sim.process.exitCode === null ? 'still runs' : `exited ${sim.process.exitCode ?? sim.process.signalCode}`}; its output ends:\n${sim.output().slice(-1500)}`);
+      });
       if (r.status === 201) created++;
       else refused = r;
     }
