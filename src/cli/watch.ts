@@ -37,8 +37,9 @@ options:
                             body stops arriving, for this long (default 60s; 0 = wait forever)
   --watch-idle-timeout DURATION
                             reconnect a watch that delivers nothing, not even a bookmark, for this
-                            long, from the last resourceVersion (default 2m; 0 = never); a
-                            warning only if the new watch at once brings changes the old one held
+                            long, from the last resourceVersion; a warning only if the new watch
+                            at once brings changes the old one held (default: none; as client-go,
+                            each watch ends at its own timeout, 5-10 min at random; 0 = neither)
   --max-event-size SIZE     refuse watch events longer than this, in characters (default 16Mi, as
                             client-go); the watch is closed and resumed from the last good event
   -h, --help                show this help

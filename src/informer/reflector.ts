@@ -51,10 +51,10 @@ export interface ReflectorOptions<T extends KubeObject> {
   watchListIdleTimeoutMs?: number | undefined;
   /**
    * A watch that delivers nothing, not even a bookmark, for this long is closed and resumed from the
-   * last resourceVersion. Default 2 min: kube-apiserver (and the simulated cluster) send a bookmark
-   * every minute to watches that allow them, as ours do, once anything of the kind has changed since
-   * the watch's version; before that a quiet kind is as silent as a dead stream, so the warning waits
-   * for the resumed watch to tell them apart. 0 turns it off.
+   * last resourceVersion; the warning waits for the resumed watch to tell a quiet kind from a dead
+   * stream. Unset: as client-go, the watch ends at its own timeoutSeconds (5–10 min at random)
+   * whether or not the server ends it, so a server without a watch cache (no bookmarks) is not asked
+   * again every few minutes. 0 turns both off.
    */
   watchIdleTimeoutMs?: number | undefined;
   /** > 0: queue a `Sync` of every cached object this often. */
@@ -103,7 +103,6 @@ type WatchEnd =
   | { kind: 'watchListFailed'; error: Error };
 
 const MIN_WATCH_TIMEOUT_S = 300;
-const DEFAULT_WATCH_IDLE_TIMEOUT_MS = 120_000;
 /**
  * A watch resumed after silence that delivers a change within this long of the server accepting it
  * was handed changes the server had queued: the silent stream was dead, not just quiet.
@@ -471,7 +470,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         abort: new AbortController(), resolve,
       };
       this.session = session;
-      this.watchForSilence(session);
+      this.watchForSilence(session, timeoutSeconds);
       if (streaming) {
         if (this.listedOnce) {
           this.stats.relists++;
@@ -629,8 +628,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
    * timeoutSeconds, up to 10 min). Checked a few times per period rather than re-armed per event,
    * so that the event path stays free of timer work.
    */
-  private watchForSilence(session: WatchSession<T>): void {
-    const limitMs = this.o.watchIdleTimeoutMs ?? DEFAULT_WATCH_IDLE_TIMEOUT_MS;
+  private watchForSilence(session: WatchSession<T>, timeoutSeconds: number): void {
+    const limitMs = this.o.watchIdleTimeoutMs;
+    if (limitMs === undefined) return this.endAtTimeout(session, timeoutSeconds * 1000);
     if (!(limitMs > 0)) return;
     const stepMs = Math.max(1, Math.ceil(limitMs / 4));
     let seen = session.events;
@@ -649,6 +649,19 @@ export class Reflector<T extends KubeObject = KubeObject> {
       session.silenceTimer = this.clock.setTimer(stepMs, check);
     };
     session.silenceTimer = this.clock.setTimer(stepMs, check);
+  }
+
+  /**
+   * client-go's request timeout: the watch ends at its timeoutSeconds even if the server keeps it
+   * open (a half-open connection, a server that ignores it), and is resumed as after a clean end.
+   * A streaming list still sending its initial events has its own deadline and is left to finish.
+   */
+  private endAtTimeout(session: WatchSession<T>, afterMs: number): void {
+    session.silenceTimer = this.clock.setTimer(afterMs, () => {
+      if (session.done || this.stopped) return;
+      if (session.initial) return this.endAtTimeout(session, Math.max(1, Math.ceil(afterMs / 4)));
+      this.endSession(session, { kind: 'clean' });
+    });
   }
 
   /** The first change after a resume for silence: at once means the silent stream withheld it. */

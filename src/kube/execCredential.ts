@@ -1,4 +1,5 @@
 import type * as childProcessModule from 'node:child_process';
+import { cleanupOnSignal } from '../shared/cleanupOnSignal.ts';
 import { descendantsOf, killSeen } from '../shared/processDescendants.ts';
 
 // Runs a kubeconfig's exec credential plugin as client-go does (plugin/pkg/client/auth/exec):
@@ -88,10 +89,13 @@ export class ExecCredentialSource {
         killSeen(started);
       };
       process.once('exit', stop);
+      // A signal that ends us runs no 'exit' listener: stop the plugin then too.
+      const uninstallSignals = cleanupOnSignal(stop);
       const timer = setTimeout(() => {
         reject(new ExecPluginError(`gave no credential within ${timeoutMs / 1000} s and was stopped${lastLine(stderr)}; run it alone to see what it waits for`));
         stop();
         process.off('exit', stop);
+        uninstallSignals();
         child.stdout.destroy();
         child.stderr.destroy();
       }, timeoutMs);
@@ -106,6 +110,7 @@ export class ExecCredentialSource {
       child.on('close', (code, signal) => {
         clearTimeout(timer);
         process.off('exit', stop);
+        uninstallSignals();
         if (partial.trim()) options.onStderrLine(partial.trimEnd());
         if (failure) return reject(failure);
         if (code !== 0) return reject(new ExecPluginError(stderr.trim().split('\n').at(-1) || `exit ${signal ?? `code ${code}`}, no output`));

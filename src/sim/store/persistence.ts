@@ -88,8 +88,17 @@ export class Persistence {
     this.log = options.log ?? ((line) => process.stderr.write(`controller-lab sim: ${line}\n`));
 
     const snapshotFile = join(dir, SNAPSHOT_FILE);
+    // The snapshot names the journal that follows it, which exists before it does: a journal
+    // missing later is a loss the next start can name, not an idle sim's empty history.
+    const lastSegment = Math.max(0, ...loaded.segments);
+    const firstJournal = join(dir, segmentFile(lastSegment + 1));
     try {
-      const parts = [snapshotHeader(mvcc.resourceVersion, mvcc.resourceVersion + 1)];
+      replaceFileSync(firstJournal, '');
+    } catch (err) {
+      throw new StateFileError(`${firstJournal}: cannot be written (${messageOf(err)})`);
+    }
+    try {
+      const parts = [snapshotHeader(mvcc.resourceVersion, mvcc.resourceVersion + 1, lastSegment + 1)];
       const items = this.capture().map(snapshotItem);
       parts.push(items.join(','), SNAPSHOT_FOOTER);
       const text = parts.join('');
@@ -107,7 +116,7 @@ export class Persistence {
         // Replaying an old segment again is harmless: its records are older than the snapshot.
       }
     }
-    this.journal = new Journal(this.fs, dir, Math.max(0, ...loaded.segments), this.retryMs, {
+    this.journal = new Journal(this.fs, dir, lastSegment, this.retryMs, {
       onFailure: (err) => this.log(`cannot write the journal in ${dir}: ${err.message}; writes are refused (503) until it can (retrying every ${this.retryMs} ms)`),
       onRecovered: () => this.log(`the journal in ${dir} is written again; writes are accepted`),
     });
@@ -244,7 +253,10 @@ export class Persistence {
     const journaled = this.sinceSnapshot;
     this.sinceSnapshot = 0;
     try {
-      this.snapshotBytes = await writeSnapshot(this.fs, this.dir, rv, reserved, entries);
+      // Later writes go to the next segment: it is there before the snapshot that names it.
+      await this.fs.ensure(join(this.dir, segmentFile(covered + 1)));
+      await this.fs.syncDir(this.dir);
+      this.snapshotBytes = await writeSnapshot(this.fs, this.dir, rv, reserved, covered + 1, entries);
       if (this.snapshotFailure) this.log(`${join(this.dir, SNAPSHOT_FILE)} is written again`);
       this.snapshotFailure = undefined;
     } catch (err) {

@@ -19,6 +19,8 @@ export interface WritableFile {
 export interface PersistenceFs {
   /** Creates or truncates `path`, mode 0600. */
   create(path: string): Promise<WritableFile>;
+  /** Creates `path` empty (mode 0600) unless it exists, which is left as it is. */
+  ensure(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   list(dir: string): Promise<string[]>;
@@ -49,6 +51,10 @@ export const nodePersistenceFs: PersistenceFs = {
       truncate: (length) => handle.truncate(length),
       close: () => handle.close(),
     };
+  },
+  async ensure(path) {
+    const handle = await open(path, 'a', PRIVATE_FILE_MODE);
+    await handle.close();
   },
   rename: (from, to) => rename(from, to),
   unlink: (path) => unlink(path),

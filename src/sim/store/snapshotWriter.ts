@@ -16,8 +16,9 @@ export interface SnapshotEntry {
 
 const OBJECTS_PER_CHUNK = 250;
 
-export function snapshotHeader(resourceVersion: number, reservedResourceVersion: number): string {
-  return `{"version":1,"resourceVersion":${resourceVersion},"reservedResourceVersion":${reservedResourceVersion},"objects":[`;
+/** `journal`: the journal segment that holds the writes after this snapshot (on disk before it lands). */
+export function snapshotHeader(resourceVersion: number, reservedResourceVersion: number, journal: number): string {
+  return `{"version":1,"resourceVersion":${resourceVersion},"reservedResourceVersion":${reservedResourceVersion},"journal":${journal},"objects":[`;
 }
 
 export function snapshotItem(e: SnapshotEntry): string {
@@ -27,7 +28,7 @@ export function snapshotItem(e: SnapshotEntry): string {
 export const SNAPSHOT_FOOTER = ']}';
 
 /** Writes the snapshot; resolves to its size in bytes. */
-export async function writeSnapshot(fs: PersistenceFs, dir: string, resourceVersion: number, reserved: number, entries: readonly SnapshotEntry[]): Promise<number> {
+export async function writeSnapshot(fs: PersistenceFs, dir: string, resourceVersion: number, reserved: number, journal: number, entries: readonly SnapshotEntry[]): Promise<number> {
   const file = join(dir, SNAPSHOT_FILE);
   const tmp = `${file}.tmp`;
   let out: WritableFile | undefined;
@@ -39,7 +40,7 @@ export async function writeSnapshot(fs: PersistenceFs, dir: string, resourceVers
       await out!.write(data, position);
       position += data.length;
     };
-    await write(snapshotHeader(resourceVersion, reserved));
+    await write(snapshotHeader(resourceVersion, reserved, journal));
     for (let i = 0; i < entries.length; i += OBJECTS_PER_CHUNK) {
       const parts: string[] = [];
       for (const e of entries.slice(i, i + OBJECTS_PER_CHUNK)) parts.push(snapshotItem(e));

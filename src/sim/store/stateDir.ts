@@ -5,14 +5,15 @@ import { acceptLossHint } from '../vocabulary/stateLoss.ts';
 import { readSegmentText, type DamagedRun, type SegmentReading } from './journalReader.ts';
 
 // What a state dir holds, and reading it back at start:
-//   state.json          a snapshot: every object at one resourceVersion (written whole, then renamed)
+//   state.json          a snapshot: every object at one resourceVersion (written whole, then renamed),
+//                       naming the journal that follows it (created, empty, before it)
 //   journal-N.log       the writes after it, one checksummed line each, N rising (compaction
 //                       starts a new one and deletes the older ones once the snapshot is on disk)
 //   rv-reservation      resourceVersions below this number may have been handed out (so may
 //                       those below a `reserve` record in a journal or the snapshot's reservedResourceVersion)
 // The directory is one unit. A crash can leave a torn last line in the last journal (never
 // acknowledged: dropped). Anything else is damage or a missing piece (state.json gone while its
-// journal is there, a run of resourceVersions missing from the journals): the start stops with one
+// journal is there, the journal it names gone, a run of resourceVersions missing from the journals): the start stops with one
 // line naming the file, the byte offset and what would be lost, unless the loss is accepted
 // (--accept-state-loss, vocabulary/stateLoss.ts), when the rest is loaded and each loss is said.
 
@@ -77,6 +78,8 @@ interface Snapshot {
   resourceVersion: number;
   /** Versions below this may have been handed out when it was written (absent in older files). */
   reservedResourceVersion?: number;
+  /** The journal segment holding the writes after it, on disk before it (absent in older files). */
+  journal?: number;
   objects: StoredEntry[];
 }
 
@@ -198,6 +201,12 @@ export function loadStateDir(dir: string, options: LoadOptions = {}): LoadedStat
   const dependents = [...segments.map(segmentFile), ...(files.includes(RESERVATION_FILE) ? [RESERVATION_FILE] : [])];
   if (!snapshot && losses.length === 0 && dependents.length > 0) {
     losses.push(`${snapshotFile}: missing while ${dependents.join(', ')} ${dependents.length > 1 ? 'are' : 'is'} there: every object it held (the namespaces among them) would be lost`);
+  }
+
+  // The journal the snapshot names is gone and none came after it: whatever was written since is lost.
+  const named = snapshot?.journal;
+  if (named !== undefined && Number.isSafeInteger(named) && !segments.some((n) => n >= named)) {
+    losses.push(`${join(dir, segmentFile(named))}: missing while ${snapshotFile} names it: every write after resourceVersion ${snapshot!.resourceVersion} would be lost`);
   }
 
   const objects = new Map<string, StoredEntry>();

@@ -1,11 +1,13 @@
 // With a state dir the bearer token is kept there (0600), like the CA: a kubeconfig written by one
 // run, and a client holding it, keep working after a restart (a crash included).
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename } from 'node:fs/promises';
+import { access, chmod, mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePrivateFile } from './kubeconfig.ts';
 
 const TOKEN_FILE = 'token';
+/** Made after the token (startSimServer): there, it says a token was made too. */
+const MADE_AFTER = ['ca.crt', 'ca.key'];
 
 /** A fresh server token: 32 random bytes, base64url. */
 export function newToken(): string {
@@ -19,7 +21,7 @@ export interface KeptToken {
 }
 
 /**
- * A kept token that is not one stops the start (a new one would lock out every kubeconfig written
+ * A kept token that is not one, or none where the CA made after it is, stops the start (a new one would lock out every kubeconfig written
  * before; the line ends with `refusalEnd`), unless `acceptLoss`: then it is replaced and `loss`
  * says what was lost.
  */
@@ -35,7 +37,9 @@ export async function loadOrCreateToken(stateDir: string, acceptLoss = false, re
     await chmod(file, 0o600);
     return { token: kept };
   }
-  const problem = kept === undefined ? undefined : `${file}: not a bearer token, damaged: the kubeconfigs written before would no longer be let in`;
+  const lost = 'the kubeconfigs written before would no longer be let in';
+  const witness = kept === undefined ? await firstPresent(MADE_AFTER.map((f) => join(stateDir, f))) : undefined;
+  const problem = kept !== undefined ? `${file}: not a bearer token, damaged: ${lost}` : witness ? `${file}: missing while ${witness} is there: ${lost}` : undefined;
   if (problem && !acceptLoss) throw new Error(`${problem}${refusalEnd}`);
   const token = newToken();
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
@@ -43,4 +47,16 @@ export async function loadOrCreateToken(stateDir: string, acceptLoss = false, re
   await writePrivateFile(`${file}.tmp`, `${token}\n`);
   await rename(`${file}.tmp`, file);
   return { token, ...(problem ? { loss: problem } : {}) };
+}
+
+async function firstPresent(files: string[]): Promise<string | undefined> {
+  for (const f of files) {
+    try {
+      await access(f);
+      return f;
+    } catch {
+      // absent: try the next
+    }
+  }
+  return undefined;
 }

@@ -303,6 +303,32 @@ describe('reflector: deadlines and server verdicts', () => {
     assert.match(String(r.errors[0]), /^Error: the watch received nothing, not even a bookmark, for 1\d s, while the server had changes to send \(a dead connection\): resumed from resourceVersion \d+$/);
   });
 
+  it('by default a quiet watch lives its own random timeout (5–10 min, client-go minWatchTimeout), not 2 min, even where the server never ends it; then it is resumed without a word', async () => {
+    const r = rig({}, { ignoresTimeoutSeconds: true }, seedN(2));
+    r.informer.run();
+    await r.tick();
+    const first = r.source.watchCalls[0]!;
+    assert.equal(first.timeoutSeconds, 450, 'random() 0.5 picks the middle of 300–600 s');
+    // No event and no bookmark (a server without a watch cache): the watch is not reopened early.
+    await r.tick(449_000);
+    assert.equal(r.source.watchCalls.length, 1, 'reopened before its own timeout');
+    await r.tick(1_000);
+    assert.equal(r.source.watchCalls.length, 2);
+    assert.equal(r.source.watchCalls[1]!.resourceVersion, first.resourceVersion);
+    assert.equal(r.source.listCalls.length, 1);
+    // Events do not stretch it: client-go's request timeout counts from the start.
+    r.source.create(obj('ns', 'busy'));
+    await r.tick(449_000);
+    assert.equal(r.source.watchCalls.length, 2);
+    await r.tick(1_000);
+    assert.equal(r.source.watchCalls.length, 3);
+    // A change right after a resume is just a change: the end was the timeout, not a dead stream.
+    r.source.create(obj('ns', 'right-after'));
+    await r.tick(100);
+    assert.deepEqual(r.errors.map(String), []);
+    assert.equal(r.informer.indexer.size, 4);
+  });
+
   it('a watch ERROR "Too large resource version" relists with a consistent read; a 429 backs off no less than its Retry-After', async () => {
     const r = rig({}, {}, seedN(2));
     r.informer.run();

@@ -72,3 +72,21 @@ test('a damaged or half CA, or a damaged token, stops the start naming the file,
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a token deleted from a state dir that has its CA (made after the token) stops the start naming it, unless the loss is accepted', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'private-files-'));
+  try {
+    const token = (await loadOrCreateToken(dir)).token;
+    await loadOrCreatePki(dir);
+    assert.deepEqual(await loadOrCreateToken(dir), { token });
+    await rm(join(dir, 'token'));
+    const problem = `${join(dir, 'token')}: missing while ${join(dir, 'ca.crt')} is there: the kubeconfigs written before would no longer be let in`;
+    await assert.rejects(loadOrCreateToken(dir, false, '; HINT'), { message: `${problem}; HINT` });
+    const replaced = await loadOrCreateToken(dir, true);
+    assert.notEqual(replaced.token, token);
+    assert.equal(replaced.loss, problem);
+    assert.deepEqual(await loadOrCreateToken(dir), { token: replaced.token }, 'the new token is kept');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
