@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { trimProgramCache } from './goProgramCacheTrim.ts';
 
 // Where a Go program is built: one file per program and build flags that stays between runs.
 // `go build -o FILE` leaves a FILE whose build ID is current alone, so the second run of an
@@ -20,6 +21,7 @@ export interface GoProgramKey {
 /**
  * `$XDG_CACHE_HOME/controller-lab/go-programs/<hash>/controller` (else under ~/.cache), its folders
  * made one level at a time, private to the user; undefined when that cannot be done (no home).
+ * The programs used least recently go past the cache's limits (goProgramCacheTrim.ts).
  */
 export function cachedProgramPath(key: GoProgramKey, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const id = createHash('sha256')
@@ -43,5 +45,6 @@ export function cachedProgramPath(key: GoProgramKey, env: NodeJS.ProcessEnv = pr
   } catch {
     return undefined;
   }
+  trimProgramCache(dirname(dir), id);
   return join(dir, 'controller');
 }
