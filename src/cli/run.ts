@@ -177,6 +177,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
       sim = await launchSim({ scenario: v.scenario, workloads: v.workloads ?? false });
       kubeconfig = sim.kubeconfigPath;
       io.out(`simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath})`);
+      for (const warning of sim.scenarioWarnings) io.complain(`warning: ${warning}`);
     }
     if (v.trace) {
       const path = v.trace;

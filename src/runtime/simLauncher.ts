@@ -20,6 +20,8 @@ export interface LaunchedSim {
   /** Resolves when the scenario's last step ran (at once without a scenario). */
   scenarioDone: Promise<void>;
   scenarioFinished(): boolean;
+  /** What in the scenario runs but may surprise (`file:line:col: message`): said before the run. */
+  scenarioWarnings: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -129,6 +131,7 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
     startScenario,
     scenarioDone,
     scenarioFinished: () => finished,
+    scenarioWarnings: (parsed?.warnings ?? []).map((w) => `${w.file ?? scenarioOptions.fileName ?? 'scenario.yaml'}:${w.line}:${w.column}: ${w.path ? `${w.path}: ` : ''}${w.message}`),
     stop: async () => {
       stopScenario();
       await server.stop();

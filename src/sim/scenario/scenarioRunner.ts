@@ -34,7 +34,7 @@ export interface ScenarioRun extends ScenarioRunHandle {
 
 /** `file:line:col: path: message`, as ScenarioError words its problems. */
 function problemLine(fileName: string, p: ScenarioProblem): string {
-  return `${fileName}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
+  return `${p.file ?? fileName}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
 }
 
 function gvrOf(info: ResourceInfo): GroupVersionResource {

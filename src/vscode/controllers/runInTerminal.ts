@@ -45,6 +45,7 @@ export function runControllerInTerminal(options: RunOptions): RunningController 
     try {
       sim = await launchSim({ scenario: options.scenario });
       out(`Simulated cluster at ${sim.url}${options.scenario ? ` (scenario ${options.scenario})` : ''}`);
+      for (const warning of sim.scenarioWarnings) err(`warning: ${warning}`);
       if (stopped) return resolveStarted(undefined);
       const s = new ControllerSession({ file: options.file, kubeconfig: sim.kubeconfigPath, cwd: options.cwd, mirrorCache: false });
       session = s;
