@@ -30,6 +30,14 @@ export function cachedProgramPath(key: GoProgramKey, env: NodeJS.ProcessEnv = pr
     .slice(0, 20);
   const xdg = env.XDG_CACHE_HOME;
   let dir = xdg || env.HOME || homedir();
+  // An XDG_CACHE_HOME not made yet is made, as Go makes its own cache there (else every run would link again).
+  if (xdg) {
+    try {
+      mkdirSync(xdg, { recursive: true, mode: 0o700 });
+    } catch {
+      return undefined;
+    }
+  }
   for (const part of [...(xdg ? [] : ['.cache']), 'controller-lab', 'go-programs', id]) {
     dir = join(dir, part);
     try {

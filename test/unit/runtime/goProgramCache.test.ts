@@ -94,3 +94,10 @@ test('the cache keeps the programs used most recently: an old one goes past 16 p
   cachedProgramPath({ packageDir: '/nowhere/program' }, env);
   assert.deepEqual(left(), [...names.slice(0, 20), own].sort());
 });
+
+test('an XDG_CACHE_HOME that does not exist yet is made, as Go makes its own cache there: the program is still kept', (t) => {
+  const work = mkdtempSync(join(tmpdir(), 'cl-go-cache-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  const binary = cachedProgramPath({ packageDir: '/nowhere/program' }, { XDG_CACHE_HOME: join(work, 'not', 'yet') });
+  assert.ok(binary?.startsWith(join(work, 'not', 'yet', 'controller-lab', 'go-programs')), binary);
+});
