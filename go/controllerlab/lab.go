@@ -33,9 +33,11 @@ type lab struct {
 	// Kinds reported as not served, each once.
 	unserved map[schema.GroupVersionKind]bool
 	// The manager's own cache, to read a request's object when an informer has no store to read.
-	reader   client.Reader
-	synced   bool
-	lastIdle *bool
+	reader client.Reader
+	synced bool
+	// What `synced` still waits for besides the controllers (see holdSynced).
+	syncHolds int
+	lastIdle  *bool
 
 	// The informer event each goroutine is delivering right now, keyed by goroutine id; the count
 	// spares the goroutine id lookup for adds made while no event is being delivered.
@@ -116,8 +118,15 @@ func (l *lab) controllerByQueue(addr uintptr) *labController {
 // instrumented controller got there.
 func (l *lab) workersStarted(c *labController) {
 	c.announce()
+	l.sendSyncedWhenReady()
+	l.session.queueChanged(c)
+}
+
+// sendSyncedWhenReady sends `synced`, once, when every instrumented controller's workers started
+// and nothing holds it back.
+func (l *lab) sendSyncedWhenReady() {
 	l.mu.Lock()
-	all := !l.synced
+	all := !l.synced && l.syncHolds == 0
 	for _, other := range l.controllers {
 		if !other.started.Load() {
 			all = false
@@ -130,7 +139,24 @@ func (l *lab) workersStarted(c *labController) {
 	if all {
 		l.session.send(syncedMessage{Type: "synced"})
 	}
-	l.session.queueChanged(c)
+}
+
+// holdSynced keeps `synced` back until release is called. The parent starts the scenario on it,
+// and its writes must find what the program installs for itself (its webhook configurations)
+// there already, as a cluster has them before anyone applies the samples.
+func (l *lab) holdSynced() (release func()) {
+	l.mu.Lock()
+	l.syncHolds++
+	l.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			l.syncHolds--
+			l.mu.Unlock()
+			l.sendSyncedWhenReady()
+		})
+	}
 }
 
 // snapshots runs on the writer goroutine: one queue snapshot per changed controller, then `idle`

@@ -38,7 +38,7 @@ func (m *labManager) GetWebhookServer() webhook.Server {
 	m.webhookOnce.Do(func() {
 		server := m.Manager.GetWebhookServer()
 		if path := os.Getenv(EnvWebhookConfigs); path != "" {
-			if err := serveWebhooksLocally(m.Manager, server, path); err != nil {
+			if err := serveWebhooksLocally(m.Manager, server, path, m.lab.holdSynced()); err != nil {
 				// The manager fails at Start with the reason, as it would for a port in use.
 				_ = m.Manager.Add(failedRunnable{err})
 			}
@@ -48,12 +48,14 @@ func (m *labManager) GetWebhookServer() webhook.Server {
 }
 
 // serveWebhooksLocally points server at a free loopback port with a certificate of its own, and
-// adds to mgr what installs the configurations of path once the server answers. An error is what
+// adds to mgr what installs the configurations of path once the server answers, and calls installed
+// when they are (or will never be). An error is what
 // the manager's Start is to fail with: the server is given a certificate either way, so that its
 // own complaint (no tls.crt) does not come first and hide the reason.
-func serveWebhooksLocally(mgr manager.Manager, server webhook.Server, path string) error {
+func serveWebhooksLocally(mgr manager.Manager, server webhook.Server, path string, installed func()) error {
 	ds, ok := server.(*webhook.DefaultServer)
 	if !ok {
+		installed()
 		return fmt.Errorf("controller-lab: the webhook server is a %T, not controller-runtime's webhook.DefaultServer: Controller Lab cannot serve it on this machine", server)
 	}
 	cert, certErr := newServingCert(webhookHost)
@@ -68,10 +70,12 @@ func serveWebhooksLocally(mgr manager.Manager, server webhook.Server, path strin
 		}
 	})
 	if certErr != nil {
+		installed()
 		return fmt.Errorf("controller-lab: %w", certErr)
 	}
 	port, err := freeLoopbackPort()
 	if err != nil {
+		installed()
 		return fmt.Errorf("controller-lab: no free loopback port for the webhook server: %w", err)
 	}
 	ds.Options.Host = webhookHost
@@ -80,7 +84,11 @@ func serveWebhooksLocally(mgr manager.Manager, server webhook.Server, path strin
 	// program may run as (`--as` its ServiceAccount), whose RBAC rightly has no such verbs.
 	admin := rest.CopyConfig(mgr.GetConfig())
 	admin.Impersonate = rest.ImpersonationConfig{}
-	return mgr.Add(&webhookInstaller{server: ds, path: path, hostPort: net.JoinHostPort(webhookHost, strconv.Itoa(port)), caBundle: cert.caBundle, config: admin})
+	err = mgr.Add(&webhookInstaller{server: ds, path: path, hostPort: net.JoinHostPort(webhookHost, strconv.Itoa(port)), caBundle: cert.caBundle, config: admin, installed: installed})
+	if err != nil {
+		installed()
+	}
+	return err
 }
 
 // freeLoopbackPort is a port the kernel has just given out and taken back: the webhook server
@@ -102,12 +110,15 @@ type webhookInstaller struct {
 	hostPort string
 	caBundle []byte
 	config   *rest.Config
+	// installed lets the parent's scenario start (see lab.holdSynced): called once Start is done.
+	installed func()
 }
 
 // NeedLeaderElection is false: a replica that is not the leader serves webhooks too.
 func (w *webhookInstaller) NeedLeaderElection() bool { return false }
 
 func (w *webhookInstaller) Start(ctx context.Context) error {
+	defer w.installed()
 	// A server that fails to listen ends the manager, and so this wait, with its own error.
 	for w.server.StartedChecker()(&http.Request{}) != nil {
 		select {

@@ -174,9 +174,10 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     const traceProblem = v.trace === undefined ? undefined : unwritableReason(v.trace);
     if (traceProblem) throw new UsageError(`--trace ${v.trace}: cannot write it: ${traceProblem}`);
     if (v.sim) {
-      sim = await launchSim({ scenario: v.scenario, workloads: v.workloads ?? false });
+      sim = await launchSim({ scenario: v.scenario, workloads: v.workloads ?? false, onScenarioStepFailed: (problem) => io.complain(`scenario step failed: ${problem}`) });
       kubeconfig = sim.kubeconfigPath;
       io.out(`simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath})`);
+      for (const warning of sim.scenarioWarnings) io.complain(`warning: ${warning}`);
     }
     if (v.trace) {
       const path = v.trace;

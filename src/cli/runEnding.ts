@@ -76,6 +76,12 @@ export class RunEnding {
   giveUpAfter(seconds: number): void {
     setTimeout(() => {
       if (this.ended) return;
+      // Without --until-idle a run never ends on its own: --timeout is its end, not a stuck controller.
+      if (!this.o.untilIdle && this.isIdle()) {
+        this.o.complain(`stopped after ${seconds} s (--timeout); the controller was idle: --until-idle ends a run as soon as it is, with exit 0`);
+        this.end(1);
+        return;
+      }
       this.o.complain(`gave up after ${seconds} s (not idle: ${this.waitingFor()})`);
       // A reconcile still running is the likeliest reason: say which, and for how long.
       for (const r of this.o.session.inFlight().slice(0, 10)) {
@@ -108,6 +114,11 @@ export class RunEnding {
     const shown = q.keys.slice(0, 10).map((k) => `${k.key} ${k.state}`);
     const more = q.depth + q.processing + q.waiting - shown.length;
     return shown.length ? `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : 'a reconcile is running';
+  }
+
+  /** Synced, the scenario done, nothing queued or running but retries of failing keys. */
+  private isIdle(): boolean {
+    return this.synced && this.o.session.settled && (this.o.sim?.scenarioFinished() ?? true);
   }
 
   private checkIdle(): void {

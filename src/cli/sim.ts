@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { adminRequest, checkScenario, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, MAX_SCENARIO_TIME_MS, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
 import { FAULTS, FaultArgumentError, faultArgsFromFlags, faultHelp, faultNamed, faultUsage } from '../sim/index.ts';
-import { processHeap, refusedPastShare } from '../sim/index.ts';
+import { processHeap, refusedPastShare, scenarioAdmission } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
 import { formatClientsTable } from './clientsTable.ts';
 import { unwritableReason } from './outputPath.ts';
@@ -259,7 +259,7 @@ async function runServer(args: string[]): Promise<number> {
   if (scenarioText !== undefined) {
     let run: ReturnType<typeof cluster.loadScenario>;
     try {
-      run = cluster.loadScenario(scenarioText, scenarioOptions);
+      run = cluster.loadScenario(scenarioText, { ...scenarioOptions, admit: scenarioAdmission(cluster) });
     } catch (err) {
       // An object the cluster refuses (admission, a quota): the scenario cannot run, so neither does the sim.
       await server.stop();

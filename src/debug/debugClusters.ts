@@ -8,8 +8,9 @@ import type { ClusterRequest, DebugCluster } from './debugCluster.ts';
 export async function startDebugCluster(request: ClusterRequest): Promise<DebugCluster> {
   const { cluster } = request;
   if (cluster === 'sim' || cluster === undefined) {
-    const sim = await launchSim({ scenario: request.scenario, workloads: request.workloads, scenarioClock: request.scenarioClock });
+    const sim = await launchSim({ scenario: request.scenario, workloads: request.workloads, scenarioClock: request.scenarioClock, onScenarioStepFailed: (problem) => request.print(`Scenario step failed: ${problem}\n`) });
     request.print(`Simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath}); its scenario waits while the debugger is stopped\n`);
+    for (const warning of sim.scenarioWarnings) request.print(`Warning: ${warning}\n`);
     return { kubeconfig: sim.kubeconfigPath, startScenario: () => sim.startScenario(), stop: () => sim.stop(), sim };
   }
   if (typeof cluster !== 'object') throw new Error(`"cluster": ${JSON.stringify(cluster)} is not available here: use "sim" or { "kubeconfig", "context" }`);

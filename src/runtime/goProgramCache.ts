@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { trimProgramCache } from './goProgramCacheTrim.ts';
 
 // Where a Go program is built: one file per program and build flags that stays between runs.
 // `go build -o FILE` leaves a FILE whose build ID is current alone, so the second run of an
@@ -20,6 +21,7 @@ export interface GoProgramKey {
 /**
  * `$XDG_CACHE_HOME/controller-lab/go-programs/<hash>/controller` (else under ~/.cache), its folders
  * made one level at a time, private to the user; undefined when that cannot be done (no home).
+ * The programs used least recently go past the cache's limits (goProgramCacheTrim.ts).
  */
 export function cachedProgramPath(key: GoProgramKey, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const id = createHash('sha256')
@@ -28,6 +30,14 @@ export function cachedProgramPath(key: GoProgramKey, env: NodeJS.ProcessEnv = pr
     .slice(0, 20);
   const xdg = env.XDG_CACHE_HOME;
   let dir = xdg || env.HOME || homedir();
+  // An XDG_CACHE_HOME not made yet is made, as Go makes its own cache there (else every run would link again).
+  if (xdg) {
+    try {
+      mkdirSync(xdg, { recursive: true, mode: 0o700 });
+    } catch {
+      return undefined;
+    }
+  }
   for (const part of [...(xdg ? [] : ['.cache']), 'controller-lab', 'go-programs', id]) {
     dir = join(dir, part);
     try {
@@ -43,5 +53,6 @@ export function cachedProgramPath(key: GoProgramKey, env: NodeJS.ProcessEnv = pr
   } catch {
     return undefined;
   }
+  trimProgramCache(dirname(dir), id);
   return join(dir, 'controller');
 }

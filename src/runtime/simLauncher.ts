@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { checkScenario, createSimCluster, readScenarioFile, startSimServer, parseWorkloadsField } from '../sim/index.ts';
+import { checkScenario, createSimCluster, readScenarioFile, scenarioAdmission, startSimServer, parseWorkloadsField } from '../sim/index.ts';
 import type { SimClusterApi } from '../sim/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ApiError } from '../shared/apiError.ts';
@@ -20,6 +20,8 @@ export interface LaunchedSim {
   /** Resolves when the scenario's last step ran (at once without a scenario). */
   scenarioDone: Promise<void>;
   scenarioFinished(): boolean;
+  /** What in the scenario runs but may surprise (`file:line:col: message`): said before the run. */
+  scenarioWarnings: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -36,6 +38,8 @@ export interface LaunchSimOptions {
   workloadClock?: Clock;
   /** The resourceVersion the cluster's first write comes after (default 0). */
   resourceVersionsAfter?: number;
+  /** Told of each scenario step that failed (`file:line:col: path: message`): the scenario goes on. */
+  onScenarioStepFailed?: (problem: string) => void;
 }
 
 /**
@@ -111,7 +115,8 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
     if (started || scenarioText === undefined) return;
     started = true;
     try {
-      const run = cluster.loadScenario(scenarioText, { ...scenarioOptions, ...(options.scenarioClock ? { clock: options.scenarioClock } : {}) });
+      // Its writes go through the webhooks the program installed, as `kubectl apply` would.
+      const run = cluster.loadScenario(scenarioText, { ...scenarioOptions, admit: scenarioAdmission(cluster), ...(options.onScenarioStepFailed ? { onStepFailed: options.onScenarioStepFailed } : {}), ...(options.scenarioClock ? { clock: options.scenarioClock } : {}) });
       stopScenario = () => run.stop();
       run.done.then(settle.resolve, settle.reject);
     } catch (err) {
@@ -129,6 +134,7 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
     startScenario,
     scenarioDone,
     scenarioFinished: () => finished,
+    scenarioWarnings: (parsed?.warnings ?? []).map((w) => `${w.file ?? scenarioOptions.fileName ?? 'scenario.yaml'}:${w.line}:${w.column}: ${w.path ? `${w.path}: ` : ''}${w.message}`),
     stop: async () => {
       stopScenario();
       await server.stop();

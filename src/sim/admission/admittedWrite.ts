@@ -215,15 +215,25 @@ class Admission {
  * webhooks. Answers what the write answers; throws a webhook's denial, the API server's 500 for a
  * webhook that failed under failurePolicy Fail, or whatever the write throws.
  */
-export async function admittedWrite<T>(w: AdmittedWrite, unguarded: (ctx: RequestContext) => T): Promise<T> {
-  const write = guardedByRbac(w, unguarded);
+/** The webhooks a write may reach by their rules (selectors need the object); none for what is never sent to them. */
+function reachable(w: AdmittedWrite): { mutating: Webhook[]; validating: Webhook[] } {
   // Of the subresources, /status is written through the object; /scale, /approval and /binding
   // write other kinds (a Scale, a Binding) the sim does not show to webhooks.
-  if (exempt(w.info) || (w.subresource !== '' && w.subresource !== 'status')) return write(w.ctx);
+  if (exempt(w.info) || (w.subresource !== '' && w.subresource !== 'status')) return { mutating: [], validating: [] };
   const webhooks = webhooksOf(w.cluster);
   const namespace = isNamespaces(w.info) ? w.name : w.namespace;
-  const mutating = candidates(webhooks.mutating, w, namespace);
-  const validating = candidates(webhooks.validating, w, namespace);
+  return { mutating: candidates(webhooks.mutating, w, namespace), validating: candidates(webhooks.validating, w, namespace) };
+}
+
+/** Whether a webhook may be called for the write: without one it can be written synchronously. */
+export function webhooksMayAdmit(w: AdmittedWrite): boolean {
+  const { mutating, validating } = reachable(w);
+  return mutating.length > 0 || validating.length > 0;
+}
+
+export async function admittedWrite<T>(w: AdmittedWrite, unguarded: (ctx: RequestContext) => T): Promise<T> {
+  const write = guardedByRbac(w, unguarded);
+  const { mutating, validating } = reachable(w);
   if (mutating.length === 0 && validating.length === 0) return write(w.ctx);
   const admission = new Admission(w, mutating, validating);
   let failed = true;

@@ -2,3 +2,4 @@
 // declare on every write they match, as kube-apiserver does (admittedWrite.ts has the passes).
 
 export { admittedWrite, type AdmittedWrite, type WriteVerb } from './admittedWrite.ts';
+export { scenarioAdmission } from './scenarioAdmission.ts';

@@ -8,6 +8,7 @@ import { FAULTS, faultNamed } from '../faults/faultTable.ts';
 import { FORMER_FAULT_STEPS, formerSpellingWarning } from './formerFaultSteps.ts';
 import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
 import { readIncludes } from './scenarioIncludes.ts';
+import { sameObjectIncludedTwice } from './includedTwice.ts';
 import { parseWorkloadsField } from './scenarioWorkloads.ts';
 import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
 
@@ -278,6 +279,7 @@ export function parseScenario(text: string, fileName: string, knownKind: KindChe
     const obj = iv.object(value, []);
     if (obj) objects.push({ object: obj, line: iv.lineOf([]).line, source: '', file });
   }
+  v.warnings.push(...sameObjectIncludedTwice(objects));
   // The same object twice would be merged in silence, the second one winning: most likely a copy
   // whose name was not changed.
   const firstAt = new Map<string, number>();

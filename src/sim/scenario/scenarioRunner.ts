@@ -12,6 +12,7 @@ import { applyFault, faultNamed } from '../faults/faultTable.ts';
 import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
 import { parseScenario } from './scenarioParser.ts';
 import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
+import { andThen, gvrOf, WRITE_DIRECTLY, type AdmitWrite, type MaybePromise } from './scenarioWrites.ts';
 
 // Runs a validated scenario against a cluster: the objects at once (namespaces first, created when
 // missing), then each step when the cluster's clock reaches its time. A step that fails (a 404, a
@@ -34,11 +35,7 @@ export interface ScenarioRun extends ScenarioRunHandle {
 
 /** `file:line:col: path: message`, as ScenarioError words its problems. */
 function problemLine(fileName: string, p: ScenarioProblem): string {
-  return `${fileName}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
-}
-
-function gvrOf(info: ResourceInfo): GroupVersionResource {
-  return { group: info.group, version: info.version, resource: info.resource };
+  return `${p.file ?? fileName}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
 }
 
 function resolveKind(cluster: ScenarioTarget, apiVersion: string | undefined, kind: string): ResourceInfo | undefined {
@@ -88,6 +85,10 @@ export interface ScenarioOptions {
    * while the debugger is stopped, so the scenario waits for the user.
    */
   clock?: Clock;
+  /** How the scenario's writes are admitted (the cluster's webhooks); default: written at once. */
+  admit?: AdmitWrite;
+  /** Told of each step that failed (`file:line:col: path: message`), when it fails: the run goes on. */
+  onStepFailed?: (problem: string) => void;
 }
 
 /** How long a create waits for a terminating object of its name to go, and how often it looks. */
@@ -114,6 +115,7 @@ export function checkScenario(cluster: ScenarioTarget, yamlText: string, options
 export function startScenario(cluster: ScenarioTarget, yamlText: string, options: ScenarioOptions = {}): ScenarioRun {
   const fileName = options.fileName ?? 'scenario.yaml';
   const clock = options.clock ?? cluster.clock;
+  const admit = options.admit ?? WRITE_DIRECTLY;
   const scenario = checkScenario(cluster, yamlText, options);
 
   cluster.seed(scenario.seed);
@@ -124,20 +126,47 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
   let stopped = false;
   let timer: TimerHandle | undefined;
   let resolveDone: () => void = () => {};
-  const done = new Promise<void>((resolve) => { resolveDone = resolve; });
+  let rejectDone: (err: unknown) => void = () => {};
+  const done = new Promise<void>((resolve, reject) => { resolveDone = resolve; rejectDone = reject; });
 
-  for (const { object, line, source, file } of orderForApply(scenario.objects)) {
-    try {
-      applyObject(cluster, structuredClone(object));
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      throw new ScenarioError(fileName, [{ ...(file === undefined ? {} : { file }), line, column: 1, path: source, message: err.message }]);
+  // The objects one after another; a write a webhook may see is waited for (then the rest follow
+  // asynchronously, and a refusal rejects `done`), else all are applied before this returns.
+  const objects = orderForApply(scenario.objects);
+  const refused = (at: Scenario['objects'][number], err: unknown): never => {
+    if (!(err instanceof ApiError)) throw err;
+    const { line, source, file } = at;
+    throw new ScenarioError(fileName, [{ ...(file === undefined ? {} : { file }), line, column: 1, path: source, message: err.message }]);
+  };
+  const applyFrom = (i: number): MaybePromise<void> => {
+    for (; i < objects.length; i++) {
+      const at = objects[i]!;
+      let applied: MaybePromise<void>;
+      try {
+        applied = applyObject(cluster, structuredClone(at.object), admit);
+      } catch (err) {
+        return refused(at, err);
+      }
+      if (applied instanceof Promise) {
+        const after = i + 1;
+        return applied.then(() => applyFrom(after), (err: unknown) => refused(at, err));
+      }
     }
-  }
+  };
 
-  const start = clock.now();
+  let start = 0;
   let next = 0;
+  /** A step a webhook is admitting: the next ones wait for it. */
+  let pending = false;
+  const stepFailed = (step: ScheduledStep, err: unknown): 'retry' | 'recorded' => {
+    if (!(err instanceof ApiError)) throw err;
+    if (clock.now() - start < step.at + TERMINATION_WAIT_MS && nameHeldByTerminating(cluster, step, err)) return 'retry';
+    const problem = { line: step.line, column: 1, path: step.source, message: err.message };
+    errors.push(problem);
+    options.onStepFailed?.(problemLine(fileName, problem));
+    return 'recorded';
+  };
   const runDue = (): void => {
+    if (pending) return;
     timer = undefined;
     // A machine slower than the schedule must not run every late step in one go: that would hold
     // the event loop (and every client of the cluster) until the whole scenario is done.
@@ -151,16 +180,38 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
         return;
       }
       next++;
+      let ran: MaybePromise<void>;
       try {
-        runStep(cluster, step, random);
+        ran = runStep(cluster, step, random, admit);
       } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        if (clock.now() - start < step.at + TERMINATION_WAIT_MS && nameHeldByTerminating(cluster, step, err)) {
+        if (stepFailed(step, err) === 'retry') {
           next--;
           timer = clock.setTimer(TERMINATION_POLL_MS, runDue);
           return;
         }
-        errors.push({ line: step.line, column: 1, path: step.source, message: err.message });
+        ran = undefined;
+      }
+      if (ran instanceof Promise) {
+        pending = true;
+        ran.then(
+          () => {
+            stepsRun++;
+            return 'done';
+          },
+          (err: unknown) => {
+            if (stepFailed(step, err) === 'retry') {
+              next--;
+              return 'retry';
+            }
+            stepsRun++;
+            return 'done';
+          },
+        ).then((outcome) => {
+          pending = false;
+          if (stopped) return;
+          timer = clock.setTimer(outcome === 'retry' ? TERMINATION_POLL_MS : 0, runDue);
+        }, rejectDone);
+        return;
       }
       stepsRun++;
     }
@@ -171,7 +222,14 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
     }
     timer = clock.setTimer(upcoming.at - (clock.now() - start), runDue);
   };
-  runDue();
+  // Steps count from when the objects are there.
+  const begin = () => {
+    start = clock.now();
+    runDue();
+  };
+  const applying = applyFrom(0);
+  if (applying instanceof Promise) applying.then(() => { if (!stopped) begin(); else resolveDone(); }, rejectDone);
+  else begin();
 
   return {
     scenario,
@@ -210,7 +268,7 @@ function ensureNamespace(cluster: ScenarioTarget, namespace: string): void {
 }
 
 /** Create, or merge onto what exists; status is written through /status when the kind has one. */
-function applyObject(cluster: ScenarioTarget, given: KubeObject): void {
+function applyObject(cluster: ScenarioTarget, given: KubeObject, admit: AdmitWrite): MaybePromise<void> {
   const { info, object } = storedForm(cluster, given);
   const gvr = gvrOf(info);
   const namespace = info.namespaced ? object.metadata.namespace ?? 'default' : '';
@@ -230,12 +288,19 @@ function applyObject(cluster: ScenarioTarget, given: KubeObject): void {
   const withoutStatus: Record<string, unknown> = { ...object };
   delete withoutStatus.status;
   const written = exists && name
-    ? cluster.patch(gvr, namespace, name, 'merge', withoutStatus, undefined, SCENARIO_CLIENT)
-    : cluster.create(gvr, namespace, object, SCENARIO_CLIENT);
-  if (hasStatus) cluster.patch(gvr, namespace, written.object.metadata.name ?? '', 'merge', { status }, 'status', SCENARIO_CLIENT);
+    ? admit({ info, verb: 'patch', namespace, name }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.patch(gvr, namespace, name, 'merge', withoutStatus, undefined, ctx))
+    : admit({ info, verb: 'create', namespace, name: '' }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.create(gvr, namespace, object, ctx));
+  return andThen(written, (w) => {
+    if (!hasStatus) return;
+    const writtenName = w.object.metadata.name ?? '';
+    return andThen(
+      admit({ info, verb: 'patch', namespace, name: writtenName, subresource: 'status' }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.patch(gvr, namespace, writtenName, 'merge', { status }, 'status', ctx)),
+      () => undefined,
+    );
+  });
 }
 
-function resolveTarget(cluster: ScenarioTarget, target: TargetRef, random: () => number): { gvr: GroupVersionResource; namespace: string; name: string } {
+function resolveTarget(cluster: ScenarioTarget, target: TargetRef, random: () => number): { info: ResourceInfo; gvr: GroupVersionResource; namespace: string; name: string } {
   const asked = resolveKind(cluster, target.apiVersion, target.kind);
   if (!asked) throw new ApiError(404, `no kind "${target.kind}" is served`, 'NotFound');
   // A patch step's patch is in the stored version's terms.
@@ -249,7 +314,7 @@ function resolveTarget(cluster: ScenarioTarget, target: TargetRef, random: () =>
     if (!pick) throw new ApiError(404, `no ${info.resource} in ${namespace || 'the cluster'} to pick from`, 'NotFound');
     name = pick.object.metadata.name ?? '';
   }
-  return { gvr, namespace, name };
+  return { info, gvr, namespace, name };
 }
 
 /** The step is a create refused because an object being deleted still has its name. */
@@ -265,34 +330,36 @@ function nameHeldByTerminating(cluster: ScenarioTarget, step: ScheduledStep, err
   }
 }
 
-function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => number): void {
+/** Nothing of what was written: a step's outcome is whether it threw. */
+function done(written: MaybePromise<unknown>): MaybePromise<void> {
+  return andThen(written, () => undefined);
+}
+
+function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => number, admit: AdmitWrite): MaybePromise<void> {
   const action: ScenarioAction = interpolate(step.action, step.index, random);
   switch (action.type) {
     case 'create': {
       const { info, object } = storedForm(cluster, action.object);
       const ns = info.namespaced ? object.metadata.namespace ?? 'default' : '';
       if (ns) ensureNamespace(cluster, ns);
-      cluster.create(gvrOf(info), ns, object, SCENARIO_CLIENT);
-      return;
+      return done(admit({ info, verb: 'create', namespace: ns, name: '' }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.create(gvrOf(info), ns, object, ctx)));
     }
     case 'apply':
-      applyObject(cluster, action.object);
-      return;
+      return applyObject(cluster, action.object, admit);
     case 'update': {
       const { info, object } = storedForm(cluster, action.object);
       const ns = info.namespaced ? object.metadata.namespace ?? 'default' : '';
-      cluster.update(gvrOf(info), ns, object.metadata.name ?? '', object, undefined, SCENARIO_CLIENT);
-      return;
+      const name = object.metadata.name ?? '';
+      return done(admit({ info, verb: 'update', namespace: ns, name }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.update(gvrOf(info), ns, name, object, undefined, ctx)));
     }
     case 'patch': {
       const t = resolveTarget(cluster, action.target, random);
-      cluster.patch(t.gvr, t.namespace, t.name, action.patchType, action.patch, undefined, SCENARIO_CLIENT);
-      return;
+      return done(admit({ info: t.info, verb: 'patch', namespace: t.namespace, name: t.name }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.patch(t.gvr, t.namespace, t.name, action.patchType, action.patch, undefined, ctx)));
     }
     case 'delete': {
       const t = resolveTarget(cluster, action.target, random);
-      cluster.delete(t.gvr, t.namespace, t.name, action.propagationPolicy ? { propagationPolicy: action.propagationPolicy } : {}, SCENARIO_CLIENT);
-      return;
+      const options = action.propagationPolicy ? { propagationPolicy: action.propagationPolicy } : {};
+      return done(admit({ info: t.info, verb: 'delete', namespace: t.namespace, name: t.name, deleteOptions: { ...options } }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.delete(t.gvr, t.namespace, t.name, options, ctx)));
     }
     case 'scale': {
       const t = resolveTarget(cluster, action.target, random);
@@ -301,8 +368,7 @@ function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => num
     }
     case 'label': {
       const t = resolveTarget(cluster, action.target, random);
-      cluster.patch(t.gvr, t.namespace, t.name, 'merge', { metadata: { labels: action.labels } }, undefined, SCENARIO_CLIENT);
-      return;
+      return done(admit({ info: t.info, verb: 'patch', namespace: t.namespace, name: t.name }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.patch(t.gvr, t.namespace, t.name, 'merge', { metadata: { labels: action.labels } }, undefined, ctx)));
     }
     case 'fault': {
       const fault = faultNamed(action.fault);

@@ -8,6 +8,7 @@ import { FaultArgumentError } from '../faults/faultArguments.ts';
 import { faultArgsFrom } from '../faults/faultCalls.ts';
 import { FAULTS, applyFault, type Fault, type FaultTarget } from '../faults/faultTable.ts';
 import { apiError, badRequest, methodNotAllowed } from './status.ts';
+import { scenarioAdmission } from '../admission/index.ts';
 
 export interface AdminRequest {
   method: string;
@@ -86,7 +87,7 @@ const OTHER_ACTIONS: Record<string, ActionSpec> = {
       if (typeof raw !== 'string' || raw.trim() === '') throw badRequest('the scenario body (YAML) is empty');
       let handle;
       try {
-        handle = cluster.loadScenario(raw, { fileName: 'admin-request.yaml' });
+        handle = cluster.loadScenario(raw, { fileName: 'admin-request.yaml', admit: scenarioAdmission(cluster) });
       } catch (err) {
         // A ScenarioError names the line and field: the caller's mistake, so a 400.
         if (err instanceof ApiError) throw err;

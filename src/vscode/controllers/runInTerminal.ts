@@ -43,8 +43,9 @@ export function runControllerInTerminal(options: RunOptions): RunningController 
 
   const start = async () => {
     try {
-      sim = await launchSim({ scenario: options.scenario });
+      sim = await launchSim({ scenario: options.scenario, onScenarioStepFailed: (problem) => err(`scenario step failed: ${problem}`) });
       out(`Simulated cluster at ${sim.url}${options.scenario ? ` (scenario ${options.scenario})` : ''}`);
+      for (const warning of sim.scenarioWarnings) err(`warning: ${warning}`);
       if (stopped) return resolveStarted(undefined);
       const s = new ControllerSession({ file: options.file, kubeconfig: sim.kubeconfigPath, cwd: options.cwd, mirrorCache: false });
       session = s;

@@ -377,3 +377,17 @@ test('a misspelt `for` or `reconcile` fails to load naming the unknown field the
     assert.match(reconcileTypo.stderr, /load failed: defineController: `reconcile` must be a function \(unknown field `reconcil`: a misspelling\?\)/);
   });
 });
+
+test('--timeout without --until-idle ends an idle controller\'s run saying so, not that a reconcile is running', () => {
+  withTempDir((dir) => {
+    const source = `import { defineController } from 'controller-lab';
+export default defineController({ name: 'calm', for: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, reconcile() {} });
+`;
+    const scenario = join(dir, 'scenario.yaml');
+    writeFileSync(scenario, 'objects:\n  - { apiVersion: apps/v1, kind: ReplicaSet, metadata: { name: web, namespace: default }, spec: { selector: { matchLabels: { app: web } }, template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: web, image: nginx }] } } } }\n');
+    const r = runController(dir, source, ['--sim', '--scenario', scenario, '--timeout', '8']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^controller-lab run: stopped after 8 s \(--timeout\); the controller was idle: --until-idle ends a run as soon as it is, with exit 0$/m);
+    assert.doesNotMatch(r.stderr, /gave up after|a reconcile is running/);
+  });
+});

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { GoControllerProcess } from '../../../src/runtime/goControllerProcess.ts';
 import { cachedProgramPath } from '../../../src/runtime/goProgramCache.ts';
 
@@ -51,4 +51,53 @@ test('without a home to cache in, the program is built in a temporary folder as 
   const notAFolder = join(work, 'home');
   writeFileSync(notAFolder, '');
   assert.equal(cachedProgramPath({ packageDir: '.' }, { HOME: notAFolder }), undefined);
+});
+
+test('the cache keeps the programs used most recently: an old one goes past 16 programs or 2 GiB, a recent or foreign one stays', (t) => {
+  const work = mkdtempSync(join(tmpdir(), 'cl-go-cache-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  const env = { XDG_CACHE_HOME: work };
+  const root = join(work, 'controller-lab', 'go-programs');
+  mkdirSync(root, { recursive: true });
+  const hourAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);
+  /** A program built `hours` ago of `bytes` bytes (sparse: no disk used). */
+  const program = (name: string, hours: number, bytes = 1024) => {
+    mkdirSync(join(root, name));
+    writeFileSync(join(root, name, 'controller'), '');
+    truncateSync(join(root, name, 'controller'), bytes);
+    utimesSync(join(root, name), hourAgo(hours), hourAgo(hours));
+  };
+  const names = Array.from({ length: 30 }, (_, i) => i.toString(16).padStart(20, '0'));
+  names.forEach((n, i) => program(n, i + 1));
+  mkdirSync(join(root, 'notes-of-mine'));
+
+  const binary = cachedProgramPath({ packageDir: '/nowhere/program' }, env);
+  assert.ok(binary);
+  const left = () => readdirSync(root).sort();
+  const own = basename(dirname(binary));
+  // This program and the 15 used most recently before it; what the user put there is not ours.
+  assert.deepEqual(left(), [...names.slice(0, 15), own, 'notes-of-mine'].sort());
+
+  // Past 2 GiB the oldest go too, however few they are; the one just used stays, even alone.
+  rmSync(root, { recursive: true });
+  mkdirSync(root, { recursive: true });
+  program('a'.repeat(20), 1, 900 * 1024 ** 2);
+  program('b'.repeat(20), 2, 900 * 1024 ** 2);
+  program('c'.repeat(20), 3, 900 * 1024 ** 2);
+  cachedProgramPath({ packageDir: '/nowhere/program' }, env);
+  assert.deepEqual(left(), ['a'.repeat(20), 'b'.repeat(20), own].sort());
+
+  // Ones used in the last minutes may be other runs' builds under way: they stay past the limits.
+  rmSync(root, { recursive: true });
+  mkdirSync(root, { recursive: true });
+  names.slice(0, 20).forEach((n, i) => program(n, i / 600));
+  cachedProgramPath({ packageDir: '/nowhere/program' }, env);
+  assert.deepEqual(left(), [...names.slice(0, 20), own].sort());
+});
+
+test('an XDG_CACHE_HOME that does not exist yet is made, as Go makes its own cache there: the program is still kept', (t) => {
+  const work = mkdtempSync(join(tmpdir(), 'cl-go-cache-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  const binary = cachedProgramPath({ packageDir: '/nowhere/program' }, { XDG_CACHE_HOME: join(work, 'not', 'yet') });
+  assert.ok(binary?.startsWith(join(work, 'not', 'yet', 'controller-lab', 'go-programs')), binary);
 });

@@ -16,9 +16,20 @@ test('the controller suite: every envtest.Environment becomes simtest.Environmen
   assert.ok(r.text.includes('\ttestEnv = &simtest.Environment{\n\t\tCRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},\n\t\tErrorIfCRDPathMissing: true,\n\t}\n'));
   assert.ok(!r.text.includes(ENVTEST_IMPORT));
   assert.ok(r.text.includes(`\t"sigs.k8s.io/controller-runtime/pkg/client"\n\t"${SIMTEST_PACKAGE}"\n`));
-  // The rest (BinaryAssetsDirectory, the comments that mention envtest) stays as it was.
+  // kubebuilder's lookup of envtest's binaries goes (it logs `Failed to read directory ../../bin/k8s`
+  // with a stack on every run), with `os`, which only it used; the rest stays as it was.
+  assert.equal(r.binaryLookupDropped, true);
+  assert.ok(!r.text.includes('getFirstFoundEnvTestBinaryDir'));
+  assert.ok(!r.text.includes('BinaryAssetsDirectory'));
+  assert.ok(!r.text.includes('\t"os"\n'));
+  assert.ok(r.text.endsWith('\tExpect(err).NotTo(HaveOccurred())\n})\n'), r.text.slice(-200));
+  assert.ok(r.text.includes('\t}\n\n\t// cfg is defined in this file globally.\n'));
   const back = r.text.replaceAll('simtest.Environment', 'envtest.Environment').replace(`\t"${SIMTEST_PACKAGE}"\n`, ENVTEST_IMPORT);
-  assert.equal(back, suite);
+  const suiteWithoutLookup = suite
+    .replace(/\t\/\/ Retrieve the first found binary directory[^]*?\n\t}\n\n/, '')
+    .replace(/\n\/\/ getFirstFoundEnvTestBinaryDir locates[^]*$/, '')
+    .replace('\t"os"\n', '');
+  assert.equal(back, suiteWithoutLookup);
   assert.deepEqual(switchSuiteToSimtest(r.text), { kind: 'alreadySimtest' });
 });
 
@@ -31,8 +42,19 @@ test('the webhook suite keeps envtest\'s import for envtest.WebhookInstallOption
   assert.ok(r.text.includes(ENVTEST_IMPORT));
   assert.ok(r.text.includes('\t\tWebhookInstallOptions: envtest.WebhookInstallOptions{\n'));
   assert.ok(r.text.includes('\ttestEnv = &simtest.Environment{\n'));
-  assert.equal(r.text.replaceAll('simtest.Environment', 'envtest.Environment').replace(`\t"${SIMTEST_PACKAGE}"\n`, ''), suite);
+  assert.equal(r.binaryLookupDropped, true);
+  assert.ok(!r.text.includes('getFirstFoundEnvTestBinaryDir'));
   assert.deepEqual(switchSuiteToSimtest(r.text), { kind: 'alreadySimtest' });
+});
+
+test('a suite an earlier init go switched keeps no lookup of envtest\'s binaries; one the user wrote stays', () => {
+  const earlier = scaffoldFile('internal/controller/suite_test.go').replaceAll('envtest.Environment', 'simtest.Environment');
+  const r = switchSuiteToSimtest(earlier);
+  assert.equal(r.kind, 'alreadySimtest');
+  if (r.kind !== 'alreadySimtest') return;
+  assert.ok(r.text !== undefined && !r.text.includes('getFirstFoundEnvTestBinaryDir'));
+  const own = earlier.replace('testEnv.BinaryAssetsDirectory = getFirstFoundEnvTestBinaryDir()', 'testEnv.BinaryAssetsDirectory = "/opt/k8s"');
+  assert.deepEqual(switchSuiteToSimtest(own), { kind: 'alreadySimtest' });
 });
 
 test('a test file without envtest.Environment is not touched; one in a comment or string does not count', () => {

@@ -179,3 +179,30 @@ test('a missing scenario file is one line naming it', async (t) => {
   const dir = project(t, { 'config/samples/memcached.yaml': SAMPLE, 'controller-lab/scenario.yaml': 'include: [../config/samples]\n' });
   await assert.rejects(launchSim({ scenario: join(dir, 'controller-lab/scenario.yaml') }), (err: unknown) => err instanceof ScenarioError && /unknown kind "Memcached"/.test(err.message));
 });
+
+test('samples of one object in two API versions (kubebuilder names both <kind>-sample): one object, and the run says so', async (t) => {
+  const twoVersions = CRD.replace(
+    '  versions:\n',
+    '  versions:\n  - name: v1beta1\n    served: true\n    storage: false\n    subresources: { status: {} }\n    schema:\n      openAPIV3Schema: { type: object, x-kubernetes-preserve-unknown-fields: true }\n',
+  );
+  const dir = project(t, {
+    'config/crd/bases/memcacheds.yaml': twoVersions,
+    'config/samples/cache_v1alpha1_memcached.yaml': SAMPLE,
+    'config/samples/cache_v1beta1_memcached.yaml': SAMPLE.replace('v1alpha1', 'v1beta1').replace('size: 1', 'replicas: 2'),
+    'config/samples/cache_v1alpha1_other.yaml': SAMPLE.replace('memcached-sample', 'other-sample'),
+    'controller-lab/scenario.yaml': 'include: [../config/crd/bases, ../config/samples]\n',
+  });
+  const sim = await launchSim({ scenario: join(dir, 'controller-lab/scenario.yaml') });
+  try {
+    // (Files outside the working directory are named in full.)
+    const samples = join(dir, 'config/samples');
+    assert.deepEqual(sim.scenarioWarnings, [
+      `${samples}/cache_v1beta1_memcached.yaml:1:1: Memcached memcached-sample is also in ${samples}/cache_v1alpha1_memcached.yaml (cache.example.com/v1alpha1; this one is cache.example.com/v1beta1): one object in the cluster, with this one merged onto it, as kubectl apply -k does; give the samples different names to have both`,
+    ]);
+    sim.startScenario();
+    await sim.scenarioDone;
+    assert.deepEqual(sim.cluster.get(MEMCACHEDS, 'default', 'memcached-sample').object.spec, { size: 1, replicas: 2 });
+  } finally {
+    await sim.stop();
+  }
+});
