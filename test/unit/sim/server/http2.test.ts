@@ -11,6 +11,7 @@ import { FakeClock } from '../../../../src/shared/clock.ts';
 import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
 import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
 import { HTTP2_MAX_CONCURRENT_STREAMS } from '../../../../src/sim/server/http2Settings.ts';
+import { SLOW_WATCHER_BUFFER } from '../../../../src/sim/store/watcher.ts';
 
 let clock: FakeClock;
 let cluster: SimCluster;
@@ -31,9 +32,11 @@ after(async () => {
   await cluster.close();
 });
 
+/** A connection whose window is Go's client's (1 GB): a stream not read holds up no other. */
 function session(): Promise<ClientHttp2Session> {
   return new Promise((resolve, reject) => {
     const s = connect(server.url, { ca: server.caPem });
+    s.once('connect', () => s.setLocalWindowSize(1 << 30));
     s.once('remoteSettings', () => resolve(s));
     s.once('error', reject);
   });
@@ -67,7 +70,7 @@ function h2Call(s: ClientHttp2Session, method: string, path: string, options: { 
 
 const configMap = (name: string) => JSON.stringify({ metadata: { name }, data: { a: '1' } });
 
-describe('HTTP/2 over TLS', { timeout: 30_000 }, () => {
+describe('HTTP/2 over TLS', { timeout: 120_000 }, () => {
   it('is what ALPN negotiates for a client offering h2 and HTTP/1.1, as client-go does', async () => {
     const protocol = await new Promise<string | false | null>((resolve, reject) => {
       const socket = tlsConnect({ host: '127.0.0.1', port: server.port, ca: server.caPem, ALPNProtocols: ['h2', 'http/1.1'] }, () => {
@@ -154,6 +157,41 @@ describe('HTTP/2 over TLS', { timeout: 30_000 }, () => {
     }
   });
 
+  it('closes a watch whose stream is not read (flow control) while another on the same connection gets every event', async () => {
+    const s = await session();
+    try {
+      cluster.create({ group: '', version: 'v1', resource: 'namespaces' }, '', { metadata: { name: 'stalled' } });
+      const own = cluster.openWatchCount();
+      const path = `/api/v1/namespaces/stalled/configmaps?watch=1&resourceVersion=${cluster.resourceVersion}`;
+      const stalled = s.request({ ':path': path, authorization: `Bearer ${server.token}` });
+      stalled.on('error', () => undefined);
+      stalled.pause();
+      const reader = s.request({ ':path': path, authorization: `Bearer ${server.token}` });
+      let lines = 0;
+      let rest = '';
+      reader.setEncoding('utf8');
+      reader.on('data', (chunk: string) => {
+        const parts = (rest + chunk).split('\n');
+        rest = parts.pop() ?? '';
+        lines += parts.length;
+      });
+      await until('both watches are open', () => cluster.openWatchCount() === own + 2);
+      const filler = 'x'.repeat(4096);
+      const total = 3 * SLOW_WATCHER_BUFFER;
+      for (let i = 0; i < total; i++) {
+        cluster.create({ group: '', version: 'v1', resource: 'configmaps' }, 'stalled', { metadata: { name: `cm-${i}` }, data: { filler } });
+        if (i % 200 === 199) await new Promise((r) => setImmediate(r));
+      }
+      await until('the stalled watch is closed', () => cluster.openWatchCount() === own + 1, 60_000, () => `${lines} lines read, ${cluster.openWatchCount() - own} watches open`);
+      await until('the reader has every event', () => lines >= total, 60_000, () => `${lines} of ${total}`);
+      assert.equal((await h2Call(s, 'GET', '/healthz')).status, 200);
+      reader.close();
+      stalled.close();
+    } finally {
+      s.close();
+    }
+  });
+
   it('keeps serving HTTP/1.1 clients (Node\'s https) on the same port', async () => {
     const status = await new Promise<{ code: number; version: string }>((resolve, reject) => {
       const req = httpsRequest(`${server.url}/version`, { ca: server.caPem, headers: { authorization: `Bearer ${server.token}` } }, (res) => {
@@ -181,10 +219,10 @@ describe('HTTP/2 over TLS', { timeout: 30_000 }, () => {
   });
 });
 
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function until(what: string, check: () => boolean, timeoutMs = 10_000, progress?: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}${progress ? ` (${progress()})` : ''}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
