@@ -4,6 +4,7 @@ import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { ServingPki } from '../tls/certificates.ts';
 import { HTTP2_SERVER_OPTIONS } from './http2Settings.ts';
 import { answerMalformedRequest, MAX_HEADER_BYTES } from './malformedRequests.ts';
+import { OpenHttp2Responses } from './openHttp2Responses.ts';
 import { gateHandshakes } from './tlsHandshakeGate.ts';
 
 // The server listening on 127.0.0.1 only: HTTPS (HTTP/2 or HTTP/1.1, as ALPN settles it) behind a
@@ -28,6 +29,9 @@ export interface LoopbackListener {
   close(): Promise<void>;
 }
 
+/** How long stopping waits for the HTTP/2 streams it ended to close before it drops their connections. */
+const STREAMS_END_GRACE_MS = 1000;
+
 const SERVER_OPTIONS = { keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000, noDelay: true, maxHeaderSize: MAX_HEADER_BYTES };
 
 export async function listenOnLoopback(port: number, pki: ServingPki | undefined): Promise<LoopbackListener> {
@@ -36,6 +40,7 @@ export async function listenOnLoopback(port: number, pki: ServingPki | undefined
   // Over HTTPS, a TCP server of our own accepts and admits a few TLS handshakes at a time.
   const handshakes = pki ? gateHandshakes(server as Http2SecureServer, { key: pki.serving.keyPem, cert: pki.serving.certPem }) : undefined;
   const listener: NetServer = handshakes?.listener ?? (server as Server);
+  const http2Responses = new OpenHttp2Responses(server);
   listener.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -51,7 +56,13 @@ export async function listenOnLoopback(port: number, pki: ServingPki | undefined
   return {
     server,
     port: (listener.address() as AddressInfo).port,
-    onRequest: (serve) => server.on('request', serve as (...args: unknown[]) => void),
+    onRequest: (serve) => {
+      const tracked: RequestListener = (req, res) => {
+        http2Responses.track(req, res);
+        serve(req, res);
+      };
+      server.on('request', tracked as (...args: unknown[]) => void);
+    },
     closeIdleConnections: () => {
       if ('closeIdleConnections' in server) server.closeIdleConnections();
     },
@@ -61,7 +72,10 @@ export async function listenOnLoopback(port: number, pki: ServingPki | undefined
         if (listener !== server) server.close();
         handshakes?.dropWaiting();
         if ('closeAllConnections' in server) server.closeAllConnections();
-        for (const s of sockets) s.destroy();
+        // HTTP/2 sessions were told to go away (server.close()); their streams end before the sockets go.
+        void http2Responses.endAll(STREAMS_END_GRACE_MS).then(() => {
+          for (const s of sockets) s.destroy();
+        });
       }),
   };
 }

@@ -62,7 +62,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
 
   const flush = () => {
     flushScheduled = false;
-    if (ended || pendingChars === 0) return;
+    // Ended by the server's stop (openHttp2Responses.ts) ahead of its 'close'.
+    if (ended || pendingChars === 0 || res.writableEnded) return;
     if (!res.write(takePending()) && !paused) {
       paused = true;
       watch.pause();
@@ -72,7 +73,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
 
   const finish = (stopWatch: boolean, reason?: WatchCloseReason) => {
     if (ended) return;
-    if (pendingChars > 0) res.write(takePending());
+    if (pendingChars > 0 && !res.writableEnded) res.write(takePending());
     ended = true;
     if (stopWatch) watch.stop(); // never synchronous with cluster.watch(): events and closes come later
     res.end();

@@ -204,17 +204,21 @@ describe('HTTP/2 over TLS', { timeout: 120_000 }, () => {
     assert.deepEqual(status, { code: 200, version: '1.1' });
   });
 
-  it('stop() ends an open HTTP/2 watch and resolves', async () => {
+  it('stop() ends an open HTTP/2 watch cleanly (the end of its stream, as client-go takes for a watch to resume) and resolves', async () => {
     const other = await startSimServer(cluster);
     const s = connect(other.url, { ca: other.caPem });
-    s.on('error', () => undefined);
+    const errors: string[] = [];
+    s.on('error', (err) => errors.push(`session: ${err.message}`));
     const watch = s.request({ ':path': '/api/v1/namespaces/default/configmaps?watch=1', authorization: `Bearer ${other.token}` });
-    watch.on('error', () => undefined);
+    watch.on('error', (err) => errors.push(`stream: ${err.message}`));
     watch.resume();
     await new Promise((resolve) => watch.once('response', resolve));
+    let ended = false;
+    watch.once('end', () => (ended = true));
     const closed = new Promise<void>((resolve) => watch.once('close', resolve));
     await other.stop();
     await closed;
+    assert.deepEqual({ ended, errors, rstCode: watch.rstCode }, { ended: true, errors: [], rstCode: 0 });
     s.destroy();
   });
 });
