@@ -39,6 +39,19 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20
   }
 }
 
+/** Puts a directory where the sim writes a file, again if the sim's own snapshot lands in between. */
+async function takeWithDirectory(path: string): Promise<void> {
+  for (;;) {
+    await rm(path, { force: true });
+    try {
+      await mkdir(path);
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+}
+
 it('a full disk fails writes with a Status while the sim keeps serving and /readyz says why; nothing answered is lost', { timeout: 90_000 }, async () => {
   const dir = await newDir();
   const port = await freePort();
@@ -88,8 +101,7 @@ it('a snapshot path taken by a directory makes /readyz say so while writes stay 
   const dir = await newDir();
   const port = await freePort();
   let sim = await startCrashableSim(dir, port);
-  await rm(join(dir, 'state.json'));
-  await mkdir(join(dir, 'state.json'));
+  await takeWithDirectory(join(dir, 'state.json'));
   const written: string[] = [];
   for (let i = 0; i < 20; i++) {
     const r = await create(sim, `cm-${i}`);
