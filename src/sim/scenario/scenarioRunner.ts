@@ -281,7 +281,10 @@ function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => num
     case 'update': {
       const { info, object } = storedForm(cluster, action.object);
       const ns = info.namespaced ? object.metadata.namespace ?? 'default' : '';
-      cluster.update(gvrOf(info), ns, object.metadata.name ?? '', object, undefined, SCENARIO_CLIENT);
+      const name = object.metadata.name ?? '';
+      // A scenario's update overwrites what is stored, for kinds that refuse an update without a resourceVersion too.
+      object.metadata.resourceVersion ??= cluster.get(gvrOf(info), ns, name).object.metadata.resourceVersion;
+      cluster.update(gvrOf(info), ns, name, object, undefined, SCENARIO_CLIENT);
       return;
     }
     case 'patch': {
