@@ -719,7 +719,7 @@ export class ApiStore implements StoreOps {
           return applyStrategicMergePatch(base, patch);
       }
     } catch (err) {
-      if (err instanceof StrategicPatchError) throw badRequest(err.message);
+      if (err instanceof StrategicPatchError) throw err.status === 400 ? badRequest(err.message) : unclassified(err.message);
       // Patches copy and clone recursively: a result nested past the engine's stack is too deep to store anyway.
       if (err instanceof RangeError) throw nestedTooDeeply();
       throw err;
