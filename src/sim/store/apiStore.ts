@@ -446,7 +446,7 @@ export class ApiStore implements StoreOps {
    */
   private deleteAgain(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, options: DeleteOptions, ctx: RequestContext): { object: Stored; deleted: boolean } {
     const shortened = shortenedDeletion(info, current.object, options.gracePeriodSeconds);
-    const finalizers = gracefulDeletionPending(current.object) && !shortened ? undefined : finalizersForPolicy(current.object, options);
+    const finalizers = gracefulDeletionPending(current.object) && !shortened ? undefined : finalizersForPolicy(current.object, options, this.deletionControllers);
     if (!shortened && !finalizers) return { object: current, deleted: false };
     const next = mutableCopy(current.object) as KubeObject;
     if (shortened) Object.assign(next.metadata, shortened);

@@ -39,14 +39,15 @@ const GC_FINALIZERS = ['orphan', 'foregroundDeletion'];
 /**
  * The finalizers a delete of an object already deleting leaves (deletionFinalizersForGarbageCollection):
  * an explicit propagation policy replaces the garbage collector's finalizer with its own, or none
- * for Background. Undefined when nothing changes.
+ * for Background. Undefined when nothing changes. `orphanedAlready`: the sim's own garbage
+ * collector has orphaned the dependents within the call, so no `orphan` finalizer is left to wait.
  */
-export function finalizersForPolicy(obj: Readonly<KubeObject>, options: DeleteOptions): string[] | undefined {
+export function finalizersForPolicy(obj: Readonly<KubeObject>, options: DeleteOptions, orphanedAlready = false): string[] | undefined {
   const policy = options.propagationPolicy;
   if (!policy) return undefined;
   const current = obj.metadata.finalizers ?? [];
   const next = current.filter((f) => !GC_FINALIZERS.includes(f));
-  if (policy === 'Orphan') next.push('orphan');
+  if (policy === 'Orphan' && !orphanedAlready) next.push('orphan');
   if (policy === 'Foreground') next.push('foregroundDeletion');
   const same = next.length === current.length && next.every((f) => current.includes(f));
   return same ? undefined : next;

@@ -38,12 +38,23 @@ describe('deletion marks', () => {
     assert.equal(Date.parse(first.deletionTimestamp) - Date.parse(shorter.deletionTimestamp), 50_000, 'due 50 s sooner');
   });
 
-  it('a second delete with another propagation policy swaps the garbage collector\'s finalizer', async () => {
-    await create(CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'policy', finalizers: HOLD } });
-    assert.deepEqual((await meta('DELETE', `${CMS}/policy?propagationPolicy=Foreground`)).finalizers, [...HOLD, 'foregroundDeletion']);
-    assert.deepEqual((await meta('DELETE', `${CMS}/policy?propagationPolicy=Orphan`)).finalizers, [...HOLD, 'orphan']);
-    assert.deepEqual((await meta('DELETE', `${CMS}/policy?propagationPolicy=Background`)).finalizers, HOLD);
-    assert.deepEqual((await meta('GET', `${CMS}/policy`)).finalizers, HOLD);
+  it('a second delete with another propagation policy swaps the garbage collector\'s finalizer (the API server alone)', async () => {
+    suite.cluster.setDeletionControllers(false);
+    try {
+      await create(CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'policy', finalizers: HOLD } });
+      assert.deepEqual((await meta('DELETE', `${CMS}/policy?propagationPolicy=Foreground`)).finalizers, [...HOLD, 'foregroundDeletion']);
+      assert.deepEqual((await meta('DELETE', `${CMS}/policy?propagationPolicy=Orphan`)).finalizers, [...HOLD, 'orphan']);
+      assert.deepEqual((await meta('DELETE', `${CMS}/policy?propagationPolicy=Background`)).finalizers, HOLD);
+      assert.deepEqual((await meta('GET', `${CMS}/policy`)).finalizers, HOLD);
+    } finally {
+      suite.cluster.setDeletionControllers(true);
+    }
+  });
+
+  it('with the sim\'s garbage collector, a second Orphan delete orphans at once and leaves no finalizer waiting', async () => {
+    await create(CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gc-policy', finalizers: HOLD } });
+    await meta('DELETE', `${CMS}/gc-policy`);
+    assert.deepEqual((await meta('DELETE', `${CMS}/gc-policy?propagationPolicy=Orphan`)).finalizers, HOLD);
   });
 
   it('a deletecollection answers the list as it was before, an object a finalizer holds unmarked', async () => {
