@@ -68,3 +68,37 @@ export function shapeDifference(a, b, path = '') {
   }
   return `${path || 'body'}: ${shape(a).slice(0, 40)} vs ${shape(b).slice(0, 40)}`;
 }
+
+/** The value at a dotted path; a `#` segment is an array's length. */
+export function valueAt(body, path) {
+  let v = body;
+  for (const key of path.split('.')) {
+    if (v === undefined || v === null) return undefined;
+    v = key === '#' && Array.isArray(v) ? v.length : v[key];
+  }
+  return v;
+}
+
+const VOLATILE_KEYS = new Set(['time', 'resourceVersion', 'uid', 'creationTimestamp', 'deletionTimestamp', 'lastTransitionTime']);
+
+/**
+ * A value with what differs between any two servers (times, uids, resourceVersions) put as
+ * present, and object keys sorted: their order means nothing to a client.
+ */
+function stable(v) {
+  if (Array.isArray(v)) return v.map(stable);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, VOLATILE_KEYS.has(k) ? '<volatile>' : stable(v[k])]));
+  return v;
+}
+
+/**
+ * The paths of `paths` whose values differ between the two bodies. A resourceVersion path compares
+ * whether the write moved it on from the setup's last answer, the one thing two servers share.
+ */
+export function differingValues(paths = [], real, sim, setupReal = [], setupSim = []) {
+  const moved = (a, setup) => valueAt(a.body, 'metadata.resourceVersion') !== valueAt(setup.at(-1)?.body, 'metadata.resourceVersion');
+  return paths.filter((p) => {
+    if (p === 'metadata.resourceVersion') return moved(real, setupReal) !== moved(sim, setupSim);
+    return JSON.stringify(stable(valueAt(real.body, p))) !== JSON.stringify(stable(valueAt(sim.body, p)));
+  });
+}

@@ -1,5 +1,5 @@
 // node scripts/conformance/raw/diff.mjs
-// Sends the same raw HTTP requests (probes.json) to kube-apiserver v1.28.4 alone (etcd, no
+// Sends the same raw HTTP requests (probes.json, then controllerProbes.json) to kube-apiserver v1.28.4 alone (etcd, no
 // controller manager) and to `controller-lab sim --api-server-only`, compares status, reason,
 // message and body shape, and writes test-output/conformance/raw-diff.{json,md}.
 // Build the binaries first: node scripts/conformance/build.mjs.
@@ -11,10 +11,15 @@ import { startRealCluster } from '../realCluster.mjs';
 import { startSim } from '../simCluster.mjs';
 import { stopAll, waitFor } from '../processes.mjs';
 import { client } from './http.mjs';
-import { compare, normalizeMessage, shapeDifference } from './compare.mjs';
+import { compare, differingValues, normalizeMessage, shapeDifference, valueAt } from './compare.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const probes = JSON.parse(readFileSync(join(here, 'probes.json'), 'utf8'));
+const probeFiles = ['probes.json', 'controllerProbes.json'].map((f) => JSON.parse(readFileSync(join(here, f), 'utf8')));
+const probes = {
+  setup: probeFiles.flatMap((f) => f.setup),
+  ready: probeFiles.map((f) => f.ready),
+  probes: probeFiles.flatMap((f) => f.probes),
+};
 const dir = join(OUTPUT, 'raw-diff');
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(join(dir, 'real'), { recursive: true });
@@ -33,7 +38,7 @@ function fill(value, last) {
 
 async function askAll(send) {
   for (const s of probes.setup) await send(s.method, s.path, { body: s.body });
-  await waitFor('the probes\' CRD served', async () => (await send('GET', probes.ready)).status === 200, { timeoutMs: 60_000 });
+  for (const path of probes.ready) await waitFor(`the probes' CRD served at ${path}`, async () => (await send('GET', path)).status === 200, { timeoutMs: 60_000 });
   const answers = {};
   for (const p of probes.probes) {
     const setup = [];
@@ -57,7 +62,10 @@ try {
   const rows = probes.probes.map((p) => {
     const r = fromReal[p.id];
     const s = fromSim[p.id];
-    const { alike, fields } = compare(r.answer, s.answer, r.setup, s.setup);
+    const compared = compare(r.answer, s.answer, r.setup, s.setup);
+    const values = differingValues(p.values, r.answer, s.answer, r.setup, s.setup);
+    const fields = { ...compared.fields, values: values.length === 0 };
+    const alike = compared.alike && fields.values;
     const brief = (a, setup) => ({
       status: a.status,
       reason: a.body?.kind === 'Status' ? a.body.reason : undefined,
@@ -67,6 +75,7 @@ try {
       id: p.id, category: p.category, request: `${p.method} ${p.path}`, alike, fields,
       real: brief(r.answer, r.setup), sim: brief(s.answer, s.setup),
       shapeDifference: fields.shape ? undefined : shapeDifference(r.answer.body, s.answer.body),
+      valueDifferences: values.map((v) => ({ path: v, real: valueAt(r.answer.body, v), sim: valueAt(s.answer.body, v) })),
       realBody: r.answer.body, simBody: s.answer.body,
     };
   });
@@ -77,14 +86,14 @@ try {
   });
   const count = (f) => rows.filter((r) => r.fields[f]).length;
   const result = { date: new Date().toISOString().slice(0, 10), alike, total: rows.length, categories,
-    fields: { status: count('status'), reason: count('reason'), message: count('message'), shape: count('shape') }, rows };
+    fields: { status: count('status'), reason: count('reason'), message: count('message'), shape: count('shape'), values: count('values') }, rows };
   writeFileSync(join(OUTPUT, 'raw-diff.json'), `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(join(OUTPUT, 'raw-diff.md'), markdown(result));
   for (const r of rows.filter((x) => !x.alike)) {
-    console.log(`DIFF ${r.id}: real ${r.real.status} ${r.real.reason ?? ''} ${r.real.message ?? ''} | sim ${r.sim.status} ${r.sim.reason ?? ''} ${r.sim.message ?? ''}${r.shapeDifference ? ` | shape: ${r.shapeDifference}` : ''}`);
+    console.log(`DIFF ${r.id}: real ${r.real.status} ${r.real.reason ?? ''} ${r.real.message ?? ''} | sim ${r.sim.status} ${r.sim.reason ?? ''} ${r.sim.message ?? ''}${r.shapeDifference ? ` | shape: ${r.shapeDifference}` : ''}${r.valueDifferences.map((v) => ` | ${v.path}: real ${JSON.stringify(v.real)} sim ${JSON.stringify(v.sim)}`).join('')}`);
   }
   for (const c of categories) console.log(`${c.category}: ${c.alike} of ${c.total} alike`);
-  console.log(`\n${alike} of ${rows.length} probes answered alike (status ${result.fields.status}, reason ${result.fields.reason}, message ${result.fields.message}, shape ${result.fields.shape}); test-output/conformance/raw-diff.{json,md}`);
+  console.log(`\n${alike} of ${rows.length} probes answered alike (status ${result.fields.status}, reason ${result.fields.reason}, message ${result.fields.message}, shape ${result.fields.shape}, values ${result.fields.values}); test-output/conformance/raw-diff.{json,md}`);
 } finally {
   await stopAll();
   rmSync(join(dir, 'real', 'etcd'), { recursive: true, force: true });
@@ -100,8 +109,8 @@ function markdown(result) {
     '',
     '| category | alike |', '|---|---|', ...result.categories.map((c) => `| ${c.category} | ${c.alike} of ${c.total} |`),
     '',
-    '| probe | request | kube-apiserver | sim | body shape |', '|---|---|---|---|---|',
-    ...result.rows.filter((r) => !r.alike).map((r) => `| ${r.id} | ${cell(r.request)} | ${side(r.real)} | ${side(r.sim)} | ${cell(r.shapeDifference ?? 'same')} |`),
+    '| probe | request | kube-apiserver | sim | body shape | values |', '|---|---|---|---|---|---|',
+    ...result.rows.filter((r) => !r.alike).map((r) => `| ${r.id} | ${cell(r.request)} | ${side(r.real)} | ${side(r.sim)} | ${cell(r.shapeDifference ?? 'same')} | ${cell(r.valueDifferences.map((v) => `${v.path}: ${JSON.stringify(v.real)} vs ${JSON.stringify(v.sim)}`).join('; ') || 'same')} |`),
     '',
   ].join('\n');
 }

@@ -19,6 +19,8 @@ export const GVR = {
   roles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles' },
   rolebindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' },
   priorityclasses: { group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses' },
+  prioritylevelconfigurations: { group: 'flowcontrol.apiserver.k8s.io', version: 'v1beta3', resource: 'prioritylevelconfigurations' },
+  flowschemas: { group: 'flowcontrol.apiserver.k8s.io', version: 'v1beta3', resource: 'flowschemas' },
 } satisfies Record<string, GroupVersionResource>;
 
 export function isApiError(err: unknown, code: number): boolean {

@@ -91,12 +91,14 @@ export const podStrategy: KindStrategy = {
     return validatePodSpec(o.spec, 'spec');
   },
 
-  // A pod no node runs is deleted at once (period 0); a bound one gets the request's period or its own.
+  // A pod no node runs, or one that has finished, is deleted at once (period 0); a bound one gets
+  // the request's period or its own, a negative one made 1 (CheckGracefulDelete).
   deletionGracePeriod(o: Readonly<KubeObject>, requested: number | undefined): number {
     const spec = isRecord(o.spec) ? o.spec : {};
-    if (!spec.nodeName) return 0;
-    if (requested !== undefined) return requested;
-    return typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30;
+    const phase = isRecord(o.status) ? o.status.phase : undefined;
+    if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+    const period = requested ?? (typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30);
+    return period < 0 ? 1 : period;
   },
 
   validateUpdate(before: Readonly<KubeObject>, after: Readonly<KubeObject>): Cause[] {

@@ -1,4 +1,5 @@
-import { isObj, obj, setDefault, type Obj } from './defaulting.ts';
+import { isObj, items, obj, setDefault, type Obj } from './defaulting.ts';
+import { defaultContainerNested, defaultVolume } from './podSpecNestedDefaults.ts';
 import type { Cause } from '../../shared/apiErrors.ts';
 import { validateLabels, validateLabelsAndAnnotations, validateName } from '../vocabulary/metadataValidation.ts';
 import { duplicate, forbidden, invalid, isRecord, notSupported, records, required } from './fieldErrors.ts';
@@ -25,6 +26,7 @@ function defaultContainer(c: unknown): void {
   setDefault(c, 'terminationMessagePolicy', 'File');
   setDefault(c, 'resources', {});
   if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) setDefault(p, 'protocol', 'TCP');
+  defaultContainerNested(c);
 }
 
 /** Every pod spec, a Job's too (which validation then tells to choose Never or OnFailure). */
@@ -38,6 +40,7 @@ export function defaultPodSpec(spec: Obj): void {
     const cs = spec[list];
     if (Array.isArray(cs)) cs.forEach(defaultContainer);
   }
+  items(spec, 'volumes').forEach(defaultVolume);
 }
 
 /** Defaults the pod template at `parent.template` (a Go struct: defaulted even when the request left it out). */

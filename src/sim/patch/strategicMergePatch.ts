@@ -2,12 +2,16 @@
 // it. Lists of objects with a merge key (containers by name, ports by containerPort, env by name,
 // volumes by name, volumeMounts by mountPath, …) merge item by item; other lists are replaced.
 // Directives: `$patch: replace|delete|merge` (in maps and list items), `$retainKeys`,
-// `$deleteFromPrimitiveList/<field>`; `$setElementOrder/<field>` is accepted and ignored (order
-// of merged items is: existing order, then new items, which is what kubectl expects in practice).
+// `$deleteFromPrimitiveList/<field>` and `$setElementOrder/<field>`. Merged lists are ordered as
+// apimachinery orders them (mergedListOrder.ts). Malformed directives fail with apimachinery's
+// words and status: a bad directive format is a 400, an unknown `$patch` or a list item without
+// its merge key is the plain error kube-apiserver answers with a 500.
 // The merge keys come from the Go types' `patchMergeKey` tags; we key them by field name (and for
 // `ports`, by context) rather than carrying OpenAPI schemas.
 
 import { cloneJson } from '../../shared/cloneJson.ts';
+import { goPlainValue } from '../goTypes/unstructuredConversion.ts';
+import { orderMergedList } from './mergedListOrder.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -50,7 +54,28 @@ function mergesPrimitives(field: string, path: readonly string[]): boolean {
   return field === 'finalizers' && path[path.length - 1] === 'metadata';
 }
 
-export class StrategicPatchError extends Error {}
+/** status 400 for a malformed directive; 500 where kube-apiserver passes apimachinery's error on as it is. */
+export class StrategicPatchError extends Error {
+  readonly status: 400 | 500;
+  constructor(message: string, status: 400 | 500 = 400) {
+    super(message);
+    this.status = status;
+  }
+}
+
+const noMergeKey = (item: Obj, key: string) => new StrategicPatchError(`map: ${goPlainValue(item)} does not contain declared merge key: ${key}`, 500);
+const badPatchType = (directive: unknown, item: Obj) => new StrategicPatchError(`unknown patch type: ${String(directive)} in map: ${goPlainValue(item)}`, 500);
+const DELETE_FROM = '$deleteFromPrimitiveList';
+const ELEMENT_ORDER = '$setElementOrder';
+
+/** The field a `$deleteFromPrimitiveList/x` or `$setElementOrder/x` key names, or its format error. */
+function directiveField(key: string, prefix: string): string {
+  const slash = key.indexOf('/');
+  if (slash < 0 || key.slice(0, slash) !== prefix) {
+    throw new StrategicPatchError(prefix === DELETE_FROM ? 'invalid patch format of primitive list' : 'invalid patch format of setElementOrder list');
+  }
+  return key.slice(slash + 1);
+}
 
 function mergeMap(target: Obj, patch: Obj, path: readonly string[]): Obj | undefined {
   const directive = patch.$patch;
@@ -60,12 +85,19 @@ function mergeMap(target: Obj, patch: Obj, path: readonly string[]): Obj | undef
     for (const [k, v] of Object.entries(patch)) if (k !== '$patch') out[k] = stripDirectives(v);
     return out;
   }
+  if (directive !== undefined) throw badPatchType(directive, patch);
+  if (patch.$retainKeys !== undefined && !Array.isArray(patch.$retainKeys)) throw new StrategicPatchError('invalid patch format of retainKeys');
   const result: Obj = { ...target };
   const retainKeys = Array.isArray(patch.$retainKeys) ? (patch.$retainKeys as string[]) : undefined;
+  const orders: [string, unknown][] = [];
   for (const [k, v] of Object.entries(patch)) {
-    if (k === '$patch' || k === '$retainKeys' || k.startsWith('$setElementOrder/')) continue;
-    if (k.startsWith('$deleteFromPrimitiveList/')) {
-      const field = k.slice('$deleteFromPrimitiveList/'.length);
+    if (k === '$patch' || k === '$retainKeys') continue;
+    if (k.startsWith(ELEMENT_ORDER)) {
+      orders.push([directiveField(k, ELEMENT_ORDER), v]);
+      continue;
+    }
+    if (k.startsWith(DELETE_FROM)) {
+      const field = directiveField(k, DELETE_FROM);
       const cur = result[field];
       if (Array.isArray(cur) && Array.isArray(v)) result[field] = cur.filter((x) => !v.includes(x));
       continue;
@@ -87,42 +119,56 @@ function mergeMap(target: Obj, patch: Obj, path: readonly string[]): Obj | undef
       result[k] = v;
     }
   }
+  for (const [field, order] of orders) {
+    const merged = result[field];
+    if (!Array.isArray(order) || !Array.isArray(merged)) continue;
+    const before = Array.isArray(target[field]) ? target[field] : [];
+    result[field] = orderMergedList(merged, order, before, mergeKeyFor(field, path));
+  }
   if (retainKeys) for (const k of Object.keys(result)) if (!retainKeys.includes(k)) delete result[k];
   return result;
 }
 
 function mergeList(target: unknown[], patch: unknown[], field: string, parentPath: readonly string[]): unknown[] {
   const path = [...parentPath, field];
-  // `[{$patch: replace}, …]` replaces the whole list with the other items.
-  if (patch.some((p) => isObject(p) && p.$patch === 'replace' && Object.keys(p).length === 1)) {
-    return patch.filter((p) => !(isObject(p) && p.$patch === 'replace')).map(stripDirectives);
-  }
   const key = mergeKeyFor(field, parentPath);
   if (key === undefined) {
-    if (mergesPrimitives(field, parentPath)) {
-      const out = [...target];
-      for (const p of patch) if (!out.includes(p)) out.push(p);
-      return out;
+    // `[{$patch: replace}, …]` replaces the whole list with the other items.
+    if (patch.some((p) => isObject(p) && p.$patch === 'replace' && Object.keys(p).length === 1)) {
+      return patch.filter((p) => !(isObject(p) && p.$patch === 'replace')).map(stripDirectives);
     }
-    return patch.map(stripDirectives);
+    if (!mergesPrimitives(field, parentPath)) return patch.map(stripDirectives);
+    const merged = [...new Set([...target, ...patch])];
+    return orderMergedList(merged, patch, target, undefined);
   }
-  const out = [...target];
+  // Directive items first (mergeSliceWithSpecialElements): deletions, a replace, refusals.
+  let server = target.filter(isObject);
+  const items: Obj[] = [];
+  let replace = false;
   for (const p of patch) {
     if (!isObject(p)) continue;
-    const idx = out.findIndex((t) => isObject(t) && t[key] === p[key]);
-    if (p.$patch === 'delete') {
-      if (idx >= 0) out.splice(idx, 1);
-      continue;
-    }
+    if (p.$patch === undefined) items.push(p);
+    else if (p.$patch === 'delete') {
+      if (!(key in p)) throw noMergeKey(p, key);
+      server = server.filter((t) => t[key] !== p[key]);
+    } else if (p.$patch === 'replace') replace = true;
+    else if (p.$patch === 'merge') throw new StrategicPatchError('merging lists cannot yet be specified in the patch', 500);
+    else throw badPatchType(p.$patch, p);
+  }
+  if (replace) return items.map(stripDirectives);
+  const merged: unknown[] = [...server];
+  for (const p of items) {
+    if (!(key in p)) throw noMergeKey(p, key);
+    const idx = merged.findIndex((t) => isObject(t) && t[key] === p[key]);
     if (idx >= 0) {
-      const merged = mergeMap(out[idx] as Obj, p, path);
-      if (merged === undefined) out.splice(idx, 1);
-      else out[idx] = merged;
+      const m = mergeMap(merged[idx] as Obj, p, path);
+      if (m === undefined) merged.splice(idx, 1);
+      else merged[idx] = m;
     } else {
-      out.push(mergeMap({}, p, path) ?? {});
+      merged.push(mergeMap({}, p, path) ?? {});
     }
   }
-  return out;
+  return orderMergedList(merged, items, server, key);
 }
 
 function stripDirectives(v: unknown): unknown {

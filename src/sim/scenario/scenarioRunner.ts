@@ -350,7 +350,11 @@ function runStep(cluster: ScenarioTarget, step: ScheduledStep, random: () => num
       const { info, object } = storedForm(cluster, action.object);
       const ns = info.namespaced ? object.metadata.namespace ?? 'default' : '';
       const name = object.metadata.name ?? '';
-      return done(admit({ info, verb: 'update', namespace: ns, name }, SCENARIO_CLIENT, (ctx: RequestContext) => cluster.update(gvrOf(info), ns, name, object, undefined, ctx)));
+      return done(admit({ info, verb: 'update', namespace: ns, name }, SCENARIO_CLIENT, (ctx: RequestContext) => {
+        // A scenario's update overwrites what is stored, for kinds that refuse an update without a resourceVersion too.
+        object.metadata.resourceVersion ??= cluster.get(gvrOf(info), ns, name).object.metadata.resourceVersion;
+        return cluster.update(gvrOf(info), ns, name, object, undefined, ctx);
+      }));
     }
     case 'patch': {
       const t = resolveTarget(cluster, action.target, random);

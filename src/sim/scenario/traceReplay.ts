@@ -163,7 +163,8 @@ function applyEvent(cluster: SimObjects, e: TraceEvent): void {
   delete meta.deletionTimestamp;
   const status = (body as { status?: unknown }).status;
   const hasStatus = status !== undefined && info.subresources.some((s) => s.name === 'status') && info.kind !== 'CustomResourceDefinition';
-  if (exists()) cluster.update(gvr, namespace, name, body, undefined, REPLAY_CLIENT);
+  // Replayed over whatever is stored: the stored resourceVersion, for kinds that refuse an update without one.
+  if (exists()) cluster.update(gvr, namespace, name, { ...body, metadata: { ...meta, resourceVersion: cluster.get(gvr, namespace, name).object.metadata.resourceVersion } }, undefined, REPLAY_CLIENT);
   else cluster.create(gvr, namespace, body, REPLAY_CLIENT);
   if (hasStatus) cluster.patch(gvr, namespace, name, 'merge', { status }, 'status', REPLAY_CLIENT);
 }

@@ -4,7 +4,7 @@
 // creates). Every request is served from the stored version, converted both ways, so an object
 // written through one version is read through the other; patches apply to this version's shape.
 import { ApiError } from '../../shared/apiError.ts';
-import { invalid } from '../../shared/apiErrors.ts';
+import { invalid, unclassified } from '../../shared/apiErrors.ts';
 import type { KubeObject } from '../../shared/k8s.ts';
 import { applyJsonPatch } from '../patch/jsonPatch.ts';
 import { applyMergePatch } from '../patch/mergePatch.ts';
@@ -59,7 +59,7 @@ function patched(type: ReturnType<typeof patchTypeOf>, view: KubeObject, patch: 
     if (typeof out !== 'object' || out === null || Array.isArray(out)) throw badRequest('the patch did not produce an object');
     return out as KubeObject;
   } catch (err) {
-    if (err instanceof StrategicPatchError) throw badRequest(err.message);
+    if (err instanceof StrategicPatchError) throw err.status === 400 ? badRequest(err.message) : unclassified(err.message);
     throw err;
   }
 }

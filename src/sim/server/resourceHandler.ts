@@ -26,7 +26,7 @@ import { serveMadeUp } from './madeUpResource.ts';
 import { kindModuleFor } from '../kinds/index.ts';
 import { decodeBuiltin, refuseMiswrittenNumbers } from '../store/bodyDecoding.ts';
 import { badRequest, methodNotAllowed, pageNotFound, pathNotFound } from './status.ts';
-import { tooLargeResourceVersion } from '../../shared/apiErrors.ts';
+import { notFound, tooLargeResourceVersion } from '../../shared/apiErrors.ts';
 import { tableColumnsFor } from './printerColumns.ts';
 import { renderTable } from './table.ts';
 import type { TableColumn } from '../vocabulary/tableCells.ts';
@@ -95,9 +95,11 @@ function servesVersion(cluster: SimClusterApi, group: string, version: string): 
   return cluster.resources.groups().some((g) => g.name === group && g.versions.includes(version));
 }
 
-function subresourceOf(info: ResourceInfo, name: string): Subresource | undefined {
+function subresourceOf(info: ResourceInfo, name: string, objectName: string): Subresource | undefined {
   if (name === '') return undefined;
   if ((name === 'status' || name === 'scale' || name === 'approval' || name === 'finalize') && info.subresources.some((s) => s.name === name)) return name;
+  // The CR handler answers a subresource its CRD does not enable as the object not found.
+  if (info.source === 'crd') throw notFound(info.group, info.resource, objectName);
   throw pathNotFound();
 }
 
@@ -314,7 +316,7 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   if (info.namespaced && target.namespace === '') throw pathNotFound();
   const action = actionSubresource(info, target.subresource);
   if (action) return action(r);
-  const subresource = subresourceOf(info, target.subresource);
+  const subresource = subresourceOf(info, target.subresource, target.name);
   switch (method) {
     case 'GET': {
       requireVerb(info, 'get', method);

@@ -26,10 +26,12 @@ import { matching, parseFilters } from './listing.ts';
 import { nestedTooDeeply } from './nestingDepth.ts';
 import type { MvccStore, ResourceTable } from './mvccStore.ts';
 import { jsonEqual } from '../vocabulary/jsonEqual.ts';
-import { keyOf, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
+import { keyOf, nonMetadataChanged, specChanged, timestamp } from '../vocabulary/objectMeta.ts';
 import { decodeBuiltin } from './bodyDecoding.ts';
 import { patchStrictDecodingError, refuseUndecodablePatchResult } from './patchResultDecoding.ts';
 import { uidPreconditionFailed } from './uidPrecondition.ts';
+import { refuseUnconditionalUpdate } from './unconditionalUpdate.ts';
+import { deletionMark, finalizersForPolicy, gracefulDeletionPending, shortenedDeletion } from './deletionMarks.ts';
 import { validateScaleReplicas } from '../crdSchema/scaleReplicas.ts';
 import { dedupOwnerReferences } from './ownerReferenceDedup.ts';
 import type { DecodingContext } from '../vocabulary/fieldValidation.ts';
@@ -287,6 +289,7 @@ export class ApiStore implements StoreOps {
       const next = subresource === 'scale'
         ? this.scaleUpdate(info, current, body)
         : this.mergeIntoCurrent(info, current, this.withDedupedOwners(this.prepareBody(info, body, ctx), ctx, false), subresource, ctx);
+      if (subresource !== 'scale') refuseUnconditionalUpdate(info, name, body, current.object);
       this.checkPrecondition(info, name, current, body.metadata?.resourceVersion);
       this.checkConflictFault(info, key, name);
       const stored = this.commitUpdate(info, table, key, current, next, ctx, subresource, subresource !== 'scale');
@@ -409,11 +412,13 @@ export class ApiStore implements StoreOps {
       // Foreground on a namespace or a CRD: dependents first, within this call.
       if (options.propagationPolicy === 'Foreground' && uid) deleteDependentsFirst(this, uid, cascadeContext(ctx));
       if (isNamespace || current.object.metadata.finalizers?.length) {
-        if (current.object.metadata.deletionTimestamp) return { object: current, deleted: false };
+        if (current.object.metadata.deletionTimestamp) {
+          return isNamespace ? { object: current, deleted: false } : this.deleteAgain(info, table, key, current, options, ctx);
+        }
         const next = mutableCopy(current.object) as KubeObject;
         next.metadata.deletionTimestamp = timestamp(this.opts.clock.now());
         // A namespace's deletion has no grace period (its registry sets none).
-        if (!isNamespace) next.metadata.deletionGracePeriodSeconds = options.gracePeriodSeconds ?? 0;
+        if (!isNamespace) Object.assign(next.metadata, deletionMark(info, current.object, options.gracePeriodSeconds, this.opts.clock.now()));
         if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
         if (isNamespace) {
           (next as { status?: unknown }).status = { phase: 'Terminating' };
@@ -436,6 +441,21 @@ export class ApiStore implements StoreOps {
   }
 
   /**
+   * A delete of an object its finalizers already hold in deletion: a graceful kind's pending period
+   * may only shorten; otherwise an explicit propagation policy swaps the garbage collector's finalizer.
+   */
+  private deleteAgain(info: ResourceInfo, table: ResourceTable, key: string, current: Stored, options: DeleteOptions, ctx: RequestContext): { object: Stored; deleted: boolean } {
+    const shortened = shortenedDeletion(info, current.object, options.gracePeriodSeconds);
+    const finalizers = gracefulDeletionPending(current.object) && !shortened ? undefined : finalizersForPolicy(current.object, options, this.deletionControllers);
+    if (!shortened && !finalizers) return { object: current, deleted: false };
+    const next = mutableCopy(current.object) as KubeObject;
+    if (shortened) Object.assign(next.metadata, shortened);
+    if (finalizers) next.metadata.finalizers = finalizers;
+    if (!next.metadata.finalizers?.length) return { object: this.markedAsDeleted(info, this.commit(table, key, undefined, ctx).object, options), deleted: true };
+    return { object: this.commit(table, key, next, ctx).object, deleted: false };
+  }
+
+  /**
    * A kind with graceful deletion (a Pod) answers its delete with the object marked for deletion, as
    * kube-apiserver's BeforeDelete marks it; the sim deletes it at once, whatever the period.
    */
@@ -453,16 +473,17 @@ export class ApiStore implements StoreOps {
     return this.write(() => {
       const filters = parseFilters(info, request.namespace, request.labelSelector, request.fieldSelector);
       const table = this.table(info);
-      const targets = [...matching(table.view(), filters)].map(([, s]) => s.object);
-      const out: Stored[] = [];
-      for (const obj of targets) {
+      const targets = [...matching(table.view(), filters)].map(([, s]) => s);
+      // Answered with the list as it was before the deletes (what the store's DeleteCollection
+      // returns): objects a finalizer holds are not shown marked.
+      for (const { object } of targets) {
         try {
-          out.push(this.delete(info, obj.metadata.namespace ?? '', obj.metadata.name ?? '', request, ctx).object);
+          this.delete(info, object.metadata.namespace ?? '', object.metadata.name ?? '', request, ctx);
         } catch (err) {
           if (!(err instanceof ApiError && err.code === 404)) throw err;
         }
       }
-      return out;
+      return targets;
     });
   }
 
@@ -698,7 +719,7 @@ export class ApiStore implements StoreOps {
           return applyStrategicMergePatch(base, patch);
       }
     } catch (err) {
-      if (err instanceof StrategicPatchError) throw badRequest(err.message);
+      if (err instanceof StrategicPatchError) throw err.status === 400 ? badRequest(err.message) : unclassified(err.message);
       // Patches copy and clone recursively: a result nested past the engine's stack is too deep to store anyway.
       if (err instanceof RangeError) throw nestedTooDeeply();
       throw err;
@@ -728,7 +749,9 @@ export class ApiStore implements StoreOps {
     if (!tracksGeneration(info)) {
       if (cur.metadata.generation === undefined) delete next.metadata.generation;
       else next.metadata.generation = cur.metadata.generation;
-    } else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? specChanged(cur, next))) next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    } else if (subresource !== 'status' && (strategy.generationChanged?.(cur, next) ?? (info.source === 'crd' ? nonMetadataChanged : specChanged)(cur, next))) {
+      next.metadata.generation = (cur.metadata.generation ?? 0) + 1;
+    }
     else next.metadata.generation = cur.metadata.generation;
     if (admit) ctx.admission?.validate(next, cur);
     if (admit && subresource === undefined) admitQuota(this, info, 'UPDATE', next, cur, this.opts.clock.now(), ctx);
@@ -758,8 +781,8 @@ export class ApiStore implements StoreOps {
     if (cur.metadata.deletionTimestamp && (!gcFinalizer || cur.metadata.finalizers?.includes(gcFinalizer))) return { object: current, deleted: false };
     const next = mutableCopy(cur) as KubeObject;
     if (gcFinalizer) next.metadata.finalizers = [...(next.metadata.finalizers ?? []).filter((f) => f !== gcFinalizer), gcFinalizer];
-    next.metadata.deletionTimestamp ??= timestamp(this.opts.clock.now());
-    if (!isNamespace) next.metadata.deletionGracePeriodSeconds ??= options.gracePeriodSeconds ?? 0;
+    if (isNamespace) next.metadata.deletionTimestamp ??= timestamp(this.opts.clock.now());
+    else if (!next.metadata.deletionTimestamp) Object.assign(next.metadata, deletionMark(info, cur, options.gracePeriodSeconds, this.opts.clock.now()));
     if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
     if (isNamespace) (next as { status?: unknown }).status = { phase: 'Terminating' };
     return { object: transientStored(next), deleted: false };
@@ -767,11 +790,11 @@ export class ApiStore implements StoreOps {
 
   /** Without a garbage collector: the object waits behind the finalizer kube-apiserver adds for it. */
   private markForGarbageCollector(table: ResourceTable, key: string, current: Stored, finalizer: string, options: DeleteOptions, info: ResourceInfo, ctx: RequestContext): { object: Stored; deleted: boolean } {
-    if (current.object.metadata.deletionTimestamp && current.object.metadata.finalizers?.includes(finalizer)) return { object: current, deleted: false };
-    const next = mutableCopy(current.object) as KubeObject;
+    const cur = current.object;
+    if (cur.metadata.deletionTimestamp) return this.deleteAgain(info, table, key, current, options, ctx);
+    const next = mutableCopy(cur) as KubeObject;
     next.metadata.finalizers = [...(next.metadata.finalizers ?? []).filter((f) => f !== finalizer), finalizer];
-    next.metadata.deletionTimestamp ??= timestamp(this.opts.clock.now());
-    next.metadata.deletionGracePeriodSeconds ??= options.gracePeriodSeconds ?? 0;
+    Object.assign(next.metadata, deletionMark(info, cur, options.gracePeriodSeconds, this.opts.clock.now()));
     if (tracksGeneration(info)) next.metadata.generation = (next.metadata.generation ?? 1) + 1;
     return { object: this.commit(table, key, next, ctx).object, deleted: false };
   }

@@ -26,6 +26,16 @@ export function specChanged(before: Readonly<KubeObject>, after: Readonly<KubeOb
   return false;
 }
 
+/**
+ * A custom resource's rule: anything but metadata changed, status included (with a /status
+ * subresource the main resource's writes keep the stored status, so there only spec counts).
+ */
+export function nonMetadataChanged(before: Readonly<KubeObject>, after: Readonly<KubeObject>): boolean {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const k of keys) if (k !== 'metadata' && !jsonEqual(before[k] ?? null, after[k] ?? null)) return true;
+  return false;
+}
+
 /** Reads a dotted path (`spec.replicas`) from an object. */
 export function readPath(obj: unknown, path: string): unknown {
   let cur = obj;

@@ -55,7 +55,8 @@ test('strategic merge: containers merge by name, env by name, ports by container
   const [web, sidecar] = out.spec.template.spec.containers;
   assert.equal(web?.image, 'nginx:2');
   assert.deepEqual(web?.env, [{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }]);
-  assert.deepEqual(web?.ports, [{ containerPort: 80 }, { containerPort: 443 }]);
+  // The patch's items first, then the server's (apimachinery's normalizeElementOrder).
+  assert.deepEqual(web?.ports, [{ containerPort: 443 }, { containerPort: 80 }]);
   assert.deepEqual(sidecar, { name: 'sidecar', image: 'envoy:1' }, 'other containers are kept');
 });
 
@@ -81,7 +82,7 @@ test('strategic merge directives: $patch delete in a list, $patch replace, $reta
 
 test('strategic merge: lists without a merge key replace; null deletes; finalizers union', () => {
   const out = applyStrategicMergePatch({ spec: { args: ['a', 'b'], x: 1 }, metadata: { finalizers: ['a'] } }, { spec: { args: ['c'], x: null }, metadata: { finalizers: ['b', 'a'] } });
-  assert.deepEqual(out, { spec: { args: ['c'] }, metadata: { finalizers: ['a', 'b'] } });
+  assert.deepEqual(out, { spec: { args: ['c'] }, metadata: { finalizers: ['b', 'a'] } });
 });
 
 test('patch content types map to patch kinds; others are unsupported', () => {

@@ -37,6 +37,13 @@ describe('custom resources', () => {
     assert.equal(r.json().details.kind, 'Gadget');
   });
 
+  it('a subresource the CRD does not enable is the object not found, as the CR handler says', async () => {
+    const r = await call(suite.server, 'PUT', '/apis/cr.example.com/v1/namespaces/default/things/t/status', { body: { apiVersion: 'cr.example.com/v1', kind: 'Thing', metadata: { name: 't' } } });
+    assert.equal(r.status, 404);
+    assert.equal(r.json().message, 'things.cr.example.com "t" not found');
+    assert.deepEqual(r.json().details, { name: 't', group: 'cr.example.com', kind: 'things' });
+  });
+
   it('a field selector on a field the CR does not select by is a field label not supported', async () => {
     const r = await call(suite.server, 'GET', '/apis/cr.example.com/v1/namespaces/default/things?fieldSelector=spec.size%3D1');
     assert.equal(r.status, 400);

@@ -35,7 +35,27 @@ describe('pod connect subresources', () => {
     assert.equal((await call(suite.server, 'GET', `${PODS}/pending/proxy`)).json().message, 'address not allowed');
   });
 
+  it('a container the Pod does not have is a 400, before anything else is looked at', async () => {
+    for (const sub of ['log?container=nope', 'exec?command=ls&container=nope', 'attach?container=nope']) {
+      const r = await call(suite.server, 'GET', `${PODS}/pending/${sub}`);
+      assert.equal(r.status, 400, sub);
+      assert.equal(r.json().message, 'container nope is not valid for pod pending');
+    }
+  });
+
+  it('a Pod on a node no Node object stands for: the node lookup\'s 404, named by the request\'s resource', async () => {
+    await createPod('stray', 'node-gone');
+    for (const sub of ['log', 'exec?command=ls', 'attach', 'portforward']) {
+      const r = await call(suite.server, 'GET', `${PODS}/stray/${sub}`);
+      assert.equal(r.status, 404, sub);
+      assert.equal(r.json().message, 'pods "node-gone" not found');
+      assert.deepEqual(r.json().details, { name: 'node-gone', kind: 'pods' });
+    }
+  });
+
   it('a Pod on a node: an empty log, and exec explains there is no kubelet', async () => {
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } };
+    assert.equal((await call(suite.server, 'POST', '/api/v1/nodes', { body: node })).status, 201);
     await createPod('placed', 'node-1');
     const log = await call(suite.server, 'GET', `${PODS}/placed/log`);
     assert.equal(log.status, 200);

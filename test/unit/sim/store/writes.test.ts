@@ -183,7 +183,9 @@ test('an apply patch creates a missing object and merges into an existing one by
   cluster.patch(DEPLOY, 'default', 'web', 'strategic', { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'envoy' }] } } } });
   const again = cluster.patch(DEPLOY, 'default', 'web', 'apply', deployment('web', 3, 'nginx:2'));
   const containers = (again.object.spec as { template: { spec: { containers: { name: string; image: string }[] } } }).template.spec.containers;
-  assert.deepEqual(containers.map((c) => `${c.name}=${c.image}`), ['web=nginx:2', 'sidecar=envoy']);
+  // The strategic patch put the new sidecar first (the patch's items before the server's, as
+  // kube-apiserver orders them); the apply merges into that list by name.
+  assert.deepEqual(containers.map((c) => `${c.name}=${c.image}`), ['sidecar=envoy', 'web=nginx:2']);
   assert.equal((again.object.spec as { replicas: number }).replicas, 3);
 });
 
