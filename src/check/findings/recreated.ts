@@ -1,3 +1,4 @@
+import { SCENARIO_USER_AGENT } from '../../sim/index.ts';
 import { CLASS_OF, describePlan, type Plan } from '../plans/plan.ts';
 import type { CommittedWrite } from '../run/controllerWrites.ts';
 import type { RunResult } from '../run/checkRun.ts';
@@ -7,20 +8,22 @@ import { findingReconcile, reconcileOf, type Finding } from './finding.ts';
 // view and then makes them again ends as the reference run did, but for uids, which the oracle
 // sets aside. A user saw Pods restarted, a volume's data gone. So, as Sieve's oracle compares the
 // history of deletions and not only the end state, a run whose controller deleted and made again
-// (a delete followed, later in the run, by a create under the same name) more objects alike than
+// (a delete followed, later in the run, by a create under the same name: the controller's, or the
+// cluster's own, as a StatefulSet makes its Pod again) more objects alike than
 // any reference run did is a finding. A controller whose normal course remakes things (a rollout)
 // does as much in its reference runs, and is held only to that; an extra it made and removed
 // again was not remade, and is no object a user had.
 
 const MAX_RECONCILES = 6;
 
-/** Per object alike (`kind namespace/point name`), the controller's deletes that a create of the same name followed. */
+/** Per object alike (`kind namespace/point name`), the controller's deletes that a create of the same name, not the scenario's, followed. */
 export function remadeByObject(writes: readonly CommittedWrite[]): Map<string, CommittedWrite[]> {
   const out = new Map<string, CommittedWrite[]>();
   const pending = new Map<string, CommittedWrite[]>();
   const seen = new Set<string>();
   for (const w of writes) {
-    if (w.verb === 'create' && w.byController) {
+    // Made again by the controller, or by the cluster's own (a StatefulSet's Pod the controller deleted).
+    if (w.verb === 'create' && (w.byController || w.writer !== SCENARIO_USER_AGENT)) {
       const deleted = pending.get(alike(w))?.shift();
       if (deleted) out.set(alike(w), [...(out.get(alike(w)) ?? []), deleted]);
       continue;

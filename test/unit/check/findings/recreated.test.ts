@@ -38,6 +38,15 @@ test('a member deleted and made again once more than in the reference runs is a 
   assert.deepEqual([...symptomsOf(f)], ['recreated ConfigMap default/web-0']);
 });
 
+test("a Pod the controller deleted, made again by the cluster's own controller (a StatefulSet's), counts; the scenario's create does not", () => {
+  const byCluster = { ...write('create', 'new', 33), byController: false, writer: 'kube-controller-manager' };
+  const r = run([write('delete', 'old', 30), write('create', 'new', 31), write('delete', 'new', 32), byCluster], 'new');
+  assert.ok(recreatedFinding(plan, r, 'replay', reference), 'made again by the cluster');
+  const byScenario = { ...byCluster, writer: 'controller-lab/scenario' };
+  const s = run([write('delete', 'old', 30), write('create', 'new', 31), write('delete', 'new', 32), byScenario], 'new');
+  assert.equal(recreatedFinding(plan, s, 'replay', reference), undefined, 'made again by the user');
+});
+
 test('as many deletions as the reference runs made (a rollout): no finding', () => {
   const r = run([write('delete', 'old', 30), write('create', 'new', 31)], 'new');
   assert.equal(recreatedFinding(plan, r, 'replay', reference), undefined);
