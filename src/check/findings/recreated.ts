@@ -8,8 +8,8 @@ import { findingReconcile, reconcileOf, type Finding } from './finding.ts';
 // view and then makes them again ends as the reference run did, but for uids, which the oracle
 // sets aside. A user saw Pods restarted, a volume's data gone. So, as Sieve's oracle compares the
 // history of deletions and not only the end state, a run whose controller deleted and made again
-// (a delete followed, later in the run, by a create under the same name: the controller's, or the
-// cluster's own, as a StatefulSet makes its Pod again) more objects alike than
+// (a delete followed, later in the run, by a create under the same name — not a generated one —
+// the controller's, or the cluster's own, as a StatefulSet makes its Pod again) more objects than
 // any reference run did is a finding. A controller whose normal course remakes things (a rollout)
 // does as much in its reference runs, and is held only to that; an extra it made and removed
 // again was not remade, and is no object a user had.
@@ -22,6 +22,9 @@ export function remadeByObject(writes: readonly CommittedWrite[]): Map<string, C
   const pending = new Map<string, CommittedWrite[]>();
   const seen = new Set<string>();
   for (const w of writes) {
+    // Under a generated name, which object is which is not known: a surplus made on a stale cache
+    // and removed, then another made for a scale-up, is no member made again.
+    if (w.pointName.endsWith('*')) continue;
     // Made again by the controller, or by the cluster's own (a StatefulSet's Pod the controller deleted).
     if (w.verb === 'create' && (w.byController || w.writer !== SCENARIO_USER_AGENT)) {
       const deleted = pending.get(alike(w))?.shift();

@@ -47,6 +47,12 @@ test("a Pod the controller deleted, made again by the cluster's own controller (
   assert.equal(recreatedFinding(plan, s, 'replay', reference), undefined, 'made again by the user');
 });
 
+test('children of generated names, a surplus removed and others made later, are not told apart: no finding', () => {
+  const child = (verb: CommittedWrite['verb'], uid: string, rv: number): CommittedWrite => ({ ...write(verb, uid, rv), name: `pool-${uid}`, pointName: 'pool-*' });
+  const r = run([child('create', 'extra', 30), child('delete', 'extra', 31), child('create', 'scaled', 32)], 'old');
+  assert.equal(recreatedFinding(plan, r, 'replay', new Map()), undefined);
+});
+
 test('as many deletions as the reference runs made (a rollout): no finding', () => {
   const r = run([write('delete', 'old', 30), write('create', 'new', 31)], 'new');
   assert.equal(recreatedFinding(plan, r, 'replay', reference), undefined);
