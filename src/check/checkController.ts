@@ -2,6 +2,7 @@ import { Oracle } from './oracle/index.ts';
 import { endStateFinding, neverQuietFinding, referenceCourse, resyncFinding } from './findings/judge.ts';
 import type { Finding } from './findings/finding.ts';
 import { attribute } from './findings/attribution.ts';
+import { mostRemade, recreatedFinding } from './findings/recreated.ts';
 import type { Plan } from './plans/plan.ts';
 import { planRuns } from './plans/planner.ts';
 import { ControllerUnderCheck } from './run/controllerUnderCheck.ts';
@@ -157,6 +158,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
 
     const referenceWrites = renamePoints(references[0]!.writes, namer);
     const reference = referenceCourse(references[0]!, referenceWrites);
+    const referenceRemade = mostRemade(references.map((r) => renamePoints(r.writes, namer)));
     const plans = options.plan ? [options.plan] : planRuns({ writes: referenceWrites, watched: references[0]!.watched });
     emit({ type: 'planned', plans: plans.length, varying });
     const longest = Math.max(...references.map((r) => r.durationMs));
@@ -172,7 +174,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       done++;
       let own: Finding | undefined;
       if (plan.kind === 'resync-when-quiet') own = run.quiet ? resyncFinding(run, replay) : neverQuietFinding(run, undefined, replay);
-      else if (!run.planMissed && !run.planError) own = run.quiet ? endStateFinding(plan, run, oracle, replay, reference) : neverQuietFinding(run, plan, replay);
+      else if (!run.planMissed && !run.planError) own = run.quiet ? (endStateFinding(plan, run, oracle, replay, reference) ?? recreatedFinding(plan, run, replay, referenceRemade)) : neverQuietFinding(run, plan, replay);
       const finding = found(own);
       const missed = plan.kind !== 'resync-when-quiet' && run.planMissed;
       emit({ type: 'run', done, planned: plans.length, plan, finding, ...(own && own !== finding ? { own } : {}), missed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });

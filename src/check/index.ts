@@ -4,7 +4,7 @@
 export { checkController, CheckInputError } from './checkController.ts';
 export type { CheckEvent, CheckOptions, CheckReport } from './checkController.ts';
 export type { Finding, FindingReconcile } from './findings/finding.ts';
-export { describeFinding } from './findings/finding.ts';
+export { describeFinding, isRecreation } from './findings/finding.ts';
 export type { FindingClass, Plan } from './plans/plan.ts';
 export { describePlan } from './plans/plan.ts';
 export { encodePlan, parsePlan, PlanError } from './plans/planCodec.ts';

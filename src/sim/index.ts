@@ -5,7 +5,7 @@
 export { createSimCluster, SimCluster } from './simCluster.ts';
 export type { SimClusterApi, SimClusterOptions, SimStats, SimResourceStats } from './simCluster.ts';
 export type { ScenarioRunHandle, ScenarioTarget, SimObjects } from './simObjects.ts';
-export type { ClientInfo, ClientInsight, UserWatch } from './store/types.ts';
+export type { ClientInfo, ClientInsight, UserWatch, WriteRecord } from './store/types.ts';
 export { startSimServer } from './server/simServer.ts';
 export { ADMIN_ACTIONS } from './server/adminApi.ts';
 export { FAULTS, faultNamed } from './faults/faultTable.ts';

@@ -310,7 +310,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
 
   patch(gvr: GroupVersionResource, namespace: string, name: string, type: PatchType, patch: unknown, subresource?: Subresource, ctx?: RequestContext): StoredObject {
     const info = this.resources.require(gvr);
-    return this.recorded(ctx, callOf('patch', subresource), info, namespace, name, (c) =>
+    return this.recorded(ctx, { ...callOf('patch', subresource), patchType: type }, info, namespace, name, (c) =>
       this.out(info, this.api.patch(info, namespace, name, type, patch, subresource, c), subresource));
   }
 

@@ -11,7 +11,7 @@ import { check, replay, transcript } from './checkCli.ts';
 // perturbation that reproduces it only once every perturbation has run.
 
 export interface Planted {
-  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater, mirror, guard, keypair, reaper, decommissioner: the folder and the scenario's name. */
+  /** linker, replicator, historian, stamper, looper, registrar, binder, resizer, janitor, templater, mirror, guard, keypair, reaper, decommissioner, restarter: the folder and the scenario's name. */
   name: string;
   class: 'intermediate-state' | 'stale-state' | 'unobserved-state' | 'not-idempotent';
   /** Run the replay of its finding too (a few are enough: replays are the same code for all). */
@@ -66,6 +66,10 @@ export const PLANTED: readonly Planted[] = [
   // A node taken away only on an update event whose old and new objects differ by one: a step
   // down unobserved (or a restart across it, which shows no old object) leaves the node for good.
   { name: 'decommissioner', class: 'unobserved-state', orFoundBy: ['crash-after-change', 'stale-restart-after-change'], only: 'Go' },
+  // Members remade in a rollout decided from a record written last: a restart halfway remakes the
+  // first member again. The end state matches the reference's but for uids: only the run's
+  // deletions, against the reference runs' own, show it.
+  { name: 'restarter', class: 'intermediate-state', only: 'Go' },
 ];
 
 /** Checks of a correct twin, each of every plan: a false alarm that comes and goes must show. */

@@ -25,7 +25,8 @@ export interface FindingReconcile {
 
 export interface FindingObject {
   id: string;
-  change: ObjectDiff['change'];
+  /** `recreated`: deleted and made again, which the reference runs did not (findings/recreated.ts). */
+  change: ObjectDiff['change'] | 'recreated';
   fields?: FieldDifference[];
 }
 
@@ -83,10 +84,15 @@ export function reconcileOf(write: CommittedWrite, reconciles: readonly TracedRe
 
 const MAX_REPRODUCTIONS_SHOWN = 5;
 
+/** A finding of objects deleted and made again, whose end state matched the reference's. */
+export function isRecreation(f: Finding): boolean {
+  return f.objects.length > 0 && f.objects.every((o) => o.change === 'recreated');
+}
+
 /** One paragraph for the terminal. */
 export function describeFinding(f: Finding, n: number): string {
   const lines = [`FINDING ${n} (${f.class}): ${f.summary}`, `  perturbation: ${f.perturbation}`];
-  if (f.diff) lines.push('  end state against the reference runs:', ...f.diff.split('\n').map((l) => `    ${l}`));
+  if (f.diff) lines.push(`  ${isRecreation(f) ? 'deleted and made again, against the reference runs' : 'end state against the reference runs'}:`, ...f.diff.split('\n').map((l) => `    ${l}`));
   if (f.reconciles.length) {
     lines.push('  where the run went its own way:');
     for (const r of f.reconciles) {

@@ -114,7 +114,7 @@ function keptWriting(recent: readonly CommittedWrite[], described: readonly stri
 function describeWrites(writes: readonly CommittedWrite[]): string[] {
   return writes.map((w) => {
     const fields = w.previous ? fieldDifferences(w.previous, w.object).filter((d) => !isHistoryPath(d.path)).map((d) => d.path) : [];
-    return `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}${fields.length ? ` (${fields.slice(0, 4).join(', ')}${fields.length > 4 ? ', …' : ''})` : ''}`;
+    return `${w.point?.request ?? w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}${fields.length ? ` (${fields.slice(0, 4).join(', ')}${fields.length > 4 ? ', …' : ''})` : ''}`;
   });
 }
 

@@ -21,6 +21,11 @@ export interface WritePoint {
   /** The name, or a generated name's prefix followed by `*`. */
   name: string;
   occurrence: number;
+  /**
+   * The request, when it is not named by `verb`: `patch`, `apply` (server-side apply),
+   * `update status`, `patch status`. Only what a person reads: a point matches whatever made it.
+   */
+  request?: string;
 }
 
 /** A change of an object the controller watches, by anyone: its `occurrence`-th MODIFIED or DELETED. */
@@ -67,7 +72,7 @@ export const CLASS_OF: Record<Plan['kind'], FindingClass> = {
 
 export function writeLabel(w: WritePoint): string {
   const object = `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}`;
-  return `${w.verb} ${object}${w.occurrence > 1 ? ` (#${w.occurrence})` : ''}`;
+  return `${w.request ?? w.verb} ${object}${w.occurrence > 1 ? ` (#${w.occurrence})` : ''}`;
 }
 
 export function changeLabel(c: ChangePoint): string {

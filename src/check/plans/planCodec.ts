@@ -67,6 +67,7 @@ function writePoint(v: unknown): WritePoint {
     namespace: text(o.namespace, 'write.namespace', true),
     name: text(o.name, 'write.name'),
     occurrence: count(o.occurrence, 'write.occurrence', 1),
+    ...(o.request === undefined ? {} : { request: text(o.request, 'write.request') }),
   };
 }
 

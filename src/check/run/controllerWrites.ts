@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { SimClusterApi } from '../../sim/index.ts';
+import type { SimClusterApi, WriteRecord } from '../../sim/index.ts';
 import { kindOf } from '../oracle/index.ts';
 import type { ChangePoint, Plan, WritePoint } from '../plans/plan.ts';
 import { isNotState } from './notState.ts';
@@ -35,6 +35,18 @@ export interface CommittedWrite {
   /** For changes (not creates): the change point, with its occurrence. */
   change?: ChangePoint;
   atMs: number;
+}
+
+/**
+ * The request that made a write, as a person names it, when the point's verb does not: a patch, a
+ * server-side apply, a write of the status. A finding that says `update` of a controller that
+ * only patches points its reader at the wrong line.
+ */
+function requestOf(record: WriteRecord, verb: WritePoint['verb']): string | undefined {
+  if (verb === 'delete' || record.verb === undefined) return undefined;
+  const call = record.verb === 'patch' && record.patchType === 'apply' ? 'apply' : record.verb;
+  const named = record.subresource ? `${call} ${record.subresource}` : call;
+  return named === verb ? undefined : named;
 }
 
 /** Who makes the API server's follow-up work (garbage collection, namespace cleanup) on a cluster. */
@@ -104,7 +116,8 @@ export class ControllerWrites {
         ...(record.followUp ? { writer: API_SERVER_CONTROLLERS } : record.client ? { writer: record.client.user ?? record.client.userAgent } : {}),
         atMs: performance.now() - this.started,
       };
-      if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`) };
+      const request = requestOf(record, verb);
+      if (byController) write.point = { verb, kind, namespace, name: pointName, occurrence: this.count(`w ${verb} ${kind} ${namespace}/${pointName}`), ...(request ? { request } : {}) };
       if (verb !== 'create' && state) write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
       this.all.push(write);
       if (state) this.lastStateWriteAt = performance.now();

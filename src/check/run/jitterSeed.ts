@@ -8,7 +8,9 @@ import type { Plan } from '../plans/plan.ts';
 
 /** The jitter seed of a TypeScript controller's `incarnation`-th start in a run of `plan`. */
 export function jitterSeed(plan: Plan, incarnation: number): number {
-  return (seedOf(canonicalJson(plan)) + incarnation) >>> 0;
+  // A write point's request (`patch`) only names it for a person: a plan typed without it is the same plan.
+  const point = 'write' in plan ? { ...plan, write: { ...plan.write, request: undefined } } : plan;
+  return (seedOf(canonicalJson(point)) + incarnation) >>> 0;
 }
 
 /** JSON with every object's keys sorted. */

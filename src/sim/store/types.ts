@@ -79,6 +79,8 @@ export type WriteVerb = 'create' | 'update' | 'patch' | 'delete' | 'deletecollec
 export interface WriteCall {
   readonly verb: WriteVerb;
   readonly subresource?: Subresource;
+  /** A patch's type: server-side apply is a patch of its own kind to whoever reads the write. */
+  readonly patchType?: PatchType;
 }
 
 /**
@@ -229,6 +231,8 @@ export interface WriteRecord {
   /** The call's verb and subresource; for follow-up work, those of the write that caused it. Unset for commits no write call made. */
   verb?: WriteVerb;
   subresource?: Subresource;
+  /** A patch's type (`apply`: server-side apply). */
+  patchType?: PatchType;
   /** Who made the write (the impersonated user when impersonating); for follow-up work, who made the write that caused it. Unset for in-process writes made as nobody in particular. */
   user?: string;
   /** Set on the API server's own work after a client's write (garbage collection, namespace cleanup). */

@@ -22,12 +22,13 @@ export interface WriteListenerOptions {
 }
 
 /** The write an object's record is about: the object's own call, or the one that caused it. */
-function origin(ctx: RequestContext): Pick<WriteRecord, 'verb' | 'subresource' | 'user' | 'followUp' | 'client'> {
+function origin(ctx: RequestContext): Pick<WriteRecord, 'verb' | 'subresource' | 'patchType' | 'user' | 'followUp' | 'client'> {
   const call = ctx.cause ?? ctx;
-  const out: Pick<WriteRecord, 'verb' | 'subresource' | 'user' | 'followUp' | 'client'> = {};
+  const out: Pick<WriteRecord, 'verb' | 'subresource' | 'patchType' | 'user' | 'followUp' | 'client'> = {};
   if (call.write) {
     out.verb = call.write.verb;
     if (call.write.subresource) out.subresource = call.write.subresource;
+    if (call.write.patchType) out.patchType = call.write.patchType;
   }
   if (call.user) out.user = call.user.username;
   if (ctx.cause) out.followUp = true;

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { describeReport, type CheckReport, type Finding, type FindingClass, type FindingReconcile } from '../../check/index.ts';
+import { describeReport, isRecreation, type CheckReport, type Finding, type FindingClass, type FindingReconcile } from '../../check/index.ts';
 import type { IconSpec, ItemSpec } from '../tree/treeModel.ts';
 import type { CheckTarget } from './checkTarget.ts';
 
@@ -143,7 +143,7 @@ function findingNode(ref: FindingRef, check: string): FindingsNode {
   ];
   if (f.diff) {
     const lines = diffNodes(ref, `${id}:diff`, f.diff);
-    children.push(node(ref, 'endState', `${id}:diff`, { label: f.class === 'not-idempotent' ? 'Writes with nothing to do' : 'End state against the reference runs', description: `${f.objects.length || lines.length} difference(s)`, icon: icon('diff') }, lines));
+    children.push(node(ref, 'endState', `${id}:diff`, { label: f.class === 'not-idempotent' ? 'Writes with nothing to do' : isRecreation(f) ? 'Deleted and made again, against the reference runs' : 'End state against the reference runs', description: `${f.objects.length || lines.length} difference(s)`, icon: icon('diff') }, lines));
   }
   if (f.reconciles.length) {
     const reconciles = f.reconciles.map((r, i) => reconcileNode(ref, `${id}:r${i}`, r));

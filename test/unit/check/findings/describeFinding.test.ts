@@ -25,3 +25,10 @@ test('a reconcile of a For kind says what it read, at which resourceVersion', ()
   assert.match(describeFinding(finding('ConfigMap', '149'), 1), /; read ConfigMap default\/rack at rv 149, cache at rv 149/);
   assert.match(describeFinding(finding('ConfigMap', null), 1), /; read ConfigMap default\/rack at rv \(not in cache\)/);
 });
+
+test('a finding of objects deleted and made again is not headed as an end state that differs', () => {
+  const recreated: Finding = { ...finding('ConfigMap', '149'), diff: '~ ConfigMap default/rack-0: deleted and made again twice (the reference runs: at most once)', objects: [{ id: 'ConfigMap default/rack-0', change: 'recreated' }] };
+  const text = describeFinding(recreated, 1);
+  assert.match(text, /\n {2}deleted and made again, against the reference runs:\n {4}~ ConfigMap default\/rack-0: deleted and made again twice/);
+  assert.doesNotMatch(text, /end state against/);
+});

@@ -55,3 +55,27 @@ test("a controller fighting the cluster's own controller (deleting what it puts 
     await cluster.close();
   }
 });
+
+test('a write point names the request that made it (patch, apply), and a plan names it so', async () => {
+  const { describePlan } = await import('../../../../src/check/plans/plan.ts');
+  const { parsePlan, encodePlan } = await import('../../../../src/check/plans/planCodec.ts');
+  const cluster = createSimCluster();
+  const writes = new ControllerWrites(cluster, CONTROLLER.user, byGenerateNamePrefix);
+  const ctx = { client: CONTROLLER, user: { username: CONTROLLER.user, groups: [] } };
+  try {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'default' }, data: { a: '1' } };
+    cluster.create(CONFIGMAPS, 'default', structuredClone(cm), ctx);
+    cluster.patch(CONFIGMAPS, 'default', 'web', 'merge', { data: { a: '2' } }, undefined, ctx);
+    cluster.patch(CONFIGMAPS, 'default', 'web', 'apply', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'default' }, data: { b: '3' } }, undefined, ctx);
+    const stored = cluster.get(CONFIGMAPS, 'default', 'web')!.object;
+    cluster.update(CONFIGMAPS, 'default', 'web', { ...stored, data: { a: '4' } }, undefined, ctx);
+    const points = writes.byController.map((w) => w.point!);
+    assert.deepEqual(points.map((p) => [p.verb, p.request]), [['create', undefined], ['update', 'patch'], ['update', 'apply'], ['update', undefined]]);
+    const plan = parsePlan(encodePlan({ kind: 'crash-after-write', write: points[1]! }));
+    assert.equal(describePlan(plan), 'killed right after `patch ConfigMap default/web`, then restarted');
+    assert.match(describePlan({ kind: 'crash-after-write', write: points[2]! }), /`apply ConfigMap default\/web \(#2\)`/);
+  } finally {
+    writes.close();
+    await cluster.close();
+  }
+});

@@ -17,3 +17,9 @@ test('each plan, and each start of the controller in a run, draws its own jitter
   assert.notEqual(jitterSeed(other, 1), jitterSeed(relist, 1));
   assert.notEqual(jitterSeed(relist, 2), jitterSeed(relist, 1));
 });
+
+test("a write point's request (patch, apply) names it for a person only: with or without it, one seed", () => {
+  const patched: Plan = { kind: 'crash-after-write', write: { verb: 'update', kind: 'ConfigMap', namespace: 'default', name: 'web', occurrence: 1, request: 'patch' } };
+  const typed = parsePlan('{"kind":"crash-after-write","write":{"verb":"update","kind":"ConfigMap","namespace":"default","name":"web","occurrence":1}}');
+  assert.equal(jitterSeed(typed, 1), jitterSeed(patched, 1));
+});

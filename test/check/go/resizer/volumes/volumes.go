@@ -55,9 +55,16 @@ func Expand(ctx context.Context, c client.Client, volume *corev1.ConfigMap, size
 	return c.Update(ctx, expanded)
 }
 
-// Remake deletes the set and makes it again with the parent's size.
+// Remake deletes the set and makes it again with the parent's size. It deletes this very set: on
+// a cache that lags, not one made since under its name (refused with 409 Conflict: the set is
+// made already).
 func Remake(ctx context.Context, c client.Client, parent *corev1.ConfigMap, set *corev1.ConfigMap) error {
-	if err := c.Delete(ctx, set); err != nil && !apierrors.IsNotFound(err) {
+	uid, version := set.UID, set.ResourceVersion
+	err := c.Delete(ctx, set, client.Preconditions{UID: &uid, ResourceVersion: &version})
+	if apierrors.IsConflict(err) {
+		return nil
+	}
+	if err != nil && !apierrors.IsNotFound(err) {
 		return err
 	}
 	return Ensure(ctx, c, parent, SetName(parent), nil)
