@@ -83,7 +83,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   spec.controller.admit(sim.cluster);
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
   const run = new RunningController(spec, sim, writes, clock);
-  const coverage = new WatchCoverage(sim.cluster, spec.controller.user, () => quietness.touch());
+  const coverage = new WatchCoverage(sim.cluster, spec.controller.user, () => quietness.touch(), () => run.synced?.handled);
   const quietness = new Quietness({
     session: () => run.synced,
     writes,
