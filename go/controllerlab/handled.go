@@ -64,8 +64,8 @@ func (l *lab) handledMessage() any {
 	l.mu.Lock()
 	byResource := map[string][]HandledView{}
 	for _, st := range l.informers {
-		for _, h := range st.handlers {
-			byResource[st.name] = append(byResource[st.name], h.view.view())
+		for _, v := range st.views {
+			byResource[st.name] = append(byResource[st.name], v.view())
 		}
 	}
 	l.mu.Unlock()

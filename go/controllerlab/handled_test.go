@@ -21,9 +21,9 @@ func TestHandlerViewFollowsWhatItWasGiven(t *testing.T) {
 func TestHandledMessageHasEveryHandlerOfEveryResource(t *testing.T) {
 	l := newLab(newSession(nil, false, false), nil, nil)
 	secrets := &informerState{gvk: schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, name: "secrets"}
-	first, second := &labHandler{}, &labHandler{}
-	first.view.given("default/a", "5", false)
-	secrets.handlers = []*labHandler{first, second}
+	first, second := &handlerView{}, &handlerView{}
+	first.given("default/a", "5", false)
+	secrets.views = []*handlerView{first, second}
 	l.informers[secrets.gvk] = secrets
 	got := l.handledMessage().(handledMessage)
 	want := handledMessage{Type: "handled", Resources: []HandledResource{{Resource: "secrets", Views: []HandledView{{Objects: 1, RVSum: 5}, {}}}}}

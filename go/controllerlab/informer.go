@@ -95,8 +95,8 @@ type informerState struct {
 	// The highest resourceVersion delivered, and the last event forwarded per key.
 	lastRV   string
 	lastSeen map[string]seenEvent
-	// Every handler registered on it (under lab.mu), for the handled report.
-	handlers []*labHandler
+	// What each handler registered on it has been given (under lab.mu), for the handled report.
+	views []*handlerView
 }
 
 type seenEvent struct {
@@ -211,7 +211,7 @@ func (i *labInformer) wrap(h toolscache.ResourceEventHandler) toolscache.Resourc
 		c.registered(lh)
 	}
 	i.lab.mu.Lock()
-	i.handlers = append(i.handlers, lh)
+	i.views = append(i.views, &lh.view)
 	i.lab.mu.Unlock()
 	i.lab.session.handledChanged()
 	return lh
