@@ -95,6 +95,8 @@ type informerState struct {
 	// The highest resourceVersion delivered, and the last event forwarded per key.
 	lastRV   string
 	lastSeen map[string]seenEvent
+	// What each handler registered on it has been given (under lab.mu), for the handled report.
+	views []*handlerView
 }
 
 type seenEvent struct {
@@ -208,6 +210,10 @@ func (i *labInformer) wrap(h toolscache.ResourceEventHandler) toolscache.Resourc
 		lh.typedPredicates = installPredicates(h, lh)
 		c.registered(lh)
 	}
+	i.lab.mu.Lock()
+	i.views = append(i.views, &lh.view)
+	i.lab.mu.Unlock()
+	i.lab.session.handledChanged()
 	return lh
 }
 
@@ -254,6 +260,8 @@ type labHandler struct {
 	// One delivery at a time (the informer's and a resync's), and the event it is delivering.
 	delivering sync.Mutex
 	current    *eventNote
+	// What it has been given, once it returned (see handled.go).
+	view handlerView
 }
 
 func (h *labHandler) OnAdd(obj any, isInInitialList bool) {
@@ -289,6 +297,11 @@ func (h *labHandler) deliver(deltaType, triggerType string, old, raw any) func()
 	if !ok {
 		return func() {}
 	}
+	// Once the handler returned: its view takes the event in.
+	handled := func() {
+		h.view.given(objectKey(obj), obj.GetResourceVersion(), deltaType == "DELETED")
+		h.informer.lab.session.handledChanged()
+	}
 	if triggerType != "RESYNC" {
 		h.informer.forward(deltaType, obj)
 	}
@@ -296,7 +309,7 @@ func (h *labHandler) deliver(deltaType, triggerType string, old, raw any) func()
 	h.informer.lab.written.observed(h.informer.gvk.GroupKind(), obj, deltaType == "DELETED")
 	c := h.controller
 	if c == nil {
-		return func() {}
+		return handled
 	}
 	rv := obj.GetResourceVersion()
 	c.observedRV(rv)
@@ -313,5 +326,6 @@ func (h *labHandler) deliver(deltaType, triggerType string, old, raw any) func()
 		h.delivering.Unlock()
 		h.informer.lab.deliveryEnds(gid)
 		note.ended(h)
+		handled()
 	}
 }

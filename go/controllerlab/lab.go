@@ -72,6 +72,7 @@ func newLab(s *session, scheme *runtime.Scheme, mapper meta.RESTMapper) *lab {
 		events:    map[uint64]*eventNote{},
 	}
 	s.snapshots = l.snapshots
+	s.handled = l.handledMessage
 	s.onResync = func() { go l.resync() }
 	l.reconcileSeq.Store(envSeq(EnvReconcileSeq))
 	l.deltaSeq.Store(envSeq(EnvDeltaSeq))

@@ -70,6 +70,9 @@ type session struct {
 	onResync func()
 	// Builds the queue snapshots and the idle state on the writer goroutine.
 	snapshots func(dirty map[*labController]struct{}) []any
+	// A handler took in an event since the last handled report, and what builds the next one.
+	handledDirty bool
+	handled      func() any
 }
 
 // flushMarker is queued by flush; the writer closes it once everything before it is written.
@@ -142,6 +145,7 @@ func newSession(conn net.Conn, gated, mirror bool) *session {
 		onClose:     func() {},
 		onResync:    func() {},
 		snapshots:   func(map[*labController]struct{}) []any { return nil },
+		handled:     func() any { return nil },
 	}
 }
 
@@ -194,6 +198,14 @@ func (s *session) takeFates(b *fateBatch) fatesMessage {
 		s.openFates = nil
 	}
 	return b.message()
+}
+
+// handledChanged asks for a handled report after the next queue snapshots.
+func (s *session) handledChanged() {
+	s.mu.Lock()
+	s.handledDirty = true
+	s.mu.Unlock()
+	s.signal()
 }
 
 // queueChanged asks for a snapshot of this controller's queue with the next write.
@@ -269,8 +281,10 @@ func (s *session) writeLoop() {
 				dirty = s.dirtyQueues
 				s.dirtyQueues = map[*labController]struct{}{}
 			}
+			handled := s.handledDirty
+			s.handledDirty = false
 			s.mu.Unlock()
-			if len(batch) == 0 && len(dirty) == 0 {
+			if len(batch) == 0 && len(dirty) == 0 && !handled {
 				break
 			}
 			for _, m := range batch {
@@ -278,6 +292,11 @@ func (s *session) writeLoop() {
 			}
 			if len(dirty) > 0 {
 				for _, m := range s.snapshots(dirty) {
+					write(m)
+				}
+			}
+			if handled {
+				if m := s.handled(); m != nil {
 					write(m)
 				}
 			}

@@ -31,6 +31,8 @@ export { API_MODULE_SOURCE, API_MODULE_URL } from './apiModule.ts';
 export { ControllerLoadError } from './controllerLoadError.ts';
 export { isHostMessage, isParentMessage } from './protocol.ts';
 export type { CacheDelta, CacheDeltaType, ControllerLoader, ControllerShape, HeldKey, HostInit, HostMessage, ParentMessage, ReconcileEnd } from './protocol.ts';
+export { HandlerView, sameView } from './handledViews.ts';
+export type { HandledResource, HandledView } from './handledViews.ts';
 export { QUEUE_SNAPSHOT_KEYS } from './records.ts';
 export { FateBatchWriter, decodeFateBatch } from './fateBatch.ts';
 export type { CallSite, EventFate, EventFateKind, LogLine, QueueKeySnapshot, QueueKeyState, QueueSnapshot, ReconcileRecord, StaleRead, TriggerDelta, TriggerEventType, WriteRecord, WriteVerb } from './records.ts';

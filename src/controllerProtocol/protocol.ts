@@ -1,6 +1,7 @@
 import type { KubeObject } from '../shared/k8s.ts';
 import type { Probe } from '../informer/index.ts';
 import type { KindRef } from './api.ts';
+import type { HandledResource } from './handledViews.ts';
 import type { EventFate, LogLine, QueueSnapshot, ReconcileRecord, StaleRead, WriteRecord } from './records.ts';
 import type { ReconcileOutcome, RequeueDecision } from './reconcileOutcome.ts';
 
@@ -145,9 +146,15 @@ export type HostMessage =
    * requeueAfter of a reconcile that wrote nothing (only failures and periodic resyncs are left).
    * Sent whenever either changes; a host that never sends `settled` is settled when idle.
    */
-  | { type: 'idle'; idle: boolean; settled?: boolean };
+  | { type: 'idle'; idle: boolean; settled?: boolean }
+  /**
+   * What the event handlers have been given (handledViews.ts), for every resource an informer with
+   * handlers watches; sent when it changes, after the handlers returned (what they enqueued is in
+   * the queue messages before it). A host that never sends it is taken to keep up.
+   */
+  | { type: 'handled'; resources: HandledResource[] };
 
-const HOST_TYPES = new Set<HostMessage['type']>(['loaded', 'ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'fates', 'inspector', 'idle', 'heartbeat', 'batch', 'write']);
+const HOST_TYPES = new Set<HostMessage['type']>(['loaded', 'ready', 'fatal', 'synced', 'delta', 'reconcileStart', 'reconcileEnd', 'log', 'queue', 'probe', 'fate', 'fates', 'inspector', 'idle', 'heartbeat', 'batch', 'write', 'handled']);
 const PARENT_TYPES = new Set<ParentMessage['type']>(['init', 'proceed', 'shutdown', 'resync', 'writeSeen']);
 
 export function isHostMessage(m: unknown): m is HostMessage {

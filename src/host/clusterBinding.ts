@@ -51,7 +51,7 @@ export class ClusterBinding {
       ...(jitterSeed === undefined ? {} : { random: seededRandom((jitterSeed ^ seedOf(name)) >>> 0) }),
     });
     informer.onProbe(onProbe);
-    return new SharedInformerAdapter(kind, informer);
+    return new SharedInformerAdapter(kind, informer, name);
   }
 
   writer(): ObjectWriter {

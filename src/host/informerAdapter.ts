@@ -9,12 +9,14 @@ import type { InformerEvent, KindInformer } from './engine/ports.ts';
 
 export class SharedInformerAdapter implements KindInformer {
   readonly kind: KindRef;
+  readonly resource: string;
   private readonly informer: SharedIndexInformer;
   private readonly listeners: ((e: InformerEvent) => void)[] = [];
   private registration: HandlerRegistration | undefined;
 
-  constructor(kind: KindRef, informer: SharedIndexInformer) {
+  constructor(kind: KindRef, informer: SharedIndexInformer, resource: string) {
     this.kind = kind;
+    this.resource = resource;
     this.informer = informer;
   }
 

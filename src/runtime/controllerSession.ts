@@ -10,7 +10,7 @@ import { controllerTarget, type ControllerTarget } from './controllerTarget.ts';
 import { mergeQueues } from './queueMerge.ts';
 import { kubeconfigFor } from './kubeconfigContext.ts';
 import { goExitHint, OutputTail, WRAP_HINT } from './goMessages.ts';
-import { decodeFateBatch, type CacheDelta, type ControllerShape, type EventFate, type HeldKey, type LogLine, type QueueSnapshot, type ReconcileRecord, type WriteRecord } from '../controllerProtocol/index.ts';
+import { decodeFateBatch, type CacheDelta, type ControllerShape, type EventFate, type HandledView, type HeldKey, type LogLine, type QueueSnapshot, type ReconcileRecord, type WriteRecord } from '../controllerProtocol/index.ts';
 import { describeHostFailure, hostFailureBackoffMs, interruptedOutcome, type HostFailureCause, type InterruptedReconcile } from './hostFailure.ts';
 import { ReconcileRecorder } from './recorder.ts';
 import { CacheHistory } from './cacheHistory.ts';
@@ -159,6 +159,7 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   private readonly queues = new Map<string, QueueSnapshot>();
   private lastQueue: QueueSnapshot = { at: 0, depth: 0, processing: 0, waiting: 0, keys: [] };
   private idleNow = false;
+  private handledNow: Map<string, HandledView[]> | undefined;
   private settledNow = false;
   private readonly shapes = new Map<string, ControllerShape>();
   /** Reconciles started and not ended; `since`: when they began running (after the gate). */
@@ -206,6 +207,13 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   }
   get idle(): boolean {
     return this.idleNow;
+  }
+  /**
+   * Per watched resource, what each of its event handlers has been given (see handledViews.ts);
+   * undefined from a host that does not say.
+   */
+  get handled(): ReadonlyMap<string, readonly HandledView[]> | undefined {
+    return this.handledNow;
   }
   /** Nothing left to do but retries of failing keys. */
   get settled(): boolean {
@@ -424,6 +432,9 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
       this.idleNow = m.idle;
       this.settledNow = m.settled ?? (m.idle || this.onlyRetriesOrResyncsLeft());
       this.emit('idle', { idle: m.idle, settled: this.settledNow });
+    });
+    p.on('handled', (m) => {
+      if (Array.isArray(m.resources)) this.handledNow = new Map(m.resources.map((r) => [r.resource, r.views]));
     });
     p.on('probe', (m) => {
       this.refusals.probe(m.probe);

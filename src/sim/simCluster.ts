@@ -149,6 +149,12 @@ export interface SimClusterApi extends InProcessCluster {
    */
   watchesOf(user: string): UserWatch[];
   /**
+   * Per resource `user` watches, what its open watches' scopes hold now: how many objects, and the
+   * sum of their resourceVersions (what a client that has taken in all they sent holds; check
+   * compares it with what the controller's handlers were given).
+   */
+  watchedViewsOf(user: string): Map<string, { objects: number; rvSum: number }>;
+  /**
    * Resolves once every write made so far is on disk (at once without a state dir): the HTTP server
    * answers a write only then. Rejects with a 500 ApiError if it could not be saved.
    */
@@ -383,6 +389,22 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
       for (const w of t.watchers) if (w.user === user) out.push({ id: w.id, ...w.scope, undelivered: w.undelivered, sent: w.sent });
     }
     return out;
+  }
+
+  watchedViewsOf(user: string): Map<string, { objects: number; rvSum: number }> {
+    const views = new Map<string, { objects: number; rvSum: number }>();
+    for (const t of this.mvcc.allTables()) {
+      const mine = [...t.watchers].filter((w) => w.user === user);
+      if (mine.length === 0) continue;
+      const view = { objects: 0, rvSum: 0 };
+      for (const stored of t.current.values()) {
+        if (!mine.some((w) => w.matches(stored.object))) continue;
+        view.objects++;
+        view.rvSum += stored.resourceVersion;
+      }
+      views.set(mine[0]!.scope.resource, view);
+    }
+    return views;
   }
 
   /** Open watches (for the views). */

@@ -48,6 +48,9 @@ const CASES: [program: string, scenario: string, options?: Options][] = [
   // retry that would show it its own write waited on its backoff (the released event, a status
   // change, passes no predicate).
   ['test/check/ts/patterns/teamcounts.ts', 'test/check/scenarios/teamcounts.yaml'],
+  // A map func that takes 700 ms, as a loaded machine's controller takes in an event late: runs
+  // ended 400 ms after the watch had sent the Secret's change, before the handler had mapped it.
+  ['./test/check/go/patterns/slowmapper', 'test/check/scenarios/slowmapper.yaml'],
 ];
 
 for (const [program, scenario, { args = [], slowestRunSeconds } = {}] of CASES) {

@@ -83,7 +83,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   spec.controller.admit(sim.cluster);
   const writes = new ControllerWrites(sim.cluster, spec.controller.user, spec.namer);
   const run = new RunningController(spec, sim, writes, clock);
-  const coverage = new WatchCoverage(sim.cluster, spec.controller.user, () => quietness.touch());
+  const coverage = new WatchCoverage(sim.cluster, spec.controller.user, () => quietness.touch(), () => run.synced?.handled);
   const quietness = new Quietness({
     session: () => run.synced,
     writes,
@@ -95,9 +95,10 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     jumpScenario: () => clock.jump(),
     scenarioClock: () => clock.now(),
     polledSinceLastChange: (key) => run.polledSinceLastChange(key, writes.sinceLastStateWrite()),
+    lastStartOf: (key) => run.lastStartOf(key),
   });
   run.onActivity = () => quietness.touch();
-  const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch() }) : undefined;
+  const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch(), released: () => quietness.released() }) : undefined;
   let resyncWrites: CommittedWrite[] = [];
   try {
     if (!(await run.start())) return run.failedResult(started);
@@ -285,6 +286,11 @@ class RunningController {
       const timer = setTimeout(done, ms);
       this.onFailure = done;
     });
+  }
+
+  /** When (performance.now()) the key's last finished reconcile started. */
+  lastStartOf(key: string): number | undefined {
+    return this.lastOfKey.get(key)?.startedAt;
   }
 
   /** The key's last reconcile asked for a delay, wrote nothing, and started `sinceChangeMs` or less ago. */

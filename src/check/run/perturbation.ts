@@ -26,6 +26,8 @@ export interface PerturbationHooks {
   resync(): void;
   /** Something happened: the run is not quiet yet. */
   touch(): void;
+  /** What the plan held back is let go, by whatever way (a lag's end, a relist, a held change delivered): the controller's view catches up. */
+  released?(): void;
   /** What the plan's own windows (a lag, a withholding) are timed by; default real time. The debugger's stands still while it is stopped. */
   clock?: Clock;
 }
@@ -255,6 +257,7 @@ export class Perturbation {
     } catch (err) {
       this.error ??= (err as Error).message;
     }
+    this.hooks.released?.();
   }
 
   /**
@@ -264,6 +267,7 @@ export class Perturbation {
   private relist(): void {
     this.fault('expire-watches', { user: this.hooks.controllerUser, discardWithheld: true });
     this.fault('release-events', { user: this.hooks.controllerUser });
+    this.hooks.released?.();
   }
 
   /** Holds the next event of the object (by its name in this run: a generated one differs from the plan's). */
@@ -281,6 +285,7 @@ export class Perturbation {
     this.delivered = true;
     this.note(why);
     this.cluster().faults.reset();
+    this.hooks.released?.();
   }
 
   /**

@@ -68,6 +68,8 @@ export interface QuietSubject {
   jumpScenario(): void;
   /** The scenario's clock (ms): real time plus its jumps. */
   scenarioClock(): number;
+  /** When (performance.now()) the key's last finished reconcile started. */
+  lastStartOf(key: string): number | undefined;
 }
 
 export class Quietness {
@@ -77,9 +79,24 @@ export class Quietness {
   private readonly subject: QuietSubject;
   /** Keys waiting on a backoff when a perturbation let go (their readyAt then): their failure came from a view held back. */
   private readonly owedRetries = new Map<string, number>();
+  /** The perturbation let go and the controller has not been caught up since. */
+  private releasePending = false;
+  /** When the controller was first caught up after the perturbation last let go. */
+  private caughtUpAfterRelease = -Infinity;
 
   constructor(subject: QuietSubject) {
     this.subject = subject;
+  }
+
+  /**
+   * The perturbation let go of what it held (by its own timer too): a key that failed on the view
+   * held back, however often (a create refused AlreadyExists, ten times while a restarted
+   * controller's cache lagged, puts its retry 2.5 s off), has not acted on the cluster as it is
+   * until it is retried after the controller caught up. A cache read only by reconciles (no source
+   * watches its kind) enqueues nothing when it catches up: that retry is the only one coming.
+   */
+  released(): void {
+    this.releasePending = true;
   }
 
   /** Something happened that keeps the run from being over (a reconcile, a restart, a fault). */
@@ -121,6 +138,10 @@ export class Quietness {
   async settle(deadline: number): Promise<boolean> {
     for (;;) {
       if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) return false;
+      if (this.releasePending && this.subject.caughtUp()) {
+        this.releasePending = false;
+        this.caughtUpAfterRelease = performance.now();
+      }
       // A lag ends once the controller has acted on it, even with keys waiting to retry (on a cache
       // that has caught up by then); so, once the scenario is done, does a change held for one that
       // is not coming: a controller that polls (requeueAfter within QUIET_WAIT_MS) for what it is
@@ -157,7 +178,10 @@ export class Quietness {
   }
 
   /** A key owed a retry (see letGo) still waits for it; those retried since are forgotten. */
-  private owesRetry(keys: readonly { key: string; state: string; readyAt?: number }[]): boolean {
+  private owesRetry(keys: readonly { key: string; state: string; readyAt?: number; reason?: string }[]): boolean {
+    const horizon = Date.now() + OWED_RETRY_WAIT_MS;
+    const failedBeforeCaughtUp = (key: string) => this.releasePending || (this.subject.lastStartOf(key) ?? -Infinity) < this.caughtUpAfterRelease;
+    if (keys.some((k) => k.state === 'waiting' && k.reason === 'backoff' && k.readyAt !== undefined && k.readyAt <= horizon && failedBeforeCaughtUp(k.key))) return true;
     for (const [key, readyAt] of this.owedRetries) {
       if (keys.some((k) => k.key === key && k.state === 'waiting' && k.readyAt === readyAt)) return true;
       this.owedRetries.delete(key);

@@ -10,6 +10,7 @@ import { createEventWriter, type EventWriter } from './eventRecorder.ts';
 import { compareResourceVersions } from './resourceVersion.ts';
 import { splitKey } from '../../shared/keys.ts';
 import { WrittenVersions } from './writtenVersions.ts';
+import { HandledReport } from './handledReport.ts';
 import { fateOf, namedPredicates, rejectingPredicate, type EventSource, type NamedPredicate } from './eventSource.ts';
 
 /** Stale reads kept per reconcile (a loop over a stale list would otherwise report thousands). */
@@ -73,6 +74,7 @@ export class ControllerLoop {
    */
   private readonly resting = new Set<string>();
   private queueDirty = false;
+  private readonly handled: HandledReport;
   private queueTimer: TimerHandle | undefined;
 
   /** key → until when events do not enqueue it (a held-back key comes back by its own timer). */
@@ -80,6 +82,7 @@ export class ControllerLoop {
 
   constructor(opts: LoopOptions) {
     this.opts = opts;
+    this.handled = new HandledReport((m) => opts.send(m), () => this.flushQueue());
     this.events = createEventWriter(opts.writer, { component: opts.definition.name }, () => opts.clock.now());
     this.reconcileSeq = opts.reconcileSeq ?? 0;
     this.deltaSeq = opts.deltaSeq ?? 0;
@@ -104,6 +107,7 @@ export class ControllerLoop {
       // As controller-runtime's map handler: an update maps the old object too (it may have left a selector).
       this.handle({ kind: kindOnly(w), via: 'watches', predicates: predicatesOf(w.predicates), keysOf: (obj, old) => [...keysOf(obj), ...(old ? keysOf(old) : [])] });
     }
+    for (const inf of this.informersById.values()) this.handled.track(inf);
     this.opts.queue.onChange(() => this.queueChanged());
     for (const { key, delayMs, failures } of this.opts.holdBack ?? []) {
       // It failed by taking the host down: like an error, it is retried after a backoff, and the

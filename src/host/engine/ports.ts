@@ -17,6 +17,8 @@ export interface InformerEvent {
 
 export interface KindInformer {
   readonly kind: KindRef;
+  /** The resource it watches as the cluster names it (`plural` or `plural.group`), for the handled report. */
+  readonly resource?: string;
   /** Handlers registered before `start` see the initial list as ADDED events. */
   onEvent(handler: (event: InformerEvent) => void): void;
   start(): void;

@@ -12,7 +12,7 @@ const idleSession = { running: true, inFlight: () => [], queue: { depth: 0, proc
 const noWrites = { sinceLastControllerWrite: () => Infinity, longestWriteRun: { object: '', writes: 0 } } as unknown as ControllerWrites;
 
 function subject(over: Partial<QuietSubject>): QuietSubject {
-  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, scenarioClock: () => Date.now(), polledSinceLastChange: () => false, ...over };
+  return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, scenarioClock: () => Date.now(), polledSinceLastChange: () => false, lastStartOf: () => undefined, ...over };
 }
 
 test('a quiet controller that has not caught up does not end the run; the perturbation is asked to let go', async () => {
@@ -121,4 +121,27 @@ test('a key whose update failed on the view a perturbation held back is retried 
   const q = new Quietness(subject({ session: backingOff, caughtUp: () => caughtUp, letGo: (done) => done && (caughtUp = true) }));
   assert.equal(await q.settle(performance.now() + 10_000), true);
   assert.equal(retried, true, 'the run ended before the owed retry');
+});
+
+test('a key that failed on a view the perturbation let go of by its own timer is retried before the run ends, though its backoff is beyond the quiet wait', async () => {
+  // A restarted controller's lagging cache made its creates fail AlreadyExists ten times; the lag
+  // ended by its timer while the key was busy failing, and no source watches the kind it read.
+  let retried = false;
+  const readyAt = Date.now() + 2600;
+  const failedAt = performance.now();
+  const backingOff = () =>
+    ({ ...idleSession, queue: { depth: 0, processing: 0, omitted: 0, keys: retried ? [] : [{ key: 'default/mongo', state: 'waiting', retries: 10, reason: 'backoff', readyAt }] } }) as unknown as ControllerSession;
+  setTimeout(() => (retried = true), 2600);
+  const q = new Quietness(subject({ session: backingOff, lastStartOf: () => (retried ? performance.now() : failedAt) }));
+  q.released();
+  assert.equal(await q.settle(performance.now() + 10_000), true);
+  assert.equal(retried, true, 'the run ended before the owed retry');
+});
+
+test('a key failing since before any perturbation let go is not waited for beyond the quiet wait', async () => {
+  const backingOff = () => ({ ...idleSession, queue: { depth: 0, processing: 0, omitted: 0, keys: [{ key: 'default/broken', state: 'waiting', retries: 10, reason: 'backoff', readyAt: Date.now() + 2600 }] } }) as unknown as ControllerSession;
+  const q = new Quietness(subject({ session: backingOff, lastStartOf: () => 0 }));
+  const started = performance.now();
+  assert.equal(await q.settle(started + 10_000), true);
+  assert.ok(performance.now() - started < 2000);
 });

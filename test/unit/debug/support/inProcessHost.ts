@@ -117,7 +117,7 @@ export class InProcessHost extends TypedEmitter<ControllerProcessEvents> impleme
       const gvr = resourceOf(kind);
       const informer = createSharedInformer({ name: gvr.resource, listerWatcher: this.cluster.listerWatcher(gvr), clock: realClock });
       informer.onProbe((probe) => this.emitToParent({ type: 'probe', probe }));
-      return new SharedInformerAdapter(kind, informer);
+      return new SharedInformerAdapter(kind, informer, gvr.group ? `${gvr.resource}.${gvr.group}` : gvr.resource);
     });
     this.loop = new ControllerLoop({
       definition,

@@ -278,6 +278,22 @@ describe('watch faults aimed at one user', () => {
     assert.deepEqual(suite.cluster.faults.state().staleViews, []);
   });
 
+  it('watchedViewsOf counts what that user’s watches’ scopes hold, and sums their resourceVersions', async () => {
+    const { admin, checked } = await twoWatchers('viewed');
+    const a = await put('viewed', 'a', '1');
+    const b = await put('viewed', 'b', '1');
+    await createNamespace('elsewhere');
+    await put('elsewhere', 'c', '1');
+    assert.deepEqual(suite.cluster.watchedViewsOf(CHECKED_USER).get('configmaps'), { objects: 2, rvSum: Number(a) + Number(b) });
+    const b2 = await put('viewed', 'b', '2');
+    assert.deepEqual(suite.cluster.watchedViewsOf(CHECKED_USER).get('configmaps'), { objects: 2, rvSum: Number(a) + Number(b2) });
+    checked.close();
+    await ended(checked).catch(() => {});
+    await settle();
+    assert.equal(suite.cluster.watchedViewsOf(CHECKED_USER).size, 0);
+    admin.close();
+  });
+
   it('watchesOf lists that user’s open watches, what each has sent and what it has not sent yet', async () => {
     const { admin, checked } = await twoWatchers('pending');
     await fault('withhold-events', { user: CHECKED_USER });
