@@ -1,9 +1,12 @@
-import { notStartedHint, type ControllerSession, type InformerErrors, type LaunchedSim } from '../runtime/index.ts';
+import { notStartedHint, type ControllerSession, type InformerErrors, type LaunchedSim, type QueueKeyState } from '../runtime/index.ts';
 import type { RunTally } from './runTally.ts';
 
 // When `controller-lab run` stops, and with which exit code: --until-idle once nothing is left to
 // do, --timeout (counted from the end of the build), a kind the cluster does not serve once the
 // scenario can no longer install it, a controller that failed or exited.
+
+/** The order keys are named in while a run waits: what runs, then what is queued, then what waits to retry. */
+const STATE_ORDER: Record<QueueKeyState, number> = { processing: 0, queued: 1, waiting: 2 };
 
 const IDLE_SETTLE_MS = 300;
 /** How long a run waits for its informers to sync before it says what it is waiting for (once). */
@@ -111,7 +114,8 @@ export class RunEnding {
     }
     if (!(this.o.sim?.scenarioFinished() ?? true)) return 'scenario running';
     const q = this.o.session.queue;
-    const shown = q.keys.slice(0, 10).map((k) => `${k.key} ${k.state}`);
+    // What runs first: it is what the run waits on; what is queued waits behind it.
+    const shown = [...q.keys].sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state]).slice(0, 10).map((k) => `${k.key} ${k.state}`);
     const more = q.depth + q.processing + q.waiting - shown.length;
     return shown.length ? `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : 'a reconcile is running';
   }
