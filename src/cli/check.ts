@@ -5,6 +5,8 @@ import { readScenarioFile, ScenarioFileUnreadable } from '../sim/index.ts';
 import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { durationOption } from './units.ts';
+import { onStopSignals, signalExitCode, type StopSignal } from './interruption.ts';
+import { killEveryControllerGroup } from '../runtime/index.ts';
 import { replayEnv } from './checkReplayEnv.ts';
 import { programToRun } from './programToRun.ts';
 
@@ -34,7 +36,9 @@ program whose main calls controllerlab.Wrap(mgr) (a directory, main.go or a pack
   --replay REPORT:N   run the perturbation of finding N (1-based) of a JSON report
 
 Exit code: 0 with no finding, 1 with findings (or a controller that fails unperturbed), 2 for bad
-input (arguments, a scenario that does not load, a program that does not build).
+input (arguments, a scenario that does not load, a program that does not build); 130/143 when
+stopped by SIGINT (Ctrl-C)/SIGTERM: the runs under way finish and what they found is reported
+(Ctrl-C twice: at once, no report).
 `;
 
 const DEFAULT_BUDGET_MS = 5 * 60_000;
@@ -98,6 +102,22 @@ export async function main(all: string[]): Promise<number> {
   out(`check: ${program} from ${scenario}${plan ? `, replaying: ${describePlan(plan)}` : ''}`);
   let report: CheckReport;
   const progress = checkProgress();
+  // Ctrl-C: no new run starts, the ones under way finish, and what was found so far is reported;
+  // Ctrl-C again: at once.
+  const cancel = new AbortController();
+  let interrupted: StopSignal | undefined;
+  const removeSignalHandlers = onStopSignals(
+    (signal) => {
+      interrupted = signal;
+      process.stderr.write(`controller-lab check: ${signal}: finishing the runs under way, then reporting what was found (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again: at once)\n`);
+      cancel.abort();
+    },
+    (signal) => {
+      killEveryControllerGroup();
+      process.stderr.write(`controller-lab check: stopped by ${signal} (forced): no report\n`);
+      process.exit(signalExitCode(signal));
+    },
+  );
   try {
     report = await checkController(
       {
@@ -109,6 +129,7 @@ export async function main(all: string[]): Promise<number> {
         budgetMs,
         ...(plan ? { plan } : {}),
         replayCommand: (p) => replayCommand(given, p),
+        signal: cancel.signal,
       },
       (e) => {
         const line = progress(e);
@@ -116,8 +137,14 @@ export async function main(all: string[]): Promise<number> {
       },
     );
   } catch (err) {
+    if (interrupted) {
+      process.stderr.write(`controller-lab check: stopped by ${interrupted} before the reference runs ended: nothing to report\n`);
+      return signalExitCode(interrupted);
+    }
     process.stderr.write(`controller-lab check: ${(err as Error).message}\n`);
     return err instanceof CheckInputError || /^scenario|\.ya?ml:\d+/.test((err as Error).message) ? 2 : 1;
+  } finally {
+    removeSignalHandlers();
   }
   report.findings.forEach((f, i) => out(`\n${describeFinding(f, i + 1)}`));
   let reportWritten = true;
@@ -131,6 +158,10 @@ export async function main(all: string[]): Promise<number> {
     }
   }
   out(`\n${describeReport(report)}`);
+  if (interrupted) {
+    process.stderr.write(`controller-lab check: stopped by ${interrupted} after ${report.runs} run(s): the report above is partial\n`);
+    return signalExitCode(interrupted);
+  }
   return report.findings.length > 0 || !reportWritten ? 1 : 0;
 }
 

@@ -1,10 +1,11 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ControllerSession, controllerTarget, formatWhy, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
+import { ControllerSession, controllerTarget, formatWhy, killEveryControllerGroup, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
 import { ScenarioError, ScenarioFileUnreadable } from '../sim/index.ts';
 import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { programToRun } from './programToRun.ts';
+import { interruptedLine, onStopSignals, signalExitCode, type StopSignal } from './interruption.ts';
 import { RunEnding } from './runEnding.ts';
 import { reportSession, showBuildProgress, type RunOutput } from './runReport.ts';
 import { RunTally } from './runTally.ts';
@@ -51,7 +52,9 @@ with the arguments after \`--\`.
                         watched at all, or refused by RBAC (repeatable)
 
 Exit code: 0 when every key was reconciled; 1 when keys still fail, the controller blocked or
-exited, or --timeout ran out; 2 for bad arguments or a scenario that does not load.
+exited, or --timeout ran out; 2 for bad arguments or a scenario that does not load; 130/143
+when stopped by SIGINT (Ctrl-C)/SIGTERM, after a last line naming the reconcile cut short and
+what was queued (Ctrl-C twice: at once).
 `;
 
 interface RunArgs {
@@ -164,6 +167,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
   let sim: LaunchedSim | undefined;
   let trace: WriteStream | undefined;
   let session: ControllerSession | undefined;
+  let removeSignalHandlers: (() => void) | undefined;
   try {
     const workers = v.workers === undefined ? undefined : workersOption(v.workers);
     const reconcileTimeoutMs = numberOption('reconcile-timeout', v['reconcile-timeout'], MAX_SECONDS * 1000);
@@ -222,13 +226,23 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
       }
       ending.end(code === 0 ? 0 : 1);
     });
-    let interrupted: NodeJS.Signals | undefined;
-    const stopOnSignal = (signal: NodeJS.Signals) => {
-      interrupted = signal;
-      void s.stop();
-    };
-    process.once('SIGINT', stopOnSignal);
-    process.once('SIGTERM', stopOnSignal);
+    let interrupted: StopSignal | undefined;
+    let interruptedAt = '';
+    removeSignalHandlers = onStopSignals(
+      (signal) => {
+        interrupted = signal;
+        // Said now: stopping the controller ends the reconciles it names.
+        interruptedAt = interruptedLine(signal, s.inFlight(), s.queue);
+        ending.end(signalExitCode(signal));
+        void s.stop();
+      },
+      (signal) => {
+        // Ctrl-C twice: no waiting for the controller to stop; its process group goes at once.
+        killEveryControllerGroup();
+        io.complain(`${interruptedAt || `stopped by ${signal}`} (forced)`);
+        process.exit(signalExitCode(signal));
+      },
+    );
     if (go && v.sim && !v.scenario) noteStarterScenario(s.target.moduleDir, io);
     if (go) io.out(`building ${s.target.display} (go build in ${s.target.moduleDir})`);
     const built = go ? showBuildProgress(io) : undefined;
@@ -236,18 +250,18 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     built?.(started);
     if (!started && interrupted && go) {
       io.complain(`stopped (${interrupted}) while go build ran`);
-      return interrupted === 'SIGINT' ? 130 : 143;
+      return signalExitCode(interrupted);
     }
     if (!started) return 1;
     // The build has its own progress lines: the time limit counts from here.
     if (timeoutS) ending.giveUpAfter(timeoutS);
     ending.noticeSlowSync();
     const code = await ending.finished;
-    process.off('SIGINT', stopOnSignal);
-    process.off('SIGTERM', stopOnSignal);
     // Asked for: printed even with --quiet.
     for (const target of why) process.stdout.write(`${formatWhy(s.why(target))}\n`);
     io.out(tally.summary());
+    // Last, where a terminal's or a CI log's eye lands: what the signal cut short.
+    if (interrupted) io.complain(interruptedAt);
     return code;
   } catch (err) {
     // Bad input, as check counts it: the arguments, or a scenario that cannot be read or used.
@@ -261,6 +275,8 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     await session?.stop();
     await sim?.stop();
     await new Promise<void>((r) => (trace ? trace.end(r) : r()));
+    // Only now: a second Ctrl-C while the controller is being stopped must still force it.
+    removeSignalHandlers?.();
   }
 }
 

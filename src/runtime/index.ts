@@ -13,6 +13,7 @@
 export { ControllerSession, DEFAULT_RECONCILE_TIMEOUT_MS } from './controllerSession.ts';
 export type { ControllerSessionOptions, RuntimeEvents } from './controllerSession.ts';
 export { controllerSessions } from './controllerSession.ts';
+export { killEveryControllerGroup } from './processGroup.ts';
 export type { SessionList } from './sessionRegistry.ts';
 // What a session's events carry: the records and messages of the controller protocol.
 export type { CallSite, EventFate, EventFateKind, ReconcileRecord, StaleRead, TriggerDelta, WriteRecord, LogLine, QueueSnapshot, QueueKeySnapshot, QueueKeyState } from '../controllerProtocol/index.ts';

@@ -27,10 +27,26 @@ export function markedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, [MARK_VARIABLE]: `${process.pid}-${randomBytes(8).toString('hex')}` };
 }
 
+/** Every controller process started and not yet ended, for killEveryControllerGroup. */
+const live = new Set<ChildProcess>();
+
 /** Ties a process started with markedEnv's environment to its mark. */
 export function adoptMark(child: ChildProcess, env: NodeJS.ProcessEnv): void {
   const mark = env[MARK_VARIABLE];
   if (mark) marks.set(child, `${MARK_VARIABLE}=${mark}`);
+  live.add(child);
+}
+
+/**
+ * For a parent that exits at once (Ctrl-C twice): kills every controller process it started, its
+ * group and what it had started, now, without waiting for any exit event.
+ */
+export function killEveryControllerGroup(): void {
+  for (const child of live) {
+    noteDescendants(child);
+    child.kill('SIGKILL');
+    endLeftovers(child);
+  }
 }
 
 /** What each process had started when it was last told to stop, to be ended with it. */
@@ -51,6 +67,7 @@ export function noteDescendants(child: ChildProcess): void {
  * and shares them would otherwise keep them open.
  */
 export function endLeftovers(child: ChildProcess): void {
+  live.delete(child);
   if (OWN_PROCESS_GROUP && child.pid !== undefined) {
     try {
       process.kill(-child.pid, 'SIGKILL');
