@@ -3,10 +3,11 @@ import { apiVersionOf, type ApiResource, type KubeList, type KubeObject, type Wa
 import { EventTooLargeError, namingCut } from './errors.ts';
 import { LineTooLongError } from './lineSplitter.ts';
 import { listRequest } from './listRequest.ts';
-import { DECODE_SLICE_MS, streamRequest } from './request.ts';
+import { DECODE_SLICE_MS, stallGuard, streamRequest } from './request.ts';
 import { collectionPath } from './resourcePath.ts';
 import type { Transport } from './transport.ts';
 import { WatchDecoder } from './watchDecoder.ts';
+import { isJsonContentType, wrongContentType } from './wrongContentType.ts';
 
 // The ListerWatcher for a real API server: a list is one GET whose items are parsed as they arrive; a watch is one long GET whose body we
 // stream line by line (not client-node's Watch, not a fetch per event), so the informer sees each
@@ -89,6 +90,13 @@ export class HttpListerWatcher<T extends KubeObject = KubeObject> implements Lis
       signal,
     });
     this.stats.watches++;
+    const contentType = res.headers['content-type'];
+    if (!isJsonContentType(contentType)) {
+      const stall = stallGuard(this.transport, `in the answer to the watch of ${this.path}`);
+      const error = await wrongContentType(`the watch of ${this.path}`, res.statusCode, contentType ?? '', res.body, stall);
+      res.destroy();
+      throw error;
+    }
     const cut = (err: Error): Error => namingCut(err, this.transport.server.origin, `the watch of ${this.path}`) as Error;
     return new StreamingWatch<T>(res.body, res.destroy, sink, this.stats, this.transport.maxEventLength, cut, signal, prepareText);
   }

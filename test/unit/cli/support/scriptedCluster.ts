@@ -31,6 +31,8 @@ export async function startScriptedCluster(options: {
   /** Replaces the fixed `items`/`listRV` answer. */
   list?: ListScript;
   refuseWatch?: WatchRefusal;
+  /** Each watch answer's Content-Type (default application/json), as a proxy in between may change it. */
+  watchContentType?: (attempt: number) => string;
   kubeconfig?: Partial<KubeconfigSpec>;
   /** Serve HTTPS with this certificate (default: plain HTTP). */
   tls?: TlsServerOptions;
@@ -55,7 +57,7 @@ export async function startScriptedCluster(options: {
       const attempt = cluster.watches++;
       const refusal = options.refuseWatch?.(attempt, url);
       if (refusal) return void sendStatusWith(res, refusal);
-      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.writeHead(200, { 'Content-Type': options.watchContentType?.(attempt) ?? 'application/json' });
       res.flushHeaders();
       (options.watch ?? (() => {}))(res, attempt, url);
       return;
