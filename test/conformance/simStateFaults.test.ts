@@ -171,6 +171,26 @@ it('acknowledged writes in a damaged journal, a damaged CA or a damaged token st
   assert.equal(await sim.stop(), 0, sim.output());
 });
 
+it('a CA deleted from a state dir that kept its token stops the start naming the missing files, unless the loss is accepted', { timeout: 60_000 }, async () => {
+  const dir = await newDir();
+  const port = await freePort();
+  let sim = await startCrashableSim(dir, port);
+  assert.equal(await sim.stop(), 0, sim.output());
+  await rm(join(dir, 'ca.crt'));
+  await rm(join(dir, 'ca.key'));
+  const problem = `${join(dir, 'ca.crt')} and ${join(dir, 'ca.key')}: missing while ${join(dir, 'token')} is there: the kubeconfigs written before would no longer trust the sim`;
+  const refused = await runSimToExit(['--port', String(port), '--state-dir', dir]);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.equal(refused.stderr.trim(), `controller-lab sim: ${problem}; to start without it: controller-lab sim --state-dir ${dir} --accept-state-loss`);
+  sim = await startCrashableSim(dir, port, { args: ['--accept-state-loss'] });
+  assert.ok(sim.output().split('\n').includes(`controller-lab sim: state loss accepted: ${problem}`), sim.output());
+  assert.equal(await sim.stop(), 0, sim.output());
+  // The new CA is kept: the next start needs nothing accepted.
+  sim = await startCrashableSim(dir, port);
+  assert.doesNotMatch(sim.output(), /state loss/);
+  assert.equal(await sim.stop(), 0, sim.output());
+});
+
 it('a damaged or unreadable state file stops the start with one line naming it, no stack trace', { timeout: 60_000 }, async () => {
   for (const [label, damage, expected] of [
     ['garbage', (d: string) => writeFile(join(d, 'state.json'), '\u0000\u0001garbage'), /state\.json: not valid JSON, truncated or damaged/],

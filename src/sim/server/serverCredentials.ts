@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import { RbacAuthorizer } from '../auth/rbacAuthorizer.ts';
 import type { SimClusterApi } from '../simCluster.ts';
-import { loadOrCreateToken, newToken } from '../tls/tokenFile.ts';
+import { loadOrCreateToken, newToken, TOKEN_FILE } from '../tls/tokenFile.ts';
 import { acceptLossHint } from '../vocabulary/stateLoss.ts';
 import { ADMIN_USER } from '../vocabulary/userInfo.ts';
 import { BearerAuth } from './bearerAuth.ts';
@@ -20,6 +21,8 @@ export interface ServerCredentials {
   readonly access: RequestAccess;
   /** What TokenReviews and access reviews ask. */
   readonly reviews: ReviewServices;
+  /** The state dir's token file when it was kept from an earlier start (the CA was made after it). */
+  readonly keptTokenFile?: string;
 }
 
 /**
@@ -46,5 +49,6 @@ export async function serverCredentials(cluster: SimClusterApi, options: { token
       return authenticateServiceAccountToken(cluster, tokens, presented, audiences);
     },
   };
-  return { auth, tokens, access: new RequestAccess(authorizer), reviews };
+  const keptTokenFile = kept && !kept.made && options.stateDir ? join(options.stateDir, TOKEN_FILE) : undefined;
+  return { auth, tokens, access: new RequestAccess(authorizer), reviews, ...(keptTokenFile ? { keptTokenFile } : {}) };
 }

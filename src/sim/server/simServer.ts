@@ -76,7 +76,8 @@ export interface SimServerHandle {
 
 export async function startSimServer(cluster: SimClusterApi, options: SimServerOptions = {}): Promise<SimServerHandle> {
   const credentials = await serverCredentials(cluster, options);
-  const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir, new Date(), options.acceptStateLoss, options.stateDir ? acceptLossHint(options.stateDir) : '');
+  const madeBefore = credentials.keptTokenFile ? [credentials.keptTokenFile] : [];
+  const pki = options.insecureHttp ? undefined : await loadOrCreatePki(options.stateDir, new Date(), options.acceptStateLoss, options.stateDir ? acceptLossHint(options.stateDir) : '', madeBefore);
   if (pki?.loss) cluster.stateLossAccepted(pki.loss);
   const serverVersion = versionInfo(options.serverVersion);
   const httpFaults = new HttpFaults(cluster.faults);

@@ -5,6 +5,7 @@ import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { missingWhile } from './keptFiles.ts';
 import { writePrivateFile } from './kubeconfig.ts';
 
 export interface KeyPairPem {
@@ -105,19 +106,26 @@ function caProblem(dir: string, certPem: string | undefined, keyPem: string | un
   return undefined;
 }
 
+/** No CA at all where `madeBefore` (the kept token, made before the CA) says one was made: deleted. */
+async function bothMissing(dir: string, madeBefore: readonly string[]): Promise<string | undefined> {
+  const missing = await missingWhile(`${join(dir, CA_FILE)} and ${join(dir, CA_KEY_FILE)}`, madeBefore);
+  return missing && `${missing}: the kubeconfigs written before would no longer trust the sim`;
+}
+
 /**
  * The CA from `stateDir` when one is there and still valid, else a new one (saved there when a
  * state dir is given); the serving cert is minted fresh each start (cheap, never stale). A kept CA
  * that is damaged or half there stops the start (its line ends with `refusalEnd`: how to go on),
- * unless `acceptLoss`: then it is replaced and `loss` says what was lost.
+ * unless `acceptLoss`: then it is replaced and `loss` says what was lost. So does none at all when
+ * one of `madeBefore` is there.
  */
-export async function loadOrCreatePki(stateDir?: string, now = new Date(), acceptLoss = false, refusalEnd = ''): Promise<ServingPki> {
+export async function loadOrCreatePki(stateDir?: string, now = new Date(), acceptLoss = false, refusalEnd = '', madeBefore: readonly string[] = []): Promise<ServingPki> {
   let ca: KeyPairPem | undefined;
   let problem: string | undefined;
   if (stateDir) {
     const certPem = await readIfPresent(join(stateDir, CA_FILE));
     const keyPem = await readIfPresent(join(stateDir, CA_KEY_FILE));
-    problem = certPem === undefined && keyPem === undefined ? undefined : caProblem(stateDir, certPem, keyPem);
+    problem = certPem === undefined && keyPem === undefined ? await bothMissing(stateDir, madeBefore) : caProblem(stateDir, certPem, keyPem);
     if (problem && !acceptLoss) throw new Error(`${problem}${refusalEnd}`);
     if (!problem && certPem && keyPem && stillValid(certPem, now)) {
       ca = { certPem, keyPem };

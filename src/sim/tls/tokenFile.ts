@@ -1,11 +1,12 @@
 // With a state dir the bearer token is kept there (0600), like the CA: a kubeconfig written by one
 // run, and a client holding it, keep working after a restart (a crash included).
 import { randomBytes } from 'node:crypto';
-import { access, chmod, mkdir, readFile, rename } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { missingWhile } from './keptFiles.ts';
 import { writePrivateFile } from './kubeconfig.ts';
 
-const TOKEN_FILE = 'token';
+export const TOKEN_FILE = 'token';
 /** Made after the token (startSimServer): there, it says a token was made too. */
 const MADE_AFTER = ['ca.crt', 'ca.key'];
 
@@ -18,6 +19,8 @@ export interface KeptToken {
   token: string;
   /** Why a kept token was replaced (its loss accepted), for the start to say; undefined when none was. */
   loss?: string;
+  /** Made by this start (none was kept): no witness that a CA made after it was ever there. */
+  made?: true;
 }
 
 /**
@@ -38,25 +41,13 @@ export async function loadOrCreateToken(stateDir: string, acceptLoss = false, re
     return { token: kept };
   }
   const lost = 'the kubeconfigs written before would no longer be let in';
-  const witness = kept === undefined ? await firstPresent(MADE_AFTER.map((f) => join(stateDir, f))) : undefined;
-  const problem = kept !== undefined ? `${file}: not a bearer token, damaged: ${lost}` : witness ? `${file}: missing while ${witness} is there: ${lost}` : undefined;
+  const missing = kept === undefined ? await missingWhile(file, MADE_AFTER.map((f) => join(stateDir, f))) : undefined;
+  const problem = kept !== undefined ? `${file}: not a bearer token, damaged: ${lost}` : missing ? `${missing}: ${lost}` : undefined;
   if (problem && !acceptLoss) throw new Error(`${problem}${refusalEnd}`);
   const token = newToken();
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   // Whole or not at all: a crash never leaves a half-written token to refuse the next start.
   await writePrivateFile(`${file}.tmp`, `${token}\n`);
   await rename(`${file}.tmp`, file);
-  return { token, ...(problem ? { loss: problem } : {}) };
-}
-
-async function firstPresent(files: string[]): Promise<string | undefined> {
-  for (const f of files) {
-    try {
-      await access(f);
-      return f;
-    } catch {
-      // absent: try the next
-    }
-  }
-  return undefined;
+  return { token, made: true, ...(problem ? { loss: problem } : {}) };
 }
