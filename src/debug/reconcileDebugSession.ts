@@ -57,12 +57,20 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     this.runtime.on('stopped', (s) => this.onStopped(s));
     this.runtime.on('continued', () => this.sendEvent(new ContinuedEvent(1, true)));
     this.runtime.on('breakpointChanged', (bp) => this.sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, message: bp.message } as DebugProtocol.Breakpoint)));
-    this.runtime.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
+    this.runtime.on('output', ({ category, text }) => {
+      const shown = category === 'stdout' || category === 'stderr' ? this.programOutput(text) : text;
+      if (shown) this.sendEvent(new OutputEvent(shown, category));
+    });
     this.runtime.on('inspector', ({ port, url }) => this.sendEvent(new Event(ATTACH_JS_EVENT, { port, url, name: `${this.runtime.controllerName} (JavaScript)` })));
     this.runtime.on('ended', ({ exitCode }) => {
       this.sendEvent(new ExitedEvent(exitCode));
       this.sendEvent(new TerminatedEvent());
     });
+  }
+
+  /** What of the controller's own output the Debug Console shows (a subclass may leave out a wrapper's lines). */
+  protected programOutput(text: string): string {
+    return text;
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {

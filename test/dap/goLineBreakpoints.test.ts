@@ -52,6 +52,10 @@ test('Go: a .go line breakpoint in Reconcile hits through Delve, and the reconci
     const reconcileStop = (await firstStop) as DebugProtocol.StoppedEvent;
     assert.equal(reconcileStop.body.reason, 'breakpoint');
     assert.equal(reconcileStop.body.threadId, 1);
+    // The Debug Console shows the program's output (controller-runtime's log lines), not dlv's.
+    const output = printed.join('');
+    assert.match(output, /"msg":"Starting workers"/, output);
+    assert.doesNotMatch(output, /API server listening at|Type 'dlv help'|layer=rpc/, output);
     const goStop = dc.waitForEvent('stopped');
     await dc.continueRequest({ threadId: 1 });
 

@@ -112,6 +112,11 @@ export class GoLineDebugging extends TypedEmitter<GoLineDebuggingEvents> {
     handOver();
   }
 
+  /** The Go program was started under dlv (its output then has dlv's lines in it). */
+  get underDelve(): boolean {
+    return this.port !== undefined;
+  }
+
   /** The Go program's Delve went to another debugger. */
   get handedOverToOther(): boolean {
     return this.handedOver;

@@ -1,6 +1,7 @@
 import { BreakpointEvent, ContinuedEvent, Event, OutputEvent, StoppedEvent } from '@vscode/debugadapter';
 import { basename } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { withoutDelveLines } from './delveBanner.ts';
 import { findDelve } from './delveBinary.ts';
 import {
   ATTACH_GO_EVENT,
@@ -58,13 +59,21 @@ export class GoReconcileDebugSession extends ReconcileDebugSession {
       this.sendEvent(new ContinuedEvent(body.threadId, body.allThreadsContinued));
     });
     this.go.on('breakpoint', (body) => this.sendEvent(new BreakpointEvent(body.reason, body.breakpoint)));
-    this.go.on('output', ({ category, text }) => this.sendEvent(new OutputEvent(text, category)));
+    this.go.on('output', ({ category, text }) => {
+      const shown = category === 'console' ? withoutDelveLines(text) : text;
+      if (shown) this.sendEvent(new OutputEvent(shown, category));
+    });
     this.runtime.on('output', ({ text }) => this.go.noticeOutput(text));
     this.go.on('steppedIn', () => this.runtime.stepAfterLineStop());
     // Leaving a stop at a held write (continue, step, …) lets its write go on: Delve runs again too.
     this.runtime.on('continued', () => {
       if (this.go.atWrite) void this.go.resumeAfterWrite();
     });
+  }
+
+  /** Under Delve, its lines are not the program's output. */
+  protected override programOutput(text: string): string {
+    return this.go.underDelve ? withoutDelveLines(text) : text;
   }
 
   /**
