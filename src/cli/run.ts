@@ -1,7 +1,7 @@
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ControllerSession, controllerTarget, formatWhy, killEveryControllerGroup, looksLikeGoPackagePath, launchSim, notAControllerFile, parseWhyTarget, type LaunchedSim, type WhyTarget } from '../runtime/index.ts';
-import { ScenarioError, ScenarioFileUnreadable } from '../sim/index.ts';
+import { describeObjectsProgress, ScenarioError, ScenarioFileUnreadable } from '../sim/index.ts';
 import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { programToRun } from './programToRun.ts';
@@ -178,7 +178,12 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
     const traceProblem = v.trace === undefined ? undefined : unwritableReason(v.trace);
     if (traceProblem) throw new UsageError(`--trace ${v.trace}: cannot write it: ${traceProblem}`);
     if (v.sim) {
-      sim = await launchSim({ scenario: v.scenario, workloads: v.workloads ?? false, onScenarioStepFailed: (problem) => io.complain(`scenario step failed: ${problem}`) });
+      sim = await launchSim({
+        scenario: v.scenario,
+        workloads: v.workloads ?? false,
+        onScenarioStepFailed: (problem) => io.complain(`scenario step failed: ${problem}`),
+        onObjectsProgress: (p) => io.out(`scenario ${v.scenario}: ${describeObjectsProgress(p)}`),
+      });
       kubeconfig = sim.kubeconfigPath;
       io.out(`simulated cluster at ${sim.url} (kubeconfig ${sim.kubeconfigPath})`);
       for (const warning of sim.scenarioWarnings) io.complain(`warning: ${warning}`);

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { adminRequest, checkScenario, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, MAX_SCENARIO_TIME_MS, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
+import { adminRequest, checkScenario, describeObjectsProgress, type ObjectsProgress, endpointFromKubeconfig, ADMIN_ACTIONS, printScenarioProgress, readScenarioFile, startSimServer, createSimCluster, parseDuration, MAX_SCENARIO_TIME_MS, workloadOptions, type WorkloadOptions } from '../sim/index.ts';
 import { FAULTS, FaultArgumentError, faultArgsFromFlags, faultHelp, faultNamed, faultUsage } from '../sim/index.ts';
 import { processHeap, refusedPastShare, scenarioAdmission } from '../sim/index.ts';
 import type { ClientInfo } from '../sim/index.ts';
@@ -215,9 +215,12 @@ async function runServer(args: string[]): Promise<number> {
   const scenarioOptions = values.scenario ? { fileName: values.scenario, baseDir: dirname(resolve(values.scenario)) } : {};
   // Every problem of the scenario before anything listens: a sim that served on without its
   // scenario would look as if it had loaded it.
+  // A scenario of thousands of objects takes seconds to read and apply: said as it goes.
+  const onObjectsProgress = (p: ObjectsProgress) => process.stdout.write(`Scenario ${values.scenario}: ${describeObjectsProgress(p)}\n`);
+  let checked: ReturnType<typeof checkScenario> | undefined;
   if (scenarioText !== undefined) {
     try {
-      checkScenario(cluster, scenarioText, scenarioOptions);
+      checked = checkScenario(cluster, scenarioText, { ...scenarioOptions, onObjectsProgress });
     } catch (err) {
       await cluster.close();
       throw err;
@@ -259,7 +262,7 @@ async function runServer(args: string[]): Promise<number> {
   if (scenarioText !== undefined) {
     let run: ReturnType<typeof cluster.loadScenario>;
     try {
-      run = cluster.loadScenario(scenarioText, { ...scenarioOptions, admit: scenarioAdmission(cluster) });
+      run = cluster.loadScenario(scenarioText, { ...scenarioOptions, admit: scenarioAdmission(cluster), checked, onObjectsProgress });
     } catch (err) {
       // An object the cluster refuses (admission, a quota): the scenario cannot run, so neither does the sim.
       await server.stop();

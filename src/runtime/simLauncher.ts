@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { checkScenario, createSimCluster, readScenarioFile, scenarioAdmission, startSimServer, parseWorkloadsField } from '../sim/index.ts';
+import { checkScenario, createSimCluster, readScenarioFile, scenarioAdmission, startSimServer, parseWorkloadsField, type ObjectsProgress } from '../sim/index.ts';
 import type { SimClusterApi } from '../sim/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ApiError } from '../shared/apiError.ts';
@@ -40,6 +40,8 @@ export interface LaunchSimOptions {
   resourceVersionsAfter?: number;
   /** Told of each scenario step that failed (`file:line:col: path: message`): the scenario goes on. */
   onScenarioStepFailed?: (problem: string) => void;
+  /** Told about once a second while a large scenario's objects are read, then applied. */
+  onObjectsProgress?: (progress: ObjectsProgress) => void;
 }
 
 /**
@@ -92,7 +94,7 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
   const cluster = createSimCluster({ ...(options.workloadClock ? { workloadClock: options.workloadClock } : {}), ...(options.resourceVersionsAfter ? { resourceVersionsAfter: options.resourceVersionsAfter } : {}) });
   let parsed: ReturnType<typeof checkScenario> | undefined;
   try {
-    parsed = scenarioText === undefined ? undefined : checkScenario(cluster, scenarioText, scenarioOptions);
+    parsed = scenarioText === undefined ? undefined : checkScenario(cluster, scenarioText, { ...scenarioOptions, onObjectsProgress: options.onObjectsProgress });
   } catch (err) {
     await cluster.close();
     throw err;
@@ -116,7 +118,7 @@ export async function launchSim(options: LaunchSimOptions = {}): Promise<Launche
     started = true;
     try {
       // Its writes go through the webhooks the program installed, as `kubectl apply` would.
-      const run = cluster.loadScenario(scenarioText, { ...scenarioOptions, admit: scenarioAdmission(cluster), ...(options.onScenarioStepFailed ? { onStepFailed: options.onScenarioStepFailed } : {}), ...(options.scenarioClock ? { clock: options.scenarioClock } : {}) });
+      const run = cluster.loadScenario(scenarioText, { ...scenarioOptions, checked: parsed, onObjectsProgress: options.onObjectsProgress, admit: scenarioAdmission(cluster), ...(options.onScenarioStepFailed ? { onStepFailed: options.onScenarioStepFailed } : {}), ...(options.scenarioClock ? { clock: options.scenarioClock } : {}) });
       stopScenario = () => run.stop();
       run.done.then(settle.resolve, settle.reject);
     } catch (err) {

@@ -15,6 +15,8 @@ export { faultArgsFrom, faultArgsFromFlags, faultHelp, faultUsage } from './faul
 export { adminRequest, endpointFromKubeconfig } from './server/adminClient.ts';
 export { parseScenario } from './scenario/scenarioParser.ts';
 export { checkScenario, SCENARIO_USER_AGENT } from './scenario/scenarioRunner.ts';
+export { describeObjectsProgress } from './scenario/objectsProgress.ts';
+export type { ObjectsProgress } from './scenario/objectsProgress.ts';
 export { scenarioAdmission } from './admission/index.ts';
 export { readScenarioFile, ScenarioFileNotFound, ScenarioFileUnreadable } from './scenario/scenarioFile.ts';
 export { ScenarioError } from './scenario/scenarioError.ts';

@@ -10,6 +10,8 @@ import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
 import { readIncludes } from './scenarioIncludes.ts';
 import { sameObjectIncludedTwice } from './includedTwice.ts';
 import { parseWorkloadsField } from './scenarioWorkloads.ts';
+import { splitObjects, type ObjectChunk } from './objectChunks.ts';
+import { progressEvery, type ObjectsProgressListener } from './objectsProgress.ts';
 import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
 
 // Parses and validates a scenario file completely before anything runs: every problem is
@@ -60,7 +62,16 @@ class Validator {
     return new Validator(doc, lines, this.knownKind, { problems: this.problems, crdKinds: this.crdKinds, file });
   }
 
+  /** The `objects:` items parsed one by one (objectChunks.ts): where each is, to find a position in it again. */
+  private chunked: { text: string; chunks: readonly ObjectChunk[] } | undefined;
+
+  objectsChunked(text: string, chunks: readonly ObjectChunk[]): void {
+    this.chunked = { text, chunks };
+  }
+
   lineOf(path: Path): { line: number; column: number } {
+    const chunk = this.chunked && path[0] === 'objects' && typeof path[1] === 'number' ? this.chunked.chunks[path[1]] : undefined;
+    if (chunk) return positionInChunk(this.chunked!.text, chunk, path.slice(2));
     for (let p = path; p.length >= 0; p = p.slice(0, -1)) {
       const node = this.doc.getIn(p, true);
       if (isNode(node) && node.range) {
@@ -239,18 +250,78 @@ class Validator {
 export interface ParseScenarioOptions {
   /** The scenario file's folder: `include` paths are relative to it. */
   baseDir?: string;
+  /** Told, about once a second while a large scenario's objects are read, how far it got. */
+  onProgress?: ObjectsProgressListener;
+}
+
+/** Parses the item alone (its text as it stands in the file) and finds the position of `rest` in it. */
+function positionInChunk(text: string, chunk: ObjectChunk, rest: Path): { line: number; column: number } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text.slice(chunk.start, chunk.end), { lineCounter: lines });
+  for (let p = [0, ...rest]; p.length > 0; p = p.slice(0, -1)) {
+    const node = doc.getIn(p, true);
+    if (isNode(node) && node.range) {
+      const pos = lines.linePos(node.range[0]);
+      return { line: chunk.line + pos.line - 1, column: pos.col };
+    }
+  }
+  return { line: chunk.line, column: 1 };
+}
+
+/**
+ * The scenario's value, its `objects:` items parsed one at a time when the file is laid out so
+ * (objectChunks.ts): each item's tree is dropped once its value is taken. Undefined when that
+ * does not apply or any part does not parse alone (then the whole document is parsed, as before,
+ * and says what is wrong where).
+ */
+function readChunked(text: string, onProgress: ParseScenarioOptions['onProgress']): { root: unknown; doc: Document.Parsed; lines: LineCounter; chunks: ObjectChunk[] } | undefined {
+  const split = splitObjects(text);
+  if (!split) return undefined;
+  const lines = new LineCounter();
+  const doc = parseDocument(split.skeleton, { lineCounter: lines, prettyErrors: true });
+  if (doc.errors.length) return undefined;
+  const read = documentValue(doc);
+  if (read.problem || !isMap(read.value)) return undefined;
+  const objects: unknown[] = [];
+  const progress = progressEvery(onProgress, 'read', split.chunks.length);
+  for (const chunk of split.chunks) {
+    const item = parseDocument(text.slice(chunk.start, chunk.end));
+    if (item.errors.length) return undefined;
+    let value: ReturnType<typeof documentValue>;
+    try {
+      value = documentValue(item);
+    } catch {
+      // An alias of an anchor in another object: only the whole document resolves it.
+      return undefined;
+    }
+    if (value.problem || !Array.isArray(value.value) || value.value.length !== 1) return undefined;
+    // Copied: the parser builds a long quoted string piece by piece, and the pieces (~30 times
+    // the string's size) stay behind it until something flattens it.
+    objects.push(structuredClone(value.value[0]));
+    progress(objects.length);
+  }
+  return { root: { ...read.value, objects }, doc, lines, chunks: split.chunks };
 }
 
 export function parseScenario(text: string, fileName: string, knownKind: KindCheck, options: ParseScenarioOptions = {}): Scenario {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true });
-  if (doc.errors.length) {
-    throw new ScenarioError(fileName, doc.errors.map((e) => yamlProblem(undefined, e)));
+  const chunked = readChunked(text, options.onProgress);
+  let v: Validator;
+  let root: unknown;
+  if (chunked) {
+    v = new Validator(chunked.doc, chunked.lines, knownKind);
+    v.objectsChunked(text, chunked.chunks);
+    root = chunked.root;
+  } else {
+    const lines = new LineCounter();
+    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true });
+    if (doc.errors.length) {
+      throw new ScenarioError(fileName, doc.errors.map((e) => yamlProblem(undefined, e)));
+    }
+    v = new Validator(doc, lines, knownKind);
+    const read = documentValue(doc);
+    if (read.problem) throw new ScenarioError(fileName, [read.problem]);
+    root = read.value;
   }
-  const v = new Validator(doc, lines, knownKind);
-  const read = documentValue(doc);
-  if (read.problem) throw new ScenarioError(fileName, [read.problem]);
-  const root = read.value;
   if (!isMap(root)) throw new ScenarioError(fileName, [{ line: 1, column: 1, path: '', message: 'a scenario is a map with seed, objects and steps' }]);
   for (const k of Object.keys(root)) if (!TOP_LEVEL.includes(k)) v.problem([k], `unknown field; expected one of: ${TOP_LEVEL.join(', ')}`);
 

@@ -11,6 +11,7 @@ import { validateName } from '../vocabulary/metadataValidation.ts';
 import { applyFault, faultNamed } from '../faults/faultTable.ts';
 import { ScenarioError, type ScenarioProblem } from './scenarioError.ts';
 import { parseScenario } from './scenarioParser.ts';
+import { progressEvery, type ObjectsProgressListener } from './objectsProgress.ts';
 import type { Scenario, ScenarioAction, ScheduledStep, TargetRef } from './scenarioTypes.ts';
 import { andThen, gvrOf, WRITE_DIRECTLY, type AdmitWrite, type MaybePromise } from './scenarioWrites.ts';
 
@@ -89,6 +90,10 @@ export interface ScenarioOptions {
   admit?: AdmitWrite;
   /** Told of each step that failed (`file:line:col: path: message`), when it fails: the run goes on. */
   onStepFailed?: (problem: string) => void;
+  /** What checkScenario returned for this text: not read again. */
+  checked?: Scenario;
+  /** Told about once a second while a large scenario's objects are read, then applied. */
+  onObjectsProgress?: ObjectsProgressListener;
 }
 
 /** How long a create waits for a terminating object of its name to go, and how often it looks. */
@@ -107,7 +112,7 @@ const MAX_TURN_MS = 20;
 export function checkScenario(cluster: ScenarioTarget, yamlText: string, options: ScenarioOptions = {}): Scenario {
   const fileName = options.fileName ?? 'scenario.yaml';
   const knownKind = (apiVersion: string | undefined, kind: string) => resolveKind(cluster, apiVersion, kind) !== undefined;
-  const scenario = parseScenario(yamlText, fileName, knownKind, options.baseDir === undefined ? {} : { baseDir: options.baseDir });
+  const scenario = parseScenario(yamlText, fileName, knownKind, { ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }), onProgress: options.onObjectsProgress });
   precheckNames(cluster, scenario, fileName);
   return scenario;
 }
@@ -116,7 +121,7 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
   const fileName = options.fileName ?? 'scenario.yaml';
   const clock = options.clock ?? cluster.clock;
   const admit = options.admit ?? WRITE_DIRECTLY;
-  const scenario = checkScenario(cluster, yamlText, options);
+  const scenario = options.checked ?? checkScenario(cluster, yamlText, options);
 
   cluster.seed(scenario.seed);
   if (scenario.workloads) cluster.enableWorkloads(scenario.workloads);
@@ -137,8 +142,10 @@ export function startScenario(cluster: ScenarioTarget, yamlText: string, options
     const { line, source, file } = at;
     throw new ScenarioError(fileName, [{ ...(file === undefined ? {} : { file }), line, column: 1, path: source, message: err.message }]);
   };
+  const countApplied = progressEvery(options.onObjectsProgress, 'applied', objects.length);
   const applyFrom = (i: number): MaybePromise<void> => {
     for (; i < objects.length; i++) {
+      countApplied(i);
       const at = objects[i]!;
       let applied: MaybePromise<void>;
       try {
