@@ -28,7 +28,11 @@ const SET: ListShape = { type: 'set', keys: [] };
 const PROTOCOL_DEFAULT = { protocol: 'TCP' };
 
 /** Fields of the built-in types present in their parent's Go zero value: non-pointer structs, and lists without omitempty. */
-const IN_ZERO_VALUE = new Set(['spec', 'status', 'template', 'strategy', 'updateStrategy', 'resources', 'jobTemplate', 'loadBalancer', 'containers', 'names']);
+const IN_ZERO_VALUE = new Set([
+  'spec', 'status', 'template', 'strategy', 'updateStrategy', 'resources', 'jobTemplate', 'loadBalancer', 'containers', 'names',
+  // flowcontrol: a FlowSchema's priority level reference and a limited level's limitResponse are values, not pointers.
+  'priorityLevelConfiguration', 'limitResponse',
+]);
 
 /** Label selectors are atomic structs; a Service's or ReplicationController's `selector` is a plain map. */
 const SELECTOR_FIELDS = new Set(['selector', 'podSelector', 'namespaceSelector', 'labelSelector', 'nodeSelectorTerms']);

@@ -139,9 +139,12 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
 }
 
 function listHead(list: Omit<ListResult, 'json'>): string {
-  const meta: Record<string, unknown> = { resourceVersion: String(list.resourceVersion) };
-  if (list.continue) meta.continue = list.continue;
+  const meta: Record<string, unknown> = {};
+  // A custom resource list is unstructured in kube-apiserver, whose setter writes `continue` even
+  // when empty (and encodes the keys sorted); built-in lists' typed ListMeta omits it.
+  if (list.continue || !list.bareItems) meta.continue = list.continue ?? '';
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
+  meta.resourceVersion = String(list.resourceVersion);
   return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`;
 }
 
