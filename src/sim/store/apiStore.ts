@@ -47,6 +47,7 @@ import { checkAppliedFields, checkAppliedKeys } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { statusWrite } from './statusWrite.ts';
+import { requestedForm } from './requestedForm.ts';
 import { keepImmutableMetadata } from './immutableMetadata.ts';
 import { checkRepeatedYamlKeys } from './strictAppliedYaml.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
@@ -107,6 +108,8 @@ export class ApiStore implements StoreOps {
   private readonly namespacesToCheck = new Set<string>();
   /** Objects whose managedFields an apply already decided (commitUpdate leaves them as they are). */
   private readonly fieldsDecided = new WeakSet<object>();
+  /** The object an update's request made, where the stored one puts some of it back: what its field manager records. */
+  private readonly requestedForms = new WeakMap<object, KubeObject>();
   private readonly commitListeners = new Set<CommitListener>();
   /** What kind strategies may read: the objects stored now. */
   private readonly storedObjects: StoredObjects = {
@@ -663,6 +666,8 @@ export class ApiStore implements StoreOps {
   /** The new object for a main-resource or /status write: immutable metadata kept, status or spec as the subresource says. */
   private mergeIntoCurrent(info: ResourceInfo, current: Stored, body: KubeObject, subresource: Subresource | undefined, ctx: RequestContext): KubeObject {
     const cur = current.object;
+    // Read before the write's object (which may be the request's own) has it put back.
+    const sentDeletionTimestamp = body.metadata?.deletionTimestamp;
     let next: KubeObject;
     if (subresource === 'status') {
       this.statusInfo(info);
@@ -682,6 +687,8 @@ export class ApiStore implements StoreOps {
     }
     refuseImmutableMetadataChange(info, body.metadata?.uid ?? next.metadata.uid, subresource === 'status' && info.source === 'crd' ? undefined : body.metadata?.deletionGracePeriodSeconds, cur.metadata);
     keepImmutableMetadata(cur, next);
+    const requested = requestedForm(info, subresource, cur, body, next, sentDeletionTimestamp);
+    if (requested) this.requestedForms.set(next, requested);
     if (isCrdTable(info) && subresource !== 'status') {
       const causes = validateCrdForWrite(next);
       if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
@@ -759,11 +766,11 @@ export class ApiStore implements StoreOps {
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
       // The last finalizer gone: the object is deleted, and the write is answered with the object it
       // asked for (its fields recorded), as kube-apiserver's deleteWithoutFinalizers answers a PUT.
-      if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
+      if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx), this.requestedForms.get(next));
       if (!ctx.dryRun) this.commit(table, key, undefined, ctx);
       return transientStored(next);
     }
-    if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
+    if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx), this.requestedForms.get(next));
     // Semantically equal (key order aside, as the API server compares): nothing to write.
     if (ctx.dryRun) return new Stored(next, current.resourceVersion);
     if (jsonEqual(next, current.object)) return current;
