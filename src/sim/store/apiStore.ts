@@ -48,6 +48,7 @@ import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { statusWrite } from './statusWrite.ts';
 import { requestedForm } from './requestedForm.ts';
+import { APF_CONSUMER, APF_GROUP, danglingApply, flowSchemasToCheck } from './flowSchemaDangling.ts';
 import { keepImmutableMetadata } from './immutableMetadata.ts';
 import { checkRepeatedYamlKeys } from './strictAppliedYaml.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
@@ -178,6 +179,21 @@ export class ApiStore implements StoreOps {
     } finally {
       this.depth--;
       if (this.depth === 0) this.drain();
+    }
+  }
+
+  /** The APF consumer's Dangling condition on the FlowSchemas a FlowSchema or priority level write concerns (flowSchemaDangling.ts). */
+  private markDangling(table: ResourceTable, event: HistoryEvent): void {
+    const schemas = this.mvcc.table(APF_GROUP, 'flowschemas');
+    const levels = this.mvcc.table(APF_GROUP, 'prioritylevelconfigurations');
+    const info = this.registry.storageInfo(APF_GROUP, 'flowschemas');
+    if (!info) return;
+    for (const name of flowSchemasToCheck(table, event, schemas)) {
+      const schema = schemas.current.get(keyOf('', name))?.object;
+      if (!schema || schema.metadata.deletionTimestamp) continue;
+      const level = (schema.spec as { priorityLevelConfiguration?: { name?: string } } | undefined)?.priorityLevelConfiguration?.name ?? '';
+      const status = danglingApply(schema, levels.current.has(keyOf('', level)), this.opts.clock.now());
+      if (status) this.patch(info, '', name, 'apply', status, 'status', { fieldManager: APF_CONSUMER, force: true });
     }
   }
 
@@ -810,6 +826,9 @@ export class ApiStore implements StoreOps {
 
   private afterCommit(table: ResourceTable, event: HistoryEvent, ctx: RequestContext): void {
     const obj = event.object.object;
+    if (table.group === APF_GROUP && (table.resource === 'flowschemas' || table.resource === 'prioritylevelconfigurations')) {
+      this.followUps.push(() => this.markDangling(table, event));
+    }
     if (isCrdTable(table)) {
       followCrd(this, event, this.opts.onUnserved);
       const key = keyOf('', obj.metadata.name ?? '');
