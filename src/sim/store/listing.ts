@@ -59,7 +59,8 @@ function invalidListOptions(why: string): Error {
 
 function stateAt(store: MvccStore, table: ResourceTable, rv: number, onExpired: () => Error): StateView {
   if (rv >= store.resourceVersion) return table.view();
-  if (rv < windowStartOf(store, table)) throw onExpired();
+  // Lists go to storage, which periodic compaction may have cut below the watch cache's window.
+  if (rv < windowStartOf(store, table) || rv < store.storageCompactedRv) throw onExpired();
   return table.stateAt(rv);
 }
 
