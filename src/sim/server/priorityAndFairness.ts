@@ -66,9 +66,14 @@ export function classifyRequest(cluster: SimClusterApi, user: UserInfo, a: Reque
   return undefined;
 }
 
-/** Sets kube-apiserver's classification headers on an answer. */
+/** Sets kube-apiserver's classification headers on an answer (none when the configuration cannot be read: the request's own handler says why). */
 export function setClassificationHeaders(res: ServerResponse, cluster: SimClusterApi, user: UserInfo, a: RequestAttributes): void {
-  const c = classifyRequest(cluster, user, a);
+  let c: ReturnType<typeof classifyRequest>;
+  try {
+    c = classifyRequest(cluster, user, a);
+  } catch {
+    return;
+  }
   if (!c) return;
   res.setHeader('X-Kubernetes-PF-FlowSchema-UID', c.flowSchema);
   res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel);
