@@ -184,7 +184,7 @@ export const WIDER = [
     ],
   },
   {
-    what: "the apps controllers' decisions that need no Pod to run: CronJob scheduling, Job suspension and deadlines, orphaning and adoption, quota failures",
+    what: "the apps controllers' decisions that need no Pod to run: CronJob scheduling, time zones and lost Jobs, Job deadlines, quota failures",
     specs: [
       "[sig-apps] CronJob should be able to schedule after more than 100 missed schedule",
       "[sig-apps] CronJob should not emit unexpected warnings",
