@@ -1,6 +1,6 @@
 // `npm run conformance`: the whole measurement, one step after another — build Kubernetes (cached
 // after the first time) and this checkout's dist/, the spec set against the real control plane (it must pass all), against the sim
-// with --workloads and with --api-server-only, the raw-request differential, and the product's
+// with --workloads and with --api-server-only, the wider set against both (--set wider), the raw-request differential, and the product's
 // informer against kube-apiserver alone and against the sim — then a summary.
 // Each step writes its own test-output/conformance/<name>.{json,md}; a failing step does not stop
 // the next. Exits non-zero when the build fails, when the real server does not pass every spec (the
@@ -27,12 +27,14 @@ if (spawnSync(node, [join(REPO, 'scripts', 'build.mjs')], { stdio: 'inherit' }).
 step('run.mjs', '--target', 'real');
 step('run.mjs', '--target', 'sim', '--mode', 'workloads');
 step('run.mjs', '--target', 'sim', '--mode', 'api-server-only');
+step('run.mjs', '--target', 'real', '--set', 'wider');
+step('run.mjs', '--target', 'sim', '--mode', 'workloads', '--set', 'wider');
 step('raw/diff.mjs');
 step('informer.mjs');
 
 const real = result('real');
 console.log('\nconformance summary:');
-for (const name of ['real', 'sim-workloads', 'sim-api-server-only']) {
+for (const name of ['real', 'sim-workloads', 'sim-api-server-only', 'real-wider', 'sim-workloads-wider']) {
   const r = result(name);
   console.log(`  ${name}: ${r ? `${r.passed} of ${r.total} specs passed` : 'no result'}`);
 }

@@ -16,3 +16,5 @@ export const binary = (/** @type {string} */ name) => join(BIN, name);
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const OUTPUT = join(REPO, 'test-output', 'conformance');
 export const SPECS_FILE = join(REPO, 'scripts', 'conformance', 'specs.txt');
+/** The wider set: specs outside [Conformance] that controllers lean on (specs.mjs WIDER). */
+export const WIDER_SPECS_FILE = join(REPO, 'scripts', 'conformance', 'specs-wider.txt');

@@ -1,12 +1,12 @@
-// node scripts/conformance/run.mjs --target real|sim [--mode workloads|api-server-only] [--only REGEX]
-// Starts the target, runs the committed spec set (specs.txt) from Kubernetes' e2e binary against
+// node scripts/conformance/run.mjs --target real|sim [--mode workloads|api-server-only] [--set conformance|wider] [--only REGEX]
+// Starts the target, runs the committed spec set (specs.txt; --set wider: specs-wider.txt) from Kubernetes' e2e binary against
 // it, prints each spec's result and the count, and writes test-output/conformance/<name>.{json,md}.
 // Build the binaries first: node scripts/conformance/build.mjs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { KUBERNETES_VERSION, OUTPUT, REPO, binary } from './paths.mjs';
+import { KUBERNETES_VERSION, OUTPUT, REPO, SPECS_FILE, WIDER_SPECS_FILE, binary } from './paths.mjs';
 import { loadSpecs } from './specs.mjs';
 import { runE2E, readReport, suiteFailures } from './e2eRun.mjs';
 import { stopAll } from './processes.mjs';
@@ -17,10 +17,11 @@ const { values } = parseArgs({
     target: { type: 'string' },
     mode: { type: 'string', default: 'workloads' },
     only: { type: 'string' },
+    set: { type: 'string', default: 'conformance' },
   },
 });
-if (values.target !== 'real' && values.target !== 'sim') {
-  console.error('usage: run.mjs --target real|sim [--mode workloads|api-server-only] [--only REGEX]');
+if ((values.target !== 'real' && values.target !== 'sim') || (values.set !== 'conformance' && values.set !== 'wider')) {
+  console.error('usage: run.mjs --target real|sim [--mode workloads|api-server-only] [--set conformance|wider] [--only REGEX]');
   process.exit(2);
 }
 for (const b of ['e2e.test', 'kube-apiserver', 'kube-controller-manager']) {
@@ -30,13 +31,14 @@ for (const b of ['e2e.test', 'kube-apiserver', 'kube-controller-manager']) {
   }
 }
 
-const name = values.target === 'real' ? 'real' : `sim-${values.mode}`;
+const wider = values.set === 'wider';
+const name = `${values.target === 'real' ? 'real' : `sim-${values.mode}`}${wider ? '-wider' : ''}`;
 const dir = join(OUTPUT, name);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 const say = (m) => console.log(`conformance ${name}: ${m}`);
 
-let specs = loadSpecs();
+let specs = loadSpecs(wider ? WIDER_SPECS_FILE : SPECS_FILE);
 if (values.only) specs = specs.filter((s) => new RegExp(values.only).test(s));
 const started = Date.now();
 
@@ -63,7 +65,7 @@ try {
     kubernetes: KUBERNETES_VERSION,
     date: new Date().toISOString().slice(0, 10),
     commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim(),
-    command: `node scripts/conformance/run.mjs --target ${values.target}${values.target === 'sim' ? ` --mode ${values.mode}` : ''}${values.only ? ` --only '${values.only}'` : ''}`,
+    command: `node scripts/conformance/run.mjs --target ${values.target}${values.target === 'sim' ? ` --mode ${values.mode}` : ''}${wider ? ' --set wider' : ''}${values.only ? ` --only '${values.only}'` : ''}`,
     minutes: Math.round((Date.now() - started) / 6000) / 10,
   };
   const { passed, total } = writeResults(name, meta, specResults);

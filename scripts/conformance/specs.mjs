@@ -119,6 +119,114 @@ export const RUNNING_PODS = [
   '[sig-node] Pods should run through the lifecycle of Pods and PodStatus [Conformance]',
 ];
 
+/**
+ * The wider set (specs-wider.txt): specs of the same binary outside [Conformance] that a control
+ * plane alone can pass and that controllers lean on, picked by name from the dry run. Each group
+ * says what it measures; a candidate the nodeless kube-apiserver itself fails is in WIDER_EXCLUDED.
+ */
+export const WIDER = [
+  {
+    what: "server-side apply, CEL validation rules, discovery, OpenAPI v3 of CRDs, generated clients, Tables, paging, request timeouts, health checks, client-go's watch negotiation",
+    specs: [
+      "[sig-api-machinery] CustomResourceValidationRules [Privileged:ClusterAdmin] MUST NOT fail validation for create of a custom resource that satisfies the x-kubernetes-validations rules",
+      "[sig-api-machinery] CustomResourceValidationRules [Privileged:ClusterAdmin] MUST fail create of a custom resource definition that contains a x-kubernetes-validations rule that refers to a property that do not exist",
+      "[sig-api-machinery] CustomResourceValidationRules [Privileged:ClusterAdmin] MUST fail create of a custom resource definition that contains an x-kubernetes-validations rule that contains a syntax error",
+      "[sig-api-machinery] CustomResourceValidationRules [Privileged:ClusterAdmin] MUST fail create of a custom resource definition that contains an x-kubernetes-validations rule that exceeds the estimated cost limit",
+      "[sig-api-machinery] CustomResourceValidationRules [Privileged:ClusterAdmin] MUST fail create of a custom resource that exceeds the runtime cost limit for x-kubernetes-validations rule execution",
+      "[sig-api-machinery] CustomResourceValidationRules [Privileged:ClusterAdmin] MUST fail update of a custom resource that does not satisfy a x-kubernetes-validations transition rule",
+      "[sig-api-machinery] CustomResourceValidationRules [Privileged:ClusterAdmin] MUST fail validation for create of a custom resource that does not satisfy the x-kubernetes-validations rules",
+      "[sig-api-machinery] Discovery Custom resource should have storage version hash",
+      "[sig-api-machinery] Discovery should accurately determine present and missing resources",
+      "[sig-api-machinery] Generated clientset should create pods, set the deletionTimestamp and deletionGracePeriodSeconds of the pod",
+      "[sig-api-machinery] Generated clientset should create v1 cronJobs, delete cronJobs, watch cronJobs",
+      "[sig-api-machinery] OpenAPIV3 should publish OpenAPI V3 for CustomResourceDefinition",
+      "[sig-api-machinery] OpenAPIV3 should round trip OpenAPI V3 for all built-in group versions",
+      "[sig-api-machinery] Server request timeout default timeout should be used if the specified timeout in the request URL is 0s",
+      "[sig-api-machinery] Server request timeout should return HTTP status code 400 if the user specifies an invalid timeout in the request URL",
+      "[sig-api-machinery] Server request timeout the request should be served with a default timeout if the specified timeout in the request URL exceeds maximum allowed",
+      "[sig-api-machinery] ServerSideApply should create an applied object if it does not already exist",
+      "[sig-api-machinery] ServerSideApply should give up ownership of a field if forced applied by a controller",
+      "[sig-api-machinery] ServerSideApply should ignore conflict errors if force apply is used",
+      "[sig-api-machinery] ServerSideApply should not remove a field if an owner unsets the field but other managers still have ownership of the field",
+      "[sig-api-machinery] ServerSideApply should remove a field if it is owned but removed in the apply request",
+      "[sig-api-machinery] ServerSideApply should work for CRDs",
+      "[sig-api-machinery] ServerSideApply should work for subresources",
+      "[sig-api-machinery] Servers with support for API chunking should return chunks of results for list calls",
+      "[sig-api-machinery] Servers with support for API chunking should support continue listing from the last key if the original version has been compacted away, though the list is inconsistent [Slow]",
+      "[sig-api-machinery] Servers with support for Table transformation should return chunks of table results for list calls",
+      "[sig-api-machinery] Servers with support for Table transformation should return generic metadata details across all namespaces for nodes",
+      "[sig-api-machinery] Servers with support for Table transformation should return pod details",
+      "[sig-api-machinery] client-go should negotiate watch and report errors with accept \"application/json\"",
+      "[sig-api-machinery] client-go should negotiate watch and report errors with accept \"application/json,application/vnd.kubernetes.protobuf\"",
+      "[sig-api-machinery] client-go should negotiate watch and report errors with accept \"application/vnd.kubernetes.protobuf\"",
+      "[sig-api-machinery] client-go should negotiate watch and report errors with accept \"application/vnd.kubernetes.protobuf,application/json\"",
+      "[sig-api-machinery] health handlers should contain necessary checks",
+    ],
+  },
+  {
+    what: "the garbage collector, quota and namespace deletion a controller's objects go through",
+    specs: [
+      "[sig-api-machinery] Garbage collector should delete jobs and pods created by cronjob",
+      "[sig-api-machinery] Garbage collector should orphan pods created by rc if deleteOptions.OrphanDependents is nil",
+      "[sig-api-machinery] Garbage collector should support cascading deletion of custom resources",
+      "[sig-api-machinery] Garbage collector should support orphan deletion of custom resources",
+      "[sig-api-machinery] Namespaces [Serial] should delete fast enough (90 percent of 100 namespaces in 150 seconds)",
+      "[sig-api-machinery] ResourceQuota should create a ResourceQuota and capture the life of a custom resource.",
+      "[sig-api-machinery] ResourceQuota should create a ResourceQuota and capture the life of a persistent volume claim",
+      "[sig-api-machinery] ResourceQuota should create a ResourceQuota and capture the life of a persistent volume claim with a storage class",
+      "[sig-api-machinery] ResourceQuota should verify ResourceQuota with cross namespace pod affinity scope using scope-selectors.",
+    ],
+  },
+  {
+    what: "API Priority and Fairness classifying a request by a FlowSchema made for it",
+    specs: [
+      "[sig-api-machinery] API priority and fairness should ensure that requests can be classified by adding FlowSchema and PriorityLevelConfiguration",
+    ],
+  },
+  {
+    what: "the apps controllers' decisions that need no Pod to run: CronJob scheduling, time zones and lost Jobs, Job deadlines, quota failures",
+    specs: [
+      "[sig-apps] CronJob should be able to schedule after more than 100 missed schedule",
+      "[sig-apps] CronJob should not emit unexpected warnings",
+      "[sig-apps] CronJob should remove from active list jobs that have been deleted",
+      "[sig-apps] CronJob should support timezone",
+      "[sig-apps] Deployment deployment reaping should cascade to its replica sets and pods",
+      "[sig-apps] Deployment test Deployment ReplicaSet orphaning and adoption regarding controllerRef",
+      "[sig-apps] DisruptionController should observe that the PodDisruptionBudget status is not updated for unmanaged pods",
+      "[sig-apps] Job should delete pods when suspended",
+      "[sig-apps] Job should fail when exceeds active deadline",
+      "[sig-apps] Job should not create pods when created in suspend state",
+      "[sig-apps] ReplicaSet should surface a failure condition on a common issue like exceeded quota",
+    ],
+  },
+];
+
+/**
+ * Candidates of the wider set left out, each with why: the nodeless kube-apiserver and
+ * kube-controller-manager (run.mjs --target real) fail them, so they measure the harness, not the sim.
+ */
+export const WIDER_EXCLUDED = [
+  {
+    why: 'waits for Pods to run, become ready or finish (a kubelet\'s work): the nodeless kube-apiserver fails it',
+    specs: [
+      '[sig-apps] Deployment test Deployment ReplicaSet orphaning and adoption regarding controllerRef',
+      '[sig-apps] Deployment deployment reaping should cascade to its replica sets and pods',
+      '[sig-apps] DisruptionController should observe that the PodDisruptionBudget status is not updated for unmanaged pods',
+      '[sig-apps] Job should not create pods when created in suspend state',
+      '[sig-apps] Job should delete pods when suspended',
+      '[sig-apps] CronJob should not emit unexpected warnings',
+      '[sig-api-machinery] Generated clientset should create pods, set the deletionTimestamp and deletionGracePeriodSeconds of the pod',
+    ],
+  },
+  {
+    why: 'needs a Node object: a Table of the cluster\'s Nodes must have a row',
+    specs: ['[sig-api-machinery] Servers with support for Table transformation should return generic metadata details across all namespaces for nodes'],
+  },
+];
+
+/** Every spec text of the wider set, in WIDER's order. */
+export const widerSpecs = () => WIDER.flatMap((g) => g.specs).filter((s) => !WIDER_EXCLUDED.some((e) => e.specs.includes(s)));
+
 /** Applies RULES to dry-run specs ({ text, file }); returns { included, excluded: [{ spec, why }] }. */
 export function classify(specs) {
   const included = [];

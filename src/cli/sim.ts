@@ -210,6 +210,7 @@ async function runServer(args: string[]): Promise<number> {
   const acceptStateLoss = values['accept-state-loss'];
   const cluster = createSimCluster({
     ...(stateDir ? { stateDir, acceptStateLoss } : {}),
+    storageCompaction: true,
     onHeapQuota: (problem) => process.stderr.write(`controller-lab sim: ${problem ?? 'the heap is back within its quota: writes are taken again'}\n`),
   });
   const scenarioOptions = values.scenario ? { fileName: values.scenario, baseDir: dirname(resolve(values.scenario)) } : {};

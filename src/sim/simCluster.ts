@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.ts';
+import type { Clock, TimerHandle } from '../shared/clock.ts';
 import { realClock } from '../shared/clock.ts';
 import type { GroupVersionResource, KubeObject } from '../shared/k8s.ts';
 import { apiVersionOf, qualifiedResource } from '../shared/k8s.ts';
@@ -19,6 +19,7 @@ import { FaultArgumentError } from './faults/faultArguments.ts';
 import { faultArgsFrom } from './faults/faultCalls.ts';
 import { applyFault, faultNamed } from './faults/faultTable.ts';
 import { listJson, listTable, windowStartOf } from './store/listing.ts';
+import { startStorageCompaction } from './store/storageCompaction.ts';
 import { DEFAULT_HISTORY_BYTES, MvccStore } from './store/mvccStore.ts';
 import { HeapQuota, processHeap, type HeapReading } from './store/heapQuota.ts';
 import { Persistence, type PersistenceOptions } from './store/persistence.ts';
@@ -84,6 +85,12 @@ export interface SimClusterOptions {
   resourceVersionsAfter?: number;
   /** Interval between bookmarks on watches that allow them. Default 60 000 ms. */
   bookmarkIntervalMs?: number;
+  /**
+   * Compact storage every five minutes as kube-apiserver compacts etcd (storageCompaction.ts):
+   * continue tokens and Exact lists older than that expire. Default off; `controller-lab sim`
+   * turns it on for an in-memory cluster (a state dir journals every revision it serves).
+   */
+  storageCompaction?: boolean;
   /**
    * When set, every write is journaled there (durable before the HTTP answer, see whenDurable) and
    * the state is loaded from it on start. Throws StateFileError if it holds something unreadable.
@@ -201,6 +208,8 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   private readonly watchCacheSize: number;
   private readonly writes = new WriteListeners();
   private readonly persistence: Persistence | undefined;
+  /** The periodic storage compaction's rounds, when on. */
+  private readonly storageCompaction: TimerHandle | undefined;
   private readonly heapQuota: HeapQuota | undefined;
   private readonly log: (line: string) => void;
   private nextWatchId = 1;
@@ -260,6 +269,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
     }
     this.bootstrap = options.bootstrap ?? options.defaultNamespaces !== false;
     if (this.bootstrap) bootstrapApiServer(this);
+    if (options.storageCompaction && !this.persistence) this.storageCompaction = startStorageCompaction(this.mvcc, this.clock);
   }
 
   get resourceVersion(): number {
@@ -468,6 +478,7 @@ export class SimCluster implements SimClusterApi, ScenarioTarget {
   }
 
   async close(): Promise<void> {
+    this.storageCompaction?.cancel();
     this.workloads?.stop();
     this.eachWatcher((w) => w.end('dropped', true));
     await this.persistence?.close();

@@ -67,7 +67,8 @@ function updateEntry(fm: FieldManagement, set: FieldSet, operation: 'Update' | '
  * The request may replace managedFields with valid entries, or clear them with `[]` / `[{}]`; an
  * object whose managedFields were cleared is not tracked again until the next apply.
  */
-export function recordUpdate(live: Readonly<KubeObject> | undefined, next: KubeObject, fm: FieldManagement): void {
+/** `requestedForm`: the object the request made, where the stored `next` puts some of it back (requestedForm.ts). */
+export function recordUpdate(live: Readonly<KubeObject> | undefined, next: KubeObject, fm: FieldManagement, requestedForm: Readonly<KubeObject> = next): void {
   const requested = next.metadata.managedFields;
   let entries: ManagerEntry[];
   if (fm.subresource) entries = tryDecode(live?.metadata.managedFields) ?? [];
@@ -83,7 +84,7 @@ export function recordUpdate(live: Readonly<KubeObject> | undefined, next: KubeO
     delete next.metadata.managedFields;
     return;
   }
-  const cmp = compare(live, next, fm.shape);
+  const cmp = compare(live, requestedForm, fm.shape);
   const changed = fm.ownable(cmp.added.union(cmp.modified));
   const out = without(entries, changed.union(cmp.removed));
   if (!changed.isEmpty()) {

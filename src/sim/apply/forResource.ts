@@ -37,13 +37,18 @@ function onlyStatus(set: FieldSet): FieldSet {
   return out;
 }
 
-function withoutStatus(set: FieldSet): FieldSet {
-  if (!set.children.has(STATUS)) return set;
-  const out = new FieldSet();
-  out.member = set.member;
-  for (const [e, c] of set.children) if (e !== STATUS) out.children.set(e, c);
-  return out;
+function without(field: string): (set: FieldSet) => FieldSet {
+  return (set) => {
+    if (!set.children.has(field)) return set;
+    const out = new FieldSet();
+    out.member = set.member;
+    for (const [e, c] of set.children) if (e !== field) out.children.set(e, c);
+    return out;
+  };
 }
+
+const withoutStatus = without(STATUS);
+const withoutSpec = without(fieldElement('spec'));
 
 /** A custom resource's schema for one version, from its CRD. */
 export function crdSchema(crd: Readonly<KubeObject> | undefined, version: string): Record<string, unknown> | undefined {
@@ -60,7 +65,9 @@ export function fieldManagementFor(
 ): FieldManagement {
   const shape: Shape = info.source === 'crd' ? new SchemaShape(crdSchema(crd(), info.version), true) : builtinShape(info.group, info.storageVersion, info.kind, info.resource);
   const statusIsSeparate = hasSubresource(info, 'status');
-  const ownable = subresource === 'status' ? onlyStatus : statusIsSeparate && !subresource ? withoutStatus : (s: FieldSet): FieldSet => s;
+  // What each write's strategy resets is not owned: a /status write's spec (and for a built-in kind
+  // the rest beside status), a main write's status.
+  const ownable = subresource === 'status' ? (info.source === 'crd' ? withoutSpec : onlyStatus) : statusIsSeparate && !subresource ? withoutStatus : (s: FieldSet): FieldSet => s;
   const fm: FieldManagement = {
     manager: writer.fieldManager ?? managerFromUserAgent(writer.userAgent ?? ''),
     apiVersion: apiVersionOf(info),

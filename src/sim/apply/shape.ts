@@ -28,7 +28,12 @@ const SET: ListShape = { type: 'set', keys: [] };
 const PROTOCOL_DEFAULT = { protocol: 'TCP' };
 
 /** Fields of the built-in types present in their parent's Go zero value: non-pointer structs, and lists without omitempty. */
-const IN_ZERO_VALUE = new Set(['spec', 'status', 'template', 'strategy', 'updateStrategy', 'resources', 'jobTemplate', 'loadBalancer', 'containers', 'names']);
+const IN_ZERO_VALUE = new Set([
+  'spec', 'status', 'template', 'strategy', 'updateStrategy', 'resources', 'jobTemplate', 'loadBalancer', 'containers', 'names',
+  // flowcontrol: a FlowSchema's priority level reference is a value, not a pointer (a limited
+  // level's limitResponse is one too, but under the `limited` pointer: kube-apiserver gives it `.`).
+  'priorityLevelConfiguration',
+]);
 
 /** Label selectors are atomic structs; a Service's or ReplicationController's `selector` is a plain map. */
 const SELECTOR_FIELDS = new Set(['selector', 'podSelector', 'namespaceSelector', 'labelSelector', 'nodeSelectorTerms']);

@@ -28,6 +28,21 @@ function scheduleProblem(schedule: string): string | undefined {
   return bad === undefined ? undefined : `failed to parse int from ${bad}: strconv.Atoi: parsing ${JSON.stringify(bad)}: invalid syntax`;
 }
 
+const TIME_ZONE_PART = /^[A-Za-z.\-_0-9+]{1,14}$/;
+
+/** validateTimeZone: an IANA name (as Go's time.LoadLocation finds it), never empty or "Local". */
+function timeZoneProblem(zone: string): string | undefined {
+  if (zone === '') return 'timeZone must be nil or non-empty string';
+  if (zone.split('/').some((part) => part === '.' || part === '..' || part.startsWith('-') || !TIME_ZONE_PART.test(part))) return `unknown time zone ${zone}`;
+  if (zone.toLowerCase() === 'local') return 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return undefined;
+  } catch {
+    return `unknown time zone ${zone}`;
+  }
+}
+
 export const cronJobStrategy: KindStrategy = {
   defaults(o: KubeObject): void {
     const spec = obj(o as Obj, 'spec');
@@ -47,6 +62,10 @@ export const cronJobStrategy: KindStrategy = {
     else {
       const problem = scheduleProblem(String(spec.schedule));
       if (problem) causes.push(invalid('spec.schedule', spec.schedule, problem));
+    }
+    if (typeof spec.timeZone === 'string') {
+      const problem = timeZoneProblem(spec.timeZone);
+      if (problem) causes.push(invalid('spec.timeZone', spec.timeZone, problem));
     }
     causes.push(...nonNegative('spec.startingDeadlineSeconds', spec.startingDeadlineSeconds));
     const policy = spec.concurrencyPolicy ?? '';

@@ -153,6 +153,10 @@ export class QueryParameters {
   /** Delete options from a DeleteOptions body (kubectl and client-go send one), else from the query. */
   deleteOptions(body: Record<string, unknown> | undefined): DeleteOptions {
     const options: DeleteOptions = {};
+    // The deprecated orphanDependents, when set, decides as kube-apiserver's shouldOrphanDependents
+    // does: true orphans the dependents, false deletes them in the background.
+    const orphan = body ? body['orphanDependents'] : this.has('orphanDependents') ? this.bool('orphanDependents') : undefined;
+    if (typeof orphan === 'boolean') options.propagationPolicy = orphan ? 'Orphan' : 'Background';
     if (!body) {
       const policy = this.get('propagationPolicy');
       if (policy) options.propagationPolicy = propagationPolicy(policy);

@@ -6,6 +6,9 @@ import type { UserInfo } from '../vocabulary/userInfo.ts';
 import type { ClientContexts } from './clientContexts.ts';
 import { isExemptFromLimit, sendTooManyRequests, type InFlightLimiter } from './inFlightLimit.ts';
 import { setRequestTimeout } from './requestBody.ts';
+import { checkRequestTimeout } from './requestDeadline.ts';
+import { setClassificationHeaders } from './priorityAndFairness.ts';
+import { requestAttributes } from '../auth/requestAttributes.ts';
 import { parseRequestPath, splitUrl } from './requestPath.ts';
 import type { Route } from './requestRouter.ts';
 import { wasRecordedByStore } from './resourceHandler.ts';
@@ -13,8 +16,8 @@ import { sendStatus, sendText } from './responses.ts';
 import type { ServerCredentials } from './serverCredentials.ts';
 import { PageNotFound, statusFromError, UNAUTHORIZED_STATUS } from './status.ts';
 
-// A request's way in, in kube-apiserver's order: authentication (a 401 before anything about the
-// caller is kept), impersonation, the in-flight limit (429), the time its body may take, then the
+// A request's way in, in kube-apiserver's order: a malformed `timeout` (400), authentication (a 401 before anything about the
+// caller is kept), impersonation, API Priority and Fairness' classification (its headers), the in-flight limit (429), the time its body may take, then the
 // router. Whatever the router throws is answered as a Status; a non-API error is a bug of ours: a
 // 500, said on stderr, and the server keeps serving.
 
@@ -33,6 +36,14 @@ export function requestIntake(parts: IntakeParts): (req: IncomingMessage, res: S
   return (req, res) => {
     const userAgent = req.headers['user-agent'] ?? '';
     const { path, query } = splitUrl(req.url ?? '/');
+    try {
+      // kube-apiserver's request-deadline filter runs outside authentication.
+      checkRequestTimeout(path, query);
+    } catch (err) {
+      req.resume();
+      sendStatus(res, statusFromError(err));
+      return;
+    }
     const requester = credentials.auth.authenticate(req.headers.authorization);
     if (!requester) {
       // Nothing is kept about a caller without the token (as kube-apiserver's authentication
@@ -52,6 +63,7 @@ export function requestIntake(parts: IntakeParts): (req: IncomingMessage, res: S
       else sendStatus(res, statusFromError(err));
       return;
     }
+    setClassificationHeaders(res, cluster, user, requestAttributes(req.method ?? 'GET', path, query));
     const client = contexts.contextFor(userAgent, user).client!;
     const exempt = isExemptFromLimit(parseRequestPath(path), query);
     const seat = exempt ? undefined : inFlight.admit(req, res);

@@ -11,6 +11,7 @@ export type RequestTarget =
   | { kind: 'groupVersion'; group: string; version: string } // /api/v1, /apis/{g}/{v}
   | ResourceTarget
   | { kind: 'version' }
+  | { kind: 'metrics' }
   | { kind: 'health'; endpoint: HealthEndpoint; check: string }
   | { kind: 'openapi'; path: string }
   | { kind: 'admin'; path: string[] }
@@ -90,6 +91,8 @@ export function parseRequestPath(path: string): RequestTarget {
       return resourceTarget(seg[1]!, seg[2]!, seg.slice(3));
     case 'version':
       return seg.length === 1 ? { kind: 'version' } : { kind: 'unknown' };
+    case 'metrics':
+      return seg.length === 1 ? { kind: 'metrics' } : { kind: 'unknown' };
     case 'healthz':
     case 'livez':
     case 'readyz':

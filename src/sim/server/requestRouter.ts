@@ -6,6 +6,7 @@ import { handleAdmin } from './adminApi.ts';
 import type { ClientContexts } from './clientContexts.ts';
 import { AGGREGATED_CONTENT_TYPE, type DiscoveryDocuments } from './discovery.ts';
 import { sendHealth } from './health.ts';
+import { flowControlMetrics } from './priorityAndFairness.ts';
 import type { HttpFaults } from './httpFaults.ts';
 import type { Seat } from './inFlightLimit.ts';
 import { negotiateDiscoveryRendering } from './mediaTypes.ts';
@@ -15,7 +16,7 @@ import { QueryParameters } from './queryParameters.ts';
 import { decodeBody, readBody } from './requestBody.ts';
 import { parseRequestPath, type RequestTarget } from './requestPath.ts';
 import { serveResource } from './resourceHandler.ts';
-import { sendJson, sendStatus } from './responses.ts';
+import { sendJson, sendStatus, sendText } from './responses.ts';
 import type { ServerCredentials } from './serverCredentials.ts';
 import { methodNotAllowed, unplacedPathNotFound } from './status.ts';
 
@@ -68,6 +69,8 @@ export function createRouter(parts: RouterParts): Route {
         return serveDiscovery(parts.discovery, target, req, res);
       case 'version':
         return sendJson(res, 200, parts.versionJson);
+      case 'metrics':
+        return sendText(res, 200, flowControlMetrics(cluster));
       case 'health':
         return sendHealth(res, target.endpoint, target.check, query, { persistence: cluster.persistenceProblem(), heap: cluster.heapProblem() });
       case 'openapi': {

@@ -35,6 +35,7 @@ import { actionSubresource } from './subresources/index.ts';
 import { serveBindingCollection } from './subresources/binding.ts';
 import { serveConvertedVersion } from './convertedVersionHandler.ts';
 import { listMetaOf } from './listMeta.ts';
+import { withDefaultPropagation } from './deletePropagation.ts';
 import { convertedVersionFor } from '../resources/convertedVersions.ts';
 import type { ResourceRequest } from './resourceRequest.ts';
 import { admittedWrite, type AdmittedWrite } from '../admission/index.ts';
@@ -300,8 +301,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       case 'DELETE': {
         requireVerb(info, 'deletecollection', method);
         const body = await readOptionalBody(r);
-        const request = { ...query.listRequest(target.namespace), ...query.deleteOptions(body) };
         const ctx = query.deleteContext(r.ctx, body);
+        const request = { ...query.listRequest(target.namespace), ...withDefaultPropagation(info, query.deleteOptions(body), ctx) };
         const deleted = await admittedWrite(admitting(r, info, 'deletecollection', ctx, query.deleteOptions(body)), (c) => recording(() => cluster.deleteCollection(gvr, request, c)));
         sendWarnings(r.res, ctx);
         await sendWritten(r, 200, deleted.json());
@@ -356,8 +357,8 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
       if (subresource) throw methodNotAllowed(method);
       requireVerb(info, 'delete', method);
       const body = await readOptionalBody(r);
-      const options = query.deleteOptions(body);
       const ctx = query.deleteContext(r.ctx, body);
+      const options = withDefaultPropagation(info, query.deleteOptions(body), ctx);
       const result = await admittedWrite(admitting(r, info, 'delete', ctx, options), (c) => recording(() => cluster.delete(gvr, target.namespace, target.name, options, c)));
       sendWarnings(r.res, ctx);
       const json = deleteAnswerJson(info, result.deleted, result.object, () => writtenJson(r, result.object));

@@ -47,6 +47,8 @@ import { checkAppliedFields, checkAppliedKeys } from './applySchema.ts';
 import { OwnerIndex } from './ownerIndex.ts';
 import { applyScale, toScale } from './scale.ts';
 import { statusWrite } from './statusWrite.ts';
+import { requestedForm } from './requestedForm.ts';
+import { APF_CONSUMER, APF_GROUP, danglingApply, flowSchemasToCheck } from './flowSchemaDangling.ts';
 import { keepImmutableMetadata } from './immutableMetadata.ts';
 import { checkRepeatedYamlKeys } from './strictAppliedYaml.ts';
 import { Stored, mutableCopy, transientStored } from './storedObject.ts';
@@ -107,6 +109,8 @@ export class ApiStore implements StoreOps {
   private readonly namespacesToCheck = new Set<string>();
   /** Objects whose managedFields an apply already decided (commitUpdate leaves them as they are). */
   private readonly fieldsDecided = new WeakSet<object>();
+  /** The object an update's request made, where the stored one puts some of it back: what its field manager records. */
+  private readonly requestedForms = new WeakMap<object, KubeObject>();
   private readonly commitListeners = new Set<CommitListener>();
   /** What kind strategies may read: the objects stored now. */
   private readonly storedObjects: StoredObjects = {
@@ -175,6 +179,21 @@ export class ApiStore implements StoreOps {
     } finally {
       this.depth--;
       if (this.depth === 0) this.drain();
+    }
+  }
+
+  /** The APF consumer's Dangling condition on the FlowSchemas a FlowSchema or priority level write concerns (flowSchemaDangling.ts). */
+  private markDangling(table: ResourceTable, event: HistoryEvent): void {
+    const schemas = this.mvcc.table(APF_GROUP, 'flowschemas');
+    const levels = this.mvcc.table(APF_GROUP, 'prioritylevelconfigurations');
+    const info = this.registry.storageInfo(APF_GROUP, 'flowschemas');
+    if (!info) return;
+    for (const name of flowSchemasToCheck(table, event, schemas)) {
+      const schema = schemas.current.get(keyOf('', name))?.object;
+      if (!schema || schema.metadata.deletionTimestamp) continue;
+      const level = (schema.spec as { priorityLevelConfiguration?: { name?: string } } | undefined)?.priorityLevelConfiguration?.name ?? '';
+      const status = danglingApply(schema, levels.current.has(keyOf('', level)), this.opts.clock.now());
+      if (status) this.patch(info, '', name, 'apply', status, 'status', { fieldManager: APF_CONSUMER, force: true });
     }
   }
 
@@ -663,6 +682,8 @@ export class ApiStore implements StoreOps {
   /** The new object for a main-resource or /status write: immutable metadata kept, status or spec as the subresource says. */
   private mergeIntoCurrent(info: ResourceInfo, current: Stored, body: KubeObject, subresource: Subresource | undefined, ctx: RequestContext): KubeObject {
     const cur = current.object;
+    // Read before the write's object (which may be the request's own) has it put back.
+    const sentDeletionTimestamp = body.metadata?.deletionTimestamp;
     let next: KubeObject;
     if (subresource === 'status') {
       this.statusInfo(info);
@@ -682,6 +703,8 @@ export class ApiStore implements StoreOps {
     }
     refuseImmutableMetadataChange(info, body.metadata?.uid ?? next.metadata.uid, subresource === 'status' && info.source === 'crd' ? undefined : body.metadata?.deletionGracePeriodSeconds, cur.metadata);
     keepImmutableMetadata(cur, next);
+    const requested = requestedForm(info, subresource, cur, body, next, sentDeletionTimestamp);
+    if (requested) this.requestedForms.set(next, requested);
     if (isCrdTable(info) && subresource !== 'status') {
       const causes = validateCrdForWrite(next);
       if (causes.length) throw invalid(info.group, info.kind, cur.metadata.name ?? '', causes);
@@ -759,11 +782,11 @@ export class ApiStore implements StoreOps {
     if (cur.metadata.deletionTimestamp && !next.metadata.finalizers?.length && !(info.group === '' && info.resource === 'namespaces')) {
       // The last finalizer gone: the object is deleted, and the write is answered with the object it
       // asked for (its fields recorded), as kube-apiserver's deleteWithoutFinalizers answers a PUT.
-      if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
+      if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx), this.requestedForms.get(next));
       if (!ctx.dryRun) this.commit(table, key, undefined, ctx);
       return transientStored(next);
     }
-    if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx));
+    if (!this.fieldsDecided.has(next)) recordUpdate(cur, next, this.fieldManagement(info, subresource, ctx), this.requestedForms.get(next));
     // Semantically equal (key order aside, as the API server compares): nothing to write.
     if (ctx.dryRun) return new Stored(next, current.resourceVersion);
     if (jsonEqual(next, current.object)) return current;
@@ -803,6 +826,9 @@ export class ApiStore implements StoreOps {
 
   private afterCommit(table: ResourceTable, event: HistoryEvent, ctx: RequestContext): void {
     const obj = event.object.object;
+    if (table.group === APF_GROUP && (table.resource === 'flowschemas' || table.resource === 'prioritylevelconfigurations')) {
+      this.followUps.push(() => this.markDangling(table, event));
+    }
     if (isCrdTable(table)) {
       followCrd(this, event, this.opts.onUnserved);
       const key = keyOf('', obj.metadata.name ?? '');

@@ -59,7 +59,8 @@ function invalidListOptions(why: string): Error {
 
 function stateAt(store: MvccStore, table: ResourceTable, rv: number, onExpired: () => Error): StateView {
   if (rv >= store.resourceVersion) return table.view();
-  if (rv < windowStartOf(store, table)) throw onExpired();
+  // Lists go to storage, which periodic compaction may have cut below the watch cache's window.
+  if (rv < windowStartOf(store, table) || rv < store.storageCompactedRv) throw onExpired();
   return table.stateAt(rv);
 }
 
@@ -139,9 +140,12 @@ export function listTable(store: MvccStore, table: ResourceTable, info: Resource
 }
 
 function listHead(list: Omit<ListResult, 'json'>): string {
-  const meta: Record<string, unknown> = { resourceVersion: String(list.resourceVersion) };
-  if (list.continue) meta.continue = list.continue;
+  const meta: Record<string, unknown> = {};
+  // A custom resource list is unstructured in kube-apiserver, whose setter writes `continue` even
+  // when empty (and encodes the keys sorted); built-in lists' typed ListMeta omits it.
+  if (list.continue || !list.bareItems) meta.continue = list.continue ?? '';
   if (list.remainingItemCount !== undefined) meta.remainingItemCount = list.remainingItemCount;
+  meta.resourceVersion = String(list.resourceVersion);
   return `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(meta)},"items":[`;
 }
 

@@ -97,6 +97,11 @@ export class MvccStore {
   private rv: number;
   /** History before this RV is gone (etcd compaction). */
   compactedRv = 0;
+  /**
+   * Lists at an RV before this one (continue tokens, Exact) are gone: etcd's periodic compaction
+   * (storageCompaction.ts), which leaves the watch cache's window to watches.
+   */
+  storageCompactedRv = 0;
   private readonly tables = new Map<string, ResourceTable>();
   /** Persistence (a state dir), when there is one. */
   commitLog: CommitLog | undefined;
@@ -202,6 +207,16 @@ export class MvccStore {
       oldest.history.dropOldest();
       total += oldest.history.bytes;
     }
+  }
+
+  /** The periodic compaction's own write: the revision moves on with no object changed. Answers the new RV. */
+  advanceRevision(): number {
+    return ++this.rv;
+  }
+
+  /** Lists before `rv` are gone from now on (never moves back). */
+  compactStorage(rv: number): void {
+    this.storageCompactedRv = Math.max(this.storageCompactedRv, Math.min(rv, this.rv));
   }
 
   /** Drops history before `rv` in every table. */

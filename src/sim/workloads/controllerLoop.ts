@@ -26,6 +26,8 @@ export interface ControllerDefinition {
   watches: WatchedResource[];
   /** Brings one key to its desired state; answers ms until it wants another look, if any. */
   reconcile(key: string, ctx: RequestContext): number | void;
+  /** Resources a reconcile found it must watch too (a quota counting a custom resource): opened once each, after it. */
+  moreWatches?(): Iterable<WatchedResource>;
 }
 
 export interface RunningController {
@@ -80,6 +82,7 @@ export function runController(cluster: WorkloadCluster, definition: ControllerDe
       if (stopped) return;
       try {
         const after = definition.reconcile(key, ctx);
+        for (const resource of definition.moreWatches?.() ?? []) openOnce(resource);
         failures.delete(key);
         if (after !== undefined) enqueueAfter(key, after);
       } catch (err) {
@@ -95,6 +98,20 @@ export function runController(cluster: WorkloadCluster, definition: ControllerDe
     schedule();
   }
 
+  /** The resources watched, by group/version/resource: a moreWatches resource is opened once. */
+  const opened = new Set<string>();
+  const openOnce = (resource: WatchedResource): void => {
+    const id = `${resource.gvr.group}/${resource.gvr.version}/${resource.gvr.resource}`;
+    if (opened.has(id)) return;
+    opened.add(id);
+    try {
+      open(resource);
+    } catch {
+      // No longer served (its CRD went): a later reconcile that still names it tries again.
+      opened.delete(id);
+    }
+  };
+
   const open = (resource: WatchedResource): void => {
     if (stopped) return;
     const watch = cluster.watch(resource.gvr, {}, {
@@ -106,12 +123,18 @@ export function runController(cluster: WorkloadCluster, definition: ControllerDe
       close: () => {
         const i = watches.indexOf(watch);
         if (i >= 0) watches.splice(i, 1);
-        cluster.clock.setTimer(10, () => open(resource));
+        cluster.clock.setTimer(10, () => {
+          try {
+            open(resource);
+          } catch {
+            opened.delete(`${resource.gvr.group}/${resource.gvr.version}/${resource.gvr.resource}`);
+          }
+        });
       },
     }, ctx);
     watches.push(watch);
   };
-  for (const resource of definition.watches) open(resource);
+  for (const resource of definition.watches) openOnce(resource);
 
   return {
     enqueue,

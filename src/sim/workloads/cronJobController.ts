@@ -95,6 +95,11 @@ export function cronJobController(cluster: WorkloadCluster): ControllerDefinitio
         const completed = ((job.status ?? {}) as { completionTime?: string }).completionTime;
         if (outcome === 'Complete' && completed && (!lastSuccessfulTime || Date.parse(completed) > Date.parse(lastSuccessfulTime))) lastSuccessfulTime = completed;
       }
+      // An active Job deleted by someone else leaves `active` too, with the controller's word for it.
+      const present = new Set(jobs.map((j) => j.metadata.uid));
+      for (const ref of status.active ?? []) {
+        if (!present.has(ref.uid)) events.record(cronJob, 'Normal', 'MissingJob', `Active job went missing: ${ref.name ?? ''}`, ctx);
+      }
       let active = jobs.filter((j) => !finishedAs(j) && !j.metadata.deletionTimestamp);
       const kept = jobs.filter((j) => !j.metadata.deletionTimestamp);
       trimHistory(cronJob, kept.filter((j) => finishedAs(j) === 'Complete'), spec.successfulJobsHistoryLimit ?? 3, ctx);

@@ -7,6 +7,7 @@ import { fenceposts, newReplicaSetSize, oldReplicasToRemove, type ReplicaSetCoun
 import { eventRecorder } from './eventRecorder.ts';
 import { setCondition, writeStatusIfChanged, type Condition } from './status.ts';
 import { templateHash } from './templateHash.ts';
+import { claimObjects } from './podClaims.ts';
 import { getObject, listObjects, mutable, PODS, REPLICASETS, DEPLOYMENTS, type WorkloadCluster } from './workloadCluster.ts';
 import { labelSelectorText } from '../../shared/labelSelector.ts';
 
@@ -69,7 +70,10 @@ export function deploymentController(cluster: WorkloadCluster): ControllerDefini
       if (!d || d.metadata.deletionTimestamp) return;
       const spec = (d.spec ?? {}) as DeploymentSpec;
       const desired = spec.replicas ?? 1;
-      const owned = listObjects(cluster, REPLICASETS, namespace, ctx).filter((rs) => isControlledBy(rs, d.metadata.uid)).map(view);
+      // Its ReplicaSets as its controller claims them: orphans its selector matches are adopted.
+      const selected = new Set(listObjects(cluster, REPLICASETS, namespace, ctx, labelSelectorText(spec.selector)).map((rs) => rs.metadata.uid));
+      const candidates = listObjects(cluster, REPLICASETS, namespace, ctx).filter((rs) => isControlledBy(rs, d.metadata.uid) || selected.has(rs.metadata.uid));
+      const owned = claimObjects(cluster, REPLICASETS, d, controllerRef(d, 'apps/v1', 'Deployment'), candidates, (rs) => selected.has(rs.metadata.uid), ctx).map(view);
       const hash = templateHash(spec.template);
       let newRs = owned.find((rs) => rs.object.metadata.labels?.[HASH_LABEL] === hash);
       const old = owned.filter((rs) => rs !== newRs).sort((a, b) => revisionOf(a.object) - revisionOf(b.object));

@@ -9,12 +9,14 @@ import { getObject, JOBS, listObjects, PODS, type WorkloadCluster } from './work
 
 // The Job controller (pkg/controller/job), NonIndexed: up to `parallelism` Pods at a time until
 // `completions` have Succeeded (Complete), or more than `backoffLimit` have Failed (Failed,
-// BackoffLimitExceeded). A suspended Job keeps no Pods.
+// BackoffLimitExceeded), or it has run `activeDeadlineSeconds` since its start (Failed,
+// DeadlineExceeded). A suspended Job keeps no Pods.
 
 interface JobSpec {
   parallelism?: number;
   completions?: number | null;
   backoffLimit?: number;
+  activeDeadlineSeconds?: number;
   suspend?: boolean;
   template?: unknown;
 }
@@ -27,7 +29,7 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
       { gvr: JOBS, keysFor: (job) => [objectKey(job)] },
       { gvr: PODS, keysFor: (pod) => controllerKeyOf(pod, 'Job') },
     ],
-    reconcile(key: string, ctx: RequestContext): void {
+    reconcile(key: string, ctx: RequestContext): number | void {
       const { namespace, name } = splitKey(key);
       const job = getObject(cluster, JOBS, namespace, name, ctx);
       if (!job || job.metadata.deletionTimestamp) return;
@@ -39,6 +41,11 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
       const succeeded = pods.filter((p) => phaseOf(p) === 'Succeeded').length;
       const failed = pods.filter((p) => phaseOf(p) === 'Failed').length;
       const now = timeString(cluster.clock.now());
+      const startTime = status.startTime ?? now;
+      // ms left before the deadline (the controller looks again then), or undefined without one.
+      const deadlineIn = spec.activeDeadlineSeconds !== undefined && !spec.suspend
+        ? Date.parse(startTime) + spec.activeDeadlineSeconds * 1000 - cluster.clock.now()
+        : undefined;
       const parallelism = spec.parallelism ?? 1;
       const completions = spec.completions ?? null;
       let conditions = status.conditions;
@@ -51,6 +58,11 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
         conditions = setCondition(conditions, { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, now);
         remove = active.length;
         outcome = ['Warning', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'];
+      } else if (deadlineIn !== undefined && deadlineIn <= 0) {
+        const message = 'Job was active longer than specified deadline';
+        conditions = setCondition(conditions, { type: 'Failed', status: 'True', reason: 'DeadlineExceeded', message }, now);
+        remove = active.length;
+        outcome = ['Warning', 'DeadlineExceeded', message];
       } else if (completions !== null ? succeeded >= completions : succeeded > 0 && active.length === 0) {
         conditions = setCondition(conditions, { type: 'Complete', status: 'True', reason: '', message: '' }, now);
         completionTime = now;
@@ -83,7 +95,7 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
       }
       const stillActive = active.length + add - remove;
       writeStatusIfChanged(cluster, JOBS, job, {
-        startTime: status.startTime ?? now,
+        startTime,
         completionTime: completionTime ?? status.completionTime,
         active: stillActive || undefined,
         succeeded: succeeded || undefined,
@@ -98,6 +110,8 @@ export function jobController(cluster: WorkloadCluster): ControllerDefinition {
         }),
       }, ctx);
       if (outcome) events.record(job, ...outcome, ctx);
+      const finished = conditions?.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+      if (!finished && deadlineIn !== undefined) return Math.max(deadlineIn, 0);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { KubeObject, OwnerReference } from '../../shared/k8s.ts';
+import type { GroupVersionResource, KubeObject, OwnerReference } from '../../shared/k8s.ts';
 import type { RequestContext } from '../store/types.ts';
 import { isControlledBy } from './pods.ts';
 import { mutable, PODS, type WorkloadCluster } from './workloadCluster.ts';
@@ -24,23 +24,39 @@ export function claimPods(
   matches: (labels: Record<string, string>) => boolean,
   ctx: RequestContext,
 ): KubeObject[] {
+  return claimObjects(cluster, PODS, owner, ownerRef, pods, (pod) => matches(pod.metadata.labels ?? {}), ctx);
+}
+
+/**
+ * The same claim for objects of any kind (a Deployment's ReplicaSets, as its controller's
+ * ReplicaSetControllerRefManager claims them): a Deployment made again over ReplicaSets orphaned
+ * from another adopts the one of its template instead of making a new one.
+ */
+export function claimObjects(
+  cluster: WorkloadCluster,
+  gvr: GroupVersionResource,
+  owner: Readonly<KubeObject>,
+  ownerRef: OwnerReference,
+  objects: readonly KubeObject[],
+  matches: (object: Readonly<KubeObject>) => boolean,
+  ctx: RequestContext,
+): KubeObject[] {
   const uid = owner.metadata.uid;
   const claimed: KubeObject[] = [];
-  for (const pod of pods) {
-    const labels = pod.metadata.labels ?? {};
-    if (isControlledBy(pod, uid)) {
-      if (matches(labels)) claimed.push(pod);
-      else if (!pod.metadata.deletionTimestamp) writeOwners(cluster, pod, (pod.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid), ctx);
-    } else if (!hasController(pod) && matches(labels) && !pod.metadata.deletionTimestamp && !owner.metadata.deletionTimestamp) {
-      claimed.push(writeOwners(cluster, pod, [...(pod.metadata.ownerReferences ?? []), ownerRef], ctx));
+  for (const object of objects) {
+    if (isControlledBy(object, uid)) {
+      if (matches(object)) claimed.push(object);
+      else if (!object.metadata.deletionTimestamp) writeOwners(cluster, gvr, object, (object.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid), ctx);
+    } else if (!hasController(object) && matches(object) && !object.metadata.deletionTimestamp && !owner.metadata.deletionTimestamp) {
+      claimed.push(writeOwners(cluster, gvr, object, [...(object.metadata.ownerReferences ?? []), ownerRef], ctx));
     }
   }
   return claimed;
 }
 
-function writeOwners(cluster: WorkloadCluster, pod: Readonly<KubeObject>, owners: OwnerReference[], ctx: RequestContext): KubeObject {
-  const next = mutable(pod);
+function writeOwners(cluster: WorkloadCluster, gvr: GroupVersionResource, object: Readonly<KubeObject>, owners: OwnerReference[], ctx: RequestContext): KubeObject {
+  const next = mutable(object);
   if (owners.length > 0) next.metadata.ownerReferences = owners;
   else delete next.metadata.ownerReferences;
-  return cluster.update(PODS, pod.metadata.namespace ?? '', pod.metadata.name ?? '', next, undefined, ctx).object as KubeObject;
+  return cluster.update(gvr, object.metadata.namespace ?? '', object.metadata.name ?? '', next, undefined, ctx).object as KubeObject;
 }

@@ -37,9 +37,25 @@ export function resourceQuotaController(cluster: WorkloadCluster): ControllerDef
     const version = cluster.servedVersion(group, resource);
     if (version) watches.push({ gvr: { group, version, resource }, keysFor: byNamespace });
   }
+  // Resources a quota counts by `count/<resource>.<group>` beyond those above (a custom resource,
+  // say): watched once a quota names them, as kube's quota monitors watch what quotas evaluate.
+  const counted = new Map<string, WatchedResource>();
+  const watchCounted = (hard: Record<string, unknown>): void => {
+    for (const name of Object.keys(hard)) {
+      if (!name.startsWith('count/')) continue;
+      const qualified = name.slice('count/'.length);
+      const dot = qualified.indexOf('.');
+      const resource = dot < 0 ? qualified : qualified.slice(0, dot);
+      const group = dot < 0 ? '' : qualified.slice(dot + 1);
+      if (counted.has(qualified) || RECOUNTED.some((r) => r.group === group && r.resource === resource)) continue;
+      const version = cluster.servedVersion(group, resource);
+      if (version) counted.set(qualified, { gvr: { group, version, resource }, keysFor: byNamespace });
+    }
+  };
   return {
     name: 'resourcequota-controller',
     watches,
+    moreWatches: () => counted.values(),
     // Keys are namespaces: every quota of one is recounted from one listing of its objects.
     reconcile(namespace: string, ctx: RequestContext): number | void {
       const quotas = listObjects(cluster, RESOURCE_QUOTAS, namespace, ctx);
@@ -59,6 +75,7 @@ export function resourceQuotaController(cluster: WorkloadCluster): ControllerDef
       for (const quota of quotas) {
         if (quota.metadata.deletionTimestamp) continue;
         const hard = ((quota.spec ?? {}) as { hard?: Record<string, unknown> }).hard ?? {};
+        watchCounted(hard);
         writeStatusIfChanged(cluster, RESOURCE_QUOTAS, mutable(quota), { hard: structuredClone(hard), used: toJson(calculateUsed(quota, objectsOf, now)) }, ctx);
       }
       return FULL_RESYNC_MS;

@@ -35,4 +35,25 @@ describe('API Priority and Fairness defaults', () => {
     const level = (await call(suite.server, 'GET', `${FC}/prioritylevelconfigurations/workload-low`)).json();
     assert.deepEqual(level.spec, { type: 'Limited', limited: { nominalConcurrencyShares: 100, limitResponse: { type: 'Queue', queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } }, lendablePercent: 90 } });
   });
+
+  it('managedFields own a priority level reference without `.` (a Go value, not a pointer), as kube-apiserver records it', async () => {
+    type Entry = { manager: string; fieldsV1: { 'f:spec': Record<string, Record<string, unknown>> } };
+    const producer = ((await call(suite.server, 'GET', `${FC}/flowschemas/exempt`)).json().metadata.managedFields as Entry[])
+      .find((m) => m.manager === 'api-priority-and-fairness-config-producer-v1');
+    assert.deepEqual(producer?.fieldsV1['f:spec']['f:priorityLevelConfiguration'], { 'f:name': {} });
+    const level = await call(suite.server, 'POST', `${FC}/prioritylevelconfigurations`, {
+      body: { metadata: { name: 'mf-level' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } } },
+    });
+    assert.equal(level.status, 201, level.body);
+    const limited = (level.json().metadata.managedFields as Entry[])[0]?.fieldsV1['f:spec']['f:limited'];
+    assert.deepEqual(limited?.['f:limitResponse'], { '.': {}, 'f:type': {} }, 'a value under a pointer the zero spec lacks: `.` as kube-apiserver records it');
+    assert.deepEqual(limited?.['.'], {});
+    const schema = await call(suite.server, 'POST', `${FC}/flowschemas`, {
+      body: { metadata: { name: 'mf-schema' }, spec: { priorityLevelConfiguration: { name: 'mf-level' }, distinguisherMethod: { type: 'ByUser' } } },
+    });
+    assert.equal(schema.status, 201, schema.body);
+    const spec = (schema.json().metadata.managedFields as Entry[])[0]?.fieldsV1['f:spec'];
+    assert.deepEqual(spec?.['f:priorityLevelConfiguration'], { 'f:name': {} });
+    assert.deepEqual(spec?.['f:distinguisherMethod'], { '.': {}, 'f:type': {} });
+  });
 });

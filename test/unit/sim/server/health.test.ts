@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { healthAnswer } from '../../../../src/sim/server/health.ts';
+import { call } from './httpClient.ts';
+import { suiteServer } from './suiteServer.ts';
+
+const suite = suiteServer();
 
 const q = (query = ''): URLSearchParams => new URLSearchParams(query);
 const healthy = { persistence: undefined, heap: undefined };
@@ -8,11 +12,31 @@ const disk = (persistence: string) => ({ persistence, heap: undefined });
 
 test('a healthy endpoint says ok, and lists its checks when asked to be verbose', () => {
   assert.deepEqual(healthAnswer('livez', '', q(), healthy), { status: 200, text: 'ok' });
-  assert.deepEqual(healthAnswer('readyz', '', q('verbose'), healthy), {
-    status: 200,
-    text: '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]persistence ok\n[+]heap ok\n[+]shutdown ok\nreadyz check passed\n',
-  });
-  assert.equal(healthAnswer('healthz', '', q('verbose=1'), healthy).text, '[+]ping ok\n[+]log ok\n[+]etcd ok\nhealthz check passed\n');
+  const ready = healthAnswer('readyz', '', q('verbose'), healthy);
+  assert.equal(ready.status, 200);
+  assert.match(ready.text, /^\[\+\]ping ok\n\[\+\]log ok\n\[\+\]etcd ok\n\[\+\]etcd-readiness ok\n\[\+\]informer-sync ok\n\[\+\]poststarthook\/start-kube-apiserver-admission-initializer ok\n/);
+  assert.match(ready.text, /\n\[\+\]poststarthook\/apiservice-discovery-controller ok\n\[\+\]persistence ok\n\[\+\]heap ok\n\[\+\]shutdown ok\nreadyz check passed\n$/);
+  const health = healthAnswer('healthz', '', q('verbose=1'), healthy).text;
+  assert.match(health, /^\[\+\]ping ok\n\[\+\]log ok\n\[\+\]etcd ok\n\[\+\]poststarthook\/start-kube-apiserver-admission-initializer ok\n/);
+  assert.match(health, /\[\+\]autoregister-completion ok\n[^]*\[\+\]poststarthook\/apiservice-discovery-controller ok\nhealthz check passed\n$/);
+});
+
+test('over HTTP, each endpoint lists every check the e2e health spec requires of kube-apiserver v1.28', async () => {
+  const required = [
+    'ping', 'log', 'etcd', 'poststarthook/start-kube-apiserver-admission-initializer', 'poststarthook/generic-apiserver-start-informers',
+    'poststarthook/start-apiextensions-informers', 'poststarthook/start-apiextensions-controllers', 'poststarthook/crd-informer-synced',
+    'poststarthook/bootstrap-controller', 'poststarthook/start-system-namespaces-controller', 'poststarthook/start-service-ip-repair-controllers',
+    'poststarthook/scheduling/bootstrap-system-priority-classes', 'poststarthook/start-cluster-authentication-info-controller',
+    'poststarthook/start-kube-aggregator-informers', 'poststarthook/apiservice-registration-controller', 'poststarthook/apiservice-status-available-controller',
+    'poststarthook/kube-apiserver-autoregistration', 'autoregister-completion', 'poststarthook/apiservice-openapi-controller',
+  ];
+  for (const endpoint of ['healthz', 'livez', 'readyz']) {
+    const answer = await call(suite.server, 'GET', `/${endpoint}?verbose=1`);
+    assert.equal(answer.status, 200, endpoint);
+    const lines = new Set(answer.body.split('\n'));
+    const wanted = endpoint === 'readyz' ? [...required, 'informer-sync'] : required;
+    assert.deepEqual(wanted.filter((c) => !lines.has(`[+]${c} ok`)), [], endpoint);
+  }
 });
 
 test('a failing check makes readiness fail with its reason, never liveness', () => {
