@@ -98,6 +98,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     lastStartOf: (key) => run.lastStartOf(key),
   });
   run.onActivity = () => quietness.touch();
+  run.onSynced = () => coverage.processSynced();
   const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch(), released: () => quietness.released() }) : undefined;
   let resyncWrites: CommittedWrite[] = [];
   try {
@@ -171,6 +172,8 @@ class RunningController {
   private readonly lastOfKey = new Map<string, { record: ReconcileRecord; startedAt: number }>();
   failedOutput: OutputTail | undefined;
   onActivity: () => void = () => {};
+  /** Called when a session (the first, or one started again) has synced. */
+  onSynced: () => void = () => {};
   private incarnation = 0;
   private readonly spec: RunSpec;
   private readonly sim: LaunchedSim;
@@ -214,7 +217,10 @@ class RunningController {
         resolve(false);
       }, SYNC_TIMEOUT_MS);
       session.on('synced', () => {
-        if (this.current === session) this.synced = session;
+        if (this.current === session) {
+          this.synced = session;
+          this.onSynced();
+        }
         resolve(true);
       });
       let failed = false;
