@@ -146,7 +146,7 @@ function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
  * failing both, the first ones after a restart. And the reconcile a kill cut short.
  */
 function diverging(plan: Plan, run: RunResult, diffs: readonly ObjectDiff[], reference: ReferenceCourse): FindingReconcile[] {
-  const found: TracedReconcile[] = [];
+  const found: (TracedReconcile | undefined)[] = [];
   const ids = new Set<string>();
   for (const d of diffs) {
     const object = d.change === 'missing' ? d.expected : d.got;
