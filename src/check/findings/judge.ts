@@ -75,7 +75,9 @@ export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay
   const recent = controllerWrites.filter((w) => w.atMs >= end - 3000);
   const described = describeWrites(recent);
   const busy = [...new Set(run.reconciles.slice(-5).map((r) => r.record.key))];
-  const loop = described.length ? `it kept writing ${keptWriting(recent, described, run.writes)}` : `its queue never emptied (reconciles without end${busy.length ? `, the last of ${busy.join(', ')}, writing nothing` : ''})`;
+  const loop = described.length
+    ? `it kept writing ${keptWriting(recent, described, run.writes)}`
+    : (run.notQuietBecause ?? `its queue never emptied (reconciles without end${busy.length ? `, the last of ${busy.join(', ')}, writing nothing` : ''})`);
   const p: Plan = plan ?? { kind: 'resync-when-quiet' };
   return {
     class: plan ? CLASS_OF[plan.kind] : 'not-idempotent',

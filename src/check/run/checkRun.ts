@@ -59,6 +59,8 @@ export interface RunResult {
   resyncWrites: CommittedWrite[];
   /** The controller and the scenario settled within the budget. */
   quiet: boolean;
+  /** Not quiet: what it waited on at the end, when not the controller's queue or writes. */
+  notQuietBecause?: string;
   /** When the run ended, on the clock of its writes' `atMs`. */
   endedAtMs?: number;
   /** What the plan did, step by step, and when (empty without one). */
@@ -88,6 +90,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     session: () => run.synced,
     writes,
     caughtUp: () => coverage.caughtUp(),
+    notCaughtUpBecause: () => coverage.notCaughtUp(),
     clusterBusy: (withinMs) => sim.cluster.workloadsBusy(withinMs),
     awaitingChange: () => perturbation?.awaitingChange() ?? false,
     letGo: (scenarioDone) => perturbation?.letGo(scenarioDone) ?? false,
@@ -134,6 +137,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       watched: coverage.watchedResources(),
       resyncWrites,
       quiet,
+      ...(quiet || !quietness.notQuietBecause ? {} : { notQuietBecause: quietness.notQuietBecause }),
       endedAtMs: writes.elapsedMs(),
       applied: perturbation?.applied ?? [],
       planMissed: perturbation ? !perturbation.reached : false,

@@ -48,6 +48,17 @@ export class WatchCoverage {
     return [...this.scopes].every((s) => now.has(s)) && this.handlersCaughtUp();
   }
 
+  /** Why it has not caught up, in words a finding can give (undefined: it has). */
+  notCaughtUp(): string | undefined {
+    const open = this.sample();
+    const behind = open.find((w) => w.undelivered > 0);
+    if (behind) return `its watch of ${inWords(scopeOf(behind))} still had ${behind.undelivered} event(s) to send it`;
+    const now = new Set(open.map(scopeOf));
+    const closed = [...this.scopes].filter((s) => !now.has(s));
+    if (closed.length) return `its watch of ${closed.map(inWords).join(', ')} never opened again`;
+    return this.handlersCaughtUp() ? undefined : 'its event handlers had not taken in what its watches sent';
+  }
+
   /**
    * A process started again (a crash plan) has synced: only what it watches counts from now on.
    * The killed one may have watched a kind the new one never reads — controller-runtime's cache
@@ -111,3 +122,9 @@ export class WatchCoverage {
 }
 
 const scopeOf = (w: { resource: string; namespace: string }) => `${w.resource} ${w.namespace}`;
+
+/** `configmaps default` → `configmaps in default`; `configmaps ` → `configmaps (every namespace)`. */
+const inWords = (scope: string) => {
+  const [resource, namespace] = scope.split(' ');
+  return namespace ? `${resource} in ${namespace}` : `${resource} (every namespace)`;
+};

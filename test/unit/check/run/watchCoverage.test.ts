@@ -68,3 +68,18 @@ test('a process started again is waited for on what it watches, not on a kind on
     coverage.close();
   }
 });
+
+test('not caught up, in words: the watch that never opened again, or the events it still had to send', () => {
+  let open: UserWatch[] = [watch, { id: 2, resource: 'configmaps', namespace: 'default', undelivered: 0, sent: 1 }];
+  const sim = { watchesOf: () => open, watchedViewsOf: () => new Map() } as unknown as SimClusterApi;
+  const coverage = new WatchCoverage(sim, 'u', () => {});
+  try {
+    assert.equal(coverage.notCaughtUp(), undefined);
+    open = [{ ...watch, undelivered: 2 }];
+    assert.equal(coverage.notCaughtUp(), 'its watch of secrets (every namespace) still had 2 event(s) to send it');
+    open = [watch];
+    assert.equal(coverage.notCaughtUp(), 'its watch of configmaps in default never opened again');
+  } finally {
+    coverage.close();
+  }
+});
