@@ -1,4 +1,4 @@
-import { describeTrigger } from '../../runtime/index.ts';
+import { describeStaleRead, describeTrigger } from '../../runtime/index.ts';
 import type { FieldDifference, ObjectDiff } from '../oracle/index.ts';
 import type { FindingClass, Plan } from '../plans/plan.ts';
 import type { CommittedWrite } from '../run/controllerWrites.ts';
@@ -21,6 +21,8 @@ export interface FindingReconcile {
   writes: string[];
   /** The controller was killed while it ran (its writes are those it made until then). */
   killed?: true;
+  /** Its reads of objects older than its controller's own writes of them (`stale read: …`). */
+  staleReads?: string[];
 }
 
 export interface FindingObject {
@@ -66,6 +68,7 @@ export function findingReconcile({ incarnation, record: r, killed }: TracedRecon
     cacheResourceVersion: r.cacheResourceVersion,
     writes: r.writes.map((w) => `${w.verb} ${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name} → ${w.error ? `${w.error.code ?? ''} ${w.error.reason ?? ''}`.trim() || w.error.message : `rv ${w.resourceVersion ?? '-'}`}`),
     ...(killed ? { killed } : {}),
+    ...(r.staleReads?.length ? { staleReads: r.staleReads.map(describeStaleRead) } : {}),
   };
 }
 
@@ -100,6 +103,7 @@ export function describeFinding(f: Finding, n: number): string {
       // A controller built without For (Watches, WatchesRawSource) names no kind its keys are of.
       const read = r.read.kind ? `read ${r.read.kind} ${r.read.key} at rv ${r.read.resourceVersion ?? '(not in cache)'}` : `key ${r.read.key} (no For kind: what it read is not known)`;
       lines.push(`    ${who}: ${r.trigger}; ${read}, cache at rv ${r.cacheResourceVersion}`);
+      for (const stale of r.staleReads ?? []) lines.push(`      warning: ${stale}`);
       for (const w of r.writes) lines.push(`      ${w}`);
       if (r.killed) lines.push('      killed here, before it finished');
     }

@@ -1,7 +1,7 @@
 import { fieldDifferences, objectTitle, renderDiff, type ObjectDiff, type Oracle } from '../oracle/index.ts';
 import { isHistoryPath } from '../oracle/masks.ts';
 import { CLASS_OF, describePlan, type Plan } from '../plans/plan.ts';
-import type { CommittedWrite } from '../run/controllerWrites.ts';
+import { sameWritePoint, type CommittedWrite } from '../run/controllerWrites.ts';
 import type { RunResult, TracedReconcile } from '../run/checkRun.ts';
 import { createsByObject, madeByOneStart } from './oneStart.ts';
 import { findingReconcile, reconcileOf, type Finding, type FindingObject, type FindingReconcile } from './finding.ts';
@@ -35,7 +35,7 @@ export function referenceCourse(run: RunResult, writes: readonly CommittedWrite[
 export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, replay: string, reference: ReferenceCourse = NO_COURSE): Finding | undefined {
   const diffs = oracle.judge(run.endState);
   if (diffs.length === 0) return undefined;
-  const reconciles = diverging(run, diffs, reference);
+  const reconciles = diverging(plan, run, diffs, reference);
   return {
     class: CLASS_OF[plan.kind],
     summary: `${describePlan(plan)}: the end state differs from every reference run — ${countDiffs(diffs)}`,
@@ -75,7 +75,9 @@ export function neverQuietFinding(run: RunResult, plan: Plan | undefined, replay
   const recent = controllerWrites.filter((w) => w.atMs >= end - 3000);
   const described = describeWrites(recent);
   const busy = [...new Set(run.reconciles.slice(-5).map((r) => r.record.key))];
-  const loop = described.length ? `it kept writing ${keptWriting(recent, described, run.writes)}` : `its queue never emptied (reconciles without end${busy.length ? `, the last of ${busy.join(', ')}, writing nothing` : ''})`;
+  const loop = described.length
+    ? `it kept writing ${keptWriting(recent, described, run.writes)}`
+    : (run.notQuietBecause ?? `its queue never emptied (reconciles without end${busy.length ? `, the last of ${busy.join(', ')}, writing nothing` : ''})`);
   const p: Plan = plan ?? { kind: 'resync-when-quiet' };
   return {
     class: plan ? CLASS_OF[plan.kind] : 'not-idempotent',
@@ -145,11 +147,13 @@ function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
  * missing one, or one made again under the name of one it wrote), the last reconciles of the request whose reconcile wrote it in the reference run;
  * failing both, the first ones after a restart. And the reconcile a kill cut short.
  */
-function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: ReferenceCourse): FindingReconcile[] {
-  const found: TracedReconcile[] = [];
+function diverging(plan: Plan, run: RunResult, diffs: readonly ObjectDiff[], reference: ReferenceCourse): FindingReconcile[] {
+  const found: (TracedReconcile | undefined)[] = [];
+  const ids = new Set<string>();
   for (const d of diffs) {
     const object = d.change === 'missing' ? d.expected : d.got;
     const id = objectKey(kindOfId(d.id), object.metadata.namespace ?? '', object.metadata.name ?? '');
+    ids.add(id);
     // A write of an object of that name that was since deleted and made again is not a write of this one.
     const uid = d.change === 'missing' ? undefined : object.metadata.uid;
     const lastWrite = run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id && (uid === undefined || w.object.metadata.uid === uid));
@@ -159,6 +163,16 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
     // writing it: where this run left it as it was (a restart that skipped the step).
     const writer = reference.writers.get(id);
     if (writer !== undefined) found.push(...run.reconciles.filter((t) => t.record.key === writer && (!r || later(t, r))).slice(-2));
+    // The first write of it made on a stale read of it: where a lost update began (the last write
+    // only carries the loss on).
+    found.push(run.reconciles.find((t) => wroteAfterStaleRead(t, id)));
+  }
+  // A stale view's first write of what differs after the write it does not show: a lost update
+  // (a list written back from a cache without the last entry) starts there, not at the last write.
+  if (plan.kind === 'stale-after-write' || plan.kind === 'stale-restart-after-write') {
+    const at = run.writes.findIndex((w) => w.byController && w.point && sameWritePoint(w.point, plan.write));
+    const next = at < 0 ? undefined : run.writes.slice(at + 1).find((w) => w.byController && ids.has(objectKey(w.kind, w.namespace, w.name)));
+    if (next) found.push(reconcileOf(next, run.reconciles));
   }
   if (found.length === 0) {
     // Nothing tells which reconciles should have written them: show the reconciles after the perturbation.
@@ -169,6 +183,18 @@ function diverging(run: RunResult, diffs: readonly ObjectDiff[], reference: Refe
   found.push(...run.reconciles.filter((t) => t.killed));
   const inOrder = unique(found).sort((a, b) => a.incarnation - b.incarnation || a.record.seq - b.record.seq);
   return inOrder.slice(0, MAX_RECONCILES).map(findingReconcile);
+}
+
+/** The reconcile read object `id` (`kind namespace/name`) older than its controller had written it, and wrote it. */
+function wroteAfterStaleRead({ record }: TracedReconcile, id: string): boolean {
+  const stale = (record.staleReads ?? []).some((s) => objectKey(qualifiedKind(s.apiVersion, s.kind), s.namespace ?? '', s.name) === id);
+  return stale && record.writes.some((w) => !w.error && objectKey(qualifiedKind(w.apiVersion, w.kind), w.namespace ?? '', w.name) === id);
+}
+
+/** `apps/v1`, `Deployment` → `apps/Deployment`; a core kind as it is. */
+function qualifiedKind(apiVersion: string, kind: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? kind : `${apiVersion.slice(0, slash)}/${kind}`;
 }
 
 function later(a: TracedReconcile, b: TracedReconcile): boolean {

@@ -59,6 +59,8 @@ export interface RunResult {
   resyncWrites: CommittedWrite[];
   /** The controller and the scenario settled within the budget. */
   quiet: boolean;
+  /** Not quiet: what it waited on at the end, when not the controller's queue or writes. */
+  notQuietBecause?: string;
   /** When the run ended, on the clock of its writes' `atMs`. */
   endedAtMs?: number;
   /** What the plan did, step by step, and when (empty without one). */
@@ -88,6 +90,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     session: () => run.synced,
     writes,
     caughtUp: () => coverage.caughtUp(),
+    notCaughtUpBecause: () => coverage.notCaughtUp(),
     clusterBusy: (withinMs) => sim.cluster.workloadsBusy(withinMs),
     awaitingChange: () => perturbation?.awaitingChange() ?? false,
     letGo: (scenarioDone) => perturbation?.letGo(scenarioDone) ?? false,
@@ -98,6 +101,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     lastStartOf: (key) => run.lastStartOf(key),
   });
   run.onActivity = () => quietness.touch();
+  run.onSynced = () => coverage.processSynced();
   const perturbation = spec.plan ? new Perturbation(spec.plan, { sim, writes, controllerUser: spec.controller.user, restart: (o) => run.restart(o), resync: () => run.current?.resync(), touch: () => quietness.touch(), released: () => quietness.released() }) : undefined;
   let resyncWrites: CommittedWrite[] = [];
   try {
@@ -133,6 +137,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       watched: coverage.watchedResources(),
       resyncWrites,
       quiet,
+      ...(quiet || !quietness.notQuietBecause ? {} : { notQuietBecause: quietness.notQuietBecause }),
       endedAtMs: writes.elapsedMs(),
       applied: perturbation?.applied ?? [],
       planMissed: perturbation ? !perturbation.reached : false,
@@ -171,6 +176,8 @@ class RunningController {
   private readonly lastOfKey = new Map<string, { record: ReconcileRecord; startedAt: number }>();
   failedOutput: OutputTail | undefined;
   onActivity: () => void = () => {};
+  /** Called when a session (the first, or one started again) has synced. */
+  onSynced: () => void = () => {};
   private incarnation = 0;
   private readonly spec: RunSpec;
   private readonly sim: LaunchedSim;
@@ -214,7 +221,10 @@ class RunningController {
         resolve(false);
       }, SYNC_TIMEOUT_MS);
       session.on('synced', () => {
-        if (this.current === session) this.synced = session;
+        if (this.current === session) {
+          this.synced = session;
+          this.onSynced();
+        }
         resolve(true);
       });
       let failed = false;

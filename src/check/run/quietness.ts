@@ -44,6 +44,8 @@ export interface QuietSubject {
   writes: ControllerWrites;
   /** Every watch the controller had is open and has sent everything it holds. */
   caughtUp(): boolean;
+  /** Why it has not caught up, in words (undefined: it has, or not known). */
+  notCaughtUpBecause?(): string | undefined;
   /**
    * The simulated cluster's own controllers (--workloads) have work queued, or (withinMs > 0) a
    * wait on the scenario's clock ending within `withinMs` (a Pod about to start).
@@ -83,6 +85,8 @@ export class Quietness {
   private releasePending = false;
   /** When the controller was first caught up after the perturbation last let go. */
   private caughtUpAfterRelease = -Infinity;
+  /** What kept it from being quiet when settle gave up at its deadline (see notQuietBecause). */
+  private blockedBy: string | undefined;
 
   constructor(subject: QuietSubject) {
     this.subject = subject;
@@ -155,9 +159,32 @@ export class Quietness {
         } else if (!done || this.subject.clusterBusy(this.clusterHorizon())) this.jump();
         else if (this.controllerQuiet(END_QUIET_MS)) return true;
       }
-      if (performance.now() >= deadline) return false;
+      if (performance.now() >= deadline) {
+        this.blockedBy = this.notQuietNow();
+        return false;
+      }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+  }
+
+  /**
+   * What kept the controller from being quiet when settle last gave up at its deadline, in words,
+   * when it was not its queue or its writes (a finding says those itself).
+   */
+  get notQuietBecause(): string | undefined {
+    return this.blockedBy;
+  }
+
+  private notQuietNow(): string | undefined {
+    const s = this.subject.session();
+    if (!s || !s.running) return 'it had not synced since it was last started';
+    const running = s.inFlight()[0];
+    if (running) return `its reconcile of ${running.key} was still running`;
+    const q = s.queue;
+    if (q.depth > 0 || q.processing > 0 || q.omitted || q.keys.some((k) => k.state !== 'waiting')) return undefined;
+    if (this.subject.clusterBusy(0)) return "the cluster's own controllers still had work queued";
+    // Idle, and not caught up: the run waited on a watch, not on the controller.
+    return this.subject.caughtUp() ? undefined : `it was idle, but ${this.subject.notCaughtUpBecause?.() ?? 'its watches had not caught up'}`;
   }
 
   /**

@@ -1,8 +1,8 @@
 import { sameView, type HandledView } from '../../controllerProtocol/index.ts';
 import type { SimClusterApi, UserWatch } from '../../sim/index.ts';
 
-// Whether the controller has been told everything: each watch it has had in the run (by resource
-// and namespace) is open again — after a restart or a relist its informers watch anew — and has
+// Whether the controller has been told everything: each watch its process has had (by resource
+// and namespace) is open again — after a relist its informers watch anew — and has
 // sent every event it holds (none withheld, delayed or held for coalescing). Its watches are
 // sampled as the run goes, so one that a 410 or a restart ended still counts; and what they send
 // is activity, so a run does not end while the controller takes in a relist nobody reconciled yet.
@@ -46,6 +46,28 @@ export class WatchCoverage {
     if (open.some((w) => w.undelivered > 0)) return false;
     const now = new Set(open.map(scopeOf));
     return [...this.scopes].every((s) => now.has(s)) && this.handlersCaughtUp();
+  }
+
+  /** Why it has not caught up, in words a finding can give (undefined: it has). */
+  notCaughtUp(): string | undefined {
+    const open = this.sample();
+    const behind = open.find((w) => w.undelivered > 0);
+    if (behind) return `its watch of ${inWords(scopeOf(behind))} still had ${behind.undelivered} event(s) to send it`;
+    const now = new Set(open.map(scopeOf));
+    const closed = [...this.scopes].filter((s) => !now.has(s));
+    if (closed.length) return `its watch of ${closed.map(inWords).join(', ')} never opened again`;
+    return this.handlersCaughtUp() ? undefined : 'its event handlers had not taken in what its watches sent';
+  }
+
+  /**
+   * A process started again (a crash plan) has synced: only what it watches counts from now on.
+   * The killed one may have watched a kind the new one never reads — controller-runtime's cache
+   * starts an informer on a reconcile's first Get of a kind, and a restarted controller whose
+   * work is done may not get that far — and that watch would be waited for for ever.
+   */
+  processSynced(): void {
+    this.scopes.clear();
+    this.sample();
   }
 
   /** Resources the controller's views never matched within HANDLED_WAIT_MS (the run went on without). */
@@ -100,3 +122,9 @@ export class WatchCoverage {
 }
 
 const scopeOf = (w: { resource: string; namespace: string }) => `${w.resource} ${w.namespace}`;
+
+/** `configmaps default` → `configmaps in default`; `configmaps ` → `configmaps (every namespace)`. */
+const inWords = (scope: string) => {
+  const [resource, namespace] = scope.split(' ');
+  return namespace ? `${resource} in ${namespace}` : `${resource} (every namespace)`;
+};

@@ -219,20 +219,25 @@ export class Watcher implements SimWatch {
     this.schedule();
   }
 
-  /** Queues a synthetic ADDED for an object of the initial state (already filtered by the caller). */
+  /**
+   * Queues a synthetic ADDED for an object of the initial state (already filtered by the caller).
+   * It is never held for coalescing: it is the state a list would answer, not a change of the
+   * object, and holding it would hide the object from an informer started after the rule was
+   * armed (its cache synced without it) until the object's next change.
+   */
   offerInitial(stored: Stored): void {
-    this.push(storedEvent('ADDED', stored));
+    this.push(storedEvent('ADDED', stored), true);
   }
 
   pushEvent(event: SimWatchEvent): void {
     this.push(event);
   }
 
-  private push(event: SimWatchEvent): void {
+  private push(event: SimWatchEvent, initial = false): void {
     const ofObject = event.type !== 'BOOKMARK' && event.type !== 'ERROR';
     if (ofObject && this.cfg.served) event = this.cfg.served(event);
     if (ofObject && this.cfg.apiVersion !== event.object.apiVersion) event = this.convert(event);
-    if (ofObject && (this.holds?.size || this.cfg.gate.holding)) {
+    if (ofObject && !initial && (this.holds?.size || this.cfg.gate.holding)) {
       const next = this.coalesced(event);
       if (!next) return;
       event = next;

@@ -139,3 +139,43 @@ test('a reconcile the kill cut short is shown, marked killed: the rollover kille
   assert.deepEqual(finding.reconciles.map((r) => [r.incarnation, r.seq, r.killed ?? false]), [[1, 1, false], [1, 2, true], [2, 1, false]]);
   assert.match(describeFinding(finding, 1), /#2 copier default\/web: .*\n {6}create ConfigMap default\/web-v2 → rv 12\n {6}killed here, before it finished\n/);
 });
+
+test('a lost update: the reconcile that wrote the object on a stale read of it, not only the last one that wrote it', () => {
+  // Two ledgers add their accounts to one list; the second read the list before the first's write
+  // reached its cache and wrote it without that account. A third write later carries the loss on.
+  const accounts = (list: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'accounts' }, data: { accounts: list } });
+  const patch = (list: string, rv: string): CommittedWrite => ({ verb: 'patch', kind: 'ConfigMap', group: '', resource: 'configmaps', namespace: 'default', name: 'accounts', resourceVersion: rv, object: accounts(list), byController: true, atMs: 0 }) as unknown as CommittedWrite;
+  const registering = (seq: number, key: string, rv: string, staleAt?: string): TracedReconcile => {
+    const r = reconcile(seq, key, 1);
+    r.record.writes.push({ verb: 'patch', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'accounts', resourceVersion: rv } as (typeof r.record.writes)[number]);
+    if (staleAt) r.record.staleReads = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'accounts', readResourceVersion: staleAt, wroteResourceVersion: '10', wroteBy: 1, verb: 'patch' }];
+    return r;
+  };
+  const all = [accounts('a,b,c')];
+  const reference = { endState: all, writes: [patch('a', '10'), patch('a,b', '12'), patch('a,b,c', '14')], reconciles: [registering(1, 'default/a', '10'), registering(2, 'default/b', '12'), registering(3, 'default/c', '14')] } as unknown as RunResult;
+  const lost = { endState: [accounts('b,c')], writes: [patch('a', '10'), patch('b', '12'), patch('b,c', '14')], reconciles: [registering(1, 'default/a', '10'), registering(2, 'default/b', '12', '9'), reconcile(3, 'default/a', 1), registering(4, 'default/c', '14')] } as unknown as RunResult;
+  const plan = { kind: 'stale-after-write', write: { verb: 'update', kind: 'ConfigMap', namespace: 'default', name: 'accounts', occurrence: 1, request: 'patch' }, lagMs: 1500 } as const;
+  const finding = endStateFinding(plan, lost, Oracle.learn([all, all]), 'replay', referenceCourse(reference, reference.writes));
+  assert.ok(finding);
+  assert.ok(finding.reconciles.some((r) => r.seq === 2), `the stale reconcile is named: ${finding.reconciles.map((r) => r.seq).join(', ')}`);
+  assert.match(describeFinding(finding, 1), /#2 copier default\/b: .*\n {6}warning: stale read: ConfigMap default\/accounts at rv 9, older than rv 10 this controller wrote \(patch in #1\)\n {6}patch ConfigMap default\/accounts → rv 12/);
+});
+
+test('a lost update behind a lagging cache: the first write of the object after the one the cache did not show', () => {
+  // As above, with no stale read reported (the list's kind read through the cache only, no handler
+  // of the controller's watching it): the write the plan held back names where the loss began.
+  const accounts = (list: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', name: 'accounts' }, data: { accounts: list } });
+  const point = { verb: 'update', kind: 'ConfigMap', namespace: 'default', name: 'accounts', occurrence: 1, request: 'patch' } as const;
+  const patch = (list: string, rv: string, first = false): CommittedWrite => ({ verb: 'patch', kind: 'ConfigMap', group: '', resource: 'configmaps', namespace: 'default', name: 'accounts', resourceVersion: rv, object: accounts(list), byController: true, atMs: 0, ...(first ? { point } : {}) }) as unknown as CommittedWrite;
+  const registering = (seq: number, key: string, rv: string): TracedReconcile => {
+    const r = reconcile(seq, key, 1);
+    r.record.writes.push({ verb: 'patch', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'accounts', resourceVersion: rv } as (typeof r.record.writes)[number]);
+    return r;
+  };
+  const all = [accounts('a,b,c')];
+  const reference = { endState: all, writes: [patch('a', '10'), patch('a,b', '12'), patch('a,b,c', '14')], reconciles: [registering(1, 'default/a', '10'), registering(2, 'default/b', '12'), registering(3, 'default/c', '14')] } as unknown as RunResult;
+  const lost = { endState: [accounts('b,c')], writes: [patch('a', '10', true), patch('b', '12'), patch('b,c', '14')], reconciles: [registering(1, 'default/a', '10'), registering(2, 'default/b', '12'), reconcile(3, 'default/a', 1), registering(4, 'default/c', '14')] } as unknown as RunResult;
+  const finding = endStateFinding({ kind: 'stale-after-write', write: point, lagMs: 1500 }, lost, Oracle.learn([all, all]), 'replay', referenceCourse(reference, reference.writes));
+  assert.ok(finding);
+  assert.deepEqual(finding.reconciles.map((r) => r.seq), [2, 4]);
+});

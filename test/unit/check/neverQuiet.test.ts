@@ -34,3 +34,10 @@ test("a controller fighting the cluster's own controller: the object it kept wri
     'the controller never went quiet: it kept writing delete ConfigMap registry/kube-root-ca.crt (3 times); create ConfigMap registry/default.web, with root-ca-cert-publisher writing ConfigMap registry/kube-root-ca.crt back in between',
   );
 });
+
+test('a controller idle at the end, the run waiting on a watch: that watch, not a queue that never emptied', () => {
+  const run = { writes: [annotate(1_000)], reconciles: [1, 2, 3].map(reconcile), endedAtMs: 20_000, notQuietBecause: 'it was idle, but its watch of configmaps (every namespace) never opened again' } as unknown as RunResult;
+  const f = neverQuietFinding(run, { kind: 'crash-after-write', write: { verb: 'update', kind: 'ConfigMap', namespace: 'default', name: 'mirror', occurrence: 1 } }, 'replay');
+  assert.match(f.summary, /the controller never went quiet: it was idle, but its watch of configmaps \(every namespace\) never opened again$/);
+  assert.doesNotMatch(f.summary, /queue never emptied/);
+});

@@ -145,3 +145,9 @@ test('a key failing since before any perturbation let go is not waited for beyon
   assert.equal(await q.settle(started + 10_000), true);
   assert.ok(performance.now() - started < 2000);
 });
+
+test('at its deadline, an idle controller that never caught up says which watch it waited on', async () => {
+  const q = new Quietness(subject({ caughtUp: () => false, notCaughtUpBecause: () => 'its watch of configmaps (every namespace) never opened again' }));
+  assert.equal(await q.settle(performance.now() + 300), false);
+  assert.equal(q.notQuietBecause, 'it was idle, but its watch of configmaps (every namespace) never opened again');
+});

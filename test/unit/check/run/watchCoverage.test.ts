@@ -48,3 +48,38 @@ test('a handler view follows deletions and updates: what it was given, not delet
   v.given('b', '10', true);
   assert.deepEqual(v.view(), { objects: 1, rvSum: 9 });
 });
+
+test('a process started again is waited for on what it watches, not on a kind only the killed one read', () => {
+  // The killed process had read ConfigMaps (an informer its cache started on a reconcile's Get);
+  // the new one, its work done, never reads them.
+  let open: UserWatch[] = [watch, { id: 2, resource: 'configmaps', namespace: '', undelivered: 0, sent: 1 }];
+  const sim = { watchesOf: () => open, watchedViewsOf: () => new Map() } as unknown as SimClusterApi;
+  const coverage = new WatchCoverage(sim, 'u', () => {});
+  try {
+    assert.equal(coverage.caughtUp(), true);
+    open = [];
+    assert.equal(coverage.caughtUp(), false, 'killed: its watches are to open again');
+    open = [{ ...watch, id: 3 }];
+    coverage.processSynced();
+    assert.equal(coverage.caughtUp(), true);
+    open = [];
+    assert.equal(coverage.caughtUp(), false, 'a relist of the new process: its own watch is to open again');
+  } finally {
+    coverage.close();
+  }
+});
+
+test('not caught up, in words: the watch that never opened again, or the events it still had to send', () => {
+  let open: UserWatch[] = [watch, { id: 2, resource: 'configmaps', namespace: 'default', undelivered: 0, sent: 1 }];
+  const sim = { watchesOf: () => open, watchedViewsOf: () => new Map() } as unknown as SimClusterApi;
+  const coverage = new WatchCoverage(sim, 'u', () => {});
+  try {
+    assert.equal(coverage.notCaughtUp(), undefined);
+    open = [{ ...watch, undelivered: 2 }];
+    assert.equal(coverage.notCaughtUp(), 'its watch of secrets (every namespace) still had 2 event(s) to send it');
+    open = [watch];
+    assert.equal(coverage.notCaughtUp(), 'its watch of configmaps in default never opened again');
+  } finally {
+    coverage.close();
+  }
+});

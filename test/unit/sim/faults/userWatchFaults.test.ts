@@ -181,6 +181,23 @@ describe('watch faults aimed at one user', () => {
     checked.close();
   });
 
+  it('coalesce-events spares the initial state of a watch-list opened after it was armed: the object is there, its next change is held', async () => {
+    // controller-runtime starts an informer on a reconcile's first Get of a kind: its watch-list
+    // comes after check armed the rule, and an initial ADDED held hid the object from its cache.
+    await createNamespace('coalesced-initial');
+    await put('coalesced-initial', 'x', '1');
+    await fault('coalesce-events', { user: CHECKED_USER, resource: 'configmaps', namespace: 'coalesced-initial', name: 'x' });
+    const checked = await openWatch(suite.server, '/api/v1/namespaces/coalesced-initial/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 'application/json', CHECKED);
+    await checked.waitForLines(2);
+    assert.deepEqual(summary(checked).filter((l) => !l.startsWith('BOOKMARK')), ['ADDED x=1']);
+    await put('coalesced-initial', 'x', '2');
+    await put('coalesced-initial', 'x', '3');
+    await checked.waitForLines(3);
+    await settle();
+    assert.deepEqual(summary(checked).filter((l) => !l.startsWith('BOOKMARK')), ['ADDED x=1', 'MODIFIED x=3']);
+    checked.close();
+  });
+
   it('coalesce-events: a delete while an event is held is sent as DELETED; a held event nothing replaces goes out after releaseAfter', async () => {
     const { admin, checked } = await twoWatchers('coalesced-delete');
     await put('coalesced-delete', 'x', '1');
