@@ -23,6 +23,7 @@ import { childOrigin, childrenOf, objectOrigin, toVariable, type Expandable } fr
 import { dataBreakpointText, isDataBreakpointText } from './data/dataBreakpoints.ts';
 import { evaluateInStop } from './evaluate.ts';
 import { parseWhyCommand } from './whyCommand.ts';
+import { buildErrorLocations } from './buildErrorLocations.ts';
 import { RECONCILE_SCOPES } from './reconcileScopes.ts';
 import type { GoProgramOverrides } from './goLaunch.ts';
 
@@ -101,7 +102,11 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     } catch (err) {
       const message = (err as Error).message;
       if (!(err instanceof PrintedError)) this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
-      this.sendErrorResponse(response, 1002, `Controller Lab could not start ${basename(args.program ?? args.controller ?? '')}: ${message}`);
+      const text = `Controller Lab could not start ${basename(args.program ?? args.controller ?? '')}: ${message}`;
+      if (buildErrorLocations(message).length === 0) return this.sendErrorResponse(response, 1002, text);
+      // A build error: the editor lists its lines as problems and offers to go to the first
+      // (buildErrors.ts), not VS Code's own dialog, whose one action opens launch.json.
+      this.sendErrorResponse(response, { id: 1002, format: text, showUser: false });
     }
   }
 
