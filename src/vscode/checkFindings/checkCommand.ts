@@ -40,10 +40,10 @@ export async function checkControllerCommand(model: FindingsModel, log: Log, arg
   if (!target) return undefined;
   model.start(target);
   reveal();
-  return runCheck(target, model, log);
+  return runCheck(target, model, log, reveal);
 }
 
-async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Promise<CheckReport | undefined> {
+async function runCheck(target: CheckTarget, model: FindingsModel, log: Log, reveal: () => void): Promise<CheckReport | undefined> {
   const name = basename(target.program);
   const given = { program: target.program, scenario: target.scenario, workloads: Boolean(target.workloads), as: target.as, programArgs: target.args ?? [] };
   log.info(`check: ${target.program} from ${target.scenario}`);
@@ -99,8 +99,19 @@ async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Pr
   log.info(describeReport(report));
   model.finish(report);
   const verdict = checkVerdict(name, report);
-  void (verdict.warning ? vscode.window.showWarningMessage(verdict.text) : vscode.window.showInformationMessage(verdict.text));
+  if (report.findings.length > 0) void offerFindings(verdict.text, reveal);
+  else void (verdict.warning ? vscode.window.showWarningMessage(verdict.text) : vscode.window.showInformationMessage(verdict.text));
   return report;
+}
+
+const REPLAY = 'Replay in Debugger';
+const SHOW = 'Show Findings';
+
+/** Findings: the notification goes to them (Replay asks which when there are several). */
+async function offerFindings(text: string, reveal: () => void): Promise<void> {
+  const choice = await vscode.window.showInformationMessage(text, REPLAY, SHOW);
+  if (choice === REPLAY) await vscode.commands.executeCommand('controllerLab.replayFinding');
+  else if (choice === SHOW) reveal();
 }
 
 /** What to check: given, or the active editor's controller and a scenario picked for it. */
