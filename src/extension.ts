@@ -92,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): ControllerLabApi {
   tree.trackExpansion(treeView, undefined, expansion);
   // Running controllers (run or debug): their informers and workqueue in the tree, reconciles on the timeline.
   context.subscriptions.push(
-    attachControllers(tree, theLab.timeline),
+    attachControllers(tree, theLab.timeline, undefined, () => [...theLab.clusters.values()].flatMap((c) => (c.server ? [c.server] : []))),
     vscode.commands.registerCommand('controllerLab.runController', (uri?: vscode.Uri) => runController(uri)),
   );
 

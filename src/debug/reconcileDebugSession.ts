@@ -15,14 +15,15 @@ import {
   BreakpointEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { basename, isAbsolute } from 'node:path';
-import { formatWhy, type ReconcileRecord, type WhyTarget } from '../runtime/index.ts';
+import { basename, isAbsolute, join } from 'node:path';
+import { formatWhy, programName, type ReconcileRecord, type WhyTarget } from '../runtime/index.ts';
 import { frameName, PrintedError, type DebugLaunchOptions, type ReconcileRuntime, type StopState } from './reconcileRuntime.ts';
 import { productionRuntime } from './productionRuntime.ts';
 import { childOrigin, childrenOf, objectOrigin, toVariable, type Expandable } from './variables.ts';
 import { dataBreakpointText, isDataBreakpointText } from './data/dataBreakpoints.ts';
 import { evaluateInStop } from './evaluate.ts';
 import { parseWhyCommand } from './whyCommand.ts';
+import { buildErrorLocations } from './buildErrorLocations.ts';
 import { RECONCILE_SCOPES } from './reconcileScopes.ts';
 import type { GoProgramOverrides } from './goLaunch.ts';
 
@@ -109,7 +110,12 @@ export class ReconcileDebugSession extends LoggingDebugSession {
     } catch (err) {
       const message = (err as Error).message;
       if (!(err instanceof PrintedError)) this.sendEvent(new OutputEvent(`${message}\n`, 'stderr'));
-      this.sendErrorResponse(response, 1002, `Controller Lab could not start ${basename(args.program ?? args.controller ?? '')}: ${message}`);
+      const program = args.program ?? args.controller ?? '';
+      const text = `Controller Lab could not start ${programName(args.cwd && !isAbsolute(program) ? join(args.cwd, program) : program)}: ${message}`;
+      if (buildErrorLocations(message).length === 0) return this.sendErrorResponse(response, 1002, text);
+      // A build error: the editor lists its lines as problems and offers to go to the first
+      // (buildErrors.ts), not VS Code's own dialog, whose one action opens launch.json.
+      this.sendErrorResponse(response, { id: 1002, format: text, showUser: false });
     }
   }
 

@@ -13,6 +13,7 @@ import { JsDebuggerAttach } from './jsDebuggerAttach.ts';
 import { goProgramOptions, reconcileSource, type GoLaunchOptions } from './goLaunch.ts';
 import { FindingReplay } from './findingReplay.ts';
 import { stderrRuns } from './stderrLines.ts';
+import { buildErrorLocations } from './buildErrorLocations.ts';
 
 /**
  * How long a TypeScript controller may take to load before the Debug Console says it has not
@@ -579,7 +580,11 @@ export class ReconcileRuntime extends TypedEmitter<DebugRuntimeEvents> {
       if (line) this.print('stderr', `${line}\n`);
     });
     reportRbacHints(session, (hint) => this.print('stderr', `${hint}\n`));
-    session.on('fatal', ({ phase, message }) => this.print('important', `Controller ${phase} failed: ${message}\n`));
+    // A build error with lines to go to is raised by the editor with those lines (buildErrors.ts):
+    // the console keeps it, without a second notification.
+    session.on('fatal', ({ phase, message }) =>
+      this.print(phase === 'compile' && buildErrorLocations(message).length > 0 ? 'stderr' : 'important', `Controller ${phase} failed: ${message}\n`),
+    );
     session.on('restarted', ({ pid, interrupted }) => {
       this.print('console', `The controller's process was killed (SIGKILL) and started again (${processName} pid ${pid ?? '?'}).\n`);
       // Reconciles the old process held at the gate will never run.

@@ -185,6 +185,11 @@ export class ControllerSession extends TypedEmitter<RuntimeEvents> {
   /** Set by restartProcess: what to do when the killed process's exit arrives. */
   private afterKill: (() => void) | undefined;
 
+  /** The kubeconfig it was started with: its cluster's (the views name that cluster). */
+  get clusterKubeconfig(): string {
+    return this.options.kubeconfig;
+  }
+
   constructor(options: ControllerSessionOptions) {
     super();
     this.options = options;

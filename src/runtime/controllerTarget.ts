@@ -97,3 +97,16 @@ export function findGoModule(dir: string): string | undefined {
     if (dirname(d) === d) return undefined;
   }
 }
+
+/**
+ * What messages call a program: its file's or directory's name, except kubebuilder's `cmd` (or the
+ * `main.go` in it), which every such project has: that one is named by the directory above it
+ * (`shop`, not `cmd`). A relative `./cmd` with nothing above it stays `cmd`.
+ */
+export function programName(program: string): string {
+  let path = program.replace(/[\\/]+$/, '');
+  if (/(^|[\\/])main\.go$/.test(path)) path = path.replace(/[\\/]?main\.go$/, '') || '.';
+  const parts = path.split(/[\\/]+/).filter((p) => p && p !== '.');
+  const last = parts.at(-1) ?? program;
+  return last === 'cmd' && parts.length > 1 ? (parts.at(-2) as string) : last;
+}

@@ -37,7 +37,7 @@ export { TypedEmitter } from './typedEmitter.ts';
 export { releaseInspectorWait } from './inspectorRelease.ts';
 export type { GoProgramOptions } from './controllerSession.ts';
 export type { TypeScriptHost, HostSpawnOptions, ControllerProcessEvents } from './hostProcess.ts';
-export { controllerTarget, hasMainPackage, looksLikeGoPackagePath, notAControllerFile } from './controllerTarget.ts';
+export { controllerTarget, hasMainPackage, looksLikeGoPackagePath, notAControllerFile, programName } from './controllerTarget.ts';
 export type { ControllerTarget } from './controllerTarget.ts';
 export { buildGoProgram } from './goControllerProcess.ts';
 export { cachedProgramPath } from './goProgramCache.ts';

@@ -52,11 +52,11 @@ describe('Debug Controller with a Go controller file open', function () {
     const model = api.checkFindings.model;
     const check = vscode.commands.executeCommand('controllerLab.checkController');
     await waitFor('the check to start', () => model.running || undefined, 30_000);
-    assert.match(model.message() ?? '', /^Checking cmd with scenario\.yaml: /);
+    assert.match(model.message() ?? '', /^Checking go-guestbook with scenario\.yaml: /);
     assert.equal(await vscode.commands.executeCommand('controllerLab.stopCheck'), true);
     await check;
     assert.equal(model.running, false);
-    assert.match(model.message() ?? '', /^cmd with scenario\.yaml: .*cancel/);
+    assert.match(model.message() ?? '', /^go-guestbook with scenario\.yaml: .*cancel/);
     assert.equal(await vscode.commands.executeCommand('controllerLab.stopCheck'), false, 'no check left to stop');
   });
 });

@@ -7,6 +7,7 @@ import { addControllerTypes } from './controllerTypes.ts';
 import { configurationProvider, dynamicProvider, viewClusterResolver, type ViewCluster } from './debugConfigurationProviders.ts';
 import { debugController } from './debugControllerCommand.ts';
 import { logDebugSessions } from './debugSessionLog.ts';
+import { reportBuildErrors } from './buildErrors.ts';
 import { DEBUG_TYPE } from './debugType.ts';
 import { ATTACH_GO_EVENT, GO_STEP_INTO_EVENT, type GoDebuggerHandOver, type GoStepInto } from '../go/goChildSession.ts';
 import { attachGoDebugger, followGoChildSessions, stepIntoGo } from './goExtensionSession.ts';
@@ -30,6 +31,7 @@ export function activateDebug(context: vscode.ExtensionContext, viewCluster: Vie
     }),
     followGoChildSessions(DEBUG_TYPE),
     logDebugSessions(DEBUG_TYPE, log),
+    reportBuildErrors(DEBUG_TYPE),
     vscode.commands.registerCommand('controllerLab.addControllerTypes', (arg?: unknown) => addControllerTypes(context.extensionUri, arg)),
     vscode.commands.registerCommand('controllerLab.debugController', (uri?: vscode.Uri) => debugController(uri)),
   );

@@ -1,10 +1,11 @@
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { checkController, CheckInputError, checkProgress, checkVerdict, describeFinding, describeReport, replayCommand, type CheckEvent, type CheckReport } from '../../check/index.ts';
 import { chooseController, goWorkspaceFolder, type ChosenController } from '../controllers/chooseController.ts';
 import { exists, isControllerEditor } from '../controllers/controllerFiles.ts';
 import type { Log } from '../guard.ts';
 import { explainUntrusted, isTrusted } from '../workspaceTrust.ts';
+import { programName } from '../../runtime/index.ts';
 import type { CheckTarget } from './checkTarget.ts';
 import type { FindingsModel } from './findingsModel.ts';
 
@@ -40,11 +41,11 @@ export async function checkControllerCommand(model: FindingsModel, log: Log, arg
   if (!target) return undefined;
   model.start(target);
   reveal();
-  return runCheck(target, model, log);
+  return runCheck(target, model, log, reveal);
 }
 
-async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Promise<CheckReport | undefined> {
-  const name = basename(target.program);
+async function runCheck(target: CheckTarget, model: FindingsModel, log: Log, reveal: () => void): Promise<CheckReport | undefined> {
+  const name = programName(target.program);
   const given = { program: target.program, scenario: target.scenario, workloads: Boolean(target.workloads), as: target.as, programArgs: target.args ?? [] };
   log.info(`check: ${target.program} from ${target.scenario}`);
   let report: CheckReport;
@@ -99,8 +100,19 @@ async function runCheck(target: CheckTarget, model: FindingsModel, log: Log): Pr
   log.info(describeReport(report));
   model.finish(report);
   const verdict = checkVerdict(name, report);
-  void (verdict.warning ? vscode.window.showWarningMessage(verdict.text) : vscode.window.showInformationMessage(verdict.text));
+  if (report.findings.length > 0) void offerFindings(verdict.text, reveal);
+  else void (verdict.warning ? vscode.window.showWarningMessage(verdict.text) : vscode.window.showInformationMessage(verdict.text));
   return report;
+}
+
+const REPLAY = 'Replay in Debugger';
+const SHOW = 'Show Findings';
+
+/** Findings: the notification goes to them (Replay asks which when there are several). */
+async function offerFindings(text: string, reveal: () => void): Promise<void> {
+  const choice = await vscode.window.showInformationMessage(text, REPLAY, SHOW);
+  if (choice === REPLAY) await vscode.commands.executeCommand('controllerLab.replayFinding');
+  else if (choice === SHOW) reveal();
 }
 
 /** What to check: given, or the active editor's controller and a scenario picked for it. */
@@ -121,7 +133,7 @@ async function targetFor(arg: vscode.Uri | Partial<CheckTarget> | undefined): Pr
     const near = vscode.Uri.file(program.endsWith('.ts') || program.endsWith('.js') ? dirname(program) : program);
     const beside = vscode.Uri.joinPath(near, 'scenario.yaml');
     const picked = await vscode.window.showOpenDialog({
-      title: `Check ${basename(program)}: the scenario every run starts from`,
+      title: `Check ${programName(program)}: the scenario every run starts from`,
       canSelectMany: false,
       filters: { Scenario: ['yaml', 'yml'] },
       openLabel: 'Use Scenario',

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { programName } from '../../runtime/index.ts';
 import { describeReport, isRecreation, type CheckReport, type Finding, type FindingClass, type FindingReconcile } from '../../check/index.ts';
 import type { IconSpec, ItemSpec } from '../tree/treeModel.ts';
 import type { CheckTarget } from './checkTarget.ts';
@@ -94,7 +95,7 @@ export class FindingsModel {
 
   /** Where the check stands, above the findings (undefined: nothing to say; the welcome text shows). */
   message(): string | undefined {
-    const what = this.target ? `${basename(this.target.program)} with ${basename(this.target.scenario)}` : '';
+    const what = this.target ? `${programName(this.target.program)} with ${basename(this.target.scenario)}` : '';
     switch (this.phase.kind) {
       case 'idle':
         return undefined;

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { readScenarioFile } from '../../sim/index.ts';
-import { listKubeconfigContexts } from '../backends/kubeconfigContexts.ts';
+import { connectPickerText, listKubeconfigContexts } from '../backends/kubeconfigContexts.ts';
 import type { Connections } from '../connections.ts';
 import type { ConnectTarget } from '../model/lab.ts';
 import type { LabServices } from '../services.ts';
@@ -19,6 +19,8 @@ export let lastScenario: Promise<string> | undefined;
 
 interface ContextPick extends vscode.QuickPickItem {
   target: ConnectTarget;
+  /** A kubeconfig that could not be read: picking its row opens it. */
+  problemFile?: string;
 }
 
 export function registerClusterCommands(services: LabServices, connections: Connections): vscode.Disposable[] {
@@ -59,6 +61,7 @@ export function registerClusterCommands(services: LabServices, connections: Conn
       } else {
         const kubeconfig = settings.kubeconfig;
         const { contexts, problems } = listKubeconfigContexts(kubeconfig);
+        const { placeHolder, problemRows } = connectPickerText({ contexts, problems });
         const items: ContextPick[] = [
           { label: '$(beaker) Simulated cluster', description: 'in VS Code, on 127.0.0.1 — no setup', target: { kind: 'sim' } },
           ...(contexts.length ? [{ label: 'kubeconfig contexts', kind: vscode.QuickPickItemKind.Separator, target: { kind: 'sim' as const } }] : []),
@@ -68,13 +71,22 @@ export function registerClusterCommands(services: LabServices, connections: Conn
             detail: c.file,
             target: { kind: 'kubeconfig' as const, context: c.name, ...(kubeconfig ? { kubeconfig } : {}) },
           })),
+          ...(problemRows.length ? [{ label: 'kubeconfig problems', kind: vscode.QuickPickItemKind.Separator, target: { kind: 'sim' as const } }] : []),
+          ...problemRows.map((r) => ({ label: r.label, description: r.description, detail: r.detail, problemFile: r.file, target: { kind: 'sim' as const } })),
         ];
         for (const p of problems) log.warn(`kubeconfig: ${p}`);
-        picked = await vscode.window.showQuickPick(items, {
-          placeHolder: contexts.length ? 'Connect to which cluster?' : 'No kubeconfig contexts found — the simulated cluster is always available',
-        });
+        picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
       }
       if (!picked) return undefined;
+      if (picked.problemFile) {
+        // The file where it is, else the setting that names it.
+        const file = vscode.Uri.file(picked.problemFile);
+        await vscode.workspace.fs.stat(file).then(
+          () => vscode.window.showTextDocument(file),
+          () => vscode.commands.executeCommand('workbench.action.openSettings', 'controllerLab.kubeconfig'),
+        );
+        return undefined;
+      }
       const label = picked.target.kind === 'sim' ? 'Simulated cluster' : picked.target.context ?? 'current context';
       // A failure stays on the tree as an error row; the guard's notification says why.
       const session = await connections.connect(picked.target, label);

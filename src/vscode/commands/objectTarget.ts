@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Lab } from '../model/lab.ts';
 import type { TreeNode } from '../tree/treeNodes.ts';
+import { noObjectsMessage } from './noObjectsMessage.ts';
 
 // Which object a command is about: the tree row it was invoked on, an explicit {informerId, key}
 // (tests, other extensions), the tree's selection, or — from the palette — a quick pick.
@@ -27,7 +28,11 @@ export async function pickObject(lab: Lab, arg: unknown, selection: readonly Tre
     }
   }
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('Controller Lab: no cached objects yet. Run “Watch Resource…” first.');
+    const { text, actions } = noObjectsMessage(lab.clusters.size);
+    void vscode.window.showInformationMessage(text, ...actions.map((a) => a.title)).then((choice) => {
+      const action = actions.find((a) => a.title === choice);
+      if (action) void vscode.commands.executeCommand(action.command);
+    });
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Which object?', matchOnDescription: true });

@@ -11,6 +11,8 @@ export interface ControllerEntry {
   name: string;
   controllers: string[];
   file?: string;
+  /** Its cluster's API server URL, when its kubeconfig names one. */
+  server?: string;
   state: ControllerState;
   paused: boolean;
   idle: boolean;

@@ -18,6 +18,8 @@ export class ControllerSessionsModel {
   private readonly listeners = new Set<(change: ControllerChange) => void>();
   readonly now: () => number;
   private nextId = 1;
+  /** The API servers of the clusters the view shows (a controller's row says when its own is not one). */
+  viewServers: () => string[] = () => [];
 
   constructor(now: () => number = Date.now) {
     this.now = now;

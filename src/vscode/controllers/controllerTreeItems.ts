@@ -5,6 +5,7 @@ import type { ControllerSessionsModel } from './controllerSessionsModel.ts';
 import type { ControllerTreeNode } from '../tree/controllerTreeNodes.ts';
 import type { ItemSpec } from '../tree/treeModel.ts';
 import { informerDescription, informerTooltip } from './informerStats.ts';
+import { controllerClusterNote } from './controllerCluster.ts';
 import { queueDescription, queueKeyDescription } from './queueDescriptions.ts';
 
 // How each Controllers row reads: label, description, tooltip, icon and context value.
@@ -128,10 +129,13 @@ function controllerItem(model: ControllerSessionsModel, id: string, sessionId: s
   const parts = [ended && e.exit ? `${STATE_WORDS[state]} (${e.exit})` : STATE_WORDS[state], count(e.reconciles, 'reconcile')];
   if (e.errors) parts.push(count(e.errors, 'error'));
   if (!ended && e.queue.depth + e.queue.waiting > 0) parts.push(`queue ${e.queue.depth + e.queue.waiting}`);
+  const cluster = controllerClusterNote(e.server, model.viewServers());
+  if (cluster?.description && !ended) parts.push(cluster.description);
   const tooltip = [
     `**${escapeMarkdown(e.name)}** — ${STATE_WORDS[state]}`,
     '',
     ...(e.file ? [`file: ${escapeMarkdown(e.file)}`, ''] : []),
+    ...(cluster ? [cluster.tooltip, ''] : []),
     `reconciles: ${e.reconciles}, errors: ${e.errors}, in flight: ${e.inFlight.size}`,
     ...(e.exit ? ['', escapeMarkdown(e.exit)] : []),
   ].join('\n');

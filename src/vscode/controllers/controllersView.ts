@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { controllerSessions } from '../../runtime/index.ts';
+import { resolveContext } from '../../kube/index.ts';
 import type { ClusterTreeProvider } from '../tree/clusterTreeProvider.ts';
 import type { TimelineFeed } from '../model/timelineFeed.ts';
 import { ControllerSessionsModel, type ControllerChange } from './controllerSessionsModel.ts';
@@ -23,8 +24,9 @@ export interface ControllersView extends vscode.Disposable {
  * `timeline`: the lab's feed; the controller's own informer events go there too, so its reconciles
  * link to the events that triggered them and that their writes caused.
  */
-export function attachControllers(tree: ClusterTreeProvider, timeline?: TimelineFeed, debugType = 'controller-lab'): ControllersView {
+export function attachControllers(tree: ClusterTreeProvider, timeline?: TimelineFeed, debugType = 'controller-lab', viewServers?: () => string[]): ControllersView {
   const model = new ControllerSessionsModel();
+  if (viewServers) model.viewServers = viewServers;
   const rows = new ControllerTreeRows(model);
   tree.model.controllers = rows;
 
@@ -49,6 +51,8 @@ export function attachControllers(tree: ClusterTreeProvider, timeline?: Timeline
 
   const track = (session: SessionLike) => {
     const id = model.track(session);
+    const entry = model.entries.get(id);
+    if (entry && session.clusterKubeconfig) entry.server = serverOf(session.clusterKubeconfig);
     // Ends with the session (it emits nothing after its exit): nothing to unsubscribe.
     if (timeline) publishToTimeline(session, timeline, () => model.entries.get(id)?.name ?? session.controller?.name ?? id);
   };
@@ -86,4 +90,13 @@ export function attachControllers(tree: ClusterTreeProvider, timeline?: Timeline
       if (tree.model.controllers === rows) tree.model.controllers = undefined;
     },
   };
+}
+
+/** The API server a kubeconfig's current context names; none when it cannot be read. */
+function serverOf(kubeconfig: string): string | undefined {
+  try {
+    return resolveContext({ kubeconfig }).cluster.server;
+  } catch {
+    return undefined;
+  }
 }

@@ -18,4 +18,6 @@ export interface SessionLike {
   readonly target?: { readonly language: string };
   /** Every controller of the session (a Go manager runs several in one process). */
   readonly controllers?: ControllerShape[];
+  /** The kubeconfig of the cluster it runs on. */
+  readonly clusterKubeconfig?: string;
 }

@@ -3,7 +3,8 @@
 // A folder with the planted-bug controller (test/fixtures/plantedBug) and a launch configuration
 // with "check": true; starting it runs the check (no debug session), the Check Findings view lists
 // what it found, the first finding opened to its end state and the reconciles where its run went
-// its own way (check-findings.png, for the README). Replay in Debugger on that finding stops at the
+// its own way (check-findings.png, for the README); the notification saying what it found offers
+// Replay in Debugger and Show Findings. Replay in Debugger on that finding stops at the
 // first reconcile after the perturbation, described by it, with the Debug Console saying what was
 // done (check-replay.png); the timeline marks the perturbation (check-timeline.png).
 import assert from 'node:assert/strict';
@@ -111,6 +112,12 @@ export async function run(workbench) {
     const text = (await findingsPane(page).locator('.message').allInnerTexts()).join(' ');
     return /finding\(s\) .* in \d+ runs/.test(text) ? text.trim() : undefined;
   }, 180_000);
+  // The verdict's notification goes to the findings: Replay in Debugger and Show Findings on it.
+  const verdict = page.locator('.notifications-toasts .notification-toast', { hasText: /found \d+ bug\(s\)/ }).first();
+  await verdict.waitFor({ state: 'visible', timeout: 30_000 });
+  results.verdictActions = (await verdict.locator('.monaco-button').allInnerTexts()).map((t) => t.trim());
+  for (const action of ['Replay in Debugger', 'Show Findings']) assert.ok(results.verdictActions.includes(action), `the verdict's actions: ${results.verdictActions.join(', ')}`);
+  await verdict.locator('.monaco-button', { hasText: 'Show Findings' }).first().click();
   results.findings = await findingRows(page);
   const first = findingRow(page, `1. ${CRASH}`);
   await first.waitFor({ timeout: 10_000 });

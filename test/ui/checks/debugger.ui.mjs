@@ -2,7 +2,8 @@
 // replicaset example on a simulated cluster with "Controller Lab: Debug Controller on Simulated
 // Cluster", steps to the second reconcile, expands the cached object in the Variables view, and
 // screenshots the stopped session (test-output/screenshots/debugger.png, for the README). Then the
-// Debug Console (debug-console.png) and Step Into down to the reconcile's code (step-into.png).
+// Debug Console (debug-console.png) and Step Into down to the reconcile's code (step-into.png); the
+// tree's Controllers row names the session's own simulated cluster.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -155,6 +156,13 @@ export async function run(workbench) {
   results.stepInto = reconcileFrame(frames);
   if (!results.stepInto) throw new Error(`Step Into did not reach reconcile in controller.ts: ${results.stepIntoPath.join(' → ')}`);
   await page.screenshot({ path: join(SCREENSHOTS, 'step-into.png') });
+
+  // The Controllers row says the session runs on a cluster of its own, not the one whose objects
+  // the Clusters rows show.
+  await workbench.clickActivity('Controller Lab');
+  results.controllerRow = await waitFor('the controller\'s row to name its own cluster', async () =>
+    (await workbench.treeRows()).map((r) => r.replace(/\s+/g, ' ').trim()).find((r) => /own cluster 127\.0\.0\.1:\d+/.test(r)), 30_000);
+  await page.screenshot({ path: join(SCREENSHOTS, 'controller-own-cluster.png') });
 
   await page.keyboard.press('Shift+F5');
   await waitFor('the session to end', async () => (await page.locator('.debug-toolbar').count()) === 0 || !(await page.locator('.debug-toolbar').isVisible()), 30_000);
