@@ -7,7 +7,7 @@ import { endState } from './endState.ts';
 import { jitterSeed } from './jitterSeed.ts';
 import { JumpingClock } from './jumpingClock.ts';
 import { Perturbation, type AppliedStep } from './perturbation.ts';
-import { Quietness } from './quietness.ts';
+import { Quietness, type Drain } from './quietness.ts';
 import { WatchCoverage } from './watchCoverage.ts';
 
 // One run of a check: a fresh simulated cluster seeded by the scenario, the controller started
@@ -23,6 +23,11 @@ export interface RunSpec {
   namer: PointNamer;
   /** How long the run may take before the controller counts as never quiet. */
   budgetMs: number;
+  /**
+   * Until when (performance.now()) a controller still draining at the end of `budgetMs` (writing
+   * objects it had not written yet) is given more time: the check's own budget.
+   */
+  drainUntil?: number;
   plan?: Plan;
   /** Reconcile every key again once quiet (reference runs). */
   resyncWhenQuiet: boolean;
@@ -59,6 +64,8 @@ export interface RunResult {
   resyncWrites: CommittedWrite[];
   /** The controller and the scenario settled within the budget. */
   quiet: boolean;
+  /** Not quiet, and still writing objects it had not written yet when its time ran out: a slow drain, not a loop. */
+  draining?: Drain;
   /** When the run ended, on the clock of its writes' `atMs`. */
   endedAtMs?: number;
   /** What the plan did, step by step, and when (empty without one). */
@@ -107,12 +114,13 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     await spec.turn?.();
     started += performance.now() - ready;
     const deadline = started + spec.budgetMs;
+    const drainBound = Math.max(deadline, spec.drainUntil ?? deadline);
     // The scenario's steps count from a running controller, not from however long start-up took.
     sim.startScenario();
     quietness.touch();
-    let quiet = await quietness.settle(deadline);
+    let quiet = await quietness.settle(deadline, drainBound);
     // A perturbation that arms itself late (a resync once quiet) may leave more to settle.
-    if (quiet && perturbation?.onQuiet()) quiet = await quietness.settle(deadline);
+    if (quiet && perturbation?.onQuiet()) quiet = await quietness.settle(deadline, drainBound);
     if (quiet && spec.resyncWhenQuiet) {
       // A controller that stamps the time at a second's precision (metav1.Time) writes the same
       // stamp again within the second it last wrote it: the resync waits for the next second.
@@ -120,7 +128,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       const before = writes.byController.length;
       run.current?.resync();
       quietness.touch();
-      quiet = await quietness.settle(deadline);
+      quiet = await quietness.settle(deadline, drainBound);
       resyncWrites = writes.byController.slice(before);
     }
     // The wait is not the run's: a perturbed run, which does not wait, takes as long as the rest.
@@ -133,6 +141,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       watched: coverage.watchedResources(),
       resyncWrites,
       quiet,
+      ...(quiet ? {} : drained(quietness.draining())),
       endedAtMs: writes.elapsedMs(),
       applied: perturbation?.applied ?? [],
       planMissed: perturbation ? !perturbation.reached : false,
@@ -150,6 +159,10 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     await run.stop();
     await sim.stop();
   }
+}
+
+function drained(draining: Drain | undefined): { draining?: Drain } {
+  return draining ? { draining } : {};
 }
 
 /** A reconcile that only its own requeue brought about (no watch event). */

@@ -26,6 +26,19 @@ import type { ControllerWrites } from './controllerWrites.ts';
 // that writes a time or a counter on every reconcile of what it watches does it within a second.
 const WRITE_LOOP = 40;
 
+/**
+ * A run at its deadline that wrote an object it had not written before within this long is still
+ * working through its list (a drain), not looping: it is given more time, while that lasts.
+ */
+export const DRAIN_WINDOW_MS = 3000;
+
+/** A controller still working through new objects: how many it first wrote within `windowMs`, and how many keys it has queued or running. */
+export interface Drain {
+  newObjects: number;
+  windowMs: number;
+  queued: number;
+}
+
 /** How much of the scenario's clock after its last step the cluster's own waits are jumped over. */
 const AFTER_SCENARIO_MS = 60_000;
 const JUMP_QUIET_MS = 100;
@@ -133,9 +146,10 @@ export class Quietness {
   /**
    * Resolves true once the controller is quiet and caught up and the scenario done, false at
    * `deadline` (performance.now() time) or once it is in a write loop — a controller that never
-   * goes quiet.
+   * goes quiet. A controller still draining at `deadline` (see `draining`) goes on until it
+   * stops or `drainBound` comes.
    */
-  async settle(deadline: number): Promise<boolean> {
+  async settle(deadline: number, drainBound = deadline): Promise<boolean> {
     for (;;) {
       if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) return false;
       if (this.releasePending && this.subject.caughtUp()) {
@@ -155,9 +169,21 @@ export class Quietness {
         } else if (!done || this.subject.clusterBusy(this.clusterHorizon())) this.jump();
         else if (this.controllerQuiet(END_QUIET_MS)) return true;
       }
-      if (performance.now() >= deadline) return false;
+      if (performance.now() >= deadline && (performance.now() >= drainBound || !this.draining())) return false;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+  }
+
+  /**
+   * The controller writes objects it had not written yet (DRAIN_WINDOW_MS): a long list worked
+   * through (ten thousand children at fifty reconciles a second), not a loop, which writes the
+   * same objects again. Undefined when it does not.
+   */
+  draining(): Drain | undefined {
+    const newObjects = this.subject.writes.newObjectsWithin(DRAIN_WINDOW_MS);
+    if (newObjects === 0) return undefined;
+    const q = this.subject.session()?.queue;
+    return { newObjects, windowMs: DRAIN_WINDOW_MS, queued: q ? q.depth + q.processing : 0 };
   }
 
   /**
