@@ -8,8 +8,10 @@ import { symptomsOf } from './symptoms.ts';
 // simplest perturbation that reproduces it, as Sieve reasons. So runs are taken simplest first; a
 // run whose every symptom (an object missing, unexpected, or a field of it with other values) an
 // earlier, simpler one already showed is that finding again, listed in it as reproduced by this
-// perturbation too. A run with a symptom nothing simpler showed stays a finding of its own, so a
-// second bug with symptoms of its own is a second finding.
+// perturbation too; so is a run of the same class that shows every symptom of an earlier finding
+// and more (the same bug reached at an earlier point of its reconcile). A run with a symptom
+// nothing simpler showed, of another class, stays a finding of its own, so a second bug with
+// symptoms of its own is a second finding.
 
 /** The simplest first: reconciling again changes nothing of what the controller sees; a crash loses only its memory; the rest show it an old, or an incomplete, history; a crash at another's change comes last. */
 const SIMPLICITY: Record<Plan['kind'], number> = {
@@ -71,9 +73,17 @@ function groupsOf(runs: readonly Finding[]): Group[] {
   for (const { finding, at } of simplestFirst) {
     const symptoms = symptomsOf(finding);
     const group = sameAs(groups, finding, symptoms) ?? explainedBy(groups, symptoms);
+    const widened = group ? undefined : widens(groups, finding, symptoms);
     if (group) {
       group.also.push(finding);
       group.first = Math.min(group.first, at);
+    } else if (widened) {
+      // As simple a perturbation that shows more of the bug tells it best: it leads, the other is listed.
+      const leads = simplicity(finding) === simplicity(widened.finding);
+      widened.also.push(leads ? widened.finding : finding);
+      if (leads) widened.finding = finding;
+      widened.symptoms = symptoms;
+      widened.first = Math.min(widened.first, at);
     } else groups.push({ finding, symptoms, first: at, also: [] });
   }
   return groups.sort((a, b) => a.first - b.first);
@@ -92,6 +102,18 @@ function explainedBy(groups: readonly Group[], symptoms: ReadonlySet<string>): G
   const unexplained = [...symptoms].filter((s) => !groups.some((g) => g.symptoms.has(s)));
   if (unexplained.length) return undefined;
   return groups.reduce<Group | undefined>((best, g) => (shared(g) > (best ? shared(best) : 0) ? g : best), undefined);
+}
+
+/**
+ * A finding of the same class whose every symptom this run shows too, and more: the same bug
+ * reached at another point. Killed after the first of a reconcile's writes, the controller leaves
+ * all the rest undone; after the second, all but that: one root, the same fields, two runs. So is
+ * a crash at someone else's change that ends as the crash after the controller's own write did,
+ * and a little more.
+ */
+function widens(groups: readonly Group[], f: Finding, symptoms: ReadonlySet<string>): Group | undefined {
+  if (symptoms.size === 0) return undefined;
+  return groups.find((g) => g.finding.class === f.class && g.symptoms.size > 0 && [...g.symptoms].every((s) => symptoms.has(s)));
 }
 
 function reproduction(f: Finding): Reproduction {
