@@ -141,7 +141,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       watched: coverage.watchedResources(),
       resyncWrites,
       quiet,
-      ...(quiet ? {} : drained(quietness.draining())),
+      ...(quiet ? {} : drained(quietness.stillDraining)),
       endedAtMs: writes.elapsedMs(),
       applied: perturbation?.applied ?? [],
       planMissed: perturbation ? !perturbation.reached : false,

@@ -96,6 +96,8 @@ export class Quietness {
   private releasePending = false;
   /** When the controller was first caught up after the perturbation last let go. */
   private caughtUpAfterRelease = -Infinity;
+  /** The last settle ran out of time while the controller drained (not a write loop, which ends it sooner). */
+  stillDraining: Drain | undefined;
 
   constructor(subject: QuietSubject) {
     this.subject = subject;
@@ -151,7 +153,10 @@ export class Quietness {
    */
   async settle(deadline: number, drainBound = deadline): Promise<boolean> {
     for (;;) {
-      if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) return false;
+      if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) {
+        this.stillDraining = undefined;
+        return false;
+      }
       if (this.releasePending && this.subject.caughtUp()) {
         this.releasePending = false;
         this.caughtUpAfterRelease = performance.now();
@@ -169,7 +174,13 @@ export class Quietness {
         } else if (!done || this.subject.clusterBusy(this.clusterHorizon())) this.jump();
         else if (this.controllerQuiet(END_QUIET_MS)) return true;
       }
-      if (performance.now() >= deadline && (performance.now() >= drainBound || !this.draining())) return false;
+      if (performance.now() >= deadline) {
+        const drain = this.draining();
+        if (!drain || performance.now() >= drainBound) {
+          this.stillDraining = drain;
+          return false;
+        }
+      }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   }

@@ -52,11 +52,21 @@ test('a controller still making new objects at its deadline is given more time w
   assert.equal(await q.settle(started + 200, started + 5000), false);
   const took = performance.now() - started;
   assert.ok(took >= 590 && took < 2000, `ended once it stopped draining: ${took} ms`);
-  assert.equal(q.draining(), undefined, 'no longer draining');
+  assert.equal(q.stillDraining, undefined, 'no longer draining');
 
   const still = new Quietness(draining(() => 7));
   const at = performance.now();
   assert.equal(await still.settle(at + 200, at + 700), false);
   assert.ok(performance.now() - at >= 690, 'ran on to the bound');
-  assert.deepEqual(still.draining(), { newObjects: 7, windowMs: 3000, queued: 901 }, 'what it was doing when its time ran out');
+  assert.deepEqual(still.stillDraining, { newObjects: 7, windowMs: 3000, queued: 901 }, 'what it was doing when its time ran out');
+});
+
+test('a write loop that began with a first write a moment ago ends the run at once, and is no drain', async () => {
+  const subject = draining(() => 1);
+  (subject.writes as unknown as { longestWriteRun: { object: string; writes: number } }).longestWriteRun = { object: 'ConfigMap default/a', writes: 40 };
+  const q = new Quietness(subject);
+  const at = performance.now();
+  assert.equal(await q.settle(at + 5000, at + 10_000), false);
+  assert.ok(performance.now() - at < 1000, 'ended by the loop, not the deadline');
+  assert.equal(q.stillDraining, undefined);
 });
