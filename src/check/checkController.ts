@@ -1,4 +1,5 @@
 import { Oracle } from './oracle/index.ts';
+import type { Drain } from './run/quietness.ts';
 import { endStateFinding, neverQuietFinding, referenceCourse, resyncFinding } from './findings/judge.ts';
 import type { Finding } from './findings/finding.ts';
 import { attribute } from './findings/attribution.ts';
@@ -99,6 +100,8 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
   // The budget is the runs': a Go program's first build (minutes on a cold cache) is not taken from it.
   let budgetFrom = started;
   const left = () => options.budgetMs - (performance.now() - budgetFrom);
+  // A run still draining (writing objects it had not written yet) goes on until the check's budget ends.
+  const checkEnd = () => budgetFrom + options.budgetMs;
   const controller = new ControllerUnderCheck({ program: options.program, args: options.args, as: options.as, cwd: options.cwd });
   // Every run's finding, then each bug once (findings/attribution.ts). What progress lines said as
   // runs finished is said again at the end if a later, simpler run explains an earlier finding.
@@ -139,12 +142,13 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
       return true;
     };
     let i = 0;
-    for await (const run of inOrder(REFERENCE_RUNS, atOnce, referenceMayStart, (n, turn) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: referenceBudget, resyncWhenQuiet: true, staysUpMs: REFERENCE_STAYS_UP_MS, turn, resourceVersionsAfter: n * REFERENCE_VERSIONS_APART }), RUNS_AHEAD)) {
+    for await (const run of inOrder(REFERENCE_RUNS, atOnce, referenceMayStart, (n, turn) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer: byGenerateNamePrefix, budgetMs: referenceBudget, drainUntil: checkEnd(), resyncWhenQuiet: true, staysUpMs: REFERENCE_STAYS_UP_MS, turn, resourceVersionsAfter: n * REFERENCE_VERSIONS_APART }), RUNS_AHEAD)) {
       i++;
       runs++;
       emit({ type: 'reference', run: i, quiet: run.quiet, durationMs: run.durationMs, reconciles: run.reconciles.length, writes: run.writes.filter((w) => w.byController).length, failing: failingKeys(run.reconciles) });
       // Unperturbed, any failure of the process is the controller's, even one after it went quiet.
       if (run.failures.length) throw new Error(unperturbedFailure(run));
+      if (!run.quiet && run.draining) throw new CheckInputError(slowDrain(run.draining));
       if (!run.quiet) {
         found(neverQuietFinding(run, undefined, options.replayCommand({ kind: 'resync-when-quiet' })));
         return report({ runs, planned: 0, skipped: 0, durationMs: performance.now() - started });
@@ -162,27 +166,45 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const plans = options.plan ? [options.plan] : planRuns({ writes: referenceWrites, watched: references[0]!.watched });
     emit({ type: 'planned', plans: plans.length, varying });
     const longest = Math.max(...references.map((r) => r.durationMs));
-    const runBudget = Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest));
+    // At least half again as long as a reference run that drained past MAX_RUN_BUDGET_MS took.
+    const runBudget = Math.max(1.5 * longest, Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest)));
     let done = 0;
     // A run takes about as long as a reference run; one that may not end within the budget does not start.
     const mayStart = () => !options.signal?.aborted && left() >= longest * 1.5;
-    const perturbed = (plan: Plan, turn: () => Promise<void>) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, resyncWhenQuiet: plan.kind === 'resync-when-quiet', turn, ...(plan.kind === 'resync-when-quiet' ? {} : { plan }) });
+    const perturbed = (plan: Plan, turn: () => Promise<void>) => runOnce({ controller, scenario: options.scenario, workloads: options.workloads, namer, budgetMs: runBudget, drainUntil: checkEnd(), resyncWhenQuiet: plan.kind === 'resync-when-quiet', turn, ...(plan.kind === 'resync-when-quiet' ? {} : { plan }) });
     for await (const run of inOrder(plans.length, atOnce, mayStart, (n, turn) => perturbed(plans[n]!, turn), RUNS_AHEAD)) {
       const plan = plans[done]!;
       const replay = options.replayCommand(plan);
       runs++;
       done++;
       let own: Finding | undefined;
-      if (plan.kind === 'resync-when-quiet') own = run.quiet ? resyncFinding(run, replay) : neverQuietFinding(run, undefined, replay);
+      // Still working through new objects when the check's budget ended: what it would have come to is not known.
+      const unjudged = !run.quiet && run.draining ? `${stillDraining(run.draining)} when the check's budget ran out: not judged` : undefined;
+      if (unjudged) own = undefined;
+      else if (plan.kind === 'resync-when-quiet') own = run.quiet ? resyncFinding(run, replay) : neverQuietFinding(run, undefined, replay);
       else if (!run.planMissed && !run.planError) own = run.quiet ? (endStateFinding(plan, run, oracle, replay, reference) ?? recreatedFinding(plan, run, replay, referenceRemade)) : neverQuietFinding(run, plan, replay);
       const finding = found(own);
       const missed = plan.kind !== 'resync-when-quiet' && run.planMissed;
-      emit({ type: 'run', done, planned: plans.length, plan, finding, ...(own && own !== finding ? { own } : {}), missed, ...(run.planError ? { error: run.planError } : {}), durationMs: run.durationMs });
+      emit({ type: 'run', done, planned: plans.length, plan, finding, ...(own && own !== finding ? { own } : {}), missed, ...(run.planError || unjudged ? { error: run.planError ?? unjudged } : {}), durationMs: run.durationMs });
     }
     return report({ runs, planned: plans.length, skipped: plans.length - done, durationMs: performance.now() - started, ...(options.signal?.aborted ? { cancelled: true } : {}) });
   } finally {
     controller.dispose();
   }
+}
+
+/** `still working through new objects (140 written for the first time in the last 3 s, 9860 key(s) queued or running)` */
+function stillDraining(d: Drain): string {
+  return `still working through new objects (${d.newObjects} written for the first time in the last ${d.windowMs / 1000} s, ${d.queued} key(s) queued or running)`;
+}
+
+/**
+ * An unperturbed run still draining when the check's budget ran out: a long list worked through at
+ * the controller's pace, not a write loop (which writes the same objects again) — no finding, and
+ * nothing to judge perturbed runs against.
+ */
+function slowDrain(d: Drain): string {
+  return `the controller was ${stillDraining(d)} when the check's --budget ran out, unperturbed: a long list worked through, not a write loop. Give the check a longer --budget (each perturbed run takes about as long again), or a scenario with fewer objects`;
 }
 
 /**

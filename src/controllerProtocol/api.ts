@@ -42,13 +42,32 @@ export interface ObjectRef {
 
 export type PatchType = 'merge' | 'json' | 'strategic';
 
+/**
+ * What a delete must find, as client-go's `metav1.Preconditions`: the API server refuses the
+ * delete (409 Conflict) when the object it holds under the name has another uid (deleted and made
+ * again since it was read) or another resourceVersion (changed since).
+ */
+export interface DeletePreconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** As client-go's `metav1.DeleteOptions`. */
+export interface DeleteOptions {
+  /** Delete only the object read: `{ uid: obj.metadata.uid }`. */
+  preconditions?: DeletePreconditions;
+  /** What happens to the objects it owns (the API server's default: Background). */
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+}
+
 /** Writes go to the API server; each call is recorded (verb, object, resulting resourceVersion or error). */
 export interface ControllerClient {
   create<T extends KubeObject>(obj: T): Promise<T>;
   update<T extends KubeObject>(obj: T): Promise<T>;
   updateStatus<T extends KubeObject>(obj: T): Promise<T>;
   patch<T extends KubeObject = KubeObject>(ref: ObjectRef, patch: unknown, type?: PatchType): Promise<T>;
-  delete(ref: ObjectRef | KubeObject): Promise<void>;
+  /** With `{ preconditions: { uid } }`, deletes only that very object: another under its name is a 409 Conflict. */
+  delete(ref: ObjectRef | KubeObject, options?: DeleteOptions): Promise<void>;
 }
 
 export interface ControllerLogger {

@@ -12,6 +12,8 @@ export type {
   ControllerDefinition,
   ControllerLogger,
   ControllerSpec,
+  DeleteOptions,
+  DeletePreconditions,
   EventRecorder,
   EventType,
   KindRef,

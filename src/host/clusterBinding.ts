@@ -6,7 +6,7 @@ import { collectionPath } from '../kube/index.ts';
 import { createSharedInformer } from '../informer/index.ts';
 import { seededRandom, seedOf } from '../shared/seededRandom.ts';
 import type { Probe } from '../informer/index.ts';
-import { INSTALL_CRD_HINT, type KindRef } from '../controllerProtocol/index.ts';
+import { INSTALL_CRD_HINT, type DeleteOptions, type KindRef } from '../controllerProtocol/index.ts';
 import type { ObjectWriter } from './engine/ports.ts';
 import { SharedInformerAdapter } from './informerAdapter.ts';
 
@@ -19,6 +19,13 @@ const PATCH_CONTENT_TYPE = {
   json: 'application/json-patch+json',
   strategic: 'application/strategic-merge-patch+json',
 } as const;
+
+function deleteOptionsBody(options: DeleteOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+  if (options.preconditions) body['preconditions'] = options.preconditions;
+  if (options.propagationPolicy) body['propagationPolicy'] = options.propagationPolicy;
+  return body;
+}
 
 export class ClusterBinding {
   private readonly cluster: Cluster;
@@ -67,7 +74,12 @@ export class ClusterBinding {
       update: (obj, sub) => this.cluster.request<KubeObject>(path(refOf(obj), sub), { method: 'PUT', body: JSON.stringify(obj), headers: json }),
       patch: (ref, patch, type) =>
         this.cluster.request<KubeObject>(path(ref), { method: 'PATCH', body: JSON.stringify(patch), headers: { 'Content-Type': PATCH_CONTENT_TYPE[type] } }),
-      delete: (ref) => this.cluster.request<KubeObject>(path(ref), { method: 'DELETE' }),
+      // Options go as a DeleteOptions body, as client-go sends them.
+      delete: (ref, options) =>
+        this.cluster.request<KubeObject>(path(ref), {
+          method: 'DELETE',
+          ...(options ? { body: JSON.stringify(deleteOptionsBody(options)), headers: json } : {}),
+        }),
     };
   }
 

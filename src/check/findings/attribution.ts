@@ -1,6 +1,6 @@
 import type { Plan } from '../plans/plan.ts';
 import type { Finding, Reproduction } from './finding.ts';
-import { symptomsOf } from './symptoms.ts';
+import { rootsOf, symptomsOf } from './symptoms.ts';
 
 // One bug, one finding. Several perturbations often end a run the same way — a crash and a stale
 // restart at the same write, a stale cache and a relist (which also delivers state late), a write
@@ -8,8 +8,12 @@ import { symptomsOf } from './symptoms.ts';
 // simplest perturbation that reproduces it, as Sieve reasons. So runs are taken simplest first; a
 // run whose every symptom (an object missing, unexpected, or a field of it with other values) an
 // earlier, simpler one already showed is that finding again, listed in it as reproduced by this
-// perturbation too. A run with a symptom nothing simpler showed stays a finding of its own, so a
-// second bug with symptoms of its own is a second finding.
+// perturbation too; so is a run of the same class that shows every symptom of an earlier finding
+// and more (the same bug reached at an earlier point of its reconcile), and one of the same class
+// whose symptoms, on other objects, the same lines of the controller's code wrote (the same bug
+// under another parent). A run with a symptom
+// nothing simpler showed, of another class, stays a finding of its own, so a second bug with
+// symptoms of its own is a second finding.
 
 /** The simplest first: reconciling again changes nothing of what the controller sees; a crash loses only its memory; the rest show it an old, or an incomplete, history; a crash at another's change comes last. */
 const SIMPLICITY: Record<Plan['kind'], number> = {
@@ -40,6 +44,8 @@ function simplicity(f: Finding): number {
 interface Group {
   finding: Finding;
   symptoms: Set<string>;
+  /** Its symptoms with objects named by the code that wrote them (symptoms.ts). */
+  roots: Set<string> | undefined;
   /** The first run (by the order runs were judged) that reproduced it. */
   first: number;
   also: Finding[];
@@ -70,11 +76,25 @@ function groupsOf(runs: readonly Finding[]): Group[] {
   const groups: Group[] = [];
   for (const { finding, at } of simplestFirst) {
     const symptoms = symptomsOf(finding);
-    const group = sameAs(groups, finding, symptoms) ?? explainedBy(groups, symptoms);
+    const roots = rootsOf(finding);
+    const group = sameAs(groups, finding, symptoms) ?? explainedBy(groups, symptoms) ?? sameRoots(groups, finding, roots);
+    const widened = group ? undefined : widens(groups, finding, symptoms);
     if (group) {
       group.also.push(finding);
       group.first = Math.min(group.first, at);
-    } else groups.push({ finding, symptoms, first: at, also: [] });
+      // Its symptoms on other objects: later runs showing them are this bug too.
+      for (const s of symptoms) group.symptoms.add(s);
+    } else if (widened) {
+      // As simple a perturbation that shows more of the bug tells it best: it leads, the other is listed.
+      const leads = simplicity(finding) === simplicity(widened.finding);
+      widened.also.push(leads ? widened.finding : finding);
+      if (leads) {
+        widened.finding = finding;
+        widened.roots = roots;
+      }
+      widened.symptoms = symptoms;
+      widened.first = Math.min(widened.first, at);
+    } else groups.push({ finding, symptoms, roots, first: at, also: [] });
   }
   return groups.sort((a, b) => a.first - b.first);
 }
@@ -92,6 +112,24 @@ function explainedBy(groups: readonly Group[], symptoms: ReadonlySet<string>): G
   const unexplained = [...symptoms].filter((s) => !groups.some((g) => g.symptoms.has(s)));
   if (unexplained.length) return undefined;
   return groups.reduce<Group | undefined>((best, g) => (shared(g) > (best ? shared(best) : 0) ? g : best), undefined);
+}
+
+/**
+ * A finding of the same class whose every symptom this run shows too, and more: the same bug
+ * reached at another point. Killed after the first of a reconcile's writes, the controller leaves
+ * all the rest undone; after the second, all but that: one root, the same fields, two runs. So is
+ * a crash at someone else's change that ends as the crash after the controller's own write did,
+ * and a little more.
+ */
+function widens(groups: readonly Group[], f: Finding, symptoms: ReadonlySet<string>): Group | undefined {
+  if (symptoms.size === 0) return undefined;
+  return groups.find((g) => g.finding.class === f.class && g.symptoms.size > 0 && [...g.symptoms].every((s) => symptoms.has(s)));
+}
+
+/** A finding of the same class whose symptoms are this run's on other objects, written by the same lines of the controller's code. */
+function sameRoots(groups: readonly Group[], f: Finding, roots: ReadonlySet<string> | undefined): Group | undefined {
+  if (!roots) return undefined;
+  return groups.find((g) => g.finding.class === f.class && g.roots?.size === roots.size && [...roots].every((r) => g.roots!.has(r)));
 }
 
 function reproduction(f: Finding): Reproduction {

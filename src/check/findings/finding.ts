@@ -47,6 +47,8 @@ export interface Finding {
   alsoReproducedBy?: Reproduction[];
   /** Its unexpected objects were each made by one start of the controller alone (findings/oneStart.ts); not in the report. */
   madeByOneStart?: boolean;
+  /** Per object (its id), the line of the controller's code that last wrote it in this run, `file:line`; not in the report. */
+  writtenAt?: Record<string, string>;
 }
 
 /** Another run that reproduced a finding: what was done to it, the class that alone would give, its replay. */

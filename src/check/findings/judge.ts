@@ -36,6 +36,7 @@ export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, repl
   const diffs = oracle.judge(run.endState);
   if (diffs.length === 0) return undefined;
   const reconciles = diverging(plan, run, diffs, reference);
+  const writtenAt = writeSites(run, diffs);
   return {
     class: CLASS_OF[plan.kind],
     summary: `${describePlan(plan)}: the end state differs from every reference run — ${countDiffs(diffs)}`,
@@ -46,6 +47,7 @@ export function endStateFinding(plan: Plan, run: RunResult, oracle: Oracle, repl
     reconciles,
     replay,
     ...(plan.kind === 'crash-after-write' && madeByOneStart(run, diffs, reference.creates) ? { madeByOneStart: true } : {}),
+    ...(writtenAt ? { writtenAt } : {}),
   };
 }
 
@@ -141,6 +143,30 @@ function writtenObjects(writes: readonly CommittedWrite[]): FindingObject[] {
   return [...objects.values()];
 }
 
+/** The controller's last write in this run of the object a difference names (a write of one of its name since deleted and made again is not one of it). */
+function lastWriteOf(run: RunResult, d: ObjectDiff): CommittedWrite | undefined {
+  const object = d.change === 'missing' ? d.expected : d.got;
+  const id = objectKey(kindOfId(d.id), object.metadata.namespace ?? '', object.metadata.name ?? '');
+  const uid = d.change === 'missing' ? undefined : object.metadata.uid;
+  return run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id && (uid === undefined || w.object.metadata.uid === uid));
+}
+
+/**
+ * Where the controller's code made the last write of each differing object (`file:line`, as the
+ * TypeScript host and the Go library record the client's caller), by the object's id; objects it
+ * did not write, or writes with no caller recorded, are left out.
+ */
+function writeSites(run: RunResult, diffs: readonly ObjectDiff[]): Record<string, string> | undefined {
+  const sites: Record<string, string> = {};
+  for (const d of diffs) {
+    const write = lastWriteOf(run, d);
+    const r = write ? reconcileOf(write, run.reconciles) : undefined;
+    const record = write && r?.record.writes.findLast((w) => w.name === write.name && (w.namespace ?? '') === write.namespace && !w.error && (w.resourceVersion === write.resourceVersion || (write.verb === 'delete' && w.verb === 'delete')));
+    if (record?.caller) sites[d.id] = `${record.caller.file}:${record.caller.line}`;
+  }
+  return Object.keys(sites).length ? sites : undefined;
+}
+
 /**
  * The reconciles that last wrote each differing object, and the last ones after them of the
  * request that wrote it last in the reference run; for an object this run never wrote (a
@@ -154,9 +180,7 @@ function diverging(plan: Plan, run: RunResult, diffs: readonly ObjectDiff[], ref
     const object = d.change === 'missing' ? d.expected : d.got;
     const id = objectKey(kindOfId(d.id), object.metadata.namespace ?? '', object.metadata.name ?? '');
     ids.add(id);
-    // A write of an object of that name that was since deleted and made again is not a write of this one.
-    const uid = d.change === 'missing' ? undefined : object.metadata.uid;
-    const lastWrite = run.writes.findLast((w) => w.byController && objectKey(w.kind, w.namespace, w.name) === id && (uid === undefined || w.object.metadata.uid === uid));
+    const lastWrite = lastWriteOf(run, d);
     const r = lastWrite ? reconcileOf(lastWrite, run.reconciles) : undefined;
     if (r) found.push(r);
     // The request that wrote it last in the reference run, reconciled here after that without

@@ -26,6 +26,26 @@ export function symptomsOf(f: Finding): Set<string> {
 }
 
 /**
+ * The same symptoms with each object named by the line of the controller's code that last wrote
+ * it rather than by its name: `extra ConfigMap @reconcile.ts:42`. Two runs with the same roots
+ * are one bug shown on other objects (a stale cache's extra child under each of two parents).
+ * Undefined when an object's writer is not known (an object the run never wrote, a program that
+ * records no callers).
+ */
+export function rootsOf(f: Finding): Set<string> | undefined {
+  if (!f.writtenAt || f.objects.length === 0) return undefined;
+  const out = new Set<string>();
+  for (const o of f.objects) {
+    const site = f.writtenAt[o.id];
+    if (site === undefined) return undefined;
+    const at = `${o.id.slice(0, o.id.indexOf(' '))} @${site}`;
+    if (o.change !== 'changed') out.add(`${o.change} ${at}`);
+    else for (const path of changedPaths(o.fields ?? [])) out.add(`changed ${at} ${path}`);
+  }
+  return out;
+}
+
+/**
  * `ConfigMap default/web-* of ConfigMap default/web {app=web} #2` → `ConfigMap default/web-*`: the
  * identity's kind, namespace and name, without its owner, labels and number.
  */

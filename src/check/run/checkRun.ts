@@ -7,7 +7,7 @@ import { endState } from './endState.ts';
 import { jitterSeed } from './jitterSeed.ts';
 import { JumpingClock } from './jumpingClock.ts';
 import { Perturbation, type AppliedStep } from './perturbation.ts';
-import { Quietness } from './quietness.ts';
+import { Quietness, type Drain } from './quietness.ts';
 import { WatchCoverage } from './watchCoverage.ts';
 
 // One run of a check: a fresh simulated cluster seeded by the scenario, the controller started
@@ -23,6 +23,11 @@ export interface RunSpec {
   namer: PointNamer;
   /** How long the run may take before the controller counts as never quiet. */
   budgetMs: number;
+  /**
+   * Until when (performance.now()) a controller still draining at the end of `budgetMs` (writing
+   * objects it had not written yet) is given more time: the check's own budget.
+   */
+  drainUntil?: number;
   plan?: Plan;
   /** Reconcile every key again once quiet (reference runs). */
   resyncWhenQuiet: boolean;
@@ -61,6 +66,8 @@ export interface RunResult {
   quiet: boolean;
   /** Not quiet: what it waited on at the end, when not the controller's queue or writes. */
   notQuietBecause?: string;
+  /** Not quiet, and still writing objects it had not written yet when its time ran out: a slow drain, not a loop. */
+  draining?: Drain;
   /** When the run ended, on the clock of its writes' `atMs`. */
   endedAtMs?: number;
   /** What the plan did, step by step, and when (empty without one). */
@@ -111,12 +118,13 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     await spec.turn?.();
     started += performance.now() - ready;
     const deadline = started + spec.budgetMs;
+    const drainBound = Math.max(deadline, spec.drainUntil ?? deadline);
     // The scenario's steps count from a running controller, not from however long start-up took.
     sim.startScenario();
     quietness.touch();
-    let quiet = await quietness.settle(deadline);
+    let quiet = await quietness.settle(deadline, drainBound);
     // A perturbation that arms itself late (a resync once quiet) may leave more to settle.
-    if (quiet && perturbation?.onQuiet()) quiet = await quietness.settle(deadline);
+    if (quiet && perturbation?.onQuiet()) quiet = await quietness.settle(deadline, drainBound);
     if (quiet && spec.resyncWhenQuiet) {
       // A controller that stamps the time at a second's precision (metav1.Time) writes the same
       // stamp again within the second it last wrote it: the resync waits for the next second.
@@ -124,7 +132,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       const before = writes.byController.length;
       run.current?.resync();
       quietness.touch();
-      quiet = await quietness.settle(deadline);
+      quiet = await quietness.settle(deadline, drainBound);
       resyncWrites = writes.byController.slice(before);
     }
     // The wait is not the run's: a perturbed run, which does not wait, takes as long as the rest.
@@ -138,6 +146,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       resyncWrites,
       quiet,
       ...(quiet || !quietness.notQuietBecause ? {} : { notQuietBecause: quietness.notQuietBecause }),
+      ...(quiet ? {} : drained(quietness.stillDraining)),
       endedAtMs: writes.elapsedMs(),
       applied: perturbation?.applied ?? [],
       planMissed: perturbation ? !perturbation.reached : false,
@@ -155,6 +164,10 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     await run.stop();
     await sim.stop();
   }
+}
+
+function drained(draining: Drain | undefined): { draining?: Drain } {
+  return draining ? { draining } : {};
 }
 
 /** A reconcile that only its own requeue brought about (no watch event). */

@@ -88,6 +88,10 @@ export class ControllerWrites {
   longestWriteRun = { object: '', writes: 0 };
   /** When (performance.now()) the cluster's state last changed, by anyone. */
   private lastStateWriteAt = -Infinity;
+  /** The objects the controller has written in this run. */
+  private readonly writtenObjects = new Set<string>();
+  /** When (`atMs`) the controller first wrote each of them, in order: a drain's progress. */
+  private readonly firstWritesAt: number[] = [];
 
   constructor(cluster: SimClusterApi, user: string, namer: PointNamer) {
     this.unsubscribe = cluster.onWrite((record) => {
@@ -121,7 +125,9 @@ export class ControllerWrites {
       if (verb !== 'create' && state) write.change = { kind, namespace, name: pointName, occurrence: this.count(`c ${kind} ${namespace}/${pointName}`) };
       this.all.push(write);
       if (state) this.lastStateWriteAt = performance.now();
-      this.countInARow(`${kind} ${record.key}`, byController, write.writer);
+      const id = `${kind} ${record.key}`;
+      if (byController && !this.writtenObjects.has(id)) this.firstWrite(id, write.atMs);
+      this.countInARow(id, byController, write.writer);
       for (const l of this.listeners) l(write);
     });
   }
@@ -154,6 +160,25 @@ export class ControllerWrites {
   close(): void {
     this.unsubscribe();
     this.listeners.clear();
+  }
+
+  /** How many objects the controller wrote for the first time in the last `ms`: a controller still working through new ones. */
+  newObjectsWithin(ms: number): number {
+    const since = this.elapsedMs() - ms;
+    let n = 0;
+    for (let i = this.firstWritesAt.length - 1; i >= 0 && this.firstWritesAt[i]! >= since; i--) n++;
+    return n;
+  }
+
+  /**
+   * An object the controller had not written yet: it is working through a list (a drain: ten
+   * thousand children made, a status written on each), so writes to one object between (a
+   * parent's count of them) are progress, not a loop answering its own writes.
+   */
+  private firstWrite(id: string, atMs: number): void {
+    this.writtenObjects.add(id);
+    this.firstWritesAt.push(atMs);
+    this.inARow.clear();
   }
 
   /**

@@ -26,6 +26,19 @@ import type { ControllerWrites } from './controllerWrites.ts';
 // that writes a time or a counter on every reconcile of what it watches does it within a second.
 const WRITE_LOOP = 40;
 
+/**
+ * A run at its deadline that wrote an object it had not written before within this long is still
+ * working through its list (a drain), not looping: it is given more time, while that lasts.
+ */
+export const DRAIN_WINDOW_MS = 3000;
+
+/** A controller still working through new objects: how many it first wrote within `windowMs`, and how many keys it has queued or running. */
+export interface Drain {
+  newObjects: number;
+  windowMs: number;
+  queued: number;
+}
+
 /** How much of the scenario's clock after its last step the cluster's own waits are jumped over. */
 const AFTER_SCENARIO_MS = 60_000;
 const JUMP_QUIET_MS = 100;
@@ -87,6 +100,8 @@ export class Quietness {
   private caughtUpAfterRelease = -Infinity;
   /** What kept it from being quiet when settle gave up at its deadline (see notQuietBecause). */
   private blockedBy: string | undefined;
+  /** The last settle ran out of time while the controller drained (not a write loop, which ends it sooner). */
+  stillDraining: Drain | undefined;
 
   constructor(subject: QuietSubject) {
     this.subject = subject;
@@ -137,11 +152,15 @@ export class Quietness {
   /**
    * Resolves true once the controller is quiet and caught up and the scenario done, false at
    * `deadline` (performance.now() time) or once it is in a write loop — a controller that never
-   * goes quiet.
+   * goes quiet. A controller still draining at `deadline` (see `draining`) goes on until it
+   * stops or `drainBound` comes.
    */
-  async settle(deadline: number): Promise<boolean> {
+  async settle(deadline: number, drainBound = deadline): Promise<boolean> {
     for (;;) {
-      if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) return false;
+      if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) {
+        this.stillDraining = undefined;
+        return false;
+      }
       if (this.releasePending && this.subject.caughtUp()) {
         this.releasePending = false;
         this.caughtUpAfterRelease = performance.now();
@@ -160,8 +179,12 @@ export class Quietness {
         else if (this.controllerQuiet(END_QUIET_MS)) return true;
       }
       if (performance.now() >= deadline) {
-        this.blockedBy = this.notQuietNow();
-        return false;
+        const drain = this.draining();
+        if (!drain || performance.now() >= drainBound) {
+          this.stillDraining = drain;
+          this.blockedBy = drain ? undefined : this.notQuietNow();
+          return false;
+        }
       }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -185,6 +208,18 @@ export class Quietness {
     if (this.subject.clusterBusy(0)) return "the cluster's own controllers still had work queued";
     // Idle, and not caught up: the run waited on a watch, not on the controller.
     return this.subject.caughtUp() ? undefined : `it was idle, but ${this.subject.notCaughtUpBecause?.() ?? 'its watches had not caught up'}`;
+  }
+
+  /**
+   * The controller writes objects it had not written yet (DRAIN_WINDOW_MS): a long list worked
+   * through (ten thousand children at fifty reconciles a second), not a loop, which writes the
+   * same objects again. Undefined when it does not.
+   */
+  draining(): Drain | undefined {
+    const newObjects = this.subject.writes.newObjectsWithin(DRAIN_WINDOW_MS);
+    if (newObjects === 0) return undefined;
+    const q = this.subject.session()?.queue;
+    return { newObjects, windowMs: DRAIN_WINDOW_MS, queued: q ? q.depth + q.processing : 0 };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../shared/k8s.ts';
-import type { KindRef, QueueKeyState, QueueSnapshot } from '../../controllerProtocol/index.ts';
+import type { DeleteOptions, KindRef, QueueKeyState, QueueSnapshot } from '../../controllerProtocol/index.ts';
 import type { RequeueTarget } from './reconcileHandler.ts';
 
 // The narrow interfaces the controller loop needs from the informer, the workqueue and the API
@@ -63,5 +63,5 @@ export interface ObjectWriter {
   create(obj: KubeObject): Promise<KubeObject>;
   update(obj: KubeObject, subresource?: 'status'): Promise<KubeObject>;
   patch(ref: { apiVersion: string; kind: string; namespace?: string; name: string }, patch: unknown, type: 'merge' | 'json' | 'strategic'): Promise<KubeObject>;
-  delete(ref: { apiVersion: string; kind: string; namespace?: string; name: string }): Promise<KubeObject | undefined>;
+  delete(ref: { apiVersion: string; kind: string; namespace?: string; name: string }, options?: DeleteOptions): Promise<KubeObject | undefined>;
 }

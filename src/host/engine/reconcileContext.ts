@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../shared/k8s.ts';
 import { ApiError } from '../../shared/apiError.ts';
-import type { CallSite, CacheListOptions, CacheReader, ControllerClient, EventRecorder, EventType, KindSelector, LogLine, ObjectRef, PatchType, ReconcileContext, StaleRead, WriteRecord, WriteVerb } from '../../controllerProtocol/index.ts';
+import type { CallSite, CacheListOptions, CacheReader, ControllerClient, DeleteOptions, EventRecorder, EventType, KindSelector, LogLine, ObjectRef, PatchType, ReconcileContext, StaleRead, WriteRecord, WriteVerb } from '../../controllerProtocol/index.ts';
 import type { WrittenVersions } from './writtenVersions.ts';
 import type { EventWriter } from './eventRecorder.ts';
 import type { KindInformer, ObjectWriter } from './ports.ts';
@@ -39,6 +39,26 @@ function refOf(obj: ObjectRef | KubeObject): ObjectRef & { resourceVersion?: str
   return obj as ObjectRef;
 }
 
+const PROPAGATION_POLICIES = new Set(['Foreground', 'Background', 'Orphan']);
+
+/** Refuses options the API server would not take, before the request, with the field named. */
+function checkDeleteOptions(options: DeleteOptions | undefined): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null) throw new TypeError('client.delete: options must be an object ({ preconditions, propagationPolicy })');
+  const { preconditions: pre, propagationPolicy } = options;
+  if (pre !== undefined) {
+    if (typeof pre !== 'object' || pre === null) throw new TypeError('client.delete: preconditions must be an object ({ uid, resourceVersion })');
+    for (const field of ['uid', 'resourceVersion'] as const) {
+      if (pre[field] !== undefined && (typeof pre[field] !== 'string' || pre[field] === '')) {
+        throw new TypeError(`client.delete: preconditions.${field} must be a non-empty string (got ${JSON.stringify(pre[field])}): an object read from the cache has one`);
+      }
+    }
+  }
+  if (propagationPolicy !== undefined && !PROPAGATION_POLICIES.has(propagationPolicy)) {
+    throw new TypeError(`client.delete: propagationPolicy must be Foreground, Background or Orphan (got ${JSON.stringify(propagationPolicy)})`);
+  }
+}
+
 /** The cached object's resourceVersion, when the controller watches its kind. */
 function cachedVersion(deps: ContextDeps, ref: ObjectRef): string | undefined {
   try {
@@ -74,9 +94,9 @@ export function createCacheReader(informerFor: (kind: KindSelector) => KindInfor
 
 export function createReconcileContext(deps: ContextDeps): ReconcileContext {
   // `caller`: the controller's line that called the client method (taken before the first await).
-  const record = async <T>(verb: WriteVerb, ref: ObjectRef & { resourceVersion?: string }, call: () => Promise<KubeObject | undefined>, caller: CallSite | undefined): Promise<T> => {
+  const record = async <T>(verb: WriteVerb, ref: ObjectRef & { resourceVersion?: string }, call: () => Promise<KubeObject | undefined>, caller: CallSite | undefined, uid?: string): Promise<T> => {
     const at = deps.now();
-    const base = { verb, apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace || undefined, name: ref.name, at, ...(caller ? { caller } : {}) };
+    const base = { verb, apiVersion: ref.apiVersion, kind: ref.kind, namespace: ref.namespace || undefined, name: ref.name, at, ...(caller ? { caller } : {}), ...(uid ? { uid } : {}) };
     // The version the write starts from, to tell a write that changed nothing (the same version back).
     const previous = verb === 'update' || verb === 'updateStatus' ? ref.resourceVersion : verb === 'patch' ? cachedVersion(deps, ref) : undefined;
     try {
@@ -102,10 +122,13 @@ export function createReconcileContext(deps: ContextDeps): ReconcileContext {
     update: (obj) => record('update', refOf(obj), () => deps.writer.update(obj), callerOf(client.update)),
     updateStatus: (obj) => record('updateStatus', refOf(obj), () => deps.writer.update(obj, 'status'), callerOf(client.updateStatus)),
     patch: (ref, patch, type: PatchType = 'merge') => record('patch', ref, () => deps.writer.patch(ref, patch, type), callerOf(client.patch)),
-    delete: async (target) => {
+    delete: async (target, options) => {
       const caller = callerOf(client.delete);
       const ref = refOf(target);
-      await record('delete', ref, () => deps.writer.delete(ref), caller);
+      checkDeleteOptions(options);
+      // The deleted object's uid (what was read, or what the precondition names): a later object of its name is another.
+      const uid = options?.preconditions?.uid ?? ('metadata' in target ? target.metadata.uid : undefined);
+      await record('delete', ref, () => deps.writer.delete(ref, options), caller, uid);
     },
   };
 

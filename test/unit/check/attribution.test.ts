@@ -146,3 +146,34 @@ test('a stale restart at a change comes after the crash at it: it keeps only wha
     ['stale-restart-after-change', 'stale-state', []],
   ]);
 });
+
+test('one reconcile killed after its second write, then after its first: one finding, led by the run that shows all it left undone', () => {
+  const field = (path: string) => ({ path, expected: 'done', got: undefined });
+  const afterSecond = finding(crash({ ...update, occurrence: 2 }), [{ id: 'ConfigMap default/alpha', change: 'changed', fields: [field('.data.third')] }]);
+  const afterFirst = finding(crash(update), [{ id: 'ConfigMap default/alpha', change: 'changed', fields: [field('.data.second'), field('.data.third')] }]);
+  const { findings, within } = attribute([afterSecond, afterFirst]);
+  assert.deepEqual(findings.map((f) => [f.plan, f.alsoReproducedBy?.map((r) => r.plan) ?? []]), [[afterFirst.plan, [afterSecond.plan]]]);
+  assert.equal(within(afterSecond), findings[0]);
+});
+
+test('a crash at a change that ends as the crash after the write did, and a little more: one finding, the simpler crash leading', () => {
+  const undone = { id: 'ConfigMap default/alpha', change: 'changed' as const, fields: [{ path: '.data.second', expected: 'done', got: undefined }] };
+  const more = { id: 'ConfigMap default/alpha-status', change: 'missing' as const };
+  const { findings } = attribute([finding(crash(update), [undone]), finding(changeCrash, [undone, more])]);
+  assert.deepEqual(findings.map((f) => [f.plan.kind, f.alsoReproducedBy?.map((r) => r.plan.kind) ?? []]), [['crash-after-write', ['crash-after-change']]]);
+});
+
+test('one stale-cache bug under two parents, its objects written by the same lines of the controller: one finding; by other lines: two', () => {
+  const under = (parent: string, createdAt: string, patchedAt = 'reconcile.ts:21'): Finding => {
+    const extra = { id: `ConfigMap default/${parent}-* of Secret default/${parent} #2`, change: 'extra' as const };
+    const count = { id: `Secret default/${parent}`, change: 'changed' as const, fields: [{ path: '.metadata.annotations.children', expected: '1', got: '2' }] };
+    return { ...finding(stale({ ...create, name: `${parent}-*` }), [extra, count]), writtenAt: { [extra.id]: createdAt, [count.id]: patchedAt } };
+  };
+  const shards = under('shards', 'reconcile.ts:15');
+  const logs = under('logs', 'reconcile.ts:15');
+  const { findings, within } = attribute([shards, logs]);
+  assert.deepEqual(findings.map((f) => [f.plan, f.alsoReproducedBy?.map((r) => r.plan) ?? []]), [[shards.plan, [logs.plan]]]);
+  assert.equal(within(logs), findings[0]);
+  assert.equal(attribute([shards, under('logs', 'reconcile.ts:30')]).findings.length, 2, 'made by another line: another bug');
+  assert.equal(attribute([shards, { ...logs, writtenAt: undefined }]).findings.length, 2, 'who wrote them not known: not one');
+});

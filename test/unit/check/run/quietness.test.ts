@@ -9,7 +9,7 @@ import { Quietness, type QuietSubject } from '../../../../src/check/run/quietnes
 // the controller is quiet.
 
 const idleSession = { running: true, inFlight: () => [], queue: { depth: 0, processing: 0, omitted: 0, keys: [] } } as unknown as ControllerSession;
-const noWrites = { sinceLastControllerWrite: () => Infinity, longestWriteRun: { object: '', writes: 0 } } as unknown as ControllerWrites;
+const noWrites = { sinceLastControllerWrite: () => Infinity, longestWriteRun: { object: '', writes: 0 }, newObjectsWithin: () => 0 } as unknown as ControllerWrites;
 
 function subject(over: Partial<QuietSubject>): QuietSubject {
   return { session: () => idleSession, writes: noWrites, caughtUp: () => true, clusterBusy: () => false, awaitingChange: () => false, letGo: () => false, scenarioDone: () => true, jumpScenario: () => {}, scenarioClock: () => Date.now(), polledSinceLastChange: () => false, lastStartOf: () => undefined, ...over };
