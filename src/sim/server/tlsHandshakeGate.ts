@@ -8,9 +8,10 @@
 // connect and say nothing take no place in it (each waiting would otherwise hold up every newcomer),
 // and one that stalls mid-handshake holds its place for a moment only.
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Server as HttpsServer } from 'node:https';
+import type { Http2SecureServer } from 'node:http2';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import { Deque } from '../store/deque.ts';
+import { ALPN_PROTOCOLS } from './http2Settings.ts';
 
 /** Handshakes in progress at once. Each costs ~0.5 ms of CPU when its ClientHello arrives. */
 export const DEFAULT_CONCURRENT_HANDSHAKES = 16;
@@ -38,7 +39,7 @@ export interface GateOptions {
 }
 
 /** Connections accepted by the returned listener reach `https` ('secureConnection') once their handshake is done. */
-export function gateHandshakes(https: HttpsServer, options: GateOptions): HandshakeGate {
+export function gateHandshakes(https: Http2SecureServer, options: GateOptions): HandshakeGate {
   const limit = options.concurrentHandshakes ?? DEFAULT_CONCURRENT_HANDSHAKES;
   const context = createSecureContext({ key: options.key, cert: options.cert });
   const waiting = new Deque<Socket>();
@@ -53,8 +54,8 @@ export function gateHandshakes(https: HttpsServer, options: GateOptions): Handsh
       handshaking--;
       admitNext();
     };
-    // As Node's HTTPS server: HTTP/1.1 is what ALPN offers (a client asking for h2 falls back to it).
-    const tls = new TLSSocket(raw, { isServer: true, secureContext: context, server: https, ALPNProtocols: ['http/1.1'] });
+    // As kube-apiserver: h2 for the clients that offer it (client-go, kubectl), else HTTP/1.1.
+    const tls = new TLSSocket(raw, { isServer: true, secureContext: context, server: https, ALPNProtocols: ALPN_PROTOCOLS });
     const place = setTimeout(release, PLACE_MS);
     const giveUp = setTimeout(() => tls.destroy(), HANDSHAKE_TIMEOUT_MS);
     const onError = (): void => {
@@ -72,6 +73,9 @@ export function gateHandshakes(https: HttpsServer, options: GateOptions): Handsh
       release();
       tls.off('error', onError);
       // What Node's TLS server does with a secured connection: the HTTP server takes it from here.
+      // An HTTP/2 session waits for 'secureConnect' from a socket still marked as securing, which a
+      // server's socket never emits: the mark goes first, as Node's TLS server clears it.
+      (tls as TLSSocket & { secureConnecting: boolean }).secureConnecting = false;
       https.emit('secureConnection', tls);
     });
   };
