@@ -48,8 +48,8 @@ interface H2Answer {
   body: string;
 }
 
-function h2Call(s: ClientHttp2Session, method: string, path: string, options: { body?: string | Buffer; token?: string | null } = {}): Promise<H2Answer> {
-  const headers: Record<string, string> = { ':method': method, ':path': path, accept: 'application/json' };
+function h2Call(s: ClientHttp2Session, method: string, path: string, options: { body?: string | Buffer; token?: string | null; headers?: Record<string, string | string[]> } = {}): Promise<H2Answer> {
+  const headers: Record<string, string | string[]> = { ':method': method, ':path': path, accept: 'application/json', ...options.headers };
   const token = options.token === undefined ? server.token : options.token;
   if (token !== null) headers['authorization'] = `Bearer ${token}`;
   if (options.body !== undefined) {
@@ -80,6 +80,21 @@ describe('HTTP/2 over TLS', { timeout: 120_000 }, () => {
       socket.on('error', reject);
     });
     assert.equal(protocol, 'h2');
+  });
+
+  it('serves a request acting as another user (kubectl --as, controller-lab check\'s user), groups and all', async () => {
+    const s = await session();
+    try {
+      // Granted by no binding: refused as that user, which shows the request acted as it.
+      const asNobody = await h2Call(s, 'GET', '/api/v1/namespaces/default/configmaps', { headers: { 'impersonate-user': 'nobody' } });
+      assert.equal(asNobody.status, 403, asNobody.body);
+      assert.match(JSON.parse(asNobody.body).message, /User "nobody" cannot list resource "configmaps"/);
+      // Two Impersonate-Group headers, as client-go sends them: both count (system:masters may do anything).
+      const asMaster = await h2Call(s, 'GET', '/api/v1/namespaces/default/configmaps', { headers: { 'impersonate-user': 'someone', 'impersonate-group': ['team', 'system:masters'] } });
+      assert.equal(asMaster.status, 200, asMaster.body);
+    } finally {
+      s.close();
+    }
   });
 
   it('limits each connection to kube-apiserver\'s 250 concurrent streams', async () => {
