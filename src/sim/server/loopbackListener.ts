@@ -23,7 +23,10 @@ export interface LoopbackListener {
    * protocols differ the server asks speaksHttp2 (http2Settings.ts).
    */
   onRequest(listener: RequestListener): void;
-  /** Closes the HTTP/1.1 keep-alive connections that serve no request now. */
+  /**
+   * Closes the HTTP/1.1 keep-alive connections that serve no request now, and tells every HTTP/2
+   * connection to go away once its open streams are done.
+   */
   closeIdleConnections(): void;
   /** Stops listening and ends every connection at once (watches end cleanly); resolves once closed. */
   close(): Promise<void>;
@@ -65,6 +68,7 @@ export async function listenOnLoopback(port: number, pki: ServingPki | undefined
     },
     closeIdleConnections: () => {
       if ('closeIdleConnections' in server) server.closeIdleConnections();
+      http2Responses.goAway();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -26,6 +26,14 @@ export class OpenHttp2Responses {
   }
 
   /**
+   * Tells every session to go away (GOAWAY): the streams open on it finish, and its client opens a
+   * new connection for what it asks next, as after kube-apiserver restarted.
+   */
+  goAway(): void {
+    for (const session of this.sessions) session.close();
+  }
+
+  /**
    * Ends every open stream (one whose answer has not started is reset) and closes every session
    * once its streams are done (GOAWAY, then the connection, its last frames written); resolves once
    * they are closed, or after `graceMs` at most.
