@@ -3,6 +3,7 @@ import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { ServingPki } from '../tls/certificates.ts';
 import { HTTP2_SERVER_OPTIONS } from './http2Settings.ts';
+import { IdleHttp1Connections } from './idleHttp1Connections.ts';
 import { answerMalformedRequest, MAX_HEADER_BYTES } from './malformedRequests.ts';
 import { OpenHttp2Responses } from './openHttp2Responses.ts';
 import { gateHandshakes } from './tlsHandshakeGate.ts';
@@ -44,6 +45,7 @@ export async function listenOnLoopback(port: number, pki: ServingPki | undefined
   const handshakes = pki ? gateHandshakes(server as Http2SecureServer, { key: pki.serving.keyPem, cert: pki.serving.certPem }) : undefined;
   const listener: NetServer = handshakes?.listener ?? (server as Server);
   const http2Responses = new OpenHttp2Responses(server);
+  const http1Connections = new IdleHttp1Connections();
   listener.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -62,12 +64,13 @@ export async function listenOnLoopback(port: number, pki: ServingPki | undefined
     onRequest: (serve) => {
       const tracked: RequestListener = (req, res) => {
         http2Responses.track(req, res);
+        http1Connections.track(req, res);
         serve(req, res);
       };
       server.on('request', tracked as (...args: unknown[]) => void);
     },
     closeIdleConnections: () => {
-      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      http1Connections.closeIdle();
       http2Responses.goAway();
     },
     close: () =>

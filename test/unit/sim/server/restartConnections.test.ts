@@ -1,9 +1,11 @@
-// The restart fault over HTTP/2: as when kube-apiserver restarts, every connection goes away
-// (GOAWAY, once what it serves is answered), not only the watches on it; the client's next request
-// opens a new connection and is answered.
+// The restart fault as kube-apiserver restarting: every HTTP/2 connection goes away (GOAWAY, once
+// what it serves is answered), not only the watches on it, and every idle HTTP/1.1 keep-alive
+// connection closes; the client's next request opens a new connection and is answered.
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type ClientHttp2Session } from 'node:http2';
+import { Agent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
 import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
 
@@ -63,5 +65,29 @@ it('restart sends every HTTP/2 connection away once its answers are sent; the ne
     assert.equal((await call(fresh, 'GET', '/api/v1/namespaces/default/configmaps')).status, 200);
   } finally {
     for (const s of [watching, admin, fresh]) s.close();
+  }
+});
+
+it('restart closes an HTTP/1.1 keep-alive connection that serves no request', { timeout: 60_000 }, async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: server.caPem });
+  const get = (path: string, method = 'GET', body?: string) => new Promise<{ status: number; socket: Socket }>((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, method, agent, servername: 'localhost', headers: { authorization: `Bearer ${server.token}`, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket as Socket }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  const idle = await get('/api/v1/namespaces/default/configmaps');
+  const closed = new Promise<void>((resolve) => idle.socket.once('close', () => resolve()));
+  const admin = connect(server.url, { ca: server.caPem });
+  try {
+    assert.equal((await call(admin, 'POST', '/controller-lab/admin/restart', '{}')).status, 200);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the idle keep-alive connection is still open 10 s after the restart')), 10_000)));
+    await Promise.race([closed, late]).finally(() => clearTimeout(timer));
+  } finally {
+    admin.close();
+    agent.destroy();
   }
 });
