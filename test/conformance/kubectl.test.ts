@@ -48,6 +48,12 @@ function parseWatchJson(out: string): { type: string; object: Json }[] {
 }
 
 describe('kubectl against controller-lab sim', { concurrency: true }, () => {
+  it('speaks HTTP/2 to it, as to kube-apiserver (Go\'s http2 debug log names the connection it made, once ALPN chose h2)', async () => {
+    const r = await kubectl(sim, ['get', 'namespaces'], { env: { GODEBUG: 'http2debug=1' } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /http2: Transport creating client conn/);
+  });
+
   it('creates a namespace and reads it back (table and JSON)', async () => {
     const ns = await namespace('conf-ns');
     const json = await getJson(['get', 'namespace', ns]);

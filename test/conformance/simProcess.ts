@@ -91,12 +91,12 @@ export interface CommandResult {
 }
 
 /** Runs kubectl against the sim (own discovery cache dir per sim, so runs never share one). */
-export function kubectl(sim: SimProcess, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CommandResult> {
+export function kubectl(sim: SimProcess, args: string[], options: { input?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CommandResult> {
   return new Promise((res) => {
     const child = execFile(
       'kubectl',
       ['--kubeconfig', sim.kubeconfigPath, '--cache-dir', join(sim.stateDir, 'kubectl-cache'), ...args],
-      { timeout: options.timeoutMs ?? 30_000, maxBuffer: 64 * 1024 * 1024 },
+      { timeout: options.timeoutMs ?? 30_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...options.env } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         res({ code, stdout, stderr });

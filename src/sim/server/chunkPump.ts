@@ -10,6 +10,7 @@
 // dropped, and the rest of its body is never produced.
 import type { ServerResponse } from 'node:http';
 import { Deque } from '../store/deque.ts';
+import { speaksHttp2 } from './http2Settings.ts';
 
 /** Work per event-loop turn before the pump yields to I/O. */
 const TURN_BUDGET_MS = 4;
@@ -106,6 +107,9 @@ function run(): void {
  * own uncork flush at once, so the turn's budget covers what the writes cost.
  */
 function writeNow(res: ServerResponse, chunk: string | Buffer): boolean {
+  // An HTTP/2 stream's frames go out when the session next writes, for every stream at once; its
+  // socket is shared by them all and not this response's to cork.
+  if (speaksHttp2(res.req)) return res.write(chunk);
   const socket = res.socket;
   if (!socket || socket.writableCorked > 0) return res.write(chunk);
   socket.cork();

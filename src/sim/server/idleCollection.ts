@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { EventEmitter } from 'node:events';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -19,7 +19,7 @@ const heapUsed = (): number => getHeapStatistics().used_heap_size;
 const MIN_GROWTH = 64 * 1024 * 1024;
 
 /** Starts collecting when `server` is idle; returns how to stop. For a process of its own (the CLI's sim). */
-export function collectGarbageWhenIdle(server: Server): () => void {
+export function collectGarbageWhenIdle(server: EventEmitter): () => void {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   let requests = 0;

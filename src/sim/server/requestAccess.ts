@@ -19,7 +19,7 @@ export class RequestAccess {
   /** The user the request acts as; throws the 403 (or ImpersonationHeadersError) when impersonation is refused. */
   actingUser(requester: UserInfo, req: IncomingMessage): UserInfo {
     if (!asksToImpersonate(req.headers)) return requester;
-    return impersonatedUser(requester, req.headersDistinct, this.authorizer);
+    return impersonatedUser(requester, distinctHeaders(req), this.authorizer);
   }
 
   /** Throws the 403 kube-apiserver answers when the user may not make the request. */
@@ -29,4 +29,15 @@ export class RequestAccess {
     const decision = this.authorizer.authorize({ user, attributes });
     if (!decision.allowed) throw forbiddenError(user, attributes, decision.reason);
   }
+}
+
+/**
+ * Each header's values, one per header line (Impersonate-Group comes once per group). HTTP/2's
+ * compatibility request has no headersDistinct: its raw headers, name and value in turn, say the same.
+ */
+function distinctHeaders(req: IncomingMessage): NodeJS.Dict<string[]> {
+  if (req.headersDistinct) return req.headersDistinct;
+  const headers: NodeJS.Dict<string[]> = {};
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) (headers[req.rawHeaders[i]!.toLowerCase()] ??= []).push(req.rawHeaders[i + 1]!);
+  return headers;
 }

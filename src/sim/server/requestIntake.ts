@@ -4,6 +4,7 @@ import { ImpersonationHeadersError } from '../auth/impersonation.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { UserInfo } from '../vocabulary/userInfo.ts';
 import type { ClientContexts } from './clientContexts.ts';
+import { closeConnectionAfter } from './http2Settings.ts';
 import { isExemptFromLimit, sendTooManyRequests, type InFlightLimiter } from './inFlightLimit.ts';
 import { setRequestTimeout } from './requestBody.ts';
 import { checkRequestTimeout } from './requestDeadline.ts';
@@ -49,7 +50,7 @@ export function requestIntake(parts: IntakeParts): (req: IncomingMessage, res: S
       // Nothing is kept about a caller without the token (as kube-apiserver's authentication
       // filter answers 401 before anything else runs): made-up user agents cannot grow state. A body
       // is not read to its end either: the connection closes after the answer.
-      if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
+      if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) closeConnectionAfter(req, res);
       req.resume();
       sendStatus(res, UNAUTHORIZED_STATUS);
       return;
@@ -84,7 +85,7 @@ export function requestIntake(parts: IntakeParts): (req: IncomingMessage, res: S
       if (!wasRecordedByStore(err)) cluster.clients.recordError(client, (req.method ?? 'GET').toLowerCase(), path, status.code);
       // Drain whatever body is left so the keep-alive connection stays usable; a body that timed
       // out is not waited for: the connection closes after the answer.
-      if (status.code === 504) res.setHeader('Connection', 'close');
+      if (status.code === 504) closeConnectionAfter(req, res);
       if (!req.readableEnded) req.resume();
       if (err instanceof PageNotFound) return sendText(res, 404, PageNotFound.TEXT);
       sendStatus(res, status, status.details?.retryAfterSeconds ? { 'Retry-After': String(status.details.retryAfterSeconds) } : undefined);

@@ -12,6 +12,7 @@ import type { FieldOrder } from '../vocabulary/fieldValidation.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import { parseResourceVersion } from '../store/resourceVersionParam.ts';
 import type { ListResult, RequestContext, StoredObject, Subresource, WatchRequest } from '../store/types.ts';
+import { mayHaveBody } from './http2Settings.ts';
 import { bodyFormatOf, negotiateObjectRendering, patchTypeOf, type ObjectRendering } from './mediaTypes.ts';
 import { partialObjectMetadataJson, partialObjectMetadataListJson } from './partialMetadata.ts';
 import { decodeAppliedBody, decodeBody, decodeObjectBody, decodeWrittenBody, readBody, requireShape } from './requestBody.ts';
@@ -215,8 +216,7 @@ function writeContextFor(r: ResourceRequest, info: ResourceInfo, { duplicateFiel
 }
 
 async function readOptionalBody(r: ResourceRequest): Promise<Record<string, unknown> | undefined> {
-  const length = r.req.headers['content-length'];
-  if (length === '0' || (length === undefined && r.req.headers['transfer-encoding'] === undefined)) return undefined;
+  if (!mayHaveBody(r.req)) return undefined;
   const raw = await readBody(r.req);
   if (raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
   return decodeObjectBody(raw, bodyFormatOf(r.req.headers['content-type']));

@@ -88,9 +88,9 @@ export async function startSimServer(cluster: SimClusterApi, options: SimServerO
     cluster, credentials, contexts, discovery, httpFaults,
     openapi: openApiServiceFor(cluster, serverVersion.gitVersion),
     versionJson: JSON.stringify(serverVersion),
-    onRestart: () => setImmediate(() => listening.server.closeIdleConnections()),
+    onRestart: () => setImmediate(() => listening.closeIdleConnections()),
   });
-  listening.server.on('request', requestIntake({
+  listening.onRequest(requestIntake({
     cluster, credentials, contexts, route,
     inFlight: new InFlightLimiter({ ...DEFAULT_IN_FLIGHT_LIMITS, ...options.maxRequestsInFlight }),
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

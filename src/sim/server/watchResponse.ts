@@ -8,6 +8,7 @@ import type { GroupVersionResource, KubeObject } from '../../shared/k8s.ts';
 import type { SimClusterApi } from '../simCluster.ts';
 import type { RequestContext, SimWatch, SimWatchEvent, WatchCloseReason, WatchRequest } from '../store/types.ts';
 import type { IncludeObject } from './queryParameters.ts';
+import { speaksHttp2 } from './http2Settings.ts';
 import { statusFromError } from './status.ts';
 import { partialObjectMetadataJson } from './partialMetadata.ts';
 import { renderTable } from './table.ts';
@@ -61,7 +62,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
 
   const flush = () => {
     flushScheduled = false;
-    if (ended || pendingChars === 0) return;
+    // Ended by the server's stop (openHttp2Responses.ts) ahead of its 'close'.
+    if (ended || pendingChars === 0 || res.writableEnded) return;
     if (!res.write(takePending()) && !paused) {
       paused = true;
       watch.pause();
@@ -71,7 +73,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
 
   const finish = (stopWatch: boolean, reason?: WatchCloseReason) => {
     if (ended) return;
-    if (pendingChars > 0) res.write(takePending());
+    if (pendingChars > 0 && !res.writableEnded) res.write(takePending());
     ended = true;
     if (stopWatch) watch.stop(); // never synchronous with cluster.watch(): events and closes come later
     res.end();
@@ -131,10 +133,11 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
   }, options.ctx);
 
   if (!ended) {
+    // Over HTTP/2 a stream's DATA frames carry the events; chunked encoding is HTTP/1.1's alone.
     res.writeHead(200, {
       'Content-Type': 'application/json',
       'Cache-Control': 'no-cache, private',
-      'Transfer-Encoding': 'chunked',
+      ...(speaksHttp2(req) ? {} : { 'Transfer-Encoding': 'chunked' }),
     });
     // Headers go out now, so the client knows the watch is established before the first event.
     res.flushHeaders();
@@ -143,5 +146,6 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, options: W
   req.on('close', onGone);
   res.on('close', onGone);
   // The client may have gone while the request was being routed: its 'close' has fired already.
-  if (res.destroyed || res.socket === null || res.socket.destroyed) finish(true);
+  // (An HTTP/2 response whose stream closed has no socket: undefined, where HTTP/1.1's is null.)
+  if (res.destroyed || !res.socket || res.socket.destroyed) finish(true);
 }

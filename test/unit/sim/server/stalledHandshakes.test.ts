@@ -1,0 +1,71 @@
+// Clients that send their ClientHello and then take their time over the rest of the handshake (Go's
+// transport in a rush of watches dials a connection per waiting request and is slow to answer each)
+// hold up no one: a new client, a controller's write on a connection of its own, is answered at once.
+// (Each stalled one held a place for 250 ms: 400 of them, 16 places, kept a newcomer 6 s and more;
+// now the wait is the server's CPU for their ClientHellos, ~0.4 s on a quiet machine.)
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
+import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
+import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
+
+const STALLED = 400;
+
+let cluster: SimCluster;
+let server: SimServerHandle;
+
+before(async () => {
+  cluster = createSimCluster();
+  server = await startSimServer(cluster, { onInternalError: () => {} });
+});
+
+after(async () => {
+  await server.stop();
+  await cluster.close();
+});
+
+/** The first flight of a TLS client offering h2 and HTTP/1.1, as written to a socket. */
+function clientHello(): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const wire = new Duplex({
+      read() {},
+      // Nothing is answered: the client stays waiting, and the test process ends it with the file.
+      write(chunk: Buffer) {
+        resolve(chunk);
+      },
+    });
+    const tls = tlsConnect({ socket: wire, servername: 'localhost', ALPNProtocols: ['h2', 'http/1.1'] });
+    tls.on('error', () => {});
+  });
+}
+
+/** A connection that sends `hello` and never answers the server's part of the handshake. */
+function stalledAfter(hello: Buffer): Promise<Socket> {
+  return new Promise((resolve) => {
+    const s = tcpConnect(server.port, '127.0.0.1', () => s.write(hello, () => resolve(s)));
+    s.on('error', () => {});
+  });
+}
+
+it('connections stalled after their ClientHello hold up no one: a new client is answered within 3 s', { timeout: 60_000 }, async () => {
+  const hello = await clientHello();
+  const stalled = await Promise.all(Array.from({ length: STALLED }, () => stalledAfter(hello)));
+  try {
+    // A new connection of its own (a pooled keep-alive one would skip the handshake).
+    const started = Date.now();
+    const head = await new Promise<string>((resolve, reject) => {
+      const s = tlsConnect({ port: server.port, host: '127.0.0.1', ca: server.caPem, servername: 'localhost' }, () => {
+        s.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`);
+      });
+      s.once('data', (d: Buffer) => resolve(d.toString('latin1').split('\r\n')[0]!));
+      s.on('error', reject);
+    });
+    assert.equal(head, 'HTTP/1.1 200 OK');
+    const tookMs = Date.now() - started;
+    assert.ok(tookMs < 3000, `answered in ${tookMs} ms behind ${STALLED} handshakes stalled after their ClientHello`);
+  } finally {
+    for (const s of stalled) s.destroy();
+  }
+});
