@@ -1,4 +1,4 @@
-import { Oracle } from './oracle/index.ts';
+import { Oracle, varyingExamples } from './oracle/index.ts';
 import type { Drain } from './run/quietness.ts';
 import { endStateFinding, neverQuietFinding, referenceCourse, resyncFinding } from './findings/judge.ts';
 import type { Finding } from './findings/finding.ts';
@@ -39,7 +39,7 @@ export interface CheckOptions {
 export type CheckEvent =
   | { type: 'built' }
   | { type: 'reference'; run: number; quiet: boolean; durationMs: number; reconciles: number; writes: number; failing: FailingKey[] }
-  | { type: 'planned'; plans: number; varying: number }
+  | { type: 'planned'; plans: number; varying: number; varyingExamples?: string[] }
   /** `finding`: what the run found, which may be an earlier run's finding again (the same end state). */
   /** `own`: the run's own finding, when `finding` is an earlier one it reproduces. */
   | { type: 'run'; done: number; planned: number; plan: Plan; finding?: Finding; own?: Finding; missed: boolean; error?: string; durationMs: number }
@@ -164,7 +164,7 @@ export async function checkController(options: CheckOptions, emit: (e: CheckEven
     const reference = referenceCourse(references[0]!, referenceWrites);
     const referenceRemade = mostRemade(references.map((r) => renamePoints(r.writes, namer)));
     const plans = options.plan ? [options.plan] : planRuns({ writes: referenceWrites, watched: references[0]!.watched });
-    emit({ type: 'planned', plans: plans.length, varying });
+    emit({ type: 'planned', plans: plans.length, varying, varyingExamples: varyingExamples(oracle.masks, 3) });
     const longest = Math.max(...references.map((r) => r.durationMs));
     // At least half again as long as a reference run that drained past MAX_RUN_BUDGET_MS took.
     const runBudget = Math.max(1.5 * longest, Math.min(MAX_RUN_BUDGET_MS, Math.max(MIN_RUN_BUDGET_MS, 4 * longest)));

@@ -43,7 +43,7 @@ export function checkProgress(): (e: CheckEvent) => string | undefined {
       case 'planned':
         // A controller that only waits (a schedule a minute off, a poll) gives the plans no point: a
         // clean check of it proves nothing, and its author should know.
-        return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared)` : ''}${e.plans === 0 ? NOTHING_TO_PERTURB : ''}`;
+        return `${e.plans} perturbed run(s) planned${e.varying ? ` (${e.varying} field(s) or object(s) vary between unperturbed runs and are not compared${varyingNamed(e.varying, e.varyingExamples)})` : ''}${e.plans === 0 ? NOTHING_TO_PERTURB : ''}`;
       case 'run': {
         const n = e.finding ? numbered.indexOf(e.finding) + 1 : 0;
         const verdict = e.error ? `could not be done (${e.error})` : e.missed ? 'its point did not come in this run' : e.finding ? `FINDING ${n} (${e.finding.class})${again(e.finding, e.own)}` : 'same end state';
@@ -53,6 +53,12 @@ export function checkProgress(): (e: CheckEvent) => string | undefined {
         return renumbered(numbered, e.announced, e.findings);
     }
   };
+}
+
+/** The first of what varies, so an author can tell a clock or a random name from a race of their own. */
+function varyingNamed(count: number, examples: readonly string[] | undefined): string {
+  if (!examples?.length) return '';
+  return `: ${examples.join(', ')}${count > examples.length ? `, ${count - examples.length} more` : ''}`;
 }
 
 /**

@@ -4,3 +4,4 @@ export { Oracle } from './oracle.ts';
 export { objectTitle, renderDiff, type DiffNames, type ObjectDiff } from './endStateDiff.ts';
 export { fieldDifferences, type FieldDifference } from './fieldDiff.ts';
 export { kindOf } from './identity.ts';
+export { varyingExamples } from './masks.ts';

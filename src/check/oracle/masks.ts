@@ -66,6 +66,14 @@ export function learnMasks(references: readonly Identified[]): Masks {
   return { unstableObjects, unstablePaths };
 }
 
+/** What varies, as a person reads it (`ConfigMap default/x .data.stamp`, or a whole object), the first `max`. */
+export function varyingExamples(masks: Masks, max: number): string[] {
+  const out: string[] = [];
+  for (const [id, paths] of masks.unstablePaths) for (const path of paths) if (out.length < max) out.push(`${id} ${path}`);
+  for (const id of masks.unstableObjects) if (out.length < max) out.push(`${id} (in some runs only)`);
+  return out;
+}
+
 /** A field that records history by its path (resourceVersion, managedFields …), whatever its value. */
 export function isHistoryPath(path: string): boolean {
   return HISTORY_FIELDS.some((r) => r.test(path));

@@ -122,5 +122,9 @@ test('a reference run that went quiet with keys still failing says which, and wh
 test('a check with nothing to perturb says why and what would give it something, not only "0 perturbed run(s)"', () => {
   const progress = checkProgress();
   assert.equal(progress({ type: 'planned', plans: 3, varying: 0 }), '3 perturbed run(s) planned');
+  assert.equal(
+    progress({ type: 'planned', plans: 3, varying: 5, varyingExamples: ['ConfigMap default/x .data.stamp', 'Secret default/tls .data.key', 'ConfigMap default/y (in some runs only)'] }),
+    '3 perturbed run(s) planned (5 field(s) or object(s) vary between unperturbed runs and are not compared: ConfigMap default/x .data.stamp, Secret default/tls .data.key, ConfigMap default/y (in some runs only), 2 more)',
+  );
   assert.match(progress({ type: 'planned', plans: 0, varying: 2 }) ?? '', /^0 perturbed run\(s\) planned \(2 field.*\): in its unperturbed runs the controller wrote nothing and nothing it watches changed, so there is nothing to perturb: give the scenario objects or steps that make it act/);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../src/shared/k8s.ts';
-import { Oracle, renderDiff } from '../../../../src/check/oracle/index.ts';
+import { Oracle, renderDiff, varyingExamples } from '../../../../src/check/oracle/index.ts';
 
 // The oracle matches objects across runs as a person would (not by name or uid), sets aside what
 // differs between any two runs and what differed between the reference runs, and names the rest.
@@ -205,4 +205,12 @@ test('a made-up value two objects share in every reference run (a CA in two secr
   assert.match(d?.id ?? '', /db-ssl-internal/);
   assert.deepEqual(d?.change === 'changed' ? d.fields.map((f) => [f.path, f.got]) : [], [['.data["ca.crt"]', 'Y2Etb3RoZXIy']]);
   assert.match(renderDiff(diff), /- "Y2EtdGhpcmQx \(as Secret default\/db-ssl \.data\[\\"ca\.crt\\"\]: the same value in every reference run\)"\n\s+\+ "Y2Etb3RoZXIy"/);
+});
+
+test('what varies between the reference runs is named, field by field, for the planned line', () => {
+  const a = obj('ConfigMap', 'stamped', { data: { stamp: 'one', kept: 'same' } } as Partial<KubeObject>);
+  const b = { ...a, metadata: { ...a.metadata }, data: { stamp: 'two', kept: 'same' } } as KubeObject;
+  const extra = obj('ConfigMap', 'sometimes');
+  const oracle = Oracle.learn([[a, extra], [b]]);
+  assert.deepEqual(varyingExamples(oracle.masks, 3), ['ConfigMap default/stamped .data.stamp', 'ConfigMap default/sometimes (in some runs only)']);
 });
