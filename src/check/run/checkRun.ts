@@ -106,6 +106,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     scenarioClock: () => clock.now(),
     polledSinceLastChange: (key) => run.polledSinceLastChange(key, writes.sinceLastStateWrite()),
     lastStartOf: (key) => run.lastStartOf(key),
+    failedForGood: () => spec.plan === undefined && run.failures.length > 0,
   });
   run.onActivity = () => quietness.touch();
   run.onSynced = () => coverage.processSynced();

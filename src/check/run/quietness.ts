@@ -85,6 +85,12 @@ export interface QuietSubject {
   scenarioClock(): number;
   /** When (performance.now()) the key's last finished reconcile started. */
   lastStartOf(key: string): number | undefined;
+  /**
+   * Nothing more can come of the run: an unperturbed run whose controller failed (the check
+   * reports that failure whatever follows, and a controller restarted after each crash would
+   * otherwise keep the run busy until its budget ran out).
+   */
+  failedForGood?(): boolean;
 }
 
 export class Quietness {
@@ -157,6 +163,7 @@ export class Quietness {
    */
   async settle(deadline: number, drainBound = deadline): Promise<boolean> {
     for (;;) {
+      if (this.subject.failedForGood?.()) return false;
       if (this.subject.writes.longestWriteRun.writes >= WRITE_LOOP) {
         this.stillDraining = undefined;
         return false;

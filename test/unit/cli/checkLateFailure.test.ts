@@ -48,3 +48,29 @@ export default defineController({ name: 'stuck', for: { apiVersion: 'v1', kind: 
   assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
   assert.match(r.stderr, /the controller failed in an unperturbed run: the controller did not sync within 60 s \(the controller module has not finished loading; does its top-level code await something that never settles\?\)/, r.stderr);
 });
+
+// Its process dies a moment after every reconcile, and the controller host starts it again: an
+// unperturbed run that can never go quiet, whose failure is known at the first crash.
+const DIES_AFTER_EACH_RECONCILE = `import { defineController } from 'controller-lab';
+export default defineController({
+  name: 'fragile',
+  for: { apiVersion: 'v1', kind: 'ConfigMap' },
+  reconcile() {
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50);
+  },
+});
+`;
+
+test('a controller that crashes again after each restart: check reports the failure at once, not after the run budget', { timeout: 300_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cl-check-crash-loop-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'scenario.yaml'), SCENARIO);
+  writeFileSync(join(dir, 'controller.ts'), DIES_AFTER_EACH_RECONCILE);
+  const started = Date.now();
+  const r = await runCli(['check', join(dir, 'controller.ts'), '--scenario', join(dir, 'scenario.yaml')]);
+  const tookS = (Date.now() - started) / 1000;
+  assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+  assert.match(r.stderr, /the controller failed in an unperturbed run: /, `${r.stdout}\n${r.stderr}`);
+  // A run's budget is 120 s: before, the crash loop kept the run going until it ran out.
+  assert.ok(tookS < 60, `check took ${tookS.toFixed(0)} s to report a controller that crashed in its first seconds`);
+});
