@@ -1,9 +1,10 @@
 import { constants } from 'node:os';
 import type { QueueSnapshot, ReconcileRecord } from '../runtime/index.ts';
 
-// A command stopped by SIGINT (Ctrl-C) or SIGTERM: it ends as a shell reports a process killed by
-// that signal (128 + its number: 130, 143), so a script or CI step sees it was cut short; the
-// second signal forces the end at once.
+// A command stopped by SIGINT (Ctrl-C) or SIGTERM while it had work under way ends as a shell
+// reports a process killed by that signal (128 + its number: 130, 143), so a script or CI step sees
+// it was cut short; stopped idle, it ends 0, as a controller-runtime manager does on its signal
+// handler (Ctrl-C is how a run that watches ends). The second signal forces the end at once.
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
@@ -33,6 +34,17 @@ export function onStopSignals(stop: (signal: StopSignal) => void, force: (signal
   return () => {
     for (const [signal, handler] of handlers) process.off(signal, handler);
   };
+}
+
+/**
+ * Whether stopping now cuts work short: a reconcile running, keys queued, or keys waiting to retry
+ * a failure. A key waiting only on its requeueAfter is a poll, not work left.
+ */
+export function cutShort(inFlight: readonly ReconcileRecord[], queue: QueueSnapshot): boolean {
+  if (inFlight.length > 0 || queue.depth > 0 || queue.processing > 0) return true;
+  // The snapshot lists the first keys only: waiting keys it leaves out may be retries.
+  if (queue.omitted && queue.waiting > 0) return true;
+  return queue.keys.some((k) => k.state === 'waiting' && k.reason !== 'after');
 }
 
 const SHOWN_KEYS = 10;

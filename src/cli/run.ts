@@ -5,7 +5,7 @@ import { describeObjectsProgress, ScenarioError, ScenarioFileUnreadable } from '
 import { fileErrorInWords, unwritableReason } from './outputPath.ts';
 import { parseCommandLine, UsageError } from './args.ts';
 import { programToRun } from './programToRun.ts';
-import { interruptedLine, onStopSignals, signalExitCode, type StopSignal } from './interruption.ts';
+import { cutShort, interruptedLine, onStopSignals, signalExitCode, type StopSignal } from './interruption.ts';
 import { RunEnding } from './runEnding.ts';
 import { reportSession, showBuildProgress, type RunOutput } from './runReport.ts';
 import { RunTally } from './runTally.ts';
@@ -53,8 +53,8 @@ with the arguments after \`--\`.
 
 Exit code: 0 when every key was reconciled; 1 when keys still fail, the controller blocked or
 exited, or --timeout ran out; 2 for bad arguments or a scenario that does not load; 130/143
-when stopped by SIGINT (Ctrl-C)/SIGTERM, after a last line naming the reconcile cut short and
-what was queued (Ctrl-C twice: at once).
+when SIGINT (Ctrl-C)/SIGTERM stopped it with a reconcile running or keys queued or retrying,
+after a last line naming them (stopped idle: 0; Ctrl-C twice: at once).
 `;
 
 interface RunArgs {
@@ -238,7 +238,7 @@ async function runController({ file, programArgs, why, values: v }: RunArgs): Pr
         interrupted = signal;
         // Said now: stopping the controller ends the reconciles it names.
         interruptedAt = interruptedLine(signal, s.inFlight(), s.queue);
-        ending.end(signalExitCode(signal));
+        ending.end(cutShort(s.inFlight(), s.queue) ? signalExitCode(signal) : 0);
         void s.stop();
       },
       (signal) => {

@@ -85,3 +85,21 @@ test('Ctrl-C twice does not wait for a blocked controller to be stopped', async 
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.equal(alive(controllerChild), false, 'what the controller started ends with the run');
 });
+
+test('Ctrl-C on a run whose controller is idle ends it 0, with the same last line', async (t) => {
+  const { dir, cleanup } = scratchDir();
+  t.after(cleanup);
+  const file = path.join(dir, 'idle.ts');
+  writeFileSync(file, `import { defineController } from 'controller-lab';
+export default defineController({ name: 'idle', for: { apiVersion: 'v1', kind: 'ConfigMap' }, reconcile() {} });
+`);
+  const cli = startCli(['run', file, '--sim']);
+  const stop = setTimeout(() => cli.child.kill('SIGKILL'), 60_000);
+  t.after(() => clearTimeout(stop));
+  await cli.waitForStdout('#1 ');
+  await new Promise((r) => setTimeout(r, 1500));
+  cli.child.kill('SIGINT');
+  const r = await cli.done;
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr.trimEnd().split('\n').at(-1) ?? '', /^controller-lab run: stopped by SIGINT with no reconcile running; left in the queue: nothing$/, r.stderr);
+});
