@@ -15,6 +15,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
 import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
 import { sharedListBodyCount, sharedListBytesHeld } from '../../../../src/sim/server/sharedListBodies.ts';
+import { healthzOnNewConnection } from './freshConnection.ts';
 import { call } from './httpClient.ts';
 
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
@@ -174,15 +175,8 @@ describe('a storm of clients over HTTPS', () => {
       })))));
     }
     try {
-      // A new connection of its own (a pooled keep-alive one would skip the handshake).
       const started = Date.now();
-      const head = await new Promise<string>((resolve, reject) => {
-        const s = tlsConnect({ port: server.port, host: '127.0.0.1', ca: server.caPem, servername: 'localhost' }, () => {
-          s.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`);
-        });
-        s.once('data', (d: Buffer) => resolve(d.toString('latin1').split('\r\n')[0]!));
-        s.on('error', reject);
-      });
+      const head = await healthzOnNewConnection(server);
       assert.equal(head, 'HTTP/1.1 200 OK');
       const tookMs = Date.now() - started;
       assert.ok(tookMs < 1000, `answered in ${tookMs} ms behind ${silent.length} silent connections`);

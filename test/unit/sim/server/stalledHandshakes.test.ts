@@ -11,6 +11,7 @@ import { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import { createSimCluster, type SimCluster } from '../../../../src/sim/simCluster.ts';
 import { startSimServer, type SimServerHandle } from '../../../../src/sim/server/simServer.ts';
+import { healthzOnNewConnection } from './freshConnection.ts';
 
 const STALLED = 800;
 /** Well under the 12.5 s the stalled ones held a newcomer before, by timers alone. */
@@ -56,15 +57,8 @@ it('connections stalled after their ClientHello hold up no one: a new client is 
   const hello = await clientHello();
   const stalled = await Promise.all(Array.from({ length: STALLED }, () => stalledAfter(hello)));
   try {
-    // A new connection of its own (a pooled keep-alive one would skip the handshake).
     const started = Date.now();
-    const head = await new Promise<string>((resolve, reject) => {
-      const s = tlsConnect({ port: server.port, host: '127.0.0.1', ca: server.caPem, servername: 'localhost' }, () => {
-        s.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`);
-      });
-      s.once('data', (d: Buffer) => resolve(d.toString('latin1').split('\r\n')[0]!));
-      s.on('error', reject);
-    });
+    const head = await healthzOnNewConnection(server);
     assert.equal(head, 'HTTP/1.1 200 OK');
     const tookMs = Date.now() - started;
     assert.ok(tookMs < ANSWERED_WITHIN_MS, `answered in ${tookMs} ms behind ${STALLED} handshakes stalled after their ClientHello`);
